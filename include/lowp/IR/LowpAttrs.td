@@ -1,0 +1,133 @@
+//===- LowpAttrs.td - lowp enums and attributes ------------*- tablegen -*-===//
+
+#ifndef LOWP_IR_LOWPATTRS_TD
+#define LOWP_IR_LOWPATTRS_TD
+
+include "lowp/IR/LowpBase.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Enums
+//===----------------------------------------------------------------------===//
+
+def Lowp_RoundingMode : I32EnumAttr<"RoundingMode",
+    "rounding mode of a float-to-float cast", [
+      I32EnumAttrCase<"NearestEven", 0, "nearest_even">,
+      I32EnumAttrCase<"TowardZero", 1, "toward_zero">,
+      I32EnumAttrCase<"Stochastic", 2, "stochastic">
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::lowp";
+}
+def Lowp_RoundingModeAttr : EnumAttr<Lowp_Dialect, Lowp_RoundingMode, "rounding">;
+
+def Lowp_LossScaleMode : I32EnumAttr<"LossScaleMode",
+    "how a training step scales its loss", [
+      I32EnumAttrCase<"None", 0, "none">,
+      I32EnumAttrCase<"Static", 1, "static">,
+      I32EnumAttrCase<"Dynamic", 2, "dynamic">
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::lowp";
+}
+def Lowp_LossScaleModeAttr
+    : EnumAttr<Lowp_Dialect, Lowp_LossScaleMode, "loss_scale_mode">;
+
+def Lowp_PrecisionClass : I32EnumAttr<"PrecisionClass",
+    "how an op's numerics react to low precision", [
+      // Dense contractions (matmul, conv): fast on matrix units, accumulate wide.
+      I32EnumAttrCase<"Matrix", 0, "matrix">,
+      // Range- or accuracy-sensitive math (exp, log, norms, long sums): keep wide.
+      I32EnumAttrCase<"Sensitive", 1, "sensitive">,
+      // Elementwise arithmetic: takes the precision of its neighbours.
+      I32EnumAttrCase<"Follow", 2, "follow">,
+      // Pure data movement: any precision, never a reason for a cast.
+      I32EnumAttrCase<"Transparent", 3, "transparent">
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::lowp";
+}
+def Lowp_PrecisionClassAttr
+    : EnumAttr<Lowp_Dialect, Lowp_PrecisionClass, "class">;
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+// A real number stored as an f64 APFloat and spelled as a plain float literal.
+class Lowp_F64Parameter<string desc> : APFloatParameter<desc> {
+  let parser = [{ ::mlir::lowp::detail::parseF64Parameter($_parser) }];
+  let printer = [{ $_printer.printFloat($_self) }];
+}
+
+def Lowp_PolicyAttr : Lowp_Attr<"Policy", "policy"> {
+  let summary = "A mixed-precision policy";
+  let description = [{
+    Says which float types a program uses: `compute` for the low-precision
+    arithmetic (f16, bf16 or an 8-bit float), `accumulate` for the
+    accumulators of matrix ops, `storage` for master copies (parameters and
+    gradients of a training step), and how the loss is scaled.
+
+    ```mlir
+    #lowp.policy<compute = bf16, accumulate = f32, storage = f32, loss_scale = none>
+    ```
+  }];
+  let parameters = (ins
+    "::mlir::FloatType":$compute,
+    "::mlir::FloatType":$accumulate,
+    "::mlir::FloatType":$storage,
+    "::mlir::lowp::LossScaleMode":$lossScale);
+  let assemblyFormat = [{
+    `<` `compute` `=` $compute `,` `accumulate` `=` $accumulate `,`
+        `storage` `=` $storage `,` `loss_scale` `=` $lossScale `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
+def Lowp_TargetAttr : Lowp_Attr<"Target", "target"> {
+  let summary = "The hardware target a module is compiled for";
+  let description = [{
+    Names a chip by its vendor's name (`sm_90`, `gfx942`, `tpu-v5e`,
+    `sapphirerapids`, ...). The name must be a row of fp-opt's capability
+    table; every pass asks that table, through this attribute, what the
+    hardware can do.
+
+    ```mlir
+    module attributes {lowp.target = #lowp.target<"sm_90">} {}
+    ```
+  }];
+  let parameters = (ins StringRefParameter<"vendor chip name">:$chip);
+  let assemblyFormat = "`<` $chip `>`";
+  let genVerifyDecl = 1;
+}
+
+def Lowp_StatsAttr : Lowp_Attr<"Stats", "stats"> {
+  let summary = "Calibration statistics of a tensor";
+  let description = [{
+    What a calibration run measured of one tensor: the largest magnitude
+    (`amax`), the smallest magnitude that still matters (`min` — e.g. a low
+    percentile of |x| over the non-zero entries), and optionally how many
+    samples the numbers summarize. FP8 format selection reads the dynamic
+    range `amax / min` from it.
+
+    ```mlir
+    #lowp.stats<amax = 3.5e+02, min = 1.0e-03>
+    #lowp.stats<amax = 1.0, min = 1.0e-06, samples = 4096>
+    ```
+  }];
+  let parameters = (ins
+    Lowp_F64Parameter<"largest magnitude">:$amax,
+    Lowp_F64Parameter<"smallest significant magnitude">:$min,
+    OptionalParameter<"std::optional<uint64_t>">:$samples);
+  let assemblyFormat = [{
+    `<` `amax` `=` $amax `,` `min` `=` $min (`,` `samples` `=` $samples^)? `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    double getAmaxValue() const { return getAmax().convertToDouble(); }
+    double getMinValue() const { return getMin().convertToDouble(); }
+  }];
+}
+
+#endif // LOWP_IR_LOWPATTRS_TD

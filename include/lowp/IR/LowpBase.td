@@ -1,0 +1,63 @@
+//===- LowpBase.td - lowp dialect definition ---------------*- tablegen -*-===//
+//
+// The `lowp` dialect: low-precision numerics as first-class IR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LOWP_IR_LOWPBASE_TD
+#define LOWP_IR_LOWPBASE_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+
+def Lowp_Dialect : Dialect {
+  let name = "lowp";
+  let cppNamespace = "::mlir::lowp";
+  let summary = "Mixed-precision (FP16, BF16, FP8) numerics made explicit";
+  let description = [{
+    The `lowp` dialect carries the decisions of fp-opt's mixed-precision passes:
+    float-to-float casts with explicit rounding and saturation, regions that
+    run at a stated higher precision (FP32 islands), loss-scaling operations
+    for FP16 training steps, and per-tensor FP8 scaling operations. Attributes
+    record the precision policy, the hardware target and calibration
+    statistics, so every later pass reads the same facts from the IR.
+
+    Every op lowers to `arith`/`math`/`linalg`/`tensor`/`scf` through
+    `convert-lowp-to-linalg`.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let hasConstantMaterializer = 1;
+  let extraClassDeclaration = [{
+    /// Name of the discardable attribute that pins the precision of any op.
+    static constexpr ::llvm::StringLiteral getPrecisionAttrName() {
+      return ::llvm::StringLiteral("lowp.precision");
+    }
+    /// Name of the module attribute that names the hardware target.
+    static constexpr ::llvm::StringLiteral getTargetAttrName() {
+      return ::llvm::StringLiteral("lowp.target");
+    }
+    /// Name of the module/function attribute that holds the precision policy.
+    static constexpr ::llvm::StringLiteral getPolicyAttrName() {
+      return ::llvm::StringLiteral("lowp.policy");
+    }
+    /// Name of the attribute that attaches calibration statistics to a value's
+    /// defining op (or to a function argument).
+    static constexpr ::llvm::StringLiteral getStatsAttrName() {
+      return ::llvm::StringLiteral("lowp.stats");
+    }
+  private:
+    void registerAttributes();
+  public:
+  }];
+}
+
+class Lowp_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Lowp_Dialect, mnemonic, traits>;
+
+class Lowp_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Lowp_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+#endif // LOWP_IR_LOWPBASE_TD

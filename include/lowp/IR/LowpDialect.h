@@ -1,0 +1,48 @@
+//===- LowpDialect.h - lowp dialect ------------------------------*- C++ -*-===//
+//
+// Everything a user of the lowp dialect needs: the dialect, its enums,
+// attributes, the precision-class interface and the ops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LOWP_IR_LOWPDIALECT_H
+#define LOWP_IR_LOWPDIALECT_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "lowp/IR/LowpOpsDialect.h.inc"
+#include "lowp/IR/LowpEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "lowp/IR/LowpAttrs.h.inc"
+
+#include "lowp/IR/LowpInterfaces.h.inc"
+
+namespace mlir::lowp {
+class YieldOp;
+namespace detail {
+/// True when `a` and `b` are both scalars, or vectors/tensors of one shape.
+bool haveSameShape(Type a, Type b);
+/// Parses a float literal into an f64 APFloat (attribute parameters).
+FailureOr<llvm::APFloat> parseF64Parameter(AsmParser &parser);
+} // namespace detail
+
+/// The float element type of a float scalar, vector or tensor type, or null.
+FloatType getFloatElementType(Type type);
+/// `type` with its float element type replaced by `elementType`; non-float
+/// types are returned unchanged.
+Type withFloatElementType(Type type, FloatType elementType);
+} // namespace mlir::lowp
+
+#define GET_OP_CLASSES
+#include "lowp/IR/LowpOps.h.inc"
+
+#endif // LOWP_IR_LOWPDIALECT_H

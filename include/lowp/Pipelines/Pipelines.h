@@ -1,0 +1,14 @@
+//===- Pipelines.h - fp-opt's named pipelines --------------------*- C++ -*-===//
+
+#ifndef LOWP_PIPELINES_PIPELINES_H
+#define LOWP_PIPELINES_PIPELINES_H
+
+namespace mlir::lowp {
+
+/// Registers every named pipeline of fp-opt (lowp-auto-mixed-precision,
+/// lowp-pipeline-x86, ...) with the global pass-pipeline registry.
+void registerLowpPipelines();
+
+} // namespace mlir::lowp
+
+#endif // LOWP_PIPELINES_PIPELINES_H

@@ -1,0 +1,141 @@
+//===- TargetInfo.h - hardware capability table ------------------*- C++ -*-===//
+//
+// The one place fp-opt learns about hardware. Every pass that needs a fact
+// about a chip (which formats have matrix units, which have native elementwise
+// arithmetic or conversions, the preferred 16-bit format, the FP8 flavour,
+// matrix-unit tile shapes) asks this table, keyed by the vendor's chip name.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LOWP_TARGET_TARGETINFO_H
+#define LOWP_TARGET_TARGETINFO_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace mlir {
+class FloatType;
+class MLIRContext;
+} // namespace mlir
+
+namespace mlir::lowp {
+
+/// Float formats the table speaks about. Numeric facts about each live in
+/// APFloat (see lowp/Formats/FloatFormats.h); this enum only names them.
+enum class Format : uint8_t {
+  F32,
+  TF32,
+  F16,
+  BF16,
+  F8E4M3FN,
+  F8E5M2,
+  F8E4M3FNUZ,
+  F8E5M2FNUZ,
+  F6E2M3FN,
+  F6E3M2FN,
+  F4E2M1FN,
+  F8E8M0FNU,
+};
+constexpr unsigned kNumFormats = 12;
+
+/// A set of formats.
+class FormatSet {
+public:
+  constexpr FormatSet() = default;
+  constexpr FormatSet(std::initializer_list<Format> formats) {
+    for (Format f : formats)
+      bits |= bit(f);
+  }
+  constexpr bool contains(Format f) const { return bits & bit(f); }
+  constexpr bool empty() const { return bits == 0; }
+  constexpr FormatSet operator|(FormatSet o) const {
+    FormatSet r;
+    r.bits = bits | o.bits;
+    return r;
+  }
+  uint32_t raw() const { return bits; }
+
+private:
+  static constexpr uint32_t bit(Format f) {
+    return 1u << static_cast<unsigned>(f);
+  }
+  uint32_t bits = 0;
+};
+
+enum class Vendor : uint8_t { NVIDIA, AMD, Google, X86 };
+
+/// Which encoding of FP8 a chip's hardware uses.
+enum class FP8Flavor : uint8_t {
+  None, ///< no FP8 hardware
+  FN,   ///< OCP: f8E4M3FN and f8E5M2
+  FNUZ, ///< AMD MI300: f8E4M3FNUZ and f8E5M2FNUZ
+};
+
+/// A matrix-unit tile shape (M x N x K) for one input format.
+struct TileShape {
+  unsigned m = 0, n = 0, k = 0;
+  bool valid() const { return m && n && k; }
+};
+
+/// One row of the capability table.
+struct TargetInfo {
+  llvm::StringLiteral name;
+  Vendor vendor;
+  /// Input formats with dense matrix units (tensor cores, MFMA, MXU, dot
+  /// instructions such as vdpbf16ps, AMX).
+  FormatSet matrixFormats;
+  /// Formats with native (full-rate or better) elementwise arithmetic.
+  FormatSet elementwiseFormats;
+  /// Formats with native conversion instructions to and from f32.
+  FormatSet nativeConversions;
+  /// The 16-bit format automatic mixed precision should use, if any.
+  std::optional<Format> preferred16;
+  FP8Flavor fp8Flavor;
+  /// Matrix-unit tile for 16-bit inputs and for 8-bit inputs (invalid when
+  /// not applicable).
+  TileShape tile16;
+  TileShape tile8;
+  /// Layout tile of the vector unit (TPU (8, 128)); zeros elsewhere.
+  unsigned vectorTileRows, vectorTileCols;
+  /// LLVM's names for code generation: CPU (-mcpu) and features (-mattr).
+  llvm::StringLiteral llvmCpu;
+  llvm::StringLiteral llvmFeatures;
+
+  bool hasMatrixUnit(Format f) const { return matrixFormats.contains(f); }
+  bool hasNativeArithmetic(Format f) const {
+    return elementwiseFormats.contains(f);
+  }
+  bool hasNativeConversion(Format f) const {
+    return nativeConversions.contains(f);
+  }
+  /// The E4M3 and E5M2 formats of this target's FP8 flavour, if any.
+  std::optional<Format> getE4M3() const;
+  std::optional<Format> getE5M2() const;
+};
+
+/// Every row of the table, in a stable order.
+llvm::ArrayRef<TargetInfo> getAllTargets();
+/// The row named `chip`, or null when the table has no such chip.
+const TargetInfo *lookupTarget(llvm::StringRef chip);
+/// A comma-separated list of all chip names (for diagnostics).
+std::string getKnownTargetNames();
+
+llvm::StringRef stringifyFormat(Format f);
+std::optional<Format> symbolizeFormat(llvm::StringRef name);
+llvm::StringRef stringifyVendor(Vendor v);
+llvm::StringRef stringifyFP8Flavor(FP8Flavor f);
+
+/// Maps between the table's format names and MLIR float types.
+std::optional<Format> getFormat(mlir::FloatType type);
+mlir::FloatType getFloatType(mlir::MLIRContext *context, Format f);
+
+/// Prints the table, as aligned text or as JSON.
+void printTargetTable(llvm::raw_ostream &os, bool json);
+
+} // namespace mlir::lowp
+
+#endif // LOWP_TARGET_TARGETINFO_H

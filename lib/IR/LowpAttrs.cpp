@@ -1,0 +1,66 @@
+//===- LowpAttrs.cpp - lowp attributes ------------------------------------===//
+
+#include "lowp/IR/LowpDialect.h"
+#include "lowp/Target/TargetInfo.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::lowp;
+
+#include "lowp/IR/LowpEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "lowp/IR/LowpAttrs.cpp.inc"
+
+FailureOr<llvm::APFloat>
+mlir::lowp::detail::parseF64Parameter(AsmParser &parser) {
+  double value;
+  if (parser.parseFloat(value))
+    return failure();
+  return llvm::APFloat(value);
+}
+
+void LowpDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "lowp/IR/LowpAttrs.cpp.inc"
+      >();
+}
+
+LogicalResult
+PolicyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                   FloatType compute, FloatType accumulate, FloatType storage,
+                   LossScaleMode lossScale) {
+  unsigned computeWidth = compute.getWidth();
+  if (accumulate.getWidth() < computeWidth)
+    return emitError() << "accumulate type " << accumulate
+                       << " is narrower than compute type " << compute;
+  if (storage.getWidth() < computeWidth)
+    return emitError() << "storage type " << storage
+                       << " is narrower than compute type " << compute;
+  return success();
+}
+
+LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 StringRef chip) {
+  if (!lookupTarget(chip))
+    return emitError() << "unknown target '" << chip
+                       << "'; known targets: " << getKnownTargetNames();
+  return success();
+}
+
+LogicalResult StatsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                llvm::APFloat amax, llvm::APFloat min,
+                                std::optional<uint64_t> samples) {
+  if (!amax.isFinite() || amax.isNegative())
+    return emitError() << "amax must be finite and non-negative";
+  if (!min.isFinite() || min.isNegative())
+    return emitError() << "min must be finite and non-negative";
+  if (min.compare(amax) == llvm::APFloat::cmpGreaterThan)
+    return emitError() << "min (" << min.convertToDouble()
+                       << ") exceeds amax (" << amax.convertToDouble() << ")";
+  return success();
+}

@@ -1,0 +1,293 @@
+//===- TargetInfo.cpp - hardware capability table -------------------------===//
+//
+// Sources for every row: ../shared/ANCHORS.md (vendor ISA guides: NVIDIA PTX
+// ISA, AMD CDNA ISA, Intel SDM, Google Cloud TPU system architecture).
+//
+//===----------------------------------------------------------------------===//
+
+#include "lowp/Target/TargetInfo.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Format.h"
+
+using namespace mlir;
+using namespace mlir::lowp;
+
+namespace {
+using F = Format;
+// Shorthands for the table below.
+constexpr FormatSet kF32{F::F32};
+constexpr FormatSet kF16{F::F16};
+constexpr FormatSet kBF16{F::BF16};
+constexpr FormatSet kTF32{F::TF32};
+constexpr FormatSet kFP8FN{F::F8E4M3FN, F::F8E5M2};
+constexpr FormatSet kFP8FNUZ{F::F8E4M3FNUZ, F::F8E5M2FNUZ};
+constexpr FormatSet kMX{F::F6E2M3FN, F::F6E3M2FN, F::F4E2M1FN, F::F8E8M0FNU};
+constexpr TileShape kNoTile{};
+} // namespace
+
+// clang-format off
+static const TargetInfo kTargets[] = {
+  // NVIDIA. sm_60: fp16 arithmetic but no tensor cores, so no AMP benefit.
+  {"sm_60", Vendor::NVIDIA, {}, kF32 | kF16, kF16, std::nullopt,
+   FP8Flavor::None, kNoTile, kNoTile, 0, 0, "sm_60", "+ptx60"},
+  // Volta: first fp16 tensor cores (mma.sync m8n8k4, wmma 16x16x16).
+  {"sm_70", Vendor::NVIDIA, kF16, kF32 | kF16, kF16, F::F16,
+   FP8Flavor::None, {16, 16, 16}, kNoTile, 0, 0, "sm_70", "+ptx60"},
+  // Turing: fp16 tensor cores (m16n8k8).
+  {"sm_75", Vendor::NVIDIA, kF16, kF32 | kF16, kF16, F::F16,
+   FP8Flavor::None, {16, 8, 8}, kNoTile, 0, 0, "sm_75", "+ptx63"},
+  // Ampere: fp16, bf16, tf32 tensor cores (m16n8k16); no FP8.
+  {"sm_80", Vendor::NVIDIA, kF16 | kBF16 | kTF32, kF32 | kF16 | kBF16,
+   kF16 | kBF16, F::BF16, FP8Flavor::None, {16, 8, 16}, kNoTile, 0, 0,
+   "sm_80", "+ptx70"},
+  {"sm_86", Vendor::NVIDIA, kF16 | kBF16 | kTF32, kF32 | kF16 | kBF16,
+   kF16 | kBF16, F::BF16, FP8Flavor::None, {16, 8, 16}, kNoTile, 0, 0,
+   "sm_86", "+ptx71"},
+  // Ada: adds FP8 E4M3/E5M2 tensor cores and cvt.rn.satfinite.e4m3x2.f32.
+  {"sm_89", Vendor::NVIDIA, kF16 | kBF16 | kTF32 | kFP8FN,
+   kF32 | kF16 | kBF16, kF16 | kBF16 | kFP8FN, F::BF16, FP8Flavor::FN,
+   {16, 8, 16}, {16, 8, 32}, 0, 0, "sm_89", "+ptx81"},
+  // Hopper: wgmma (m64nNk16 for 16-bit, k32 for FP8).
+  {"sm_90", Vendor::NVIDIA, kF16 | kBF16 | kTF32 | kFP8FN,
+   kF32 | kF16 | kBF16, kF16 | kBF16 | kFP8FN, F::BF16, FP8Flavor::FN,
+   {64, 256, 16}, {64, 256, 32}, 0, 0, "sm_90", "+ptx80"},
+  // Blackwell: adds MX block-scaled fp8/fp6/fp4.
+  {"sm_100", Vendor::NVIDIA, kF16 | kBF16 | kTF32 | kFP8FN | kMX,
+   kF32 | kF16 | kBF16, kF16 | kBF16 | kFP8FN | kMX, F::BF16, FP8Flavor::FN,
+   {128, 256, 16}, {128, 256, 32}, 0, 0, "sm_100", "+ptx86"},
+
+  // AMD. MI100: fp16 and bf16 MFMA, bf16 at half the fp16 rate.
+  {"gfx908", Vendor::AMD, kF16 | kBF16, kF32 | kF16, kF16, F::F16,
+   FP8Flavor::None, {32, 32, 8}, kNoTile, 0, 0, "gfx908", ""},
+  // MI200: full-rate bf16 MFMA; no FP8 conversions.
+  {"gfx90a", Vendor::AMD, kF16 | kBF16, kF32 | kF16, kF16, F::BF16,
+   FP8Flavor::None, {32, 32, 8}, kNoTile, 0, 0, "gfx90a", ""},
+  // MI300: FNUZ fp8/bf8 MFMA and v_cvt_pk_fp8_f32; bf16 converts emulated.
+  {"gfx942", Vendor::AMD, kF16 | kBF16 | kTF32 | kFP8FNUZ, kF32 | kF16,
+   kF16 | kFP8FNUZ, F::BF16, FP8Flavor::FNUZ, {16, 16, 16}, {16, 16, 32},
+   0, 0, "gfx942", ""},
+  // MI350: OCP fp8, MX scaling, v_cvt_pk_bf16_f32.
+  {"gfx950", Vendor::AMD, kF16 | kBF16 | kFP8FN | kMX, kF32 | kF16 | kBF16,
+   kF16 | kBF16 | kFP8FN, F::BF16, FP8Flavor::FN, {16, 16, 32}, {16, 16, 64},
+   0, 0, "gfx950", ""},
+
+  // Google TPU: bf16 MXU with f32 accumulation, (8, 128) vector layout tiles;
+  // vector units have no bf16 arithmetic before v6e; no fp16, no fp8.
+  {"tpu-v2", Vendor::Google, kBF16, kF32, kBF16, F::BF16, FP8Flavor::None,
+   {128, 128, 128}, kNoTile, 8, 128, "", ""},
+  {"tpu-v3", Vendor::Google, kBF16, kF32, kBF16, F::BF16, FP8Flavor::None,
+   {128, 128, 128}, kNoTile, 8, 128, "", ""},
+  {"tpu-v4", Vendor::Google, kBF16, kF32, kBF16, F::BF16, FP8Flavor::None,
+   {128, 128, 128}, kNoTile, 8, 128, "", ""},
+  {"tpu-v5e", Vendor::Google, kBF16, kF32, kBF16, F::BF16, FP8Flavor::None,
+   {128, 128, 128}, kNoTile, 8, 128, "", ""},
+  {"tpu-v5p", Vendor::Google, kBF16, kF32, kBF16, F::BF16, FP8Flavor::None,
+   {128, 128, 128}, kNoTile, 8, 128, "", ""},
+  {"tpu-v6e", Vendor::Google, kBF16, kF32 | kBF16, kBF16, F::BF16,
+   FP8Flavor::None, {256, 256, 256}, kNoTile, 8, 128, "", ""},
+
+  // x86. AVX2: f32 FMA only; F16C converts f16; bf16 has no instructions.
+  {"avx2", Vendor::X86, {}, kF32, kF16, std::nullopt, FP8Flavor::None,
+   kNoTile, kNoTile, 0, 0, "x86-64-v3", "+avx2,+fma,+f16c"},
+  // AVX512_BF16 (Cooper Lake and later): vdpbf16ps, vcvtneps2bf16.
+  {"avx512bf16", Vendor::X86, kBF16, kF32, kF16 | kBF16, F::BF16,
+   FP8Flavor::None, {16, 16, 2}, kNoTile, 0, 0, "cooperlake",
+   "+avx512f,+avx512vl,+avx512bf16,+f16c"},
+  // Zen 4: AVX512_BF16 as above.
+  {"znver4", Vendor::X86, kBF16, kF32, kF16 | kBF16, F::BF16, FP8Flavor::None,
+   {16, 16, 2}, kNoTile, 0, 0, "znver4", ""},
+  // Sapphire Rapids: AVX512_BF16, AMX-BF16 (16x16x32 tiles), AVX512_FP16.
+  {"sapphirerapids", Vendor::X86, kBF16, kF32 | kF16, kF16 | kBF16, F::BF16,
+   FP8Flavor::None, {16, 16, 32}, kNoTile, 0, 0, "sapphirerapids", ""},
+};
+// clang-format on
+
+ArrayRef<TargetInfo> mlir::lowp::getAllTargets() { return kTargets; }
+
+const TargetInfo *mlir::lowp::lookupTarget(StringRef chip) {
+  for (const TargetInfo &t : kTargets)
+    if (t.name == chip)
+      return &t;
+  return nullptr;
+}
+
+std::string mlir::lowp::getKnownTargetNames() {
+  std::string names;
+  llvm::raw_string_ostream os(names);
+  llvm::interleaveComma(kTargets, os,
+                        [&](const TargetInfo &t) { os << t.name; });
+  return names;
+}
+
+std::optional<Format> TargetInfo::getE4M3() const {
+  switch (fp8Flavor) {
+  case FP8Flavor::FN:
+    return F::F8E4M3FN;
+  case FP8Flavor::FNUZ:
+    return F::F8E4M3FNUZ;
+  case FP8Flavor::None:
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::optional<Format> TargetInfo::getE5M2() const {
+  switch (fp8Flavor) {
+  case FP8Flavor::FN:
+    return F::F8E5M2;
+  case FP8Flavor::FNUZ:
+    return F::F8E5M2FNUZ;
+  case FP8Flavor::None:
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// Format names are MLIR's type spellings.
+static constexpr llvm::StringLiteral kFormatNames[kNumFormats] = {
+    "f32",        "tf32",       "f16",       "bf16",
+    "f8E4M3FN",   "f8E5M2",     "f8E4M3FNUZ", "f8E5M2FNUZ",
+    "f6E2M3FN",   "f6E3M2FN",   "f4E2M1FN",  "f8E8M0FNU"};
+
+StringRef mlir::lowp::stringifyFormat(Format f) {
+  return kFormatNames[static_cast<unsigned>(f)];
+}
+
+std::optional<Format> mlir::lowp::symbolizeFormat(StringRef name) {
+  for (unsigned i = 0; i < kNumFormats; ++i)
+    if (kFormatNames[i] == name)
+      return static_cast<Format>(i);
+  return std::nullopt;
+}
+
+StringRef mlir::lowp::stringifyVendor(Vendor v) {
+  switch (v) {
+  case Vendor::NVIDIA:
+    return "nvidia";
+  case Vendor::AMD:
+    return "amd";
+  case Vendor::Google:
+    return "google";
+  case Vendor::X86:
+    return "x86";
+  }
+  return "";
+}
+
+StringRef mlir::lowp::stringifyFP8Flavor(FP8Flavor f) {
+  switch (f) {
+  case FP8Flavor::None:
+    return "none";
+  case FP8Flavor::FN:
+    return "FN";
+  case FP8Flavor::FNUZ:
+    return "FNUZ";
+  }
+  return "";
+}
+
+std::optional<Format> mlir::lowp::getFormat(FloatType type) {
+  if (!type)
+    return std::nullopt;
+  for (unsigned i = 0; i < kNumFormats; ++i)
+    if (getFloatType(type.getContext(), static_cast<Format>(i)) == type)
+      return static_cast<Format>(i);
+  return std::nullopt;
+}
+
+FloatType mlir::lowp::getFloatType(MLIRContext *ctx, Format f) {
+  switch (f) {
+  case F::F32:
+    return Float32Type::get(ctx);
+  case F::TF32:
+    return FloatTF32Type::get(ctx);
+  case F::F16:
+    return Float16Type::get(ctx);
+  case F::BF16:
+    return BFloat16Type::get(ctx);
+  case F::F8E4M3FN:
+    return Float8E4M3FNType::get(ctx);
+  case F::F8E5M2:
+    return Float8E5M2Type::get(ctx);
+  case F::F8E4M3FNUZ:
+    return Float8E4M3FNUZType::get(ctx);
+  case F::F8E5M2FNUZ:
+    return Float8E5M2FNUZType::get(ctx);
+  case F::F6E2M3FN:
+    return Float6E2M3FNType::get(ctx);
+  case F::F6E3M2FN:
+    return Float6E3M2FNType::get(ctx);
+  case F::F4E2M1FN:
+    return Float4E2M1FNType::get(ctx);
+  case F::F8E8M0FNU:
+    return Float8E8M0FNUType::get(ctx);
+  }
+  return {};
+}
+
+static std::string formatSetToString(FormatSet set, StringRef sep) {
+  std::string s;
+  for (unsigned i = 0; i < kNumFormats; ++i) {
+    if (!set.contains(static_cast<Format>(i)))
+      continue;
+    if (!s.empty())
+      s += sep;
+    s += stringifyFormat(static_cast<Format>(i));
+  }
+  return s;
+}
+
+static std::string tileToString(TileShape t) {
+  if (!t.valid())
+    return "-";
+  return (Twine(t.m) + "x" + Twine(t.n) + "x" + Twine(t.k)).str();
+}
+
+void mlir::lowp::printTargetTable(raw_ostream &os, bool json) {
+  if (json) {
+    os << "[\n";
+    llvm::interleave(
+        kTargets, os,
+        [&](const TargetInfo &t) {
+          auto list = [&](FormatSet s) {
+            std::string items = formatSetToString(s, "\", \"");
+            return items.empty() ? std::string("[]")
+                                 : "[\"" + items + "\"]";
+          };
+          os << "  {\"name\": \"" << t.name << "\", \"vendor\": \""
+             << stringifyVendor(t.vendor) << "\", \"matrix\": "
+             << list(t.matrixFormats)
+             << ", \"elementwise\": " << list(t.elementwiseFormats)
+             << ", \"conversions\": " << list(t.nativeConversions)
+             << ", \"preferred16\": ";
+          if (t.preferred16)
+            os << "\"" << stringifyFormat(*t.preferred16) << "\"";
+          else
+            os << "null";
+          os << ", \"fp8\": \"" << stringifyFP8Flavor(t.fp8Flavor)
+             << "\", \"tile16\": \"" << tileToString(t.tile16)
+             << "\", \"tile8\": \"" << tileToString(t.tile8) << "\"}";
+        },
+        ",\n");
+    os << "\n]\n";
+    return;
+  }
+  os << llvm::format("%-15s %-7s %-44s %-22s %-9s %-5s %-12s %s\n", "target",
+                     "vendor", "matrix units", "elementwise", "pref16",
+                     "fp8", "tile16", "tile8");
+  for (const TargetInfo &t : kTargets) {
+    std::string matrix = formatSetToString(t.matrixFormats, ",");
+    std::string elementwise = formatSetToString(t.elementwiseFormats, ",");
+    os << llvm::format(
+        "%-15s %-7s %-44s %-22s %-9s %-5s %-12s %s\n", t.name.data(),
+        stringifyVendor(t.vendor).data(), matrix.empty() ? "-" : matrix.c_str(),
+        elementwise.c_str(),
+        t.preferred16 ? stringifyFormat(*t.preferred16).data() : "-",
+        stringifyFP8Flavor(t.fp8Flavor).data(), tileToString(t.tile16).c_str(),
+        tileToString(t.tile8).c_str());
+  }
+}

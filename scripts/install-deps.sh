@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs every Debian package fp-opt needs; a no-op when all are present.
+set -euo pipefail
+
+PACKAGES=(
+  llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22 lld-22
+  ninja-build cmake python3-dev pybind11-dev python3-numpy python3-pytest
+  libgtest-dev ccache
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

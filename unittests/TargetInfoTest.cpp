@@ -1,0 +1,82 @@
+//===- TargetInfoTest.cpp - capability table facts -------------------------===//
+
+#include "lowp/Target/TargetInfo.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/MLIRContext.h"
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::lowp;
+
+namespace {
+TEST(TargetInfo, EveryRequiredChipIsPresent) {
+  for (const char *chip :
+       {"sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90",
+        "sm_100", "gfx908", "gfx90a", "gfx942", "gfx950", "tpu-v2", "tpu-v3",
+        "tpu-v4", "tpu-v5e", "tpu-v5p", "tpu-v6e", "avx2", "avx512bf16",
+        "znver4", "sapphirerapids"})
+    EXPECT_NE(lookupTarget(chip), nullptr) << chip;
+  EXPECT_EQ(lookupTarget("sm_999"), nullptr);
+}
+
+TEST(TargetInfo, FP8Flavors) {
+  // Ampere has no FP8; Ada and Hopper use OCP FN; MI300 uses FNUZ.
+  EXPECT_EQ(lookupTarget("sm_80")->fp8Flavor, FP8Flavor::None);
+  EXPECT_EQ(lookupTarget("sm_86")->fp8Flavor, FP8Flavor::None);
+  EXPECT_EQ(lookupTarget("sm_89")->fp8Flavor, FP8Flavor::FN);
+  EXPECT_EQ(lookupTarget("sm_90")->fp8Flavor, FP8Flavor::FN);
+  EXPECT_EQ(lookupTarget("sm_100")->fp8Flavor, FP8Flavor::FN);
+  EXPECT_EQ(lookupTarget("gfx942")->fp8Flavor, FP8Flavor::FNUZ);
+  EXPECT_EQ(lookupTarget("gfx950")->fp8Flavor, FP8Flavor::FN);
+  EXPECT_EQ(lookupTarget("gfx90a")->fp8Flavor, FP8Flavor::None);
+  EXPECT_EQ(lookupTarget("tpu-v5e")->fp8Flavor, FP8Flavor::None);
+  EXPECT_EQ(lookupTarget("gfx942")->getE4M3(), Format::F8E4M3FNUZ);
+  EXPECT_EQ(lookupTarget("sm_90")->getE5M2(), Format::F8E5M2);
+  EXPECT_FALSE(lookupTarget("sm_80")->getE4M3().has_value());
+}
+
+TEST(TargetInfo, Preferred16BitFormat) {
+  EXPECT_EQ(lookupTarget("sm_70")->preferred16, Format::F16);
+  EXPECT_EQ(lookupTarget("sm_75")->preferred16, Format::F16);
+  EXPECT_EQ(lookupTarget("sm_80")->preferred16, Format::BF16);
+  EXPECT_EQ(lookupTarget("sm_90")->preferred16, Format::BF16);
+  EXPECT_EQ(lookupTarget("tpu-v4")->preferred16, Format::BF16);
+  EXPECT_EQ(lookupTarget("avx512bf16")->preferred16, Format::BF16);
+  EXPECT_FALSE(lookupTarget("sm_60")->preferred16.has_value());
+  EXPECT_FALSE(lookupTarget("avx2")->preferred16.has_value());
+}
+
+TEST(TargetInfo, MatrixUnits) {
+  EXPECT_FALSE(lookupTarget("sm_60")->hasMatrixUnit(Format::F16));
+  EXPECT_TRUE(lookupTarget("sm_70")->hasMatrixUnit(Format::F16));
+  EXPECT_FALSE(lookupTarget("sm_70")->hasMatrixUnit(Format::BF16));
+  EXPECT_TRUE(lookupTarget("sm_80")->hasMatrixUnit(Format::BF16));
+  EXPECT_FALSE(lookupTarget("sm_80")->hasMatrixUnit(Format::F8E4M3FN));
+  EXPECT_TRUE(lookupTarget("sm_89")->hasMatrixUnit(Format::F8E4M3FN));
+  EXPECT_TRUE(lookupTarget("gfx942")->hasMatrixUnit(Format::F8E4M3FNUZ));
+  EXPECT_FALSE(lookupTarget("gfx942")->hasMatrixUnit(Format::F8E4M3FN));
+  EXPECT_FALSE(lookupTarget("tpu-v5e")->hasMatrixUnit(Format::F16));
+  EXPECT_FALSE(lookupTarget("avx2")->hasMatrixUnit(Format::BF16));
+  // TPU MXU tiles: 128 on v2-v5, 256 on v6e; vector layout (8, 128).
+  EXPECT_EQ(lookupTarget("tpu-v5p")->tile16.m, 128u);
+  EXPECT_EQ(lookupTarget("tpu-v6e")->tile16.m, 256u);
+  EXPECT_EQ(lookupTarget("tpu-v4")->vectorTileRows, 8u);
+  EXPECT_EQ(lookupTarget("tpu-v4")->vectorTileCols, 128u);
+  // TPU vector units gain bf16 arithmetic only on v6e.
+  EXPECT_FALSE(lookupTarget("tpu-v5e")->hasNativeArithmetic(Format::BF16));
+  EXPECT_TRUE(lookupTarget("tpu-v6e")->hasNativeArithmetic(Format::BF16));
+}
+
+TEST(TargetInfo, FormatTypeRoundTrip) {
+  MLIRContext ctx;
+  for (unsigned i = 0; i < kNumFormats; ++i) {
+    auto f = static_cast<Format>(i);
+    FloatType t = getFloatType(&ctx, f);
+    ASSERT_TRUE(t);
+    EXPECT_EQ(getFormat(t), f);
+    EXPECT_EQ(symbolizeFormat(stringifyFormat(f)), f);
+  }
+  EXPECT_FALSE(getFormat(Float64Type::get(&ctx)).has_value());
+}
+} // namespace
