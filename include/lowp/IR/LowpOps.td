@@ -64,7 +64,7 @@ def Lowp_CastOp : Lowp_Op<"cast", [Pure,
   let arguments = (ins
     Lowp_FloatLike:$input,
     Optional<AnyTypeOf<[I32, VectorOfAnyRankOf<[I32]>, RankedTensorOf<[I32]>]>>:$seed,
-    DefaultValuedAttr<Lowp_RoundingModeAttr,
+    DefaultValuedAttr<Lowp_RoundingMode,
                       "::mlir::lowp::RoundingMode::NearestEven">:$rounding,
     UnitAttr:$saturate);
   let results = (outs Lowp_FloatLike:$result);
