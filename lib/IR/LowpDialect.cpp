@@ -72,5 +72,17 @@ LogicalResult LowpDialect::verifyOperationAttribute(Operation *op,
                              << " results";
     return success();
   }
+  if (name == getRoleAttrName()) {
+    // One role for a single-result op, or one per result.
+    if (isa<TensorRoleAttr>(value))
+      return success();
+    auto array = dyn_cast<ArrayAttr>(value);
+    if (!array || !llvm::all_of(array, llvm::IsaPred<TensorRoleAttr>) ||
+        array.size() != op->getNumResults())
+      return op->emitError() << "'" << name
+                             << "' must be a #lowp.role attribute or an "
+                                "array of one per result";
+    return success();
+  }
   return op->emitError() << "unknown lowp attribute '" << name << "'";
 }

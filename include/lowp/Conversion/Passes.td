@@ -38,6 +38,7 @@ def ConvertLowpToLinalg : Pass<"convert-lowp-to-linalg"> {
     "::mlir::math::MathDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect",
   ];
 }
 

@@ -46,6 +46,11 @@ def Lowp_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getStatsAttrName() {
       return ::llvm::StringLiteral("lowp.stats");
     }
+    /// Name of the attribute that marks the training-step role of a value
+    /// (on its defining op, or as a function argument attribute).
+    static constexpr ::llvm::StringLiteral getRoleAttrName() {
+      return ::llvm::StringLiteral("lowp.role");
+    }
   private:
     void registerAttributes();
   public:
