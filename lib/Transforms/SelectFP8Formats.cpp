@@ -174,6 +174,8 @@ private:
   LogicalResult writeReport();
 
   llvm::DenseMap<std::pair<Value, Type>, QuantizedTensor> quantized;
+  /// The last op quantizing a block argument, per block.
+  llvm::DenseMap<Block *, Operation *> blockStartEnd;
   /// Delayed scaling: per function, each history argument and its update.
   llvm::MapVector<Operation *, SmallVector<std::pair<BlockArgument, Value>>>
       historyUpdates;
@@ -205,7 +207,14 @@ SelectFP8FormatsPass::quantize(IRRewriter &rewriter, func::FuncOp func,
     return it->second;
 
   OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPointAfterValue(source);
+  // Right after the value, so it dominates every use; block arguments are
+  // quantized at the block's start in operand order.
+  auto arg = dyn_cast<BlockArgument>(source);
+  Operation *lastAtStart = arg ? blockStartEnd.lookup(arg.getOwner()) : nullptr;
+  if (lastAtStart)
+    rewriter.setInsertionPointAfter(lastAtStart);
+  else
+    rewriter.setInsertionPointAfterValue(source);
   Location loc = source.getLoc();
   auto f32 = rewriter.getF32Type();
   QuantizedTensor result;
@@ -260,6 +269,8 @@ SelectFP8FormatsPass::quantize(IRRewriter &rewriter, func::FuncOp func,
   Type quantizedType = withFloatElementType(source.getType(), fp8Type);
   result.quantized =
       QuantizeOp::create(rewriter, loc, quantizedType, source, result.scale);
+  if (arg)
+    blockStartEnd[arg.getOwner()] = result.quantized.getDefiningOp();
   quantized[key] = result;
   return result;
 }
@@ -520,6 +531,7 @@ void SelectFP8FormatsPass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *ctx = &getContext();
   quantized.clear();
+  blockStartEnd.clear();
   historyUpdates.clear();
   entries.clear();
 

@@ -47,7 +47,7 @@ def SelectFP8Formats : Pass<"lowp-select-fp8-formats", "::mlir::ModuleOp"> {
     a non-f32 accumulator, and (with `first-last-bf16`) the first and last
     matrix op of each function keep the precision inference gave them, and
     so do ops with an operand that gets bf16. Every decision and its reason
-    goes to `report` (JSON) and to remarks (`--remarks-filter=lowp`).
+    goes to `report` (JSON) and to remarks (`--remarks-filter="lowp.*"`).
 
     ```mlir
     %c = linalg.matmul ins(%a, %b : tensor<16x32xbf16>, tensor<32x8xbf16>)
