@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lowp/Analysis/FP8Candidates.h"
 #include "lowp/Analysis/FP8Selection.h"
 #include "lowp/Target/TargetInfo.h"
 #include "lowp/Transforms/Passes.h"
@@ -42,15 +43,6 @@ namespace {
 //===----------------------------------------------------------------------===//
 // Reading marks from the IR
 //===----------------------------------------------------------------------===//
-
-/// The value a marking is read from: a narrowing lowp.cast (as precision
-/// inference inserts before a matrix op) carries its input's facts.
-Value lookThroughNarrowingCast(Value value) {
-  if (auto cast = value.getDefiningOp<CastOp>())
-    if (!cast.isWidening())
-      return cast.getInput();
-  return value;
-}
 
 /// The attribute `name` that describes `value`: on its defining op (one
 /// attribute, or an array with one per result) or, for a function argument,
@@ -91,17 +83,6 @@ std::optional<TensorStatistics> getTensorStatistics(Value value) {
             getValueMark<StatsAttr>(v, LowpDialect::getStatsAttrName()))
       return TensorStatistics{stats.getAmaxValue(), stats.getMinValue()};
   return std::nullopt;
-}
-
-/// A dense contraction or convolution: by the op's own precision class when
-/// it declares one, else by linalg's structural interfaces.
-bool isMatrixOp(Operation *op) {
-  if (auto classified = dyn_cast<PrecisionClassOpInterface>(op))
-    return classified.getPrecisionClass(
-               BFloat16Type::get(op->getContext())) == PrecisionClass::Matrix;
-  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  return linalgOp && (linalg::isaContractionOpInterface(linalgOp) ||
-                      linalg::isaConvolutionOpInterface(linalgOp));
 }
 
 bool isEightBitFloat(Type type) {

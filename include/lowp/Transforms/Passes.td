@@ -115,4 +115,57 @@ def SelectFP8Formats : Pass<"lowp-select-fp8-formats", "::mlir::ModuleOp"> {
   ];
 }
 
+def InstrumentCalibration
+    : Pass<"lowp-instrument-calibration", "::mlir::ModuleOp"> {
+  let summary = "Record the amax and |x| histogram of FP8 candidates at run time";
+  let description = [{
+    Instruments every tensor that `lowp-select-fp8-formats` would quantize
+    (the float operands of matrix ops, looking through narrowing casts) so
+    that running the program prints, each time the tensor is computed,
+
+    ```
+    lowp-calibration @mlp 0 amax 3.25
+    <printMemrefI64 of 256 counts: nonzero |x| per f32 binade>
+    ```
+
+    where `@mlp 0` names the function and the tensor's index in that
+    function (the order `lowp-apply-calibration` uses), and bucket `e` counts
+    the non-zero elements with f32 exponent field `e` (|x| in
+    [2^(e-127), 2^(e-126)); bucket 0 holds subnormals). The amax and a low
+    percentile of |x| come out of these numbers; `scripts/lowp-calibrate.py`
+    computes them and writes them back as `#lowp.stats` through
+    `lowp-apply-calibration`. The instrumented program needs the MLIR runner
+    utilities (`printMemrefI64`).
+  }];
+  let dependentDialects = [
+    "::mlir::lowp::LowpDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
+def ApplyCalibration : Pass<"lowp-apply-calibration", "::mlir::ModuleOp"> {
+  let summary = "Attach measured statistics to FP8 candidates as #lowp.stats";
+  let description = [{
+    Reads the JSON that `scripts/lowp-calibrate.py` writes,
+
+    ```json
+    {"tensors": [{"function": "mlp", "index": 0, "amax": 3.25,
+                  "min": 0.0078125, "samples": 4096} ] }
+    ```
+
+    and attaches `#lowp.stats<amax = 3.25, min = 0.0078125, samples = 4096>`
+    to the tensor with that function and index (numbered as
+    `lowp-instrument-calibration` numbers them): on its defining op, or as
+    an argument attribute for function arguments. Entries that name no
+    tensor are errors.
+  }];
+  let options = [
+    Option<"statsFile", "stats", "std::string", /*default=*/"\"\"",
+           "JSON file with the measured statistics">,
+  ];
+}
+
 #endif // LOWP_TRANSFORMS_PASSES_TD
