@@ -391,6 +391,51 @@ LogicalResult QuantizeOp::verify() {
   return verifyPositiveScale(*this, getScale());
 }
 
+/// saturate_cast_rne(value * scale) as lowp.quantize computes it: the
+/// product rounded to f32 (exact widening first), clamped to the format's
+/// largest finite magnitude, then rounded to nearest even. NaN stays NaN.
+static APFloat quantizeConstant(APFloat value, const APFloat &scale,
+                                const llvm::fltSemantics &fp8) {
+  bool losesInfo = false;
+  (void)value.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven,
+                      &losesInfo);
+  (void)value.multiply(scale, APFloat::rmNearestTiesToEven);
+  if (value.isNaN())
+    return APFloat::getNaN(fp8);
+  APFloat largest = APFloat::getLargest(fp8);
+  (void)largest.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven,
+                        &losesInfo);
+  if (abs(value).compare(largest) == APFloat::cmpGreaterThan)
+    value = APFloat::copySign(largest, value);
+  (void)value.convert(fp8, APFloat::rmNearestTiesToEven, &losesInfo);
+  return value;
+}
+
+OpFoldResult QuantizeOp::fold(FoldAdaptor adaptor) {
+  auto scale = dyn_cast_if_present<FloatAttr>(adaptor.getScale());
+  if (!scale || !(scale.getValueAsDouble() > 0.0))
+    return {};
+  APFloat scaleValue = scale.getValue();
+  auto fp8Type = getFloatElementType(getResult().getType());
+  const llvm::fltSemantics &fp8 = fp8Type.getFloatSemantics();
+  if (auto scalar = dyn_cast_if_present<FloatAttr>(adaptor.getInput()))
+    return FloatAttr::get(fp8Type,
+                          quantizeConstant(scalar.getValue(), scaleValue, fp8));
+  auto dense = dyn_cast_if_present<DenseFPElementsAttr>(adaptor.getInput());
+  if (!dense)
+    return {};
+  auto resultType = cast<ShapedType>(getResult().getType());
+  if (dense.isSplat())
+    return DenseElementsAttr::get(
+        resultType,
+        quantizeConstant(dense.getSplatValue<APFloat>(), scaleValue, fp8));
+  SmallVector<APFloat> values;
+  values.reserve(dense.getNumElements());
+  for (APFloat v : dense.getValues<APFloat>())
+    values.push_back(quantizeConstant(v, scaleValue, fp8));
+  return DenseElementsAttr::get(resultType, values);
+}
+
 LogicalResult DequantizeOp::verify() {
   FloatType inputElement = getFloatElementType(getInput().getType());
   if (!isEightBitFloat(inputElement))

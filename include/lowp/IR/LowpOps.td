@@ -287,6 +287,8 @@ def Lowp_QuantizeOp : Lowp_Op<"quantize", [Pure,
     $input `,` $scale attr-dict `:` type($input) `,` type($scale) `to` type($result)
   }];
   let hasVerifier = 1;
+  // Constant tensors (weights with static scales) fold to FP8 constants.
+  let hasFolder = 1;
 }
 
 def Lowp_DequantizeOp : Lowp_Op<"dequantize", [Pure,
