@@ -122,7 +122,7 @@ def Lowp_IslandOp : Lowp_Op<"island", [
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $precision `(` $inputs `)` `:` functional-type($inputs, $results)
+    $precision ` ` `(` $inputs `)` `:` functional-type($inputs, $results)
     attr-dict-with-keyword $body
   }];
   let skipDefaultBuilders = 1;
