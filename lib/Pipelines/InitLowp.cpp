@@ -3,6 +3,7 @@
 #include "lowp/InitLowp.h"
 
 #include "lowp/Analysis/PrecisionClassModels.h"
+#include "lowp/Conversion/Passes.h"
 #include "lowp/IR/LowpDialect.h"
 #include "lowp/Pipelines/Pipelines.h"
 #include "lowp/Transforms/Passes.h"
@@ -18,5 +19,6 @@ void mlir::lowp::registerLowpDialects(DialectRegistry &registry) {
 
 void mlir::lowp::registerLowpPassesAndPipelines() {
   registerLowpPasses();
+  registerLowpConversionPasses();
   registerLowpPipelines();
 }
