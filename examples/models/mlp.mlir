@@ -4,6 +4,7 @@
 //   fp-opt examples/models/mlp.mlir --lowp-auto-mixed-precision="target=sm_90"
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d1)>
+#col = affine_map<(d0, d1) -> (d0)>
 module {
   func.func @mlp(%x: tensor<8x64xf32>, %w1: tensor<64x128xf32>, %b1: tensor<128xf32>,
                  %w2: tensor<128x10xf32>, %b2: tensor<10xf32>) -> tensor<8x10xf32> {
@@ -52,9 +53,41 @@ module {
       %r = arith.maximumf %s, %zero : f32
       linalg.yield %r : f32
     } -> tensor<8x10xf32>
-    // Class probabilities.
-    %p = linalg.softmax dimension(1) ins(%z2 : tensor<8x10xf32>)
-                        outs(%e2 : tensor<8x10xf32>) -> tensor<8x10xf32>
+    // Class probabilities: softmax as torch-mlir decomposes it
+    // (max, exp(x - max), sum, divide).
+    %ninf = arith.constant 0xFF800000 : f32
+    %e8 = tensor.empty() : tensor<8xf32>
+    %m0 = linalg.fill ins(%ninf : f32) outs(%e8 : tensor<8xf32>) -> tensor<8xf32>
+    %m = linalg.generic {indexing_maps = [#id, #col],
+                         iterator_types = ["parallel", "reduction"]}
+        ins(%z2 : tensor<8x10xf32>) outs(%m0 : tensor<8xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %r = arith.maximumf %a, %o : f32
+      linalg.yield %r : f32
+    } -> tensor<8xf32>
+    %ex = linalg.generic {indexing_maps = [#id, #col, #id],
+                          iterator_types = ["parallel", "parallel"]}
+        ins(%z2, %m : tensor<8x10xf32>, tensor<8xf32>) outs(%e2 : tensor<8x10xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %d = arith.subf %a, %b : f32
+      %r = math.exp %d : f32
+      linalg.yield %r : f32
+    } -> tensor<8x10xf32>
+    %s0 = linalg.fill ins(%zero : f32) outs(%e8 : tensor<8xf32>) -> tensor<8xf32>
+    %s = linalg.generic {indexing_maps = [#id, #col],
+                         iterator_types = ["parallel", "reduction"]}
+        ins(%ex : tensor<8x10xf32>) outs(%s0 : tensor<8xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %r = arith.addf %a, %o : f32
+      linalg.yield %r : f32
+    } -> tensor<8xf32>
+    %p = linalg.generic {indexing_maps = [#id, #col, #id],
+                         iterator_types = ["parallel", "parallel"]}
+        ins(%ex, %s : tensor<8x10xf32>, tensor<8xf32>) outs(%e2 : tensor<8x10xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %r = arith.divf %a, %b : f32
+      linalg.yield %r : f32
+    } -> tensor<8x10xf32>
     return %p : tensor<8x10xf32>
   }
 }

@@ -53,6 +53,8 @@ struct Node {
   /// (rule 4).
   unsigned floatUses = 0;
   unsigned lowUses = 0;
+  /// Made low by rule 4 only because its users are low.
+  bool demotedForUsers = false;
 };
 
 /// The options of one run, validated.
@@ -325,22 +327,25 @@ private:
         if (++producer->lowUses != producer->floatUses)
           continue;
         producer->colour = Colour::Low;
+        producer->demotedForUsers = true;
         producer->rule = "transparent, every use is low-precision";
         worklist.push_back(producer);
       }
     }
 
     // Rule 5: in reverse program order (users before producers), undo
-    // demotions that would only add casts.
+    // demotions that cannot save a cast: an op with no low user is made wide
+    // again when at most one of its operands arrives low (keeping it low
+    // would cast its result back anyway). Transparent producers demoted by
+    // rule 4 go with their users.
     for (Node &node : llvm::reverse(nodes)) {
       if (node.colour != Colour::Low || node.forced ||
-          node.precisionClass == PrecisionClass::Matrix)
+          node.precisionClass == PrecisionClass::Matrix || hasLowUser(node))
         continue;
-      if (hasLowUser(node) || hasLowProducer(node))
+      if (!node.demotedForUsers && countLowProducers(node) > 1)
         continue;
       node.colour = Colour::Wide;
-      node.rule = "no low-precision producer or user: demoting would only "
-                  "add casts";
+      node.rule = "no low-precision user: demoting would not save a cast";
     }
 
     // Rule 6.
@@ -359,19 +364,24 @@ private:
     return false;
   }
 
-  /// Does one of `node`'s float operands come out of a low op as a low
-  /// value (a matrix op with a wide accumulator yields wide values)?
-  bool hasLowProducer(Node &node) {
+  /// How many distinct operands of `node` come out of a low op as low values
+  /// (a matrix op with a wide accumulator yields wide values; transparent
+  /// producers that are low only for their users do not count).
+  unsigned countLowProducers(Node &node) {
+    llvm::SmallPtrSet<Operation *, 4> seen;
+    unsigned count = 0;
     for (Value operand : node.op->getOperands()) {
       Node *producer = lookupNode(operand.getDefiningOp());
-      if (!producer || producer->colour != Colour::Low)
+      if (!producer || producer->colour != Colour::Low ||
+          producer->demotedForUsers)
         continue;
       if (producer->precisionClass == PrecisionClass::Matrix &&
           config.wideAccumulator)
         continue;
-      return true;
+      if (seen.insert(producer->op).second)
+        ++count;
     }
-    return false;
+    return count;
   }
 
   //===--- Types ---------------------------------------------------------===//

@@ -26,8 +26,8 @@ def LowpInferPrecision : Pass<"lowp-infer-precision", "::mlir::ModuleOp"> {
     2. wide spreads forward from sensitive ops through follow/transparent ops;
     3. low spreads forward from low ops through follow/transparent ops;
     4. a transparent op whose every use is a low operand becomes low;
-    5. a low follow/transparent op with no low producer and no low user is
-       made wide again (demoting it would only add casts);
+    5. a low follow/transparent op with no low user and at most one low
+       operand is made wide again (demoting it cannot save a cast);
     6. what is left stays wide.
     Matrix ops keep an f32 accumulator (low inputs, f32 `outs`) unless
     `accumulate=low`. Function signatures, `lowp.island` bodies, unknown ops,
