@@ -483,11 +483,17 @@ private:
     if (!inserted)
       return it->second;
     OpBuilder::InsertionGuard guard(rewriter);
-    if (Operation *def = value.getDefiningOp())
+    // Casts of block arguments go to the block's start in argument order.
+    Block *argBlock = nullptr;
+    if (Operation *def = value.getDefiningOp()) {
       rewriter.setInsertionPointAfter(def);
-    else
-      rewriter.setInsertionPointToStart(
-          cast<BlockArgument>(value).getOwner());
+    } else {
+      argBlock = cast<BlockArgument>(value).getOwner();
+      if (Operation *last = lastArgumentCast.lookup(argBlock))
+        rewriter.setInsertionPointAfter(last);
+      else
+        rewriter.setInsertionPointToStart(argBlock);
+    }
     Location loc = value.getLoc();
     FloatType element = getFloatElementType(type);
     Value converted;
@@ -504,6 +510,8 @@ private:
       converted = CastOp::create(rewriter, loc, type, value);
       ++report.castsInserted;
     }
+    if (argBlock)
+      lastArgumentCast[argBlock] = converted.getDefiningOp();
     it->second = converted;
     return converted;
   }
@@ -578,6 +586,8 @@ private:
                             !keepsWideAccumulator(node, init);
                    });
     rewriter.modifyOpInPlace(op, [&] {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(block);
       for (auto [use, arg] : llvm::zip(op.getOpOperandsMatchingBBargs(),
                                        block->getArguments())) {
         if (!arg.getType().isF32())
@@ -589,8 +599,6 @@ private:
         arg.setType(wanted);
         if (lowBody || arg.use_empty())
           continue;
-        OpBuilder::InsertionGuard guard(rewriter);
-        rewriter.setInsertionPointToStart(block);
         auto wide = arith::ExtFOp::create(rewriter, arg.getLoc(),
                                           rewriter.getF32Type(), arg);
         rewriter.replaceAllUsesExcept(arg, wide, wide);
@@ -602,6 +610,7 @@ private:
                     roundConstant(constant.getValue(), config.low)) {
               constant.setValueAttr(rounded);
               constant.getResult().setType(rounded.getType());
+              ++report.constantsRounded;
             }
             continue;
           }
@@ -613,7 +622,6 @@ private:
       }
       // Wide body: truncate what is yielded into low inits.
       Operation *yield = block->getTerminator();
-      OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPoint(yield);
       for (OpOperand &yielded : yield->getOpOperands()) {
         Type wanted = getElementTypeOrSelf(
@@ -656,6 +664,7 @@ private:
   /// Retyped values in the order they were retyped (deterministic output).
   SmallVector<Value> retypedOrder;
   DenseMap<std::pair<Value, Type>, Value> conversions;
+  DenseMap<Block *, Operation *> lastArgumentCast;
 };
 
 //===----------------------------------------------------------------------===//
