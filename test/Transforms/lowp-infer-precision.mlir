@@ -5,6 +5,9 @@
 // RUN: fp-opt %s -allow-unregistered-dialect -split-input-file --lowp-infer-precision="low=bf16" > %t.once
 // RUN: fp-opt %s -allow-unregistered-dialect -split-input-file --lowp-infer-precision="low=bf16" | fp-opt -allow-unregistered-dialect -split-input-file --lowp-infer-precision="low=bf16" > %t.twice
 // RUN: diff %t.once %t.twice
+// Per-kind overrides.
+// RUN: fp-opt %s -allow-unregistered-dialect -split-input-file --lowp-infer-precision="low=bf16 keep-f32=linalg.matmul,linalg.batch_matmul" | FileCheck %s --check-prefix=KEEP
+// RUN: fp-opt %s -allow-unregistered-dialect -split-input-file --lowp-infer-precision="low=bf16 force-low=linalg.generic" | FileCheck %s --check-prefix=FORCE
 
 // Matrix class: 16-bit inputs, the f32 accumulator (fill included) kept.
 // CHECK-LABEL: func.func @matmul(
@@ -24,6 +27,15 @@
 // LOWACC:         %[[M:.*]] = linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xbf16>, tensor<8x16xbf16>) outs(%[[F]] : tensor<4x16xbf16>) -> tensor<4x16xbf16>
 // LOWACC:         %[[W:.*]] = lowp.cast %[[M]] : tensor<4x16xbf16> to tensor<4x16xf32>
 // LOWACC:         return %[[W]]
+// keep-f32 keeps every matmul wide, so nothing else has a reason to change.
+// KEEP-LABEL: func.func @matmul(
+// KEEP-NOT:     lowp.cast
+// KEEP:         linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<8x16xf32>) outs(%{{.*}} : tensor<4x16xf32>)
+// KEEP-LABEL: func.func @batch_matmul_and_maps(
+// KEEP-NOT:     lowp.cast
+// KEEP:         linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<2x4x8xf32>, tensor<2x8x16xf32>)
+// KEEP-NOT:     lowp.cast
+// KEEP:         linalg.matmul indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}] ins(%{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<16x8xf32>)
 func.func @matmul(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> tensor<4x16xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<4x16xf32>
@@ -164,6 +176,12 @@ func.func @follow_into_wide_user(%a: tensor<4x8xf32>, %w: tensor<8x8xf32>, %acc:
 // CHECK:           arith.mulf %{{.*}}, %{{.*}} : f32
 // BF16:          %[[YL:.*]] = lowp.cast %[[Y]] : tensor<4x8xf32> to tensor<4x8xbf16>
 // BF16-NEXT:     linalg.matmul ins(%[[YL]], %{{.*}} : tensor<4x8xbf16>, tensor<8x8xbf16>)
+// force-low=linalg.generic demotes the exp too: the whole chain is bf16.
+// FORCE-LABEL: func.func @sensitive_exp(
+// FORCE:         linalg.generic {{.*}} ins(%{{.*}} : tensor<4x8xbf16>) outs(%{{.*}} : tensor<4x8xbf16>)
+// FORCE:           math.exp %{{.*}} : bf16
+// FORCE:         linalg.generic {{.*}} ins(%{{.*}} : tensor<4x8xbf16>) outs(%{{.*}} : tensor<4x8xbf16>)
+// FORCE:           arith.mulf %{{.*}}, %{{.*}} : bf16
 #id = affine_map<(d0, d1) -> (d0, d1)>
 func.func @sensitive_exp(%a: tensor<4x8xf32>, %w: tensor<8x8xf32>, %acc: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %m1 = linalg.matmul ins(%a, %w : tensor<4x8xf32>, tensor<8x8xf32>) outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32>
