@@ -91,6 +91,10 @@ static SmallVector<Type> getFloatTypes(Operation *op) {
 }
 
 static std::string printLocation(Location loc) {
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
+    return (fileLoc.getFilename().getValue() + ":" +
+            Twine(fileLoc.getLine()) + ":" + Twine(fileLoc.getColumn()))
+        .str();
   std::string text;
   llvm::raw_string_ostream os(text);
   loc.print(os);
