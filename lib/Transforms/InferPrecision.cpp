@@ -91,6 +91,8 @@ static SmallVector<Type> getFloatTypes(Operation *op) {
 }
 
 static std::string printLocation(Location loc) {
+  if (auto nameLoc = dyn_cast<NameLoc>(loc))
+    return nameLoc.getName().str();
   if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
     return (fileLoc.getFilename().getValue() + ":" +
             Twine(fileLoc.getLine()) + ":" + Twine(fileLoc.getColumn()))
