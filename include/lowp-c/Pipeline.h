@@ -16,6 +16,14 @@
 extern "C" {
 #endif
 
+/// Parses `source` as a module in `context`, naming the buffer `sourceName`
+/// in locations. Parse errors are handed to `diagnosticCallback` (may be
+/// null) in the format described for mlirLowpRunPipeline, and a null module
+/// is returned. The context must have the dialects of `source` registered.
+MLIR_CAPI_EXPORTED MlirModule mlirLowpParseModule(
+    MlirContext context, MlirStringRef source, MlirStringRef sourceName,
+    MlirStringCallback diagnosticCallback, void *userData);
+
 /// Runs `pipeline` on `module` in place.
 ///
 /// `pipeline` uses mlir-opt's textual form, either a list of passes nested

@@ -54,6 +54,13 @@ MLIR_CAPI_EXPORTED MlirType mlirLowpGetFloatFormatType(MlirContext ctx,
 MLIR_CAPI_EXPORTED bool mlirLowpGetFloatFormatInfo(MlirType type,
                                                    MlirLowpFloatFormatInfo *info);
 
+/// Rounds `value` to float type `type` with IEEE round-to-nearest-even
+/// (APFloat, without saturation: out-of-range values become inf, or NaN in
+/// formats without inf) and returns the result widened back to double. The
+/// reference the Python package's numpy rounding is tested against. Returns
+/// NaN when `type` is not a float type or is wider than f64.
+MLIR_CAPI_EXPORTED double mlirLowpRoundToFloatType(MlirType type, double value);
+
 //===----------------------------------------------------------------------===//
 // Hardware capability table
 //===----------------------------------------------------------------------===//

@@ -6,6 +6,8 @@
 #include "mlir/CAPI/Support.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/raw_ostream.h"
@@ -69,6 +71,21 @@ static StringRef stripModuleAnchor(StringRef pipeline, StringRef moduleName) {
       return pipeline.trim();
   }
   return rest.drop_front().drop_back();
+}
+
+MlirModule mlirLowpParseModule(MlirContext context, MlirStringRef source,
+                               MlirStringRef sourceName,
+                               MlirStringCallback diagnosticCallback,
+                               void *userData) {
+  MLIRContext *ctx = unwrap(context);
+  ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
+    if (diagnosticCallback)
+      diagnosticCallback(wrap(formatDiagnostic(diag)), userData);
+    return success();
+  });
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
+      unwrap(source), ParserConfig(ctx), unwrap(sourceName));
+  return MlirModule{module.release().getOperation()};
 }
 
 MlirLogicalResult mlirLowpRunPipeline(MlirModule module, MlirStringRef pipeline,

@@ -9,6 +9,8 @@
 #include "mlir/CAPI/Support.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::lowp;
 
@@ -52,6 +54,19 @@ bool mlirLowpGetFloatFormatInfo(MlirType type, MlirLowpFloatFormatInfo *info) {
   info->hasNaN = facts.hasNaN;
   info->hasNegativeZero = facts.hasNegativeZero;
   return true;
+}
+
+double mlirLowpRoundToFloatType(MlirType type, double value) {
+  auto floatType = dyn_cast_or_null<FloatType>(unwrap(type));
+  if (!floatType || floatType.getWidth() > 64)
+    return std::numeric_limits<double>::quiet_NaN();
+  bool losesInfo = false;
+  llvm::APFloat rounded(value);
+  rounded.convert(floatType.getFloatSemantics(),
+                  llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+  rounded.convert(llvm::APFloat::IEEEdouble(),
+                  llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+  return rounded.convertToDouble();
 }
 
 //===----------------------------------------------------------------------===//

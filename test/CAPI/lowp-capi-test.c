@@ -157,6 +157,15 @@ static void testFormatTable(MlirContext ctx) {
            info.minSubnormal, info.epsilon, info.hasInf, info.hasNaN,
            info.hasNegativeZero);
   }
+  // APFloat rounding, the reference of the Python package's numpy helpers.
+  printf("round 0.1 to bf16: %.17g\n",
+         mlirLowpRoundToFloatType(mlirBF16TypeGet(ctx), 0.1));
+  MlirType e4m3 = mlirTypeParseGet(ctx, mlirStringRefCreateFromCString("f8E4M3FN"));
+  printf("round 464 to f8E4M3FN: %g, 465: %g\n",
+         mlirLowpRoundToFloatType(e4m3, 464.0),
+         mlirLowpRoundToFloatType(e4m3, 465.0));
+  printf("round to i32: %g\n",
+         mlirLowpRoundToFloatType(mlirIntegerTypeGet(ctx, 32), 1.0));
   MlirLowpFloatFormatInfo unused;
   printf("i32 is a format: %d\n",
          mlirLowpGetFloatFormatInfo(mlirIntegerTypeGet(ctx, 32), &unused));
@@ -168,7 +177,10 @@ static void testFormatTable(MlirContext ctx) {
   // CHECK-NEXT: f8E4M3FN bits=8 exp=4 man=3 max=448 min_normal=0.015625 min_subnormal=0.001953125 eps=0.125 inf=0 nan=1 negzero=1
   // CHECK-NEXT: f8E5M2 bits=8 exp=5 man=2 max=57344 min_normal=6.103515625e-05 min_subnormal=1.52587890625e-05 eps=0.25 inf=1 nan=1 negzero=1
   // CHECK-NEXT: f8E4M3FNUZ bits=8 exp=4 man=3 max=240 {{.*}} inf=0 nan=1 negzero=0
-  // CHECK: i32 is a format: 0
+  // CHECK: round 0.1 to bf16: 0.10009765625
+  // CHECK-NEXT: round 464 to f8E4M3FN: 448, 465: nan
+  // CHECK-NEXT: round to i32: nan
+  // CHECK-NEXT: i32 is a format: 0
 }
 
 static void printFormatSet(const char *what, uint32_t set) {
@@ -235,13 +247,15 @@ static const char *kModule =
     "}\n";
 
 static void runAndPrint(MlirContext ctx, const char *ir, const char *pipeline) {
-  MlirModule module =
-      mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(ir));
+  int diagnostics = 0;
+  MlirModule module = mlirLowpParseModule(
+      ctx, mlirStringRefCreateFromCString(ir),
+      mlirStringRefCreateFromCString("input.mlir"), printDiagnostic,
+      &diagnostics);
   if (mlirModuleIsNull(module)) {
-    printf("parse failed\n");
+    printf("parse failed, %d diagnostics\n", diagnostics);
     return;
   }
-  int diagnostics = 0;
   MlirLogicalResult result =
       mlirLowpRunPipeline(module, mlirStringRefCreateFromCString(pipeline),
                           printDiagnostic, &diagnostics);
@@ -282,9 +296,12 @@ static void testPipelines(MlirContext ctx) {
               "  return %0 : tensor<4xbf16>\n"
               "}\n",
               "one-shot-bufferize");
-  // CHECK: diag: -:2:8: error: op was not bufferized
-  // CHECK-NEXT: -:2:8: note: see current operation
+  // CHECK: diag: input.mlir:2:8: error: op was not bufferized
+  // CHECK-NEXT: input.mlir:2:8: note: see current operation
   // CHECK-NEXT: 'one-shot-bufferize': failure, 1 diagnostics
+  runAndPrint(ctx, "func.func @h() {\n  lowp.bogus\n}\n", "canonicalize");
+  // CHECK: diag: input.mlir:2:3: error: custom op 'lowp.bogus' is unknown
+  // CHECK: parse failed, 1 diagnostics
 }
 
 int main(void) {
