@@ -2,6 +2,7 @@
 
 #include "lowp/InitLowp.h"
 
+#include "lowp/Conversion/Passes.h"
 #include "lowp/IR/LowpDialect.h"
 #include "lowp/Pipelines/Pipelines.h"
 #include "lowp/Transforms/Passes.h"
@@ -16,5 +17,6 @@ void mlir::lowp::registerLowpDialects(DialectRegistry &registry) {
 
 void mlir::lowp::registerLowpPassesAndPipelines() {
   registerLowpPasses();
+  registerLowpConversionPasses();
   registerLowpPipelines();
 }

@@ -64,7 +64,7 @@ def Lowp_CastOp : Lowp_Op<"cast", [Pure,
   let arguments = (ins
     Lowp_FloatLike:$input,
     Optional<AnyTypeOf<[I32, VectorOfAnyRankOf<[I32]>, RankedTensorOf<[I32]>]>>:$seed,
-    DefaultValuedAttr<Lowp_RoundingModeAttr,
+    DefaultValuedAttr<Lowp_RoundingMode,
                       "::mlir::lowp::RoundingMode::NearestEven">:$rounding,
     UnitAttr:$saturate);
   let results = (outs Lowp_FloatLike:$result);
@@ -122,7 +122,7 @@ def Lowp_IslandOp : Lowp_Op<"island", [
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $precision `(` $inputs `)` `:` functional-type($inputs, $results)
+    $precision ` ` `(` $inputs `)` `:` functional-type($inputs, $results)
     attr-dict-with-keyword $body
   }];
   let skipDefaultBuilders = 1;
