@@ -105,11 +105,10 @@ def round_to(x, fmt: str, *, saturate: bool = False) -> np.ndarray:
 
     Out-of-range finite values become inf (``ieee`` formats) or NaN (``fn``,
     ``fnuz``), as an IEEE conversion does; with ``saturate`` they clamp to
-    the largest finite magnitude keeping the sign. These are the semantics
-    of ``lowp.cast`` (with and without ``saturate``): infinities are not
-    finite values, so they stay inf, or become NaN in formats without inf,
-    either way; NaN stays NaN. ``fnuz`` formats have no negative zero: it
-    becomes +0.
+    the largest finite magnitude keeping the sign, and so do infinities
+    (PTX ``.satfinite``). These are the semantics of ``lowp.cast`` with and
+    without ``saturate``. NaN stays NaN. ``fnuz`` formats have no negative
+    zero: it becomes +0.
     """
     spec = _spec(fmt)
     x = np.asarray(x)
@@ -143,11 +142,10 @@ def round_to(x, fmt: str, *, saturate: bool = False) -> np.ndarray:
     overflow = magnitude > spec.max_finite
     is_nan = np.isnan(x64)
     is_inf = np.isinf(x64)
-    too_big = np.inf if spec.has_inf else np.nan
     if saturate:
-        magnitude = np.where(overflow, spec.max_finite, magnitude)
-        magnitude = np.where(is_inf, too_big, magnitude)
+        magnitude = np.where(overflow | is_inf, spec.max_finite, magnitude)
     else:
+        too_big = np.inf if spec.has_inf else np.nan
         magnitude = np.where(overflow | is_inf, too_big, magnitude)
     magnitude = np.where(is_nan, np.nan, magnitude)
 
