@@ -14,6 +14,8 @@ bindings are not needed.
 
 from __future__ import annotations
 
+import os
+import tempfile
 from dataclasses import dataclass
 from typing import List, Optional
 
@@ -28,7 +30,8 @@ __version__: str = _fpopt.version
 __all__ = [
     "CompileError", "CompileResult", "DecisionReport", "FloatFormat",
     "KeptWide", "Target", "TensorBytes", "compile", "describe_attr",
-    "float_format", "float_formats", "numerics", "policy_attr",
+    "InferenceResult", "auto_mixed_precision", "float_format",
+    "float_formats", "numerics", "policy_attr",
     "run_pipeline", "stats_attr", "target", "target_attr", "targets",
 ]
 
@@ -80,6 +83,37 @@ def run_pipeline(ir: str, pipeline: str) -> str:
     Raises CompileError (carrying the diagnostics) on failure.
     """
     return compile(ir, pipeline).ir
+
+
+@dataclass(frozen=True)
+class InferenceResult:
+    """A module after fp-opt's precision decisions, and why they were made."""
+
+    ir: str
+    report: DecisionReport
+    diagnostics: List[str]
+
+
+def auto_mixed_precision(ir: str, target: Optional[str] = None,
+                         policy: str = "auto", *,
+                         source_name: str = "<input>") -> InferenceResult:
+    """Runs ``lowp-auto-mixed-precision`` and returns the decided module with
+    its decision report as Python objects.
+
+    ``target`` is a chip of the capability table (None: the module's
+    ``lowp.target``); ``policy`` is ``auto``, ``f16``, ``bf16`` or ``fp8``.
+    Raises CompileError on failure.
+    """
+    with tempfile.TemporaryDirectory(prefix="fpopt-") as tmp:
+        report_path = os.path.join(tmp, "report.json")
+        options = [f"policy={policy}", f'report="{report_path}"']
+        if target is not None:
+            options.insert(0, f"target={target}")
+        pipeline = "lowp-auto-mixed-precision{%s}" % " ".join(options)
+        result = compile(ir, pipeline, source_name=source_name)
+        with open(report_path) as f:
+            report = DecisionReport.from_json(f.read())
+    return InferenceResult(result.ir, report, result.diagnostics)
 
 
 _LOSS_SCALE_MODES = {"none": 0, "static": 1, "dynamic": 2}

@@ -109,3 +109,27 @@ def test_concurrent_runs_are_independent():
         outs = list(pool.map(lambda _: fpopt.run_pipeline(MODULE, "cse"),
                              range(8)))
     assert len(set(outs)) == 1
+
+
+MATMUL = """
+func.func @mm(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>,
+              %c: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x4xf32>)
+                     outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+"""
+
+
+def test_fp_opt_pipeline_with_options():
+    out = fpopt.run_pipeline(MATMUL, "lowp-auto-mixed-precision{target=sm_90}")
+    assert "tensor<4x8xbf16>, tensor<8x4xbf16>) outs(%arg2 : tensor<4x4xf32>)" \
+        in out
+
+
+def test_remarks_of_a_successful_run_are_returned():
+    result = fpopt.compile(MATMUL, "lowp-auto-mixed-precision{target=avx2}")
+    assert len(result.diagnostics) == 1
+    assert "remark: target 'avx2' has no fast 16-bit matrix arithmetic" in \
+        result.diagnostics[0]
+    assert "bf16" not in result.ir

@@ -79,6 +79,14 @@ expect_output opt-keeps-live-cast 'lowp.cast %0 : tensor<4xf32> to tensor<4xbf16
   "$EMBED_OPT" "$INPUT" --canonicalize
 expect_absent opt-removes-dead-cast 'xf16>' "$EMBED_OPT" "$INPUT" --canonicalize
 expect_output own-pipeline 'linalg.add' "$EMBED_OPT" "$INPUT" --embed-pipeline
+# fp-opt's pipeline runs inside the embedder's own, on the embedder's IR.
+expect_output own-pipeline-runs-fp-opt \
+  'linalg.matmul ins\(%[0-9]+, %[0-9]+ : tensor<4x8xbf16>, tensor<8x4xbf16>\)' \
+  "$EMBED_OPT" "$ROOT/examples/embed/matmul.mlir" \
+  '--embed-pipeline=precision=lowp-auto-mixed-precision{target=sm_90}'
+expect_absent own-pipeline-respects-target 'bf16' \
+  "$EMBED_OPT" "$ROOT/examples/embed/matmul.mlir" \
+  '--embed-pipeline=precision=lowp-auto-mixed-precision{target=avx2}'
 # Its dialect set is its own: the ops of dialects it did not register fail.
 check opt-rejects-unregistered bash -c \
   "! echo 'func.func @f() { gpu.barrier return }' | '$EMBED_OPT' -"

@@ -282,6 +282,26 @@ static void testPipelines(MlirContext ctx) {
   // CHECK: 'builtin.module(func.func(canonicalize),cse)': success, 0 diagnostics
   // CHECK-NOT: xf16>
   // CHECK: return
+  // fp-opt's own pipeline, with options, through the C API.
+  static const char *kMatmul =
+      "func.func @mm(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>,\n"
+      "              %c: tensor<4x4xf32>) -> tensor<4x4xf32> {\n"
+      "  %0 = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x4xf32>)\n"
+      "                     outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>\n"
+      "  return %0 : tensor<4x4xf32>\n"
+      "}\n";
+  runAndPrint(ctx, kMatmul, "lowp-auto-mixed-precision{target=sm_90}");
+  // CHECK: 'lowp-auto-mixed-precision{target=sm_90}': success, 0 diagnostics
+  // CHECK: module attributes {lowp.target = #lowp.target<"sm_90">}
+  // CHECK-DAG: lowp.cast %{{.*}} : tensor<4x8xf32> to tensor<4x8xbf16>
+  // CHECK-DAG: lowp.cast %{{.*}} : tensor<8x4xf32> to tensor<8x4xbf16>
+  // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xbf16>, tensor<8x4xbf16>) outs(%{{.*}} : tensor<4x4xf32>)
+  // A successful run still reports its remarks.
+  runAndPrint(ctx, kMatmul,
+              "builtin.module(lowp-auto-mixed-precision{target=avx2})");
+  // CHECK: diag: {{.*}}: remark: target 'avx2' has no fast 16-bit matrix arithmetic
+  // CHECK: 'builtin.module(lowp-auto-mixed-precision{target=avx2})': success, 1 diagnostics
+  // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<8x4xf32>)
   runAndPrint(ctx, kModule, "lowp-no-such-pass");
   // CHECK: diag: <pipeline>: error: invalid pass pipeline 'lowp-no-such-pass': {{.*}}'lowp-no-such-pass' does not refer to a registered pass or pass pipeline
   // CHECK: 'lowp-no-such-pass': failure, 1 diagnostics
