@@ -11,6 +11,10 @@
 #include "lowp-c/Tables.h"
 
 #include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Dialect/Arith.h"
+#include "mlir-c/Dialect/Func.h"
+#include "mlir-c/Dialect/Linalg.h"
+#include "mlir-c/Dialect/Tensor.h"
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/RegisterEverything.h"
@@ -246,6 +250,14 @@ static const char *kModule =
     "  return %0 : tensor<4xbf16>\n"
     "}\n";
 
+static const char *kMatmul =
+    "func.func @mm(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>,\n"
+    "              %c: tensor<4x4xf32>) -> tensor<4x4xf32> {\n"
+    "  %0 = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x4xf32>)\n"
+    "                     outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>\n"
+    "  return %0 : tensor<4x4xf32>\n"
+    "}\n";
+
 static void runAndPrint(MlirContext ctx, const char *ir, const char *pipeline) {
   int diagnostics = 0;
   MlirModule module = mlirLowpParseModule(
@@ -283,13 +295,6 @@ static void testPipelines(MlirContext ctx) {
   // CHECK-NOT: xf16>
   // CHECK: return
   // fp-opt's own pipeline, with options, through the C API.
-  static const char *kMatmul =
-      "func.func @mm(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>,\n"
-      "              %c: tensor<4x4xf32>) -> tensor<4x4xf32> {\n"
-      "  %0 = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x4xf32>)\n"
-      "                     outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>\n"
-      "  return %0 : tensor<4x4xf32>\n"
-      "}\n";
   runAndPrint(ctx, kMatmul, "lowp-auto-mixed-precision{target=sm_90}");
   // CHECK: 'lowp-auto-mixed-precision{target=sm_90}': success, 0 diagnostics
   // CHECK: module attributes {lowp.target = #lowp.target<"sm_90">}
@@ -324,6 +329,30 @@ static void testPipelines(MlirContext ctx) {
   // CHECK: parse failed, 1 diagnostics
 }
 
+/// An embedder's own, minimal dialect set (as IREE or torch-mlir have),
+/// built from dialect handles, with lowp and its models added.
+static void testMinimalContext(void) {
+  printf("== minimal context\n");
+  MlirDialectRegistry registry = mlirDialectRegistryCreate();
+  MlirDialectHandle handles[] = {
+      mlirGetDialectHandle__func__(), mlirGetDialectHandle__arith__(),
+      mlirGetDialectHandle__linalg__(), mlirGetDialectHandle__tensor__()};
+  for (size_t i = 0; i < sizeof(handles) / sizeof(handles[0]); ++i)
+    mlirDialectHandleInsertDialect(handles[i], registry);
+  mlirLowpRegisterDialects(registry);
+  MlirContext ctx = mlirContextCreateWithRegistry(registry, false);
+  mlirDialectRegistryDestroy(registry);
+  printf("scf registered: %d\n",
+         !mlirDialectIsNull(mlirContextGetOrLoadDialect(
+             ctx, mlirStringRefCreateFromCString("scf"))));
+  runAndPrint(ctx, kMatmul, "lowp-auto-mixed-precision{target=gfx942}");
+  mlirContextDestroy(ctx);
+  // CHECK-LABEL: == minimal context
+  // CHECK-NEXT: scf registered: 0
+  // CHECK-NEXT: 'lowp-auto-mixed-precision{target=gfx942}': success, 0 diagnostics
+  // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xbf16>, tensor<8x4xbf16>)
+}
+
 int main(void) {
   mlirRegisterAllPasses();
   mlirLowpRegisterPassesAndPipelines();
@@ -337,6 +366,7 @@ int main(void) {
   testTargetTable(ctx);
   testPipelines(ctx);
   mlirContextDestroy(ctx);
+  testMinimalContext();
   printf("== done\n");
   // CHECK-LABEL: == done
   return 0;
