@@ -72,5 +72,14 @@ LogicalResult LowpDialect::verifyOperationAttribute(Operation *op,
                              << " results";
     return success();
   }
+  if (name == getIslandReasonsAttrName()) {
+    auto array = dyn_cast<ArrayAttr>(value);
+    if (!isa<IslandOp>(op) || !array ||
+        !llvm::all_of(array, llvm::IsaPred<StringAttr>))
+      return op->emitError() << "'" << name
+                             << "' must be an array of strings on a "
+                                "lowp.island";
+    return success();
+  }
   return op->emitError() << "unknown lowp attribute '" << name << "'";
 }

@@ -1,0 +1,614 @@
+// RUN: fp-opt %s -split-input-file -lowp-insert-fp32-islands | FileCheck %s
+// Idempotence: a second run changes nothing.
+// RUN: fp-opt %s -split-input-file -lowp-insert-fp32-islands | fp-opt -split-input-file -lowp-insert-fp32-islands | FileCheck %s
+// Long reductions are judged against the option; -1 turns them off.
+// RUN: fp-opt %s -split-input-file -lowp-insert-fp32-islands="long-reduction-threshold=-1" | FileCheck %s --check-prefix=NOLONG
+// RUN: fp-opt %s -split-input-file -lowp-insert-fp32-islands="low=bf16" | FileCheck %s --check-prefix=BF16
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// Softmax as five generics (max, subtract, exp, sum, divide), torch-mlir's
+// decomposition: one island, the input its only operand.
+// CHECK-LABEL: func.func @softmax_decomposed
+//  CHECK-SAME: (%[[X:.+]]: tensor<4x128xf32>)
+//       CHECK:   %[[R:.+]] = lowp.island f32(%[[X]]) : (tensor<4x128xf32>) -> tensor<4x128xf32> attributes {lowp.island_reasons = ["softmax"]} {
+//       CHECK:     ^bb0(%[[A:.+]]: tensor<4x128xf32>):
+//       CHECK:     arith.maximumf
+//       CHECK:     arith.subf
+//       CHECK:     math.exp
+//       CHECK:     arith.addf
+//       CHECK:     arith.divf
+//       CHECK:     lowp.yield %{{.+}} : tensor<4x128xf32>
+//   CHECK-NOT:   linalg.generic
+//       CHECK:   return %[[R]]
+func.func @softmax_decomposed(%x: tensor<4x128xf32>) -> tensor<4x128xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<4xf32>
+  %e2 = tensor.empty() : tensor<4x128xf32>
+  %f1 = linalg.fill ins(%ninf : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %max = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x128xf32>) outs(%f1 : tensor<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %m = arith.maximumf %in, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  %sub = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<4x128xf32>, tensor<4xf32>) outs(%e2 : tensor<4x128xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.subf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<4x128xf32>
+  %exp = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%sub : tensor<4x128xf32>) outs(%e2 : tensor<4x128xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %e = math.exp %a : f32
+    linalg.yield %e : f32
+  } -> tensor<4x128xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%exp : tensor<4x128xf32>) outs(%f2 : tensor<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %a = arith.addf %acc, %in : f32
+    linalg.yield %a : f32
+  } -> tensor<4xf32>
+  %div = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%exp, %sum : tensor<4x128xf32>, tensor<4xf32>) outs(%e2 : tensor<4x128xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %d = arith.divf %a, %b : f32
+    linalg.yield %d : f32
+  } -> tensor<4x128xf32>
+  return %div : tensor<4x128xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @softmax_named
+//       CHECK:   lowp.island f32(%{{.+}}) : (tensor<2x16xf32>) -> tensor<2x16xf32> attributes {lowp.island_reasons = ["softmax"]}
+//       CHECK:     tensor.empty() : tensor<2x16xf32>
+//       CHECK:     linalg.softmax dimension(1)
+//       CHECK:     lowp.yield
+func.func @softmax_named(%x: tensor<2x16xf32>) -> tensor<2x16xf32> {
+  %e = tensor.empty() : tensor<2x16xf32>
+  %s = linalg.softmax dimension(1) ins(%x : tensor<2x16xf32>) outs(%e : tensor<2x16xf32>) -> tensor<2x16xf32>
+  return %s : tensor<2x16xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// Softmax without the max subtraction, exp and division fused differently.
+// CHECK-LABEL: func.func @softmax_without_max
+//       CHECK:   lowp.island f32(%{{.+}}) : (tensor<4x64xf32>) -> tensor<4x64xf32> attributes {lowp.island_reasons = ["softmax"]}
+//   CHECK-NOT:   arith.maximumf
+func.func @softmax_without_max(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<4xf32>
+  %e2 = tensor.empty() : tensor<4x64xf32>
+  %exp = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x64xf32>) outs(%e2 : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %e = math.exp %a : f32
+    linalg.yield %e : f32
+  } -> tensor<4x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %sum = linalg.reduce ins(%exp : tensor<4x64xf32>) outs(%f : tensor<4xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %a = arith.addf %in, %acc : f32
+      linalg.yield %a : f32
+    }
+  %div = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%exp, %sum : tensor<4x64xf32>, tensor<4xf32>) outs(%e2 : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %d = arith.divf %a, %b : f32
+    linalg.yield %d : f32
+  } -> tensor<4x64xf32>
+  return %div : tensor<4x64xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#bc = affine_map<(d0, d1) -> (d0, 0)>
+
+// TOSA-to-linalg shape: linalg.reduce, expand_shape to keep the dim, a
+// reciprocal and a multiply.
+// CHECK-LABEL: func.func @softmax_reduce_expand_reciprocal
+//       CHECK:   lowp.island f32(%{{.+}}) : (tensor<4x64xf32>) -> tensor<4x64xf32> attributes {lowp.island_reasons = ["softmax"]}
+//       CHECK:     tensor.expand_shape
+//       CHECK:     lowp.yield
+//   CHECK-NOT:   tensor.expand_shape
+func.func @softmax_reduce_expand_reciprocal(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %e1 = tensor.empty() : tensor<4xf32>
+  %e2 = tensor.empty() : tensor<4x64xf32>
+  %e3 = tensor.empty() : tensor<4x1xf32>
+  %f1 = linalg.fill ins(%ninf : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %max = linalg.reduce ins(%x : tensor<4x64xf32>) outs(%f1 : tensor<4xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %m = arith.maxnumf %in, %acc : f32
+      linalg.yield %m : f32
+    }
+  %max2 = tensor.expand_shape %max [[0, 1]] output_shape [4, 1] : tensor<4xf32> into tensor<4x1xf32>
+  %exp = linalg.generic {indexing_maps = [#id, #bc, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max2 : tensor<4x64xf32>, tensor<4x1xf32>) outs(%e2 : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.subf %a, %b : f32
+    %e = math.exp %s : f32
+    linalg.yield %e : f32
+  } -> tensor<4x64xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %sum = linalg.reduce ins(%exp : tensor<4x64xf32>) outs(%f2 : tensor<4xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %a = arith.addf %in, %acc : f32
+      linalg.yield %a : f32
+    }
+  %sum2 = tensor.expand_shape %sum [[0, 1]] output_shape [4, 1] : tensor<4xf32> into tensor<4x1xf32>
+  %rcp = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%sum2 : tensor<4x1xf32>) outs(%e3 : tensor<4x1xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.divf %one, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4x1xf32>
+  %mul = linalg.generic {indexing_maps = [#id, #bc, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%exp, %rcp : tensor<4x64xf32>, tensor<4x1xf32>) outs(%e2 : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<4x64xf32>
+  return %mul : tensor<4x64xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// Fused form (max-with-index select, sum of exp(x - m) fused into the
+// reduction, exp recomputed in the division), in f16: the body is promoted
+// to f32 while the island keeps the f16 interface.
+// CHECK-LABEL: func.func @softmax_fused_f16
+//       CHECK:   lowp.island f32(%{{.+}}) : (tensor<4x64xf16>) -> tensor<4x64xf16> attributes {lowp.island_reasons = ["softmax"]}
+//       CHECK:     ^bb0(%{{.+}}: tensor<4x64xf32>):
+//       CHECK:     arith.constant 0xFF800000 : f32
+//       CHECK:     arith.cmpf ogt, %{{.+}}, %{{.+}} : f32
+//       CHECK:     math.exp %{{.+}} : f32
+//       CHECK:     arith.divf %{{.+}}, %{{.+}} : f32
+//       CHECK:     lowp.yield %{{.+}} : tensor<4x64xf32>
+func.func @softmax_fused_f16(%x: tensor<4x64xf16>) -> tensor<4x64xf16> {
+  %ninf = arith.constant 0xFC00 : f16
+  %zero = arith.constant 0.0 : f16
+  %e1 = tensor.empty() : tensor<4xf16>
+  %e2 = tensor.empty() : tensor<4x64xf16>
+  %f1 = linalg.fill ins(%ninf : f16) outs(%e1 : tensor<4xf16>) -> tensor<4xf16>
+  %max = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x64xf16>) outs(%f1 : tensor<4xf16>) {
+  ^bb0(%in: f16, %acc: f16):
+    %c = arith.cmpf ogt, %in, %acc : f16
+    %m = arith.select %c, %in, %acc : f16
+    linalg.yield %m : f16
+  } -> tensor<4xf16>
+  %f2 = linalg.fill ins(%zero : f16) outs(%e1 : tensor<4xf16>) -> tensor<4xf16>
+  %sum = linalg.generic {indexing_maps = [#id, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %max : tensor<4x64xf16>, tensor<4xf16>) outs(%f2 : tensor<4xf16>) {
+  ^bb0(%a: f16, %m: f16, %acc: f16):
+    %s = arith.subf %a, %m : f16
+    %e = math.exp %s : f16
+    %r = arith.addf %e, %acc : f16
+    linalg.yield %r : f16
+  } -> tensor<4xf16>
+  %div = linalg.generic {indexing_maps = [#id, #row, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max, %sum : tensor<4x64xf16>, tensor<4xf16>, tensor<4xf16>) outs(%e2 : tensor<4x64xf16>) {
+  ^bb0(%a: f16, %m: f16, %s: f16, %o: f16):
+    %d0 = arith.subf %a, %m : f16
+    %e = math.exp %d0 : f16
+    %d = arith.divf %e, %s : f16
+    linalg.yield %d : f16
+  } -> tensor<4x64xf16>
+  return %div : tensor<4x64xf16>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// After precision inference: the softmax runs on a rounded copy of an f32
+// value. The island reads the f32 value itself and its body has no casts.
+// CHECK-LABEL: func.func @softmax_after_inference
+//  CHECK-SAME: (%[[X:.+]]: tensor<4x64xf32>)
+//       CHECK:   lowp.island f32(%[[X]]) : (tensor<4x64xf32>) -> tensor<4x64xf16>
+//   CHECK-NOT:     lowp.cast
+//   CHECK-NOT:     arith.extf
+//       CHECK:     lowp.yield %{{.+}} : tensor<4x64xf32>
+func.func @softmax_after_inference(%x32: tensor<4x64xf32>) -> tensor<4x64xf16> {
+  %x = lowp.cast %x32 : tensor<4x64xf32> to tensor<4x64xf16>
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<4xf32>
+  %e2 = tensor.empty() : tensor<4x64xf16>
+  %f = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x64xf16>) outs(%f : tensor<4xf32>) {
+  ^bb0(%a: f16, %acc: f32):
+    %w = arith.extf %a : f16 to f32
+    %e = math.exp %w : f32
+    %r = arith.addf %e, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %div = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %sum : tensor<4x64xf16>, tensor<4xf32>) outs(%e2 : tensor<4x64xf16>) {
+  ^bb0(%a: f16, %s: f32, %o: f16):
+    %w = arith.extf %a : f16 to f32
+    %e = math.exp %w : f32
+    %d = arith.divf %e, %s : f32
+    %n = arith.truncf %d : f32 to f16
+    linalg.yield %n : f16
+  } -> tensor<4x64xf16>
+  return %div : tensor<4x64xf16>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// log-softmax: (x - max) - log(sum(exp(x - max))).
+// CHECK-LABEL: func.func @log_softmax
+//       CHECK:   lowp.island f32(%{{.+}}) : (tensor<4x64xf32>) -> tensor<4x64xf32> attributes {lowp.island_reasons = ["log_softmax"]}
+//       CHECK:     math.log
+//       CHECK:     lowp.yield
+func.func @log_softmax(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<4xf32>
+  %e2 = tensor.empty() : tensor<4x64xf32>
+  %f1 = linalg.fill ins(%ninf : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %max = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x64xf32>) outs(%f1 : tensor<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %m = arith.maximumf %in, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  %shifted = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<4x64xf32>, tensor<4xf32>) outs(%e2 : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.subf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<4x64xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%shifted : tensor<4x64xf32>) outs(%f2 : tensor<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %e = math.exp %in : f32
+    %a = arith.addf %e, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<4xf32>
+  %out = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%shifted, %sum : tensor<4x64xf32>, tensor<4xf32>) outs(%e2 : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %l = math.log %b : f32
+    %r = arith.subf %a, %l : f32
+    linalg.yield %r : f32
+  } -> tensor<4x64xf32>
+  return %out : tensor<4x64xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// logsumexp: max + log(sum(exp(x - max))).
+// CHECK-LABEL: func.func @logsumexp
+//       CHECK:   lowp.island f32(%{{.+}}) : (tensor<4x64xf32>) -> tensor<4xf32> attributes {lowp.island_reasons = ["logsumexp"]}
+func.func @logsumexp(%x: tensor<4x64xf32>) -> tensor<4xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<4xf32>
+  %f1 = linalg.fill ins(%ninf : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %max = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x64xf32>) outs(%f1 : tensor<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %m = arith.maximumf %in, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %max : tensor<4x64xf32>, tensor<4xf32>) outs(%f2 : tensor<4xf32>) {
+  ^bb0(%a: f32, %m: f32, %acc: f32):
+    %s = arith.subf %a, %m : f32
+    %e = math.exp %s : f32
+    %r = arith.addf %e, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %lse = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%sum, %max : tensor<4xf32>, tensor<4xf32>) outs(%e1 : tensor<4xf32>) {
+  ^bb0(%s: f32, %m: f32, %o: f32):
+    %l = math.log %s : f32
+    %r = arith.addf %m, %l : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  return %lse : tensor<4xf32>
+}
+
+// -----
+
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#red3 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#ch3 = affine_map<(d0, d1, d2) -> (d2)>
+
+// Layer norm as torch-mlir writes it: sum / n, centre, mean of squares,
+// + eps, rsqrt, scale, then the affine weight and bias.
+// CHECK-LABEL: func.func @layer_norm
+//  CHECK-SAME: (%[[X:.+]]: tensor<2x8x32xf32>, %[[G:.+]]: tensor<32xf32>, %[[B:.+]]: tensor<32xf32>)
+//       CHECK:   %[[R:.+]] = lowp.island f32(%[[X]], %[[G]], %[[B]]) : (tensor<2x8x32xf32>, tensor<32xf32>, tensor<32xf32>) -> tensor<2x8x32xf32> attributes {lowp.island_reasons = ["layer_norm"]}
+//       CHECK:     math.rsqrt
+//       CHECK:     lowp.yield
+//       CHECK:   return %[[R]]
+func.func @layer_norm(%x: tensor<2x8x32xf32>, %g: tensor<32xf32>, %b: tensor<32xf32>) -> tensor<2x8x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 32.0 : f32
+  %eps = arith.constant 1.0e-5 : f32
+  %e2 = tensor.empty() : tensor<2x8xf32>
+  %e3 = tensor.empty() : tensor<2x8x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e2 : tensor<2x8xf32>) -> tensor<2x8xf32>
+  %sum = linalg.generic {indexing_maps = [#id3, #red3], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x : tensor<2x8x32xf32>) outs(%f : tensor<2x8xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %a = arith.addf %in, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<2x8xf32>
+  %mean = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%sum : tensor<2x8xf32>) outs(%e2 : tensor<2x8xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %d = arith.divf %in, %n : f32
+    linalg.yield %d : f32
+  } -> tensor<2x8xf32>
+  %cen = linalg.generic {indexing_maps = [#id3, #red3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %mean : tensor<2x8x32xf32>, tensor<2x8xf32>) outs(%e3 : tensor<2x8x32xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %s = arith.subf %a, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x8x32xf32>
+  %sq = linalg.generic {indexing_maps = [#id3, #red3], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%cen : tensor<2x8x32xf32>) outs(%f : tensor<2x8xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %m = arith.mulf %in, %in : f32
+    %a = arith.addf %m, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<2x8xf32>
+  %rstd = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%sq : tensor<2x8xf32>) outs(%e2 : tensor<2x8xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %v = arith.divf %in, %n : f32
+    %ve = arith.addf %v, %eps : f32
+    %r = math.rsqrt %ve : f32
+    linalg.yield %r : f32
+  } -> tensor<2x8xf32>
+  %norm = linalg.generic {indexing_maps = [#id3, #red3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%cen, %rstd : tensor<2x8x32xf32>, tensor<2x8xf32>) outs(%e3 : tensor<2x8x32xf32>) {
+  ^bb0(%c: f32, %r: f32, %o: f32):
+    %m = arith.mulf %c, %r : f32
+    linalg.yield %m : f32
+  } -> tensor<2x8x32xf32>
+  %affine = linalg.generic {indexing_maps = [#id3, #ch3, #ch3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%norm, %g, %b : tensor<2x8x32xf32>, tensor<32xf32>, tensor<32xf32>) outs(%e3 : tensor<2x8x32xf32>) {
+  ^bb0(%v: f32, %gv: f32, %bv: f32, %o: f32):
+    %m = arith.mulf %v, %gv : f32
+    %a = arith.addf %m, %bv : f32
+    linalg.yield %a : f32
+  } -> tensor<2x8x32xf32>
+  return %affine : tensor<2x8x32xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// Layer norm with E[x^2] - E[x]^2, sqrt and a division, statistics as
+// sums times 1/n, one fused generic for the normalization.
+// CHECK-LABEL: func.func @layer_norm_sqrt_div
+//       CHECK:   lowp.island f32(%{{.+}}) : (tensor<4x64xf32>) -> tensor<4x64xf32> attributes {lowp.island_reasons = ["layer_norm"]}
+//       CHECK:     math.sqrt
+func.func @layer_norm_sqrt_div(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %rn = arith.constant 0.015625 : f32
+  %eps = arith.constant 1.0e-6 : f32
+  %e1 = tensor.empty() : tensor<4xf32>
+  %e2 = tensor.empty() : tensor<4x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %s1, %s2 = linalg.generic {indexing_maps = [#id, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x64xf32>) outs(%f, %f : tensor<4xf32>, tensor<4xf32>) {
+  ^bb0(%in: f32, %a1: f32, %a2: f32):
+    %sq = arith.mulf %in, %in : f32
+    %r1 = arith.addf %in, %a1 : f32
+    %r2 = arith.addf %sq, %a2 : f32
+    linalg.yield %r1, %r2 : f32, f32
+  } -> (tensor<4xf32>, tensor<4xf32>)
+  %y = linalg.generic {indexing_maps = [#id, #row, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s1, %s2 : tensor<4x64xf32>, tensor<4xf32>, tensor<4xf32>) outs(%e2 : tensor<4x64xf32>) {
+  ^bb0(%v: f32, %a: f32, %b: f32, %o: f32):
+    %mu = arith.mulf %a, %rn : f32
+    %ex2 = arith.mulf %b, %rn : f32
+    %mu2 = arith.mulf %mu, %mu : f32
+    %var = arith.subf %ex2, %mu2 : f32
+    %ve = arith.addf %var, %eps : f32
+    %sd = math.sqrt %ve : f32
+    %c = arith.subf %v, %mu : f32
+    %r = arith.divf %c, %sd : f32
+    linalg.yield %r : f32
+  } -> tensor<4x64xf32>
+  return %y : tensor<4x64xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+#col = affine_map<(d0, d1) -> (d1)>
+
+// RMSNorm: x * rsqrt(mean(x^2) + eps) * w, the square as powf.
+// CHECK-LABEL: func.func @rms_norm
+//       CHECK:   lowp.island f32(%{{.+}}, %{{.+}}) : (tensor<4x64xf32>, tensor<64xf32>) -> tensor<4x64xf32> attributes {lowp.island_reasons = ["rms_norm"]}
+func.func @rms_norm(%x: tensor<4x64xf32>, %w: tensor<64xf32>) -> tensor<4x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %two = arith.constant 2.0 : f32
+  %n = arith.constant 64.0 : f32
+  %eps = arith.constant 1.0e-6 : f32
+  %e1 = tensor.empty() : tensor<4xf32>
+  %e2 = tensor.empty() : tensor<4x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %ss = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x64xf32>) outs(%f : tensor<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %p = math.powf %in, %two : f32
+    %a = arith.addf %p, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<4xf32>
+  %y = linalg.generic {indexing_maps = [#id, #row, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %ss, %w : tensor<4x64xf32>, tensor<4xf32>, tensor<64xf32>) outs(%e2 : tensor<4x64xf32>) {
+  ^bb0(%v: f32, %s: f32, %wv: f32, %o: f32):
+    %ms = arith.divf %s, %n : f32
+    %me = arith.addf %ms, %eps : f32
+    %r = math.rsqrt %me : f32
+    %xn = arith.mulf %v, %r : f32
+    %y0 = arith.mulf %xn, %wv : f32
+    linalg.yield %y0 : f32
+  } -> tensor<4x64xf32>
+  return %y : tensor<4x64xf32>
+}
+
+// -----
+
+#nchw = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#c = affine_map<(d0, d1, d2, d3) -> (d1)>
+
+// Batch norm inference: running statistics are operands.
+// CHECK-LABEL: func.func @batch_norm_inference
+//       CHECK:   lowp.island f32(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}) : (tensor<2x4x8x8xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4x8x8xf32> attributes {lowp.island_reasons = ["batch_norm"]}
+func.func @batch_norm_inference(%x: tensor<2x4x8x8xf32>, %mean: tensor<4xf32>, %var: tensor<4xf32>, %g: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<2x4x8x8xf32> {
+  %eps = arith.constant 1.0e-5 : f32
+  %e = tensor.empty() : tensor<2x4x8x8xf32>
+  %y = linalg.generic {indexing_maps = [#nchw, #c, #c, #c, #c, #nchw], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x, %mean, %var, %g, %b : tensor<2x4x8x8xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<2x4x8x8xf32>) {
+  ^bb0(%v: f32, %m: f32, %s: f32, %gv: f32, %bv: f32, %o: f32):
+    %c0 = arith.subf %v, %m : f32
+    %ve = arith.addf %s, %eps : f32
+    %r = math.rsqrt %ve : f32
+    %n = arith.mulf %c0, %r : f32
+    %sc = arith.mulf %n, %gv : f32
+    %y0 = arith.addf %sc, %bv : f32
+    linalg.yield %y0 : f32
+  } -> tensor<2x4x8x8xf32>
+  return %y : tensor<2x4x8x8xf32>
+}
+
+// -----
+
+#nchw = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#c = affine_map<(d0, d1, d2, d3) -> (d1)>
+
+// Batch norm training: statistics over N, H, W for each channel.
+// CHECK-LABEL: func.func @batch_norm_training
+//       CHECK:   lowp.island f32(%{{.+}}) : (tensor<2x4x8x8xf32>) -> tensor<2x4x8x8xf32> attributes {lowp.island_reasons = ["batch_norm"]}
+func.func @batch_norm_training(%x: tensor<2x4x8x8xf32>) -> tensor<2x4x8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 128.0 : f32
+  %eps = arith.constant 1.0e-5 : f32
+  %e1 = tensor.empty() : tensor<4xf32>
+  %e = tensor.empty() : tensor<2x4x8x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %sum = linalg.generic {indexing_maps = [#nchw, #c], iterator_types = ["reduction", "parallel", "reduction", "reduction"]}
+      ins(%x : tensor<2x4x8x8xf32>) outs(%f : tensor<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %a = arith.addf %in, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<4xf32>
+  %dev = linalg.generic {indexing_maps = [#nchw, #c, #c], iterator_types = ["reduction", "parallel", "reduction", "reduction"]}
+      ins(%x, %sum : tensor<2x4x8x8xf32>, tensor<4xf32>) outs(%f : tensor<4xf32>) {
+  ^bb0(%in: f32, %s: f32, %acc: f32):
+    %mu = arith.divf %s, %n : f32
+    %d = arith.subf %in, %mu : f32
+    %d2 = arith.mulf %d, %d : f32
+    %a = arith.addf %d2, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<4xf32>
+  %y = linalg.generic {indexing_maps = [#nchw, #c, #c, #nchw], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x, %sum, %dev : tensor<2x4x8x8xf32>, tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<2x4x8x8xf32>) {
+  ^bb0(%v: f32, %s: f32, %q: f32, %o: f32):
+    %mu = arith.divf %s, %n : f32
+    %var = arith.divf %q, %n : f32
+    %c0 = arith.subf %v, %mu : f32
+    %ve = arith.addf %var, %eps : f32
+    %r = math.rsqrt %ve : f32
+    %y0 = arith.mulf %c0, %r : f32
+    linalg.yield %y0 : f32
+  } -> tensor<2x4x8x8xf32>
+  return %y : tensor<2x4x8x8xf32>
+}
+
+// -----
+
+#g4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#gr = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+
+// Group norm: the input is reshaped into groups, reduced per group,
+// normalized, reshaped back and scaled. The grouped view is the island's
+// input.
+// CHECK-LABEL: func.func @group_norm
+//       CHECK:   %[[XG:.+]] = tensor.expand_shape
+//       CHECK:   lowp.island f32(%[[XG]]) : (tensor<2x2x4x16xf32>) -> tensor<2x8x16xf32> attributes {lowp.island_reasons = ["group_norm"]}
+//       CHECK:     tensor.collapse_shape
+//       CHECK:     arith.mulf
+//       CHECK:     lowp.yield
+func.func @group_norm(%x: tensor<2x8x16xf32>) -> tensor<2x8x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 64.0 : f32
+  %eps = arith.constant 1.0e-5 : f32
+  %xg = tensor.expand_shape %x [[0], [1, 2], [3]] output_shape [2, 2, 4, 16] : tensor<2x8x16xf32> into tensor<2x2x4x16xf32>
+  %e1 = tensor.empty() : tensor<2x2xf32>
+  %e = tensor.empty() : tensor<2x2x4x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e1 : tensor<2x2xf32>) -> tensor<2x2xf32>
+  %sum = linalg.generic {indexing_maps = [#g4, #gr], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%xg : tensor<2x2x4x16xf32>) outs(%f : tensor<2x2xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %a = arith.addf %in, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<2x2xf32>
+  %dev = linalg.generic {indexing_maps = [#g4, #gr, #gr], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%xg, %sum : tensor<2x2x4x16xf32>, tensor<2x2xf32>) outs(%f : tensor<2x2xf32>) {
+  ^bb0(%in: f32, %s: f32, %acc: f32):
+    %mu = arith.divf %s, %n : f32
+    %d = arith.subf %in, %mu : f32
+    %d2 = arith.mulf %d, %d : f32
+    %a = arith.addf %d2, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<2x2xf32>
+  %y = linalg.generic {indexing_maps = [#g4, #gr, #gr, #g4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%xg, %sum, %dev : tensor<2x2x4x16xf32>, tensor<2x2xf32>, tensor<2x2xf32>) outs(%e : tensor<2x2x4x16xf32>) {
+  ^bb0(%v: f32, %s: f32, %q: f32, %o: f32):
+    %mu = arith.divf %s, %n : f32
+    %var = arith.divf %q, %n : f32
+    %c0 = arith.subf %v, %mu : f32
+    %ve = arith.addf %var, %eps : f32
+    %r = math.rsqrt %ve : f32
+    %y0 = arith.mulf %c0, %r : f32
+    linalg.yield %y0 : f32
+  } -> tensor<2x2x4x16xf32>
+  %yc = tensor.collapse_shape %y [[0], [1, 2], [3]] : tensor<2x2x4x16xf32> into tensor<2x8x16xf32>
+  %e3 = tensor.empty() : tensor<2x8x16xf32>
+  %out = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%yc : tensor<2x8x16xf32>) outs(%e3 : tensor<2x8x16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %two = arith.constant 2.0 : f32
+    %m = arith.mulf %v, %two : f32
+    linalg.yield %m : f32
+  } -> tensor<2x8x16xf32>
+  return %out : tensor<2x8x16xf32>
+}
