@@ -153,12 +153,12 @@ Term *TermGraph::build(Value value, unsigned depth) {
   return cache[value] = term;
 }
 
-/// True when no two different tensors are read along reduction dimensions:
-/// a sum or max of one tensor (broadcast operands allowed), not a
-/// contraction or convolution.
-static bool isSingleOperandReduction(linalg::LinalgOp op) {
+/// True when every tensor read along reduction dimensions is read with the
+/// same projected-permutation map: a sum or max of an elementwise function
+/// (broadcast operands allowed), not a contraction or convolution.
+static bool isElementwiseReduction(linalg::LinalgOp op) {
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  Value reduced;
+  std::optional<AffineMap> reducedMap;
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = op.getMatchingIndexingMap(input);
     if (!map.isProjectedPermutation())
@@ -169,11 +169,11 @@ static bool isSingleOperandReduction(linalg::LinalgOp op) {
     });
     if (!readsReducedDim)
       continue;
-    if (reduced && reduced != input->get())
+    if (reducedMap && *reducedMap != map)
       return false;
-    reduced = input->get();
+    reducedMap = map;
   }
-  return static_cast<bool>(reduced);
+  return reducedMap.has_value();
 }
 
 /// The value `yielded` combines with `acc` by a max, or null.
@@ -219,7 +219,7 @@ Term *TermGraph::buildLinalgResult(Operation *op, OpResult result,
   if (linalgOp.getNumReductionLoops() == 0)
     return make(TermKind::Forward, result, op, {build(yielded, depth + 1)});
 
-  if (!isSingleOperandReduction(linalgOp))
+  if (!isElementwiseReduction(linalgOp))
     return make(TermKind::Leaf, result, nullptr);
   Value acc = linalgOp.getRegionOutputArgs()[result.getResultNumber()];
   TermKind kind;

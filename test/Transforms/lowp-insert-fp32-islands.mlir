@@ -612,3 +612,379 @@ func.func @group_norm(%x: tensor<2x8x16xf32>) -> tensor<2x8x16xf32> {
   } -> tensor<2x8x16xf32>
   return %out : tensor<2x8x16xf32>
 }
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// NLL loss after a log-softmax, torch-mlir style: the picked log-probability
+// is a tensor.extract in a generic, summed to a scalar and divided by the
+// batch. Log-softmax and loss merge into one island.
+// CHECK-LABEL: func.func @nll_loss
+//  CHECK-SAME: (%[[X:.+]]: tensor<4x10xf32>, %[[T:.+]]: tensor<4xi64>)
+//       CHECK:   lowp.island f32(%[[X]], %[[T]]) : (tensor<4x10xf32>, tensor<4xi64>) -> tensor<f32> attributes {lowp.island_reasons = ["log_softmax", "loss"]}
+//       CHECK:     tensor.extract
+//       CHECK:     lowp.yield %{{.+}} : tensor<f32>
+//   CHECK-NOT:   linalg.generic
+func.func @nll_loss(%x: tensor<4x10xf32>, %t: tensor<4xi64>) -> tensor<f32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %batch = arith.constant 4.0 : f32
+  %e1 = tensor.empty() : tensor<4xf32>
+  %e2 = tensor.empty() : tensor<4x10xf32>
+  %f1 = linalg.fill ins(%ninf : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %max = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x10xf32>) outs(%f1 : tensor<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %m = arith.maximumf %in, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %max : tensor<4x10xf32>, tensor<4xf32>) outs(%f2 : tensor<4xf32>) {
+  ^bb0(%a: f32, %m: f32, %acc: f32):
+    %s = arith.subf %a, %m : f32
+    %e = math.exp %s : f32
+    %r = arith.addf %e, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %logp = linalg.generic {indexing_maps = [#id, #row, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max, %sum : tensor<4x10xf32>, tensor<4xf32>, tensor<4xf32>) outs(%e2 : tensor<4x10xf32>) {
+  ^bb0(%a: f32, %m: f32, %s: f32, %o: f32):
+    %sh = arith.subf %a, %m : f32
+    %l = math.log %s : f32
+    %r = arith.subf %sh, %l : f32
+    linalg.yield %r : f32
+  } -> tensor<4x10xf32>
+  %picked = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%t : tensor<4xi64>) outs(%e1 : tensor<4xf32>) {
+  ^bb0(%ti: i64, %o: f32):
+    %i = linalg.index 0 : index
+    %c = arith.index_cast %ti : i64 to index
+    %v = tensor.extract %logp[%i, %c] : tensor<4x10xf32>
+    %n = arith.negf %v : f32
+    linalg.yield %n : f32
+  } -> tensor<4xf32>
+  %e0 = tensor.empty() : tensor<f32>
+  %f0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<f32>) -> tensor<f32>
+  %total = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]}
+      ins(%picked : tensor<4xf32>) outs(%f0 : tensor<f32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %a = arith.addf %in, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<f32>
+  %mean = linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []}
+      ins(%total : tensor<f32>) outs(%e0 : tensor<f32>) {
+  ^bb0(%in: f32, %o: f32):
+    %d = arith.divf %in, %batch : f32
+    linalg.yield %d : f32
+  } -> tensor<f32>
+  return %mean : tensor<f32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// Soft-target cross-entropy: -sum(t * log(softmax(x))).
+// CHECK-LABEL: func.func @cross_entropy_soft_targets
+//       CHECK:   lowp.island f32(%{{.+}}, %{{.+}}) : (tensor<4x10xf32>, tensor<4x10xf32>) -> tensor<f32> attributes {lowp.island_reasons = ["loss", "softmax"]}
+func.func @cross_entropy_soft_targets(%x: tensor<4x10xf32>, %t: tensor<4x10xf32>) -> tensor<f32> {
+  %zero = arith.constant 0.0 : f32
+  %e2 = tensor.empty() : tensor<4x10xf32>
+  %p = linalg.softmax dimension(1) ins(%x : tensor<4x10xf32>) outs(%e2 : tensor<4x10xf32>) -> tensor<4x10xf32>
+  %e0 = tensor.empty() : tensor<f32>
+  %f0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<f32>) -> tensor<f32>
+  %s = linalg.generic {indexing_maps = [#id, #id, affine_map<(d0, d1) -> ()>], iterator_types = ["reduction", "reduction"]}
+      ins(%p, %t : tensor<4x10xf32>, tensor<4x10xf32>) outs(%f0 : tensor<f32>) {
+  ^bb0(%pv: f32, %tv: f32, %acc: f32):
+    %l = math.log %pv : f32
+    %m = arith.mulf %tv, %l : f32
+    %a = arith.addf %m, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<f32>
+  %neg = linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []}
+      ins(%s : tensor<f32>) outs(%e0 : tensor<f32>) {
+  ^bb0(%in: f32, %o: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n : f32
+  } -> tensor<f32>
+  return %neg : tensor<f32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// A mean over 4096 elements is a long reduction for f16 (more than
+// 1 / eps(f16) = 1024 terms); the division by n joins the island.
+// CHECK-LABEL: func.func @long_mean
+//       CHECK:   lowp.island f32(%{{.+}}) : (tensor<2x4096xf16>) -> tensor<2xf16> attributes {lowp.island_reasons = ["long_reduction"]}
+//       CHECK:     arith.divf
+// NOLONG-LABEL: func.func @long_mean
+//   NOLONG-NOT:   lowp.island
+func.func @long_mean(%x: tensor<2x4096xf16>) -> tensor<2xf16> {
+  %zero = arith.constant 0.0 : f16
+  %n = arith.constant 4096.0 : f16
+  %e1 = tensor.empty() : tensor<2xf16>
+  %f = linalg.fill ins(%zero : f16) outs(%e1 : tensor<2xf16>) -> tensor<2xf16>
+  %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<2x4096xf16>) outs(%f : tensor<2xf16>) {
+  ^bb0(%in: f16, %acc: f16):
+    %a = arith.addf %in, %acc : f16
+    linalg.yield %a : f16
+  } -> tensor<2xf16>
+  %mean = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%sum : tensor<2xf16>) outs(%e1 : tensor<2xf16>) {
+  ^bb0(%in: f16, %o: f16):
+    %d = arith.divf %in, %n : f16
+    linalg.yield %d : f16
+  } -> tensor<2xf16>
+  return %mean : tensor<2xf16>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// 256 terms: long for bf16 (1 / eps(bf16) = 128), not for f16.
+// CHECK-LABEL: func.func @medium_sum
+// NOLONG-LABEL: func.func @medium_sum
+//   CHECK-NOT:   lowp.island
+// BF16-LABEL: func.func @medium_sum
+//       BF16:   lowp.island f32(%{{.+}}) : (tensor<2x256xf32>) -> tensor<2xf32> attributes {lowp.island_reasons = ["long_reduction"]}
+func.func @medium_sum(%x: tensor<2x256xf32>) -> tensor<2xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<2xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e1 : tensor<2xf32>) -> tensor<2xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<2x256xf32>) outs(%f : tensor<2xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %a = arith.addf %in, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<2xf32>
+  return %sum : tensor<2xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// Near miss: an exp and a sum of it, never divided by it.
+// CHECK-LABEL: func.func @exp_not_normalized
+//   CHECK-NOT:   lowp.island
+func.func @exp_not_normalized(%x: tensor<4x64xf32>) -> (tensor<4x64xf32>, tensor<4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<4xf32>
+  %e2 = tensor.empty() : tensor<4x64xf32>
+  %exp = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x64xf32>) outs(%e2 : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %e = math.exp %a : f32
+    linalg.yield %e : f32
+  } -> tensor<4x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%exp : tensor<4x64xf32>) outs(%f : tensor<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %a = arith.addf %in, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<4xf32>
+  return %exp, %sum : tensor<4x64xf32>, tensor<4xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// Near miss: exp(x) divided by the sum of exp of another tensor.
+// CHECK-LABEL: func.func @exp_over_other_sum
+//   CHECK-NOT:   lowp.island
+func.func @exp_over_other_sum(%x: tensor<4x64xf32>, %y: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<4xf32>
+  %e2 = tensor.empty() : tensor<4x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%y : tensor<4x64xf32>) outs(%f : tensor<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %e = math.exp %in : f32
+    %a = arith.addf %e, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<4xf32>
+  %div = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %sum : tensor<4x64xf32>, tensor<4xf32>) outs(%e2 : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %e = math.exp %a : f32
+    %d = arith.divf %e, %b : f32
+    linalg.yield %d : f32
+  } -> tensor<4x64xf32>
+  return %div : tensor<4x64xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// Near miss: a normalization-shaped expression whose statistics are a
+// max-reduction and an undivided sum, not means.
+// CHECK-LABEL: func.func @statistics_not_means
+//   CHECK-NOT:   lowp.island
+func.func @statistics_not_means(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %eps = arith.constant 1.0e-5 : f32
+  %e1 = tensor.empty() : tensor<4xf32>
+  %e2 = tensor.empty() : tensor<4x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %mx = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x64xf32>) outs(%f : tensor<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %m = arith.maximumf %in, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  %ss = linalg.generic {indexing_maps = [#id, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %mx : tensor<4x64xf32>, tensor<4xf32>) outs(%f : tensor<4xf32>) {
+  ^bb0(%in: f32, %m: f32, %acc: f32):
+    %d = arith.subf %in, %m : f32
+    %d2 = arith.mulf %d, %d : f32
+    %a = arith.addf %d2, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<4xf32>
+  %y = linalg.generic {indexing_maps = [#id, #row, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %mx, %ss : tensor<4x64xf32>, tensor<4xf32>, tensor<4xf32>) outs(%e2 : tensor<4x64xf32>) {
+  ^bb0(%v: f32, %m: f32, %s: f32, %o: f32):
+    %c = arith.subf %v, %m : f32
+    %ve = arith.addf %s, %eps : f32
+    %r = math.rsqrt %ve : f32
+    %y0 = arith.mulf %c, %r : f32
+    linalg.yield %y0 : f32
+  } -> tensor<4x64xf32>
+  return %y : tensor<4x64xf32>
+}
+
+// -----
+
+// Near miss: a max-pool is a max-reduction over windows, not a softmax part
+// or a long sum.
+// CHECK-LABEL: func.func @max_pool
+//   CHECK-NOT:   lowp.island
+func.func @max_pool(%x: tensor<1x64x64x8xf32>) -> tensor<1x32x32x8xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %w = tensor.empty() : tensor<2x2xf32>
+  %e = tensor.empty() : tensor<1x32x32x8xf32>
+  %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<1x32x32x8xf32>) -> tensor<1x32x32x8xf32>
+  %p = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x64x64x8xf32>, tensor<2x2xf32>) outs(%f : tensor<1x32x32x8xf32>) -> tensor<1x32x32x8xf32>
+  return %p : tensor<1x32x32x8xf32>
+}
+
+// -----
+
+// Near miss: a matmul with a long contraction is not a long sum (its
+// accumulator precision is the inference pass's business).
+// CHECK-LABEL: func.func @long_matmul
+//   CHECK-NOT:   lowp.island
+func.func @long_matmul(%a: tensor<4x4096xf32>, %b: tensor<4096x4xf32>) -> tensor<4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<4x4096xf32>, tensor<4096x4xf32>) outs(%f : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %m : tensor<4x4xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+#col = affine_map<(d0, d1) -> (d1)>
+
+// Adjacent computations merge: a softmax feeding an RMSNorm is one island;
+// the max, also used outside, is a second result.
+// CHECK-LABEL: func.func @softmax_then_rms_norm
+//       CHECK:   %[[I:.+]]:2 = lowp.island f32(%{{.+}}) : (tensor<4x64xf32>) -> (tensor<4xf32>, tensor<4x64xf32>) attributes {lowp.island_reasons = ["rms_norm", "softmax"]}
+//   CHECK-NOT:   lowp.island
+//       CHECK:   return %[[I]]#1, %[[I]]#0
+func.func @softmax_then_rms_norm(%x: tensor<4x64xf32>) -> (tensor<4x64xf32>, tensor<4xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 64.0 : f32
+  %eps = arith.constant 1.0e-6 : f32
+  %e1 = tensor.empty() : tensor<4xf32>
+  %e2 = tensor.empty() : tensor<4x64xf32>
+  %f1 = linalg.fill ins(%ninf : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %max = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x64xf32>) outs(%f1 : tensor<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %m = arith.maximumf %in, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %max : tensor<4x64xf32>, tensor<4xf32>) outs(%f2 : tensor<4xf32>) {
+  ^bb0(%a: f32, %m: f32, %acc: f32):
+    %s = arith.subf %a, %m : f32
+    %e = math.exp %s : f32
+    %r = arith.addf %e, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %p = linalg.generic {indexing_maps = [#id, #row, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max, %sum : tensor<4x64xf32>, tensor<4xf32>, tensor<4xf32>) outs(%e2 : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %m: f32, %s: f32, %o: f32):
+    %d0 = arith.subf %a, %m : f32
+    %e = math.exp %d0 : f32
+    %d = arith.divf %e, %s : f32
+    linalg.yield %d : f32
+  } -> tensor<4x64xf32>
+  %ss = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%p : tensor<4x64xf32>) outs(%f2 : tensor<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %sq = arith.mulf %in, %in : f32
+    %a = arith.addf %sq, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<4xf32>
+  %y = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%p, %ss : tensor<4x64xf32>, tensor<4xf32>) outs(%e2 : tensor<4x64xf32>) {
+  ^bb0(%v: f32, %s: f32, %o: f32):
+    %ms = arith.divf %s, %n : f32
+    %me = arith.addf %ms, %eps : f32
+    %r = math.rsqrt %me : f32
+    %xn = arith.mulf %v, %r : f32
+    linalg.yield %xn : f32
+  } -> tensor<4x64xf32>
+  return %y, %max : tensor<4x64xf32>, tensor<4xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// An existing island that feeds a recognized softmax is merged into the new
+// island (its body inlined, its reasons kept).
+// CHECK-LABEL: func.func @existing_island_merges
+//       CHECK:   lowp.island f32(%{{.+}}) : (tensor<4x64xf16>) -> tensor<4x64xf16> attributes {lowp.island_reasons = ["scaled", "softmax"]}
+//       CHECK:     arith.mulf %{{.+}}, %{{.+}} : f32
+//       CHECK:     linalg.softmax
+//   CHECK-NOT:   lowp.island
+func.func @existing_island_merges(%x: tensor<4x64xf16>) -> tensor<4x64xf16> {
+  %s = lowp.island f32(%x) : (tensor<4x64xf16>) -> tensor<4x64xf16> attributes {lowp.island_reasons = ["scaled"]} {
+  ^bb0(%a: tensor<4x64xf32>):
+    %c = arith.constant 0.125 : f32
+    %e = tensor.empty() : tensor<4x64xf32>
+    %m = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%a : tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) {
+    ^bb0(%v: f32, %o: f32):
+      %r = arith.mulf %v, %c : f32
+      linalg.yield %r : f32
+    } -> tensor<4x64xf32>
+    lowp.yield %m : tensor<4x64xf32>
+  }
+  %e2 = tensor.empty() : tensor<4x64xf16>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<4x64xf16>) outs(%e2 : tensor<4x64xf16>) -> tensor<4x64xf16>
+  return %p : tensor<4x64xf16>
+}
