@@ -17,11 +17,10 @@ def Lowp_RoundingMode : I32EnumAttr<"RoundingMode",
       I32EnumAttrCase<"TowardZero", 1, "toward_zero">,
       I32EnumAttrCase<"Stochastic", 2, "stochastic">
     ]> {
-  let genSpecializedAttr = 0;
+  // A specialized attribute so op syntax spells it as a bare keyword:
+  // `lowp.cast %x toward_zero : ...`.
   let cppNamespace = "::mlir::lowp";
 }
-def Lowp_RoundingModeAttr : EnumAttr<Lowp_Dialect, Lowp_RoundingMode, "rounding">;
-
 def Lowp_LossScaleMode : I32EnumAttr<"LossScaleMode",
     "how a training step scales its loss", [
       I32EnumAttrCase<"None", 0, "none">,
