@@ -9,6 +9,7 @@
 #include "lowp/Analysis/IslandPatterns.h"
 #include "lowp/Formats/FloatFormats.h"
 #include "lowp/IR/LowpDialect.h"
+#include "lowp/Target/TargetInfo.h"
 #include "lowp/Transforms/Passes.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -492,6 +493,7 @@ struct InsertFP32IslandsPass
   void runOnOperation() override;
 
 private:
+  FailureOr<FloatType> getPreferredLowFormat();
   void processBlock(Block &block, FloatType low, int64_t threshold);
   void reportHazards(FloatType low);
 };
@@ -579,10 +581,43 @@ void InsertFP32IslandsPass::reportHazards(FloatType low) {
   });
 }
 
+/// The target's preferred 16-bit format (`target` option, else the nearest
+/// module's lowp.target); f16, the narrowest range, without a target.
+FailureOr<FloatType> InsertFP32IslandsPass::getPreferredLowFormat() {
+  MLIRContext *context = &getContext();
+  StringRef chip = targetChip;
+  if (chip.empty()) {
+    for (Operation *op = getOperation(); op; op = op->getParentOp())
+      if (auto attr = op->getAttrOfType<TargetAttr>(
+              LowpDialect::getTargetAttrName())) {
+        chip = attr.getChip();
+        break;
+      }
+  }
+  if (chip.empty())
+    return FloatType(Float16Type::get(context));
+  const TargetInfo *target = lookupTarget(chip);
+  if (!target) {
+    getOperation()->emitError()
+        << "lowp-insert-fp32-islands: unknown target '" << chip
+        << "'; known targets: " << getKnownTargetNames();
+    return failure();
+  }
+  if (!target->preferred16)
+    return FloatType(Float16Type::get(context));
+  return getFloatType(context, *target->preferred16);
+}
+
 void InsertFP32IslandsPass::runOnOperation() {
   FloatType low;
-  if (Type parsed = parseType(this->low, &getContext()))
+  if (this->low == "auto") {
+    FailureOr<FloatType> preferred = getPreferredLowFormat();
+    if (failed(preferred))
+      return signalPassFailure();
+    low = *preferred;
+  } else if (Type parsed = parseType(this->low, &getContext())) {
     low = dyn_cast<FloatType>(parsed);
+  }
   if (!low || low.getWidth() >= 32) {
     getOperation()->emitError()
         << "lowp-insert-fp32-islands: 'low' must name a float type narrower "

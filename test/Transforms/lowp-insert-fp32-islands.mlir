@@ -12,7 +12,7 @@
 // decomposition: one island, the input its only operand.
 // CHECK-LABEL: func.func @softmax_decomposed
 //  CHECK-SAME: (%[[X:.+]]: tensor<4x128xf32>)
-//       CHECK:   %[[R:.+]] = lowp.island f32(%[[X]]) : (tensor<4x128xf32>) -> tensor<4x128xf32> attributes {lowp.island_reasons = ["softmax"]} {
+//       CHECK:   %[[R:.+]] = lowp.island f32 (%[[X]]) : (tensor<4x128xf32>) -> tensor<4x128xf32> attributes {lowp.island_reasons = ["softmax"]} {
 //       CHECK:     ^bb0(%[[A:.+]]: tensor<4x128xf32>):
 //       CHECK:     arith.maximumf
 //       CHECK:     arith.subf
@@ -65,7 +65,7 @@ func.func @softmax_decomposed(%x: tensor<4x128xf32>) -> tensor<4x128xf32> {
 // -----
 
 // CHECK-LABEL: func.func @softmax_named
-//       CHECK:   lowp.island f32(%{{.+}}) : (tensor<2x16xf32>) -> tensor<2x16xf32> attributes {lowp.island_reasons = ["softmax"]}
+//       CHECK:   lowp.island f32 (%{{.+}}) : (tensor<2x16xf32>) -> tensor<2x16xf32> attributes {lowp.island_reasons = ["softmax"]}
 //       CHECK:     tensor.empty() : tensor<2x16xf32>
 //       CHECK:     linalg.softmax dimension(1)
 //       CHECK:     lowp.yield
@@ -82,7 +82,7 @@ func.func @softmax_named(%x: tensor<2x16xf32>) -> tensor<2x16xf32> {
 
 // Softmax without the max subtraction, exp and division fused differently.
 // CHECK-LABEL: func.func @softmax_without_max
-//       CHECK:   lowp.island f32(%{{.+}}) : (tensor<4x64xf32>) -> tensor<4x64xf32> attributes {lowp.island_reasons = ["softmax"]}
+//       CHECK:   lowp.island f32 (%{{.+}}) : (tensor<4x64xf32>) -> tensor<4x64xf32> attributes {lowp.island_reasons = ["softmax"]}
 //   CHECK-NOT:   arith.maximumf
 func.func @softmax_without_max(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
   %zero = arith.constant 0.0 : f32
@@ -117,7 +117,7 @@ func.func @softmax_without_max(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
 // TOSA-to-linalg shape: linalg.reduce, expand_shape to keep the dim, a
 // reciprocal and a multiply.
 // CHECK-LABEL: func.func @softmax_reduce_expand_reciprocal
-//       CHECK:   lowp.island f32(%{{.+}}) : (tensor<4x64xf32>) -> tensor<4x64xf32> attributes {lowp.island_reasons = ["softmax"]}
+//       CHECK:   lowp.island f32 (%{{.+}}) : (tensor<4x64xf32>) -> tensor<4x64xf32> attributes {lowp.island_reasons = ["softmax"]}
 //       CHECK:     tensor.expand_shape
 //       CHECK:     lowp.yield
 //   CHECK-NOT:   tensor.expand_shape
@@ -173,7 +173,7 @@ func.func @softmax_reduce_expand_reciprocal(%x: tensor<4x64xf32>) -> tensor<4x64
 // reduction, exp recomputed in the division), in f16: the body is promoted
 // to f32 while the island keeps the f16 interface.
 // CHECK-LABEL: func.func @softmax_fused_f16
-//       CHECK:   lowp.island f32(%{{.+}}) : (tensor<4x64xf16>) -> tensor<4x64xf16> attributes {lowp.island_reasons = ["softmax"]}
+//       CHECK:   lowp.island f32 (%{{.+}}) : (tensor<4x64xf16>) -> tensor<4x64xf16> attributes {lowp.island_reasons = ["softmax"]}
 //       CHECK:     ^bb0(%{{.+}}: tensor<4x64xf32>):
 //       CHECK:     arith.constant 0xFF800000 : f32
 //       CHECK:     arith.cmpf ogt, %{{.+}}, %{{.+}} : f32
@@ -222,7 +222,7 @@ func.func @softmax_fused_f16(%x: tensor<4x64xf16>) -> tensor<4x64xf16> {
 // value. The island reads the f32 value itself and its body has no casts.
 // CHECK-LABEL: func.func @softmax_after_inference
 //  CHECK-SAME: (%[[X:.+]]: tensor<4x64xf32>)
-//       CHECK:   lowp.island f32(%[[X]]) : (tensor<4x64xf32>) -> tensor<4x64xf16>
+//       CHECK:   lowp.island f32 (%[[X]]) : (tensor<4x64xf32>) -> tensor<4x64xf16>
 //   CHECK-NOT:     lowp.cast
 //   CHECK-NOT:     arith.extf
 //       CHECK:     lowp.yield %{{.+}} : tensor<4x64xf32>
@@ -259,7 +259,7 @@ func.func @softmax_after_inference(%x32: tensor<4x64xf32>) -> tensor<4x64xf16> {
 
 // log-softmax: (x - max) - log(sum(exp(x - max))).
 // CHECK-LABEL: func.func @log_softmax
-//       CHECK:   lowp.island f32(%{{.+}}) : (tensor<4x64xf32>) -> tensor<4x64xf32> attributes {lowp.island_reasons = ["log_softmax"]}
+//       CHECK:   lowp.island f32 (%{{.+}}) : (tensor<4x64xf32>) -> tensor<4x64xf32> attributes {lowp.island_reasons = ["log_softmax"]}
 //       CHECK:     math.log
 //       CHECK:     lowp.yield
 func.func @log_softmax(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
@@ -305,7 +305,7 @@ func.func @log_softmax(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
 
 // logsumexp: max + log(sum(exp(x - max))).
 // CHECK-LABEL: func.func @logsumexp
-//       CHECK:   lowp.island f32(%{{.+}}) : (tensor<4x64xf32>) -> tensor<4xf32> attributes {lowp.island_reasons = ["logsumexp"]}
+//       CHECK:   lowp.island f32 (%{{.+}}) : (tensor<4x64xf32>) -> tensor<4xf32> attributes {lowp.island_reasons = ["logsumexp"]}
 func.func @logsumexp(%x: tensor<4x64xf32>) -> tensor<4xf32> {
   %ninf = arith.constant 0xFF800000 : f32
   %zero = arith.constant 0.0 : f32
@@ -346,7 +346,7 @@ func.func @logsumexp(%x: tensor<4x64xf32>) -> tensor<4xf32> {
 // + eps, rsqrt, scale, then the affine weight and bias.
 // CHECK-LABEL: func.func @layer_norm
 //  CHECK-SAME: (%[[X:.+]]: tensor<2x8x32xf32>, %[[G:.+]]: tensor<32xf32>, %[[B:.+]]: tensor<32xf32>)
-//       CHECK:   %[[R:.+]] = lowp.island f32(%[[X]], %[[G]], %[[B]]) : (tensor<2x8x32xf32>, tensor<32xf32>, tensor<32xf32>) -> tensor<2x8x32xf32> attributes {lowp.island_reasons = ["layer_norm"]}
+//       CHECK:   %[[R:.+]] = lowp.island f32 (%[[X]], %[[G]], %[[B]]) : (tensor<2x8x32xf32>, tensor<32xf32>, tensor<32xf32>) -> tensor<2x8x32xf32> attributes {lowp.island_reasons = ["layer_norm"]}
 //       CHECK:     math.rsqrt
 //       CHECK:     lowp.yield
 //       CHECK:   return %[[R]]
@@ -414,7 +414,7 @@ func.func @layer_norm(%x: tensor<2x8x32xf32>, %g: tensor<32xf32>, %b: tensor<32x
 // Layer norm with E[x^2] - E[x]^2, sqrt and a division, statistics as
 // sums times 1/n, one fused generic for the normalization.
 // CHECK-LABEL: func.func @layer_norm_sqrt_div
-//       CHECK:   lowp.island f32(%{{.+}}) : (tensor<4x64xf32>) -> tensor<4x64xf32> attributes {lowp.island_reasons = ["layer_norm"]}
+//       CHECK:   lowp.island f32 (%{{.+}}) : (tensor<4x64xf32>) -> tensor<4x64xf32> attributes {lowp.island_reasons = ["layer_norm"]}
 //       CHECK:     math.sqrt
 func.func @layer_norm_sqrt_div(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
   %zero = arith.constant 0.0 : f32
@@ -455,7 +455,7 @@ func.func @layer_norm_sqrt_div(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
 
 // RMSNorm: x * rsqrt(mean(x^2) + eps) * w, the square as powf.
 // CHECK-LABEL: func.func @rms_norm
-//       CHECK:   lowp.island f32(%{{.+}}, %{{.+}}) : (tensor<4x64xf32>, tensor<64xf32>) -> tensor<4x64xf32> attributes {lowp.island_reasons = ["rms_norm"]}
+//       CHECK:   lowp.island f32 (%{{.+}}, %{{.+}}) : (tensor<4x64xf32>, tensor<64xf32>) -> tensor<4x64xf32> attributes {lowp.island_reasons = ["rms_norm"]}
 func.func @rms_norm(%x: tensor<4x64xf32>, %w: tensor<64xf32>) -> tensor<4x64xf32> {
   %zero = arith.constant 0.0 : f32
   %two = arith.constant 2.0 : f32
@@ -491,7 +491,7 @@ func.func @rms_norm(%x: tensor<4x64xf32>, %w: tensor<64xf32>) -> tensor<4x64xf32
 
 // Batch norm inference: running statistics are operands.
 // CHECK-LABEL: func.func @batch_norm_inference
-//       CHECK:   lowp.island f32(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}) : (tensor<2x4x8x8xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4x8x8xf32> attributes {lowp.island_reasons = ["batch_norm"]}
+//       CHECK:   lowp.island f32 (%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}) : (tensor<2x4x8x8xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4x8x8xf32> attributes {lowp.island_reasons = ["batch_norm"]}
 func.func @batch_norm_inference(%x: tensor<2x4x8x8xf32>, %mean: tensor<4xf32>, %var: tensor<4xf32>, %g: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<2x4x8x8xf32> {
   %eps = arith.constant 1.0e-5 : f32
   %e = tensor.empty() : tensor<2x4x8x8xf32>
@@ -516,7 +516,7 @@ func.func @batch_norm_inference(%x: tensor<2x4x8x8xf32>, %mean: tensor<4xf32>, %
 
 // Batch norm training: statistics over N, H, W for each channel.
 // CHECK-LABEL: func.func @batch_norm_training
-//       CHECK:   lowp.island f32(%{{.+}}) : (tensor<2x4x8x8xf32>) -> tensor<2x4x8x8xf32> attributes {lowp.island_reasons = ["batch_norm"]}
+//       CHECK:   lowp.island f32 (%{{.+}}) : (tensor<2x4x8x8xf32>) -> tensor<2x4x8x8xf32> attributes {lowp.island_reasons = ["batch_norm"]}
 func.func @batch_norm_training(%x: tensor<2x4x8x8xf32>) -> tensor<2x4x8x8xf32> {
   %zero = arith.constant 0.0 : f32
   %n = arith.constant 128.0 : f32
@@ -563,7 +563,7 @@ func.func @batch_norm_training(%x: tensor<2x4x8x8xf32>) -> tensor<2x4x8x8xf32> {
 // input.
 // CHECK-LABEL: func.func @group_norm
 //       CHECK:   %[[XG:.+]] = tensor.expand_shape
-//       CHECK:   lowp.island f32(%[[XG]]) : (tensor<2x2x4x16xf32>) -> tensor<2x8x16xf32> attributes {lowp.island_reasons = ["group_norm"]}
+//       CHECK:   lowp.island f32 (%[[XG]]) : (tensor<2x2x4x16xf32>) -> tensor<2x8x16xf32> attributes {lowp.island_reasons = ["group_norm"]}
 //       CHECK:     tensor.collapse_shape
 //       CHECK:     arith.mulf
 //       CHECK:     lowp.yield
@@ -623,7 +623,7 @@ func.func @group_norm(%x: tensor<2x8x16xf32>) -> tensor<2x8x16xf32> {
 // batch. Log-softmax and loss merge into one island.
 // CHECK-LABEL: func.func @nll_loss
 //  CHECK-SAME: (%[[X:.+]]: tensor<4x10xf32>, %[[T:.+]]: tensor<4xi64>)
-//       CHECK:   lowp.island f32(%[[X]], %[[T]]) : (tensor<4x10xf32>, tensor<4xi64>) -> tensor<f32> attributes {lowp.island_reasons = ["log_softmax", "loss"]}
+//       CHECK:   lowp.island f32 (%[[X]], %[[T]]) : (tensor<4x10xf32>, tensor<4xi64>) -> tensor<f32> attributes {lowp.island_reasons = ["log_softmax", "loss"]}
 //       CHECK:     tensor.extract
 //       CHECK:     lowp.yield %{{.+}} : tensor<f32>
 //   CHECK-NOT:   linalg.generic
@@ -689,7 +689,7 @@ func.func @nll_loss(%x: tensor<4x10xf32>, %t: tensor<4xi64>) -> tensor<f32> {
 
 // Soft-target cross-entropy: -sum(t * log(softmax(x))).
 // CHECK-LABEL: func.func @cross_entropy_soft_targets
-//       CHECK:   lowp.island f32(%{{.+}}, %{{.+}}) : (tensor<4x10xf32>, tensor<4x10xf32>) -> tensor<f32> attributes {lowp.island_reasons = ["loss", "softmax"]}
+//       CHECK:   lowp.island f32 (%{{.+}}, %{{.+}}) : (tensor<4x10xf32>, tensor<4x10xf32>) -> tensor<f32> attributes {lowp.island_reasons = ["loss", "softmax"]}
 func.func @cross_entropy_soft_targets(%x: tensor<4x10xf32>, %t: tensor<4x10xf32>) -> tensor<f32> {
   %zero = arith.constant 0.0 : f32
   %e2 = tensor.empty() : tensor<4x10xf32>
@@ -721,7 +721,7 @@ func.func @cross_entropy_soft_targets(%x: tensor<4x10xf32>, %t: tensor<4x10xf32>
 // A mean over 4096 elements is a long reduction for f16 (more than
 // 1 / eps(f16) = 1024 terms); the division by n joins the island.
 // CHECK-LABEL: func.func @long_mean
-//       CHECK:   lowp.island f32(%{{.+}}) : (tensor<2x4096xf16>) -> tensor<2xf16> attributes {lowp.island_reasons = ["long_reduction"]}
+//       CHECK:   lowp.island f32 (%{{.+}}) : (tensor<2x4096xf16>) -> tensor<2xf16> attributes {lowp.island_reasons = ["long_reduction"]}
 //       CHECK:     arith.divf
 // NOLONG-LABEL: func.func @long_mean
 //   NOLONG-NOT:   lowp.island
@@ -755,7 +755,7 @@ func.func @long_mean(%x: tensor<2x4096xf16>) -> tensor<2xf16> {
 // NOLONG-LABEL: func.func @medium_sum
 //   CHECK-NOT:   lowp.island
 // BF16-LABEL: func.func @medium_sum
-//       BF16:   lowp.island f32(%{{.+}}) : (tensor<2x256xf32>) -> tensor<2xf32> attributes {lowp.island_reasons = ["long_reduction"]}
+//       BF16:   lowp.island f32 (%{{.+}}) : (tensor<2x256xf32>) -> tensor<2xf32> attributes {lowp.island_reasons = ["long_reduction"]}
 func.func @medium_sum(%x: tensor<2x256xf32>) -> tensor<2xf32> {
   %zero = arith.constant 0.0 : f32
   %e1 = tensor.empty() : tensor<2xf32>
@@ -907,7 +907,7 @@ func.func @long_matmul(%a: tensor<4x4096xf32>, %b: tensor<4096x4xf32>) -> tensor
 // Adjacent computations merge: a softmax feeding an RMSNorm is one island;
 // the max, also used outside, is a second result.
 // CHECK-LABEL: func.func @softmax_then_rms_norm
-//       CHECK:   %[[I:.+]]:2 = lowp.island f32(%{{.+}}) : (tensor<4x64xf32>) -> (tensor<4xf32>, tensor<4x64xf32>) attributes {lowp.island_reasons = ["rms_norm", "softmax"]}
+//       CHECK:   %[[I:.+]]:2 = lowp.island f32 (%{{.+}}) : (tensor<4x64xf32>) -> (tensor<4xf32>, tensor<4x64xf32>) attributes {lowp.island_reasons = ["rms_norm", "softmax"]}
 //   CHECK-NOT:   lowp.island
 //       CHECK:   return %[[I]]#1, %[[I]]#0
 func.func @softmax_then_rms_norm(%x: tensor<4x64xf32>) -> (tensor<4x64xf32>, tensor<4xf32>) {
@@ -967,12 +967,12 @@ func.func @softmax_then_rms_norm(%x: tensor<4x64xf32>) -> (tensor<4x64xf32>, ten
 // An existing island that feeds a recognized softmax is merged into the new
 // island (its body inlined, its reasons kept).
 // CHECK-LABEL: func.func @existing_island_merges
-//       CHECK:   lowp.island f32(%{{.+}}) : (tensor<4x64xf16>) -> tensor<4x64xf16> attributes {lowp.island_reasons = ["scaled", "softmax"]}
+//       CHECK:   lowp.island f32 (%{{.+}}) : (tensor<4x64xf16>) -> tensor<4x64xf16> attributes {lowp.island_reasons = ["scaled", "softmax"]}
 //       CHECK:     arith.mulf %{{.+}}, %{{.+}} : f32
 //       CHECK:     linalg.softmax
 //   CHECK-NOT:   lowp.island
 func.func @existing_island_merges(%x: tensor<4x64xf16>) -> tensor<4x64xf16> {
-  %s = lowp.island f32(%x) : (tensor<4x64xf16>) -> tensor<4x64xf16> attributes {lowp.island_reasons = ["scaled"]} {
+  %s = lowp.island f32 (%x) : (tensor<4x64xf16>) -> tensor<4x64xf16> attributes {lowp.island_reasons = ["scaled"]} {
   ^bb0(%a: tensor<4x64xf32>):
     %c = arith.constant 0.125 : f32
     %e = tensor.empty() : tensor<4x64xf32>

@@ -45,9 +45,14 @@ def InsertFP32Islands : Pass<"lowp-insert-fp32-islands"> {
   }];
   let dependentDialects = ["::mlir::lowp::LowpDialect"];
   let options = [
-    Option<"low", "low", "std::string", /*default=*/"\"f16\"",
+    Option<"low", "low", "std::string", /*default=*/"\"auto\"",
            "the low-precision format the rest of the program will use "
-           "(f16, bf16 or an f8 type); hazards are judged against it">,
+           "(f16, bf16 or an f8 type); hazards and the default long-reduction "
+           "threshold are judged against it. auto: the target's preferred "
+           "16-bit format, f16 (the narrowest range) without a target">,
+    Option<"targetChip", "target", "std::string", /*default=*/"\"\"",
+           "chip of the capability table that low=auto consults; empty: the "
+           "module's lowp.target">,
     Option<"longReductionThreshold", "long-reduction-threshold", "int64_t",
            /*default=*/"0",
            "sums over more elements than this get an island; 0 derives it "
