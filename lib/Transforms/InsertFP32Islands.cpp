@@ -599,8 +599,8 @@ FailureOr<FloatType> InsertFP32IslandsPass::getPreferredLowFormat() {
   const TargetInfo *target = lookupTarget(chip);
   if (!target) {
     getOperation()->emitError()
-        << "lowp-insert-fp32-islands: unknown target '" << chip
-        << "'; known targets: " << getKnownTargetNames();
+        << "lowp-insert-fp32-islands: invalid option target=" << chip
+        << ": not a known target (" << getKnownTargetNames() << ")";
     return failure();
   }
   if (!target->preferred16)
@@ -620,16 +620,17 @@ void InsertFP32IslandsPass::runOnOperation() {
   }
   if (!low || low.getWidth() >= 32) {
     getOperation()->emitError()
-        << "lowp-insert-fp32-islands: 'low' must name a float type narrower "
-           "than f32 (f16, bf16, an f8 type), got '"
-        << this->low << "'";
+        << "lowp-insert-fp32-islands: invalid option low=" << this->low
+        << ": not a float type narrower than f32 (f16, bf16, an f8 type) "
+           "or auto";
     return signalPassFailure();
   }
   if (longReductionThreshold < -1) {
     getOperation()->emitError()
-        << "lowp-insert-fp32-islands: 'long-reduction-threshold' must be "
-           "-1 (off), 0 (derived from 'low') or a positive count, got "
-        << longReductionThreshold;
+        << "lowp-insert-fp32-islands: invalid option "
+           "long-reduction-threshold="
+        << static_cast<int64_t>(longReductionThreshold)
+        << ": not -1 (off), 0 (derived from low) or a positive count";
     return signalPassFailure();
   }
   int64_t threshold = longReductionThreshold;

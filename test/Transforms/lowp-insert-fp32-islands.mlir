@@ -4,12 +4,17 @@
 // Long reductions are judged against the option; -1 turns them off.
 // RUN: fp-opt %s -split-input-file -lowp-insert-fp32-islands="long-reduction-threshold=-1" | FileCheck %s --check-prefix=NOLONG
 // RUN: fp-opt %s -split-input-file -lowp-insert-fp32-islands="low=bf16" | FileCheck %s --check-prefix=BF16
+// Composes after precision inference (which leaves these computations as it
+// finds them or adds casts the islands read through): the same islands.
+// RUN: fp-opt %s -split-input-file -lowp-infer-precision="low=f16" -lowp-insert-fp32-islands | FileCheck %s --check-prefix=INFER
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 
 // Softmax as five generics (max, subtract, exp, sum, divide), torch-mlir's
 // decomposition: one island, the input its only operand.
+// INFER-LABEL: func.func @softmax_decomposed
+//       INFER:   lowp.island f32 (%{{.+}}) : (tensor<4x128xf32>) -> tensor<4x128xf32> attributes {lowp.island_reasons = ["softmax"]}
 // CHECK-LABEL: func.func @softmax_decomposed
 //  CHECK-SAME: (%[[X:.+]]: tensor<4x128xf32>)
 //       CHECK:   %[[R:.+]] = lowp.island f32 (%[[X]]) : (tensor<4x128xf32>) -> tensor<4x128xf32> attributes {lowp.island_reasons = ["softmax"]} {
@@ -344,6 +349,8 @@ func.func @logsumexp(%x: tensor<4x64xf32>) -> tensor<4xf32> {
 
 // Layer norm as torch-mlir writes it: sum / n, centre, mean of squares,
 // + eps, rsqrt, scale, then the affine weight and bias.
+// INFER-LABEL: func.func @layer_norm
+//       INFER:   lowp.island f32 (%{{.+}}, %{{.+}}, %{{.+}}) : (tensor<2x8x32xf32>, tensor<32xf32>, tensor<32xf32>) -> tensor<2x8x32xf32> attributes {lowp.island_reasons = ["layer_norm"]}
 // CHECK-LABEL: func.func @layer_norm
 //  CHECK-SAME: (%[[X:.+]]: tensor<2x8x32xf32>, %[[G:.+]]: tensor<32xf32>, %[[B:.+]]: tensor<32xf32>)
 //       CHECK:   %[[R:.+]] = lowp.island f32 (%[[X]], %[[G]], %[[B]]) : (tensor<2x8x32xf32>, tensor<32xf32>, tensor<32xf32>) -> tensor<2x8x32xf32> attributes {lowp.island_reasons = ["layer_norm"]}
@@ -621,6 +628,8 @@ func.func @group_norm(%x: tensor<2x8x16xf32>) -> tensor<2x8x16xf32> {
 // NLL loss after a log-softmax, torch-mlir style: the picked log-probability
 // is a tensor.extract in a generic, summed to a scalar and divided by the
 // batch. Log-softmax and loss merge into one island.
+// INFER-LABEL: func.func @nll_loss
+//       INFER:   lowp.island f32 {{.+}} -> tensor<f32> attributes {lowp.island_reasons = ["log_softmax", "loss"]}
 // CHECK-LABEL: func.func @nll_loss
 //  CHECK-SAME: (%[[X:.+]]: tensor<4x10xf32>, %[[T:.+]]: tensor<4xi64>)
 //       CHECK:   lowp.island f32 (%[[X]], %[[T]]) : (tensor<4x10xf32>, tensor<4xi64>) -> tensor<f32> attributes {lowp.island_reasons = ["log_softmax", "loss"]}
