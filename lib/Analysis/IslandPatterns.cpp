@@ -61,6 +61,16 @@ static std::optional<double> getSplatFloat(Attribute attr) {
   return std::nullopt;
 }
 
+/// The value of a scalar or splat float or integer constant attribute
+/// (integers matter as exponents of math.fpowi).
+static std::optional<double> getSplatNumber(Attribute attr) {
+  if (std::optional<double> f = getSplatFloat(attr))
+    return f;
+  if (auto intAttr = dyn_cast<IntegerAttr>(attr))
+    return static_cast<double>(intAttr.getValue().getSExtValue());
+  return std::nullopt;
+}
+
 /// True for ops that are payload scalars of a linalg op.
 static bool isInPayload(Operation *op) {
   return isa_and_nonnull<linalg::LinalgOp>(op->getParentOp());
@@ -114,7 +124,7 @@ Term *TermGraph::build(Value value, unsigned depth) {
               [&](Operation *op) { return unary(TermKind::Forward); })
           .Case([&](arith::ConstantOp op) {
             Term *t = make(TermKind::Leaf, value, nullptr);
-            if (std::optional<double> c = getSplatFloat(op.getValue())) {
+            if (std::optional<double> c = getSplatNumber(op.getValue())) {
               t->kind = TermKind::Constant;
               t->constant = c;
             }
@@ -133,7 +143,8 @@ Term *TermGraph::build(Value value, unsigned depth) {
           .Case([&](math::LogOp) { return unary(TermKind::Log); })
           .Case([&](math::SqrtOp) { return unary(TermKind::Sqrt); })
           .Case([&](math::RsqrtOp) { return unary(TermKind::Rsqrt); })
-          .Case([&](math::PowFOp) { return binary(TermKind::Pow); })
+          .Case<math::PowFOp, math::FPowIOp>(
+              [&](Operation *) { return binary(TermKind::Pow); })
           .Case([&](arith::CmpFOp) { return binary(TermKind::Compare); })
           .Case([&](arith::SelectOp op) {
             return make(TermKind::Select, value, topLevel,
@@ -394,10 +405,20 @@ Term *matchPlusEps(Term *t) {
   t = S(t);
   if (t->kind != TermKind::Add && t->kind != TermKind::Max)
     return nullptr;
-  if (isScalarLike(t->operands[1]) && !isScalarLike(t->operands[0]))
+  bool lhsScalar = isScalarLike(t->operands[0]);
+  bool rhsScalar = isScalarLike(t->operands[1]);
+  if (rhsScalar && !lhsScalar)
     return t->operands[0];
-  if (isScalarLike(t->operands[0]) && !isScalarLike(t->operands[1]))
+  if (lhsScalar && !rhsScalar)
     return t->operands[1];
+  // Both constant: the tensor is the variance (running statistics folded to
+  // a splat), the scalar the epsilon.
+  if (lhsScalar && rhsScalar) {
+    bool lhsTensor = isa<ShapedType>(S(t->operands[0])->value.getType());
+    bool rhsTensor = isa<ShapedType>(S(t->operands[1])->value.getType());
+    if (lhsTensor != rhsTensor)
+      return lhsTensor ? t->operands[0] : t->operands[1];
+  }
   return nullptr;
 }
 
@@ -513,8 +534,9 @@ std::optional<IslandReason> matchNormCore(Term *t, Term *&input) {
     input = x;
     return classifyNormWithStatistics(mu);
   }
-  // Batch norm inference: running statistics are tensors from outside.
-  if (is(mu, TermKind::Leaf) && is(variance, TermKind::Leaf) &&
+  // Batch norm inference: running statistics are tensors from outside
+  // (arguments, weights, possibly splat constants).
+  if (isParameter(mu) && isParameter(variance) &&
       isa<ShapedType>(S(mu)->value.getType()) &&
       isa<ShapedType>(S(variance)->value.getType())) {
     input = x;
