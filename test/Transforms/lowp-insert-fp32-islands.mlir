@@ -997,3 +997,202 @@ func.func @existing_island_merges(%x: tensor<4x64xf16>) -> tensor<4x64xf16> {
   %p = linalg.softmax dimension(1) ins(%s : tensor<4x64xf16>) outs(%e2 : tensor<4x64xf16>) -> tensor<4x64xf16>
   return %p : tensor<4x64xf16>
 }
+
+// -----
+
+// The shapes torch-mlir gives real models (ConvNeXt, ResNet, LLaMA exports):
+// statistics broadcast back by copy generics, the square as a generic that
+// reads one tensor twice, eps an f64 constant truncated in the payload, a
+// trailing permutation.
+#m = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#keep = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
+#c = affine_map<(d0, d1, d2) -> (d2)>
+#perm = affine_map<(d0, d1, d2) -> (d0, d2, d1)>
+// CHECK-LABEL: func.func @layer_norm_channels_last
+//       CHECK:   lowp.island f32 (%{{.+}}, %{{.+}}, %{{.+}}) : (tensor<2x5x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8x5xf32> attributes {lowp.island_reasons = ["layer_norm"]}
+func.func @layer_norm_channels_last(%x: tensor<2x5x8xf32>, %g: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<2x8x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 8.0 : f32
+  %eps = arith.constant 1.0e-6 : f64
+  %e1 = tensor.empty() : tensor<2x5x1xf32>
+  %e = tensor.empty() : tensor<2x5x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e1 : tensor<2x5x1xf32>) -> tensor<2x5x1xf32>
+  %s = linalg.generic {indexing_maps = [#m, #keep], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x : tensor<2x5x8xf32>) outs(%f : tensor<2x5x1xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %a = arith.addf %in, %o : f32
+    linalg.yield %a : f32
+  } -> tensor<2x5x1xf32>
+  %mu = linalg.generic {indexing_maps = [#m, #m], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<2x5x1xf32>) outs(%e1 : tensor<2x5x1xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %d = arith.divf %in, %n : f32
+    linalg.yield %d : f32
+  } -> tensor<2x5x1xf32>
+  %mub = linalg.generic {indexing_maps = [#keep, #m], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%mu : tensor<2x5x1xf32>) outs(%e : tensor<2x5x8xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<2x5x8xf32>
+  %cen = linalg.generic {indexing_maps = [#m, #m, #m], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %mub : tensor<2x5x8xf32>, tensor<2x5x8xf32>) outs(%e : tensor<2x5x8xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %d = arith.subf %a, %m : f32
+    linalg.yield %d : f32
+  } -> tensor<2x5x8xf32>
+  %sq = linalg.generic {indexing_maps = [#m, #m, #m], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%cen, %cen : tensor<2x5x8xf32>, tensor<2x5x8xf32>) outs(%e : tensor<2x5x8xf32>) {
+  ^bb0(%a: f32, %a2: f32, %o: f32):
+    %p = arith.mulf %a, %a2 : f32
+    linalg.yield %p : f32
+  } -> tensor<2x5x8xf32>
+  %ss = linalg.generic {indexing_maps = [#m, #keep], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%sq : tensor<2x5x8xf32>) outs(%f : tensor<2x5x1xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %a = arith.addf %in, %o : f32
+    linalg.yield %a : f32
+  } -> tensor<2x5x1xf32>
+  %rs = linalg.generic {indexing_maps = [#m, #m], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%ss : tensor<2x5x1xf32>) outs(%e1 : tensor<2x5x1xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %v = arith.divf %in, %n : f32
+    %e32 = arith.truncf %eps : f64 to f32
+    %ve = arith.addf %v, %e32 : f32
+    %r = math.rsqrt %ve : f32
+    linalg.yield %r : f32
+  } -> tensor<2x5x1xf32>
+  %rsb = linalg.generic {indexing_maps = [#keep, #m], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%rs : tensor<2x5x1xf32>) outs(%e : tensor<2x5x8xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<2x5x8xf32>
+  %y = linalg.generic {indexing_maps = [#m, #m, #c, #c, #m], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%cen, %rsb, %g, %b : tensor<2x5x8xf32>, tensor<2x5x8xf32>, tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<2x5x8xf32>) {
+  ^bb0(%a: f32, %r: f32, %gv: f32, %bv: f32, %o: f32):
+    %n0 = arith.mulf %a, %r : f32
+    %n1 = arith.mulf %n0, %gv : f32
+    %n2 = arith.addf %n1, %bv : f32
+    linalg.yield %n2 : f32
+  } -> tensor<2x5x8xf32>
+  %et = tensor.empty() : tensor<2x8x5xf32>
+  %t = linalg.generic {indexing_maps = [#m, #perm], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%y : tensor<2x5x8xf32>) outs(%et : tensor<2x8x5xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<2x8x5xf32>
+  return %t : tensor<2x8x5xf32>
+}
+
+// -----
+
+#m = affine_map<(d0, d1) -> (d0, d1)>
+#keep = affine_map<(d0, d1) -> (d0, 0)>
+#r = affine_map<(d0, d1) -> (d0)>
+#w = affine_map<(d0, d1) -> (d1)>
+
+// A bf16 model's RMSNorm with the square as math.fpowi, widened to f32 for
+// the statistics, narrowed back before the bf16 weight: the island reads the
+// widened input, computes the weight product in f32 and returns bf16.
+// CHECK-LABEL: func.func @rms_norm_fpowi_bf16
+//       CHECK:   %[[W:.+]] = linalg.generic
+//       CHECK:     arith.extf %{{.+}} : bf16 to f32
+//       CHECK:   lowp.island f32 (%[[W]], %{{.+}}) : (tensor<4x16xf32>, tensor<16xbf16>) -> tensor<4x16xbf16> attributes {lowp.island_reasons = ["rms_norm"]}
+//       CHECK:     math.fpowi
+//   CHECK-NOT:     f32 to bf16
+//       CHECK:     arith.mulf %{{.+}}, %{{.+}} : f32
+//       CHECK:     lowp.yield %{{.+}} : tensor<4x16xf32>
+func.func @rms_norm_fpowi_bf16(%x: tensor<4x16xbf16>, %w: tensor<16xbf16>) -> tensor<4x16xbf16> {
+  %two = arith.constant 2 : i64
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 16.0 : f32
+  %eps = arith.constant 1.0e-6 : f64
+  %e32 = tensor.empty() : tensor<4x16xf32>
+  %e1 = tensor.empty() : tensor<4x1xf32>
+  %e16 = tensor.empty() : tensor<4x16xbf16>
+  %xw = linalg.generic {indexing_maps = [#m, #m], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x16xbf16>) outs(%e32 : tensor<4x16xf32>) {
+  ^bb0(%in: bf16, %o: f32):
+    %v = arith.extf %in : bf16 to f32
+    linalg.yield %v : f32
+  } -> tensor<4x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4x1xf32>) -> tensor<4x1xf32>
+  %ss = linalg.generic {indexing_maps = [#m, #keep], iterator_types = ["parallel", "reduction"]}
+      ins(%xw : tensor<4x16xf32>) outs(%f : tensor<4x1xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %p = math.fpowi %in, %two : f32, i64
+    %a = arith.addf %p, %o : f32
+    linalg.yield %a : f32
+  } -> tensor<4x1xf32>
+  %y = linalg.generic {indexing_maps = [#m, #keep, #m], iterator_types = ["parallel", "parallel"]}
+      ins(%xw, %ss : tensor<4x16xf32>, tensor<4x1xf32>) outs(%e32 : tensor<4x16xf32>) {
+  ^bb0(%v: f32, %s: f32, %o: f32):
+    %ms = arith.divf %s, %n : f32
+    %ep = arith.truncf %eps : f64 to f32
+    %me = arith.addf %ms, %ep : f32
+    %r = math.rsqrt %me : f32
+    %xn = arith.mulf %v, %r : f32
+    linalg.yield %xn : f32
+  } -> tensor<4x16xf32>
+  %yb = linalg.generic {indexing_maps = [#m, #w, #m], iterator_types = ["parallel", "parallel"]}
+      ins(%y, %w : tensor<4x16xf32>, tensor<16xbf16>) outs(%e16 : tensor<4x16xbf16>) {
+  ^bb0(%v: f32, %wv: bf16, %o: bf16):
+    %t = arith.truncf %v : f32 to bf16
+    %m = arith.mulf %t, %wv : bf16
+    linalg.yield %m : bf16
+  } -> tensor<4x16xbf16>
+  return %yb : tensor<4x16xbf16>
+}
+
+// -----
+
+#m = affine_map<(d0, d1) -> (d0, d1)>
+#r = affine_map<(d0, d1) -> (d0)>
+
+// torch-mlir's max over a dimension returns values and indices from one
+// two-result generic; the softmax reads the values. The index result is
+// unused and stays inside the island.
+// CHECK-LABEL: func.func @softmax_max_with_index
+//       CHECK:   lowp.island f32 (%{{.+}}) : (tensor<4x32xf32>) -> tensor<4x32xf32> attributes {lowp.island_reasons = ["softmax"]}
+//       CHECK:     linalg.index 1
+//       CHECK:     lowp.yield
+func.func @softmax_max_with_index(%x: tensor<4x32xf32>) -> tensor<4x32xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : i64
+  %ev = tensor.empty() : tensor<4xf32>
+  %ei = tensor.empty() : tensor<4xi64>
+  %e = tensor.empty() : tensor<4x32xf32>
+  %fv = linalg.fill ins(%ninf : f32) outs(%ev : tensor<4xf32>) -> tensor<4xf32>
+  %fi = linalg.fill ins(%c0 : i64) outs(%ei : tensor<4xi64>) -> tensor<4xi64>
+  %mx:2 = linalg.generic {indexing_maps = [#m, #r, #r], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x32xf32>) outs(%fv, %fi : tensor<4xf32>, tensor<4xi64>) {
+  ^bb0(%in: f32, %o: f32, %oi: i64):
+    %i = linalg.index 1 : index
+    %ii = arith.index_cast %i : index to i64
+    %m = arith.maximumf %in, %o : f32
+    %gt = arith.cmpf ogt, %in, %o : f32
+    %s = arith.select %gt, %ii, %oi : i64
+    linalg.yield %m, %s : f32, i64
+  } -> (tensor<4xf32>, tensor<4xi64>)
+  %ex = linalg.generic {indexing_maps = [#m, #r, #m], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %mx#0 : tensor<4x32xf32>, tensor<4xf32>) outs(%e : tensor<4x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %d = arith.subf %a, %b : f32
+    %v = math.exp %d : f32
+    linalg.yield %v : f32
+  } -> tensor<4x32xf32>
+  %fs = linalg.fill ins(%zero : f32) outs(%ev : tensor<4xf32>) -> tensor<4xf32>
+  %sum = linalg.generic {indexing_maps = [#m, #r], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<4x32xf32>) outs(%fs : tensor<4xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %a = arith.addf %in, %o : f32
+    linalg.yield %a : f32
+  } -> tensor<4xf32>
+  %p = linalg.generic {indexing_maps = [#m, #r, #m], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %sum : tensor<4x32xf32>, tensor<4xf32>) outs(%e : tensor<4x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %d = arith.divf %a, %b : f32
+    linalg.yield %d : f32
+  } -> tensor<4x32xf32>
+  return %p : tensor<4x32xf32>
+}
