@@ -26,8 +26,9 @@ using namespace mlir::lowp;
 
 /// Terms deeper than this become leaves: bounds the work on long chains.
 static constexpr unsigned kMaxTermDepth = 64;
-/// Structural comparison gives up (answers "different") below this depth.
-static constexpr unsigned kMaxCompareDepth = 48;
+/// Structural comparison gives up (answers "different") after visiting this
+/// many pairs of terms: shared subterms cannot make it exponential.
+static constexpr unsigned kMaxCompareSteps = 4096;
 
 //===----------------------------------------------------------------------===//
 // TermGraph
@@ -266,14 +267,20 @@ static bool isCommutative(TermKind kind) {
          kind == TermKind::Max || kind == TermKind::Min;
 }
 
-bool TermGraph::same(Term *a, Term *b, unsigned depth) {
+bool TermGraph::same(Term *a, Term *b) {
+  unsigned budget = kMaxCompareSteps;
+  return sameWithin(a, b, budget);
+}
+
+bool TermGraph::sameWithin(Term *a, Term *b, unsigned &budget) {
   a = strip(a);
   b = strip(b);
   if (a == b)
     return true;
-  if (depth > kMaxCompareDepth || a->kind != b->kind ||
+  if (budget == 0 || a->kind != b->kind ||
       a->operands.size() != b->operands.size())
     return false;
+  --budget;
   switch (a->kind) {
   case TermKind::Leaf:
   case TermKind::Accum:
@@ -290,15 +297,15 @@ bool TermGraph::same(Term *a, Term *b, unsigned depth) {
   }
   auto allSame = [&](ArrayRef<Term *> x, ArrayRef<Term *> y) {
     for (auto [p, q] : llvm::zip(x, y))
-      if (!same(p, q, depth + 1))
+      if (!sameWithin(p, q, budget))
         return false;
     return true;
   };
   if (allSame(a->operands, b->operands))
     return true;
   return isCommutative(a->kind) &&
-         same(a->operands[0], b->operands[1], depth + 1) &&
-         same(a->operands[1], b->operands[0], depth + 1);
+         sameWithin(a->operands[0], b->operands[1], budget) &&
+         sameWithin(a->operands[1], b->operands[0], budget);
 }
 
 //===----------------------------------------------------------------------===//

@@ -338,7 +338,8 @@ static IslandOp buildIsland(IslandGroup &group, Block &block,
   llvm::SetVector<Operation *> rematerialized;
   std::function<void(Operation *)> addRemat = [&](Operation *def) {
     for (Value v : def->getOperands())
-      addRemat(v.getDefiningOp());
+      if (Operation *operandDef = v.getDefiningOp())
+        addRemat(operandDef);
     rematerialized.insert(def);
   };
   for (Operation *op : ops)

@@ -62,10 +62,13 @@ public:
 
   /// `term` with Forward nodes skipped.
   static Term *strip(Term *term);
-  /// Structural equality: the same leaves combined by the same operations.
-  static bool same(Term *a, Term *b, unsigned depth = 0);
+  /// Structural equality: the same leaves combined by the same operations
+  /// (commutative operands in either order). Gives up, answering false, on
+  /// very large terms.
+  static bool same(Term *a, Term *b);
 
 private:
+  static bool sameWithin(Term *a, Term *b, unsigned &budget);
   Term *build(Value value, unsigned depth);
   Term *make(TermKind kind, Value value, Operation *op,
              ArrayRef<Term *> operands = {});
