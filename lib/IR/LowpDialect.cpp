@@ -74,6 +74,12 @@ verifyDiscardableAttribute(function_ref<InFlightDiagnostic()> emitError,
                          << " entries for " << numResults << " results";
     return success();
   }
+  if (name == LowpDialect::getIslandReasonsAttrName()) {
+    auto array = dyn_cast<ArrayAttr>(value);
+    if (!array || !llvm::all_of(array, llvm::IsaPred<StringAttr>))
+      return emitError() << "'" << name << "' must be an array of strings";
+    return success();
+  }
   return emitError() << "unknown lowp attribute '" << name << "'";
 }
 
