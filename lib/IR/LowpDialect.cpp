@@ -1,6 +1,7 @@
 //===- LowpDialect.cpp - lowp dialect -------------------------------------===//
 
 #include "lowp/IR/LowpDialect.h"
+#include "lowp/IR/TrainingStep.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
@@ -25,6 +26,37 @@ Operation *LowpDialect::materializeConstant(OpBuilder &builder,
     if (arith::ConstantOp::isBuildableWith(typed, type))
       return arith::ConstantOp::create(builder, loc, type, typed);
   return nullptr;
+}
+
+/// Checks the training-step markers (docs/training-step.md) an op may carry;
+/// nullopt for names that are not training-step markers.
+static std::optional<LogicalResult>
+verifyTrainingStepAttribute(Operation *op, StringRef name, Attribute value) {
+  namespace ts = training;
+  auto fail = [&](StringRef what) -> LogicalResult {
+    return op->emitError() << "'" << name << "' " << what;
+  };
+  if (name == ts::kLossSeedAttr) {
+    if (!isa<UnitAttr>(value) || op->getNumResults() != 1)
+      return fail("is a unit attribute on a single-result op");
+    return success();
+  }
+  if (name == ts::kGradientAttr) {
+    if (!isa<UnitAttr, StringAttr>(value) || op->getNumResults() == 0)
+      return fail("is a unit or string attribute on an op with results");
+    return success();
+  }
+  if (name == ts::kLossScalingAttr) {
+    if (!isa<LossScaleModeAttr>(value))
+      return fail("must be a #lowp.loss_scale_mode attribute");
+    return success();
+  }
+  if (name == ts::kNumericsCheckedAttr) {
+    if (!isa<UnitAttr>(value))
+      return fail("is a unit attribute");
+    return success();
+  }
+  return std::nullopt;
 }
 
 /// Checks the discardable `lowp.*` attributes any op may carry.
@@ -72,5 +104,8 @@ LogicalResult LowpDialect::verifyOperationAttribute(Operation *op,
                              << " results";
     return success();
   }
+  if (std::optional<LogicalResult> result =
+          verifyTrainingStepAttribute(op, name, value))
+    return *result;
   return op->emitError() << "unknown lowp attribute '" << name << "'";
 }
