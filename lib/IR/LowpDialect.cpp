@@ -47,8 +47,9 @@ verifyTrainingStepAttribute(Operation *op, StringRef name, Attribute value) {
     return success();
   }
   if (name == ts::kLossScalingAttr) {
-    if (!isa<LossScaleModeAttr>(value))
-      return fail("must be a #lowp.loss_scale_mode attribute");
+    auto mode = dyn_cast<StringAttr>(value);
+    if (!mode || !symbolizeLossScaleMode(mode.getValue()))
+      return fail("must be \"none\", \"static\" or \"dynamic\"");
     return success();
   }
   if (name == ts::kNumericsCheckedAttr) {

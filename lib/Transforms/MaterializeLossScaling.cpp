@@ -241,6 +241,35 @@ FailureOr<std::optional<TrainingStep>> collectTrainingStep(func::FuncOp func) {
   return std::optional<TrainingStep>(std::move(step));
 }
 
+/// The low-precision type the function computes in, read off the IR: f16
+/// if any value has it (its gradients can underflow), else an 8-bit float,
+/// else bf16, else the widest type present (f32: nothing is low precision).
+FloatType inferComputeType(func::FuncOp func) {
+  FloatType f16, f8, bf16, widest;
+  func.walk([&](Operation *op) {
+    for (Type type : op->getResultTypes()) {
+      FloatType element = getFloatElementType(type);
+      if (!element)
+        continue;
+      if (element.isF16())
+        f16 = element;
+      else if (element.getWidth() == 8)
+        f8 = element;
+      else if (element.isBF16())
+        bf16 = element;
+      else if (!widest || element.getWidth() > widest.getWidth())
+        widest = element;
+    }
+  });
+  if (f16)
+    return f16;
+  if (f8)
+    return f8;
+  if (bf16)
+    return bf16;
+  return widest;
+}
+
 /// The `#lowp.policy` on `op` or its closest ancestor that has one.
 PolicyAttr lookupPolicy(Operation *op) {
   for (; op; op = op->getParentOp())
@@ -308,8 +337,8 @@ MaterializeLossScalingPass::decideMode(func::FuncOp func,
     compute = policyAttr.getCompute();
     computeSource = "#lowp.policy";
   } else {
-    compute = getFloatElementType(step.seed->getResult(0).getType());
-    computeSource = "the backward seed's type";
+    compute = inferComputeType(func);
+    computeSource = "the function's narrowest float type";
   }
   if (!compute.isF16()) {
     InFlightDiagnostic remark = func.emitRemark("loss scaling not applied: ");
@@ -432,7 +461,8 @@ void MaterializeLossScalingPass::materialize(func::FuncOp func,
     });
   }
   rewriter.modifyOpInPlace(func, [&] {
-    func->setAttr(ts::kLossScalingAttr, LossScaleModeAttr::get(ctx, mode));
+    func->setAttr(ts::kLossScalingAttr,
+                  rewriter.getStringAttr(stringifyLossScaleMode(mode)));
   });
 }
 
@@ -472,7 +502,7 @@ void MaterializeLossScalingPass::insertNumericsChecks(
         auto thenBuilder = [&](OpBuilder &nb, Location nloc) {
           vector::PrintOp::create(nb, nloc,
                                   "lowp.check_numerics: non-finite " +
-                                      checked[i].name);
+                                      checked[i].name + "\n");
           scf::YieldOp::create(nb, nloc);
         };
         if (i + 1 == checked.size()) {
@@ -512,10 +542,9 @@ void MaterializeLossScalingPass::runOnOperation() {
     return signalPassFailure();
 
   for (auto &[func, step] : steps) {
-    if (auto done = func->getAttrOfType<LossScaleModeAttr>(
-            ts::kLossScalingAttr)) {
+    if (auto done = func->getAttrOfType<StringAttr>(ts::kLossScalingAttr)) {
       func.emitRemark("loss scaling already materialized (")
-          << stringifyLossScaleMode(done.getValue()) << ")";
+          << done.getValue() << ")";
     } else if (std::optional<LossScaleMode> chosen = decideMode(func, step)) {
       // Dynamic scaling extends the signature; callers in this module would
       // be left calling the old one.

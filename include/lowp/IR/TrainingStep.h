@@ -28,8 +28,9 @@ inline constexpr llvm::StringLiteral kUpdatesAttr = "lowp.updates";
 /// Unit attributes on the argument/result pairs carrying the scaler state.
 inline constexpr llvm::StringLiteral kLossScaleAttr = "lowp.loss_scale";
 inline constexpr llvm::StringLiteral kGoodStepsAttr = "lowp.good_steps";
-/// `#lowp.loss_scale_mode<...>` on a function whose loss scaling has been
-/// materialized.
+/// `"static"` or `"dynamic"` on a function whose loss scaling has been
+/// materialized. Every marker is a builtin attribute, so marked IR goes
+/// through tools that do not load the lowp dialect (e.g. mlir-runner).
 inline constexpr llvm::StringLiteral kLossScalingAttr = "lowp.loss_scaling";
 /// Unit attribute on a function whose run-time numerics checks are in place.
 inline constexpr llvm::StringLiteral kNumericsCheckedAttr =

@@ -46,7 +46,7 @@ def MaterializeLossScaling
                     %good: i64 {lowp.good_steps})
         -> (tensor<f32> {lowp.loss}, tensor<4xf32> {lowp.updates = 0 : i64},
             f32 {lowp.loss_scale}, i64 {lowp.good_steps})
-        attributes {lowp.loss_scaling = #lowp.loss_scale_mode<dynamic>} {
+        attributes {lowp.loss_scaling = "dynamic"} {
       %s = lowp.scale %scale, %seed {lowp.loss_seed} : f32, tensor<f16>
       ...
       %u = lowp.unscale %scale, %g {lowp.gradient} : f32, tensor<4xf32>
