@@ -23,7 +23,7 @@
 #include "llvm/ADT/StringSwitch.h"
 
 namespace mlir::lowp {
-#define GEN_PASS_DEF_MATERIALIZELOSSSCALING
+#define GEN_PASS_DEF_LOWPMATERIALIZELOSSSCALING
 #include "lowp/Transforms/Passes.h.inc"
 } // namespace mlir::lowp
 
@@ -280,7 +280,7 @@ PolicyAttr lookupPolicy(Operation *op) {
 }
 
 struct MaterializeLossScalingPass
-    : lowp::impl::MaterializeLossScalingBase<MaterializeLossScalingPass> {
+    : lowp::impl::LowpMaterializeLossScalingBase<MaterializeLossScalingPass> {
   using Base::Base;
 
   void runOnOperation() override;
@@ -388,9 +388,11 @@ void MaterializeLossScalingPass::materialize(func::FuncOp func,
   Value scale, goodSteps;
   if (mode == LossScaleMode::Dynamic) {
     unsigned n = func.getNumArguments();
+    // The argument records the scale a caller starts from.
+    auto initialScale = rewriter.getDictionaryAttr(rewriter.getNamedAttr(
+        ts::kLossScaleAttr, rewriter.getF32FloatAttr(initScale)));
     (void)func.insertArguments({n, n}, {f32, i64},
-                               {unitDict(ts::kLossScaleAttr),
-                                unitDict(ts::kGoodStepsAttr)},
+                               {initialScale, unitDict(ts::kGoodStepsAttr)},
                                {loc, loc});
     scale = body.getArgument(n);
     goodSteps = body.getArgument(n + 1);

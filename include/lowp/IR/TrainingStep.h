@@ -25,7 +25,8 @@ inline constexpr llvm::StringLiteral kGradientAttr = "lowp.gradient";
 /// Integer attribute on a function result: the index of the argument (a
 /// parameter or optimizer state) this result is the updated value of.
 inline constexpr llvm::StringLiteral kUpdatesAttr = "lowp.updates";
-/// Unit attributes on the argument/result pairs carrying the scaler state.
+/// On the argument/result pairs carrying the scaler state; the scale
+/// argument's value is the initial scale a caller starts from.
 inline constexpr llvm::StringLiteral kLossScaleAttr = "lowp.loss_scale";
 inline constexpr llvm::StringLiteral kGoodStepsAttr = "lowp.good_steps";
 /// `"static"` or `"dynamic"` on a function whose loss scaling has been
