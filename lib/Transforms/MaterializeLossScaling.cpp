@@ -33,10 +33,22 @@ namespace ts = mlir::lowp::training;
 
 namespace {
 
-/// A gradient the step marks: its value and how run-time reports name it.
-struct MarkedGradient {
+/// A value checked at run time and how reports name it.
+struct NamedValue {
   Value value;
   std::string name;
+};
+
+/// Master gradients computed by one op: the op carrying `lowp.gradient`, or
+/// an exact widening cast of a low-precision marked result (what precision
+/// inference leaves when it demotes a marked op).
+struct GradientGroup {
+  /// The op carrying the marker.
+  Operation *marked;
+  /// The op computing `values`, after which they are unscaled.
+  Operation *producer;
+  /// The f32 (or wider) gradients.
+  SmallVector<Value> values;
 };
 
 /// What a function marks of the training-step convention.
@@ -45,6 +57,8 @@ struct TrainingStep {
   Operation *seed = nullptr;
   /// The ops carrying `lowp.gradient`, in program order.
   SmallVector<Operation *> gradientOps;
+  /// The master gradients they mark.
+  SmallVector<GradientGroup> gradients;
   /// (result index, argument index) of every `lowp.updates` result.
   SmallVector<std::pair<unsigned, unsigned>> updates;
 };
@@ -74,24 +88,45 @@ std::string describeLocation(Location loc) {
   return text;
 }
 
-/// How run-time reports name the gradients of a `lowp.gradient` op.
-SmallVector<MarkedGradient> getMarkedGradients(Operation *op) {
-  SmallVector<MarkedGradient> gradients;
+/// How run-time reports name the gradients of `group`: the marker's string,
+/// or the marked op and result number, and the marked op's location.
+SmallVector<NamedValue> nameGradients(const GradientGroup &group) {
+  SmallVector<NamedValue> named;
+  Operation *op = group.marked;
   auto name = op->getAttrOfType<StringAttr>(ts::kGradientAttr);
-  for (OpResult result : op->getResults()) {
+  for (auto [index, value] : llvm::enumerate(group.values)) {
     std::string label;
     llvm::raw_string_ostream os(label);
     if (name)
       os << "'" << name.getValue() << "'";
     else
-      os << "result #" << result.getResultNumber() << " of '"
-         << op->getName() << "'";
-    if (name && op->getNumResults() > 1)
-      os << " #" << result.getResultNumber();
+      os << "gradient of '" << op->getName() << "'";
+    if (group.values.size() > 1)
+      os << " #" << index;
     os << " at " << describeLocation(op->getLoc());
-    gradients.push_back({result, label});
+    named.push_back({value, label});
   }
-  return gradients;
+  return named;
+}
+
+/// The users of `value` if every one of them is an exact widening cast to a
+/// float of at least 32 bits.
+std::optional<SmallVector<Operation *>> getWideningCastUsers(Value value) {
+  SmallVector<Operation *> casts;
+  for (Operation *user : value.getUsers()) {
+    bool exact = false;
+    if (auto cast = dyn_cast<CastOp>(user))
+      exact = cast.isWidening();
+    else if (isa<arith::ExtFOp>(user))
+      exact = true;
+    FloatType element = getFloatElementType(user->getResult(0).getType());
+    if (!exact || !element || element.getWidth() < 32)
+      return std::nullopt;
+    casts.push_back(user);
+  }
+  if (casts.empty())
+    return std::nullopt;
+  return casts;
 }
 
 /// Collects the training-step marking of `func`. Returns std::nullopt when
@@ -210,16 +245,30 @@ FailureOr<std::optional<TrainingStep>> collectTrainingStep(func::FuncOp func) {
              << seedValue;
   }
 
-  for (Operation *op : step.gradientOps)
+  // Marked results are the master gradients, or, when they are low
+  // precision, their exact widening casts.
+  for (Operation *op : step.gradientOps) {
+    GradientGroup direct{op, op, {}};
     for (OpResult result : op->getResults()) {
       FloatType element = getFloatElementType(result.getType());
-      if (!element || element.getWidth() < 32)
+      if (element && element.getWidth() >= 32) {
+        direct.values.push_back(result);
+        continue;
+      }
+      std::optional<SmallVector<Operation *>> casts =
+          element ? getWideningCastUsers(result) : std::nullopt;
+      if (!casts)
         return op->emitOpError("result #")
                << result.getResultNumber() << " is marked as a gradient but "
                << "has type " << result.getType()
                << "; mark the f32 master gradient (after the cast from the "
                   "compute type)";
+      for (Operation *cast : *casts)
+        step.gradients.push_back({op, cast, {cast->getResult(0)}});
     }
+    if (!direct.values.empty())
+      step.gradients.push_back(std::move(direct));
+  }
 
   llvm::SmallDenseMap<unsigned, unsigned> updatedBy;
   for (auto [result, arg] : step.updates) {
@@ -391,9 +440,11 @@ void MaterializeLossScalingPass::materialize(func::FuncOp func,
     // The argument records the scale a caller starts from.
     auto initialScale = rewriter.getDictionaryAttr(rewriter.getNamedAttr(
         ts::kLossScaleAttr, rewriter.getF32FloatAttr(initScale)));
-    (void)func.insertArguments({n, n}, {f32, i64},
-                               {initialScale, unitDict(ts::kGoodStepsAttr)},
-                               {loc, loc});
+    rewriter.modifyOpInPlace(func, [&] {
+      (void)func.insertArguments({n, n}, {f32, i64},
+                                 {initialScale, unitDict(ts::kGoodStepsAttr)},
+                                 {loc, loc});
+    });
     scale = body.getArgument(n);
     goodSteps = body.getArgument(n + 1);
   } else {
@@ -416,23 +467,29 @@ void MaterializeLossScalingPass::materialize(func::FuncOp func,
   // Every master gradient is unscaled right after it is computed; the
   // unscaled value replaces it everywhere and carries the marker from now on.
   SmallVector<Value> unscaled;
-  SmallVector<Operation *> unscaleOps;
-  for (Operation *op : step.gradientOps) {
-    rewriter.setInsertionPointAfter(op);
-    auto unscale =
-        UnscaleOp::create(rewriter, op->getLoc(), scale, op->getResults());
-    for (auto [grad, plain] :
-         llvm::zip(op->getResults(), unscale.getResults()))
+  SmallVector<GradientGroup> unscaledGroups;
+  Operation *lastUnscale = nullptr;
+  for (GradientGroup &group : step.gradients) {
+    rewriter.setInsertionPointAfter(group.producer);
+    auto unscale = UnscaleOp::create(rewriter, group.producer->getLoc(),
+                                     scale, group.values);
+    for (auto [grad, plain] : llvm::zip(group.values, unscale.getResults()))
       rewriter.replaceAllUsesExcept(grad, plain, unscale);
-    Attribute marker = op->getAttr(ts::kGradientAttr);
-    rewriter.modifyOpInPlace(op, [&] { op->removeAttr(ts::kGradientAttr); });
-    unscale->setAttr(ts::kGradientAttr, marker);
+    unscale->setAttr(ts::kGradientAttr,
+                     group.marked->getAttr(ts::kGradientAttr));
     llvm::append_range(unscaled, unscale.getResults());
-    unscaleOps.push_back(unscale);
+    unscaledGroups.push_back({unscale, unscale,
+                              SmallVector<Value>(unscale.getResults())});
+    if (!lastUnscale || lastUnscale->isBeforeInBlock(unscale))
+      lastUnscale = unscale;
   }
-  step.gradientOps = unscaleOps;
+  for (Operation *op : step.gradientOps)
+    rewriter.modifyOpInPlace(op, [&] { op->removeAttr(ts::kGradientAttr); });
+  step.gradientOps = llvm::map_to_vector(
+      unscaledGroups, [](const GradientGroup &g) { return g.marked; });
+  step.gradients = std::move(unscaledGroups);
 
-  rewriter.setInsertionPointAfter(unscaleOps.back());
+  rewriter.setInsertionPointAfter(lastUnscale);
   Value finite = AllFiniteOp::create(rewriter, loc, unscaled);
 
   // A non-finite step returns what it received: GradScaler skips
@@ -455,9 +512,11 @@ void MaterializeLossScalingPass::materialize(func::FuncOp func,
         minScale > 0.0 ? f64Attr(minScale) : FloatAttr(),
         maxScale > 0.0 ? f64Attr(maxScale) : FloatAttr());
     unsigned n = func.getNumResults();
-    (void)func.insertResults({n, n}, {f32, i64},
-                             {unitDict(ts::kLossScaleAttr),
-                              unitDict(ts::kGoodStepsAttr)});
+    rewriter.modifyOpInPlace(func, [&] {
+      (void)func.insertResults({n, n}, {f32, i64},
+                               {unitDict(ts::kLossScaleAttr),
+                                unitDict(ts::kGoodStepsAttr)});
+    });
     rewriter.modifyOpInPlace(ret, [&] {
       ret->insertOperands(ret->getNumOperands(), update.getResults());
     });
@@ -476,7 +535,7 @@ void MaterializeLossScalingPass::insertNumericsChecks(
   rewriter.setInsertionPoint(ret);
 
   // Checked in order: the loss first, then the gradients as computed.
-  SmallVector<MarkedGradient> checked;
+  SmallVector<NamedValue> checked;
   {
     std::string label;
     llvm::raw_string_ostream os(label);
@@ -486,11 +545,11 @@ void MaterializeLossScalingPass::insertNumericsChecks(
       os << " at " << describeLocation(def->getLoc());
     checked.push_back({ret->getOperand(step.lossResult), label});
   }
-  for (Operation *op : step.gradientOps)
-    llvm::append_range(checked, getMarkedGradients(op));
+  for (const GradientGroup &group : step.gradients)
+    llvm::append_range(checked, nameGradients(group));
 
   SmallVector<Value> finite;
-  for (const MarkedGradient &value : checked)
+  for (const NamedValue &value : checked)
     finite.push_back(
         AllFiniteOp::create(rewriter, value.value.getLoc(), value.value));
 

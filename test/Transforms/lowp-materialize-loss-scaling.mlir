@@ -188,3 +188,29 @@ func.func @unmarked(%x: tensor<4xf16>) -> tensor<4xf16> {
   %y = arith.mulf %x, %one : tensor<4xf16>
   return %y : tensor<4xf16>
 }
+
+// -----
+
+// A marked gradient that precision inference left in f16, read only through
+// exact widening casts: each cast result is a master gradient and is
+// unscaled (the marker moves to the unscale).
+
+// DYN-LABEL: func.func @demoted_gradient(
+// DYN:         %[[G16:.*]] = arith.mulf %{{.*}}, %{{.*}} : tensor<4xf16>
+// DYN-NOT:     lowp.gradient
+// DYN-NEXT:    %[[G:.*]] = lowp.cast %[[G16]] : tensor<4xf16> to tensor<4xf32>
+// DYN-NEXT:    %[[U:.*]] = lowp.unscale %{{.*}}, %[[G]] {lowp.gradient = "w"} : f32, tensor<4xf32>
+// DYN-NEXT:    %[[OK:.*]] = lowp.all_finite %[[U]] : tensor<4xf32>
+// DYN-NEXT:    arith.subf %{{.*}}, %[[U]] : tensor<4xf32>
+func.func @demoted_gradient(%w: tensor<4xf32>, %x: tensor<4xf16>)
+    -> (tensor<f32> {lowp.loss}, tensor<4xf32> {lowp.updates = 0 : i64}) {
+  %loss = arith.constant dense<0.5> : tensor<f32>
+  %seed = arith.constant {lowp.loss_seed} dense<1.0> : tensor<f16>
+  %s = tensor.extract %seed[] : tensor<f16>
+  %e16 = tensor.empty() : tensor<4xf16>
+  %sb = linalg.fill ins(%s : f16) outs(%e16 : tensor<4xf16>) -> tensor<4xf16>
+  %g16 = arith.mulf %sb, %x {lowp.gradient = "w"} : tensor<4xf16>
+  %g = lowp.cast %g16 : tensor<4xf16> to tensor<4xf32>
+  %w1 = arith.subf %w, %g : tensor<4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}
