@@ -121,4 +121,89 @@ def LowpInferPrecision : Pass<"lowp-infer-precision", "::mlir::ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def LowpMaterializeLossScaling
+    : Pass<"lowp-materialize-loss-scaling", "::mlir::ModuleOp"> {
+  let summary = "Make dynamic (or static) loss scaling part of FP16 training steps";
+  let description = [{
+    Rewrites every function that follows the training-step convention of
+    docs/training-step.md (a `lowp.loss` result, one `lowp.loss_seed` op, the
+    `lowp.gradient` ops and the `lowp.updates = <arg>` results) into a step
+    that scales its loss the way torch.amp.GradScaler does, in the compiled
+    code:
+
+    - the backward seed (the 1.0 cotangent of the loss) becomes
+      `lowp.scale %scale, %seed`;
+    - every master gradient is unscaled in f32 with `lowp.unscale`
+      (a reciprocal that is exact for power-of-two scales);
+    - `lowp.all_finite` over the unscaled gradients guards every
+      `lowp.updates` result: a non-finite step returns the parameters (and
+      optimizer state) it received, bit for bit;
+    - with `mode=dynamic` the scale and the good-step counter become
+      function arguments and results (`lowp.loss_scale`, `lowp.good_steps`)
+      updated by `lowp.update_scale`; `mode=static` uses the constant
+      `init-scale` with the same skip logic.
+
+    ```mlir
+    func.func @step(%w: tensor<4xf32>, ...)
+        -> (tensor<f32> {lowp.loss}, tensor<4xf32> {lowp.updates = 0 : i64}) {
+      %seed = arith.constant {lowp.loss_seed} dense<1.0> : tensor<f16>
+      ...
+      %g = lowp.cast %g16 {lowp.gradient} : tensor<4xf16> to tensor<4xf32>
+      ...
+    }
+    // becomes
+    func.func @step(%w: tensor<4xf32>, ..., %scale: f32 {lowp.loss_scale = 65536.0 : f32},
+                    %good: i64 {lowp.good_steps})
+        -> (tensor<f32> {lowp.loss}, tensor<4xf32> {lowp.updates = 0 : i64},
+            f32 {lowp.loss_scale}, i64 {lowp.good_steps})
+        attributes {lowp.loss_scaling = "dynamic"} {
+      %s = lowp.scale %scale, %seed {lowp.loss_seed} : f32, tensor<f16>
+      ...
+      %u = lowp.unscale %scale, %g {lowp.gradient} : f32, tensor<4xf32>
+      %ok = lowp.all_finite %u : tensor<4xf32>
+      %w1 = arith.select %ok, %new_w, %w : tensor<4xf32>
+      %s1, %n1 = lowp.update_scale %scale, %good, %ok : f32, i64
+      return %loss, %w1, %s1, %n1 : ...
+    }
+    ```
+
+    The mode is `mode` when set, else the `loss_scale` of the function's or
+    module's `#lowp.policy`, else dynamic. Loss scaling only applies to f16
+    compute (`policy`, else the `#lowp.policy` compute type, else f16 if any
+    value of the function has it, else its narrowest float): for bf16 and 8-bit floats the pass changes nothing and
+    says why in a remark. A function already carrying `lowp.loss_scaling` is
+    left as it is. With `check-numerics`, the step also reports at run time
+    the first non-finite tensor among the loss and the gradients, by role
+    and source location (`vector.print`).
+  }];
+  let options = [
+    Option<"mode", "mode", "std::string", /*default=*/"\"auto\"",
+           "auto (from #lowp.policy, else dynamic), none, static or dynamic">,
+    Option<"policy", "policy", "std::string", /*default=*/"\"auto\"",
+           "compute format: auto (from #lowp.policy, else the IR's types), "
+           "f16, bf16 or fp8">,
+    Option<"initScale", "init-scale", "double", /*default=*/"65536.0",
+           "static: the fixed scale; dynamic: the initial scale, recorded on "
+           "the scale argument">,
+    Option<"growthFactor", "growth-factor", "double", /*default=*/"2.0",
+           "scale growth after growth-interval finite steps">,
+    Option<"backoffFactor", "backoff-factor", "double", /*default=*/"0.5",
+           "scale factor after a non-finite step">,
+    Option<"growthInterval", "growth-interval", "int64_t", /*default=*/"2000",
+           "consecutive finite steps before the scale grows">,
+    Option<"minScale", "min-scale", "double", /*default=*/"0.0",
+           "smallest scale (0: unbounded)">,
+    Option<"maxScale", "max-scale", "double", /*default=*/"0.0",
+           "largest scale (0: unbounded)">,
+    Option<"checkNumerics", "check-numerics", "bool", /*default=*/"false",
+           "report the first non-finite loss or gradient at run time">,
+  ];
+  let dependentDialects = [
+    "::mlir::lowp::LowpDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 #endif // LOWP_TRANSFORMS_PASSES_TD

@@ -14,6 +14,10 @@ namespace mlir::lowp {
 /// Patterns lowering lowp.cast and lowp.island.
 void populateLowpCastAndIslandToLinalgPatterns(RewritePatternSet &patterns);
 
+/// Patterns lowering lowp.scale, lowp.unscale, lowp.all_finite and
+/// lowp.update_scale.
+void populateLowpLossScalingToLinalgPatterns(RewritePatternSet &patterns);
+
 /// Converts one scalar float `value` to `dstType` with the rounding and
 /// saturation of a lowp.cast. `randomBits` (an i32, only for stochastic
 /// rounding) supplies the per-element random bits. Returns null when the
