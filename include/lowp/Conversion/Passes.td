@@ -41,4 +41,36 @@ def ConvertLowpToLinalg : Pass<"convert-lowp-to-linalg"> {
   ];
 }
 
+def LowpExpandFloatConversions : Pass<"lowp-expand-float-conversions"> {
+  let summary = "Expand f32 <-> bf16/FP8 conversions into exact integer ops";
+  let description = [{
+    Rewrites `arith.truncf` from f32 (round to nearest-even) and `arith.extf`
+    to f32 into shifts, masks, adds and selects on i32 lanes, for every
+    narrow format the target has no conversion instruction for. The result
+    is bit-exact with APFloat (subnormals, ties, overflow to inf or NaN,
+    NaN payloads), vectorizes like any integer code and calls no library:
+    upstream lowers a vector f32->bf16 truncation on AVX2 to one
+    `__truncsfbf2` call per element and an FP8 one not at all.
+
+    The target is the `target` option, else the module's `lowp.target`
+    attribute; with neither, bf16 and every FP8 format are expanded.
+
+    ```mlir
+    %b = arith.truncf %x : vector<8xf32> to vector<8xbf16>
+    // becomes (abridged)
+    %u = arith.bitcast %x : vector<8xf32> to vector<8xi32>
+    %l = arith.andi (arith.shrui %u, 16), 1
+    %r = arith.shrui (arith.addi (arith.addi %u, 0x7fff), %l), 16
+    %q = arith.ori (arith.shrui %u, 16), 0x40          // quiet NaN
+    %m = arith.select %isnan, %q, %r
+    %b = arith.bitcast (arith.trunci %m to vector<8xi16>) to vector<8xbf16>
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "Chip name from the capability table (overrides lowp.target)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // LOWP_CONVERSION_PASSES_TD
