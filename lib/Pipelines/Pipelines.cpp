@@ -8,4 +8,4 @@
 
 using namespace mlir;
 
-void mlir::lowp::registerLowpPipelines() {}
+void mlir::lowp::registerLowpPipelines() { registerX86Pipeline(); }
