@@ -2,10 +2,59 @@
 
 #include "lowp/Pipelines/Pipelines.h"
 
+#include "lowp/Transforms/Passes.h"
+
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 #include "mlir/Pass/PassRegistry.h"
 
 using namespace mlir;
 
-void mlir::lowp::registerLowpPipelines() { registerX86Pipeline(); }
+namespace {
+/// Options of `lowp-auto-mixed-precision`.
+struct AutoMixedPrecisionOptions
+    : public PassPipelineOptions<AutoMixedPrecisionOptions> {
+  PassOptions::Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("Chip of the capability table (recorded on the module "
+                     "as #lowp.target); empty: the module's lowp.target")};
+  PassOptions::Option<std::string> policy{
+      *this, "policy",
+      llvm::cl::desc("auto (the target's preferred 16-bit format), f16, "
+                     "bf16, or fp8 (16-bit inference, then FP8 selection)"),
+      llvm::cl::init("auto")};
+  PassOptions::Option<std::string> report{
+      *this, "report",
+      llvm::cl::desc("Write the precision decision report here (.json: "
+                     "JSON, else a table, '-': stderr)")};
+};
+} // namespace
+
+/// The decision half of fp-opt's flow (docs/DESIGN-BRIEF order). Every step
+/// reads the target from the module, so the first one records it.
+static void buildAutoMixedPrecisionPipeline(
+    OpPassManager &pm, const AutoMixedPrecisionOptions &options) {
+  // 1. lowp-insert-fp32-islands joins here, before inference, so that
+  //    islands are protected from demotion.
+
+  // 2. Precision inference. FP8 policies first decide the 16-bit baseline;
+  //    FP8 selection then narrows matrix inputs further.
+  lowp::LowpInferPrecisionOptions infer;
+  infer.targetChip = options.target;
+  infer.lowFormat = options.policy == "fp8" ? std::string("auto")
+                                            : std::string(options.policy);
+  infer.reportPath = options.report;
+  pm.addPass(lowp::createLowpInferPrecision(infer));
+
+  // 3. lowp-materialize-loss-scaling joins here (training steps).
+  // 4. lowp-select-fp8-formats joins here (policy=fp8).
+}
+
+void mlir::lowp::registerLowpPipelines() {
+  PassPipelineRegistration<AutoMixedPrecisionOptions>(
+      "lowp-auto-mixed-precision",
+      "Decide the precision of every value of an f32 model for a target: "
+      "FP32 islands, precision inference, loss scaling, FP8 selection",
+      buildAutoMixedPrecisionPipeline);
+}
