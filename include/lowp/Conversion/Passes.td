@@ -77,15 +77,17 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
   let summary = "Bufferized matmuls to packed, register-blocked x86 kernels";
   let description = [{
     Rewrites `linalg.matmul` and `linalg.batch_matmul` on static,
-    identity-layout memrefs (f32 x f32 or bf16 x bf16 into f32, N divisible
+    identity-layout memrefs (two inputs of one float type of at most 32 bits,
+    f32 x f32, bf16 x bf16, f8E4M3FN x f8E4M3FN, ..., into f32; N divisible
     by `nr`; a last block of fewer than `mr` rows takes the M remainder) into a micro-kernel whose `mr` x `nr` block of C
     stays in vector registers (`scf.for` iter_args) across the k loop.
 
     B is packed once into panels of `nr` columns. With AVX512_BF16 (the
     target's bf16 matrix unit) a bf16 B is packed into VNNI pairs
     (k/2 x nr x 2) and the kernel issues `x86vector.avx512.dot`
-    (`vdpbf16ps`) on one broadcast pair of A; otherwise bf16 operands are
-    widened to f32 while packing (O(n^2) work) and the kernel is f32 FMA.
+    (`vdpbf16ps`) on one broadcast pair of A; otherwise narrow operands
+    (bf16 on AVX2, FP8 everywhere) are widened to f32 while packing (O(n^2)
+    work, exact) and the kernel is f32 FMA.
     Other contractions are left alone.
 
     ```mlir

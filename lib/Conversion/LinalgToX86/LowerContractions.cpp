@@ -230,7 +230,7 @@ private:
 };
 
 /// Checks that `op` is a plain (default maps) bufferized contraction of
-/// f32 x f32 or bf16 x bf16 into f32 with shapes the block divides.
+/// same-typed float inputs (at most 32 bits) into f32, N divisible by nr.
 template <typename OpTy>
 static LogicalResult matchContraction(OpTy op, const KernelConfig &cfg,
                                       unsigned rank, PatternRewriter &rw) {
@@ -242,9 +242,12 @@ static LogicalResult matchContraction(OpTy op, const KernelConfig &cfg,
   if (!a || !bt || !c)
     return rw.notifyMatchFailure(op, "needs static identity-layout memrefs");
   Type elem = a.getElementType();
-  if (elem != bt.getElementType() || !(elem.isF32() || elem.isBF16()) ||
-      !c.getElementType().isF32())
-    return rw.notifyMatchFailure(op, "needs f32 or bf16 inputs, f32 output");
+  // Inputs narrower than f32 (bf16, f16, FP8) are widened while packing.
+  auto floatElem = dyn_cast<FloatType>(elem);
+  if (elem != bt.getElementType() || !floatElem ||
+      floatElem.getWidth() > 32 || !c.getElementType().isF32())
+    return rw.notifyMatchFailure(op, "needs float inputs of at most 32 "
+                                     "bits of one type and an f32 output");
   int64_t m = a.getDimSize(rank - 2), k = a.getDimSize(rank - 1),
           n = bt.getDimSize(rank - 1);
   if (n % cfg.nr || (cfg.bf16Dot && elem.isBF16() && k % 2))

@@ -117,6 +117,7 @@ static Value buildTruncSameRange(IntOps &o, Value u, const NarrowLayout &l) {
   Value abs = o.band(u, o.c(0x7FFFFFFFu));
   Value isNaN = o.cmp(arith::CmpIPredicate::ugt, abs, o.c(0x7F800000u));
   Value quiet = o.bor(o.shr(u, sc), o.c(l.quietNaNBits & ~l.infBits));
+  // Both keep the sign bit above the narrow magnitude.
   return o.select(isNaN, quiet, rounded);
 }
 
@@ -129,14 +130,21 @@ Value mlir::lowp::buildSoftTruncF(OpBuilder &b, Location loc, Value value,
   using P = arith::CmpIPredicate;
   Value u = arith::BitcastOp::create(b, loc, o.i32Like, value);
   unsigned shift = l.shift();
+  Type narrowInt = IntOps::withElement(value.getType(),
+                                       b.getIntegerType(l.width));
+  auto finish = [&](Value bits32) -> Value {
+    Value truncated = arith::TruncIOp::create(b, loc, narrowInt, bits32);
+    return arith::BitcastOp::create(
+        b, loc, IntOps::withElement(value.getType(), dstType), truncated);
+  };
+  // bf16: the sign rides along in the upper bits.
+  if (l.minExponent == -126 && !saturate)
+    return finish(buildTruncSameRange(o, u, l));
+
   Value abs = o.band(u, o.c(0x7FFFFFFFu));
   Value isNaN = o.cmp(P::ugt, abs, o.c(0x7F800000u));
-
   Value magnitude;
-  if (l.minExponent == -126 && !saturate) {
-    magnitude = buildTruncSameRange(o, u, l);
-    magnitude = o.band(magnitude, o.c(l.signBit() - 1));
-  } else {
+  {
     // Normal results: rebias the exponent, then round the mantissa.
     Value halfMinusOne = o.c((1u << (shift - 1)) - 1);
     uint32_t rebias = uint32_t(126 + l.minExponent) << 23;
@@ -185,11 +193,7 @@ Value mlir::lowp::buildSoftTruncF(OpBuilder &b, Location loc, Value value,
   if (l.quietNaNBits & l.signBit()) // NaN encoded with the sign bit set.
     result = o.select(isNaN, o.c(l.quietNaNBits), result);
 
-  Type narrowInt = IntOps::withElement(value.getType(),
-                                       b.getIntegerType(l.width));
-  Value truncated = arith::TruncIOp::create(b, loc, narrowInt, result);
-  return arith::BitcastOp::create(
-      b, loc, IntOps::withElement(value.getType(), dstType), truncated);
+  return finish(result);
 }
 
 Value mlir::lowp::buildSoftExtF(OpBuilder &b, Location loc, Value value) {
