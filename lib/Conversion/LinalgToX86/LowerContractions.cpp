@@ -177,13 +177,15 @@ public:
                 bv.push_back(vector::LoadOp::create(
                     b, loc, dot ? dotOperand : accType, packed,
                     {jb, kk, idx((dot ? 2 : 1) * v * lanes)}));
+              // Column of A's pair in the dot kernel, of A's scalar else.
+              Value aCol = dot ? mulc(kk, 2) : kk;
               for (unsigned r = 0; r < blockRows; ++r) {
                 SmallVector<Value> aIx(aBatch.begin(), aBatch.end());
                 aIx.push_back(rows[r]);
                 Value av;
                 if (dot) {
                   // One pair of A (two bf16 = one i32) splat to every lane.
-                  aIx.push_back(mulc(kk, 2));
+                  aIx.push_back(aCol);
                   Value pair = vector::LoadOp::create(b, loc, pairVec, aEff, aIx);
                   Value asInt =
                       vector::BitCastOp::create(b, loc, pairAsInt, pair);
@@ -192,7 +194,7 @@ public:
                       vector::BroadcastOp::create(b, loc, bcastInt, scalar);
                   av = vector::BitCastOp::create(b, loc, dotOperand, splat);
                 } else {
-                  aIx.push_back(kk);
+                  aIx.push_back(aCol);
                   Value scalar = memref::LoadOp::create(b, loc, aEff, aIx);
                   av = vector::BroadcastOp::create(b, loc, accType, scalar);
                 }
