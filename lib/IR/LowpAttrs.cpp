@@ -4,6 +4,7 @@
 #include "lowp/Target/TargetInfo.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/SmallString.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -59,8 +60,12 @@ LogicalResult StatsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "amax must be finite and non-negative";
   if (!min.isFinite() || min.isNegative())
     return emitError() << "min must be finite and non-negative";
-  if (min.compare(amax) == llvm::APFloat::cmpGreaterThan)
-    return emitError() << "min (" << min.convertToDouble()
-                       << ") exceeds amax (" << amax.convertToDouble() << ")";
+  if (min.compare(amax) == llvm::APFloat::cmpGreaterThan) {
+    SmallString<32> minText, amaxText;
+    min.toString(minText);
+    amax.toString(amaxText);
+    return emitError() << "min (" << minText << ") exceeds amax (" << amaxText
+                       << ")";
+  }
   return success();
 }

@@ -1,6 +1,7 @@
 //===- LowpDialect.cpp - lowp dialect -------------------------------------===//
 
 #include "lowp/IR/LowpDialect.h"
+#include "lowp/IR/TrainingStep.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
@@ -27,62 +28,149 @@ Operation *LowpDialect::materializeConstant(OpBuilder &builder,
   return nullptr;
 }
 
-/// Checks the discardable `lowp.*` attributes any op may carry.
-LogicalResult LowpDialect::verifyOperationAttribute(Operation *op,
-                                                    NamedAttribute attr) {
+/// Checks the training-step markers of docs/training-step.md; nullopt for
+/// names that are not training-step markers.
+static std::optional<LogicalResult>
+verifyTrainingStepAttribute(function_ref<InFlightDiagnostic()> emitError,
+                            StringRef name, Attribute value,
+                            unsigned numResults) {
+  namespace ts = training;
+  auto fail = [&](StringRef what) -> LogicalResult {
+    return emitError() << "'" << name << "' " << what;
+  };
+  auto isUnit = llvm::IsaPred<UnitAttr>;
+  if (name == ts::kLossAttr || name == ts::kGoodStepsAttr ||
+      name == ts::kNumericsCheckedAttr)
+    return isUnit(value) ? success() : fail("is a unit attribute");
+  if (name == ts::kLossSeedAttr)
+    return isUnit(value) && numResults == 1
+               ? success()
+               : fail("is a unit attribute on a single-result op");
+  if (name == ts::kGradientAttr)
+    return isa<UnitAttr, StringAttr>(value) && numResults > 0
+               ? success()
+               : fail("is a unit or string attribute on an op with results");
+  if (name == ts::kUpdatesAttr) {
+    auto index = dyn_cast<IntegerAttr>(value);
+    return index && !index.getValue().isNegative()
+               ? success()
+               : fail("must be the index of the argument it updates");
+  }
+  if (name == ts::kLossScaleAttr) {
+    // The initial scale on the argument, a unit attribute on the result.
+    auto initial = dyn_cast<FloatAttr>(value);
+    return isUnit(value) || (initial && initial.getValueAsDouble() > 0.0)
+               ? success()
+               : fail("is a unit attribute or a positive initial scale");
+  }
+  if (name == ts::kLossScalingAttr) {
+    auto mode = dyn_cast<StringAttr>(value);
+    return mode && symbolizeLossScaleMode(mode.getValue())
+               ? success()
+               : fail("must be \"none\", \"static\" or \"dynamic\"");
+  }
+  return std::nullopt;
+}
+
+/// Checks one discardable `lowp.*` attribute wherever it appears: on an op
+/// (`numResults` = its result count), a region argument or a result
+/// (`numResults` = 1). This is the one list of the dialect's discardable
+/// attribute names.
+static LogicalResult
+verifyDiscardableAttribute(function_ref<InFlightDiagnostic()> emitError,
+                           NamedAttribute attr, unsigned numResults) {
   StringRef name = attr.getName().getValue();
   Attribute value = attr.getValue();
-  if (name == getPrecisionAttrName()) {
+  if (name == LowpDialect::getPrecisionAttrName()) {
     auto typeAttr = dyn_cast<TypeAttr>(value);
     if (!typeAttr || !isa<FloatType>(typeAttr.getValue()))
-      return op->emitError() << "'" << name
-                             << "' must name a float type, got " << value;
+      return emitError() << "'" << name << "' must name a float type, got "
+                         << value;
     return success();
   }
-  if (name == getTargetAttrName()) {
+  if (name == LowpDialect::getTargetAttrName()) {
     if (!isa<TargetAttr>(value))
-      return op->emitError() << "'" << name
-                             << "' must be a #lowp.target attribute";
+      return emitError() << "'" << name
+                         << "' must be a #lowp.target attribute";
     return success();
   }
-  if (name == getPolicyAttrName()) {
+  if (name == LowpDialect::getPolicyAttrName()) {
     if (!isa<PolicyAttr>(value))
-      return op->emitError() << "'" << name
-                             << "' must be a #lowp.policy attribute";
+      return emitError() << "'" << name
+                         << "' must be a #lowp.policy attribute";
     return success();
   }
-  if (name == getStatsAttrName()) {
-    // One stats attribute for a single-result op, or one per result.
+  if (name == LowpDialect::getStatsAttrName()) {
+    // One stats attribute for a single value, or one per result.
     if (isa<StatsAttr>(value)) {
-      if (op->getNumResults() > 1)
-        return op->emitError() << "'" << name << "' on an op with "
-                               << op->getNumResults()
-                               << " results needs an array of one "
-                                  "#lowp.stats per result";
+      if (numResults > 1)
+        return emitError() << "'" << name << "' on an op with " << numResults
+                           << " results needs an array of one #lowp.stats "
+                              "per result";
       return success();
     }
     auto array = dyn_cast<ArrayAttr>(value);
     if (!array || !llvm::all_of(array, llvm::IsaPred<StatsAttr>))
-      return op->emitError() << "'" << name
-                             << "' must be a #lowp.stats attribute or an "
-                                "array of them";
-    if (array.size() != op->getNumResults())
-      return op->emitError() << "'" << name << "' has " << array.size()
-                             << " entries for " << op->getNumResults()
-                             << " results";
+      return emitError() << "'" << name
+                         << "' must be a #lowp.stats attribute or an array "
+                            "of them";
+    if (array.size() != numResults)
+      return emitError() << "'" << name << "' has " << array.size()
+                         << " entries for " << numResults << " results";
     return success();
   }
-  if (name == getRoleAttrName()) {
-    // One role for a single-result op, or one per result.
+  if (name == LowpDialect::getIslandReasonsAttrName()) {
+    auto array = dyn_cast<ArrayAttr>(value);
+    if (!array || !llvm::all_of(array, llvm::IsaPred<StringAttr>))
+      return emitError() << "'" << name << "' must be an array of strings";
+    return success();
+  }
+  if (name == LowpDialect::getRoleAttrName()) {
+    // One role for a single value, or one per result.
     if (isa<TensorRoleAttr>(value))
       return success();
     auto array = dyn_cast<ArrayAttr>(value);
     if (!array || !llvm::all_of(array, llvm::IsaPred<TensorRoleAttr>) ||
-        array.size() != op->getNumResults())
-      return op->emitError() << "'" << name
-                             << "' must be a #lowp.role attribute or an "
-                                "array of one per result";
+        array.size() != numResults)
+      return emitError() << "'" << name
+                         << "' must be a #lowp.role attribute or an array of "
+                            "one per result";
     return success();
   }
-  return op->emitError() << "unknown lowp attribute '" << name << "'";
+  if (std::optional<LogicalResult> result =
+          verifyTrainingStepAttribute(emitError, name, value, numResults))
+    return *result;
+  return emitError() << "unknown lowp attribute '" << name << "'";
+}
+
+LogicalResult LowpDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  return verifyDiscardableAttribute([&] { return op->emitError(); }, attr,
+                                    op->getNumResults());
+}
+
+LogicalResult LowpDialect::verifyRegionArgAttribute(Operation *op,
+                                                    unsigned regionIndex,
+                                                    unsigned argIndex,
+                                                    NamedAttribute attr) {
+  return verifyDiscardableAttribute(
+      [&] {
+        return op->emitError()
+               << "argument #" << argIndex << " of region #" << regionIndex
+               << ": ";
+      },
+      attr, /*numResults=*/1);
+}
+
+LogicalResult LowpDialect::verifyRegionResultAttribute(Operation *op,
+                                                       unsigned regionIndex,
+                                                       unsigned resultIndex,
+                                                       NamedAttribute attr) {
+  return verifyDiscardableAttribute(
+      [&] {
+        return op->emitError()
+               << "result #" << resultIndex << " of region #" << regionIndex
+               << ": ";
+      },
+      attr, /*numResults=*/1);
 }

@@ -44,6 +44,18 @@ Type mlir::lowp::withFloatElementType(Type type, FloatType elementType) {
   return elementType;
 }
 
+/// `value` in its shortest round-tripping decimal form ("1024", "-0.5", "inf")
+/// for diagnostics.
+static std::string formatNumber(double value) {
+  if (std::isinf(value))
+    return value < 0 ? "-inf" : "inf";
+  if (std::isnan(value))
+    return "nan";
+  SmallString<32> text;
+  APFloat(value).toString(text);
+  return std::string(text);
+}
+
 /// The constant value of `scale` as a double, if it is a float constant.
 static std::optional<double> getConstantScale(Value scale) {
   FloatAttr attr;
@@ -57,7 +69,7 @@ static LogicalResult verifyPositiveScale(Operation *op, Value scale) {
   std::optional<double> value = getConstantScale(scale);
   if (value && !(*value > 0.0 && std::isfinite(*value)))
     return op->emitOpError() << "requires a positive finite scale, got "
-                             << *value;
+                             << formatNumber(*value);
   return success();
 }
 
@@ -107,12 +119,13 @@ static std::optional<APFloat> convertConstant(APFloat value,
   case RoundingMode::Stochastic:
     return std::nullopt;
   }
-  bool wasFinite = value.isFinite();
+  bool wasNaN = value.isNaN();
   bool negative = value.isNegative();
   bool losesInfo = false;
-  APFloat::opStatus status = value.convert(sem, rm, &losesInfo);
-  (void)status;
-  if (saturate && wasFinite && !value.isFinite())
+  (void)value.convert(sem, rm, &losesInfo);
+  // Saturation maps everything but NaN (overflow and infinities alike) into
+  // the finite range, as PTX's `.satfinite` does.
+  if (saturate && !wasNaN && !value.isFinite())
     return APFloat::getLargest(sem, negative);
   // A NaN source in a format without NaN has no defined image: do not fold.
   if (value.isNaN() && !APFloat::semanticsHasNaN(sem))
@@ -349,9 +362,10 @@ LogicalResult UpdateScaleOp::verify() {
   double backoff = getBackoffFactor().convertToDouble();
   if (!(growth > 1.0) || !std::isfinite(growth))
     return emitOpError("growth_factor must be a finite number > 1, got ")
-           << growth;
+           << formatNumber(growth);
   if (!(backoff > 0.0 && backoff < 1.0))
-    return emitOpError("backoff_factor must be in (0, 1), got ") << backoff;
+    return emitOpError("backoff_factor must be in (0, 1), got ")
+           << formatNumber(backoff);
   if (getGrowthInterval() < 1)
     return emitOpError("growth_interval must be at least 1, got ")
            << getGrowthInterval();
@@ -359,15 +373,16 @@ LogicalResult UpdateScaleOp::verify() {
   std::optional<APFloat> maxScale = getMaxScale();
   if (minScale && !(minScale->convertToDouble() > 0.0))
     return emitOpError("min_scale must be positive, got ")
-           << minScale->convertToDouble();
+           << formatNumber(minScale->convertToDouble());
   if (maxScale && !(maxScale->convertToDouble() > 0.0))
     return emitOpError("max_scale must be positive, got ")
-           << maxScale->convertToDouble();
+           << formatNumber(maxScale->convertToDouble());
   if (minScale && maxScale &&
       minScale->convertToDouble() > maxScale->convertToDouble())
     return emitOpError("min_scale (")
-           << minScale->convertToDouble() << ") exceeds max_scale ("
-           << maxScale->convertToDouble() << ")";
+           << formatNumber(minScale->convertToDouble())
+           << ") exceeds max_scale ("
+           << formatNumber(maxScale->convertToDouble()) << ")";
   return verifyPositiveScale(*this, getScale());
 }
 

@@ -2,6 +2,7 @@
 
 #include "lowp/InitLowp.h"
 
+#include "lowp/Analysis/PrecisionClassModels.h"
 #include "lowp/Conversion/Passes.h"
 #include "lowp/IR/LowpDialect.h"
 #include "lowp/Pipelines/Pipelines.h"
@@ -13,6 +14,7 @@ using namespace mlir;
 
 void mlir::lowp::registerLowpDialects(DialectRegistry &registry) {
   registry.insert<LowpDialect>();
+  registerPrecisionClassModels(registry);
 }
 
 void mlir::lowp::registerLowpPassesAndPipelines() {

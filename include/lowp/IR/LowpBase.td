@@ -27,6 +27,8 @@ def Lowp_Dialect : Dialect {
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
   let hasConstantMaterializer = 1;
   let extraClassDeclaration = [{
     /// Name of the discardable attribute that pins the precision of any op.
@@ -45,6 +47,11 @@ def Lowp_Dialect : Dialect {
     /// defining op (or to a function argument).
     static constexpr ::llvm::StringLiteral getStatsAttrName() {
       return ::llvm::StringLiteral("lowp.stats");
+    }
+    /// Name of the lowp.island attribute listing what the island protects
+    /// (softmax, layer_norm, ...), for reports.
+    static constexpr ::llvm::StringLiteral getIslandReasonsAttrName() {
+      return ::llvm::StringLiteral("lowp.island_reasons");
     }
     /// Name of the attribute that marks the training-step role of a value
     /// (on its defining op, or as a function argument attribute).

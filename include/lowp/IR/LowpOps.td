@@ -49,10 +49,11 @@ def Lowp_CastOp : Lowp_Op<"cast", [Pure,
     - `stochastic`: rounds up with probability equal to the discarded
       fraction; takes an `i32` (or vector/tensor of i32) `seed` operand.
 
-    With `saturate`, finite values beyond the destination's range clamp to its
-    largest finite magnitude (keeping the sign) instead of becoming inf (or
-    NaN in formats without inf): the semantics FP8 training needs. NaN stays
-    NaN. Widening casts are exact and ignore both.
+    With `saturate`, values beyond the destination's range, infinities
+    included, clamp to its largest finite magnitude (keeping the sign)
+    instead of becoming inf (or NaN in formats without inf): the semantics
+    FP8 training needs and PTX's `.satfinite` implements. NaN stays NaN.
+    Widening casts are exact and ignore both.
 
     ```mlir
     %0 = lowp.cast %x : tensor<4xf32> to tensor<4xbf16>
@@ -122,7 +123,7 @@ def Lowp_IslandOp : Lowp_Op<"island", [
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $precision `(` $inputs `)` `:` functional-type($inputs, $results)
+    $precision ` ` `(` $inputs `)` `:` functional-type($inputs, $results)
     attr-dict-with-keyword $body
   }];
   let skipDefaultBuilders = 1;

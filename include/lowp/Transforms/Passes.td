@@ -11,6 +11,201 @@
 
 include "mlir/Pass/PassBase.td"
 
+def InsertFP32Islands : Pass<"lowp-insert-fp32-islands"> {
+  let summary = "runs softmax, normalizations, losses and long sums in FP32 islands";
+  let description = [{
+    Recognizes, by dataflow and payload semantics (never by op names or
+    attributes), the computations that fail in 16-bit floats and wraps each
+    in a `lowp.island` at f32:
+
+    - softmax (`linalg.softmax`, or exp / sum / divide with or without the
+      max subtraction), log-softmax and logsumexp;
+    - layer norm, RMSNorm, batch norm (inference and training) and group
+      norm, with rsqrt or sqrt + divide and an optional affine transform;
+    - cross-entropy / NLL losses (a sum to one value of log-probabilities);
+    - sums and means over more than `long-reduction-threshold` elements.
+
+    The island's operands are the values the computation reads from outside
+    (constants and empty tensors are cloned inside) and its results the
+    values used outside. Islands that share or exchange values merge; ops
+    already in an island are left alone, so the pass is idempotent. Bodies
+    of computations already in a low format are promoted to f32. Float
+    constants the `low` format cannot represent (an eps that underflows to
+    0, a -3.4e38 mask that becomes -inf) are reported; elementwise producers
+    that read them join the island they feed, where they stay f32.
+
+    ```mlir
+    // Before: %p = exp(%x - max(%x)) / sum(...) as linalg.generic ops.
+    %p = lowp.island f32 (%x) : (tensor<4x128xf16>) -> tensor<4x128xf16> {
+    ^bb0(%a: tensor<4x128xf32>):
+      ... the same generics on f32 ...
+      lowp.yield %r : tensor<4x128xf32>
+    } {lowp.island_reasons = ["softmax"]}
+    ```
+  }];
+  let dependentDialects = ["::mlir::lowp::LowpDialect"];
+  let options = [
+    Option<"low", "low", "std::string", /*default=*/"\"auto\"",
+           "the low-precision format the rest of the program will use "
+           "(f16, bf16 or an f8 type); hazards and the default long-reduction "
+           "threshold are judged against it. auto: the target's preferred "
+           "16-bit format, f16 (the narrowest range) without a target">,
+    Option<"targetChip", "target", "std::string", /*default=*/"\"\"",
+           "chip of the capability table that low=auto consults; empty: the "
+           "module's lowp.target">,
+    Option<"longReductionThreshold", "long-reduction-threshold", "int64_t",
+           /*default=*/"0",
+           "sums over more elements than this get an island; 0 derives it "
+           "as 1 / epsilon of `low` (1024 for f16, 128 for bf16), -1 "
+           "disables">,
+  ];
+}
+
+def LowpInferPrecision : Pass<"lowp-infer-precision", "::mlir::ModuleOp"> {
+  let summary = "Decide which ops run in a 16-bit float format and retype them";
+  let description = [{
+    Colours every op that computes on f32 values low (f16 or bf16) or wide
+    (f32) from its precision class (`lowp::PrecisionClassOpInterface`), then
+    rewrites the types of the low ops: tensor types, structured-op bodies and
+    block arguments, fill values and constants (rounded to nearest even with
+    APFloat). `lowp.cast` appears only where a value crosses colours, once
+    per value and type however many users it has.
+
+    Colouring (linear in the number of ops and uses):
+    1. matrix ops are low; sensitive ops and `lowp.precision = f32` are wide;
+    2. wide spreads forward from sensitive ops through follow/transparent ops;
+    3. low spreads forward from low ops through follow/transparent ops;
+    4. a transparent op whose every use is a low operand becomes low;
+    5. a low follow/transparent op with no low user and at most one low
+       operand is made wide again (demoting it cannot save a cast);
+    6. what is left stays wide.
+    Matrix ops keep an f32 accumulator (low inputs, f32 `outs`) unless
+    `accumulate=low`. Function signatures, `lowp.island` bodies, unknown ops,
+    f64/integer/complex values and region-carrying control flow keep their
+    types. With `low=auto` the format is the target's preferred 16-bit format
+    (`target=` or the module's `lowp.target`); on targets without one nothing
+    changes and a remark says why. Running the pass twice changes nothing.
+
+    ```mlir
+    // fp-opt --lowp-infer-precision="low=bf16"
+    %0 = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x16xf32>)
+                       outs(%acc : tensor<4x16xf32>) -> tensor<4x16xf32>
+    // becomes
+    %a16 = lowp.cast %a : tensor<4x8xf32> to tensor<4x8xbf16>
+    %b16 = lowp.cast %b : tensor<8x16xf32> to tensor<8x16xbf16>
+    %0 = linalg.matmul ins(%a16, %b16 : tensor<4x8xbf16>, tensor<8x16xbf16>)
+                       outs(%acc : tensor<4x16xf32>) -> tensor<4x16xf32>
+    ```
+  }];
+  let options = [
+    Option<"lowFormat", "low", "std::string", /*default=*/"\"auto\"",
+           "Low-precision format: f16, bf16, or auto (the target's preferred "
+           "16-bit format)">,
+    Option<"targetChip", "target", "std::string", /*default=*/"\"\"",
+           "Chip of the capability table (sets the module's lowp.target); "
+           "empty: read the module's lowp.target">,
+    Option<"accumulate", "accumulate", "std::string", /*default=*/"\"f32\"",
+           "Accumulator of matrix ops: f32, or low (the low format)">,
+    Option<"reportPath", "report", "std::string", /*default=*/"\"\"",
+           "Write the decision report to this file: JSON when it ends in "
+           ".json, a table otherwise; '-' prints the table to stderr">,
+    Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
+           "Emit one remark per op with its precision and the reason">,
+    ListOption<"keepWideOps", "keep-f32", "std::string",
+               "Op names (e.g. linalg.matmul) always kept at f32">,
+    ListOption<"forceLowOps", "force-low", "std::string",
+               "Op names always demoted, whatever their class">
+  ];
+  let dependentDialects = ["::mlir::lowp::LowpDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def LowpMaterializeLossScaling
+    : Pass<"lowp-materialize-loss-scaling", "::mlir::ModuleOp"> {
+  let summary = "Make dynamic (or static) loss scaling part of FP16 training steps";
+  let description = [{
+    Rewrites every function that follows the training-step convention of
+    docs/training-step.md (a `lowp.loss` result, one `lowp.loss_seed` op, the
+    `lowp.gradient` ops and the `lowp.updates = <arg>` results) into a step
+    that scales its loss the way torch.amp.GradScaler does, in the compiled
+    code:
+
+    - the backward seed (the 1.0 cotangent of the loss) becomes
+      `lowp.scale %scale, %seed`;
+    - every master gradient is unscaled in f32 with `lowp.unscale`
+      (a reciprocal that is exact for power-of-two scales);
+    - `lowp.all_finite` over the unscaled gradients guards every
+      `lowp.updates` result: a non-finite step returns the parameters (and
+      optimizer state) it received, bit for bit;
+    - with `mode=dynamic` the scale and the good-step counter become
+      function arguments and results (`lowp.loss_scale`, `lowp.good_steps`)
+      updated by `lowp.update_scale`; `mode=static` uses the constant
+      `init-scale` with the same skip logic.
+
+    ```mlir
+    func.func @step(%w: tensor<4xf32>, ...)
+        -> (tensor<f32> {lowp.loss}, tensor<4xf32> {lowp.updates = 0 : i64}) {
+      %seed = arith.constant {lowp.loss_seed} dense<1.0> : tensor<f16>
+      ...
+      %g = lowp.cast %g16 {lowp.gradient} : tensor<4xf16> to tensor<4xf32>
+      ...
+    }
+    // becomes
+    func.func @step(%w: tensor<4xf32>, ..., %scale: f32 {lowp.loss_scale = 65536.0 : f32},
+                    %good: i64 {lowp.good_steps})
+        -> (tensor<f32> {lowp.loss}, tensor<4xf32> {lowp.updates = 0 : i64},
+            f32 {lowp.loss_scale}, i64 {lowp.good_steps})
+        attributes {lowp.loss_scaling = "dynamic"} {
+      %s = lowp.scale %scale, %seed {lowp.loss_seed} : f32, tensor<f16>
+      ...
+      %u = lowp.unscale %scale, %g {lowp.gradient} : f32, tensor<4xf32>
+      %ok = lowp.all_finite %u : tensor<4xf32>
+      %w1 = arith.select %ok, %new_w, %w : tensor<4xf32>
+      %s1, %n1 = lowp.update_scale %scale, %good, %ok : f32, i64
+      return %loss, %w1, %s1, %n1 : ...
+    }
+    ```
+
+    The mode is `mode` when set, else the `loss_scale` of the function's or
+    module's `#lowp.policy`, else dynamic. Loss scaling only applies to f16
+    compute (`policy`, else the `#lowp.policy` compute type, else f16 if any
+    value of the function has it, else its narrowest float): for bf16 and 8-bit floats the pass changes nothing and
+    says why in a remark. A function already carrying `lowp.loss_scaling` is
+    left as it is. With `check-numerics`, the step also reports at run time
+    the first non-finite tensor among the loss and the gradients, by role
+    and source location (`vector.print`).
+  }];
+  let options = [
+    Option<"mode", "mode", "std::string", /*default=*/"\"auto\"",
+           "auto (from #lowp.policy, else dynamic), none, static or dynamic">,
+    Option<"policy", "policy", "std::string", /*default=*/"\"auto\"",
+           "compute format: auto (from #lowp.policy, else the IR's types), "
+           "f16, bf16 or fp8">,
+    Option<"initScale", "init-scale", "double", /*default=*/"65536.0",
+           "static: the fixed scale; dynamic: the initial scale, recorded on "
+           "the scale argument">,
+    Option<"growthFactor", "growth-factor", "double", /*default=*/"2.0",
+           "scale growth after growth-interval finite steps">,
+    Option<"backoffFactor", "backoff-factor", "double", /*default=*/"0.5",
+           "scale factor after a non-finite step">,
+    Option<"growthInterval", "growth-interval", "int64_t", /*default=*/"2000",
+           "consecutive finite steps before the scale grows">,
+    Option<"minScale", "min-scale", "double", /*default=*/"0.0",
+           "smallest scale (0: unbounded)">,
+    Option<"maxScale", "max-scale", "double", /*default=*/"0.0",
+           "largest scale (0: unbounded)">,
+    Option<"checkNumerics", "check-numerics", "bool", /*default=*/"false",
+           "report the first non-finite loss or gradient at run time">,
+  ];
+  let dependentDialects = [
+    "::mlir::lowp::LowpDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 def SelectFP8Formats : Pass<"lowp-select-fp8-formats", "::mlir::ModuleOp"> {
   let summary = "Run matrix ops on FP8 operands with per-tensor formats and "
                 "scales";
@@ -167,5 +362,6 @@ def ApplyCalibration : Pass<"lowp-apply-calibration", "::mlir::ModuleOp"> {
            "JSON file with the measured statistics">,
   ];
 }
+
 
 #endif // LOWP_TRANSFORMS_PASSES_TD

@@ -132,6 +132,7 @@ struct ConvertLowpToLinalgPass
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(ctx);
     populateLowpCastAndIslandToLinalgPatterns(patterns);
+    populateLowpLossScalingToLinalgPatterns(patterns);
     populateLowpFP8ScalingToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))

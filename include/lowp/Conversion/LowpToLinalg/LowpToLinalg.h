@@ -14,6 +14,10 @@ namespace mlir::lowp {
 /// Patterns lowering lowp.cast and lowp.island.
 void populateLowpCastAndIslandToLinalgPatterns(RewritePatternSet &patterns);
 
+/// Patterns lowering lowp.scale, lowp.unscale, lowp.all_finite and
+/// lowp.update_scale.
+void populateLowpLossScalingToLinalgPatterns(RewritePatternSet &patterns);
+
 /// Patterns lowering the FP8 scaling ops: lowp.quantize, lowp.dequantize,
 /// lowp.amax, lowp.compute_scale and lowp.push_amax.
 void populateLowpFP8ScalingToLinalgPatterns(RewritePatternSet &patterns);

@@ -1,0 +1,67 @@
+//===- PrecisionReport.h - why each op got its precision ---------*- C++ -*-===//
+//
+// The decision report of precision inference: per op the chosen precision,
+// its class and the rule that decided, the casts inserted and the tensor
+// bytes before and after. Plain data plus JSON and table writers, so the
+// pass, the C API and the Python helper print the same facts.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LOWP_ANALYSIS_PRECISIONREPORT_H
+#define LOWP_ANALYSIS_PRECISIONREPORT_H
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class Operation;
+namespace lowp {
+
+/// The decision for one op.
+struct PrecisionDecision {
+  std::string opName;     ///< e.g. "linalg.matmul"
+  std::string location;   ///< the op's location, printed
+  std::string precision;  ///< the element type its float values got, e.g. "bf16"
+  std::string opClass;    ///< matrix / sensitive / follow / transparent / none
+  std::string rule;       ///< the rule (or class reason, or override) that decided
+  bool keptWide = false;  ///< left at the original (f32) precision
+};
+
+/// Bytes of statically shaped float tensors, split by role.
+struct TensorBytes {
+  int64_t arguments = 0;     ///< function arguments
+  int64_t results = 0;       ///< function results
+  int64_t intermediates = 0; ///< every other op result
+  int64_t total() const { return arguments + results + intermediates; }
+};
+
+/// Counts the bytes of the statically shaped float tensors of every function
+/// under `root` (one walk).
+TensorBytes measureTensorBytes(Operation *root);
+
+/// Everything precision inference decided for one module.
+struct PrecisionReport {
+  std::string lowFormat;  ///< f16, bf16, or "none" when nothing was demoted
+  std::string accumulate; ///< accumulator type of matrix ops
+  std::string target;     ///< chip name or empty
+  std::string note;       ///< why nothing changed, when nothing did
+  std::vector<PrecisionDecision> decisions;
+  unsigned castsInserted = 0;
+  unsigned constantsRounded = 0;
+  TensorBytes bytesBefore, bytesAfter;
+
+  /// op kind -> precision -> number of ops.
+  std::map<std::string, std::map<std::string, unsigned>> countByKind() const;
+
+  void writeJson(llvm::raw_ostream &os) const;
+  void writeTable(llvm::raw_ostream &os) const;
+};
+
+} // namespace lowp
+} // namespace mlir
+
+#endif // LOWP_ANALYSIS_PRECISIONREPORT_H
