@@ -60,7 +60,13 @@ static void buildAutoMixedPrecisionPipeline(
   lowp::LowpMaterializeLossScalingOptions lossScaling;
   lossScaling.policy = options.policy;
   pm.addPass(lowp::createLowpMaterializeLossScaling(lossScaling));
-  // 4. lowp-select-fp8-formats joins here (policy=fp8).
+  // 4. FP8: matrix ops take FP8 operands with per-tensor scales (hybrid
+  //    recipe, scales computed in the graph: works without calibration).
+  if (options.policy == "fp8") {
+    lowp::SelectFP8FormatsOptions fp8;
+    fp8.target = options.target;
+    pm.addPass(lowp::createSelectFP8Formats(fp8));
+  }
 }
 
 void mlir::lowp::registerLowpPipelines() {

@@ -9,9 +9,11 @@
 
 #include "lowp/Analysis/FP8Candidates.h"
 #include "lowp/Analysis/FP8Selection.h"
+#include "lowp/IR/TrainingStep.h"
 #include "lowp/Target/TargetInfo.h"
 #include "lowp/Transforms/Passes.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -65,13 +67,32 @@ AttrT getValueMark(Value value, StringRef name) {
   return func.getArgAttrOfType<AttrT>(arg.getArgNumber(), name);
 }
 
-/// Role marked on `value`, else a weight for constants and an activation for
-/// everything else.
-TensorRole getRole(Value value) {
+/// The ops of the backward pass: everything computed from a training step's
+/// loss seed (docs/training-step.md), the seed included.
+llvm::SetVector<Operation *> getBackwardOps(FunctionOpInterface func) {
+  llvm::SetVector<Operation *> backward;
+  func.walk([&](Operation *op) {
+    if (!op->hasAttr(training::kLossSeedAttr) || backward.contains(op))
+      return;
+    backward.insert(op);
+    getForwardSlice(op, &backward);
+  });
+  return backward;
+}
+
+/// The role marked on `value` (lowp.role), else a gradient for backward-pass
+/// values (computed from the loss seed, or marked lowp.gradient), a weight
+/// for constants and an activation for everything else.
+TensorRole getRole(Value value,
+                   const llvm::SetVector<Operation *> &backwardOps) {
   for (Value v : {value, lookThroughNarrowingCast(value)})
     if (auto role =
             getValueMark<TensorRoleAttr>(v, LowpDialect::getRoleAttrName()))
       return role.getValue();
+  for (Value v : {value, lookThroughNarrowingCast(value)})
+    if (Operation *def = v.getDefiningOp())
+      if (backwardOps.contains(def) || def->hasAttr(training::kGradientAttr))
+        return TensorRole::Gradient;
   if (matchPattern(lookThroughNarrowingCast(value), m_Constant()))
     return TensorRole::Weight;
   return TensorRole::Activation;
@@ -359,6 +380,7 @@ LogicalResult SelectFP8FormatsPass::processFunction(func::FuncOp func,
 
   MLIRContext *ctx = &getContext();
   IRRewriter rewriter(ctx);
+  llvm::SetVector<Operation *> backwardOps = getBackwardOps(func);
   std::string funcName = func.getSymName().str();
   for (size_t index = 0, e = matrixOps.size(); index < e; ++index) {
     Operation *op = matrixOps[index];
@@ -399,7 +421,7 @@ LogicalResult SelectFP8FormatsPass::processFunction(func::FuncOp func,
     SmallVector<FP8Decision> decisions;
     std::vector<ReportEntry> operandEntries;
     for (auto [i, operand] : llvm::enumerate(linalgOp.getDpsInputs())) {
-      TensorRole role = getRole(operand);
+      TensorRole role = getRole(operand, backwardOps);
       std::optional<TensorStatistics> stats = getTensorStatistics(operand);
       llvm::Expected<FP8Decision> decision =
           selectFP8Format(target, role, stats, options);

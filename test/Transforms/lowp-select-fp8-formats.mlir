@@ -118,3 +118,60 @@ func.func @kept(%a: tensor<4x8xbf16>, %b: tensor<8x4xbf16>, %c: tensor<4x4xf32>,
   return %0, %1, %2 : tensor<4x4xf32>, tensor<4x4xbf16>, tensor<4x4xbf16>
 }
 }
+
+// -----
+
+// Roles from the training-step convention: what is computed from the loss
+// seed is the backward pass. The forward matmul reads an activation and a
+// weight (E4M3); the backward one reads the upstream gradient (E5M2).
+module attributes {lowp.target = #lowp.target<"sm_90">} {
+// HYBRID-LABEL: func @step
+// HYBRID: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xf8E4M3FN>, tensor<8x2xf8E4M3FN>)
+// HYBRID: lowp.quantize %{{.*}} : tensor<4x2xf32>, f32 to tensor<4x2xf8E5M2>
+// HYBRID: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x2xf8E5M2>, tensor<2x8xf8E4M3FN>)
+func.func @step(%x: tensor<4x8xf32>, %w: tensor<8x2xf32>, %wt: tensor<2x8xf32>) -> tensor<4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<4x2xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x2xf32>) -> tensor<4x2xf32>
+  %y = linalg.matmul ins(%x, %w : tensor<4x8xf32>, tensor<8x2xf32>) outs(%z : tensor<4x2xf32>) -> tensor<4x2xf32>
+  %seed = linalg.fill {lowp.loss_seed} ins(%one : f32) outs(%e : tensor<4x2xf32>) -> tensor<4x2xf32>
+  %dy = arith.mulf %seed, %y : tensor<4x2xf32>
+  %e2 = tensor.empty() : tensor<4x8xf32>
+  %z2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %dx = linalg.matmul ins(%dy, %wt : tensor<4x2xf32>, tensor<2x8xf32>) outs(%z2 : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %dx : tensor<4x8xf32>
+}
+}
+
+// -----
+
+// Every contraction and convolution, named or generic, is rewritten the same
+// way: the op is cloned onto the FP8 operands and its body widens them.
+module attributes {lowp.target = #lowp.target<"sm_90">} {
+// HYBRID-LABEL: func @shapes
+// HYBRID: linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<2x4x8xf8E4M3FN>, tensor<2x8x4xf8E4M3FN>) outs(%{{.*}} : tensor<2x4x4xf32>)
+// HYBRID: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x6x6x3xf8E4M3FN>, tensor<3x3x3x4xf8E4M3FN>) outs(%{{.*}} : tensor<1x4x4x4xf32>)
+// HYBRID: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x8xf8E4M3FN>, tensor<8x4xf8E4M3FN>) outs(%{{.*}} : tensor<4x4xf32>)
+// HYBRID-NEXT: ^bb0(%[[A:.*]]: f8E4M3FN, %[[B:.*]]: f8E4M3FN, %[[C:.*]]: f32):
+// HYBRID-DAG: %[[WA:.*]] = arith.extf %[[A]] : f8E4M3FN to f32
+// HYBRID-DAG: %[[WB:.*]] = arith.extf %[[B]] : f8E4M3FN to f32
+// HYBRID: arith.mulf %[[WA]], %[[WB]] : f32
+func.func @shapes(%a: tensor<2x4x8xf32>, %b: tensor<2x8x4xf32>, %c: tensor<2x4x4xf32>,
+                  %i: tensor<1x6x6x3xf32>, %k: tensor<3x3x3x4xf32>, %o: tensor<1x4x4x4xf32>,
+                  %p: tensor<4x8xf32>, %q: tensor<8x4xf32>, %r: tensor<4x4xf32>)
+    -> (tensor<2x4x4xf32>, tensor<1x4x4x4xf32>, tensor<4x4xf32>) {
+  %0 = linalg.batch_matmul ins(%a, %b : tensor<2x4x8xf32>, tensor<2x8x4xf32>) outs(%c : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %1 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+       ins(%i, %k : tensor<1x6x6x3xf32>, tensor<3x3x3x4xf32>) outs(%o : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %2 = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+       ins(%p, %q : tensor<4x8xf32>, tensor<8x4xf32>) outs(%r : tensor<4x4xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4x4xf32>
+  return %0, %1, %2 : tensor<2x4x4xf32>, tensor<1x4x4x4xf32>, tensor<4x4xf32>
+}
+}

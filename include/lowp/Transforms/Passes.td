@@ -218,8 +218,10 @@ def SelectFP8Formats : Pass<"lowp-select-fp8-formats", "::mlir::ModuleOp"> {
 
     - `hybrid` (default): E4M3 for activations and weights, E5M2 for
       gradients. Roles come from `lowp.role` (`#lowp.role<gradient>`) on the
-      value's defining op or on a function argument; unmarked values are
-      activations (constants: weights).
+      value's defining op or on a function argument, else from the
+      training-step convention (docs/training-step.md): values computed from
+      the `lowp.loss_seed` op, or marked `lowp.gradient`, are gradients;
+      other values are activations (constants: weights).
     - `e4m3`, `e5m2`: that format for every tensor.
     - `range`: from `#lowp.stats`, the binades the tensor needs
       (log2(amax / min)) against each format's binades after scaling, less
