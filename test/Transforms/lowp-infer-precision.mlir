@@ -369,3 +369,26 @@ func.func @unknown_op_boundary(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %acc: t
   %m2 = linalg.matmul ins(%o, %w : tensor<4x8xf32>, tensor<8x8xf32>) outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32>
   return %m2 : tensor<4x8xf32>
 }
+
+// -----
+
+// Inside control flow: the matmul in the loop body is demoted, the loop's
+// carried value and the call keep their f32 types; the weight is cast once,
+// outside the loop.
+// CHECK-LABEL: func.func @loop(
+// BF16:          %[[W:.*]] = lowp.cast %{{.*}} : tensor<8x8xf32> to tensor<8x8xbf16>
+// BF16:          scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<4x8xf32>)
+// BF16-NEXT:       %[[ACCL:.*]] = lowp.cast %[[ACC]] : tensor<4x8xf32> to tensor<4x8xbf16>
+// BF16-NEXT:       %[[M:.*]] = linalg.matmul ins(%[[ACCL]], %[[W]] : tensor<4x8xbf16>, tensor<8x8xbf16>) outs(%{{.*}} : tensor<4x8xf32>)
+// BF16-NEXT:       scf.yield %[[M]] : tensor<4x8xf32>
+// BF16:          call @loop(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<4x8xf32>, tensor<8x8xf32>, index) -> tensor<4x8xf32>
+func.func @loop(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %n: index) -> tensor<4x8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> tensor<4x8xf32> {
+    %m = linalg.matmul ins(%acc, %w : tensor<4x8xf32>, tensor<8x8xf32>) outs(%x : tensor<4x8xf32>) -> tensor<4x8xf32>
+    scf.yield %m : tensor<4x8xf32>
+  }
+  %c = func.call @loop(%r, %w, %n) : (tensor<4x8xf32>, tensor<8x8xf32>, index) -> tensor<4x8xf32>
+  return %c : tensor<4x8xf32>
+}
