@@ -67,6 +67,9 @@ struct InferenceConfig {
   bool wideAccumulator = true;
   llvm::StringSet<> keepWide, forceLow;
   bool emitRemarks = false;
+  /// Let entry functions (not called in the module) take and return the
+  /// low format where their arguments and results are low anyway.
+  bool demoteSignatures = false;
   /// Build the per-op decisions (a report or remarks were asked for).
   bool recordDecisions = false;
 };
@@ -150,6 +153,8 @@ public:
     colour();
     recordDecisions();
     rewrite();
+    if (config.demoteSignatures)
+      demoteEntrySignatures();
   }
 
 private:
@@ -472,6 +477,60 @@ private:
     return seen ? printType(seen) : "none";
   }
 
+  /// A cast this run inserted, read by nothing but `user`.
+  CastOp getOwnCastUsedOnlyBy(Value value, Operation *user) {
+    auto cast = value.getDefiningOp<CastOp>();
+    if (!cast || !insertedCasts.contains(cast) || !cast->hasOneUse() ||
+        *cast->user_begin() != user)
+      return {};
+    return cast;
+  }
+
+  /// Moves the boundary casts of entry functions (no caller in the module)
+  /// to their callers: an argument read only through one cast to the low
+  /// format becomes a low argument, a result returned through one cast from
+  /// the low format becomes a low result.
+  void demoteEntrySignatures() {
+    module.walk([&](func::FuncOp func) {
+      if (func.isExternal() ||
+          !SymbolTable::symbolKnownUseEmpty(func, module))
+        return;
+      Block &entry = func.getBody().front();
+      SmallVector<Type> inputs(func.getArgumentTypes());
+      SmallVector<Type> results(func.getResultTypes());
+      for (BlockArgument arg : entry.getArguments()) {
+        if (!arg.hasOneUse())
+          continue;
+        auto cast = arg.use_begin()->getOwner();
+        auto own = dyn_cast<CastOp>(cast);
+        if (!own || !insertedCasts.contains(own))
+          continue;
+        rewriter.modifyOpInPlace(func, [&] { arg.setType(own.getType()); });
+        rewriter.replaceAllUsesWith(own.getResult(), arg);
+        rewriter.eraseOp(own);
+        insertedCasts.erase(own);
+        --report.castsInserted;
+        inputs[arg.getArgNumber()] = arg.getType();
+      }
+      func.walk([&](func::ReturnOp ret) {
+        for (OpOperand &operand : ret->getOpOperands()) {
+          CastOp own = getOwnCastUsedOnlyBy(operand.get(), ret);
+          if (!own)
+            continue;
+          rewriter.modifyOpInPlace(ret, [&] { operand.set(own.getInput()); });
+          rewriter.eraseOp(own);
+          insertedCasts.erase(own);
+          --report.castsInserted;
+          results[operand.getOperandNumber()] = operand.get().getType();
+        }
+      });
+      rewriter.modifyOpInPlace(func, [&] {
+        func.setFunctionType(
+            FunctionType::get(func.getContext(), inputs, results));
+      });
+    });
+  }
+
   void rewrite() {
     // 1. Retype every low op (results, bodies) from the original types.
     for (Node &node : nodes)
@@ -538,7 +597,9 @@ private:
                                           empty.getDynamicSizes());
     }
     if (!converted) {
-      converted = CastOp::create(rewriter, loc, type, value);
+      auto cast = CastOp::create(rewriter, loc, type, value);
+      insertedCasts.insert(cast);
+      converted = cast;
       ++report.castsInserted;
     }
     if (argBlock)
@@ -696,6 +757,7 @@ private:
   SmallVector<Value> retypedOrder;
   DenseMap<std::pair<Value, Type>, Value> conversions;
   DenseMap<Block *, Operation *> lastArgumentCast;
+  llvm::SmallPtrSet<Operation *, 16> insertedCasts;
 };
 
 //===----------------------------------------------------------------------===//
@@ -772,6 +834,7 @@ struct LowpInferPrecisionPass
     for (const std::string &name : forceLowOps)
       config.forceLow.insert(name);
     config.emitRemarks = emitRemarks;
+    config.demoteSignatures = demoteSignatures;
     config.recordDecisions = emitRemarks || !reportPath.empty();
 
     report.lowFormat = printType(config.low);

@@ -5,6 +5,7 @@
 // RUN: fp-opt %s -allow-unregistered-dialect -split-input-file --lowp-infer-precision="low=bf16" > %t.once
 // RUN: fp-opt %s -allow-unregistered-dialect -split-input-file --lowp-infer-precision="low=bf16" | fp-opt -allow-unregistered-dialect -split-input-file --lowp-infer-precision="low=bf16" > %t.twice
 // RUN: diff %t.once %t.twice
+// RUN: fp-opt %s -allow-unregistered-dialect -split-input-file --lowp-infer-precision="low=bf16 demote-signatures=true" | FileCheck %s --check-prefix=SIG
 // Per-kind overrides.
 // RUN: fp-opt %s -allow-unregistered-dialect -split-input-file --lowp-infer-precision="low=bf16 keep-f32=linalg.matmul,linalg.batch_matmul" | FileCheck %s --check-prefix=KEEP
 // RUN: fp-opt %s -allow-unregistered-dialect -split-input-file --lowp-infer-precision="low=bf16 force-low=linalg.generic" | FileCheck %s --check-prefix=FORCE
@@ -27,6 +28,16 @@
 // LOWACC:         %[[M:.*]] = linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xbf16>, tensor<8x16xbf16>) outs(%[[F]] : tensor<4x16xbf16>) -> tensor<4x16xbf16>
 // LOWACC:         %[[W:.*]] = lowp.cast %[[M]] : tensor<4x16xbf16> to tensor<4x16xf32>
 // LOWACC:         return %[[W]]
+// demote-signatures: an entry function takes the 16-bit tensors its body
+// casts to anyway; the f32 accumulator result stays f32.
+// SIG-LABEL: func.func @matmul(
+// SIG-SAME:      %{{.*}}: tensor<4x8xbf16>, %{{.*}}: tensor<8x16xbf16>) -> tensor<4x16xf32>
+// SIG-NOT:     lowp.cast
+// SIG:         return
+// A function called in the module (@loop calls itself) keeps its signature.
+// SIG-LABEL: func.func @loop(
+// SIG-SAME:      %{{.*}}: tensor<4x8xf32>, %{{.*}}: tensor<8x8xf32>, %{{.*}}: index) -> tensor<4x8xf32>
+// SIG:         lowp.cast %{{.*}} : tensor<8x8xf32> to tensor<8x8xbf16>
 // keep-f32 keeps every matmul wide, so nothing else has a reason to change.
 // KEEP-LABEL: func.func @matmul(
 // KEEP-NOT:     lowp.cast
