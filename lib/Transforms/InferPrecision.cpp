@@ -137,6 +137,28 @@ static TypedAttr roundConstant(TypedAttr value, FloatType elementType) {
   return {};
 }
 
+/// False when some finite element of a float constant would round to an
+/// infinity (or NaN) in `elementType`.
+static bool fitsFormat(Attribute value, FloatType elementType) {
+  auto fits = [&](APFloat x) {
+    if (!x.isFinite())
+      return true;
+    bool losesInfo = false;
+    APFloat::opStatus status = x.convert(elementType.getFloatSemantics(),
+                                         APFloat::rmNearestTiesToEven,
+                                         &losesInfo);
+    return !(status & APFloat::opOverflow) && x.isFinite();
+  };
+  if (auto scalar = dyn_cast<FloatAttr>(value))
+    return fits(scalar.getValue());
+  if (auto dense = dyn_cast<DenseFPElementsAttr>(value)) {
+    if (dense.isSplat())
+      return fits(dense.getSplatValue<APFloat>());
+    return llvm::all_of(dense.getValues<APFloat>(), fits);
+  }
+  return true;
+}
+
 //===----------------------------------------------------------------------===//
 // The colouring
 //===----------------------------------------------------------------------===//
@@ -208,6 +230,9 @@ private:
       return "function or region boundary: types fixed by the signature";
     if (op->getNumRegions() != 0 && !ownsItsRegions(op))
       return "control flow: region-carried values keep their types";
+    if (auto constant = dyn_cast<arith::ConstantOp>(op))
+      if (!fitsFormat(constant.getValue(), config.low))
+        return "constant beyond the low format's range";
     SmallVector<Type> floatTypes = getFloatTypes(op);
     if (llvm::any_of(floatTypes, [](Type t) { return !isRetypeableF32(t); })) {
       for (Type t : floatTypes) {
@@ -587,7 +612,10 @@ private:
     Location loc = value.getLoc();
     FloatType element = getFloatElementType(type);
     Value converted;
-    if (auto constant = value.getDefiningOp<arith::ConstantOp>()) {
+    // A constant is re-created rounded, unless it overflows: then the cast
+    // stays visible in the IR.
+    auto constant = value.getDefiningOp<arith::ConstantOp>();
+    if (constant && fitsFormat(constant.getValue(), element)) {
       if (TypedAttr rounded = roundConstant(constant.getValue(), element)) {
         converted = arith::ConstantOp::create(rewriter, loc, rounded);
         ++report.constantsRounded;
@@ -649,7 +677,7 @@ private:
   }
 
   /// Can every float op of the body compute in the low format directly?
-  static bool canComputeBodyInLow(linalg::LinalgOp op) {
+  bool canComputeBodyInLow(linalg::LinalgOp op) {
     Region *body = op.getBlock()->getParent();
     for (Operation &bodyOp : op.getBlock()->without_terminator()) {
       if (!isa<arith::ArithDialect, math::MathDialect>(bodyOp.getDialect()) &&
@@ -657,6 +685,9 @@ private:
         return false;
       if (isa<arith::ExtFOp, arith::TruncFOp, arith::BitcastOp>(bodyOp))
         return false;
+      if (auto constant = dyn_cast<arith::ConstantOp>(bodyOp))
+        if (!fitsFormat(constant.getValue(), config.low))
+          return false;
       for (Value operand : bodyOp.getOperands())
         if (!body->isAncestor(operand.getParentRegion()) &&
             holdsFloats(operand.getType()))

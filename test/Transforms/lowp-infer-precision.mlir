@@ -403,3 +403,32 @@ func.func @loop(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %n: index) -> tensor<4
   %c = func.call @loop(%r, %w, %n) : (tensor<4x8xf32>, tensor<8x8xf32>, index) -> tensor<4x8xf32>
   return %c : tensor<4x8xf32>
 }
+
+// -----
+
+// Constants beyond the format's range are not rounded to infinity: -1e9
+// fits bf16 but not f16, where the constant stays f32 and its user casts it
+// (the mask generic's body, holding 65536.0, keeps computing in f32).
+// CHECK-LABEL: func.func @out_of_range_constants(
+// BF16:          arith.constant dense<-9.982440e+08> : tensor<4x8xbf16>
+// F16:           %[[BIG:.*]] = arith.constant dense<-1.000000e+09> : tensor<4x8xf32>
+// F16:           lowp.cast %[[BIG]] : tensor<4x8xf32> to tensor<4x8xf16>
+// F16:           linalg.generic {{.*}} ins(%{{.*}} : tensor<4x8xf16>) outs(%{{.*}} : tensor<4x8xf16>)
+// F16-NEXT:      ^bb0(%[[IN:.*]]: f16, %{{.*}}: f16):
+// F16-NEXT:        %[[W:.*]] = arith.extf %[[IN]] : f16 to f32
+// F16-NEXT:        arith.constant 6.553600e+04 : f32
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @out_of_range_constants(%a: tensor<4x8xf32>, %w: tensor<8x8xf32>, %acc: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %big = arith.constant dense<-1.0e+09> : tensor<4x8xf32>
+  %m = linalg.matmul ins(%big, %w : tensor<4x8xf32>, tensor<8x8xf32>) outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %e = tensor.empty() : tensor<4x8xf32>
+  %h = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%m : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %c = arith.constant 65536.0 : f32
+    %s = arith.minimumf %x, %c : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  %m2 = linalg.matmul ins(%h, %w : tensor<4x8xf32>, tensor<8x8xf32>) outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %m2 : tensor<4x8xf32>
+}
