@@ -23,7 +23,8 @@ config.substitutions.append(("%python", config.python_executable))
 # The JIT runtime for executing lowered IR with mlir-runner.
 config.substitutions.append((
     "%mlir_runner_utils",
-    ",".join(os.path.join(config.mlir_lib_dir, lib) for lib in
+    ",".join(os.path.join(config.mlir_lib_dir or config.llvm_lib_dir, lib)
+             for lib in
              ["libmlir_c_runner_utils.so", "libmlir_runner_utils.so"])))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
@@ -31,7 +32,7 @@ llvm_config.use_default_substitutions()
 
 tool_dirs = [config.fpopt_tools_dir, config.llvm_tools_dir]
 tools = [
-    "fp-opt", "mlir-runner", "mlir-opt", "mlir-translate", "llc", "llvm-mca",
+    "fp-opt", "lowp-capi-test", "mlir-runner", "mlir-opt", "mlir-translate", "llc", "llvm-mca",
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 config.substitutions.append(
@@ -41,6 +42,13 @@ config.substitutions.append(
 if os.path.exists("/usr/local/cuda/bin/ptxas"):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", "/usr/local/cuda/bin/ptxas"))
+# Hosts that can execute AVX512_BF16 code (vdpbf16ps) run those paths too.
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        if " avx512_bf16" in cpuinfo.read():
+            config.available_features.add("x86-avx512bf16")
+except OSError:
+    pass
 if os.path.exists(os.path.join(config.fpopt_obj_root, "unittests",
                                "LowpUnitTests")):
     config.available_features.add("unittests")
