@@ -557,10 +557,15 @@ private:
   }
 
   void rewrite() {
-    // 1. Retype every low op (results, bodies) from the original types.
+    // 1. Retype every low op (results, bodies) from the original types, and
+    //    let islands hand low users low results: an island converts its
+    //    results on exit, so no cast is needed after it.
     for (Node &node : nodes)
       if (node.colour == Colour::Low)
         retypeOp(node);
+    for (Node &node : nodes)
+      if (auto island = dyn_cast<IslandOp>(node.op))
+        retypeIslandResults(island);
     // 2. Reconcile every use of a retyped value, then every operand of a low
     //    op that reads an unchanged value.
     for (Value value : retypedOrder) {
@@ -568,6 +573,9 @@ private:
       for (OpOperand &use : value.getUses())
         uses.push_back(&use);
       for (OpOperand *use : uses) {
+        // An island converts its operands on entry: it reads any float type.
+        if (isa<IslandOp>(use->getOwner()))
+          continue;
         Node *user = nodeOfUser(use->getOwner());
         Type wanted = user && isDirect(*use, user)
                           ? getWantedType(*user, *use, originalTypes[value])
@@ -581,6 +589,24 @@ private:
       for (OpOperand &use : node.op->getOpOperands())
         if (!originalTypes.count(use.get()))
           reconcile(use, getWantedType(node, use, use.get().getType()));
+    }
+  }
+
+  /// Gives an island result the low type when every use wants it low.
+  void retypeIslandResults(IslandOp island) {
+    for (OpResult result : island->getResults()) {
+      if (!isRetypeableF32(result.getType()) || result.use_empty())
+        continue;
+      bool allLow = llvm::all_of(result.getUses(), [&](OpOperand &use) {
+        Node *user = nodeOfUser(use.getOwner());
+        return user && wantsLow(user, use);
+      });
+      if (!allLow)
+        continue;
+      rewriter.modifyOpInPlace(island, [&] {
+        setResultType(result,
+                      withFloatElementType(result.getType(), config.low));
+      });
     }
   }
 

@@ -432,3 +432,38 @@ func.func @out_of_range_constants(%a: tensor<4x8xf32>, %w: tensor<8x8xf32>, %acc
   %m2 = linalg.matmul ins(%h, %w : tensor<4x8xf32>, tensor<8x8xf32>) outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32>
   return %m2 : tensor<4x8xf32>
 }
+
+// -----
+
+// An island converts at its edges itself: a low value enters it without a
+// cast, and a result whose users all want it low leaves it low.
+// CHECK-LABEL: func.func @island_edges(
+// BF16:          %[[H:.*]] = linalg.generic {{.*}} -> tensor<4x8xbf16>
+// BF16-NOT:      lowp.cast
+// BF16:          %[[I:.*]] = lowp.island f32 (%[[H]]) : (tensor<4x8xbf16>) -> tensor<4x8xbf16>
+// BF16:            math.exp %{{.*}} : f32
+// BF16:          linalg.matmul ins(%[[I]], %{{.*}} : tensor<4x8xbf16>, tensor<8x8xbf16>)
+func.func @island_edges(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %acc: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %m = linalg.matmul ins(%x, %w : tensor<4x8xf32>, tensor<8x8xf32>) outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %e = tensor.empty() : tensor<4x8xf32>
+  %h = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%m : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.mulf %v, %v : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  %m1 = linalg.matmul ins(%h, %w : tensor<4x8xf32>, tensor<8x8xf32>) outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %i = lowp.island f32 (%h) : (tensor<4x8xf32>) -> tensor<4x8xf32> {
+  ^bb0(%a: tensor<4x8xf32>):
+    %ee = tensor.empty() : tensor<4x8xf32>
+    %ex = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%a : tensor<4x8xf32>) outs(%ee : tensor<4x8xf32>) {
+    ^bb0(%v: f32, %o: f32):
+      %r = math.exp %v : f32
+      linalg.yield %r : f32
+    } -> tensor<4x8xf32>
+    lowp.yield %ex : tensor<4x8xf32>
+  }
+  %m2 = linalg.matmul ins(%i, %w : tensor<4x8xf32>, tensor<8x8xf32>) outs(%m1 : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %m2 : tensor<4x8xf32>
+}
