@@ -8,8 +8,7 @@
 # either pipeline. Symbols are bound at load (LD_BIND_NOW) so that the first
 # pass does not pay for resolving libMLIR's symbols. Each figure is the
 # minimum of RUNS runs (default 15): the machine is shared, and the minimum is
-# the run least disturbed. -mlir-timing prints 0.1 ms steps, so the N=1
-# figures carry +-0.05 ms.
+# the run least disturbed.
 #
 #   bench/infer_precision.sh [path/to/fp-opt]
 set -euo pipefail
@@ -20,15 +19,22 @@ PY=/usr/bin/python3
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 
-# Sum of the pass and analysis rows of a -mlir-timing list report, or of
-# the row named $ROW when it is set.
+# Seconds spent in passes and analyses, from a -mlir-timing list report in
+# JSON (parser, printer and the untimed rest excluded), or in the row named
+# $ROW when it is set. Durations print in 0.1 ms steps; percentages of the
+# root (0.1 % steps) resolve small passes better, so each row is taken as
+# root duration x percentage.
 pass_seconds() {
-  LD_BIND_NOW=1 "$FPOPT" "$@" --verify-each=false -mlir-timing -mlir-timing-display=list \
-    -o /dev/null 2>&1 |
-    awk -v row="${ROW:-}" '/----Name----/ {on = 1; next}
-         on && NF >= 3 && $NF != "root" && $NF != "Parser" && $NF != "Output" &&
-         $NF != "Rest" && $NF != "Total" && (row == "" || $NF == row) {s += $1}
-         END {printf "%.6f\n", s}'
+  LD_BIND_NOW=1 "$FPOPT" "$@" --verify-each=false -mlir-timing \
+    -mlir-timing-display=list -mlir-output-format=json -o /dev/null 2>&1 |
+    "$PY" -c '
+import json, os, sys
+rows = json.loads(sys.stdin.read())
+root = next(r["wall"]["duration"] for r in rows if r["name"] == "root")
+skip = {"root", "Parser", "Output", "Rest", "Total"}
+want = os.environ.get("ROW", "")
+print("%.7f" % sum(root * r["wall"]["percentage"] / 100 for r in rows
+                   if r["name"] not in skip and (not want or r["name"] == want)))'
 }
 
 minimum() { sort -g | head -1; }
