@@ -32,7 +32,7 @@ llvm_config.use_default_substitutions()
 
 tool_dirs = [config.fpopt_tools_dir, config.llvm_tools_dir]
 tools = [
-    "fp-opt", "mlir-runner", "mlir-opt", "mlir-translate", "llc", "llvm-mca",
+    "fp-opt", "lowp-capi-test", "mlir-runner", "mlir-opt", "mlir-translate", "llc", "llvm-mca",
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 config.substitutions.append(
@@ -42,6 +42,13 @@ config.substitutions.append(
 if os.path.exists("/usr/local/cuda/bin/ptxas"):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", "/usr/local/cuda/bin/ptxas"))
+# Hosts that can execute AVX512_BF16 code (vdpbf16ps) run those paths too.
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        if " avx512_bf16" in cpuinfo.read():
+            config.available_features.add("x86-avx512bf16")
+except OSError:
+    pass
 if os.path.exists(os.path.join(config.fpopt_obj_root, "unittests",
                                "LowpUnitTests")):
     config.available_features.add("unittests")

@@ -54,7 +54,12 @@ static void buildAutoMixedPrecisionPipeline(
   infer.reportPath = options.report;
   pm.addPass(lowp::createLowpInferPrecision(infer));
 
-  // 3. lowp-materialize-loss-scaling joins here (training steps).
+  // 3. Loss scaling of training steps (functions marked per
+  //    docs/training-step.md), now that their compute type is decided: f16
+  //    steps get dynamic scaling, bf16 and FP8 ones are left as they are.
+  lowp::LowpMaterializeLossScalingOptions lossScaling;
+  lossScaling.policy = options.policy;
+  pm.addPass(lowp::createLowpMaterializeLossScaling(lossScaling));
   // 4. lowp-select-fp8-formats joins here (policy=fp8).
 }
 
@@ -64,4 +69,5 @@ void mlir::lowp::registerLowpPipelines() {
       "Decide the precision of every value of an f32 model for a target: "
       "FP32 islands, precision inference, loss scaling, FP8 selection",
       buildAutoMixedPrecisionPipeline);
+  registerX86Pipeline();
 }
