@@ -25,6 +25,8 @@
 // BF16:         linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x128xbf16>, tensor<128x10xbf16>) outs(%{{.*}} : tensor<8x10xf32>)
 // F16:          linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x128xf16>, tensor<128x10xf16>) outs(%{{.*}} : tensor<8x10xf32>)
 // CHECK-NOT:    lowp.cast
+// The softmax is an FP32 island (lowp-insert-fp32-islands runs first).
+// CHECK:        lowp.island f32 ({{.*}}) : (tensor<8x10xf32>) -> tensor<8x10xf32> attributes {lowp.island_reasons = ["softmax"]}
 // CHECK:        arith.maximumf %{{.*}}, %{{.*}} : f32
 // CHECK:        math.exp %{{.*}} : f32
 // CHECK:        arith.divf %{{.*}}, %{{.*}} : f32
@@ -33,18 +35,17 @@
 // JSON:      "casts_inserted": 5,
 // JSON:      "linalg.matmul": {
 // JSON-NEXT:   "bf16": 2
-// JSON:      "kept_wide": [
-// JSON:        "reason": "sensitive class: range-sensitive math (exp/log/pow/rsqrt) in body"
-// JSON:        "reason": "downstream of sensitive linalg.generic"
-// JSON:        "reason": "sensitive class: division by the result of a reduction"
+// JSON:      "lowp.island": {
+// JSON-NEXT:   "f32": 1
 // JSON:      "low": "bf16",
 // JSON:      "target": "sm_90"
 
-// In f16 the row sum of the softmax is itself sensitive (range).
+// In f16 the softmax (whose row sum overflows f16's range) is an FP32
+// island as well.
 // TABLE:      precision inference: low=f16 accumulate=f32 target=sm_75
 // TABLE:      linalg.matmul                    f16             2
+// TABLE-NEXT: lowp.island                      f32             1
 // TABLE:      casts inserted: 5
 // TABLE:      tensor bytes           before          after
 // TABLE-NEXT: arguments               40488          40488
 // TABLE:      kept at original precision:
-// TABLE:      linalg.generic (sensitive) at {{.*}}mlp.mlir:{{.*}}: sensitive class: sum over a reduction dimension (overflows the format's range)
