@@ -111,18 +111,18 @@ struct IslandGroup {
 } // namespace
 
 /// True when the value of `op` can be recomputed inside an island instead
-/// of becoming an operand: constants, static empty tensors and fills of them.
+/// of becoming an operand: constants, empty tensors (their dynamic sizes
+/// become operands) and constant fills of them.
 static bool isRematerializable(Operation *op) {
   if (!op)
     return false;
-  if (isa<arith::ConstantOp>(op))
+  if (isa<arith::ConstantOp, tensor::EmptyOp>(op))
     return true;
-  if (auto empty = dyn_cast<tensor::EmptyOp>(op))
-    return empty.getDynamicSizes().empty();
   if (auto fill = dyn_cast<linalg::FillOp>(op))
-    return llvm::all_of(fill->getOperands(), [](Value v) {
-      return isRematerializable(v.getDefiningOp());
-    });
+    return fill.hasPureTensorSemantics() &&
+           llvm::all_of(fill->getOperands(), [](Value v) {
+             return isRematerializable(v.getDefiningOp());
+           });
   return false;
 }
 
@@ -337,9 +337,12 @@ static IslandOp buildIsland(IslandGroup &group, Block &block,
   llvm::SetVector<Value> inputs;
   llvm::SetVector<Operation *> rematerialized;
   std::function<void(Operation *)> addRemat = [&](Operation *def) {
-    for (Value v : def->getOperands())
-      if (Operation *operandDef = v.getDefiningOp())
-        addRemat(operandDef);
+    for (Value v : def->getOperands()) {
+      if (isRematerializable(v.getDefiningOp()))
+        addRemat(v.getDefiningOp());
+      else
+        inputs.insert(v);
+    }
     rematerialized.insert(def);
   };
   for (Operation *op : ops)
