@@ -127,32 +127,26 @@ static bool isRematerializable(Operation *op) {
 }
 
 /// True when `op` is safe to move into an island and, when its types are
-/// narrower than the island's, to recompute at the island precision: pure
-/// ops of the dialects whose ops are polymorphic in the float type.
+/// narrower than the island's, to recompute at the island precision: ops
+/// without memory effects (linalg on tensors, not on buffers) whose ops,
+/// payloads included, belong to dialects that are polymorphic in the float
+/// type.
 static bool isIslandable(Operation *op) {
-  bool ok = true;
-  op->walk([&](Operation *nested) {
+  if (!isMemoryEffectFree(op))
+    return false;
+  WalkResult result = op->walk([](Operation *nested) {
     if (isa<arith::BitcastOp>(nested) ||
         !isa<arith::ArithDialect, math::MathDialect, linalg::LinalgDialect,
-             tensor::TensorDialect, LowpDialect>(nested->getDialect()) ||
-        (nested == op && !isMemoryEffectFree(nested) &&
-         !isa<linalg::LinalgOp, linalg::SoftmaxOp>(nested)))
-      ok = false;
-    // Destination-passing linalg ops on tensors have no memory effects;
-    // on buffers they do.
-    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(nested))
-      if (!linalgOp.hasPureTensorSemantics())
-        ok = false;
-    if (auto softmax = dyn_cast<linalg::SoftmaxOp>(nested))
-      if (!softmax.hasPureTensorSemantics())
-        ok = false;
+             tensor::TensorDialect, LowpDialect>(nested->getDialect()))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
   });
-  return ok;
+  return !result.wasInterrupted();
 }
 
-/// True when `user` (an op of `block`'s subtree) belongs to a group op.
-static Operation *getAncestorIn(Block &block, Operation *user) {
-  return block.findAncestorOpInBlock(*user);
+/// The op of `block` that is or contains `op`, or null.
+static Operation *getAncestorIn(Block &block, Operation *op) {
+  return block.findAncestorOpInBlock(*op);
 }
 
 /// Merges groups that share an op or where one reads a result of another.
