@@ -119,6 +119,12 @@ verifyDiscardableAttribute(function_ref<InFlightDiagnostic()> emitError,
                          << " entries for " << numResults << " results";
     return success();
   }
+  if (name == LowpDialect::getIslandReasonsAttrName()) {
+    auto array = dyn_cast<ArrayAttr>(value);
+    if (!array || !llvm::all_of(array, llvm::IsaPred<StringAttr>))
+      return emitError() << "'" << name << "' must be an array of strings";
+    return success();
+  }
   if (std::optional<LogicalResult> result =
           verifyTrainingStepAttribute(emitError, name, value, numResults))
     return *result;

@@ -35,8 +35,15 @@ struct AutoMixedPrecisionOptions
 /// reads the target from the module, so the first one records it.
 static void buildAutoMixedPrecisionPipeline(
     OpPassManager &pm, const AutoMixedPrecisionOptions &options) {
-  // 1. lowp-insert-fp32-islands joins here, before inference, so that
-  //    islands are protected from demotion.
+  // 1. FP32 islands first: inference never demotes inside an island, so
+  //    softmax, norms, losses and long sums stay f32 whatever it decides.
+  //    Hazards are judged against the format the policy will use.
+  lowp::InsertFP32IslandsOptions islands;
+  islands.targetChip = options.target;
+  islands.low = options.policy == "f16" || options.policy == "bf16"
+                    ? std::string(options.policy)
+                    : std::string("auto");
+  pm.addPass(lowp::createInsertFP32Islands(islands));
 
   // 2. Precision inference. FP8 policies first decide the 16-bit baseline;
   //    FP8 selection then narrows matrix inputs further.

@@ -48,6 +48,11 @@ def Lowp_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getStatsAttrName() {
       return ::llvm::StringLiteral("lowp.stats");
     }
+    /// Name of the lowp.island attribute listing what the island protects
+    /// (softmax, layer_norm, ...), for reports.
+    static constexpr ::llvm::StringLiteral getIslandReasonsAttrName() {
+      return ::llvm::StringLiteral("lowp.island_reasons");
+    }
   private:
     void registerAttributes();
   public:
