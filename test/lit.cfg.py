@@ -42,6 +42,13 @@ config.substitutions.append(
 if os.path.exists("/usr/local/cuda/bin/ptxas"):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", "/usr/local/cuda/bin/ptxas"))
+# Hosts that can execute AVX512_BF16 code (vdpbf16ps) run those paths too.
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        if " avx512_bf16" in cpuinfo.read():
+            config.available_features.add("x86-avx512bf16")
+except OSError:
+    pass
 if os.path.exists(os.path.join(config.fpopt_obj_root, "unittests",
                                "LowpUnitTests")):
     config.available_features.add("unittests")

@@ -125,6 +125,18 @@ verifyDiscardableAttribute(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "'" << name << "' must be an array of strings";
     return success();
   }
+  if (name == LowpDialect::getRoleAttrName()) {
+    // One role for a single value, or one per result.
+    if (isa<TensorRoleAttr>(value))
+      return success();
+    auto array = dyn_cast<ArrayAttr>(value);
+    if (!array || !llvm::all_of(array, llvm::IsaPred<TensorRoleAttr>) ||
+        array.size() != numResults)
+      return emitError() << "'" << name
+                         << "' must be a #lowp.role attribute or an array of "
+                            "one per result";
+    return success();
+  }
   if (std::optional<LogicalResult> result =
           verifyTrainingStepAttribute(emitError, name, value, numResults))
     return *result;

@@ -69,4 +69,5 @@ void mlir::lowp::registerLowpPipelines() {
       "Decide the precision of every value of an f32 model for a target: "
       "FP32 islands, precision inference, loss scaling, FP8 selection",
       buildAutoMixedPrecisionPipeline);
+  registerX86Pipeline();
 }

@@ -45,4 +45,106 @@ def ConvertLowpToLinalg : Pass<"convert-lowp-to-linalg"> {
   ];
 }
 
+def LowpExpandFloatConversions : Pass<"lowp-expand-float-conversions"> {
+  let summary = "Expand f32 <-> bf16/FP8 conversions into exact integer ops";
+  let description = [{
+    Rewrites `arith.truncf` from f32 (round to nearest-even) and `arith.extf`
+    to f32 into shifts, masks, adds and selects on i32 lanes, for every
+    narrow format the target has no conversion instruction for. The result
+    is bit-exact with APFloat (subnormals, ties, overflow to inf or NaN,
+    NaN payloads), vectorizes like any integer code and calls no library:
+    upstream lowers a vector f32->bf16 truncation on AVX2 to one
+    `__truncsfbf2` call per element and an FP8 one not at all.
+
+    The target is the `target` option, else the module's `lowp.target`
+    attribute; with neither, bf16 and every FP8 format are expanded.
+
+    ```mlir
+    %b = arith.truncf %x : vector<8xf32> to vector<8xbf16>
+    // becomes (abridged)
+    %u = arith.bitcast %x : vector<8xf32> to vector<8xi32>
+    %l = arith.andi (arith.shrui %u, 16), 1
+    %r = arith.shrui (arith.addi (arith.addi %u, 0x7fff), %l), 16
+    %q = arith.ori (arith.shrui %u, 16), 0x40          // quiet NaN
+    %m = arith.select %isnan, %q, %r
+    %b = arith.bitcast (arith.trunci %m to vector<8xi16>) to vector<8xbf16>
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "Chip name from the capability table (overrides lowp.target)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
+  let summary = "Bufferized matmuls to packed, register-blocked x86 kernels";
+  let description = [{
+    Rewrites `linalg.matmul` and `linalg.batch_matmul` on static,
+    identity-layout memrefs (two inputs of one float type of at most 32 bits,
+    f32 x f32, bf16 x bf16, f8E4M3FN x f8E4M3FN, ..., into f32; N divisible
+    by `nr`; a last block of fewer than `mr` rows takes the M remainder) into a micro-kernel whose `mr` x `nr` block of C
+    stays in vector registers (`scf.for` iter_args) across the k loop.
+
+    B is packed once into panels of `nr` columns. With AVX512_BF16 (the
+    target's bf16 matrix unit) a bf16 B is packed into VNNI pairs
+    (k/2 x nr x 2) and the kernel issues `x86vector.avx512.dot`
+    (`vdpbf16ps`) on one broadcast pair of A; otherwise narrow operands
+    (bf16 on AVX2, FP8 everywhere) are widened to f32 while packing (O(n^2)
+    work, exact) and the kernel is f32 FMA.
+    Other contractions are left alone.
+
+    ```mlir
+    linalg.matmul ins(%a, %b : memref<64x64xbf16>, memref<64x64xbf16>)
+                  outs(%c : memref<64x64xf32>)
+    // avx512bf16 becomes (abridged)
+    %p = memref.alloc() : memref<2x32x64xbf16>     // VNNI panels of B
+    scf.for %jb ... scf.for %i ... {
+      %acc = scf.for %k2 ... iter_args(%c00 = ..., ..., %c71 = ...) {
+        %bv = vector.load %p[%jb, %k2, %c0] : vector<32xbf16>
+        %a0 = vector.bitcast (vector.broadcast (pair of A row 0))
+        %d = x86vector.avx512.dot %c00, %a0, %bv
+               : vector<32xbf16> -> vector<16xf32>
+        ...
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"cpu", "cpu", "std::string", /*default=*/"\"\"",
+           "x86 chip (avx2, avx512bf16, znver4, sapphirerapids); default: "
+           "the module's lowp.target, else avx2">,
+    Option<"mr", "mr", "unsigned", /*default=*/"0",
+           "Rows of the register block (0: the cpu's default)">,
+    Option<"nr", "nr", "unsigned", /*default=*/"0",
+           "Columns of the register block, a multiple of the f32 lanes "
+           "(0: the cpu's default)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
+    "::mlir::x86vector::X86VectorDialect",
+  ];
+}
+
+def LowpInferTransferInBounds : Pass<"lowp-infer-transfer-in-bounds"> {
+  let summary = "Mark 1-D vector transfers in affine loops as in bounds";
+  let description = [{
+    `affine-super-vectorize` leaves its transfers without `in_bounds`, so
+    they become masked loads/stores; AVX2 has no masked move for 16-bit
+    elements and LLVM scalarizes them (for bf16 through one `__truncsfbf2`
+    call per element). A 1-D minor-identity transfer of a static memref
+    whose innermost index is an `affine.for` induction variable with
+    constant bounds is in bounds when the loop's last value still leaves
+    room for the whole vector:
+
+    ```mlir
+    affine.for %j = 0 to 128 step 16 {
+      %v = vector.transfer_read %m[%i, %j], %p : memref<64x128xbf16>, vector<16xbf16>
+    // gains {in_bounds = [true]}
+    ```
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect"];
+}
+
 #endif // LOWP_CONVERSION_PASSES_TD

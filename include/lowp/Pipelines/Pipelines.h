@@ -9,6 +9,9 @@ namespace mlir::lowp {
 /// lowp-pipeline-x86, ...) with the global pass-pipeline registry.
 void registerLowpPipelines();
 
+/// Registers lowp-pipeline-x86{cpu=... mr=... nr=...}.
+void registerX86Pipeline();
+
 } // namespace mlir::lowp
 
 #endif // LOWP_PIPELINES_PIPELINES_H

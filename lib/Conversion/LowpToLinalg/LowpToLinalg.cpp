@@ -133,6 +133,7 @@ struct ConvertLowpToLinalgPass
     RewritePatternSet patterns(ctx);
     populateLowpCastAndIslandToLinalgPatterns(patterns);
     populateLowpLossScalingToLinalgPatterns(patterns);
+    populateLowpFP8ScalingToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

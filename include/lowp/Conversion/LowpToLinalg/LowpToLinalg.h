@@ -18,6 +18,10 @@ void populateLowpCastAndIslandToLinalgPatterns(RewritePatternSet &patterns);
 /// lowp.update_scale.
 void populateLowpLossScalingToLinalgPatterns(RewritePatternSet &patterns);
 
+/// Patterns lowering the FP8 scaling ops: lowp.quantize, lowp.dequantize,
+/// lowp.amax, lowp.compute_scale and lowp.push_amax.
+void populateLowpFP8ScalingToLinalgPatterns(RewritePatternSet &patterns);
+
 /// Converts one scalar float `value` to `dstType` with the rounding and
 /// saturation of a lowp.cast. `randomBits` (an i32, only for stochastic
 /// rounding) supplies the per-element random bits. Returns null when the

@@ -1,0 +1,339 @@
+//===- LowerContractions.cpp - lowp-x86-lower-contractions ----------------===//
+//
+// Rewrites a bufferized linalg.matmul / linalg.batch_matmul into a packed,
+// register-blocked micro-kernel for x86:
+//
+//  * B is packed once per call into column panels of `nr` columns so the
+//    k loop reads it contiguously. On AVX512_BF16 a bf16 B is packed into
+//    VNNI pairs (k/2 x nr x 2) for vdpbf16ps; elsewhere it is widened to f32
+//    while packing (the widening is a shift, see SoftFloatConversions), so
+//    bf16 stays the storage format and costs O(n^2) conversions, not O(n^3).
+//  * An mr x nr block of C lives in vector registers (scf.for iter_args)
+//    across the whole k loop: per k step, nr/VL vector loads of B, mr
+//    broadcasts of A and mr*nr/VL FMAs (or vdpbf16ps).
+//
+//===----------------------------------------------------------------------===//
+
+#include "lowp/Conversion/Passes.h"
+#include "lowp/IR/LowpDialect.h"
+#include "lowp/Target/TargetInfo.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::lowp {
+#define GEN_PASS_DEF_LOWPX86LOWERCONTRACTIONS
+#include "lowp/Conversion/Passes.h.inc"
+} // namespace mlir::lowp
+
+using namespace mlir;
+using namespace mlir::lowp;
+
+namespace {
+
+/// The register block and instruction choice of one target.
+struct KernelConfig {
+  unsigned lanes; ///< f32 lanes per vector register (8: AVX2, 16: AVX-512)
+  unsigned mr, nr;
+  bool bf16Dot;   ///< vdpbf16ps available (AVX512_BF16)
+};
+
+/// A statically shaped, identity-layout memref of rank `rank`.
+static MemRefType getPlainMemRef(Value v, unsigned rank) {
+  auto type = dyn_cast<MemRefType>(v.getType());
+  if (!type || type.getRank() != rank || !type.hasStaticShape() ||
+      !type.getLayout().isIdentity())
+    return nullptr;
+  return type;
+}
+
+class KernelBuilder {
+public:
+  KernelBuilder(OpBuilder &b, Location loc, const KernelConfig &cfg)
+      : b(b), loc(loc), cfg(cfg) {}
+
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value addc(Value x, int64_t c) {
+    return c ? arith::AddIOp::create(b, loc, x, idx(c)).getResult() : x;
+  }
+  Value mulc(Value x, int64_t c) {
+    return c == 1 ? x : arith::MulIOp::create(b, loc, x, idx(c)).getResult();
+  }
+  /// for (i = 0; i < n; i += step) body(i)
+  void loop(int64_t n, int64_t step, function_ref<void(Value)> body) {
+    scf::ForOp::create(b, loc, idx(0), idx(n), idx(step), ValueRange{},
+                       [&](OpBuilder &nb, Location, Value iv, ValueRange) {
+                         OpBuilder::InsertionGuard g(b);
+                         b.setInsertionPoint(nb.getInsertionBlock(),
+                                             nb.getInsertionPoint());
+                         body(iv);
+                         scf::YieldOp::create(b, loc);
+                       });
+  }
+
+  /// C[m x n] += A[m x k] * B[k x n] (memrefs, maybe offset by `batch`).
+  void emitMatmul(Value a, Value bMat, Value c, ValueRange batch, int64_t m,
+                  int64_t n, int64_t k, Type elem) {
+    bool dot = cfg.bf16Dot && elem.isBF16();
+    Type f32 = b.getF32Type();
+    unsigned lanes = cfg.lanes;
+    unsigned nv = cfg.nr / lanes;
+    auto accType = VectorType::get({lanes}, f32);
+    auto at = [&](std::initializer_list<Value> ix) {
+      SmallVector<Value> all(batch.begin(), batch.end());
+      all.append(ix.begin(), ix.end());
+      return all;
+    };
+
+    // Pack B into panels of nr columns: [n/nr][k][nr] (f32) or, for the
+    // bf16 dot, VNNI pairs [n/nr][k/2][2*nr] (bf16).
+    int64_t panels = n / cfg.nr;
+    MemRefType packedType =
+        dot ? MemRefType::get({panels, k / 2, 2 * cfg.nr}, elem)
+            : MemRefType::get({panels, k, cfg.nr}, f32);
+    Value packed = memref::AllocOp::create(b, loc, packedType,
+                                           b.getI64IntegerAttr(64));
+    auto narrowVec = VectorType::get({lanes}, elem);
+    loop(panels, 1, [&](Value jb) {
+      Value col0 = mulc(jb, cfg.nr);
+      loop(dot ? k / 2 : k, 1, [&](Value kk) {
+        for (unsigned v = 0; v < nv; ++v) {
+          Value col = addc(col0, v * lanes);
+          if (dot) {
+            Value row0 = mulc(kk, 2);
+            Value even = vector::LoadOp::create(b, loc, narrowVec, bMat,
+                                                at({row0, col}));
+            Value odd = vector::LoadOp::create(b, loc, narrowVec, bMat,
+                                               at({addc(row0, 1), col}));
+            Value pairs = vector::InterleaveOp::create(b, loc, even, odd);
+            vector::StoreOp::create(b, loc, pairs, packed,
+                                    {jb, kk, idx(2 * v * lanes)});
+          } else {
+            Value x =
+                vector::LoadOp::create(b, loc, narrowVec, bMat, at({kk, col}));
+            if (elem != f32)
+              x = arith::ExtFOp::create(b, loc, accType, x);
+            vector::StoreOp::create(b, loc, x, packed, {jb, kk, idx(v * lanes)});
+          }
+        }
+      });
+    });
+
+    // The f32 kernel broadcasts scalars of A: widen a bf16 A once, O(m*k).
+    Value aEff = a;
+    SmallVector<Value> aBatch(batch.begin(), batch.end());
+    Value widenedA;
+    if (!dot && elem != f32) {
+      widenedA = memref::AllocOp::create(b, loc, MemRefType::get({m, k}, f32),
+                                         b.getI64IntegerAttr(64));
+      bool vectorized = k % lanes == 0;
+      loop(m, 1, [&](Value i) {
+        loop(k, vectorized ? lanes : 1, [&](Value kk) {
+          if (vectorized) {
+            Value x = vector::LoadOp::create(b, loc, narrowVec, a, at({i, kk}));
+            vector::StoreOp::create(
+                b, loc, arith::ExtFOp::create(b, loc, accType, x), widenedA,
+                {i, kk});
+          } else {
+            Value x = memref::LoadOp::create(b, loc, a, at({i, kk}));
+            memref::StoreOp::create(b, loc,
+                                    arith::ExtFOp::create(b, loc, f32, x),
+                                    widenedA, {i, kk});
+          }
+        });
+      });
+      aEff = widenedA;
+      aBatch.clear();
+    }
+
+    // The register-blocked kernel.
+    auto pairVec = VectorType::get({2}, elem);
+    auto pairAsInt = VectorType::get({1}, b.getI32Type());
+    auto bcastInt = VectorType::get({lanes}, b.getI32Type());
+    auto dotOperand = VectorType::get({2 * lanes}, elem);
+    // One mr-row block (mr = `blockRows`) of one panel.
+    auto emitBlock = [&](Value jb, Value row0, unsigned blockRows) {
+        Value col0 = mulc(jb, cfg.nr);
+        SmallVector<Value> rows, init;
+        for (unsigned r = 0; r < blockRows; ++r)
+          rows.push_back(addc(row0, r));
+        for (unsigned r = 0; r < blockRows; ++r)
+          for (unsigned v = 0; v < nv; ++v)
+            init.push_back(vector::LoadOp::create(
+                b, loc, accType, c, at({rows[r], addc(col0, v * lanes)})));
+        auto kLoop = scf::ForOp::create(
+            b, loc, idx(0), idx(dot ? k / 2 : k), idx(1), init,
+            [&](OpBuilder &nb, Location, Value kk, ValueRange accs) {
+              OpBuilder::InsertionGuard g(b);
+              b.setInsertionPoint(nb.getInsertionBlock(),
+                                  nb.getInsertionPoint());
+              SmallVector<Value> bv, next(accs.begin(), accs.end());
+              for (unsigned v = 0; v < nv; ++v)
+                bv.push_back(vector::LoadOp::create(
+                    b, loc, dot ? dotOperand : accType, packed,
+                    {jb, kk, idx((dot ? 2 : 1) * v * lanes)}));
+              // Column of A's pair in the dot kernel, of A's scalar else.
+              Value aCol = dot ? mulc(kk, 2) : kk;
+              for (unsigned r = 0; r < blockRows; ++r) {
+                SmallVector<Value> aIx(aBatch.begin(), aBatch.end());
+                aIx.push_back(rows[r]);
+                Value av;
+                if (dot) {
+                  // One pair of A (two bf16 = one i32) splat to every lane.
+                  aIx.push_back(aCol);
+                  Value pair = vector::LoadOp::create(b, loc, pairVec, aEff, aIx);
+                  Value asInt =
+                      vector::BitCastOp::create(b, loc, pairAsInt, pair);
+                  Value scalar = vector::ExtractOp::create(b, loc, asInt, 0);
+                  Value splat =
+                      vector::BroadcastOp::create(b, loc, bcastInt, scalar);
+                  av = vector::BitCastOp::create(b, loc, dotOperand, splat);
+                } else {
+                  aIx.push_back(aCol);
+                  Value scalar = memref::LoadOp::create(b, loc, aEff, aIx);
+                  av = vector::BroadcastOp::create(b, loc, accType, scalar);
+                }
+                for (unsigned v = 0; v < nv; ++v) {
+                  Value &acc = next[r * nv + v];
+                  acc = dot ? x86vector::DotBF16Op::create(b, loc, accType,
+                                                           acc, av, bv[v])
+                                  .getResult()
+                            : vector::FMAOp::create(b, loc, av, bv[v], acc)
+                                  .getResult();
+                }
+              }
+              scf::YieldOp::create(b, loc, next);
+            });
+        for (unsigned r = 0; r < blockRows; ++r)
+          for (unsigned v = 0; v < nv; ++v)
+            vector::StoreOp::create(b, loc, kLoop.getResult(r * nv + v), c,
+                                    at({rows[r], addc(col0, v * lanes)}));
+    };
+    int64_t tail = m % cfg.mr;
+    loop(panels, 1, [&](Value jb) {
+      loop(m - tail, cfg.mr, [&](Value row0) { emitBlock(jb, row0, cfg.mr); });
+      if (tail)
+        emitBlock(jb, idx(m - tail), tail);
+    });
+    memref::DeallocOp::create(b, loc, packed);
+    if (widenedA)
+      memref::DeallocOp::create(b, loc, widenedA);
+  }
+
+private:
+  OpBuilder &b;
+  Location loc;
+  const KernelConfig &cfg;
+};
+
+/// Checks that `op` is a plain (default maps) bufferized contraction of
+/// same-typed float inputs (at most 32 bits) into f32, N divisible by nr.
+template <typename OpTy>
+static LogicalResult matchContraction(OpTy op, const KernelConfig &cfg,
+                                      unsigned rank, PatternRewriter &rw) {
+  if (!op.hasPureBufferSemantics() || op.hasUserDefinedMaps())
+    return rw.notifyMatchFailure(op, "needs buffers and default maps");
+  MemRefType a = getPlainMemRef(op.getDpsInputs()[0], rank);
+  MemRefType bt = getPlainMemRef(op.getDpsInputs()[1], rank);
+  MemRefType c = getPlainMemRef(op.getDpsInits()[0], rank);
+  if (!a || !bt || !c)
+    return rw.notifyMatchFailure(op, "needs static identity-layout memrefs");
+  Type elem = a.getElementType();
+  // Inputs narrower than f32 (bf16, f16, FP8) are widened while packing.
+  auto floatElem = dyn_cast<FloatType>(elem);
+  if (elem != bt.getElementType() || !floatElem ||
+      floatElem.getWidth() > 32 || !c.getElementType().isF32())
+    return rw.notifyMatchFailure(op, "needs float inputs of at most 32 "
+                                     "bits of one type and an f32 output");
+  int64_t m = a.getDimSize(rank - 2), k = a.getDimSize(rank - 1),
+          n = bt.getDimSize(rank - 1);
+  if (n % cfg.nr || (cfg.bf16Dot && elem.isBF16() && k % 2))
+    return rw.notifyMatchFailure(op, "shape not divisible by the block");
+  return success();
+}
+
+struct MatmulToKernel : OpRewritePattern<linalg::MatmulOp> {
+  MatmulToKernel(MLIRContext *ctx, KernelConfig cfg)
+      : OpRewritePattern(ctx), cfg(cfg) {}
+  LogicalResult matchAndRewrite(linalg::MatmulOp op,
+                                PatternRewriter &rw) const override {
+    if (failed(matchContraction(op, cfg, 2, rw)))
+      return failure();
+    auto a = cast<MemRefType>(op.getDpsInputs()[0].getType());
+    auto bt = cast<MemRefType>(op.getDpsInputs()[1].getType());
+    KernelBuilder kb(rw, op.getLoc(), cfg);
+    kb.emitMatmul(op.getDpsInputs()[0], op.getDpsInputs()[1],
+                  op.getDpsInits()[0], {}, a.getDimSize(0), bt.getDimSize(1),
+                  a.getDimSize(1), a.getElementType());
+    rw.eraseOp(op);
+    return success();
+  }
+  KernelConfig cfg;
+};
+
+struct BatchMatmulToKernel : OpRewritePattern<linalg::BatchMatmulOp> {
+  BatchMatmulToKernel(MLIRContext *ctx, KernelConfig cfg)
+      : OpRewritePattern(ctx), cfg(cfg) {}
+  LogicalResult matchAndRewrite(linalg::BatchMatmulOp op,
+                                PatternRewriter &rw) const override {
+    if (failed(matchContraction(op, cfg, 3, rw)))
+      return failure();
+    auto a = cast<MemRefType>(op.getDpsInputs()[0].getType());
+    auto bt = cast<MemRefType>(op.getDpsInputs()[1].getType());
+    KernelBuilder kb(rw, op.getLoc(), cfg);
+    kb.loop(a.getDimSize(0), 1, [&](Value batch) {
+      kb.emitMatmul(op.getDpsInputs()[0], op.getDpsInputs()[1],
+                    op.getDpsInits()[0], batch, a.getDimSize(1),
+                    bt.getDimSize(2), a.getDimSize(2), a.getElementType());
+    });
+    rw.eraseOp(op);
+    return success();
+  }
+  KernelConfig cfg;
+};
+
+struct LowpX86LowerContractionsPass
+    : lowp::impl::LowpX86LowerContractionsBase<LowpX86LowerContractionsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    Operation *root = getOperation();
+    std::string chip = cpu;
+    if (chip.empty())
+      for (Operation *op = root; op && chip.empty(); op = op->getParentOp())
+        if (auto attr = op->getAttrOfType<TargetAttr>(
+                LowpDialect::getTargetAttrName()))
+          chip = attr.getChip().str();
+    if (chip.empty())
+      chip = "avx2";
+    const TargetInfo *info = lookupTarget(chip);
+    if (!info || info->vendor != Vendor::X86) {
+      root->emitError() << "'" << chip << "' is not an x86 target";
+      return signalPassFailure();
+    }
+    // A bf16 matrix unit on x86 is AVX512_BF16, which implies AVX-512F:
+    // 16 f32 lanes. Otherwise AVX2's 8.
+    KernelConfig cfg;
+    cfg.bf16Dot = info->hasMatrixUnit(Format::BF16);
+    cfg.lanes = cfg.bf16Dot ? 16 : 8;
+    // Defaults fill the register file: 6x16 (12 ymm accumulators) on AVX2,
+    // 8x32 (16 zmm) with AVX-512.
+    cfg.mr = mr ? unsigned(mr) : (cfg.bf16Dot ? 8 : 6);
+    cfg.nr = nr ? unsigned(nr) : 2 * cfg.lanes;
+    if (cfg.nr % cfg.lanes) {
+      root->emitError() << "nr=" << cfg.nr << " is not a multiple of the "
+                        << cfg.lanes << " f32 lanes of " << chip;
+      return signalPassFailure();
+    }
+    RewritePatternSet patterns(&getContext());
+    patterns.add<MatmulToKernel, BatchMatmulToKernel>(&getContext(), cfg);
+    if (failed(applyPatternsGreedily(root, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,55 @@
+//===- ExpandFloatConversions.cpp - lowp-expand-float-conversions ---------===//
+
+#include "lowp/Conversion/Passes.h"
+#include "lowp/Conversion/SoftFloat/SoftFloatConversions.h"
+#include "lowp/IR/LowpDialect.h"
+#include "lowp/Target/TargetInfo.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::lowp {
+#define GEN_PASS_DEF_LOWPEXPANDFLOATCONVERSIONS
+#include "lowp/Conversion/Passes.h.inc"
+} // namespace mlir::lowp
+
+using namespace mlir;
+using namespace mlir::lowp;
+
+namespace {
+struct LowpExpandFloatConversionsPass
+    : lowp::impl::LowpExpandFloatConversionsBase<
+          LowpExpandFloatConversionsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    Operation *root = getOperation();
+    // The option wins; else the nearest enclosing lowp.target.
+    std::string chip = target;
+    if (chip.empty())
+      for (Operation *op = root; op && chip.empty(); op = op->getParentOp())
+        if (auto attr = op->getAttrOfType<TargetAttr>(
+                LowpDialect::getTargetAttrName()))
+          chip = attr.getChip().str();
+    const TargetInfo *info = nullptr;
+    if (!chip.empty()) {
+      info = lookupTarget(chip);
+      if (!info) {
+        root->emitError() << "unknown target '" << chip
+                          << "'; known targets: " << getKnownTargetNames();
+        return signalPassFailure();
+      }
+    }
+    auto shouldExpand = [info](FloatType type) {
+      std::optional<Format> format = getFormat(type);
+      if (!info)
+        return !type.isF16();
+      return !format || !info->hasNativeConversion(*format);
+    };
+    RewritePatternSet patterns(&getContext());
+    populateSoftFloatConversionPatterns(patterns, shouldExpand);
+    if (failed(applyPatternsGreedily(root, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,90 @@
+//===- X86Pipeline.cpp - lowp-pipeline-x86 --------------------------------===//
+//
+// From a mixed-precision module (linalg + lowp on tensors) to the LLVM
+// dialect for one x86 chip; mlir-translate + llc with the chip's
+// -mcpu/-mattr (TargetInfo::llvmCpu/llvmFeatures) finish the job.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lowp/Conversion/Passes.h"
+#include "lowp/Pipelines/Pipelines.h"
+#include "lowp/Target/TargetInfo.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+using namespace mlir::lowp;
+
+namespace {
+struct X86PipelineOptions : PassPipelineOptions<X86PipelineOptions> {
+  Option<std::string> cpu{*this, "cpu",
+                          llvm::cl::desc("x86 chip: avx2, avx512bf16, znver4, "
+                                         "sapphirerapids"),
+                          llvm::cl::init("avx2")};
+  Option<unsigned> mr{*this, "mr",
+                      llvm::cl::desc("Rows of the matmul register block "
+                                     "(0: the cpu's default)"),
+                      llvm::cl::init(0)};
+  Option<unsigned> nr{*this, "nr",
+                      llvm::cl::desc("Columns of the matmul register block "
+                                     "(0: the cpu's default)"),
+                      llvm::cl::init(0)};
+};
+
+/// Appends a textual pipeline; the pieces are fixed strings, so a parse
+/// failure is a bug in this file.
+void addText(OpPassManager &pm, StringRef text) {
+  if (failed(parsePassPipeline(text, pm, llvm::errs())))
+    llvm::report_fatal_error("lowp-pipeline-x86: bad pipeline text");
+}
+
+void buildX86Pipeline(OpPassManager &pm, const X86PipelineOptions &opts) {
+  const TargetInfo *info = lookupTarget(opts.cpu);
+  // Unknown chips reach the passes, which report them with a location.
+  bool avx512 = info && info->hasMatrixUnit(Format::BF16);
+  std::string cpu = opts.cpu;
+  unsigned lanes = avx512 ? 16 : 8;
+
+  // 1. fp-opt's decisions become arith/linalg.
+  pm.addPass(createConvertLowpToLinalg());
+  // 2. Tensors to buffers with plain row-major layouts at function
+  //    boundaries, so the kernels below see identity-layout memrefs.
+  addText(pm, "one-shot-bufferize{bufferize-function-boundaries "
+              "function-boundary-type-conversion=identity-layout-map}");
+  // 3. Contractions: packed, register-blocked micro-kernels.
+  pm.addPass(createLowpX86LowerContractions(
+      {cpu, opts.mr, opts.nr}));
+  // 4. Everything else elementwise: loops, vectorized along the innermost
+  //    dimension at the register width.
+  addText(pm, "func.func(convert-linalg-to-affine-loops,"
+              "affine-super-vectorize{virtual-vector-size=" +
+                  std::to_string(lanes) + "})");
+  pm.addPass(createLowpInferTransferInBounds());
+  // 5. Conversions the chip has no instruction for become integer code
+  //    (bf16 on AVX2, every FP8 format): no __truncsfbf2 calls.
+  pm.addPass(createLowpExpandFloatConversions({cpu}));
+  addText(pm, "canonicalize,cse");
+  // 6. Down to the LLVM dialect. x86vector ops need the flag on
+  //    convert-vector-to-llvm; 2-D transfers are fully unrolled (an alloca
+  //    per iteration otherwise).
+  addText(pm, "lower-affine,convert-vector-to-scf{full-unroll=true},"
+              "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
+              "convert-vector-to-llvm{enable-x86vector=true},"
+              "convert-math-to-llvm,convert-math-to-libm,"
+              "finalize-memref-to-llvm,convert-to-llvm,"
+              "reconcile-unrealized-casts");
+}
+} // namespace
+
+void mlir::lowp::registerX86Pipeline() {
+  PassPipelineRegistration<X86PipelineOptions>(
+      "lowp-pipeline-x86",
+      "Lower a mixed-precision module to the LLVM dialect for an x86 chip: "
+      "packed register-blocked matmul kernels (vdpbf16ps with VNNI-packed B "
+      "on AVX512_BF16, f32 FMA on bf16 storage on AVX2), vectorized "
+      "elementwise code, exact integer bf16/FP8 conversions where the chip "
+      "has none",
+      buildX86Pipeline);
+}
