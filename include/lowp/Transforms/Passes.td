@@ -82,7 +82,8 @@ def LowpInferPrecision : Pass<"lowp-infer-precision", "::mlir::ModuleOp"> {
     Matrix ops keep an f32 accumulator (low inputs, f32 `outs`) unless
     `accumulate=low`. Function signatures, `lowp.island` bodies, unknown ops,
     f64/integer/complex values and region-carrying control flow keep their
-    types. With `low=auto` the format is the target's preferred 16-bit format
+    types (`demote-signatures` lets entry functions take and return 16-bit
+    tensors instead). With `low=auto` the format is the target's preferred 16-bit format
     (`target=` or the module's `lowp.target`); on targets without one nothing
     changes and a remark says why. Running the pass twice changes nothing.
 
@@ -109,6 +110,11 @@ def LowpInferPrecision : Pass<"lowp-infer-precision", "::mlir::ModuleOp"> {
     Option<"reportPath", "report", "std::string", /*default=*/"\"\"",
            "Write the decision report to this file: JSON when it ends in "
            ".json, a table otherwise; '-' prints the table to stderr">,
+    Option<"demoteSignatures", "demote-signatures", "bool",
+           /*default=*/"false",
+           "Let functions without callers in the module take and return "
+           "16-bit tensors where their boundary values are low anyway (the "
+           "casts move to their callers)">,
     Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
            "Emit one remark per op with its precision and the reason">,
     ListOption<"keepWideOps", "keep-f32", "std::string",
@@ -170,8 +176,8 @@ def LowpMaterializeLossScaling
     The mode is `mode` when set, else the `loss_scale` of the function's or
     module's `#lowp.policy`, else dynamic. Loss scaling only applies to f16
     compute (`policy`, else the `#lowp.policy` compute type, else f16 if any
-    value of the function has it, else its narrowest float): for bf16 and 8-bit floats the pass changes nothing and
-    says why in a remark. A function already carrying `lowp.loss_scaling` is
+    value of the function has it): for bf16 and 8-bit floats the pass
+    changes nothing and says why in a remark. A function already carrying `lowp.loss_scaling` is
     left as it is. With `check-numerics`, the step also reports at run time
     the first non-finite tensor among the loss and the gradients, by role
     and source location (`vector.print`).
