@@ -137,6 +137,15 @@ verifyDiscardableAttribute(function_ref<InFlightDiagnostic()> emitError,
                             "one per result";
     return success();
   }
+  if (name == LowpDialect::getAmaxHistoryAttrName()) {
+    auto format = dyn_cast<TypeAttr>(value);
+    auto floatType =
+        format ? dyn_cast<FloatType>(format.getValue()) : FloatType();
+    if (!floatType || floatType.getWidth() != 8)
+      return emitError() << "'" << name
+                         << "' must name the 8-bit float type it scales";
+    return success();
+  }
   if (std::optional<LogicalResult> result =
           verifyTrainingStepAttribute(emitError, name, value, numResults))
     return *result;

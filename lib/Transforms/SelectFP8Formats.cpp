@@ -255,7 +255,7 @@ SelectFP8FormatsPass::quantize(IRRewriter &rewriter, func::FuncOp func,
     if (failed(func.insertArgument(
             index, historyType,
             rewriter.getDictionaryAttr(
-                {rewriter.getNamedAttr("lowp.amax_history",
+                {rewriter.getNamedAttr(LowpDialect::getAmaxHistoryAttrName(),
                                        TypeAttr::get(fp8Type))}),
             loc)))
       return failure();

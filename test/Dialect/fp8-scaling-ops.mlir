@@ -36,3 +36,18 @@ func.func @role_per_result(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = arith.negf %x {lowp.role = [#lowp.role<weight>, #lowp.role<gradient>]} : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func @history_argument
+// CHECK-SAME: {lowp.amax_history = f8E4M3FNUZ}
+func.func @history_argument(%h: tensor<4xf32> {lowp.amax_history = f8E4M3FNUZ}) -> tensor<4xf32> {
+  return %h : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{argument #0 of region #0: 'lowp.amax_history' must name the 8-bit float type it scales}}
+func.func @bad_history(%h: tensor<4xf32> {lowp.amax_history = bf16}) -> tensor<4xf32> {
+  return %h : tensor<4xf32>
+}

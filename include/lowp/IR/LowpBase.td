@@ -53,6 +53,11 @@ def Lowp_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getIslandReasonsAttrName() {
       return ::llvm::StringLiteral("lowp.island_reasons");
     }
+    /// Name of the argument attribute that marks a delayed-scaling amax
+    /// history and names the 8-bit float type it scales.
+    static constexpr ::llvm::StringLiteral getAmaxHistoryAttrName() {
+      return ::llvm::StringLiteral("lowp.amax_history");
+    }
     /// Name of the attribute that marks the training-step role of a value
     /// (on its defining op, or as a function argument attribute).
     static constexpr ::llvm::StringLiteral getRoleAttrName() {
