@@ -463,7 +463,15 @@ LogicalResult SelectFP8FormatsPass::processFunction(func::FuncOp func,
         return failure();
       operands.push_back(*q);
     }
+    SmallVector<Operation *> inputCasts;
+    for (Value input : linalgOp.getDpsInputs())
+      if (auto cast = input.getDefiningOp<CastOp>())
+        inputCasts.push_back(cast);
     rewriteMatrixOp(rewriter, linalgOp, operands);
+    // The narrowing casts that were looked through are dead now.
+    for (Operation *cast : inputCasts)
+      if (cast->use_empty())
+        rewriter.eraseOp(cast);
   }
 
   // Delayed scaling: each updated history becomes a result of the function.

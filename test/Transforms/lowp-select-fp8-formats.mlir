@@ -1,4 +1,5 @@
 // RUN: fp-opt %s -split-input-file -lowp-select-fp8-formats | FileCheck %s --check-prefix=HYBRID
+// RUN: fp-opt %s -split-input-file -lowp-select-fp8-formats | FileCheck %s --check-prefix=NOCAST
 // RUN: fp-opt %s -split-input-file -lowp-select-fp8-formats="recipe=e4m3 target=gfx942" | FileCheck %s --check-prefix=FNUZ
 // RUN: fp-opt %s -split-input-file -lowp-select-fp8-formats="recipe=e5m2 target=gfx950" | FileCheck %s --check-prefix=E5M2
 // RUN: fp-opt %s -split-input-file -lowp-select-fp8-formats="scaling=delayed amax-history=16 amax-compute=most-recent" | FileCheck %s --check-prefix=DELAYED
@@ -27,6 +28,11 @@ module attributes {lowp.target = #lowp.target<"sm_90">} {
 // HYBRID: arith.mulf
 // HYBRID-NOT: arith.addf
 // HYBRID: return %[[OUT]]
+
+// The bf16 casts precision inference left are dead and erased.
+// NOCAST-LABEL: func @forward
+// NOCAST-NOT: lowp.cast
+// NOCAST: return
 
 // FNUZ-LABEL: func @forward
 // FNUZ: lowp.quantize {{.*}} to tensor<4x8xf8E4M3FNUZ>
