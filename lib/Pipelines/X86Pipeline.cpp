@@ -31,6 +31,10 @@ struct X86PipelineOptions : PassPipelineOptions<X86PipelineOptions> {
                       llvm::cl::desc("Columns of the matmul register block "
                                      "(0: the cpu's default)"),
                       llvm::cl::init(0)};
+  Option<unsigned> kc{*this, "kc",
+                      llvm::cl::desc("Depth of the matmul k block (0: no "
+                                     "k blocking)"),
+                      llvm::cl::init(256)};
 };
 
 /// Appends a textual pipeline; the pieces are fixed strings, so a parse
@@ -54,8 +58,7 @@ void buildX86Pipeline(OpPassManager &pm, const X86PipelineOptions &opts) {
   addText(pm, "one-shot-bufferize{bufferize-function-boundaries "
               "function-boundary-type-conversion=identity-layout-map}");
   // 3. Contractions: packed, register-blocked micro-kernels.
-  pm.addPass(createLowpX86LowerContractions(
-      {cpu, opts.mr, opts.nr}));
+  pm.addPass(createLowpX86LowerContractions({cpu, opts.mr, opts.nr, opts.kc}));
   // 4. Everything else elementwise: loops, vectorized along the innermost
   //    dimension at the register width.
   addText(pm, "func.func(convert-linalg-to-affine-loops,"

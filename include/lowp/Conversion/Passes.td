@@ -115,6 +115,9 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     Option<"nr", "nr", "unsigned", /*default=*/"0",
            "Columns of the register block, a multiple of the f32 lanes "
            "(0: the cpu's default)">,
+    Option<"kc", "kc", "unsigned", /*default=*/"256",
+           "Depth of a k block: a kc x nr slice of packed B stays in L1 "
+           "(0: no k blocking)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",

@@ -40,7 +40,8 @@ namespace {
 struct KernelConfig {
   unsigned lanes; ///< f32 lanes per vector register (8: AVX2, 16: AVX-512)
   unsigned mr, nr;
-  bool bf16Dot;   ///< vdpbf16ps available (AVX512_BF16)
+  unsigned kc;  ///< k block (0: all of k)
+  bool bf16Dot; ///< vdpbf16ps available (AVX512_BF16)
 };
 
 /// A statically shaped, identity-layout memref of rank `rank`.
@@ -96,8 +97,8 @@ public:
     MemRefType packedType =
         dot ? MemRefType::get({panels, k / 2, 2 * cfg.nr}, elem)
             : MemRefType::get({panels, k, cfg.nr}, f32);
-    Value packed = memref::AllocOp::create(b, loc, packedType,
-                                           b.getI64IntegerAttr(64));
+    Value packed =
+        memref::AllocOp::create(b, loc, packedType, b.getI64IntegerAttr(64));
     auto narrowVec = VectorType::get({lanes}, elem);
     loop(panels, 1, [&](Value jb) {
       Value col0 = mulc(jb, cfg.nr);
@@ -118,37 +119,38 @@ public:
                 vector::LoadOp::create(b, loc, narrowVec, bMat, at({kk, col}));
             if (elem != f32)
               x = arith::ExtFOp::create(b, loc, accType, x);
-            vector::StoreOp::create(b, loc, x, packed, {jb, kk, idx(v * lanes)});
+            vector::StoreOp::create(b, loc, x, packed,
+                                    {jb, kk, idx(v * lanes)});
           }
         }
       });
     });
 
-    // The f32 kernel broadcasts scalars of A: widen a bf16 A once, O(m*k).
-    Value aEff = a;
-    SmallVector<Value> aBatch(batch.begin(), batch.end());
-    Value widenedA;
-    if (!dot && elem != f32) {
-      widenedA = memref::AllocOp::create(b, loc, MemRefType::get({m, k}, f32),
-                                         b.getI64IntegerAttr(64));
-      bool vectorized = k % lanes == 0;
-      loop(m, 1, [&](Value i) {
-        loop(k, vectorized ? lanes : 1, [&](Value kk) {
-          if (vectorized) {
-            Value x = vector::LoadOp::create(b, loc, narrowVec, a, at({i, kk}));
-            vector::StoreOp::create(
-                b, loc, arith::ExtFOp::create(b, loc, accType, x), widenedA,
-                {i, kk});
-          } else {
-            Value x = memref::LoadOp::create(b, loc, a, at({i, kk}));
-            memref::StoreOp::create(b, loc,
-                                    arith::ExtFOp::create(b, loc, f32, x),
-                                    widenedA, {i, kk});
+    // The f32 kernel broadcasts scalars of A: pack A into row panels
+    // [ceil(m/mr)][k][mr] (widened to f32), so each k step reads mr
+    // consecutive floats instead of mr rows a whole row apart. O(m*k).
+    Value packedA;
+    int64_t tail = m % cfg.mr;
+    if (!dot) {
+      int64_t blocks = (m + cfg.mr - 1) / cfg.mr;
+      packedA = memref::AllocOp::create(
+          b, loc, MemRefType::get({blocks, k, cfg.mr}, f32),
+          b.getI64IntegerAttr(64));
+      auto packBlock = [&](Value ib, unsigned rows) {
+        Value row0 = mulc(ib, cfg.mr);
+        loop(k, 1, [&](Value kk) {
+          for (unsigned r = 0; r < rows; ++r) {
+            Value x =
+                memref::LoadOp::create(b, loc, a, at({addc(row0, r), kk}));
+            if (elem != f32)
+              x = arith::ExtFOp::create(b, loc, f32, x);
+            memref::StoreOp::create(b, loc, x, packedA, {ib, kk, idx(r)});
           }
         });
-      });
-      aEff = widenedA;
-      aBatch.clear();
+      };
+      loop(m / cfg.mr, 1, [&](Value ib) { packBlock(ib, cfg.mr); });
+      if (tail)
+        packBlock(idx(m / cfg.mr), tail);
     }
 
     // The register-blocked kernel.
@@ -156,23 +158,29 @@ public:
     auto pairAsInt = VectorType::get({1}, b.getI32Type());
     auto bcastInt = VectorType::get({lanes}, b.getI32Type());
     auto dotOperand = VectorType::get({2 * lanes}, elem);
+    unsigned unroll = 1;
     // One mr-row block (mr = `blockRows`) of one panel.
-    auto emitBlock = [&](Value jb, Value row0, unsigned blockRows) {
-        Value col0 = mulc(jb, cfg.nr);
-        SmallVector<Value> rows, init;
-        for (unsigned r = 0; r < blockRows; ++r)
-          rows.push_back(addc(row0, r));
-        for (unsigned r = 0; r < blockRows; ++r)
-          for (unsigned v = 0; v < nv; ++v)
-            init.push_back(vector::LoadOp::create(
-                b, loc, accType, c, at({rows[r], addc(col0, v * lanes)})));
-        auto kLoop = scf::ForOp::create(
-            b, loc, idx(0), idx(dot ? k / 2 : k), idx(1), init,
-            [&](OpBuilder &nb, Location, Value kk, ValueRange accs) {
-              OpBuilder::InsertionGuard g(b);
-              b.setInsertionPoint(nb.getInsertionBlock(),
-                                  nb.getInsertionPoint());
-              SmallVector<Value> bv, next(accs.begin(), accs.end());
+    auto emitBlock = [&](Value jb, Value row0, unsigned blockRows, Value kBegin,
+                         Value kEnd) {
+      Value blockIndex =
+          dot ? Value() : arith::DivUIOp::create(b, loc, row0, idx(cfg.mr));
+      Value col0 = mulc(jb, cfg.nr);
+      SmallVector<Value> rows, init;
+      for (unsigned r = 0; r < blockRows; ++r)
+        rows.push_back(addc(row0, r));
+      for (unsigned r = 0; r < blockRows; ++r)
+        for (unsigned v = 0; v < nv; ++v)
+          init.push_back(vector::LoadOp::create(
+              b, loc, accType, c, at({rows[r], addc(col0, v * lanes)})));
+      auto kLoop = scf::ForOp::create(
+          b, loc, kBegin, kEnd, idx(unroll), init,
+          [&](OpBuilder &nb, Location, Value kLoopIv, ValueRange accs) {
+            OpBuilder::InsertionGuard g(b);
+            b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+            SmallVector<Value> next(accs.begin(), accs.end());
+            for (unsigned u = 0; u < unroll; ++u) {
+              Value kk = addc(kLoopIv, u);
+              SmallVector<Value> bv;
               for (unsigned v = 0; v < nv; ++v)
                 bv.push_back(vector::LoadOp::create(
                     b, loc, dot ? dotOperand : accType, packed,
@@ -180,13 +188,13 @@ public:
               // Column of A's pair in the dot kernel, of A's scalar else.
               Value aCol = dot ? mulc(kk, 2) : kk;
               for (unsigned r = 0; r < blockRows; ++r) {
-                SmallVector<Value> aIx(aBatch.begin(), aBatch.end());
+                SmallVector<Value> aIx(batch.begin(), batch.end());
                 aIx.push_back(rows[r]);
                 Value av;
                 if (dot) {
                   // One pair of A (two bf16 = one i32) splat to every lane.
                   aIx.push_back(aCol);
-                  Value pair = vector::LoadOp::create(b, loc, pairVec, aEff, aIx);
+                  Value pair = vector::LoadOp::create(b, loc, pairVec, a, aIx);
                   Value asInt =
                       vector::BitCastOp::create(b, loc, pairAsInt, pair);
                   Value scalar = vector::ExtractOp::create(b, loc, asInt, 0);
@@ -194,35 +202,49 @@ public:
                       vector::BroadcastOp::create(b, loc, bcastInt, scalar);
                   av = vector::BitCastOp::create(b, loc, dotOperand, splat);
                 } else {
-                  aIx.push_back(aCol);
-                  Value scalar = memref::LoadOp::create(b, loc, aEff, aIx);
+                  Value scalar = memref::LoadOp::create(
+                      b, loc, packedA, {blockIndex, aCol, idx(r)});
                   av = vector::BroadcastOp::create(b, loc, accType, scalar);
                 }
                 for (unsigned v = 0; v < nv; ++v) {
                   Value &acc = next[r * nv + v];
-                  acc = dot ? x86vector::DotBF16Op::create(b, loc, accType,
-                                                           acc, av, bv[v])
+                  acc = dot ? x86vector::DotBF16Op::create(b, loc, accType, acc,
+                                                           av, bv[v])
                                   .getResult()
                             : vector::FMAOp::create(b, loc, av, bv[v], acc)
                                   .getResult();
                 }
               }
-              scf::YieldOp::create(b, loc, next);
-            });
-        for (unsigned r = 0; r < blockRows; ++r)
-          for (unsigned v = 0; v < nv; ++v)
-            vector::StoreOp::create(b, loc, kLoop.getResult(r * nv + v), c,
-                                    at({rows[r], addc(col0, v * lanes)}));
+            }
+            scf::YieldOp::create(b, loc, next);
+          });
+      for (unsigned r = 0; r < blockRows; ++r)
+        for (unsigned v = 0; v < nv; ++v)
+          vector::StoreOp::create(b, loc, kLoop.getResult(r * nv + v), c,
+                                  at({rows[r], addc(col0, v * lanes)}));
     };
-    int64_t tail = m % cfg.mr;
-    loop(panels, 1, [&](Value jb) {
-      loop(m - tail, cfg.mr, [&](Value row0) { emitBlock(jb, row0, cfg.mr); });
-      if (tail)
-        emitBlock(jb, idx(m - tail), tail);
+    // K blocks of kc (GotoBLAS): the kc x nr slice of a B panel stays in L1
+    // and the m x kc slice of A in L2 while every block of C passes by.
+    int64_t kSteps = dot ? k / 2 : k;
+    int64_t kcSteps = std::min<int64_t>(
+        kSteps,
+        cfg.kc ? std::max<int64_t>(1, dot ? cfg.kc / 2 : cfg.kc) : kSteps);
+    // The k loop is unrolled when every k block divides evenly: fewer
+    // loop-control instructions among the FMAs / dots.
+    unroll = (kSteps % kcSteps == 0 && kcSteps % 4 == 0) ? 4 : 1;
+    loop(kSteps, kcSteps, [&](Value kBegin) {
+      Value kEnd =
+          arith::MinSIOp::create(b, loc, addc(kBegin, kcSteps), idx(kSteps));
+      loop(panels, 1, [&](Value jb) {
+        loop(m - tail, cfg.mr,
+             [&](Value row0) { emitBlock(jb, row0, cfg.mr, kBegin, kEnd); });
+        if (tail)
+          emitBlock(jb, idx(m - tail), tail, kBegin, kEnd);
+      });
     });
     memref::DeallocOp::create(b, loc, packed);
-    if (widenedA)
-      memref::DeallocOp::create(b, loc, widenedA);
+    if (packedA)
+      memref::DeallocOp::create(b, loc, packedA);
   }
 
 private:
@@ -246,8 +268,8 @@ static LogicalResult matchContraction(OpTy op, const KernelConfig &cfg,
   Type elem = a.getElementType();
   // Inputs narrower than f32 (bf16, f16, FP8) are widened while packing.
   auto floatElem = dyn_cast<FloatType>(elem);
-  if (elem != bt.getElementType() || !floatElem ||
-      floatElem.getWidth() > 32 || !c.getElementType().isF32())
+  if (elem != bt.getElementType() || !floatElem || floatElem.getWidth() > 32 ||
+      !c.getElementType().isF32())
     return rw.notifyMatchFailure(op, "needs float inputs of at most 32 "
                                      "bits of one type and an f32 output");
   int64_t m = a.getDimSize(rank - 2), k = a.getDimSize(rank - 1),
@@ -306,8 +328,8 @@ struct LowpX86LowerContractionsPass
     std::string chip = cpu;
     if (chip.empty())
       for (Operation *op = root; op && chip.empty(); op = op->getParentOp())
-        if (auto attr = op->getAttrOfType<TargetAttr>(
-                LowpDialect::getTargetAttrName()))
+        if (auto attr =
+                op->getAttrOfType<TargetAttr>(LowpDialect::getTargetAttrName()))
           chip = attr.getChip().str();
     if (chip.empty())
       chip = "avx2";
@@ -325,6 +347,7 @@ struct LowpX86LowerContractionsPass
     // 8x32 (16 zmm) with AVX-512.
     cfg.mr = mr ? unsigned(mr) : (cfg.bf16Dot ? 8 : 6);
     cfg.nr = nr ? unsigned(nr) : 2 * cfg.lanes;
+    cfg.kc = kc;
     if (cfg.nr % cfg.lanes) {
       root->emitError() << "nr=" << cfg.nr << " is not a multiple of the "
                         << cfg.lanes << " f32 lanes of " << chip;

@@ -28,8 +28,8 @@ struct LowpExpandFloatConversionsPass
     std::string chip = target;
     if (chip.empty())
       for (Operation *op = root; op && chip.empty(); op = op->getParentOp())
-        if (auto attr = op->getAttrOfType<TargetAttr>(
-                LowpDialect::getTargetAttrName()))
+        if (auto attr =
+                op->getAttrOfType<TargetAttr>(LowpDialect::getTargetAttrName()))
           chip = attr.getChip().str();
     const TargetInfo *info = nullptr;
     if (!chip.empty()) {

@@ -1,0 +1,107 @@
+// Times the matmuls compiled by lowp-pipeline-x86 against OpenBLAS sgemm,
+// single thread, side by side in one process. C = A * B, N x N, row-major.
+#include <cblas.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct {
+  void *allocated, *aligned;
+  int64_t offset, sizes[2], strides[2];
+} MemRef2D;
+
+void _mlir_ciface_matmul_f32(MemRef2D *a, MemRef2D *b, MemRef2D *c);
+void _mlir_ciface_matmul_bf16(MemRef2D *a, MemRef2D *b, MemRef2D *c);
+
+static MemRef2D view(void *p, int64_t n) {
+  MemRef2D m = {p, p, 0, {n, n}, {n, 1}};
+  return m;
+}
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+static uint16_t toBF16(float f) { // nearest-even
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return (uint16_t)((u + 0x7FFF + ((u >> 16) & 1)) >> 16);
+}
+
+static float fromBF16(uint16_t h) {
+  uint32_t u = (uint32_t)h << 16;
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+
+// Best time of `reps` runs of `fn`.
+#define BEST(reps, stmt)                                                       \
+  ({                                                                           \
+    double best = 1e30;                                                        \
+    for (int r = 0; r < (reps); ++r) {                                         \
+      double t0 = now();                                                       \
+      stmt;                                                                    \
+      double t = now() - t0;                                                   \
+      if (t < best)                                                            \
+        best = t;                                                              \
+    }                                                                          \
+    best;                                                                      \
+  })
+
+int main(int argc, char **argv) {
+  int n = argc > 1 ? atoi(argv[1]) : 512;
+  int reps = argc > 2 ? atoi(argv[2]) : 5;
+  size_t nn = (size_t)n * n;
+  float *a = aligned_alloc(64, nn * 4), *b = aligned_alloc(64, nn * 4);
+  float *c = aligned_alloc(64, nn * 4), *ref = aligned_alloc(64, nn * 4);
+  uint16_t *a16 = aligned_alloc(64, nn * 2), *b16 = aligned_alloc(64, nn * 2);
+  srand(1);
+  for (size_t i = 0; i < nn; ++i) {
+    a[i] = (float)rand() / (float)RAND_MAX - 0.5f;
+    b[i] = (float)rand() / (float)RAND_MAX - 0.5f;
+    a16[i] = toBF16(a[i]);
+    b16[i] = toBF16(b[i]);
+  }
+  MemRef2D A = view(a, n), B = view(b, n), C = view(c, n);
+  MemRef2D A16 = view(a16, n), B16 = view(b16, n);
+  double flop = 2.0 * n * n * n;
+
+  double tBlas = BEST(reps, cblas_sgemm(CblasRowMajor, CblasNoTrans,
+                                        CblasNoTrans, n, n, n, 1.0f, a, n, b,
+                                        n, 0.0f, ref, n));
+  double tF32 = BEST(reps, (memset(c, 0, nn * 4),
+                            _mlir_ciface_matmul_f32(&A, &B, &C)));
+  double errF32 = 0;
+  for (size_t i = 0; i < nn; ++i) {
+    double d = c[i] - ref[i];
+    errF32 = d * d > errF32 ? d * d : errF32;
+  }
+  double tBF16 = BEST(reps, (memset(c, 0, nn * 4),
+                             _mlir_ciface_matmul_bf16(&A16, &B16, &C)));
+  // bf16 check: against OpenBLAS on the bf16-rounded inputs.
+  for (size_t i = 0; i < nn; ++i) {
+    a[i] = fromBF16(a16[i]);
+    b[i] = fromBF16(b16[i]);
+  }
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a, n,
+              b, n, 0.0f, ref, n);
+  double errBF16 = 0;
+  for (size_t i = 0; i < nn; ++i) {
+    double d = c[i] - ref[i];
+    errBF16 = d * d > errBF16 ? d * d : errBF16;
+  }
+  double gBlas = flop / tBlas * 1e-9, gF32 = flop / tF32 * 1e-9,
+         gBF16 = flop / tBF16 * 1e-9;
+  printf("N=%-5d openblas-sgemm %7.1f GFLOP/s | fp-opt f32 %7.1f GFLOP/s "
+         "(%.2fx openblas) | fp-opt bf16-storage %7.1f GFLOP/s (%.2fx f32) | "
+         "max|err| f32 %.1e bf16 %.1e\n",
+         n, gBlas, gF32, gF32 / gBlas, gBF16, gBF16 / gF32,
+         errF32 > 0 ? __builtin_sqrt(errF32) : 0.0,
+         errBF16 > 0 ? __builtin_sqrt(errBF16) : 0.0);
+  return 0;
+}
