@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Static AVX512_BF16 throughput: the innermost loop of the bf16 matmul that
+# lowp-pipeline-x86 generates, through llvm-mca -noalias=false (loads may
+# alias stores: accumulators must live in registers to score well), as
+# FLOP/cycle against the model's peak for the same chip (a loop of
+# independent zmm vdpbf16ps: 64 FLOP each). Usage: bench/x86/mca.sh [N]
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+LLVM=/usr/lib/llvm-22/bin
+FPOPT="${FPOPT:-$ROOT/build/bin/fp-opt}"
+N="${1:-512}"
+OUT="$(mktemp -d)"
+trap 'rm -rf "$OUT"' EXIT
+cat > "$OUT/mm.mlir" <<MLIR
+func.func @matmul_bf16(%a: memref<${N}x${N}xbf16>, %b: memref<${N}x${N}xbf16>,
+                       %c: memref<${N}x${N}xf32>) {
+  linalg.matmul ins(%a, %b : memref<${N}x${N}xbf16>, memref<${N}x${N}xbf16>)
+                outs(%c : memref<${N}x${N}xf32>)
+  return
+}
+MLIR
+# The innermost loop with the most vdpbf16ps: from its header label to the
+# backward branch.
+extract_loop() {
+  awk '
+    /^\.LBB[0-9_]+:/ { if (inloop) { if (n > best) { best = n; text = body } }
+                       inloop = 0 }
+    /Inner Loop Header/ { inloop = 1; body = ""; n = 0; next }
+    inloop && /^\t[a-z]/ { body = body $0 "\n"; if ($1 == "vdpbf16ps") n++
+                           if ($1 ~ /^j/) { if (n > best) { best = n; text = body }
+                                            inloop = 0 } }
+    END { printf "%s", text }' "$1"
+}
+for cpu in sapphirerapids znver4; do
+  "$FPOPT" "$OUT/mm.mlir" -lowp-pipeline-x86="cpu=$cpu ${OPTS:-}" \
+    | "$LLVM/mlir-translate" --mlir-to-llvmir \
+    | "$LLVM/llc" -O3 -mcpu=$cpu -o "$OUT/$cpu.s"
+  extract_loop "$OUT/$cpu.s" | grep -v '^\s*j' > "$OUT/$cpu.loop.s"
+  dots=$(grep -c vdpbf16ps "$OUT/$cpu.loop.s")
+  insts=$(wc -l < "$OUT/$cpu.loop.s")
+  iters=200
+  cycles=$("$LLVM/llvm-mca" -noalias=false -mcpu=$cpu -iterations=$iters \
+             "$OUT/$cpu.loop.s" 2>/dev/null | awk '/^Total Cycles:/ {print $3}')
+  # Peak: independent vdpbf16ps only.
+  for i in $(seq 0 15); do echo "vdpbf16ps %zmm30, %zmm31, %zmm$i"; done > "$OUT/peak.s"
+  peakCycles=$("$LLVM/llvm-mca" -mcpu=$cpu -iterations=$iters "$OUT/peak.s" \
+                 2>/dev/null | awk '/^Total Cycles:/ {print $3}')
+  awk -v cpu=$cpu -v d=$dots -v n=$insts -v it=$iters -v c=$cycles -v pc=$peakCycles 'BEGIN {
+    f = d * 64 * it / c; p = 16 * 64 * it / pc;
+    printf "%-15s inner loop: %d instructions, %d vdpbf16ps; %.1f cycles/iteration; %.1f FLOP/cycle of a modelled peak %.1f (%.0f%%)\n",
+           cpu, n, d, c / it, f, p, 100 * f / p }'
+  if [ -n "${SHOW:-}" ]; then cat "$OUT/$cpu.loop.s"; fi
+done
