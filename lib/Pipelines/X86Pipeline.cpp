@@ -65,7 +65,20 @@ void buildX86Pipeline(OpPassManager &pm, const X86PipelineOptions &opts) {
               "affine-super-vectorize{virtual-vector-size=" +
                   std::to_string(lanes) + "})");
   pm.addPass(createLowpInferTransferInBounds());
-  // 5. Conversions the chip has no instruction for become integer code
+  // 5. Arithmetic on formats the chip can neither compute in nor convert
+  //    natively (FP8 everywhere, bf16 on AVX2) runs in f32 between an extf
+  //    and a truncf (LLVM promotes the others itself, with the chip's
+  //    conversion instructions)...
+  std::string emulated;
+  for (Format f : {Format::F16, Format::BF16, Format::F8E4M3FN, Format::F8E5M2,
+                   Format::F8E4M3FNUZ, Format::F8E5M2FNUZ})
+    if (!info ||
+        (!info->hasNativeArithmetic(f) && !info->hasNativeConversion(f)))
+      emulated += (emulated.empty() ? "" : ",") + stringifyFormat(f).str();
+  addText(pm, "func.func(arith-emulate-unsupported-floats{source-types=" +
+                  emulated + " target-type=f32},"
+                  "math-extend-to-supported-types{target-type=f32})");
+  // ...and conversions the chip has no instruction for become integer code
   //    (bf16 on AVX2, every FP8 format): no __truncsfbf2 calls.
   pm.addPass(createLowpExpandFloatConversions({cpu}));
   addText(pm, "canonicalize,cse");

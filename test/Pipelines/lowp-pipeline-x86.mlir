@@ -49,3 +49,20 @@ func.func @matmul_bf16(%a: tensor<96x128xbf16>, %b: tensor<128x64xbf16>,
   %1 = lowp.cast %0 : tensor<96x64xf32> to tensor<96x64xbf16>
   return %1 : tensor<96x64xbf16>
 }
+
+// bf16 arithmetic runs in f32 (arith-emulate-unsupported-floats,
+// math-extend-to-supported-types), vectorized, still without __truncsfbf2.
+// SPR-LABEL: elementwise_bf16:
+// SPR: vcvtneps2bf16
+func.func @elementwise_bf16(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>) -> tensor<64x64xbf16> {
+  %e = tensor.empty() : tensor<64x64xbf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%a, %b : tensor<64x64xbf16>, tensor<64x64xbf16>) outs(%e : tensor<64x64xbf16>) {
+  ^bb0(%x: bf16, %y: bf16, %o: bf16):
+    %s = arith.addf %x, %y : bf16
+    %m = arith.mulf %s, %x : bf16
+    linalg.yield %m : bf16
+  } -> tensor<64x64xbf16>
+  return %r : tensor<64x64xbf16>
+}
