@@ -54,6 +54,9 @@ def LowpExpandFloatConversions : Pass<"lowp-expand-float-conversions"> {
 
     The target is the `target` option, else the module's `lowp.target`
     attribute; with neither, bf16 and every FP8 format are expanded.
+    Conversions left to the hardware lose their fast-math flags (MLIR 22's
+    arith-to-LLVM lowering would carry them onto `llvm.fpext` as an
+    attribute mlir-translate rejects).
 
     ```mlir
     %b = arith.truncf %x : vector<8xf32> to vector<8xbf16>
