@@ -91,6 +91,8 @@ void buildX86Pipeline(OpPassManager &pm, const X86PipelineOptions &opts) {
               "convert-math-to-llvm,convert-math-to-libm,"
               "finalize-memref-to-llvm,convert-to-llvm,"
               "reconcile-unrealized-casts");
+  // 7. mlir-translate does not know lowp's attributes.
+  pm.addPass(createLowpStripAttributes());
 }
 } // namespace
 

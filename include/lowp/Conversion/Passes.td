@@ -149,4 +149,19 @@ def LowpInferTransferInBounds : Pass<"lowp-infer-transfer-in-bounds"> {
   let dependentDialects = ["::mlir::vector::VectorDialect"];
 }
 
+def LowpStripAttributes : Pass<"lowp-strip-attributes"> {
+  let summary = "Remove lowp.* discardable attributes at the end of lowering";
+  let description = [{
+    mlir-translate and mlir-runner do not load the lowp dialect, so the
+    attributes fp-opt's passes leave on ops (`lowp.target` on the module,
+    decision records) must go once the module is in the LLVM dialect:
+
+    ```mlir
+    module attributes {lowp.target = #lowp.target<"avx2">} { llvm.func ... }
+    // becomes
+    module { llvm.func ... }
+    ```
+  }];
+}
+
 #endif // LOWP_CONVERSION_PASSES_TD
