@@ -37,5 +37,5 @@ MLIR
     | "$LLVM/llc" -O3 -mcpu="$MCPU" -filetype=obj -o "$OUT/mm.o"
   "$LLVM/clang" -O2 -o "$OUT/bench" "$ROOT/bench/x86/driver.c" "$OUT/mm.o" \
     -I/usr/include/x86_64-linux-gnu/openblas-pthread -lopenblas -lm
-  "$OUT/bench" "$n" 5
+  "$OUT/bench" "$n" "${REPS:-10}"
 done

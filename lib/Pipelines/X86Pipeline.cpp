@@ -35,6 +35,10 @@ struct X86PipelineOptions : PassPipelineOptions<X86PipelineOptions> {
                       llvm::cl::desc("Depth of the matmul k block (0: no "
                                      "k blocking)"),
                       llvm::cl::init(256)};
+  Option<unsigned> mc{*this, "mc",
+                      llvm::cl::desc("Rows of the matmul m block (0: no m "
+                                     "blocking)"),
+                      llvm::cl::init(0)};
 };
 
 /// Appends a textual pipeline; the pieces are fixed strings, so a parse

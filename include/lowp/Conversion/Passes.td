@@ -121,6 +121,9 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     Option<"kc", "kc", "unsigned", /*default=*/"256",
            "Depth of a k block: a kc x nr slice of packed B stays in L1 "
            "(0: no k blocking)">,
+    Option<"mc", "mc", "unsigned", /*default=*/"0",
+           "Rows of an m block, rounded down to a multiple of mr: an mc x kc "
+           "block of packed A stays in L2 (0: no m blocking)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",

@@ -41,6 +41,7 @@ struct KernelConfig {
   unsigned lanes; ///< f32 lanes per vector register (8: AVX2, 16: AVX-512)
   unsigned mr, nr;
   unsigned kc;  ///< k block (0: all of k)
+  unsigned mc;  ///< row block (0: all of m)
   bool bf16Dot; ///< vdpbf16ps available (AVX512_BF16)
 };
 
@@ -235,12 +236,31 @@ public:
     loop(kSteps, kcSteps, [&](Value kBegin) {
       Value kEnd =
           arith::MinSIOp::create(b, loc, addc(kBegin, kcSteps), idx(kSteps));
-      loop(panels, 1, [&](Value jb) {
-        loop(m - tail, cfg.mr,
-             [&](Value row0) { emitBlock(jb, row0, cfg.mr, kBegin, kEnd); });
-        if (tail)
-          emitBlock(jb, idx(m - tail), tail, kBegin, kEnd);
-      });
+      // Row blocks of mc (a multiple of mr): the mc x kc block of A stays
+      // in L2 while every panel of B passes by.
+      int64_t full = m - tail;
+      int64_t mcRows =
+          cfg.mc ? std::max<int64_t>(cfg.mr, cfg.mc / cfg.mr * cfg.mr) : full;
+      if (full > 0) {
+        loop(full, std::min(mcRows, full), [&](Value ic) {
+          Value icEnd = arith::MinSIOp::create(
+              b, loc, addc(ic, std::min(mcRows, full)), idx(full));
+          loop(panels, 1, [&](Value jb) {
+            scf::ForOp::create(
+                b, loc, ic, icEnd, idx(cfg.mr), ValueRange{},
+                [&](OpBuilder &nb, Location, Value row0, ValueRange) {
+                  OpBuilder::InsertionGuard g(b);
+                  b.setInsertionPoint(nb.getInsertionBlock(),
+                                      nb.getInsertionPoint());
+                  emitBlock(jb, row0, cfg.mr, kBegin, kEnd);
+                  scf::YieldOp::create(b, loc);
+                });
+          });
+        });
+      }
+      if (tail)
+        loop(panels, 1,
+             [&](Value jb) { emitBlock(jb, idx(full), tail, kBegin, kEnd); });
     });
     memref::DeallocOp::create(b, loc, packed);
     if (packedA)
@@ -272,8 +292,7 @@ static LogicalResult matchContraction(OpTy op, const KernelConfig &cfg,
       !c.getElementType().isF32())
     return rw.notifyMatchFailure(op, "needs float inputs of at most 32 "
                                      "bits of one type and an f32 output");
-  int64_t m = a.getDimSize(rank - 2), k = a.getDimSize(rank - 1),
-          n = bt.getDimSize(rank - 1);
+  int64_t k = a.getDimSize(rank - 1), n = bt.getDimSize(rank - 1);
   if (n % cfg.nr || (cfg.bf16Dot && elem.isBF16() && k % 2))
     return rw.notifyMatchFailure(op, "shape not divisible by the block");
   return success();
@@ -348,6 +367,7 @@ struct LowpX86LowerContractionsPass
     cfg.mr = mr ? unsigned(mr) : (cfg.bf16Dot ? 8 : 6);
     cfg.nr = nr ? unsigned(nr) : 2 * cfg.lanes;
     cfg.kc = kc;
+    cfg.mc = mc;
     if (cfg.nr % cfg.lanes) {
       root->emitError() << "nr=" << cfg.nr << " is not a multiple of the "
                         << cfg.lanes << " f32 lanes of " << chip;
