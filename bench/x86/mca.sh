@@ -19,14 +19,14 @@ func.func @matmul_bf16(%a: memref<${N}x${N}xbf16>, %b: memref<${N}x${N}xbf16>,
   return
 }
 MLIR
-# The innermost loop with the most vdpbf16ps: from its header label to the
-# backward branch.
+# The innermost loop with the most $2 (the multiply-add instruction): from
+# its header label to the backward branch.
 extract_loop() {
-  awk '
+  awk -v op="$2" '
     /^\.LBB[0-9_]+:/ { if (inloop) { if (n > best) { best = n; text = body } }
                        inloop = 0 }
     /Inner Loop Header/ { inloop = 1; body = ""; n = 0; next }
-    inloop && /^\t[a-z]/ { body = body $0 "\n"; if ($1 == "vdpbf16ps") n++
+    inloop && /^\t[a-z]/ { body = body $0 "\n"; if ($1 == op) n++
                            if ($1 ~ /^j/) { if (n > best) { best = n; text = body }
                                             inloop = 0 } }
     END { printf "%s", text }' "$1"
@@ -35,7 +35,7 @@ for cpu in sapphirerapids znver4; do
   "$FPOPT" "$OUT/mm.mlir" -lowp-pipeline-x86="cpu=$cpu ${OPTS:-}" \
     | "$LLVM/mlir-translate" --mlir-to-llvmir \
     | "$LLVM/llc" -O3 -mcpu=$cpu -o "$OUT/$cpu.s"
-  extract_loop "$OUT/$cpu.s" | grep -v '^\s*j' > "$OUT/$cpu.loop.s"
+  extract_loop "$OUT/$cpu.s" vdpbf16ps | grep -v '^\s*j' > "$OUT/$cpu.loop.s"
   dots=$(grep -c vdpbf16ps "$OUT/$cpu.loop.s")
   insts=$(wc -l < "$OUT/$cpu.loop.s")
   iters=200
@@ -50,4 +50,24 @@ for cpu in sapphirerapids znver4; do
     printf "%-15s inner loop: %d instructions, %d vdpbf16ps; %.1f cycles/iteration; %.1f FLOP/cycle of a modelled peak %.1f (%.0f%%)\n",
            cpu, n, d, c / it, f, p, 100 * f / p }'
   if [ -n "${SHOW:-}" ]; then cat "$OUT/$cpu.loop.s"; fi
+done
+
+# AVX2 (bf16 storage widened while packing, f32 FMA kernel): the same
+# measure with ymm vfmadd231ps (16 FLOP each) on chips that run AVX2 code.
+"$FPOPT" "$OUT/mm.mlir" -lowp-pipeline-x86="cpu=avx2 ${OPTS:-}" \
+  | "$LLVM/mlir-translate" --mlir-to-llvmir \
+  | "$LLVM/llc" -O3 -mcpu=x86-64-v3 -o "$OUT/avx2.s"
+extract_loop "$OUT/avx2.s" vfmadd231ps | grep -v '^\s*j' > "$OUT/avx2.loop.s"
+fmas=$(grep -c vfmadd231ps "$OUT/avx2.loop.s")
+insts=$(wc -l < "$OUT/avx2.loop.s")
+for i in $(seq 0 11); do echo "vfmadd231ps %ymm14, %ymm15, %ymm$i"; done > "$OUT/peak.s"
+for model in haswell sapphirerapids znver4; do
+  cycles=$("$LLVM/llvm-mca" -noalias=false -mcpu=$model -iterations=200 \
+             "$OUT/avx2.loop.s" 2>/dev/null | awk '/^Total Cycles:/ {print $3}')
+  peakCycles=$("$LLVM/llvm-mca" -mcpu=$model -iterations=200 "$OUT/peak.s" \
+                 2>/dev/null | awk '/^Total Cycles:/ {print $3}')
+  awk -v cpu="avx2 on $model" -v d=$fmas -v n=$insts -v c=$cycles -v pc=$peakCycles 'BEGIN {
+    f = d * 16 * 200 / c; p = 12 * 16 * 200 / pc;
+    printf "%-22s inner loop: %d instructions, %d vfmadd231ps; %.1f cycles/iteration; %.1f FLOP/cycle of a modelled peak %.1f (%.0f%%)\n",
+           cpu, n, d, c / 200, f, p, 100 * f / p }'
 done
