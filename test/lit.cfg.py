@@ -23,7 +23,8 @@ config.substitutions.append(("%python", config.python_executable))
 # The JIT runtime for executing lowered IR with mlir-runner.
 config.substitutions.append((
     "%mlir_runner_utils",
-    ",".join(os.path.join(config.mlir_lib_dir, lib) for lib in
+    ",".join(os.path.join(config.mlir_lib_dir or config.llvm_lib_dir, lib)
+             for lib in
              ["libmlir_c_runner_utils.so", "libmlir_runner_utils.so"])))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
@@ -31,7 +32,7 @@ llvm_config.use_default_substitutions()
 
 tool_dirs = [config.fpopt_tools_dir, config.llvm_tools_dir]
 tools = [
-    "fp-opt", "mlir-runner", "mlir-opt", "mlir-translate", "llc", "llvm-mca",
+    "fp-opt", "lowp-capi-test", "mlir-runner", "mlir-opt", "mlir-translate", "llc", "llvm-mca",
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 config.substitutions.append(

@@ -143,12 +143,14 @@ static bool comesFromReduction(linalg::LinalgOp op, Value value) {
 PrecisionClassification
 mlir::lowp::classifyStructuredOp(linalg::LinalgOp op, FloatType low) {
   using PC = PrecisionClass;
-  if (linalg::isaContractionOpInterface(op))
+  // Contractions and convolutions reduce; elementwise ops skip the
+  // (costlier) structural matching.
+  bool hasReduction = op.getNumReductionLoops() > 0;
+  if (hasReduction && linalg::isaContractionOpInterface(op))
     return {PC::Matrix, "contraction body (mul-add over a reduction)"};
-  if (linalg::isaConvolutionOpInterface(op))
+  if (hasReduction && linalg::isaConvolutionOpInterface(op))
     return {PC::Matrix, "convolution body"};
 
-  bool hasReduction = op.getNumReductionLoops() > 0;
   bool allTransparent = true;
   bool sums = false;
   for (Operation &bodyOp : op.getBlock()->without_terminator()) {

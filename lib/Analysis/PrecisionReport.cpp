@@ -68,6 +68,13 @@ void PrecisionReport::writeJson(llvm::raw_ostream &os) const {
                                       {"class", d.opClass},
                                       {"reason", d.rule}});
   }
+  llvm::json::Array all;
+  for (const PrecisionDecision &d : decisions)
+    all.push_back(llvm::json::Object{{"op", d.opName},
+                                     {"loc", d.location},
+                                     {"precision", d.precision},
+                                     {"class", d.opClass},
+                                     {"rule", d.rule}});
   llvm::json::Object root{{"low", lowFormat},
                           {"accumulate", accumulate},
                           {"target", target},
@@ -77,7 +84,8 @@ void PrecisionReport::writeJson(llvm::raw_ostream &os) const {
                           {"constants_rounded", constantsRounded},
                           {"bytes_before", toJson(bytesBefore)},
                           {"bytes_after", toJson(bytesAfter)},
-                          {"kept_wide", std::move(kept)}};
+                          {"kept_wide", std::move(kept)},
+                          {"decisions", std::move(all)}};
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
 }
 

@@ -1,6 +1,7 @@
 //===- LowpDialect.cpp - lowp dialect -------------------------------------===//
 
 #include "lowp/IR/LowpDialect.h"
+#include "lowp/IR/TrainingStep.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
@@ -25,6 +26,50 @@ Operation *LowpDialect::materializeConstant(OpBuilder &builder,
     if (arith::ConstantOp::isBuildableWith(typed, type))
       return arith::ConstantOp::create(builder, loc, type, typed);
   return nullptr;
+}
+
+/// Checks the training-step markers of docs/training-step.md; nullopt for
+/// names that are not training-step markers.
+static std::optional<LogicalResult>
+verifyTrainingStepAttribute(function_ref<InFlightDiagnostic()> emitError,
+                            StringRef name, Attribute value,
+                            unsigned numResults) {
+  namespace ts = training;
+  auto fail = [&](StringRef what) -> LogicalResult {
+    return emitError() << "'" << name << "' " << what;
+  };
+  auto isUnit = llvm::IsaPred<UnitAttr>;
+  if (name == ts::kLossAttr || name == ts::kGoodStepsAttr ||
+      name == ts::kNumericsCheckedAttr)
+    return isUnit(value) ? success() : fail("is a unit attribute");
+  if (name == ts::kLossSeedAttr)
+    return isUnit(value) && numResults == 1
+               ? success()
+               : fail("is a unit attribute on a single-result op");
+  if (name == ts::kGradientAttr)
+    return isa<UnitAttr, StringAttr>(value) && numResults > 0
+               ? success()
+               : fail("is a unit or string attribute on an op with results");
+  if (name == ts::kUpdatesAttr) {
+    auto index = dyn_cast<IntegerAttr>(value);
+    return index && !index.getValue().isNegative()
+               ? success()
+               : fail("must be the index of the argument it updates");
+  }
+  if (name == ts::kLossScaleAttr) {
+    // The initial scale on the argument, a unit attribute on the result.
+    auto initial = dyn_cast<FloatAttr>(value);
+    return isUnit(value) || (initial && initial.getValueAsDouble() > 0.0)
+               ? success()
+               : fail("is a unit attribute or a positive initial scale");
+  }
+  if (name == ts::kLossScalingAttr) {
+    auto mode = dyn_cast<StringAttr>(value);
+    return mode && symbolizeLossScaleMode(mode.getValue())
+               ? success()
+               : fail("must be \"none\", \"static\" or \"dynamic\"");
+  }
+  return std::nullopt;
 }
 
 /// Checks one discardable `lowp.*` attribute wherever it appears: on an op
@@ -74,6 +119,27 @@ verifyDiscardableAttribute(function_ref<InFlightDiagnostic()> emitError,
                          << " entries for " << numResults << " results";
     return success();
   }
+  if (name == LowpDialect::getIslandReasonsAttrName()) {
+    auto array = dyn_cast<ArrayAttr>(value);
+    if (!array || !llvm::all_of(array, llvm::IsaPred<StringAttr>))
+      return emitError() << "'" << name << "' must be an array of strings";
+    return success();
+  }
+  if (name == LowpDialect::getRoleAttrName()) {
+    // One role for a single value, or one per result.
+    if (isa<TensorRoleAttr>(value))
+      return success();
+    auto array = dyn_cast<ArrayAttr>(value);
+    if (!array || !llvm::all_of(array, llvm::IsaPred<TensorRoleAttr>) ||
+        array.size() != numResults)
+      return emitError() << "'" << name
+                         << "' must be a #lowp.role attribute or an array of "
+                            "one per result";
+    return success();
+  }
+  if (std::optional<LogicalResult> result =
+          verifyTrainingStepAttribute(emitError, name, value, numResults))
+    return *result;
   return emitError() << "unknown lowp attribute '" << name << "'";
 }
 

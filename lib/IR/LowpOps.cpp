@@ -418,6 +418,28 @@ LogicalResult DequantizeOp::verify() {
   return verifyPositiveScale(*this, getScale());
 }
 
+//===----------------------------------------------------------------------===//
+// ComputeScaleOp / PushAmaxOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ComputeScaleOp::verify() {
+  auto format = dyn_cast<FloatType>(getFormat());
+  if (!isEightBitFloat(format))
+    return emitOpError("format must be an 8-bit float, got ") << getFormat();
+  if (getMargin() < 0)
+    return emitOpError("margin must be non-negative, got ") << getMargin();
+  if (auto history = dyn_cast<RankedTensorType>(getAmax().getType()))
+    if (history.getDimSize(0) == 0)
+      return emitOpError("amax history must not be empty");
+  return success();
+}
+
+LogicalResult PushAmaxOp::verify() {
+  if (getHistory().getType().getDimSize(0) == 0)
+    return emitOpError("amax history must not be empty");
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "lowp/IR/LowpOps.cpp.inc"
 

@@ -35,8 +35,15 @@ struct AutoMixedPrecisionOptions
 /// reads the target from the module, so the first one records it.
 static void buildAutoMixedPrecisionPipeline(
     OpPassManager &pm, const AutoMixedPrecisionOptions &options) {
-  // 1. lowp-insert-fp32-islands joins here, before inference, so that
-  //    islands are protected from demotion.
+  // 1. FP32 islands first: inference never demotes inside an island, so
+  //    softmax, norms, losses and long sums stay f32 whatever it decides.
+  //    Hazards are judged against the format the policy will use.
+  lowp::InsertFP32IslandsOptions islands;
+  islands.targetChip = options.target;
+  islands.low = options.policy == "f16" || options.policy == "bf16"
+                    ? std::string(options.policy)
+                    : std::string("auto");
+  pm.addPass(lowp::createInsertFP32Islands(islands));
 
   // 2. Precision inference. FP8 policies first decide the 16-bit baseline;
   //    FP8 selection then narrows matrix inputs further.
@@ -47,7 +54,12 @@ static void buildAutoMixedPrecisionPipeline(
   infer.reportPath = options.report;
   pm.addPass(lowp::createLowpInferPrecision(infer));
 
-  // 3. lowp-materialize-loss-scaling joins here (training steps).
+  // 3. Loss scaling of training steps (functions marked per
+  //    docs/training-step.md), now that their compute type is decided: f16
+  //    steps get dynamic scaling, bf16 and FP8 ones are left as they are.
+  lowp::LowpMaterializeLossScalingOptions lossScaling;
+  lossScaling.policy = options.policy;
+  pm.addPass(lowp::createLowpMaterializeLossScaling(lossScaling));
   // 4. lowp-select-fp8-formats joins here (policy=fp8).
 }
 

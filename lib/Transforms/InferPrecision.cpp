@@ -46,9 +46,13 @@ struct Node {
   bool forced = false;
   bool hasClass = false;
   PrecisionClass precisionClass = PrecisionClass::Follow;
-  StringRef classReason;
   Colour colour = Colour::Unset;
-  std::string rule;
+  /// Why the colour was chosen: `rule`, then the op that propagated it, then
+  /// the class reason (strings are built only for the report).
+  StringRef rule;
+  Operation *ruleSource = nullptr;
+  bool ruleCitesClass = false;
+  std::string ownedRule;
   /// Uses of this op's float results, and how many of them want low values
   /// (rule 4).
   unsigned floatUses = 0;
@@ -63,6 +67,8 @@ struct InferenceConfig {
   bool wideAccumulator = true;
   llvm::StringSet<> keepWide, forceLow;
   bool emitRemarks = false;
+  /// Build the per-op decisions (a report or remarks were asked for).
+  bool recordDecisions = false;
 };
 
 /// True for types whose float elements are f32 in a shape the pass can
@@ -91,6 +97,12 @@ static SmallVector<Type> getFloatTypes(Operation *op) {
 }
 
 static std::string printLocation(Location loc) {
+  if (auto nameLoc = dyn_cast<NameLoc>(loc))
+    return nameLoc.getName().str();
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
+    return (fileLoc.getFilename().getValue() + ":" +
+            Twine(fileLoc.getLine()) + ":" + Twine(fileLoc.getColumn()))
+        .str();
   std::string text;
   llvm::raw_string_ostream os(text);
   loc.print(os);
@@ -170,11 +182,10 @@ private:
     if (auto classified = dyn_cast<PrecisionClassOpInterface>(op)) {
       node.hasClass = true;
       node.precisionClass = classified.getPrecisionClass(config.low);
-      node.classReason = classified.getPrecisionClassReason(config.low);
     }
-    if (std::string why = whyNotRetypeable(node); !why.empty()) {
+    if (StringRef why = whyNotRetypeable(node); !why.empty()) {
       node.colour = Colour::Wide;
-      node.rule = std::move(why);
+      node.rule = why;
       return;
     }
     node.retypeable = true;
@@ -182,7 +193,7 @@ private:
   }
 
   /// Empty when the pass may retype `node`, else the reason it may not.
-  std::string whyNotRetypeable(const Node &node) {
+  StringRef whyNotRetypeable(const Node &node) {
     Operation *op = node.op;
     if (isa<IslandOp>(op))
       return "lowp.island: its body runs at its stated precision";
@@ -207,10 +218,10 @@ private:
 
   void applyOverrides(Node &node) {
     Operation *op = node.op;
-    auto force = [&](Colour colour, std::string rule) {
+    auto force = [&](Colour colour, StringRef rule) {
       node.colour = colour;
       node.forced = true;
-      node.rule = std::move(rule);
+      node.rule = rule;
     };
     if (auto attr = op->getAttrOfType<TypeAttr>(
             LowpDialect::getPrecisionAttrName())) {
@@ -219,9 +230,9 @@ private:
         return force(Colour::Wide, "lowp.precision = f32 override");
       if (pinned == config.low)
         return force(Colour::Low, "lowp.precision override");
-      return force(Colour::Wide, "lowp.precision names " + printType(pinned) +
-                                     ", inference runs " +
-                                     printType(config.low));
+      node.ownedRule = "lowp.precision names " + printType(pinned) +
+                       ", inference runs " + printType(config.low);
+      return force(Colour::Wide, "");
     }
     StringRef name = op->getName().getStringRef();
     if (config.keepWide.contains(name))
@@ -269,7 +280,8 @@ private:
           if (!to || !isDemotable(*to))
             continue;
           to->colour = colour;
-          to->rule = (verb + " " + from->op->getName().getStringRef()).str();
+          to->rule = verb;
+          to->ruleSource = from->op;
           worklist.push_back(to);
         }
     }
@@ -294,11 +306,13 @@ private:
       }
       if (node.precisionClass == PrecisionClass::Matrix) {
         node.colour = Colour::Low;
-        node.rule = "matrix class: " + node.classReason.str();
+        node.rule = "matrix class";
+        node.ruleCitesClass = true;
         low.push_back(&node);
       } else if (node.precisionClass == PrecisionClass::Sensitive) {
         node.colour = Colour::Wide;
-        node.rule = "sensitive class: " + node.classReason.str();
+        node.rule = "sensitive class";
+        node.ruleCitesClass = true;
         wide.push_back(&node);
       }
     }
@@ -329,6 +343,7 @@ private:
         producer->colour = Colour::Low;
         producer->demotedForUsers = true;
         producer->rule = "transparent, every use is low-precision";
+        producer->ruleSource = nullptr;
         worklist.push_back(producer);
       }
     }
@@ -346,6 +361,7 @@ private:
         continue;
       node.colour = Colour::Wide;
       node.rule = "no low-precision user: demoting would not save a cast";
+      node.ruleSource = nullptr;
     }
 
     // Rule 6.
@@ -409,7 +425,22 @@ private:
 
   //===--- Rewriting -----------------------------------------------------===//
 
+  std::string describeRule(const Node &node) {
+    if (!node.ownedRule.empty())
+      return node.ownedRule;
+    std::string text = node.rule.str();
+    if (node.ruleSource)
+      text += " " + node.ruleSource->getName().getStringRef().str();
+    if (node.ruleCitesClass)
+      text += ": " + cast<PrecisionClassOpInterface>(node.op)
+                         .getPrecisionClassReason(config.low)
+                         .str();
+    return text;
+  }
+
   void recordDecisions() {
+    if (!config.recordDecisions)
+      return;
     for (Node &node : nodes) {
       PrecisionDecision decision;
       decision.opName = node.op->getName().getStringRef().str();
@@ -417,7 +448,7 @@ private:
       decision.opClass = node.hasClass
                              ? stringifyPrecisionClass(node.precisionClass).str()
                              : "none";
-      decision.rule = node.rule;
+      decision.rule = describeRule(node);
       decision.keptWide = node.retypeable && node.colour == Colour::Wide;
       decision.precision = decision.keptWide || !node.retypeable
                                ? describePrecision(node.op)
@@ -483,11 +514,17 @@ private:
     if (!inserted)
       return it->second;
     OpBuilder::InsertionGuard guard(rewriter);
-    if (Operation *def = value.getDefiningOp())
+    // Casts of block arguments go to the block's start in argument order.
+    Block *argBlock = nullptr;
+    if (Operation *def = value.getDefiningOp()) {
       rewriter.setInsertionPointAfter(def);
-    else
-      rewriter.setInsertionPointToStart(
-          cast<BlockArgument>(value).getOwner());
+    } else {
+      argBlock = cast<BlockArgument>(value).getOwner();
+      if (Operation *last = lastArgumentCast.lookup(argBlock))
+        rewriter.setInsertionPointAfter(last);
+      else
+        rewriter.setInsertionPointToStart(argBlock);
+    }
     Location loc = value.getLoc();
     FloatType element = getFloatElementType(type);
     Value converted;
@@ -504,6 +541,8 @@ private:
       converted = CastOp::create(rewriter, loc, type, value);
       ++report.castsInserted;
     }
+    if (argBlock)
+      lastArgumentCast[argBlock] = converted.getDefiningOp();
     it->second = converted;
     return converted;
   }
@@ -578,6 +617,8 @@ private:
                             !keepsWideAccumulator(node, init);
                    });
     rewriter.modifyOpInPlace(op, [&] {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(block);
       for (auto [use, arg] : llvm::zip(op.getOpOperandsMatchingBBargs(),
                                        block->getArguments())) {
         if (!arg.getType().isF32())
@@ -589,8 +630,6 @@ private:
         arg.setType(wanted);
         if (lowBody || arg.use_empty())
           continue;
-        OpBuilder::InsertionGuard guard(rewriter);
-        rewriter.setInsertionPointToStart(block);
         auto wide = arith::ExtFOp::create(rewriter, arg.getLoc(),
                                           rewriter.getF32Type(), arg);
         rewriter.replaceAllUsesExcept(arg, wide, wide);
@@ -602,6 +641,7 @@ private:
                     roundConstant(constant.getValue(), config.low)) {
               constant.setValueAttr(rounded);
               constant.getResult().setType(rounded.getType());
+              ++report.constantsRounded;
             }
             continue;
           }
@@ -613,7 +653,6 @@ private:
       }
       // Wide body: truncate what is yielded into low inits.
       Operation *yield = block->getTerminator();
-      OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPoint(yield);
       for (OpOperand &yielded : yield->getOpOperands()) {
         Type wanted = getElementTypeOrSelf(
@@ -656,6 +695,7 @@ private:
   /// Retyped values in the order they were retyped (deterministic output).
   SmallVector<Value> retypedOrder;
   DenseMap<std::pair<Value, Type>, Value> conversions;
+  DenseMap<Block *, Operation *> lastArgumentCast;
 };
 
 //===----------------------------------------------------------------------===//
@@ -732,6 +772,7 @@ struct LowpInferPrecisionPass
     for (const std::string &name : forceLowOps)
       config.forceLow.insert(name);
     config.emitRemarks = emitRemarks;
+    config.recordDecisions = emitRemarks || !reportPath.empty();
 
     report.lowFormat = printType(config.low);
     report.accumulate = config.wideAccumulator ? "f32" : report.lowFormat;
@@ -743,9 +784,11 @@ struct LowpInferPrecisionPass
                             << " matrix units; demoting as requested";
     }
 
-    report.bytesBefore = measureTensorBytes(module);
+    if (!reportPath.empty())
+      report.bytesBefore = measureTensorBytes(module);
     PrecisionInference(module, config, report).run();
-    report.bytesAfter = measureTensorBytes(module);
+    if (!reportPath.empty())
+      report.bytesAfter = measureTensorBytes(module);
 
     if (failed(writeReport(report)))
       return signalPassFailure();

@@ -17,7 +17,10 @@ def ConvertLowpToLinalg : Pass<"convert-lowp-to-linalg"> {
       stochastic rounding as integer arithmetic on the f32 bit pattern with a
       per-element hash of the seed and the element's index;
     - `lowp.island` is inlined, with explicit casts of its operands to the
-      island precision on entry and of its results back on exit.
+      island precision on entry and of its results back on exit;
+    - `lowp.scale` / `lowp.unscale` become elementwise products (the
+      reciprocal computed once), `lowp.all_finite` a `linalg.reduce` of
+      `|x| < inf`, and `lowp.update_scale` GradScaler's rule in scalar arith.
 
     ```mlir
     %0 = lowp.cast %x saturate : tensor<4xf32> to tensor<4xf8E4M3FN>
@@ -38,6 +41,7 @@ def ConvertLowpToLinalg : Pass<"convert-lowp-to-linalg"> {
     "::mlir::math::MathDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect",
   ];
 }
 

@@ -50,6 +50,35 @@ def Lowp_PrecisionClass : I32EnumAttr<"PrecisionClass",
 def Lowp_PrecisionClassAttr
     : EnumAttr<Lowp_Dialect, Lowp_PrecisionClass, "class">;
 
+def Lowp_TensorRole : I32EnumAttr<"TensorRole",
+    "what a tensor is in a training step (FP8 format selection reads it)", [
+      // Forward values: layer inputs and outputs.
+      I32EnumAttrCase<"Activation", 0, "activation">,
+      // Parameters (and their master copies).
+      I32EnumAttrCase<"Weight", 1, "weight">,
+      // Backward values: gradients of the loss.
+      I32EnumAttrCase<"Gradient", 2, "gradient">
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::lowp";
+}
+def Lowp_TensorRoleAttr
+    : EnumAttr<Lowp_Dialect, Lowp_TensorRole, "role"> {
+  // `#lowp.role<gradient>` (on a value's defining op or a function argument).
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Lowp_AmaxCompute : I32EnumAttr<"AmaxCompute",
+    "how a delayed-scaling amax is taken from its history", [
+      // The largest amax of the window (Transformer Engine's "max").
+      I32EnumAttrCase<"Max", 0, "max">,
+      // The amax of the latest step ("most_recent").
+      I32EnumAttrCase<"MostRecent", 1, "most_recent">
+    ]> {
+  // A specialized attribute so op syntax spells it as a bare keyword.
+  let cppNamespace = "::mlir::lowp";
+}
+
 //===----------------------------------------------------------------------===//
 // Attributes
 //===----------------------------------------------------------------------===//

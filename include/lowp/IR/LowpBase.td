@@ -48,6 +48,16 @@ def Lowp_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getStatsAttrName() {
       return ::llvm::StringLiteral("lowp.stats");
     }
+    /// Name of the lowp.island attribute listing what the island protects
+    /// (softmax, layer_norm, ...), for reports.
+    static constexpr ::llvm::StringLiteral getIslandReasonsAttrName() {
+      return ::llvm::StringLiteral("lowp.island_reasons");
+    }
+    /// Name of the attribute that marks the training-step role of a value
+    /// (on its defining op, or as a function argument attribute).
+    static constexpr ::llvm::StringLiteral getRoleAttrName() {
+      return ::llvm::StringLiteral("lowp.role");
+    }
   private:
     void registerAttributes();
   public:

@@ -309,4 +309,54 @@ def Lowp_DequantizeOp : Lowp_Op<"dequantize", [Pure,
   let hasVerifier = 1;
 }
 
+def Lowp_ComputeScaleOp : Lowp_Op<"compute_scale", [Pure]> {
+  let summary = "per-tensor FP8 scale from an amax or an amax history";
+  let description = [{
+    The scale that maps a tensor's largest magnitude onto the largest finite
+    value of the 8-bit float `format`, less `margin` binades, as Transformer
+    Engine computes it: `scale = max_finite(format) / amax / 2^margin`.
+
+    `amax` is an f32 (current scaling: the amax of this step) or a 1-D f32
+    tensor holding an amax history, most recent first (delayed scaling); the
+    history is reduced with `max` (default) or `most_recent` (element 0).
+    An amax that is zero, NaN or infinite gives the scale 1; a scale beyond
+    f32's range (a tiny amax) is clamped to f32's largest power of two.
+
+    ```mlir
+    %s = lowp.compute_scale %amax for f8E4M3FN : f32
+    %t = lowp.compute_scale %history for f8E5M2 margin = 1 most_recent
+        : tensor<1024xf32>
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[F32, 1DTensorOf<[F32]>]>:$amax,
+                       TypeAttrOf<AnyFloat>:$format,
+                       DefaultValuedAttr<I64Attr, "0">:$margin,
+                       DefaultValuedAttr<Lowp_AmaxCompute,
+                           "::mlir::lowp::AmaxCompute::Max">:$algo);
+  let results = (outs F32:$scale);
+  let assemblyFormat = [{
+    $amax `for` $format (`margin` `=` $margin^)? ($algo^)? attr-dict
+    `:` type($amax)
+  }];
+  let hasVerifier = 1;
+}
+
+def Lowp_PushAmaxOp : Lowp_Op<"push_amax", [Pure,
+    AllTypesMatch<["history", "result"]>]> {
+  let summary = "records this step's amax in a delayed-scaling history";
+  let description = [{
+    Returns the history shifted by one, oldest entry dropped, with `amax` as
+    the new most recent entry (element 0). The history is explicit function
+    state: an argument of the step function and one of its results.
+
+    ```mlir
+    %h1 = lowp.push_amax %h0, %amax : tensor<1024xf32>
+    ```
+  }];
+  let arguments = (ins 1DTensorOf<[F32]>:$history, F32:$amax);
+  let results = (outs 1DTensorOf<[F32]>:$result);
+  let assemblyFormat = "$history `,` $amax attr-dict `:` type($history)";
+  let hasVerifier = 1;
+}
+
 #endif // LOWP_IR_LOWPOPS_TD

@@ -3,6 +3,7 @@
 #ifndef LOWP_TRANSFORMS_PASSES_H
 #define LOWP_TRANSFORMS_PASSES_H
 
+#include "lowp/Analysis/FP8Selection.h"
 #include "lowp/IR/LowpDialect.h"
 #include "mlir/Pass/Pass.h"
 

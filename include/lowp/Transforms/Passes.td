@@ -11,6 +11,56 @@
 
 include "mlir/Pass/PassBase.td"
 
+def InsertFP32Islands : Pass<"lowp-insert-fp32-islands"> {
+  let summary = "runs softmax, normalizations, losses and long sums in FP32 islands";
+  let description = [{
+    Recognizes, by dataflow and payload semantics (never by op names or
+    attributes), the computations that fail in 16-bit floats and wraps each
+    in a `lowp.island` at f32:
+
+    - softmax (`linalg.softmax`, or exp / sum / divide with or without the
+      max subtraction), log-softmax and logsumexp;
+    - layer norm, RMSNorm, batch norm (inference and training) and group
+      norm, with rsqrt or sqrt + divide and an optional affine transform;
+    - cross-entropy / NLL losses (a sum to one value of log-probabilities);
+    - sums and means over more than `long-reduction-threshold` elements.
+
+    The island's operands are the values the computation reads from outside
+    (constants and empty tensors are cloned inside) and its results the
+    values used outside. Islands that share or exchange values merge; ops
+    already in an island are left alone, so the pass is idempotent. Bodies
+    of computations already in a low format are promoted to f32. Float
+    constants the `low` format cannot represent (an eps that underflows to
+    0, a -3.4e38 mask that becomes -inf) are reported; elementwise producers
+    that read them join the island they feed, where they stay f32.
+
+    ```mlir
+    // Before: %p = exp(%x - max(%x)) / sum(...) as linalg.generic ops.
+    %p = lowp.island f32 (%x) : (tensor<4x128xf16>) -> tensor<4x128xf16> {
+    ^bb0(%a: tensor<4x128xf32>):
+      ... the same generics on f32 ...
+      lowp.yield %r : tensor<4x128xf32>
+    } {lowp.island_reasons = ["softmax"]}
+    ```
+  }];
+  let dependentDialects = ["::mlir::lowp::LowpDialect"];
+  let options = [
+    Option<"low", "low", "std::string", /*default=*/"\"auto\"",
+           "the low-precision format the rest of the program will use "
+           "(f16, bf16 or an f8 type); hazards and the default long-reduction "
+           "threshold are judged against it. auto: the target's preferred "
+           "16-bit format, f16 (the narrowest range) without a target">,
+    Option<"targetChip", "target", "std::string", /*default=*/"\"\"",
+           "chip of the capability table that low=auto consults; empty: the "
+           "module's lowp.target">,
+    Option<"longReductionThreshold", "long-reduction-threshold", "int64_t",
+           /*default=*/"0",
+           "sums over more elements than this get an island; 0 derives it "
+           "as 1 / epsilon of `low` (1024 for f16, 128 for bf16), -1 "
+           "disables">,
+  ];
+}
+
 def LowpInferPrecision : Pass<"lowp-infer-precision", "::mlir::ModuleOp"> {
   let summary = "Decide which ops run in a 16-bit float format and retype them";
   let description = [{
@@ -70,5 +120,248 @@ def LowpInferPrecision : Pass<"lowp-infer-precision", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect",
                            "::mlir::tensor::TensorDialect"];
 }
+
+def LowpMaterializeLossScaling
+    : Pass<"lowp-materialize-loss-scaling", "::mlir::ModuleOp"> {
+  let summary = "Make dynamic (or static) loss scaling part of FP16 training steps";
+  let description = [{
+    Rewrites every function that follows the training-step convention of
+    docs/training-step.md (a `lowp.loss` result, one `lowp.loss_seed` op, the
+    `lowp.gradient` ops and the `lowp.updates = <arg>` results) into a step
+    that scales its loss the way torch.amp.GradScaler does, in the compiled
+    code:
+
+    - the backward seed (the 1.0 cotangent of the loss) becomes
+      `lowp.scale %scale, %seed`;
+    - every master gradient is unscaled in f32 with `lowp.unscale`
+      (a reciprocal that is exact for power-of-two scales);
+    - `lowp.all_finite` over the unscaled gradients guards every
+      `lowp.updates` result: a non-finite step returns the parameters (and
+      optimizer state) it received, bit for bit;
+    - with `mode=dynamic` the scale and the good-step counter become
+      function arguments and results (`lowp.loss_scale`, `lowp.good_steps`)
+      updated by `lowp.update_scale`; `mode=static` uses the constant
+      `init-scale` with the same skip logic.
+
+    ```mlir
+    func.func @step(%w: tensor<4xf32>, ...)
+        -> (tensor<f32> {lowp.loss}, tensor<4xf32> {lowp.updates = 0 : i64}) {
+      %seed = arith.constant {lowp.loss_seed} dense<1.0> : tensor<f16>
+      ...
+      %g = lowp.cast %g16 {lowp.gradient} : tensor<4xf16> to tensor<4xf32>
+      ...
+    }
+    // becomes
+    func.func @step(%w: tensor<4xf32>, ..., %scale: f32 {lowp.loss_scale = 65536.0 : f32},
+                    %good: i64 {lowp.good_steps})
+        -> (tensor<f32> {lowp.loss}, tensor<4xf32> {lowp.updates = 0 : i64},
+            f32 {lowp.loss_scale}, i64 {lowp.good_steps})
+        attributes {lowp.loss_scaling = "dynamic"} {
+      %s = lowp.scale %scale, %seed {lowp.loss_seed} : f32, tensor<f16>
+      ...
+      %u = lowp.unscale %scale, %g {lowp.gradient} : f32, tensor<4xf32>
+      %ok = lowp.all_finite %u : tensor<4xf32>
+      %w1 = arith.select %ok, %new_w, %w : tensor<4xf32>
+      %s1, %n1 = lowp.update_scale %scale, %good, %ok : f32, i64
+      return %loss, %w1, %s1, %n1 : ...
+    }
+    ```
+
+    The mode is `mode` when set, else the `loss_scale` of the function's or
+    module's `#lowp.policy`, else dynamic. Loss scaling only applies to f16
+    compute (`policy`, else the `#lowp.policy` compute type, else f16 if any
+    value of the function has it, else its narrowest float): for bf16 and 8-bit floats the pass changes nothing and
+    says why in a remark. A function already carrying `lowp.loss_scaling` is
+    left as it is. With `check-numerics`, the step also reports at run time
+    the first non-finite tensor among the loss and the gradients, by role
+    and source location (`vector.print`).
+  }];
+  let options = [
+    Option<"mode", "mode", "std::string", /*default=*/"\"auto\"",
+           "auto (from #lowp.policy, else dynamic), none, static or dynamic">,
+    Option<"policy", "policy", "std::string", /*default=*/"\"auto\"",
+           "compute format: auto (from #lowp.policy, else the IR's types), "
+           "f16, bf16 or fp8">,
+    Option<"initScale", "init-scale", "double", /*default=*/"65536.0",
+           "static: the fixed scale; dynamic: the initial scale, recorded on "
+           "the scale argument">,
+    Option<"growthFactor", "growth-factor", "double", /*default=*/"2.0",
+           "scale growth after growth-interval finite steps">,
+    Option<"backoffFactor", "backoff-factor", "double", /*default=*/"0.5",
+           "scale factor after a non-finite step">,
+    Option<"growthInterval", "growth-interval", "int64_t", /*default=*/"2000",
+           "consecutive finite steps before the scale grows">,
+    Option<"minScale", "min-scale", "double", /*default=*/"0.0",
+           "smallest scale (0: unbounded)">,
+    Option<"maxScale", "max-scale", "double", /*default=*/"0.0",
+           "largest scale (0: unbounded)">,
+    Option<"checkNumerics", "check-numerics", "bool", /*default=*/"false",
+           "report the first non-finite loss or gradient at run time">,
+  ];
+  let dependentDialects = [
+    "::mlir::lowp::LowpDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
+def SelectFP8Formats : Pass<"lowp-select-fp8-formats", "::mlir::ModuleOp"> {
+  let summary = "Run matrix ops on FP8 operands with per-tensor formats and "
+                "scales";
+  let description = [{
+    Rewrites every matrix op (matmul, batch matmul, convolution: linalg
+    contractions and convolutions, or ops whose PrecisionClassOpInterface
+    says `matrix`) to take 8-bit float operands with per-tensor scales and an
+    f32 accumulator. For each operand it chooses a format with
+    `selectFP8Format` (lowp/Analysis/FP8Selection.h):
+
+    - `hybrid` (default): E4M3 for activations and weights, E5M2 for
+      gradients. Roles come from `lowp.role` (`#lowp.role<gradient>`) on the
+      value's defining op or on a function argument; unmarked values are
+      activations (constants: weights).
+    - `e4m3`, `e5m2`: that format for every tensor.
+    - `range`: from `#lowp.stats`, the binades the tensor needs
+      (log2(amax / min)) against each format's binades after scaling, less
+      `margin`: E4M3 when it fits, E5M2 when it does not, bf16 when neither.
+
+    The flavour (OCP FN or AMD FNUZ) comes from the target's row of the
+    capability table (`target` option, else the module's `#lowp.target`).
+    A target without FP8 is an error unless `allow-bf16-fallback`.
+
+    Operands are quantized once per tensor with `lowp.quantize` (looking
+    through a narrowing `lowp.cast`, so an f32 value rounds once); the matrix
+    op accumulates in f32 and its epilogue multiplies the accumulator once by
+    `1 / (sa * sb)` and rounds to the original result type. Scales are:
+    `static` constants `fp8_max / amax / 2^margin` from `#lowp.stats`;
+    `current`, from `lowp.amax` of this step; or `delayed`, from an amax
+    history of `amax-history` entries that becomes an extra argument and an
+    extra result of the function (`amax-compute` = max or most-recent).
+
+    Matrix ops pinned by `lowp.precision`, ops inside `lowp.island`, ops with
+    a non-f32 accumulator, and (with `first-last-bf16`) the first and last
+    matrix op of each function keep the precision inference gave them, and
+    so do ops with an operand that gets bf16. Every decision and its reason
+    goes to `report` (JSON) and to remarks (`--remarks-filter="lowp.*"`).
+
+    ```mlir
+    %c = linalg.matmul ins(%a, %b : tensor<16x32xbf16>, tensor<32x8xbf16>)
+                       outs(%acc : tensor<16x8xf32>) -> tensor<16x8xf32>
+    // becomes (scaling=current)
+    %ma = lowp.amax %a32 : tensor<16x32xf32>
+    %sa = lowp.compute_scale %ma for f8E4M3FN : f32
+    %qa = lowp.quantize %a32, %sa : tensor<16x32xf32>, f32
+          to tensor<16x32xf8E4M3FN>
+    ...
+    %p = linalg.matmul ins(%qa, %qb : tensor<16x32xf8E4M3FN>, ...)
+                       outs(%zero : tensor<16x8xf32>) -> tensor<16x8xf32>
+    %c = linalg.generic ... ins(%p, %inv : tensor<16x8xf32>, f32) ... {
+      %d = arith.mulf %in, %inv : f32   // 1 / (sa * sb)
+    }
+    ```
+  }];
+  let options = [
+    Option<"recipe", "recipe", "::mlir::lowp::FP8Recipe",
+           "::mlir::lowp::FP8Recipe::Hybrid", "How formats are chosen",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::lowp::FP8Recipe::Hybrid, "hybrid",
+                        "E4M3 forward, E5M2 for gradients"),
+             clEnumValN(::mlir::lowp::FP8Recipe::E4M3, "e4m3", "E4M3 always"),
+             clEnumValN(::mlir::lowp::FP8Recipe::E5M2, "e5m2", "E5M2 always"),
+             clEnumValN(::mlir::lowp::FP8Recipe::Range, "range",
+                        "from #lowp.stats: E4M3 if it fits, else E5M2, "
+                        "else bf16"))}]>,
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "Chip name (overrides and sets the module's #lowp.target)">,
+    Option<"margin", "margin", "unsigned", /*default=*/"0",
+           "Binades of headroom between the scaled amax and the format max">,
+    Option<"allowBF16Fallback", "allow-bf16-fallback", "bool",
+           /*default=*/"false",
+           "On a target without FP8, keep bf16 instead of failing">,
+    Option<"scaling", "scaling", "::mlir::lowp::FP8Scaling",
+           "::mlir::lowp::FP8Scaling::Current", "Where scales come from",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::lowp::FP8Scaling::Static, "static",
+                        "constants from #lowp.stats"),
+             clEnumValN(::mlir::lowp::FP8Scaling::Delayed, "delayed",
+                        "amax history carried as function state"),
+             clEnumValN(::mlir::lowp::FP8Scaling::Current, "current",
+                        "amax of this step, computed in the graph"))}]>,
+    Option<"amaxHistory", "amax-history", "unsigned", /*default=*/"1024",
+           "Length of the amax history (delayed scaling)">,
+    Option<"amaxCompute", "amax-compute", "::mlir::lowp::AmaxCompute",
+           "::mlir::lowp::AmaxCompute::Max",
+           "How the history gives the amax (delayed scaling)",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::lowp::AmaxCompute::Max, "max",
+                        "largest amax of the window"),
+             clEnumValN(::mlir::lowp::AmaxCompute::MostRecent, "most-recent",
+                        "amax of the previous step"))}]>,
+    Option<"firstLastBF16", "first-last-bf16", "bool", /*default=*/"false",
+           "Keep the first and last matrix op of each function at 16 bits">,
+    Option<"report", "report", "std::string", /*default=*/"\"\"",
+           "Write every decision as JSON to this file ('-': stdout)">,
+  ];
+  let dependentDialects = [
+    "::mlir::lowp::LowpDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
+def InstrumentCalibration
+    : Pass<"lowp-instrument-calibration", "::mlir::ModuleOp"> {
+  let summary = "Record the amax and |x| histogram of FP8 candidates at run time";
+  let description = [{
+    Instruments every tensor that `lowp-select-fp8-formats` would quantize
+    (the float operands of matrix ops, looking through narrowing casts) so
+    that running the program prints, each time the tensor is computed,
+
+    ```
+    lowp-calibration @mlp 0 amax 3.25
+    <printMemrefI64 of 256 counts: nonzero |x| per f32 binade>
+    ```
+
+    where `@mlp 0` names the function and the tensor's index in that
+    function (the order `lowp-apply-calibration` uses), and bucket `e` counts
+    the non-zero elements with f32 exponent field `e` (|x| in
+    [2^(e-127), 2^(e-126)); bucket 0 holds subnormals). The amax and a low
+    percentile of |x| come out of these numbers; `scripts/lowp-calibrate.py`
+    computes them and writes them back as `#lowp.stats` through
+    `lowp-apply-calibration`. The instrumented program needs the MLIR runner
+    utilities (`printMemrefI64`).
+  }];
+  let dependentDialects = [
+    "::mlir::lowp::LowpDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
+def ApplyCalibration : Pass<"lowp-apply-calibration", "::mlir::ModuleOp"> {
+  let summary = "Attach measured statistics to FP8 candidates as #lowp.stats";
+  let description = [{
+    Reads the JSON that `scripts/lowp-calibrate.py` writes,
+
+    ```json
+    {"tensors": [{"function": "mlp", "index": 0, "amax": 3.25,
+                  "min": 0.0078125, "samples": 4096} ] }
+    ```
+
+    and attaches `#lowp.stats<amax = 3.25, min = 0.0078125, samples = 4096>`
+    to the tensor with that function and index (numbered as
+    `lowp-instrument-calibration` numbers them): on its defining op, or as
+    an argument attribute for function arguments. Entries that name no
+    tensor are errors.
+  }];
+  let options = [
+    Option<"statsFile", "stats", "std::string", /*default=*/"\"\"",
+           "JSON file with the measured statistics">,
+  ];
+}
+
 
 #endif // LOWP_TRANSFORMS_PASSES_TD

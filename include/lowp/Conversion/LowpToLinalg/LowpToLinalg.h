@@ -14,6 +14,14 @@ namespace mlir::lowp {
 /// Patterns lowering lowp.cast and lowp.island.
 void populateLowpCastAndIslandToLinalgPatterns(RewritePatternSet &patterns);
 
+/// Patterns lowering lowp.scale, lowp.unscale, lowp.all_finite and
+/// lowp.update_scale.
+void populateLowpLossScalingToLinalgPatterns(RewritePatternSet &patterns);
+
+/// Patterns lowering the FP8 scaling ops: lowp.quantize, lowp.dequantize,
+/// lowp.amax, lowp.compute_scale and lowp.push_amax.
+void populateLowpFP8ScalingToLinalgPatterns(RewritePatternSet &patterns);
+
 /// Converts one scalar float `value` to `dstType` with the rounding and
 /// saturation of a lowp.cast. `randomBits` (an i32, only for stochastic
 /// rounding) supplies the per-element random bits. Returns null when the

@@ -1,0 +1,57 @@
+/*===-- lowp-c/Pipeline.h - C API: running fp-opt pipelines -------*- C -*-===*\
+|*                                                                            *|
+|* One call that runs a textual pass pipeline on a module and reports every  *|
+|* diagnostic it produced, for compilers that drive fp-opt from C or from a  *|
+|* scripting language.                                                        *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef LOWP_C_PIPELINE_H
+#define LOWP_C_PIPELINE_H
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Support.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Parses `source` as a module in `context`, naming the buffer `sourceName`
+/// in locations. Parse errors are handed to `diagnosticCallback` (may be
+/// null) in the format described for mlirLowpRunPipeline, and a null module
+/// is returned. The context must have the dialects of `source` registered.
+MLIR_CAPI_EXPORTED MlirModule mlirLowpParseModule(
+    MlirContext context, MlirStringRef source, MlirStringRef sourceName,
+    MlirStringCallback diagnosticCallback, void *userData);
+
+/// Runs `pipeline` on `module` in place.
+///
+/// `pipeline` uses mlir-opt's textual form, either a list of passes nested
+/// implicitly under the module, e.g.
+///   "lowp-auto-mixed-precision{target=sm_90},canonicalize"
+///   "func.func(canonicalize),cse"
+/// or a fully anchored pipeline, e.g.
+///   "builtin.module(lowp-auto-mixed-precision{target=sm_90})".
+/// The passes must be registered (mlirLowpRegisterPassesAndPipelines,
+/// mlirRegisterAllPasses) and the dialects they create loadable in the
+/// module's context.
+///
+/// Every diagnostic emitted while parsing the pipeline or running it (errors,
+/// warnings and remarks, with their notes) is handed to `diagnosticCallback`
+/// as text, one call per diagnostic, formatted as
+///   "<location>: <severity>: <message>\n" (each note on its own line).
+/// The callback may be null. While the pipeline runs these diagnostics are
+/// not passed on to handlers attached to the context.
+///
+/// Returns failure when the pipeline does not parse, names an unknown pass,
+/// or a pass fails (including the verifier after each pass); the module is
+/// then in whatever state the failing pass left it.
+MLIR_CAPI_EXPORTED MlirLogicalResult
+mlirLowpRunPipeline(MlirModule module, MlirStringRef pipeline,
+                    MlirStringCallback diagnosticCallback, void *userData);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // LOWP_C_PIPELINE_H

@@ -1,0 +1,765 @@
+//===- IslandPatterns.cpp - computations that need an FP32 island ---------===//
+//
+// The recognizers read a DAG of terms: every tensor or payload scalar is
+// described by what it computes, with linalg payloads inlined across op
+// boundaries and broadcasts, reshapes, copies and casts made transparent.
+// A decomposed softmax written as five generics, as three fused generics or
+// as one linalg.softmax is then one shape of term, and every recognizer is a
+// few lines over terms.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lowp/Analysis/IslandPatterns.h"
+
+#include "lowp/IR/LowpDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::lowp;
+
+/// Terms deeper than this become leaves: bounds the work on long chains.
+static constexpr unsigned kMaxTermDepth = 64;
+/// Structural comparison gives up (answers "different") after visiting this
+/// many pairs of terms: shared subterms cannot make it exponential.
+static constexpr unsigned kMaxCompareSteps = 4096;
+
+//===----------------------------------------------------------------------===//
+// TermGraph
+//===----------------------------------------------------------------------===//
+
+Term *TermGraph::make(TermKind kind, Value value, Operation *op,
+                      ArrayRef<Term *> operands) {
+  Term &term = storage.emplace_back();
+  term.kind = kind;
+  term.value = value;
+  term.op = op;
+  term.operands.assign(operands.begin(), operands.end());
+  return &term;
+}
+
+Term *TermGraph::get(Value value) { return build(value, 0); }
+
+Term *TermGraph::strip(Term *term) {
+  while (term->kind == TermKind::Forward)
+    term = term->operands.front();
+  return term;
+}
+
+/// The float value of a scalar or splat float constant attribute.
+static std::optional<double> getSplatFloat(Attribute attr) {
+  if (auto floatAttr = dyn_cast<FloatAttr>(attr))
+    return floatAttr.getValueAsDouble();
+  if (auto dense = dyn_cast<DenseFPElementsAttr>(attr))
+    if (dense.isSplat())
+      return dense.getSplatValue<APFloat>().convertToDouble();
+  return std::nullopt;
+}
+
+/// The value of a scalar or splat float or integer constant attribute
+/// (integers matter as exponents of math.fpowi).
+static std::optional<double> getSplatNumber(Attribute attr) {
+  if (std::optional<double> f = getSplatFloat(attr))
+    return f;
+  if (auto intAttr = dyn_cast<IntegerAttr>(attr))
+    return static_cast<double>(intAttr.getValue().getSExtValue());
+  return std::nullopt;
+}
+
+/// True for ops that are payload scalars of a linalg op.
+static bool isInPayload(Operation *op) {
+  return isa_and_nonnull<linalg::LinalgOp>(op->getParentOp());
+}
+
+Term *TermGraph::build(Value value, unsigned depth) {
+  if (Term *cached = cache.lookup(value))
+    return cached;
+  Term *term = nullptr;
+  if (depth > kMaxTermDepth)
+    return make(TermKind::Leaf, value, nullptr);
+
+  auto recurse = [&](Value v) { return build(v, depth + 1); };
+
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(
+        arg.getOwner()->getParentOp());
+    if (linalgOp && arg.getOwner() == linalgOp.getBlock()) {
+      OpOperand *operand = linalgOp.getMatchingOpOperand(arg);
+      if (linalgOp.isDpsInput(operand) || linalgOp.getNumReductionLoops() == 0)
+        term = recurse(operand->get());
+      else
+        term = make(TermKind::Accum, value, nullptr);
+    } else {
+      term = make(TermKind::Leaf, value, nullptr);
+    }
+    return cache[value] = term;
+  }
+
+  Operation *def = value.getDefiningOp();
+  Operation *topLevel = isInPayload(def) ? nullptr : def;
+  auto unary = [&](TermKind kind) {
+    return make(kind, value, topLevel, {recurse(def->getOperand(0))});
+  };
+  auto binary = [&](TermKind kind) {
+    return make(kind, value, topLevel,
+                {recurse(def->getOperand(0)), recurse(def->getOperand(1))});
+  };
+
+  term =
+      llvm::TypeSwitch<Operation *, Term *>(def)
+          .Case([&](linalg::LinalgOp op) {
+            return buildLinalgResult(op, cast<OpResult>(value), depth);
+          })
+          .Case([&](linalg::SoftmaxOp op) {
+            return make(TermKind::Softmax, value, op,
+                        {recurse(op.getInput())});
+          })
+          .Case<tensor::ExpandShapeOp, tensor::CollapseShapeOp,
+                tensor::CastOp, arith::ExtFOp, arith::TruncFOp, lowp::CastOp>(
+              [&](Operation *op) { return unary(TermKind::Forward); })
+          .Case([&](arith::ConstantOp op) {
+            Term *t = make(TermKind::Leaf, value, nullptr);
+            if (std::optional<double> c = getSplatNumber(op.getValue())) {
+              t->kind = TermKind::Constant;
+              t->constant = c;
+            }
+            return t;
+          })
+          .Case([&](arith::AddFOp) { return binary(TermKind::Add); })
+          .Case([&](arith::SubFOp) { return binary(TermKind::Sub); })
+          .Case([&](arith::MulFOp) { return binary(TermKind::Mul); })
+          .Case([&](arith::DivFOp) { return binary(TermKind::Div); })
+          .Case<arith::MaximumFOp, arith::MaxNumFOp>(
+              [&](Operation *) { return binary(TermKind::Max); })
+          .Case<arith::MinimumFOp, arith::MinNumFOp>(
+              [&](Operation *) { return binary(TermKind::Min); })
+          .Case([&](arith::NegFOp) { return unary(TermKind::Neg); })
+          .Case([&](math::ExpOp) { return unary(TermKind::Exp); })
+          .Case([&](math::LogOp) { return unary(TermKind::Log); })
+          .Case([&](math::SqrtOp) { return unary(TermKind::Sqrt); })
+          .Case([&](math::RsqrtOp) { return unary(TermKind::Rsqrt); })
+          .Case<math::PowFOp, math::FPowIOp>(
+              [&](Operation *) { return binary(TermKind::Pow); })
+          .Case([&](arith::CmpFOp) { return binary(TermKind::Compare); })
+          .Case([&](arith::SelectOp op) {
+            return make(TermKind::Select, value, topLevel,
+                        {recurse(op.getCondition()),
+                         recurse(op.getTrueValue()),
+                         recurse(op.getFalseValue())});
+          })
+          .Case([&](tensor::ExtractOp op) -> Term * {
+            if (!topLevel)
+              return make(TermKind::Gather, value, nullptr,
+                          {recurse(op.getTensor())});
+            return make(TermKind::Leaf, value, nullptr);
+          })
+          .Default([&](Operation *) {
+            return make(TermKind::Leaf, value, nullptr);
+          });
+  return cache[value] = term;
+}
+
+/// True when every tensor read along reduction dimensions is read with the
+/// same projected-permutation map: a sum or max of an elementwise function
+/// (broadcast operands allowed), not a contraction or convolution.
+static bool isElementwiseReduction(linalg::LinalgOp op) {
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  std::optional<AffineMap> reducedMap;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (!map.isProjectedPermutation())
+      return false;
+    bool readsReducedDim = llvm::any_of(map.getResults(), [&](AffineExpr e) {
+      return iterators[cast<AffineDimExpr>(e).getPosition()] ==
+             utils::IteratorType::reduction;
+    });
+    if (!readsReducedDim)
+      continue;
+    if (reducedMap && *reducedMap != map)
+      return false;
+    reducedMap = map;
+  }
+  return reducedMap.has_value();
+}
+
+/// The value `yielded` combines with `acc` by a max, or null.
+static Value getMaxCombined(Value yielded, Value acc) {
+  Operation *def = yielded.getDefiningOp();
+  if (!def)
+    return {};
+  if (isa<arith::MaximumFOp, arith::MaxNumFOp>(def)) {
+    if (def->getOperand(0) == acc)
+      return def->getOperand(1);
+    if (def->getOperand(1) == acc)
+      return def->getOperand(0);
+    return {};
+  }
+  // select(x > acc, x, acc), as torch-mlir writes max-with-index.
+  auto select = dyn_cast<arith::SelectOp>(def);
+  if (!select || select.getFalseValue() != acc)
+    return {};
+  Value x = select.getTrueValue();
+  auto cmp = select.getCondition().getDefiningOp<arith::CmpFOp>();
+  if (!cmp)
+    return {};
+  using P = arith::CmpFPredicate;
+  P pred = cmp.getPredicate();
+  bool greater = pred == P::OGT || pred == P::OGE || pred == P::UGT ||
+                 pred == P::UGE;
+  bool less = pred == P::OLT || pred == P::OLE || pred == P::ULT ||
+              pred == P::ULE;
+  if ((greater && cmp.getLhs() == x && cmp.getRhs() == acc) ||
+      (less && cmp.getLhs() == acc && cmp.getRhs() == x))
+    return x;
+  return {};
+}
+
+Term *TermGraph::buildLinalgResult(Operation *op, OpResult result,
+                                   unsigned depth) {
+  auto linalgOp = cast<linalg::LinalgOp>(op);
+  Block *body = linalgOp.getBlock();
+  if (!body || !isa<linalg::YieldOp>(body->getTerminator()))
+    return make(TermKind::Leaf, result, nullptr);
+  Value yielded = body->getTerminator()->getOperand(result.getResultNumber());
+
+  if (linalgOp.getNumReductionLoops() == 0)
+    return make(TermKind::Forward, result, op, {build(yielded, depth + 1)});
+
+  if (!isElementwiseReduction(linalgOp))
+    return make(TermKind::Leaf, result, nullptr);
+  Value acc = linalgOp.getRegionOutputArgs()[result.getResultNumber()];
+  TermKind kind;
+  Value combined;
+  auto add = yielded.getDefiningOp<arith::AddFOp>();
+  if (add && (add.getLhs() == acc || add.getRhs() == acc)) {
+    kind = TermKind::ReduceSum;
+    combined = add.getLhs() == acc ? add.getRhs() : add.getLhs();
+  } else if ((combined = getMaxCombined(yielded, acc))) {
+    kind = TermKind::ReduceMax;
+  } else {
+    return make(TermKind::Leaf, result, nullptr);
+  }
+  Term *term = make(kind, result, op, {build(combined, depth + 1)});
+  int64_t size = 1;
+  SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
+  for (auto [range, iterator] :
+       llvm::zip(ranges, linalgOp.getIteratorTypesArray())) {
+    if (iterator != utils::IteratorType::reduction)
+      continue;
+    if (ShapedType::isDynamic(range)) {
+      size = -1;
+      break;
+    }
+    size *= range;
+  }
+  term->reductionSize = size;
+  return term;
+}
+
+static bool isCommutative(TermKind kind) {
+  return kind == TermKind::Add || kind == TermKind::Mul ||
+         kind == TermKind::Max || kind == TermKind::Min;
+}
+
+bool TermGraph::same(Term *a, Term *b) {
+  unsigned budget = kMaxCompareSteps;
+  return sameWithin(a, b, budget);
+}
+
+bool TermGraph::sameWithin(Term *a, Term *b, unsigned &budget) {
+  a = strip(a);
+  b = strip(b);
+  if (a == b)
+    return true;
+  if (budget == 0 || a->kind != b->kind ||
+      a->operands.size() != b->operands.size())
+    return false;
+  --budget;
+  switch (a->kind) {
+  case TermKind::Leaf:
+  case TermKind::Accum:
+    return a->value == b->value;
+  case TermKind::Constant:
+    return a->constant == b->constant;
+  case TermKind::ReduceSum:
+  case TermKind::ReduceMax:
+    if (a->reductionSize != b->reductionSize)
+      return false;
+    break;
+  default:
+    break;
+  }
+  auto allSame = [&](ArrayRef<Term *> x, ArrayRef<Term *> y) {
+    for (auto [p, q] : llvm::zip(x, y))
+      if (!sameWithin(p, q, budget))
+        return false;
+    return true;
+  };
+  if (allSame(a->operands, b->operands))
+    return true;
+  return isCommutative(a->kind) &&
+         sameWithin(a->operands[0], b->operands[1], budget) &&
+         sameWithin(a->operands[1], b->operands[0], budget);
+}
+
+//===----------------------------------------------------------------------===//
+// Recognizers
+//===----------------------------------------------------------------------===//
+
+StringRef mlir::lowp::stringifyIslandReason(IslandReason reason) {
+  switch (reason) {
+  case IslandReason::Softmax:
+    return "softmax";
+  case IslandReason::LogSoftmax:
+    return "log_softmax";
+  case IslandReason::LogSumExp:
+    return "logsumexp";
+  case IslandReason::LayerNorm:
+    return "layer_norm";
+  case IslandReason::RMSNorm:
+    return "rms_norm";
+  case IslandReason::BatchNorm:
+    return "batch_norm";
+  case IslandReason::GroupNorm:
+    return "group_norm";
+  case IslandReason::Loss:
+    return "loss";
+  case IslandReason::LongReduction:
+    return "long_reduction";
+  }
+  llvm_unreachable("unknown island reason");
+}
+
+namespace {
+Term *S(Term *t) { return TermGraph::strip(t); }
+bool is(Term *t, TermKind kind) { return S(t)->kind == kind; }
+Term *operand(Term *t, unsigned i) { return S(t)->operands[i]; }
+bool same(Term *a, Term *b) { return TermGraph::same(a, b); }
+
+bool isConstant(Term *t, double value) {
+  t = S(t);
+  return t->kind == TermKind::Constant && t->constant == value;
+}
+
+/// A scalar that scales or shifts (a count, an epsilon): a constant or a
+/// non-shaped leaf such as an index cast of a dynamic size.
+bool isScalarLike(Term *t, unsigned depth = 0) {
+  t = S(t);
+  if (t->kind == TermKind::Constant)
+    return true;
+  if (t->kind == TermKind::Leaf)
+    return !isa<ShapedType>(t->value.getType());
+  // A count computed from counts: 1 / n, n - 1.
+  bool arithmetic = t->kind == TermKind::Add || t->kind == TermKind::Sub ||
+                    t->kind == TermKind::Mul || t->kind == TermKind::Div;
+  return arithmetic && depth < 3 && llvm::all_of(t->operands, [&](Term *o) {
+           return isScalarLike(o, depth + 1);
+         });
+}
+
+/// A parameter of an affine transform: a tensor or scalar the analysis does
+/// not see into.
+bool isParameter(Term *t) {
+  t = S(t);
+  return t->kind == TermKind::Leaf || t->kind == TermKind::Constant;
+}
+
+/// mean(x): sum(x) / n, sum(x) * (1/n), sum(x / n) or sum(x * (1/n)).
+/// Returns the term of x.
+Term *matchMean(Term *t) {
+  t = S(t);
+  auto sumOf = [](Term *s) -> Term * {
+    return is(s, TermKind::ReduceSum) ? operand(s, 0) : nullptr;
+  };
+  auto scaled = [](Term *s) -> Term * {
+    s = S(s);
+    if (s->kind == TermKind::Div && isScalarLike(s->operands[1]))
+      return s->operands[0];
+    if (s->kind == TermKind::Mul) {
+      if (isScalarLike(s->operands[1]))
+        return s->operands[0];
+      if (isScalarLike(s->operands[0]))
+        return s->operands[1];
+    }
+    return nullptr;
+  };
+  if (Term *inner = scaled(t))
+    if (Term *x = sumOf(inner))
+      return x;
+  if (Term *x = sumOf(t))
+    return scaled(x);
+  return nullptr;
+}
+
+/// x * x or pow(x, 2). Returns x.
+Term *matchSquare(Term *t) {
+  t = S(t);
+  if (t->kind == TermKind::Mul && same(t->operands[0], t->operands[1]))
+    return t->operands[0];
+  if (t->kind == TermKind::Pow && isConstant(t->operands[1], 2.0))
+    return t->operands[0];
+  return nullptr;
+}
+
+/// v + eps, eps + v or max(v, eps) with a scalar eps. Returns v.
+Term *matchPlusEps(Term *t) {
+  t = S(t);
+  if (t->kind != TermKind::Add && t->kind != TermKind::Max)
+    return nullptr;
+  bool lhsScalar = isScalarLike(t->operands[0]);
+  bool rhsScalar = isScalarLike(t->operands[1]);
+  if (rhsScalar && !lhsScalar)
+    return t->operands[0];
+  if (lhsScalar && !rhsScalar)
+    return t->operands[1];
+  // Both constant: the tensor is the variance (running statistics folded to
+  // a splat), the scalar the epsilon.
+  if (lhsScalar && rhsScalar) {
+    bool lhsTensor = isa<ShapedType>(S(t->operands[0])->value.getType());
+    bool rhsTensor = isa<ShapedType>(S(t->operands[1])->value.getType());
+    if (lhsTensor != rhsTensor)
+      return lhsTensor ? t->operands[0] : t->operands[1];
+  }
+  return nullptr;
+}
+
+/// 1 / sqrt(v + eps) as rsqrt, a division or pow(., -0.5). Returns v.
+Term *matchInvStd(Term *t) {
+  t = S(t);
+  if (t->kind == TermKind::Rsqrt)
+    return matchPlusEps(t->operands[0]);
+  if (t->kind == TermKind::Div && isConstant(t->operands[0], 1.0) &&
+      is(t->operands[1], TermKind::Sqrt))
+    return matchPlusEps(operand(t->operands[1], 0));
+  if (t->kind == TermKind::Pow && isConstant(t->operands[1], -0.5))
+    return matchPlusEps(t->operands[0]);
+  return nullptr;
+}
+
+/// sqrt(v + eps). Returns v.
+Term *matchStd(Term *t) {
+  t = S(t);
+  if (t->kind == TermKind::Sqrt)
+    return matchPlusEps(t->operands[0]);
+  return nullptr;
+}
+
+/// True when a Forward chain from `t` crosses a reshape: the statistics of a
+/// group norm are taken over a reshaped (grouped) view of the input.
+bool crossesReshape(Term *t) {
+  for (; t->kind == TermKind::Forward; t = t->operands.front())
+    if (isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(t->op))
+      return true;
+  return false;
+}
+
+/// The reduction term nearest `t`'s root (through a mean's scaling).
+Term *findReduction(Term *t) {
+  t = S(t);
+  if (t->kind == TermKind::ReduceSum)
+    return t;
+  for (Term *o : t->operands)
+    if (is(o, TermKind::ReduceSum))
+      return S(o);
+  return nullptr;
+}
+
+/// Layer, batch or group norm from where the mean reduces.
+IslandReason classifyNormWithStatistics(Term *mean) {
+  Term *sum = findReduction(mean);
+  if (sum && crossesReshape(sum->operands[0]))
+    return IslandReason::GroupNorm;
+  if (sum)
+    if (auto op = dyn_cast<linalg::LinalgOp>(sum->op)) {
+      // Batch norm reduces the outermost dimension and keeps a later one.
+      SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+      for (OpOperand *input : op.getDpsInputOperands()) {
+        AffineMap map = op.getMatchingIndexingMap(input);
+        if (map.getNumResults() < 2)
+          continue;
+        auto isReduced = [&](AffineExpr e) {
+          return iterators[cast<AffineDimExpr>(e).getPosition()] ==
+                 utils::IteratorType::reduction;
+        };
+        if (isReduced(map.getResult(0)) &&
+            !llvm::all_of(map.getResults(), isReduced))
+          return IslandReason::BatchNorm;
+      }
+    }
+  return IslandReason::LayerNorm;
+}
+
+/// (x - mean) * rsqrt(var + eps) and its spellings. Returns the reason and
+/// sets `input` to x.
+std::optional<IslandReason> matchNormCore(Term *t, Term *&input) {
+  t = S(t);
+  Term *centred = nullptr, *variance = nullptr;
+  if (t->kind == TermKind::Mul) {
+    for (unsigned i = 0; i < 2 && !variance; ++i)
+      if ((variance = matchInvStd(t->operands[i])))
+        centred = t->operands[1 - i];
+  } else if (t->kind == TermKind::Div) {
+    if ((variance = matchStd(t->operands[1])))
+      centred = t->operands[0];
+  }
+  if (!variance)
+    return std::nullopt;
+
+  // RMSNorm: x * rsqrt(mean(x^2) + eps).
+  if (!is(centred, TermKind::Sub)) {
+    Term *meanOf = matchMean(variance);
+    Term *x = meanOf ? matchSquare(meanOf) : nullptr;
+    if (!x || !same(x, centred))
+      return std::nullopt;
+    input = centred;
+    return IslandReason::RMSNorm;
+  }
+
+  Term *x = operand(centred, 0), *mu = operand(centred, 1);
+  // Statistics computed here: mu = mean(x), var = mean((x - mu)^2) or
+  // mean(x^2) - mu^2.
+  if (Term *meanOf = matchMean(mu); meanOf && same(meanOf, x)) {
+    Term *varOf = matchMean(variance);
+    Term *deviation = varOf ? matchSquare(varOf) : nullptr;
+    bool ok = deviation && is(deviation, TermKind::Sub) &&
+              same(operand(deviation, 0), x) &&
+              same(operand(deviation, 1), mu);
+    if (!ok && is(variance, TermKind::Sub)) {
+      Term *meanOfSquare = matchMean(operand(variance, 0));
+      Term *squared = meanOfSquare ? matchSquare(meanOfSquare) : nullptr;
+      Term *squaredMean = matchSquare(operand(variance, 1));
+      ok = squared && squaredMean && same(squared, x) && same(squaredMean, mu);
+    }
+    if (!ok)
+      return std::nullopt;
+    input = x;
+    return classifyNormWithStatistics(mu);
+  }
+  // Batch norm inference: running statistics are tensors from outside
+  // (arguments, weights, possibly splat constants).
+  if (isParameter(mu) && isParameter(variance) &&
+      isa<ShapedType>(S(mu)->value.getType()) &&
+      isa<ShapedType>(S(variance)->value.getType())) {
+    input = x;
+    return IslandReason::BatchNorm;
+  }
+  return std::nullopt;
+}
+
+/// A normalization, optionally followed by `* gamma` and `+ beta`.
+std::optional<IslandReason> matchNorm(Term *t, Term *&input,
+                                      unsigned affineDepth = 0) {
+  if (auto reason = matchNormCore(t, input))
+    return reason;
+  t = S(t);
+  if (affineDepth >= 2 ||
+      (t->kind != TermKind::Add && t->kind != TermKind::Mul))
+    return std::nullopt;
+  for (unsigned i = 0; i < 2; ++i)
+    if (isParameter(t->operands[1 - i]))
+      if (auto reason = matchNorm(t->operands[i], input, affineDepth + 1))
+        return reason;
+  return std::nullopt;
+}
+
+/// exp(a) / sum(exp(a)) or exp(a) * (1 / sum(exp(a))). Returns a.
+Term *matchSoftmaxOfExp(Term *t) {
+  t = S(t);
+  Term *numerator = nullptr, *sum = nullptr;
+  if (t->kind == TermKind::Div) {
+    numerator = t->operands[0];
+    sum = t->operands[1];
+  } else if (t->kind == TermKind::Mul) {
+    for (unsigned i = 0; i < 2 && !sum; ++i) {
+      Term *r = S(t->operands[i]);
+      if (r->kind == TermKind::Div && isConstant(r->operands[0], 1.0)) {
+        sum = r->operands[1];
+        numerator = t->operands[1 - i];
+      }
+    }
+  }
+  if (!sum || !is(numerator, TermKind::Exp) || !is(sum, TermKind::ReduceSum))
+    return nullptr;
+  if (!same(numerator, operand(sum, 0)))
+    return nullptr;
+  return operand(numerator, 0);
+}
+
+/// The input of a max-shifted argument: x for x - max(x), else `a` itself.
+Term *unshift(Term *a) {
+  Term *s = S(a);
+  if (s->kind == TermKind::Sub && is(s->operands[1], TermKind::ReduceMax) &&
+      same(operand(s->operands[1], 0), s->operands[0]))
+    return s->operands[0];
+  return a;
+}
+
+/// log(sum(exp(a))) or m + log(sum(exp(x - m))). Returns the argument whose
+/// logsumexp this is (a, or x).
+Term *matchLogSumExp(Term *t) {
+  t = S(t);
+  auto logSumExp = [](Term *l) -> Term * {
+    l = S(l);
+    if (l->kind != TermKind::Log || !is(l->operands[0], TermKind::ReduceSum))
+      return nullptr;
+    Term *e = operand(l->operands[0], 0);
+    return is(e, TermKind::Exp) ? operand(e, 0) : nullptr;
+  };
+  if (Term *a = logSumExp(t))
+    return a;
+  if (t->kind != TermKind::Add)
+    return nullptr;
+  for (unsigned i = 0; i < 2; ++i) {
+    Term *a = logSumExp(t->operands[i]);
+    if (a && is(a, TermKind::Sub) && same(operand(a, 1), t->operands[1 - i]))
+      return operand(a, 0);
+  }
+  return nullptr;
+}
+
+/// a - logsumexp(a). Returns a.
+Term *matchLogSoftmax(Term *t) {
+  t = S(t);
+  if (t->kind != TermKind::Sub)
+    return nullptr;
+  Term *a = matchLogSumExp(t->operands[1]);
+  return a && same(a, t->operands[0]) ? a : nullptr;
+}
+
+/// True when some term under `t` takes a logarithm (directly or through a
+/// gather of log-probabilities).
+bool readsLogarithm(Term *t, DenseSet<Term *> &visited) {
+  t = S(t);
+  if (!visited.insert(t).second)
+    return false;
+  if (t->kind == TermKind::Log)
+    return true;
+  return llvm::any_of(t->operands,
+                      [&](Term *o) { return readsLogarithm(o, visited); });
+}
+
+/// A sum to one value (or its mean or negation) of a term that reads a
+/// logarithm: cross-entropy, NLL, KL and other likelihood losses.
+bool matchLoss(Term *t, unsigned depth = 0) {
+  t = S(t);
+  if (depth < 3) {
+    if (t->kind == TermKind::Neg)
+      return matchLoss(t->operands[0], depth + 1);
+    if (t->kind == TermKind::Sub && isConstant(t->operands[0], 0.0))
+      return matchLoss(t->operands[1], depth + 1);
+    if ((t->kind == TermKind::Div || t->kind == TermKind::Mul) &&
+        isScalarLike(t->operands[1]))
+      return matchLoss(t->operands[0], depth + 1);
+    if (t->kind == TermKind::Mul && isScalarLike(t->operands[0]))
+      return matchLoss(t->operands[1], depth + 1);
+  }
+  if (t->kind != TermKind::ReduceSum)
+    return false;
+  auto type = dyn_cast<ShapedType>(t->value.getType());
+  if (!type || !type.hasStaticShape() || type.getNumElements() != 1)
+    return false;
+  DenseSet<Term *> visited;
+  return readsLogarithm(t->operands[0], visited);
+}
+
+/// A long sum, or its mean. Returns the reduction.
+Term *matchLongReduction(Term *t, int64_t threshold) {
+  if (threshold <= 0)
+    return nullptr;
+  t = S(t);
+  if ((t->kind == TermKind::Div || t->kind == TermKind::Mul) &&
+      isScalarLike(t->operands[1]))
+    t = S(t->operands[0]);
+  if (t->kind != TermKind::ReduceSum)
+    return nullptr;
+  if (t->reductionSize >= 0 && t->reductionSize <= threshold)
+    return nullptr;
+  return t;
+}
+
+/// Adds the top-level ops of the terms under `root` to `ops`, stopping at
+/// terms equal to one of `boundaries` (the computation's inputs).
+void collectOps(Term *root, ArrayRef<Term *> boundaries, Block &block,
+                llvm::SetVector<Operation *> &ops) {
+  DenseSet<Term *> visited;
+  SmallVector<Term *> worklist{root};
+  while (!worklist.empty()) {
+    Term *t = worklist.pop_back_val();
+    if (!visited.insert(t).second)
+      continue;
+    if (t != root && llvm::any_of(boundaries, [&](Term *b) {
+          return S(b)->kind == S(t)->kind && same(b, t);
+        }))
+      continue;
+    if (t->op && t->op->getBlock() == &block)
+      ops.insert(t->op);
+    llvm::append_range(worklist, t->operands);
+  }
+}
+} // namespace
+
+SmallVector<IslandMatch>
+mlir::lowp::findIslandMatches(Block &block,
+                              const IslandPatternOptions &options) {
+  TermGraph graph;
+  SmallVector<IslandMatch> matches;
+  auto record = [&](IslandReason reason, Term *root,
+                    ArrayRef<Term *> boundaries) {
+    IslandMatch &match = matches.emplace_back();
+    match.reason = reason;
+    collectOps(root, boundaries, block, match.ops);
+  };
+
+  for (Operation &op : block) {
+    if (!isa<linalg::LinalgOp, linalg::SoftmaxOp>(op) &&
+        !isa<arith::ArithDialect, math::MathDialect>(op.getDialect()))
+      continue;
+    for (Value result : op.getResults()) {
+      if (!getFloatElementType(result.getType()))
+        continue;
+      Term *root = graph.get(result);
+      Term *core = S(root);
+      if (core->kind == TermKind::Softmax) {
+        record(IslandReason::Softmax, root, {core->operands[0]});
+        continue;
+      }
+      if (Term *a = matchSoftmaxOfExp(root)) {
+        record(IslandReason::Softmax, root, {unshift(a)});
+        continue;
+      }
+      if (Term *a = matchLogSoftmax(root)) {
+        record(IslandReason::LogSoftmax, root, {unshift(a)});
+        continue;
+      }
+      if (Term *a = matchLogSumExp(root)) {
+        record(IslandReason::LogSumExp, root, {unshift(a)});
+        continue;
+      }
+      Term *input = nullptr;
+      if (std::optional<IslandReason> reason = matchNorm(root, input)) {
+        record(*reason, root, {input});
+        continue;
+      }
+      if (matchLoss(root)) {
+        record(IslandReason::Loss, root, {});
+        continue;
+      }
+      if (Term *sum =
+              matchLongReduction(root, options.longReductionThreshold)) {
+        SmallVector<Term *> inputs;
+        for (OpOperand *in :
+             cast<linalg::LinalgOp>(sum->op).getDpsInputOperands())
+          inputs.push_back(graph.get(in->get()));
+        record(IslandReason::LongReduction, root, inputs);
+      }
+    }
+  }
+  llvm::erase_if(matches, [](const IslandMatch &m) { return m.ops.empty(); });
+  return matches;
+}

@@ -1,0 +1,653 @@
+//===- InsertFP32Islands.cpp - softmax, norms, losses in FP32 islands -----===//
+//
+// Wraps every computation lowp/Analysis/IslandPatterns.h recognizes in a
+// lowp.island at f32. Recognized computations that share ops or exchange
+// values merge into one island, together with existing islands they touch.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lowp/Analysis/IslandPatterns.h"
+#include "lowp/Formats/FloatFormats.h"
+#include "lowp/IR/LowpDialect.h"
+#include "lowp/Target/TargetInfo.h"
+#include "lowp/Transforms/Passes.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/STLExtras.h"
+
+namespace mlir::lowp {
+#define GEN_PASS_DEF_INSERTFP32ISLANDS
+#include "lowp/Transforms/Passes.h.inc"
+} // namespace mlir::lowp
+
+using namespace mlir;
+using namespace mlir::lowp;
+
+/// Name of the island attribute that lists what the island protects.
+static constexpr StringLiteral kReasonsAttrName =
+    LowpDialect::getIslandReasonsAttrName();
+
+//===----------------------------------------------------------------------===//
+// Hazardous constants
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// How a float constant fails in a narrower format.
+struct ConstantHazard {
+  APFloat value;
+  bool overflows; ///< becomes inf (or NaN); otherwise underflows to zero
+};
+} // namespace
+
+/// The first value of `attr` that `low` turns into inf/NaN or zero.
+static std::optional<ConstantHazard> findHazard(Attribute attr, FloatType low) {
+  auto check = [&](APFloat value) -> std::optional<ConstantHazard> {
+    if (!value.isFinite() || value.isZero())
+      return std::nullopt;
+    APFloat narrowed = value;
+    bool losesInfo = false;
+    narrowed.convert(low.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                     &losesInfo);
+    if (!narrowed.isFinite())
+      return ConstantHazard{value, /*overflows=*/true};
+    if (narrowed.isZero())
+      return ConstantHazard{value, /*overflows=*/false};
+    return std::nullopt;
+  };
+  if (auto floatAttr = dyn_cast<FloatAttr>(attr))
+    return check(floatAttr.getValue());
+  if (auto dense = dyn_cast<DenseFPElementsAttr>(attr)) {
+    if (dense.isSplat())
+      return check(dense.getSplatValue<APFloat>());
+    for (APFloat value : dense.getValues<APFloat>())
+      if (auto hazard = check(value))
+        return hazard;
+  }
+  return std::nullopt;
+}
+
+/// The hazard of a float constant op wider than `low`, if any.
+static std::optional<ConstantHazard> findHazard(Operation *op, FloatType low) {
+  auto constant = dyn_cast<arith::ConstantOp>(op);
+  if (!constant)
+    return std::nullopt;
+  FloatType type = getFloatElementType(constant.getType());
+  if (!type || type.getWidth() <= low.getWidth())
+    return std::nullopt;
+  return findHazard(constant.getValue(), low);
+}
+
+/// True when `op` or its payload reads a constant `low` cannot represent.
+static bool readsHazardousConstant(Operation *op, FloatType low) {
+  bool found = false;
+  op->walk([&](Operation *nested) {
+    for (Value operand : nested->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        if (findHazard(def, low))
+          found = true;
+  });
+  return found;
+}
+
+//===----------------------------------------------------------------------===//
+// Grouping
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The ops of one island to be, with what they protect.
+struct IslandGroup {
+  llvm::SetVector<Operation *> ops;
+  SmallVector<IslandReason> reasons;
+  SmallVector<Attribute> inheritedReasons;
+};
+} // namespace
+
+/// True when the value of `op` can be recomputed inside an island instead
+/// of becoming an operand: constants, static empty tensors and fills of them.
+static bool isRematerializable(Operation *op) {
+  if (!op)
+    return false;
+  if (isa<arith::ConstantOp>(op))
+    return true;
+  if (auto empty = dyn_cast<tensor::EmptyOp>(op))
+    return empty.getDynamicSizes().empty();
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    return llvm::all_of(fill->getOperands(), [](Value v) {
+      return isRematerializable(v.getDefiningOp());
+    });
+  return false;
+}
+
+/// True when `op` is safe to move into an island and, when its types are
+/// narrower than the island's, to recompute at the island precision: pure
+/// ops of the dialects whose ops are polymorphic in the float type.
+static bool isIslandable(Operation *op) {
+  bool ok = true;
+  op->walk([&](Operation *nested) {
+    if (isa<arith::BitcastOp>(nested) ||
+        !isa<arith::ArithDialect, math::MathDialect, linalg::LinalgDialect,
+             tensor::TensorDialect, LowpDialect>(nested->getDialect()) ||
+        (nested == op && !isMemoryEffectFree(nested) &&
+         !isa<linalg::LinalgOp, linalg::SoftmaxOp>(nested)))
+      ok = false;
+    // Destination-passing linalg ops on tensors have no memory effects;
+    // on buffers they do.
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(nested))
+      if (!linalgOp.hasPureTensorSemantics())
+        ok = false;
+    if (auto softmax = dyn_cast<linalg::SoftmaxOp>(nested))
+      if (!softmax.hasPureTensorSemantics())
+        ok = false;
+  });
+  return ok;
+}
+
+/// True when `user` (an op of `block`'s subtree) belongs to a group op.
+static Operation *getAncestorIn(Block &block, Operation *user) {
+  return block.findAncestorOpInBlock(*user);
+}
+
+/// Merges groups that share an op or where one reads a result of another.
+static SmallVector<IslandGroup> mergeGroups(SmallVector<IslandGroup> groups,
+                                            Block &block) {
+  bool changed = true;
+  auto touches = [&](const IslandGroup &a, const IslandGroup &b) {
+    for (Operation *op : a.ops) {
+      if (b.ops.contains(op))
+        return true;
+      for (Operation *user : op->getUsers())
+        if (Operation *ancestor = getAncestorIn(block, user);
+            ancestor && b.ops.contains(ancestor))
+          return true;
+    }
+    return false;
+  };
+  while (changed) {
+    changed = false;
+    for (unsigned i = 0; i < groups.size() && !changed; ++i)
+      for (unsigned j = i + 1; j < groups.size() && !changed; ++j)
+        if (touches(groups[i], groups[j]) || touches(groups[j], groups[i])) {
+          groups[i].ops.insert_range(groups[j].ops);
+          llvm::append_range(groups[i].reasons, groups[j].reasons);
+          llvm::append_range(groups[i].inheritedReasons,
+                             groups[j].inheritedReasons);
+          groups.erase(groups.begin() + j);
+          changed = true;
+        }
+  }
+  return groups;
+}
+
+/// Adds to `group` the ops of `block` on a path from a group op back into
+/// the group, so the island can be placed without a cycle. Fails when such
+/// an op cannot join an island.
+static LogicalResult makeConvex(IslandGroup &group, Block &block) {
+  // Ops reachable from the group (forward) and reaching it (backward),
+  // between its first and last op.
+  Operation *first = nullptr, *last = nullptr;
+  for (Operation *op : group.ops) {
+    if (!first || op->isBeforeInBlock(first))
+      first = op;
+    if (!last || last->isBeforeInBlock(op))
+      last = op;
+  }
+  DenseSet<Operation *> reached;
+  for (Operation *op = first; op != last; op = op->getNextNode()) {
+    if (group.ops.contains(op))
+      continue;
+    bool fromGroup = false;
+    op->walk([&](Operation *nested) {
+      for (Value v : nested->getOperands())
+        if (Operation *def = v.getDefiningOp())
+          if (Operation *a = getAncestorIn(block, def);
+              a && a != op && (group.ops.contains(a) || reached.contains(a)))
+            fromGroup = true;
+    });
+    if (fromGroup)
+      reached.insert(op);
+  }
+  // Of those, the ones that reach back into the group.
+  SmallVector<Operation *> onCycle;
+  DenseSet<Operation *> feedsGroup;
+  for (Operation *op = last; op != first; op = op->getPrevNode()) {
+    if (group.ops.contains(op) || !reached.contains(op))
+      continue;
+    bool feeds = llvm::any_of(op->getUsers(), [&](Operation *user) {
+      Operation *a = getAncestorIn(block, user);
+      return a && (group.ops.contains(a) || feedsGroup.contains(a));
+    });
+    if (feeds) {
+      feedsGroup.insert(op);
+      onCycle.push_back(op);
+    }
+  }
+  for (Operation *op : onCycle) {
+    if (!isIslandable(op))
+      return failure();
+    group.ops.insert(op);
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Building islands
+//===----------------------------------------------------------------------===//
+
+/// `type` with float element types narrower than `precision` widened to it.
+static Type promoteType(Type type, FloatType precision) {
+  FloatType element = getFloatElementType(type);
+  if (!element || element.getWidth() >= precision.getWidth())
+    return type;
+  return withFloatElementType(type, precision);
+}
+
+/// Widens `value` (of a constant attribute) to `type`; exact.
+static Attribute promoteConstant(Attribute value, Type type) {
+  FloatType element = getFloatElementType(type);
+  auto widen = [&](APFloat v) {
+    bool losesInfo = false;
+    v.convert(element.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+              &losesInfo);
+    return v;
+  };
+  if (auto floatAttr = dyn_cast<FloatAttr>(value))
+    return FloatAttr::get(element, widen(floatAttr.getValue()));
+  if (auto dense = dyn_cast<DenseFPElementsAttr>(value))
+    return dense.mapValues(element, [&](const APFloat &v) {
+      return widen(v).bitcastToAPInt();
+    });
+  return {};
+}
+
+/// Recomputes the freshly cloned `op` at `precision`: widens narrower float
+/// types of results, payload arguments and constants, and drops the casts
+/// that become identities.
+static void promoteToPrecision(Operation *op, FloatType precision,
+                               RewriterBase &rewriter) {
+  SmallVector<Operation *> nested;
+  op->walk<WalkOrder::PreOrder>([&](Operation *o) { nested.push_back(o); });
+  for (Operation *o : nested) {
+    auto constant = dyn_cast<arith::ConstantOp>(o);
+    if (constant && o != op) {
+      Type type = promoteType(constant.getType(), precision);
+      if (type == constant.getType())
+        continue;
+      rewriter.setInsertionPoint(constant);
+      auto widened = arith::ConstantOp::create(
+          rewriter, constant.getLoc(), type,
+          cast<TypedAttr>(promoteConstant(constant.getValue(), type)));
+      rewriter.replaceOp(constant, widened);
+      continue;
+    }
+    rewriter.modifyOpInPlace(o, [&] {
+      for (OpResult result : o->getResults())
+        result.setType(promoteType(result.getType(), precision));
+      for (Region &region : o->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            arg.setType(promoteType(arg.getType(), precision));
+    });
+  }
+  // Casts between a narrow type and the island precision are now identities.
+  SmallVector<Operation *> identities;
+  op->walk([&](Operation *o) {
+    if (o != op && isa<arith::ExtFOp, arith::TruncFOp, lowp::CastOp>(o) &&
+        o->getOperand(0).getType() == o->getResult(0).getType())
+      identities.push_back(o);
+  });
+  for (Operation *o : identities)
+    rewriter.replaceOp(o, o->getOperand(0));
+}
+
+/// The value a narrowing cast to `v` read at `precision`, or `v`: an island
+/// takes the wide value and skips a rounding.
+static Value getWideSource(Value v, FloatType precision) {
+  Operation *def = v.getDefiningOp();
+  if (!isa_and_nonnull<arith::TruncFOp, lowp::CastOp>(def))
+    return v;
+  if (auto cast = dyn_cast<lowp::CastOp>(def); cast && cast.getSeed())
+    return v;
+  Value source = def->getOperand(0);
+  return getFloatElementType(source.getType()) == precision ? source : v;
+}
+
+/// Replaces the ops of `group` by one island. Existing islands in the group
+/// are inlined into the new one.
+static IslandOp buildIsland(IslandGroup &group, Block &block,
+                            RewriterBase &rewriter) {
+  FloatType precision = rewriter.getF32Type();
+  SmallVector<Operation *> ops(group.ops.begin(), group.ops.end());
+  llvm::sort(ops, [](Operation *a, Operation *b) {
+    return a->isBeforeInBlock(b);
+  });
+  auto inGroup = [&](Operation *op) {
+    Operation *a = getAncestorIn(block, op);
+    return a && group.ops.contains(a);
+  };
+
+  // Boundary: values read from outside, and results used outside.
+  llvm::SetVector<Value> inputs;
+  llvm::SetVector<Operation *> rematerialized;
+  std::function<void(Operation *)> addRemat = [&](Operation *def) {
+    for (Value v : def->getOperands())
+      if (Operation *operandDef = v.getDefiningOp())
+        addRemat(operandDef);
+    rematerialized.insert(def);
+  };
+  for (Operation *op : ops)
+    op->walk([&](Operation *nested) {
+      for (Value v : nested->getOperands()) {
+        Operation *def = v.getDefiningOp();
+        bool inside = def ? (op->isAncestor(def) || inGroup(def))
+                          : op->isAncestor(
+                                cast<BlockArgument>(v).getOwner()->getParentOp());
+        if (inside)
+          continue;
+        if (isRematerializable(def))
+          addRemat(def);
+        else
+          inputs.insert(v);
+      }
+    });
+  SmallVector<Value> results;
+  for (Operation *op : ops)
+    for (Value result : op->getResults())
+      if (llvm::any_of(result.getUsers(),
+                       [&](Operation *user) { return !inGroup(user); }))
+        results.push_back(result);
+
+  // Outside ops between the group's ops that read its results move after
+  // the island.
+  SmallVector<Operation *> toMove;
+  DenseSet<Operation *> moved;
+  for (Operation *op = ops.front(); op != ops.back(); op = op->getNextNode()) {
+    if (group.ops.contains(op))
+      continue;
+    bool readsGroup = false;
+    op->walk([&](Operation *nested) {
+      for (Value v : nested->getOperands())
+        if (Operation *def = v.getDefiningOp())
+          if (Operation *a = getAncestorIn(block, def);
+              a && a != op && (group.ops.contains(a) || moved.contains(a)))
+            readsGroup = true;
+    });
+    if (readsGroup) {
+      toMove.push_back(op);
+      moved.insert(op);
+    }
+  }
+
+  SmallVector<Value> operands;
+  for (Value input : inputs)
+    operands.push_back(getWideSource(input, precision));
+  SmallVector<Type> resultTypes =
+      llvm::map_to_vector(results, [](Value v) { return v.getType(); });
+
+  rewriter.setInsertionPoint(ops.back());
+  auto island = IslandOp::create(rewriter, ops.front()->getLoc(), resultTypes,
+                                 operands, precision);
+  Block *body = &island.getBody().front();
+  IRMapping mapping;
+  for (auto [input, arg] : llvm::zip(inputs, body->getArguments()))
+    mapping.map(input, arg);
+
+  rewriter.setInsertionPointToStart(body);
+  auto cloneAndPromote = [&](Operation *op) {
+    rewriter.setInsertionPointToEnd(body);
+    // A narrow constant is recreated wide; a cast that becomes an identity
+    // is dropped. Neither leaves a stale value in `mapping`.
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      Type type = promoteType(constant.getType(), precision);
+      if (type != constant.getType()) {
+        auto widened = arith::ConstantOp::create(
+            rewriter, constant.getLoc(), type,
+            cast<TypedAttr>(promoteConstant(constant.getValue(), type)));
+        mapping.map(constant.getResult(), widened.getResult());
+        return;
+      }
+    }
+    if (isa<arith::ExtFOp, arith::TruncFOp, lowp::CastOp>(op)) {
+      Value input = mapping.lookupOrDefault(op->getOperand(0));
+      if (input.getType() ==
+          promoteType(op->getResult(0).getType(), precision)) {
+        mapping.map(op->getResult(0), input);
+        return;
+      }
+    }
+    Operation *clone = rewriter.clone(*op, mapping);
+    promoteToPrecision(clone, precision, rewriter);
+  };
+  for (Operation *op : rematerialized)
+    cloneAndPromote(op);
+  for (Operation *op : ops) {
+    auto inner = dyn_cast<IslandOp>(op);
+    if (!inner) {
+      cloneAndPromote(op);
+      continue;
+    }
+    // An existing island: its body computes at (at least) f32 already.
+    Block &innerBody = inner.getBody().front();
+    for (auto [operand, arg] :
+         llvm::zip(inner.getInputs(), innerBody.getArguments()))
+      mapping.map(arg, mapping.lookupOrDefault(operand));
+    for (Operation &nested : innerBody.without_terminator())
+      cloneAndPromote(&nested);
+    for (auto [result, yielded] :
+         llvm::zip(inner.getResults(), inner.getYield().getValues()))
+      mapping.map(result, mapping.lookupOrDefault(yielded));
+  }
+  SmallVector<Value> yielded = llvm::map_to_vector(
+      results, [&](Value v) { return mapping.lookup(v); });
+  YieldOp::create(rewriter, island.getLoc(), yielded);
+
+  SmallVector<Attribute> reasons(group.inheritedReasons);
+  for (IslandReason reason : group.reasons)
+    reasons.push_back(rewriter.getStringAttr(stringifyIslandReason(reason)));
+  llvm::sort(reasons, [](Attribute a, Attribute b) {
+    return cast<StringAttr>(a).getValue() < cast<StringAttr>(b).getValue();
+  });
+  reasons.erase(llvm::unique(reasons), reasons.end());
+  rewriter.modifyOpInPlace(island, [&] {
+    island->setAttr(kReasonsAttrName, rewriter.getArrayAttr(reasons));
+  });
+
+  for (auto [result, replacement] : llvm::zip(results, island.getResults()))
+    rewriter.replaceUsesWithIf(result, replacement, [&](OpOperand &use) {
+      return !inGroup(use.getOwner());
+    });
+  Operation *after = island;
+  for (Operation *op : toMove) {
+    rewriter.moveOpAfter(op, after);
+    after = op;
+  }
+  for (Operation *op : llvm::reverse(ops))
+    rewriter.eraseOp(op);
+  for (Operation *op : llvm::reverse(rematerialized))
+    if (op->use_empty())
+      rewriter.eraseOp(op);
+  // Narrowing casts the island reads around are dead when nothing else
+  // used them.
+  for (Value input : inputs)
+    if (Operation *def = input.getDefiningOp();
+        def && getWideSource(input, precision) != input && def->use_empty())
+      rewriter.eraseOp(def);
+  return island;
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct InsertFP32IslandsPass
+    : lowp::impl::InsertFP32IslandsBase<InsertFP32IslandsPass> {
+  using Base::Base;
+
+  void runOnOperation() override;
+
+private:
+  FailureOr<FloatType> getPreferredLowFormat();
+  void processBlock(Block &block, FloatType low, int64_t threshold);
+  void reportHazards(FloatType low);
+};
+} // namespace
+
+/// Groups the matches of `block`, adds the existing islands and hazardous
+/// producers they touch, and builds one island per group.
+void InsertFP32IslandsPass::processBlock(Block &block, FloatType low,
+                                         int64_t threshold) {
+  IslandPatternOptions options;
+  options.longReductionThreshold = threshold;
+  SmallVector<IslandGroup> groups;
+  for (IslandMatch &match : findIslandMatches(block, options)) {
+    IslandGroup &group = groups.emplace_back();
+    group.ops = std::move(match.ops);
+    group.reasons.push_back(match.reason);
+  }
+  if (groups.empty())
+    return;
+  // Existing islands join the groups they exchange values with.
+  for (IslandOp island : block.getOps<IslandOp>()) {
+    IslandGroup &group = groups.emplace_back();
+    group.ops.insert(island);
+    if (auto reasons = island->getAttrOfType<ArrayAttr>(kReasonsAttrName))
+      llvm::append_range(group.inheritedReasons, reasons.getValue());
+  }
+  groups = mergeGroups(std::move(groups), block);
+  llvm::erase_if(groups, [](const IslandGroup &g) {
+    return g.reasons.empty(); // an existing island nothing new touches
+  });
+
+  IRRewriter rewriter(&getContext());
+  for (IslandGroup &group : groups) {
+    // Elementwise producers that read a constant `low` cannot represent and
+    // feed only this group join it, so the constant stays f32.
+    bool grew = true;
+    while (grew) {
+      grew = false;
+      for (Operation *op : SmallVector<Operation *>(group.ops.begin(),
+                                                    group.ops.end()))
+        for (Value operand : op->getOperands()) {
+          Operation *def = operand.getDefiningOp();
+          if (!def || def->getBlock() != &block || group.ops.contains(def) ||
+              !readsHazardousConstant(def, low) || !isIslandable(def) ||
+              isa<IslandOp>(def))
+            continue;
+          if (!llvm::all_of(def->getUsers(), [&](Operation *user) {
+                Operation *a = getAncestorIn(block, user);
+                return a && group.ops.contains(a);
+              }))
+            continue;
+          group.ops.insert(def);
+          grew = true;
+        }
+    }
+    if (failed(makeConvex(group, block)))
+      continue;
+    if (!llvm::all_of(group.ops, [](Operation *op) {
+          return isa<IslandOp>(op) || isIslandable(op);
+        }))
+      continue;
+    buildIsland(group, block, rewriter);
+  }
+}
+
+/// Reports every float constant `low` cannot represent, with where it is.
+void InsertFP32IslandsPass::reportHazards(FloatType low) {
+  FloatFormatInfo info = getFloatFormatInfo(low);
+  getOperation()->walk([&](arith::ConstantOp constant) {
+    std::optional<ConstantHazard> hazard = findHazard(constant, low);
+    if (!hazard)
+      return;
+    SmallString<16> text;
+    hazard->value.toString(text);
+    bool inIsland = constant->getParentOfType<IslandOp>() != nullptr;
+    auto diag = inIsland ? constant.emitRemark() : constant.emitWarning();
+    diag << "constant " << text << " is "
+         << (hazard->overflows ? (hazard->value.isNegative() ? "-inf" : "inf")
+                               : "0")
+         << " in " << info.name << " ("
+         << (hazard->overflows ? "largest finite " : "smallest subnormal ")
+         << (hazard->overflows ? info.maxFinite : info.minSubnormal) << "); "
+         << (inIsland ? "kept at f32 inside an fp32 island"
+                      : "it is outside any fp32 island");
+  });
+}
+
+/// The target's preferred 16-bit format (`target` option, else the nearest
+/// module's lowp.target); f16, the narrowest range, without a target.
+FailureOr<FloatType> InsertFP32IslandsPass::getPreferredLowFormat() {
+  MLIRContext *context = &getContext();
+  StringRef chip = targetChip;
+  if (chip.empty()) {
+    for (Operation *op = getOperation(); op; op = op->getParentOp())
+      if (auto attr = op->getAttrOfType<TargetAttr>(
+              LowpDialect::getTargetAttrName())) {
+        chip = attr.getChip();
+        break;
+      }
+  }
+  if (chip.empty())
+    return FloatType(Float16Type::get(context));
+  const TargetInfo *target = lookupTarget(chip);
+  if (!target) {
+    getOperation()->emitError()
+        << "lowp-insert-fp32-islands: invalid option target=" << chip
+        << ": not a known target (" << getKnownTargetNames() << ")";
+    return failure();
+  }
+  if (!target->preferred16)
+    return FloatType(Float16Type::get(context));
+  return getFloatType(context, *target->preferred16);
+}
+
+void InsertFP32IslandsPass::runOnOperation() {
+  FloatType low;
+  if (this->low == "auto") {
+    FailureOr<FloatType> preferred = getPreferredLowFormat();
+    if (failed(preferred))
+      return signalPassFailure();
+    low = *preferred;
+  } else if (Type parsed = parseType(this->low, &getContext())) {
+    low = dyn_cast<FloatType>(parsed);
+  }
+  if (!low || low.getWidth() >= 32) {
+    getOperation()->emitError()
+        << "lowp-insert-fp32-islands: invalid option low=" << this->low
+        << ": not a float type narrower than f32 (f16, bf16, an f8 type) "
+           "or auto";
+    return signalPassFailure();
+  }
+  if (longReductionThreshold < -1) {
+    getOperation()->emitError()
+        << "lowp-insert-fp32-islands: invalid option "
+           "long-reduction-threshold="
+        << static_cast<int64_t>(longReductionThreshold)
+        << ": not -1 (off), 0 (derived from low) or a positive count";
+    return signalPassFailure();
+  }
+  int64_t threshold = longReductionThreshold;
+  if (threshold == 0)
+    threshold = static_cast<int64_t>(1.0 / getFloatFormatInfo(low).epsilon);
+
+  // Blocks that hold computations: not payloads, not island bodies.
+  SmallVector<Block *> blocks;
+  getOperation()->walk([&](Block *block) {
+    Operation *parent = block->getParentOp();
+    if (isa<linalg::LinalgOp, linalg::SoftmaxOp>(parent) ||
+        isa<IslandOp>(parent) || parent->getParentOfType<IslandOp>())
+      return;
+    blocks.push_back(block);
+  });
+  for (Block *block : blocks)
+    processBlock(*block, low, threshold);
+  reportHazards(low);
+}

@@ -1,0 +1,550 @@
+//===- SelectFP8Formats.cpp - FP8 operands for matrix ops -----------------===//
+//
+// Implements `lowp-select-fp8-formats`: per-tensor FP8 format choice (the
+// math is lowp/Analysis/FP8Selection.h), scale materialization (static,
+// current, delayed) and the matrix-op rewrite with the dequantization folded
+// into one multiply of the f32 accumulator.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lowp/Analysis/FP8Candidates.h"
+#include "lowp/Analysis/FP8Selection.h"
+#include "lowp/Target/TargetInfo.h"
+#include "lowp/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/Remarks.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <cmath>
+
+namespace mlir::lowp {
+#define GEN_PASS_DEF_SELECTFP8FORMATS
+#include "lowp/Transforms/Passes.h.inc"
+} // namespace mlir::lowp
+
+using namespace mlir;
+using namespace mlir::lowp;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Reading marks from the IR
+//===----------------------------------------------------------------------===//
+
+/// The attribute `name` that describes `value`: on its defining op (one
+/// attribute, or an array with one per result) or, for a function argument,
+/// among the argument's attributes.
+template <typename AttrT>
+AttrT getValueMark(Value value, StringRef name) {
+  if (auto result = dyn_cast<OpResult>(value)) {
+    Attribute attr = result.getOwner()->getAttr(name);
+    if (auto array = dyn_cast_if_present<ArrayAttr>(attr))
+      return result.getResultNumber() < array.size()
+                 ? dyn_cast<AttrT>(array[result.getResultNumber()])
+                 : AttrT();
+    return dyn_cast_if_present<AttrT>(attr);
+  }
+  auto arg = cast<BlockArgument>(value);
+  auto func =
+      dyn_cast_if_present<FunctionOpInterface>(arg.getOwner()->getParentOp());
+  if (!func || arg.getOwner() != &func.getFunctionBody().front())
+    return AttrT();
+  return func.getArgAttrOfType<AttrT>(arg.getArgNumber(), name);
+}
+
+/// Role marked on `value`, else a weight for constants and an activation for
+/// everything else.
+TensorRole getRole(Value value) {
+  for (Value v : {value, lookThroughNarrowingCast(value)})
+    if (auto role =
+            getValueMark<TensorRoleAttr>(v, LowpDialect::getRoleAttrName()))
+      return role.getValue();
+  if (matchPattern(lookThroughNarrowingCast(value), m_Constant()))
+    return TensorRole::Weight;
+  return TensorRole::Activation;
+}
+
+std::optional<TensorStatistics> getTensorStatistics(Value value) {
+  for (Value v : {value, lookThroughNarrowingCast(value)})
+    if (auto stats =
+            getValueMark<StatsAttr>(v, LowpDialect::getStatsAttrName()))
+      return TensorStatistics{stats.getAmaxValue(), stats.getMinValue()};
+  return std::nullopt;
+}
+
+bool isEightBitFloat(Type type) {
+  FloatType element = getFloatElementType(type);
+  return element && element.getWidth() == 8;
+}
+
+/// Why `op` cannot take FP8 operands here, or empty when it can.
+std::string getUnsupportedReason(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || !linalgOp.hasPureTensorSemantics())
+    return "not a linalg op on tensors";
+  if (linalgOp.getNumDpsInputs() != 2 || linalgOp.getNumDpsInits() != 1)
+    return "not a two-operand matrix op";
+  for (Value v : linalgOp->getOperands())
+    if (!isa<RankedTensorType>(v.getType()) || !getFloatElementType(v.getType()))
+      return "operands are not ranked float tensors";
+  if (!getFloatElementType(linalgOp.getDpsInits()[0].getType()).isF32())
+    return "accumulator is not f32";
+  return "";
+}
+
+//===----------------------------------------------------------------------===//
+// The decision report
+//===----------------------------------------------------------------------===//
+
+struct ReportEntry {
+  std::string function, op, location;
+  int operand = -1; ///< -1: the entry is about the whole op
+  std::string role, format, action, reason;
+  std::optional<TensorStatistics> stats;
+  std::optional<double> scale;
+  double binadesNeeded = 0, binadesE4M3 = 0, binadesE5M2 = 0;
+};
+
+std::string printLocation(Location loc) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  loc.print(os);
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+/// One quantized tensor, shared by every matrix op that reads it.
+struct QuantizedTensor {
+  Value quantized;
+  Value scale;
+  std::optional<double> constantScale;
+};
+
+struct SelectFP8FormatsPass
+    : lowp::impl::SelectFP8FormatsBase<SelectFP8FormatsPass> {
+  using Base::Base;
+
+  void runOnOperation() override;
+
+private:
+  LogicalResult processFunction(func::FuncOp func, const TargetInfo &target);
+  /// Quantizes `value` (once per tensor and format) and returns it with its
+  /// scale; null on failure (diagnosed).
+  FailureOr<QuantizedTensor> quantize(IRRewriter &rewriter, func::FuncOp func,
+                                      Value value, const FP8Decision &decision,
+                                      FloatType fp8Type);
+  void rewriteMatrixOp(IRRewriter &rewriter, linalg::LinalgOp op,
+                       ArrayRef<QuantizedTensor> operands);
+  void record(ReportEntry entry, Location loc, StringRef function);
+  LogicalResult writeReport();
+
+  llvm::DenseMap<std::pair<Value, Type>, QuantizedTensor> quantized;
+  /// The last op quantizing a block argument, per block.
+  llvm::DenseMap<Block *, Operation *> blockStartEnd;
+  /// Delayed scaling: per function, each history argument and its update.
+  llvm::MapVector<Operation *, SmallVector<std::pair<BlockArgument, Value>>>
+      historyUpdates;
+  std::vector<ReportEntry> entries;
+};
+
+void SelectFP8FormatsPass::record(ReportEntry entry, Location loc,
+                                  StringRef function) {
+  auto remark = remark::analysis(
+      loc, remark::RemarkOpts::name("FP8Format")
+               .category("lowp-select-fp8-formats")
+               .function(function));
+  remark << remark::add(
+      "{0}{1}: {2} ({3})", entry.op,
+      entry.operand >= 0 ? llvm::formatv(" operand #{0}", entry.operand).str()
+                         : std::string(),
+      entry.format, entry.reason);
+  entries.push_back(std::move(entry));
+}
+
+FailureOr<QuantizedTensor>
+SelectFP8FormatsPass::quantize(IRRewriter &rewriter, func::FuncOp func,
+                               Value value, const FP8Decision &decision,
+                               FloatType fp8Type) {
+  // Quantize the widest available form: f32 -> fp8 rounds once.
+  Value source = lookThroughNarrowingCast(value);
+  auto key = std::make_pair(source, Type(fp8Type));
+  if (auto it = quantized.find(key); it != quantized.end())
+    return it->second;
+
+  OpBuilder::InsertionGuard guard(rewriter);
+  // Right after the value, so it dominates every use; block arguments are
+  // quantized at the block's start in operand order.
+  auto arg = dyn_cast<BlockArgument>(source);
+  Operation *lastAtStart = arg ? blockStartEnd.lookup(arg.getOwner()) : nullptr;
+  if (lastAtStart)
+    rewriter.setInsertionPointAfter(lastAtStart);
+  else
+    rewriter.setInsertionPointAfterValue(source);
+  Location loc = source.getLoc();
+  auto f32 = rewriter.getF32Type();
+  QuantizedTensor result;
+  switch (scaling) {
+  case FP8Scaling::Static: {
+    if (!decision.scale) {
+      emitError(value.getLoc()) << "static FP8 scaling needs #lowp.stats for "
+                                   "this tensor; calibrate it "
+                                   "(lowp-instrument-calibration) or use "
+                                   "scaling=current or scaling=delayed";
+      return failure();
+    }
+    // The scale is an f32 operand; round the exact double once.
+    float scale = static_cast<float>(*decision.scale);
+    result.constantScale = scale;
+    result.scale = arith::ConstantOp::create(rewriter, loc,
+                                             rewriter.getF32FloatAttr(scale));
+    break;
+  }
+  case FP8Scaling::Current: {
+    Value amax = AmaxOp::create(rewriter, loc, source);
+    result.scale = ComputeScaleOp::create(rewriter, loc, amax, fp8Type,
+                                          margin, AmaxCompute::Max);
+    break;
+  }
+  case FP8Scaling::Delayed: {
+    if (!SymbolTable::symbolKnownUseEmpty(func, getOperation())) {
+      func.emitError() << "delayed FP8 scaling adds amax-history state to the "
+                          "signature of @"
+                       << func.getSymName()
+                       << ", which has uses in this module";
+      return failure();
+    }
+    auto historyType = RankedTensorType::get({(int64_t)amaxHistory}, f32);
+    unsigned index = func.getNumArguments();
+    if (failed(func.insertArgument(
+            index, historyType,
+            rewriter.getDictionaryAttr(
+                {rewriter.getNamedAttr("lowp.amax_history",
+                                       TypeAttr::get(fp8Type))}),
+            loc)))
+      return failure();
+    BlockArgument history = func.getArgument(index);
+    result.scale = ComputeScaleOp::create(rewriter, loc, history, fp8Type,
+                                          margin, amaxCompute);
+    Value amax = AmaxOp::create(rewriter, loc, source);
+    Value updated = PushAmaxOp::create(rewriter, loc, history, amax);
+    historyUpdates[func].push_back({history, updated});
+    break;
+  }
+  }
+  Type quantizedType = withFloatElementType(source.getType(), fp8Type);
+  result.quantized =
+      QuantizeOp::create(rewriter, loc, quantizedType, source, result.scale);
+  if (arg)
+    blockStartEnd[arg.getOwner()] = result.quantized.getDefiningOp();
+  quantized[key] = result;
+  return result;
+}
+
+/// `op` on the quantized operands with a zero f32 accumulator, then one
+/// epilogue: `result = round(acc * (1 / (sa * sb)) [+ init])`.
+void SelectFP8FormatsPass::rewriteMatrixOp(
+    IRRewriter &rewriter, linalg::LinalgOp op,
+    ArrayRef<QuantizedTensor> operands) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Value init = op.getDpsInits()[0];
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  Type f32 = rewriter.getF32Type();
+
+  // A zero-filled init adds nothing; any other init is added after scaling.
+  bool zeroInit = false;
+  if (auto fill = init.getDefiningOp<linalg::FillOp>())
+    zeroInit = matchPattern(fill.getInputs()[0], m_AnyZeroFloat());
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, init);
+  Value accInit = init;
+  if (!zeroInit) {
+    Value empty = tensor::EmptyOp::create(rewriter, loc, sizes, f32);
+    Value zero = arith::ConstantOp::create(rewriter, loc,
+                                           rewriter.getZeroAttr(f32));
+    accInit = linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
+  }
+
+  // The same op on FP8 operands: its body widens them to what it expects.
+  Operation *fp8Op = rewriter.clone(*op);
+  rewriter.modifyOpInPlace(fp8Op, [&] {
+    fp8Op->setOperands(
+        {operands[0].quantized, operands[1].quantized, accInit});
+    fp8Op->getResult(0).setType(accInit.getType());
+  });
+  Block &body = fp8Op->getRegion(0).front();
+  for (unsigned i = 0; i < 2; ++i) {
+    BlockArgument arg = body.getArgument(i);
+    Type expected = arg.getType();
+    Type fp8Element =
+        getFloatElementType(operands[i].quantized.getType());
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(&body);
+    rewriter.modifyOpInPlace(fp8Op, [&] { arg.setType(fp8Element); });
+    Value widened = arith::ExtFOp::create(rewriter, loc, expected, arg);
+    rewriter.replaceAllUsesExcept(arg, widened, widened.getDefiningOp());
+  }
+  Value acc = fp8Op->getResult(0);
+
+  // The one dequantization multiplier.
+  Value inverse;
+  if (operands[0].constantScale && operands[1].constantScale) {
+    double product = *operands[0].constantScale * *operands[1].constantScale;
+    inverse = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getF32FloatAttr(float(1.0 / product)));
+  } else {
+    Value product =
+        arith::MulFOp::create(rewriter, loc, operands[0].scale,
+                              operands[1].scale);
+    Value one = arith::ConstantOp::create(rewriter, loc,
+                                          rewriter.getF32FloatAttr(1.0f));
+    inverse = arith::DivFOp::create(rewriter, loc, one, product);
+  }
+
+  int64_t rank = resultType.getRank();
+  AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+  AffineMap scalar = AffineMap::get(rank, 0, rewriter.getContext());
+  SmallVector<Value> inputs = {acc, inverse};
+  SmallVector<AffineMap> maps = {identity, scalar};
+  if (!zeroInit) {
+    inputs.push_back(init);
+    maps.push_back(identity);
+  }
+  maps.push_back(identity);
+  Value out = tensor::EmptyOp::create(rewriter, loc, sizes,
+                                      resultType.getElementType());
+  auto epilogue = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{resultType}, inputs, ValueRange{out}, maps,
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+      [&](OpBuilder &b, Location nloc, ValueRange args) {
+        Value r = arith::MulFOp::create(b, nloc, args[0], args[1]);
+        if (!zeroInit)
+          r = arith::AddFOp::create(b, nloc, r, args[2]);
+        Type element = resultType.getElementType();
+        if (element != r.getType())
+          r = arith::TruncFOp::create(b, nloc, element, r);
+        linalg::YieldOp::create(b, nloc, r);
+      });
+  rewriter.replaceOp(op, epilogue.getResults());
+}
+
+LogicalResult SelectFP8FormatsPass::processFunction(func::FuncOp func,
+                                                    const TargetInfo &target) {
+  SmallVector<Operation *> matrixOps;
+  func.walk([&](Operation *op) {
+    if (op->getParentOfType<IslandOp>() || !isMatrixOp(op))
+      return;
+    matrixOps.push_back(op);
+  });
+
+  FP8SelectionOptions options;
+  options.recipe = recipe;
+  options.margin = margin;
+  options.allowBF16Fallback = allowBF16Fallback;
+
+  MLIRContext *ctx = &getContext();
+  IRRewriter rewriter(ctx);
+  std::string funcName = func.getSymName().str();
+  for (size_t index = 0, e = matrixOps.size(); index < e; ++index) {
+    Operation *op = matrixOps[index];
+    ReportEntry opEntry;
+    opEntry.function = funcName;
+    opEntry.op = op->getName().getStringRef().str();
+    opEntry.location = printLocation(op->getLoc());
+    opEntry.action = "kept";
+    auto keep = [&](std::string format, std::string reason) {
+      opEntry.format = std::move(format);
+      opEntry.reason = std::move(reason);
+      record(opEntry, op->getLoc(), func.getSymName());
+    };
+
+    // Already on FP8 operands: a previous run rewrote it.
+    if (llvm::any_of(op->getOperandTypes(), isEightBitFloat))
+      continue;
+    if (auto pinned = op->getAttrOfType<TypeAttr>(
+            LowpDialect::getPrecisionAttrName())) {
+      std::string type;
+      llvm::raw_string_ostream os(type);
+      pinned.getValue().print(os);
+      keep(type, "pinned by lowp.precision");
+      continue;
+    }
+    if (firstLastBF16 && (index == 0 || index + 1 == matrixOps.size())) {
+      keep("16-bit", index == 0 ? "first matrix op (first-last-bf16)"
+                                : "last matrix op (first-last-bf16)");
+      continue;
+    }
+    std::string unsupported = getUnsupportedReason(op);
+    if (!unsupported.empty()) {
+      keep("unchanged", unsupported);
+      continue;
+    }
+
+    auto linalgOp = cast<linalg::LinalgOp>(op);
+    SmallVector<FP8Decision> decisions;
+    std::vector<ReportEntry> operandEntries;
+    for (auto [i, operand] : llvm::enumerate(linalgOp.getDpsInputs())) {
+      TensorRole role = getRole(operand);
+      std::optional<TensorStatistics> stats = getTensorStatistics(operand);
+      llvm::Expected<FP8Decision> decision =
+          selectFP8Format(target, role, stats, options);
+      if (!decision) {
+        op->emitError() << llvm::toString(decision.takeError());
+        return failure();
+      }
+      ReportEntry entry = opEntry;
+      entry.operand = i;
+      entry.role = stringifyTensorRole(role).str();
+      entry.format = stringifyFormat(decision->format).str();
+      entry.reason = decision->reason;
+      entry.stats = stats;
+      entry.scale = decision->scale;
+      entry.binadesNeeded = decision->binadesNeeded;
+      entry.binadesE4M3 = decision->binadesE4M3;
+      entry.binadesE5M2 = decision->binadesE5M2;
+      decisions.push_back(*decision);
+      operandEntries.push_back(std::move(entry));
+    }
+    bool allFP8 = llvm::all_of(
+        decisions, [](const FP8Decision &d) { return d.isFP8(); });
+    for (ReportEntry &entry : operandEntries) {
+      entry.action = allFP8 ? "fp8" : "kept";
+      if (!allFP8 && entry.format != "bf16")
+        entry.reason += "; the op stays at 16 bits (another operand needs bf16)";
+      record(entry, op->getLoc(), func.getSymName());
+    }
+    if (!allFP8)
+      continue;
+
+    SmallVector<QuantizedTensor> operands;
+    for (auto [operand, decision] :
+         llvm::zip(linalgOp.getDpsInputs(), decisions)) {
+      FailureOr<QuantizedTensor> q = quantize(
+          rewriter, func, operand, decision,
+          getFloatType(ctx, decision.format));
+      if (failed(q))
+        return failure();
+      operands.push_back(*q);
+    }
+    rewriteMatrixOp(rewriter, linalgOp, operands);
+  }
+
+  // Delayed scaling: each updated history becomes a result of the function.
+  auto updates = historyUpdates.find(func);
+  if (updates == historyUpdates.end())
+    return success();
+  DominanceInfo dominance(func);
+  SmallVector<Value> newResults;
+  for (auto &[history, updated] : updates->second)
+    newResults.push_back(updated);
+  for (Block &block : func.getBody()) {
+    auto ret = dyn_cast<func::ReturnOp>(block.getTerminator());
+    if (!ret)
+      continue;
+    for (Value v : newResults)
+      if (!dominance.properlyDominates(v, ret))
+        return func.emitError("cannot return the amax history from a block "
+                              "its update does not dominate");
+    rewriter.modifyOpInPlace(
+        ret, [&] { ret.getOperandsMutable().append(newResults); });
+  }
+  for (auto &[history, updated] : updates->second)
+    if (failed(func.insertResult(func.getNumResults(), updated.getType(),
+                                 rewriter.getDictionaryAttr({}))))
+      return failure();
+  return success();
+}
+
+LogicalResult SelectFP8FormatsPass::writeReport() {
+  llvm::json::Array decisions;
+  for (const ReportEntry &e : entries) {
+    llvm::json::Object object{{"function", e.function},
+                              {"op", e.op},
+                              {"location", e.location},
+                              {"action", e.action},
+                              {"format", e.format},
+                              {"reason", e.reason}};
+    if (e.operand >= 0) {
+      object["operand"] = e.operand;
+      object["role"] = e.role;
+      object["binades_needed"] = e.binadesNeeded;
+      object["binades_e4m3"] = e.binadesE4M3;
+      object["binades_e5m2"] = e.binadesE5M2;
+      object["scale"] = e.scale ? llvm::json::Value(*e.scale) : nullptr;
+      if (e.stats)
+        object["stats"] =
+            llvm::json::Object{{"amax", e.stats->amax}, {"min", e.stats->min}};
+    }
+    decisions.push_back(std::move(object));
+  }
+  llvm::json::Object root{
+      {"pass", "lowp-select-fp8-formats"},
+      {"recipe", stringifyFP8Recipe(recipe)},
+      {"margin", (int64_t)margin},
+      {"decisions", std::move(decisions)}};
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(report, &error);
+  if (!file)
+    return emitError(getOperation().getLoc())
+           << "cannot write the FP8 report: " << error;
+  file->os() << llvm::formatv("{0:2}", llvm::json::Value(std::move(root)))
+             << "\n";
+  file->keep();
+  return success();
+}
+
+void SelectFP8FormatsPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  MLIRContext *ctx = &getContext();
+  quantized.clear();
+  blockStartEnd.clear();
+  historyUpdates.clear();
+  entries.clear();
+
+  // The target: the option sets (and records) it, else the module says it.
+  const TargetInfo *targetInfo = nullptr;
+  if (!target.empty()) {
+    targetInfo = lookupTarget(target);
+    if (!targetInfo) {
+      module.emitError() << "unknown target '" << target
+                         << "'; known targets: " << getKnownTargetNames();
+      return signalPassFailure();
+    }
+    module->setAttr(LowpDialect::getTargetAttrName(),
+                    TargetAttr::get(ctx, target));
+  } else if (auto attr = module->getAttrOfType<TargetAttr>(
+                 LowpDialect::getTargetAttrName())) {
+    targetInfo = lookupTarget(attr.getChip());
+  }
+  if (!targetInfo) {
+    module.emitError() << "lowp-select-fp8-formats needs a target: set "
+                          "#lowp.target on the module or the 'target' option";
+    return signalPassFailure();
+  }
+
+  for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
+    if (func.isExternal())
+      continue;
+    if (failed(processFunction(func, *targetInfo)))
+      return signalPassFailure();
+  }
+  if (!report.empty() && failed(writeReport()))
+    return signalPassFailure();
+}
+
+} // namespace

@@ -1,0 +1,148 @@
+"""fp-opt from Python.
+
+Runs fp-opt's passes and pipelines (next to every upstream MLIR pass) on
+textual MLIR, exposes the format and target tables, builds the lowp
+attributes, parses decision reports, and provides numpy reference rounding
+to the low-precision formats::
+
+    import fpopt
+    out = fpopt.run_pipeline(ir, "lowp-auto-mixed-precision{target=sm_90}")
+
+The package stands on fp-opt's C API (libFpOptCAPI); MLIR's own Python
+bindings are not needed.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass
+from typing import List, Optional
+
+from . import _fpopt
+from . import numerics
+from .report import DecisionReport, KeptWide, TensorBytes
+from .tables import (FloatFormat, Target, float_format, float_formats, target,
+                     targets)
+
+__version__: str = _fpopt.version
+
+__all__ = [
+    "CompileError", "CompileResult", "DecisionReport", "FloatFormat",
+    "KeptWide", "Target", "TensorBytes", "compile", "describe_attr",
+    "InferenceResult", "auto_mixed_precision", "float_format",
+    "float_formats", "numerics", "policy_attr",
+    "run_pipeline", "stats_attr", "target", "target_attr", "targets",
+]
+
+
+class CompileError(Exception):
+    """A module failed to parse, or a pipeline failed to parse or run.
+
+    ``diagnostics`` holds every diagnostic text ("loc: error: message",
+    notes on following lines); ``stage`` is "parse" or "pipeline".
+    """
+
+    def __init__(self, stage: str, pipeline: str, diagnostics: List[str]):
+        self.stage = stage
+        self.pipeline = pipeline
+        self.diagnostics = list(diagnostics)
+        what = ("parsing the input" if stage == "parse" else
+                f"running pipeline '{pipeline}'")
+        text = "".join(self.diagnostics).rstrip() or "(no diagnostics)"
+        super().__init__(f"fp-opt failed {what}:\n{text}")
+
+
+@dataclass(frozen=True)
+class CompileResult:
+    """The transformed module and the warnings/remarks emitted on the way."""
+
+    ir: str
+    diagnostics: List[str]
+
+
+def compile(ir: str, pipeline: str, *,
+            source_name: str = "<input>") -> CompileResult:
+    """Parses ``ir``, runs ``pipeline`` (mlir-opt's textual form) on it.
+
+    ``pipeline`` is a pass list such as
+    ``"lowp-auto-mixed-precision{target=sm_90},canonicalize"`` or an anchored
+    one such as ``"builtin.module(func.func(canonicalize))"``. Every upstream
+    dialect and pass is available. Raises CompileError on failure.
+    """
+    ok, stage, output, diagnostics = _fpopt.run_pipeline(ir, pipeline,
+                                                         source_name)
+    if not ok:
+        raise CompileError(stage, pipeline, diagnostics)
+    return CompileResult(output, diagnostics)
+
+
+def run_pipeline(ir: str, pipeline: str) -> str:
+    """Runs ``pipeline`` on the module ``ir`` and returns the result as text.
+
+    Raises CompileError (carrying the diagnostics) on failure.
+    """
+    return compile(ir, pipeline).ir
+
+
+@dataclass(frozen=True)
+class InferenceResult:
+    """A module after fp-opt's precision decisions, and why they were made."""
+
+    ir: str
+    report: DecisionReport
+    diagnostics: List[str]
+
+
+def auto_mixed_precision(ir: str, target: Optional[str] = None,
+                         policy: str = "auto", *,
+                         source_name: str = "<input>") -> InferenceResult:
+    """Runs ``lowp-auto-mixed-precision`` and returns the decided module with
+    its decision report as Python objects.
+
+    ``target`` is a chip of the capability table (None: the module's
+    ``lowp.target``); ``policy`` is ``auto``, ``f16``, ``bf16`` or ``fp8``.
+    Raises CompileError on failure.
+    """
+    with tempfile.TemporaryDirectory(prefix="fpopt-") as tmp:
+        report_path = os.path.join(tmp, "report.json")
+        options = [f"policy={policy}", f'report="{report_path}"']
+        if target is not None:
+            options.insert(0, f"target={target}")
+        pipeline = "lowp-auto-mixed-precision{%s}" % " ".join(options)
+        result = compile(ir, pipeline, source_name=source_name)
+        with open(report_path) as f:
+            report = DecisionReport.from_json(f.read())
+    return InferenceResult(result.ir, report, result.diagnostics)
+
+
+_LOSS_SCALE_MODES = {"none": 0, "static": 1, "dynamic": 2}
+
+
+def target_attr(chip: str) -> str:
+    """``#lowp.target<"chip">``; ValueError for chips not in the table."""
+    return _fpopt.target_attr(chip)
+
+
+def policy_attr(compute: str, accumulate: str = "f32", storage: str = "f32",
+                loss_scale: str = "none") -> str:
+    """``#lowp.policy<...>`` from MLIR float type names; ValueError if invalid."""
+    if loss_scale not in _LOSS_SCALE_MODES:
+        raise ValueError(f"loss_scale must be one of {list(_LOSS_SCALE_MODES)}")
+    return _fpopt.policy_attr(compute, accumulate, storage,
+                              _LOSS_SCALE_MODES[loss_scale])
+
+
+def stats_attr(amax: float, min: float, samples: Optional[int] = None) -> str:
+    """``#lowp.stats<amax = ..., min = ...[, samples = n]>``; ValueError if invalid."""
+    return _fpopt.stats_attr(float(amax), float(min),
+                             -1 if samples is None else int(samples))
+
+
+def describe_attr(text: str) -> dict:
+    """Parses a lowp attribute and returns its kind and parameters."""
+    d = _fpopt.describe_attr(text)
+    if d["kind"] == "policy":
+        d["loss_scale"] = {v: k for k, v in _LOSS_SCALE_MODES.items()}[
+            d["loss_scale"]]
+    return d

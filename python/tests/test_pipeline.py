@@ -1,0 +1,135 @@
+"""fpopt.run_pipeline / fpopt.compile: parsing, pipelines, diagnostics."""
+
+import concurrent.futures
+
+import pytest
+
+import fpopt
+
+# A dead lowp.cast and an upstream linalg op: canonicalize must remove the
+# former and keep the latter, so the output proves the pipeline ran.
+MODULE = """
+func.func @f(%x: tensor<4xf32>, %init: tensor<4xf32>) -> tensor<4xbf16> {
+  %dead = lowp.cast %x : tensor<4xf32> to tensor<4xf16>
+  %sum = linalg.add ins(%x, %x : tensor<4xf32>, tensor<4xf32>)
+                    outs(%init : tensor<4xf32>) -> tensor<4xf32>
+  %0 = lowp.cast %sum : tensor<4xf32> to tensor<4xbf16>
+  return %0 : tensor<4xbf16>
+}
+"""
+
+
+def test_run_pipeline_canonicalize_removes_dead_cast():
+    out = fpopt.run_pipeline(MODULE, "canonicalize")
+    assert "tensor<4xf16>" not in out
+    assert "linalg.add" in out
+    assert "lowp.cast %0 : tensor<4xf32> to tensor<4xbf16>" in out
+
+
+def test_run_pipeline_output_reparses():
+    out = fpopt.run_pipeline(MODULE, "canonicalize")
+    assert fpopt.run_pipeline(out, "canonicalize") == out
+
+
+def test_anchored_and_nested_pipelines():
+    anchored = fpopt.run_pipeline(
+        MODULE, "builtin.module(func.func(canonicalize),cse)")
+    plain = fpopt.run_pipeline(MODULE, "func.func(canonicalize),cse")
+    assert anchored == plain
+    assert "tensor<4xf16>" not in anchored
+
+
+def test_multi_pass_pipeline_lowers_linalg():
+    linalg_only = """
+    func.func @g(%x: tensor<4xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {
+      %sum = linalg.add ins(%x, %x : tensor<4xf32>, tensor<4xf32>)
+                        outs(%init : tensor<4xf32>) -> tensor<4xf32>
+      return %sum : tensor<4xf32>
+    }
+    """
+    out = fpopt.run_pipeline(
+        linalg_only, "one-shot-bufferize{bufferize-function-boundaries},"
+        "func.func(convert-linalg-to-loops)")
+    assert "scf.for" in out and "linalg.add" not in out
+    assert "memref<4xf32" in out
+
+
+def test_compile_error_on_parse_error_is_located():
+    with pytest.raises(fpopt.CompileError) as info:
+        fpopt.run_pipeline("func.func @f() {\n  lowp.bogus\n}\n",
+                           "canonicalize")
+    err = info.value
+    assert err.stage == "parse"
+    assert len(err.diagnostics) == 1
+    assert err.diagnostics[0].startswith("<input>:2:3: error: custom op "
+                                         "'lowp.bogus' is unknown")
+    assert "lowp.bogus" in str(err)
+
+
+def test_compile_error_on_unknown_pass():
+    with pytest.raises(fpopt.CompileError) as info:
+        fpopt.run_pipeline(MODULE, "lowp-no-such-pass")
+    err = info.value
+    assert err.stage == "pipeline" and err.pipeline == "lowp-no-such-pass"
+    assert "does not refer to a registered pass" in err.diagnostics[0]
+
+
+def test_compile_error_on_bad_option():
+    with pytest.raises(fpopt.CompileError) as info:
+        fpopt.run_pipeline(MODULE, "canonicalize{no-such-option=1}")
+    assert "no-such-option" in "".join(info.value.diagnostics)
+
+
+def test_compile_error_when_a_pass_fails():
+    # lowp.cast on tensors is lowered by fp-opt, never bufferized directly.
+    with pytest.raises(fpopt.CompileError) as info:
+        fpopt.run_pipeline(MODULE, "one-shot-bufferize",)
+    text = "".join(info.value.diagnostics)
+    assert "error: op was not bufferized" in text
+    assert text.startswith("<input>:6:8: error")  # the live cast's location
+
+
+def test_compile_returns_diagnostics_and_source_name():
+    result = fpopt.compile(MODULE, "canonicalize", source_name="model.mlir")
+    assert result.diagnostics == []
+    with pytest.raises(fpopt.CompileError) as info:
+        fpopt.compile("func.func @f(", "canonicalize", source_name="model.mlir")
+    assert info.value.diagnostics[0].startswith("model.mlir:1:")
+
+
+def test_module_level_target_attribute_round_trips():
+    ir = ("module attributes {lowp.target = %s} {}" %
+          fpopt.target_attr("gfx942"))
+    assert '#lowp.target<"gfx942">' in fpopt.run_pipeline(ir, "canonicalize")
+
+
+def test_concurrent_runs_are_independent():
+    # run_pipeline releases the GIL and uses one context per call.
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        outs = list(pool.map(lambda _: fpopt.run_pipeline(MODULE, "cse"),
+                             range(8)))
+    assert len(set(outs)) == 1
+
+
+MATMUL = """
+func.func @mm(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>,
+              %c: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x4xf32>)
+                     outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+"""
+
+
+def test_fp_opt_pipeline_with_options():
+    out = fpopt.run_pipeline(MATMUL, "lowp-auto-mixed-precision{target=sm_90}")
+    assert "tensor<4x8xbf16>, tensor<8x4xbf16>) outs(%arg2 : tensor<4x4xf32>)" \
+        in out
+
+
+def test_remarks_of_a_successful_run_are_returned():
+    result = fpopt.compile(MATMUL, "lowp-auto-mixed-precision{target=avx2}")
+    assert len(result.diagnostics) == 1
+    assert "remark: target 'avx2' has no fast 16-bit matrix arithmetic" in \
+        result.diagnostics[0]
+    assert "bf16" not in result.ir

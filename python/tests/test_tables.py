@@ -1,0 +1,81 @@
+"""The format and target tables as Python data, cross-checked against the
+fp-opt command line (--print-*-table --json) and the IEEE/OCP specs."""
+
+import json
+import subprocess
+
+import pytest
+
+import fpopt
+
+
+def _cli_json(fp_opt, flag):
+    out = subprocess.run([fp_opt, flag, "--json"], check=True,
+                         capture_output=True, text=True).stdout
+    return {row["name"]: row for row in json.loads(out)}
+
+
+def test_format_table_matches_cli(fp_opt):
+    cli = _cli_json(fp_opt, "--print-format-table")
+    table = fpopt.float_formats()
+    assert list(table) == list(cli)
+    for name, row in cli.items():
+        f = table[name]
+        assert (f.bits, f.exponent_bits, f.mantissa_bits) == (
+            row["bits"], row["exponent_bits"], row["mantissa_bits"])
+        assert f.max_finite == row["max"]
+        assert f.min_normal == row["min_normal"]
+        assert f.min_subnormal == row["min_subnormal"]
+        assert f.epsilon == row["epsilon"]
+        assert (f.has_inf, f.has_nan, f.has_negative_zero) == (
+            row["has_inf"], row["has_nan"], row["has_neg_zero"])
+
+
+@pytest.mark.parametrize("name,max_finite,min_normal,min_subnormal,has_inf", [
+    # IEEE 754 binary16, bfloat16, and the OCP 8-bit formats / AMD FNUZ.
+    ("f16", 65504.0, 2.0**-14, 2.0**-24, True),
+    ("bf16", (2 - 2.0**-7) * 2.0**127, 2.0**-126, 2.0**-133, True),
+    ("f8E4M3FN", 448.0, 2.0**-6, 2.0**-9, False),
+    ("f8E5M2", 57344.0, 2.0**-14, 2.0**-16, True),
+    ("f8E4M3FNUZ", 240.0, 2.0**-7, 2.0**-10, False),
+    ("f8E5M2FNUZ", 57344.0, 2.0**-15, 2.0**-17, False),
+])
+def test_format_facts_match_specs(name, max_finite, min_normal, min_subnormal,
+                                  has_inf):
+    f = fpopt.float_format(name)
+    assert (f.max_finite, f.min_normal, f.min_subnormal, f.has_inf) == (
+        max_finite, min_normal, min_subnormal, has_inf)
+
+
+def test_target_table_matches_cli(fp_opt):
+    cli = _cli_json(fp_opt, "--print-target-table")
+    table = fpopt.targets()
+    assert list(table) == list(cli)
+    for name, row in cli.items():
+        t = table[name]
+        assert t.vendor == row["vendor"]
+        assert t.matrix_formats == frozenset(row["matrix"])
+        assert t.elementwise_formats == frozenset(row["elementwise"])
+        assert t.native_conversions == frozenset(row["conversions"])
+        assert t.preferred16 == row["preferred16"]
+        assert t.fp8_flavor == row["fp8"]
+        tile = "x".join(map(str, t.tile16)) if all(t.tile16) else "-"
+        assert tile == row["tile16"]
+
+
+def test_target_rows_follow_vendor_facts():
+    sm90, gfx942, v5e = (fpopt.target(c) for c in ("sm_90", "gfx942",
+                                                   "tpu-v5e"))
+    assert sm90.has_matrix_unit("f8E4M3FN") and sm90.fp8_flavor == "FN"
+    assert gfx942.has_matrix_unit("f8E4M3FNUZ") and gfx942.fp8_flavor == "FNUZ"
+    assert not gfx942.has_matrix_unit("f8E4M3FN")
+    assert v5e.preferred16 == "bf16" and not v5e.has_native_arithmetic("bf16")
+    assert v5e.vector_tile == (8, 128)
+    assert not fpopt.target("sm_80").has_matrix_unit("f8E4M3FN")
+
+
+def test_unknown_names_list_known_ones():
+    with pytest.raises(KeyError, match="sm_90"):
+        fpopt.target("sm_1")
+    with pytest.raises(KeyError, match="bf16"):
+        fpopt.float_format("f7")

@@ -1,0 +1,50 @@
+// The README's main job: the bundled MLP through the decision pipeline.
+// RUN: fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="target=sm_90 report=%t.json" | FileCheck %s --check-prefixes=CHECK,BF16
+// RUN: FileCheck %s --input-file=%t.json --check-prefix=JSON
+// RUN: fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="target=sm_75 report=%t.txt" | FileCheck %s --check-prefixes=CHECK,F16
+// RUN: FileCheck %s --input-file=%t.txt --check-prefix=TABLE
+// RUN: fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="target=sm_90 policy=f16" | FileCheck %s --check-prefixes=CHECK,F16
+// Running the pipeline twice changes nothing the second time.
+// RUN: fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="target=sm_90" > %t.once
+// RUN: fp-opt %t.once --lowp-auto-mixed-precision="target=sm_90" > %t.twice
+// RUN: diff %t.once %t.twice
+
+// The target is recorded on the module; both matmuls take 16-bit inputs and
+// keep f32 accumulators; bias and GELU of layer 1 run low between the two
+// matmuls; layer 2's bias+ReLU and the softmax stay f32. Five casts: four
+// signature arguments and the first matmul's result.
+// BF16:  module attributes {lowp.target = #lowp.target<"sm_90">}
+// F16:   module attributes {lowp.target = #lowp.target<"{{sm_75|sm_90}}">}
+// CHECK-LABEL: func.func @mlp(
+// CHECK-COUNT-4: lowp.cast %arg{{[0-3]}}
+// BF16:         linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x64xbf16>, tensor<64x128xbf16>) outs(%{{.*}} : tensor<8x128xf32>)
+// F16:          linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x64xf16>, tensor<64x128xf16>) outs(%{{.*}} : tensor<8x128xf32>)
+// CHECK-NEXT:   lowp.cast
+// BF16:         math.tanh %{{.*}} : bf16
+// F16:          math.tanh %{{.*}} : f16
+// BF16:         linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x128xbf16>, tensor<128x10xbf16>) outs(%{{.*}} : tensor<8x10xf32>)
+// F16:          linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x128xf16>, tensor<128x10xf16>) outs(%{{.*}} : tensor<8x10xf32>)
+// CHECK-NOT:    lowp.cast
+// CHECK:        arith.maximumf %{{.*}}, %{{.*}} : f32
+// CHECK:        math.exp %{{.*}} : f32
+// CHECK:        arith.divf %{{.*}}, %{{.*}} : f32
+// CHECK:        return %{{.*}} : tensor<8x10xf32>
+
+// JSON:      "casts_inserted": 5,
+// JSON:      "linalg.matmul": {
+// JSON-NEXT:   "bf16": 2
+// JSON:      "kept_wide": [
+// JSON:        "reason": "sensitive class: range-sensitive math (exp/log/pow/rsqrt) in body"
+// JSON:        "reason": "downstream of sensitive linalg.generic"
+// JSON:        "reason": "sensitive class: division by the result of a reduction"
+// JSON:      "low": "bf16",
+// JSON:      "target": "sm_90"
+
+// In f16 the row sum of the softmax is itself sensitive (range).
+// TABLE:      precision inference: low=f16 accumulate=f32 target=sm_75
+// TABLE:      linalg.matmul                    f16             2
+// TABLE:      casts inserted: 5
+// TABLE:      tensor bytes           before          after
+// TABLE-NEXT: arguments               40488          40488
+// TABLE:      kept at original precision:
+// TABLE:      linalg.generic (sensitive) at {{.*}}mlp.mlir:{{.*}}: sensitive class: sum over a reduction dimension (overflows the format's range)
