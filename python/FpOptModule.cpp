@@ -8,6 +8,7 @@
 
 #include "lowp-c/Attributes.h"
 #include "lowp-c/Dialect.h"
+#include "lowp-c/FP8Selection.h"
 #include "lowp-c/Pipeline.h"
 #include "lowp-c/Tables.h"
 
@@ -243,6 +244,26 @@ std::string statsAttr(double amax, double min, int64_t samples) {
       "#lowp.stats");
 }
 
+/// The FP8 decision for one tensor: (ok, format, scale or None,
+/// binades needed, E4M3 binades, E5M2 binades, reason or error message).
+py::tuple selectFP8Format(const std::string &chip, int role, bool hasStats,
+                          double amax, double min, int recipe, unsigned margin,
+                          bool allowBF16Fallback) {
+  MlirLowpFP8Decision d;
+  std::string message;
+  bool ok = mlirLogicalResultIsSuccess(mlirLowpSelectFP8Format(
+      toStringRef(chip), MlirLowpTensorRole(role), hasStats, amax, min,
+      MlirLowpFP8Recipe(recipe), margin, allowBF16Fallback, &d, appendText,
+      &message));
+  if (!ok)
+    return py::make_tuple(false, py::none(), py::none(), 0.0, 0.0, 0.0,
+                          message);
+  return py::make_tuple(
+      true, toString(mlirLowpFormatGetName(d.format)),
+      d.hasScale ? py::object(py::float_(d.scale)) : py::object(py::none()),
+      d.binadesNeeded, d.binadesE4M3, d.binadesE5M2, message);
+}
+
 /// Parses a lowp attribute and returns its kind and parameters, read back
 /// through the C getters.
 py::dict describeAttr(const std::string &text) {
@@ -292,4 +313,7 @@ PYBIND11_MODULE(_fpopt, m) {
   m.def("stats_attr", &statsAttr, py::arg("amax"), py::arg("min"),
         py::arg("samples"));
   m.def("describe_attr", &describeAttr, py::arg("text"));
+  m.def("select_fp8_format", &selectFP8Format, py::arg("chip"),
+        py::arg("role"), py::arg("has_stats"), py::arg("amax"), py::arg("min"),
+        py::arg("recipe"), py::arg("margin"), py::arg("allow_bf16_fallback"));
 }

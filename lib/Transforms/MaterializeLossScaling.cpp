@@ -337,8 +337,7 @@ struct MaterializeLossScalingPass
 private:
   LogicalResult verifyOptions(ModuleOp module);
   /// Decides whether `func` gets loss scaling; emits a remark when not.
-  std::optional<LossScaleMode> decideMode(func::FuncOp func,
-                                          const TrainingStep &step);
+  std::optional<LossScaleMode> decideMode(func::FuncOp func);
   void materialize(func::FuncOp func, TrainingStep &step, LossScaleMode mode);
   void insertNumericsChecks(func::FuncOp func, const TrainingStep &step);
 };
@@ -368,8 +367,7 @@ LogicalResult MaterializeLossScalingPass::verifyOptions(ModuleOp module) {
 }
 
 std::optional<LossScaleMode>
-MaterializeLossScalingPass::decideMode(func::FuncOp func,
-                                       const TrainingStep &step) {
+MaterializeLossScalingPass::decideMode(func::FuncOp func) {
   PolicyAttr policyAttr = lookupPolicy(func);
 
   // Loss scaling exists for f16's narrow exponent range only.
@@ -387,11 +385,11 @@ MaterializeLossScalingPass::decideMode(func::FuncOp func,
     computeSource = "#lowp.policy";
   } else {
     compute = inferComputeType(func);
-    computeSource = "the function's narrowest float type";
+    computeSource = "the function's float types";
   }
   if (!compute.isF16()) {
     InFlightDiagnostic remark = func.emitRemark("loss scaling not applied: ");
-    if (compute.getWidth() == 8)
+    if (compute.getWidth() <= 8)
       remark << "8-bit float compute (" << compute << ", from "
              << computeSource << ") is scaled per tensor by "
              << "lowp-select-fp8-formats, not by a loss scale";
@@ -606,7 +604,7 @@ void MaterializeLossScalingPass::runOnOperation() {
     if (auto done = func->getAttrOfType<StringAttr>(ts::kLossScalingAttr)) {
       func.emitRemark("loss scaling already materialized (")
           << done.getValue() << ")";
-    } else if (std::optional<LossScaleMode> chosen = decideMode(func, step)) {
+    } else if (std::optional<LossScaleMode> chosen = decideMode(func)) {
       // Dynamic scaling extends the signature; callers in this module would
       // be left calling the old one.
       if (*chosen == LossScaleMode::Dynamic) {

@@ -30,7 +30,8 @@ __version__: str = _fpopt.version
 __all__ = [
     "CompileError", "CompileResult", "DecisionReport", "FloatFormat",
     "KeptWide", "Target", "TensorBytes", "compile", "describe_attr",
-    "InferenceResult", "auto_mixed_precision", "float_format",
+    "FP8Decision", "InferenceResult", "auto_mixed_precision",
+    "float_format", "select_fp8_format",
     "float_formats", "numerics", "policy_attr",
     "run_pipeline", "stats_attr", "target", "target_attr", "targets",
 ]
@@ -114,6 +115,51 @@ def auto_mixed_precision(ir: str, target: Optional[str] = None,
         with open(report_path) as f:
             report = DecisionReport.from_json(f.read())
     return InferenceResult(result.ir, report, result.diagnostics)
+
+
+@dataclass(frozen=True)
+class FP8Decision:
+    """What ``lowp-select-fp8-formats`` chooses for one tensor."""
+
+    format: str  #: "f8E4M3FN", "f8E5M2", their FNUZ forms, or "bf16"
+    scale: Optional[float]  #: static scale fp8_max / amax / 2**margin
+    binades_needed: float  #: log2(amax / min); 0 without statistics
+    binades_e4m3: float  #: binades E4M3 holds after scaling with the margin
+    binades_e5m2: float
+    reason: str
+
+
+_TENSOR_ROLES = {"activation": 0, "weight": 1, "gradient": 2}
+_FP8_RECIPES = {"hybrid": 0, "e4m3": 1, "e5m2": 2, "range": 3}
+
+
+def select_fp8_format(target: str, role: str = "activation", *,
+                      amax: Optional[float] = None,
+                      min: Optional[float] = None, recipe: str = "hybrid",
+                      margin: int = 0,
+                      allow_bf16_fallback: bool = False) -> FP8Decision:
+    """The FP8 format (and static scale) fp-opt chooses for one tensor.
+
+    ``role`` is activation, weight or gradient; ``amax``/``min`` are the
+    tensor's calibration statistics (as in ``#lowp.stats``; give both or
+    neither); ``recipe`` is hybrid, e4m3, e5m2 or range. The same function
+    the ``lowp-select-fp8-formats`` pass calls. ValueError on failure (an
+    unknown chip, a target without FP8 and no fallback).
+    """
+    if role not in _TENSOR_ROLES:
+        raise ValueError(f"role must be one of {list(_TENSOR_ROLES)}")
+    if recipe not in _FP8_RECIPES:
+        raise ValueError(f"recipe must be one of {list(_FP8_RECIPES)}")
+    if (amax is None) != (min is None):
+        raise ValueError("give both amax and min, or neither")
+    has_stats = amax is not None
+    ok, fmt, scale, needed, e4m3, e5m2, message = _fpopt.select_fp8_format(
+        target, _TENSOR_ROLES[role], has_stats,
+        float(amax) if has_stats else 0.0, float(min) if has_stats else 0.0,
+        _FP8_RECIPES[recipe], int(margin), bool(allow_bf16_fallback))
+    if not ok:
+        raise ValueError(message)
+    return FP8Decision(fmt, scale, needed, e4m3, e5m2, message)
 
 
 _LOSS_SCALE_MODES = {"none": 0, "static": 1, "dynamic": 2}

@@ -8,8 +8,9 @@ the hardware capability table, keyed by the vendors' chip names.
 from __future__ import annotations
 
 import functools
+import types
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, Optional, Tuple
+from typing import FrozenSet, Mapping, Optional, Tuple
 
 from . import _fpopt
 
@@ -59,14 +60,15 @@ class Target:
 
 
 @functools.lru_cache(maxsize=None)
-def float_formats() -> Dict[str, FloatFormat]:
-    """The format table, keyed by MLIR type name, in table order."""
-    return {row["name"]: FloatFormat(**row) for row in _fpopt.float_formats()}
+def float_formats() -> Mapping[str, FloatFormat]:
+    """The format table, keyed by MLIR type name, in table order (read-only)."""
+    return types.MappingProxyType(
+        {row["name"]: FloatFormat(**row) for row in _fpopt.float_formats()})
 
 
 @functools.lru_cache(maxsize=None)
-def targets() -> Dict[str, Target]:
-    """The capability table, keyed by chip name, in table order."""
+def targets() -> Mapping[str, Target]:
+    """The capability table, keyed by chip name, in table order (read-only)."""
     result = {}
     for row in _fpopt.targets():
         for key in ("matrix_formats", "elementwise_formats",
@@ -75,7 +77,7 @@ def targets() -> Dict[str, Target]:
         for key in ("tile16", "tile8", "vector_tile"):
             row[key] = tuple(row[key])
         result[row["name"]] = Target(**row)
-    return result
+    return types.MappingProxyType(result)
 
 
 def float_format(name: str) -> FloatFormat:

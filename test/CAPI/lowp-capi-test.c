@@ -7,6 +7,7 @@
 
 #include "lowp-c/Attributes.h"
 #include "lowp-c/Dialect.h"
+#include "lowp-c/FP8Selection.h"
 #include "lowp-c/Pipeline.h"
 #include "lowp-c/Tables.h"
 
@@ -329,6 +330,54 @@ static void testPipelines(MlirContext ctx) {
   // CHECK: parse failed, 1 diagnostics
 }
 
+static void printFP8(const char *chip, MlirLowpTensorRole role, bool hasStats,
+                     double amax, double min, MlirLowpFP8Recipe recipe,
+                     unsigned margin, bool fallback) {
+  MlirLowpFP8Decision d;
+  printf("%s role=%d: ", chip, (int)role);
+  MlirLogicalResult ok = mlirLowpSelectFP8Format(
+      mlirStringRefCreateFromCString(chip), role, hasStats, amax, min, recipe,
+      margin, fallback, &d, printToStdout, NULL);
+  if (mlirLogicalResultIsFailure(ok)) {
+    printf(" -> failure\n");
+    return;
+  }
+  MlirStringRef name = mlirLowpFormatGetName(d.format);
+  printf(" -> %.*s", (int)name.length, name.data);
+  if (d.hasScale)
+    printf(" scale=%.17g", d.scale);
+  printf(" needs=%.3f e4m3=%.3f e5m2=%.3f\n", d.binadesNeeded, d.binadesE4M3,
+         d.binadesE5M2);
+}
+
+static void testFP8Selection(void) {
+  printf("== fp8 selection\n");
+  printFP8("sm_90", MlirLowpTensorRoleActivation, false, 0, 0,
+           MlirLowpFP8RecipeHybrid, 0, false);
+  printFP8("sm_90", MlirLowpTensorRoleGradient, false, 0, 0,
+           MlirLowpFP8RecipeHybrid, 0, false);
+  printFP8("gfx942", MlirLowpTensorRoleWeight, true, 448.0, 1.0,
+           MlirLowpFP8RecipeHybrid, 0, false);
+  // 2^-20 below amax: more than E4M3 holds (16.8 binades), E5M2 does.
+  printFP8("sm_90", MlirLowpTensorRoleActivation, true, 1.0, 0x1p-20,
+           MlirLowpFP8RecipeRange, 0, false);
+  printFP8("sm_80", MlirLowpTensorRoleActivation, false, 0, 0,
+           MlirLowpFP8RecipeHybrid, 0, false);
+  printFP8("sm_80", MlirLowpTensorRoleActivation, false, 0, 0,
+           MlirLowpFP8RecipeHybrid, 0, true);
+  printFP8("sm_90", MlirLowpTensorRoleActivation, true, -1.0, 0.5,
+           MlirLowpFP8RecipeHybrid, 0, false);
+  // CHECK-LABEL: == fp8 selection
+  // CHECK-NEXT: sm_90 role=0: recipe hybrid: activation -> E4M3 (precision) -> f8E4M3FN needs=0.000 e4m3=16.807 e5m2=30.807
+  // CHECK-NEXT: sm_90 role=2: recipe hybrid: gradient -> E5M2 (range) -> f8E5M2 needs=0.000
+  // 240 / 448 = 0.5357...: the FNUZ maximum.
+  // CHECK-NEXT: gfx942 role=1: {{.*}} -> f8E4M3FNUZ scale=0.5357142857142857{{[0-9]*}} needs=8.807
+  // CHECK-NEXT: sm_90 role=0: needs 20.0 binades > E4M3's 16.8, E5M2 holds 30.8 -> f8E5M2 scale=57344 needs=20.000
+  // CHECK-NEXT: sm_80 role=0: target 'sm_80' has no FP8 support {{.*}} -> failure
+  // CHECK-NEXT: sm_80 role=0: target 'sm_80' has no FP8: bf16 fallback -> bf16 needs=0.000
+  // CHECK-NEXT: sm_90 role=0: invalid statistics{{.*}} -> failure
+}
+
 /// An embedder's own, minimal dialect set (as IREE or torch-mlir have),
 /// built from dialect handles, with lowp and its models added.
 static void testMinimalContext(void) {
@@ -366,6 +415,7 @@ int main(void) {
   testTargetTable(ctx);
   testPipelines(ctx);
   mlirContextDestroy(ctx);
+  testFP8Selection();
   testMinimalContext();
   printf("== done\n");
   // CHECK-LABEL: == done

@@ -160,7 +160,7 @@ module attributes {lowp.policy = #lowp.policy<compute = bf16, accumulate = f32, 
 
 // -----
 
-// expected-remark @+1 {{loss scaling not applied: 8-bit float compute ('f8E5M2', from the function's narrowest float type) is scaled per tensor by lowp-select-fp8-formats, not by a loss scale}}
+// expected-remark @+1 {{loss scaling not applied: 8-bit float compute ('f8E5M2', from the function's float types) is scaled per tensor by lowp-select-fp8-formats, not by a loss scale}}
 func.func @fp8_step(%w: tensor<4xf32>, %g8: tensor<4xf8E5M2>)
     -> (tensor<f32> {lowp.loss}, tensor<4xf32> {lowp.updates = 0 : i64}) {
   %loss = arith.constant dense<0.5> : tensor<f32>
@@ -173,7 +173,7 @@ func.func @fp8_step(%w: tensor<4xf32>, %g8: tensor<4xf8E5M2>)
 
 // -----
 
-// expected-remark @+1 {{loss scaling not applied: compute type 'f32' (from the function's narrowest float type) has an exponent range at least f32's, so gradients do not underflow}}
+// expected-remark @+1 {{loss scaling not applied: compute type 'f32' (from the function's float types) has an exponent range at least f32's, so gradients do not underflow}}
 func.func @f32_step(%w: tensor<4xf32>, %g: tensor<4xf32>)
     -> (tensor<f32> {lowp.loss}, tensor<4xf32> {lowp.updates = 0 : i64}) {
   %loss = arith.constant dense<0.5> : tensor<f32>

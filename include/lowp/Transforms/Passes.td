@@ -170,8 +170,8 @@ def LowpMaterializeLossScaling
     The mode is `mode` when set, else the `loss_scale` of the function's or
     module's `#lowp.policy`, else dynamic. Loss scaling only applies to f16
     compute (`policy`, else the `#lowp.policy` compute type, else f16 if any
-    value of the function has it, else its narrowest float): for bf16 and 8-bit floats the pass changes nothing and
-    says why in a remark. A function already carrying `lowp.loss_scaling` is
+    value of the function has it): for bf16 and 8-bit floats the pass
+    changes nothing and says why in a remark. A function already carrying `lowp.loss_scaling` is
     left as it is. With `check-numerics`, the step also reports at run time
     the first non-finite tensor among the loss and the gradients, by role
     and source location (`vector.print`).
