@@ -71,3 +71,26 @@ for model in haswell sapphirerapids znver4; do
     printf "%-22s inner loop: %d instructions, %d vfmadd231ps; %.1f cycles/iteration; %.1f FLOP/cycle of a modelled peak %.1f (%.0f%%)\n",
            cpu, n, d, c / 200, f, p, 100 * f / p }'
 done
+
+# AMX-BF16 (sapphirerapids, amx=true): the tdpbf16ps kernel (2 x 2 tiles of
+# 16 x 16 f32, k = 32 per instruction: 16384 FLOP each) against the
+# AVX-512 f32 FMA kernel of the same pipeline (zmm vfmadd231ps: 32 FLOP).
+"$FPOPT" "$OUT/mm.mlir" -lowp-pipeline-x86="cpu=sapphirerapids amx=true ${OPTS:-}" \
+  | "$LLVM/mlir-translate" --mlir-to-llvmir \
+  | "$LLVM/llc" -O3 -mcpu=sapphirerapids -o "$OUT/amx.s"
+extract_loop "$OUT/amx.s" tdpbf16ps | grep -v '^\s*j' > "$OUT/amx.loop.s"
+sed "s/x${N}xbf16/x${N}xf32/g" "$OUT/mm.mlir" > "$OUT/mm32.mlir"
+"$FPOPT" "$OUT/mm32.mlir" -lowp-pipeline-x86="cpu=sapphirerapids ${OPTS:-}" \
+  | "$LLVM/mlir-translate" --mlir-to-llvmir \
+  | "$LLVM/llc" -O3 -mcpu=sapphirerapids -o "$OUT/f32.s"
+extract_loop "$OUT/f32.s" vfmadd231ps | grep -v '^\s*j' > "$OUT/f32.loop.s"
+amxCycles=$("$LLVM/llvm-mca" -noalias=false -mcpu=sapphirerapids -iterations=200 \
+              "$OUT/amx.loop.s" 2>/dev/null | awk '/^Total Cycles:/ {print $3}')
+f32Cycles=$("$LLVM/llvm-mca" -noalias=false -mcpu=sapphirerapids -iterations=200 \
+              "$OUT/f32.loop.s" 2>/dev/null | awk '/^Total Cycles:/ {print $3}')
+awk -v ta=$(grep -c tdpbf16ps "$OUT/amx.loop.s") -v ca=$amxCycles \
+    -v tf=$(grep -c vfmadd231ps "$OUT/f32.loop.s") -v cf=$f32Cycles 'BEGIN {
+  fa = ta * 16384 * 200 / ca; ff = tf * 32 * 200 / cf;
+  printf "sapphirerapids AMX     inner loop: %d tdpbf16ps; %.1f cycles/iteration; %.1f FLOP/cycle\n", ta, ca / 200, fa
+  printf "sapphirerapids AVX-512 f32 inner loop: %d vfmadd231ps; %.1f cycles/iteration; %.1f FLOP/cycle\n", tf, cf / 200, ff
+  printf "AMX / AVX-512 f32: %.1fx\n", fa / ff }'

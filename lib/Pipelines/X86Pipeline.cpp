@@ -39,6 +39,10 @@ struct X86PipelineOptions : PassPipelineOptions<X86PipelineOptions> {
                       llvm::cl::desc("Rows of the matmul m block (0: no m "
                                      "blocking)"),
                       llvm::cl::init(0)};
+  Option<bool> amx{*this, "amx",
+                   llvm::cl::desc("bf16 matmuls on AMX-BF16 tiles "
+                                  "(sapphirerapids)"),
+                   llvm::cl::init(false)};
 };
 
 /// Appends a textual pipeline; the pieces are fixed strings, so a parse
@@ -62,7 +66,8 @@ void buildX86Pipeline(OpPassManager &pm, const X86PipelineOptions &opts) {
   addText(pm, "one-shot-bufferize{bufferize-function-boundaries "
               "function-boundary-type-conversion=identity-layout-map}");
   // 3. Contractions: packed, register-blocked micro-kernels.
-  pm.addPass(createLowpX86LowerContractions({cpu, opts.mr, opts.nr, opts.kc}));
+  pm.addPass(createLowpX86LowerContractions(
+      {cpu, opts.mr, opts.nr, opts.kc, opts.mc, opts.amx}));
   // 4. Everything else elementwise: loops, vectorized along the innermost
   //    dimension at the register width.
   addText(pm, "func.func(convert-linalg-to-affine-loops,"

@@ -16,6 +16,11 @@
 // RUN: fp-opt %s -lowp-pipeline-x86=cpu=avx2 | mlir-translate --mlir-to-llvmir \
 // RUN: | llc -O3 -mcpu=x86-64-v3 | FileCheck %s --check-prefix=AVX2
 //
+// Sapphire Rapids with amx=true: AMX-BF16 tiles, 2 x 2 accumulator tiles
+// carried across the k loop (4 tdpbf16ps per 32 k), B in VNNI panels.
+// RUN: fp-opt %s -lowp-pipeline-x86="cpu=sapphirerapids amx=true" | mlir-translate --mlir-to-llvmir \
+// RUN: | llc -O3 -mcpu=sapphirerapids | FileCheck %s --check-prefix=AMX
+//
 // The LLVM dialect itself: no float conversion left for AVX2 to lower.
 // RUN: fp-opt %s -lowp-pipeline-x86=cpu=avx2 | FileCheck %s --check-prefix=LLVM-AVX2
 
@@ -35,6 +40,17 @@
 // AVX2-NOT: {{call|vfmadd}}
 // AVX2: j{{[a-z]+}} .LBB0_
 // AVX2-NOT: __truncsfbf2
+
+// AMX-LABEL: matmul_bf16:
+// AMX: ldtilecfg
+// AMX-COUNT-4: tilestored
+// AMX: This Loop Header: Depth=2
+// AMX-COUNT-4: tileloadd
+// AMX: This Inner Loop Header: Depth=3
+// AMX-COUNT-4: tileloadd
+// AMX-COUNT-4: tdpbf16ps %tmm{{[0-9]}}, %tmm{{[0-9]}}, %tmm{{[0-9]}}
+// AMX-NOT: {{call|vdpbf16ps|tilestored}}
+// AMX: j{{[a-z]+}} .LBB0_
 
 // LLVM-AVX2-LABEL: llvm.func @matmul_bf16
 // LLVM-AVX2-NOT: llvm.fptrunc

@@ -128,11 +128,14 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     Option<"mc", "mc", "unsigned", /*default=*/"0",
            "Rows of an m block, rounded down to a multiple of mr: an mc x kc "
            "block of packed A stays in L2 (0: no m blocking)">,
+    Option<"amx", "amx", "bool", /*default=*/"false",
+           "bf16 matmuls whose shapes fit 2 x 2 AMX tiles run on AMX-BF16 "
+           "(tdpbf16ps; sapphirerapids)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
-    "::mlir::x86vector::X86VectorDialect",
+    "::mlir::x86vector::X86VectorDialect", "::mlir::amx::AMXDialect",
   ];
 }
 

@@ -18,6 +18,7 @@
 #include "lowp/IR/LowpDialect.h"
 #include "lowp/Target/TargetInfo.h"
 
+#include "mlir/Dialect/AMX/AMXDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -43,6 +44,9 @@ struct KernelConfig {
   unsigned kc;  ///< k block (0: all of k)
   unsigned mc;  ///< row block (0: all of m)
   bool bf16Dot; ///< vdpbf16ps available (AVX512_BF16)
+  /// AMX tile (rows x columns x k) for bf16, when AMX is requested and the
+  /// target has it; invalid otherwise.
+  TileShape amxTile;
 };
 
 /// A statically shaped, identity-layout memref of rank `rank`.
@@ -267,7 +271,89 @@ public:
       memref::DeallocOp::create(b, loc, packedA);
   }
 
+  /// True when the AMX kernel covers an m x n x k bf16 matmul: 2 x 2 C
+  /// tiles per block (4 accumulators, 2 A and 2 B tiles: all 8 tmm).
+  bool amxCovers(int64_t m, int64_t n, int64_t k, Type elem) const {
+    const TileShape &t = cfg.amxTile;
+    return t.valid() && elem.isBF16() && m % (2 * t.m) == 0 &&
+           n % (2 * t.n) == 0 && k % t.k == 0;
+  }
+
+  /// C[m x n] += A[m x k] * B[k x n] on AMX (tdpbf16ps): B packed into VNNI
+  /// panels of 2 tile columns, 2 x 2 accumulator tiles carried across k.
+  void emitAmxMatmul(Value a, Value bMat, Value c, int64_t m, int64_t n,
+                     int64_t k, Type elem) {
+    const TileShape &t = cfg.amxTile;
+    int64_t cols = 2 * t.n, rows = 2 * t.m, panels = n / cols;
+    // VNNI panels as a 2-D buffer, one row per (panel, k pair), so a B tile
+    // is t.k/2 consecutive rows of 2*t.n values.
+    auto packedType = MemRefType::get({panels * (k / 2), 2 * cols}, elem);
+    Value packed =
+        memref::AllocOp::create(b, loc, packedType, b.getI64IntegerAttr(64));
+    auto half = VectorType::get({t.n}, elem);
+    loop(panels, 1, [&](Value jb) {
+      loop(k / 2, 1, [&](Value kk) {
+        Value row = addIdx(mulc(jb, k / 2), kk);
+        for (int64_t v = 0; v < 2; ++v) {
+          Value col = addc(mulc(jb, cols), v * t.n);
+          Value even =
+              vector::LoadOp::create(b, loc, half, bMat, {mulc(kk, 2), col});
+          Value odd = vector::LoadOp::create(b, loc, half, bMat,
+                                             {addc(mulc(kk, 2), 1), col});
+          Value pairs = vector::InterleaveOp::create(b, loc, even, odd);
+          vector::StoreOp::create(b, loc, pairs, packed,
+                                  {row, idx(2 * v * t.n)});
+        }
+      });
+    });
+    auto accType =
+        amx::TileType::get({int64_t(t.m), int64_t(t.n)}, b.getF32Type());
+    auto inType = amx::TileType::get({int64_t(t.m), int64_t(2 * t.n)}, elem);
+    loop(panels, 1, [&](Value jb) {
+      loop(m, rows, [&](Value row0) {
+        SmallVector<Value> init;
+        for (int64_t r = 0; r < 2; ++r)
+          for (int64_t h = 0; h < 2; ++h)
+            init.push_back(amx::TileLoadOp::create(
+                b, loc, accType, c,
+                ValueRange{addc(row0, r * t.m),
+                           addc(mulc(jb, cols), h * t.n)}));
+        auto kLoop = scf::ForOp::create(
+            b, loc, idx(0), idx(k / 2), idx(t.k / 2), init,
+            [&](OpBuilder &nb, Location, Value k2, ValueRange accs) {
+              OpBuilder::InsertionGuard g(b);
+              b.setInsertionPoint(nb.getInsertionBlock(),
+                                  nb.getInsertionPoint());
+              Value bRow = addIdx(mulc(jb, k / 2), k2);
+              Value tb[2], ta[2];
+              for (int64_t h = 0; h < 2; ++h)
+                tb[h] = amx::TileLoadOp::create(
+                    b, loc, inType, packed, ValueRange{bRow, idx(2 * h * t.n)});
+              for (int64_t r = 0; r < 2; ++r)
+                ta[r] = amx::TileLoadOp::create(
+                    b, loc, inType, a,
+                    ValueRange{addc(row0, r * t.m), mulc(k2, 2)});
+              SmallVector<Value> next;
+              for (int64_t r = 0; r < 2; ++r)
+                for (int64_t h = 0; h < 2; ++h)
+                  next.push_back(amx::TileMulFOp::create(
+                      b, loc, accType, ta[r], tb[h], accs[r * 2 + h]));
+              scf::YieldOp::create(b, loc, next);
+            });
+        for (int64_t r = 0; r < 2; ++r)
+          for (int64_t h = 0; h < 2; ++h)
+            amx::TileStoreOp::create(
+                b, loc, c,
+                ValueRange{addc(row0, r * t.m), addc(mulc(jb, cols), h * t.n)},
+                kLoop.getResult(r * 2 + h));
+      });
+    });
+    memref::DeallocOp::create(b, loc, packed);
+  }
+
 private:
+  Value addIdx(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+
   OpBuilder &b;
   Location loc;
   const KernelConfig &cfg;
@@ -308,9 +394,13 @@ struct MatmulToKernel : OpRewritePattern<linalg::MatmulOp> {
     auto a = cast<MemRefType>(op.getDpsInputs()[0].getType());
     auto bt = cast<MemRefType>(op.getDpsInputs()[1].getType());
     KernelBuilder kb(rw, op.getLoc(), cfg);
-    kb.emitMatmul(op.getDpsInputs()[0], op.getDpsInputs()[1],
-                  op.getDpsInits()[0], {}, a.getDimSize(0), bt.getDimSize(1),
-                  a.getDimSize(1), a.getElementType());
+    int64_t m = a.getDimSize(0), n = bt.getDimSize(1), k = a.getDimSize(1);
+    if (kb.amxCovers(m, n, k, a.getElementType()))
+      kb.emitAmxMatmul(op.getDpsInputs()[0], op.getDpsInputs()[1],
+                       op.getDpsInits()[0], m, n, k, a.getElementType());
+    else
+      kb.emitMatmul(op.getDpsInputs()[0], op.getDpsInputs()[1],
+                    op.getDpsInits()[0], {}, m, n, k, a.getElementType());
     rw.eraseOp(op);
     return success();
   }
@@ -366,6 +456,17 @@ struct LowpX86LowerContractionsPass
     // 8x32 (16 zmm) with AVX-512.
     cfg.mr = mr ? unsigned(mr) : (cfg.bf16Dot ? 8 : 6);
     cfg.nr = nr ? unsigned(nr) : 2 * cfg.lanes;
+    // AMX-BF16's tile (16 x 16 f32 accumulators, k = 32 bf16) is the
+    // table's 16-bit matrix tile on chips where it is more than a vdpbf16ps
+    // pair.
+    if (amx) {
+      if (!cfg.bf16Dot || info->tile16.k <= 2) {
+        root->emitError() << "amx requested but '" << chip
+                          << "' has no AMX-BF16";
+        return signalPassFailure();
+      }
+      cfg.amxTile = info->tile16;
+    }
     cfg.kc = kc;
     cfg.mc = mc;
     if (cfg.nr % cfg.lanes) {
