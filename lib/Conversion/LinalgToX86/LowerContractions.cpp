@@ -131,31 +131,34 @@ public:
       });
     });
 
-    // The f32 kernel broadcasts scalars of A: pack A into row panels
-    // [ceil(m/mr)][k][mr] (widened to f32), so each k step reads mr
-    // consecutive floats instead of mr rows a whole row apart. O(m*k).
-    Value packedA;
+    // The f32 kernel broadcasts scalars of A, read in place (packing A into
+    // row panels measured slower here: the k loop's broadcasts stream mr
+    // rows well). A narrow A is widened once into an f32 copy, vectorized:
+    // O(m*k) shifts.
     int64_t tail = m % cfg.mr;
-    if (!dot) {
-      int64_t blocks = (m + cfg.mr - 1) / cfg.mr;
-      packedA = memref::AllocOp::create(
-          b, loc, MemRefType::get({blocks, k, cfg.mr}, f32),
-          b.getI64IntegerAttr(64));
-      auto packBlock = [&](Value ib, unsigned rows) {
-        Value row0 = mulc(ib, cfg.mr);
-        loop(k, 1, [&](Value kk) {
-          for (unsigned r = 0; r < rows; ++r) {
-            Value x =
-                memref::LoadOp::create(b, loc, a, at({addc(row0, r), kk}));
-            if (elem != f32)
-              x = arith::ExtFOp::create(b, loc, f32, x);
-            memref::StoreOp::create(b, loc, x, packedA, {ib, kk, idx(r)});
+    Value aEff = a, widenedA;
+    SmallVector<Value> aBatch(batch.begin(), batch.end());
+    if (!dot && elem != f32) {
+      widenedA = memref::AllocOp::create(b, loc, MemRefType::get({m, k}, f32),
+                                         b.getI64IntegerAttr(64));
+      bool vectorized = k % lanes == 0;
+      loop(m, 1, [&](Value i) {
+        loop(k, vectorized ? lanes : 1, [&](Value kk) {
+          if (vectorized) {
+            Value x = vector::LoadOp::create(b, loc, narrowVec, a, at({i, kk}));
+            vector::StoreOp::create(b, loc,
+                                    arith::ExtFOp::create(b, loc, accType, x),
+                                    widenedA, {i, kk});
+          } else {
+            Value x = memref::LoadOp::create(b, loc, a, at({i, kk}));
+            memref::StoreOp::create(b, loc,
+                                    arith::ExtFOp::create(b, loc, f32, x),
+                                    widenedA, {i, kk});
           }
         });
-      };
-      loop(m / cfg.mr, 1, [&](Value ib) { packBlock(ib, cfg.mr); });
-      if (tail)
-        packBlock(idx(m / cfg.mr), tail);
+      });
+      aEff = widenedA;
+      aBatch.clear();
     }
 
     // The register-blocked kernel.
@@ -167,8 +170,6 @@ public:
     // One mr-row block (mr = `blockRows`) of one panel.
     auto emitBlock = [&](Value jb, Value row0, unsigned blockRows, Value kBegin,
                          Value kEnd) {
-      Value blockIndex =
-          dot ? Value() : arith::DivUIOp::create(b, loc, row0, idx(cfg.mr));
       Value col0 = mulc(jb, cfg.nr);
       SmallVector<Value> rows, init;
       for (unsigned r = 0; r < blockRows; ++r)
@@ -207,8 +208,9 @@ public:
                       vector::BroadcastOp::create(b, loc, bcastInt, scalar);
                   av = vector::BitCastOp::create(b, loc, dotOperand, splat);
                 } else {
-                  Value scalar = memref::LoadOp::create(
-                      b, loc, packedA, {blockIndex, aCol, idx(r)});
+                  SmallVector<Value> aEffIx(aBatch.begin(), aBatch.end());
+                  aEffIx.append({rows[r], aCol});
+                  Value scalar = memref::LoadOp::create(b, loc, aEff, aEffIx);
                   av = vector::BroadcastOp::create(b, loc, accType, scalar);
                 }
                 for (unsigned v = 0; v < nv; ++v) {
@@ -267,8 +269,8 @@ public:
              [&](Value jb) { emitBlock(jb, idx(full), tail, kBegin, kEnd); });
     });
     memref::DeallocOp::create(b, loc, packed);
-    if (packedA)
-      memref::DeallocOp::create(b, loc, packedA);
+    if (widenedA)
+      memref::DeallocOp::create(b, loc, widenedA);
   }
 
   /// True when the AMX kernel covers an m x n x k bf16 matmul: 2 x 2 C

@@ -27,21 +27,20 @@
 // DOT-COUNT-4: vector.store %{{.*}} : memref<4x32xf32>, vector<16xf32>
 // DOT: memref.dealloc %[[P]]
 // DOT-NOT: linalg.matmul
-// On AVX2 the bf16 operands are widened once while packing (B into
-// panels of 8 columns, A into panels of 3 rows) and the kernel is f32 FMA
-// on a 3 x 8 block, k unrolled 4 times; M = 4 leaves a 1-row tail block.
+// On AVX2 the bf16 operands are widened once (B while packing into panels
+// of 8 columns, A into an f32 copy) and the kernel is f32 FMA on a 3 x 8
+// block, k unrolled 4 times; M = 4 leaves a 1-row tail block.
 // FMA-LABEL: func @matmul_bf16
 // FMA: %[[P:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4x8x8xf32>
 // FMA: arith.extf %{{.*}} : vector<8xbf16> to vector<8xf32>
-// FMA: %[[PA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x8x3xf32>
-// FMA-COUNT-3: arith.extf %{{.*}} : bf16 to f32
-// FMA: arith.extf %{{.*}} : bf16 to f32
+// FMA: %[[WA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4x8xf32>
+// FMA: arith.extf %{{.*}} : vector<8xbf16> to vector<8xf32>
 // FMA: scf.for %{{.*}} = %c0 to %c3 step %c3
 // FMA: scf.for {{.*}} step %c4 iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>)
-// FMA: memref.load %[[PA]]
+// FMA: memref.load %[[WA]]
 // FMA-COUNT-12: vector.fma
 // FMA: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>)
-// FMA: memref.load %[[PA]]
+// FMA: memref.load %[[WA]]
 // FMA: vector.fma
 // FMA-NOT: linalg.matmul
 func.func @matmul_bf16(%a: memref<4x8xbf16>, %b: memref<8x32xbf16>, %c: memref<4x32xf32>) {
