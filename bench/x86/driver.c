@@ -1,6 +1,7 @@
 // Times the matmuls compiled by lowp-pipeline-x86 against OpenBLAS sgemm,
 // single thread, side by side in one process. C = A * B, N x N, row-major.
 #include <cblas.h>
+#include <malloc.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,14 @@ static float fromBF16(uint16_t h) {
 }
 
 int main(int argc, char **argv) {
+  // The generated code mallocs its packing buffers per call (memref.alloc);
+  // OpenBLAS keeps its buffers for the life of the process. Keep freed
+  // memory in the heap (no trimming, no mmap per call) so both pay the same
+  // for memory management: otherwise every call page-faults its buffers in.
+  if (!getenv("BENCH_DEFAULT_MALLOC")) {
+    mallopt(M_MMAP_THRESHOLD, 1 << 30);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  }
   int n = argc > 1 ? atoi(argv[1]) : 512;
   int reps = argc > 2 ? atoi(argv[2]) : 5;
   size_t nn = (size_t)n * n;

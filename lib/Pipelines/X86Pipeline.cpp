@@ -34,7 +34,7 @@ struct X86PipelineOptions : PassPipelineOptions<X86PipelineOptions> {
   Option<unsigned> kc{*this, "kc",
                       llvm::cl::desc("Depth of the matmul k block (0: no "
                                      "k blocking)"),
-                      llvm::cl::init(256)};
+                      llvm::cl::init(512)};
   Option<unsigned> mc{*this, "mc",
                       llvm::cl::desc("Rows of the matmul m block (0: no m "
                                      "blocking)"),

@@ -122,7 +122,7 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     Option<"nr", "nr", "unsigned", /*default=*/"0",
            "Columns of the register block, a multiple of the f32 lanes "
            "(0: the cpu's default)">,
-    Option<"kc", "kc", "unsigned", /*default=*/"256",
+    Option<"kc", "kc", "unsigned", /*default=*/"512",
            "Depth of a k block: a kc x nr slice of packed B stays in L1 "
            "(0: no k blocking)">,
     Option<"mc", "mc", "unsigned", /*default=*/"0",
