@@ -148,7 +148,11 @@ mlir::lowp::classifyStructuredOp(linalg::LinalgOp op, FloatType low) {
   bool hasReduction = op.getNumReductionLoops() > 0;
   if (hasReduction && linalg::isaContractionOpInterface(op))
     return {PC::Matrix, "contraction body (mul-add over a reduction)"};
-  if (hasReduction && linalg::isaConvolutionOpInterface(op))
+  // Pooling shares the convolution structure; only a multiply-accumulate
+  // body is a matrix op.
+  if (hasReduction && linalg::isaConvolutionOpInterface(op) &&
+      llvm::any_of(op.getBlock()->getOperations(),
+                   llvm::IsaPred<arith::MulFOp>))
     return {PC::Matrix, "convolution body"};
 
   bool allTransparent = true;

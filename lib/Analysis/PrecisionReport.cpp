@@ -2,6 +2,8 @@
 
 #include "lowp/Analysis/PrecisionReport.h"
 
+#include "lowp/IR/LowpDialect.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/Format.h"
@@ -28,8 +30,9 @@ TensorBytes mlir::lowp::measureTensorBytes(Operation *root) {
     for (Type type : func.getResultTypes())
       bytes.results += getFloatTensorBytes(type);
     func.getBody().walk([&](Operation *op) {
+      int64_t &role = isa<CastOp>(op) ? bytes.conversions : bytes.intermediates;
       for (Type type : op->getResultTypes())
-        bytes.intermediates += getFloatTensorBytes(type);
+        role += getFloatTensorBytes(type);
     });
   });
   return bytes;
@@ -47,6 +50,7 @@ static llvm::json::Object toJson(const TensorBytes &bytes) {
   return llvm::json::Object{{"arguments", bytes.arguments},
                             {"results", bytes.results},
                             {"intermediates", bytes.intermediates},
+                            {"conversions", bytes.conversions},
                             {"total", bytes.total()}};
 }
 
@@ -110,10 +114,23 @@ void PrecisionReport::writeTable(llvm::raw_ostream &os) const {
   row("arguments", bytesBefore.arguments, bytesAfter.arguments);
   row("results", bytesBefore.results, bytesAfter.results);
   row("intermediates", bytesBefore.intermediates, bytesAfter.intermediates);
+  row("casts", bytesBefore.conversions, bytesAfter.conversions);
   row("total", bytesBefore.total(), bytesAfter.total());
+  // Transparent ops kept with their neighbours are summarised; the JSON
+  // lists each of them.
   os << "kept at original precision:\n";
-  for (const PrecisionDecision &d : decisions)
-    if (d.keptWide)
-      os << "  " << d.opName << " (" << d.opClass << ") at " << d.location
-         << ": " << d.rule << "\n";
+  std::map<std::string, unsigned> quietlyKept;
+  for (const PrecisionDecision &d : decisions) {
+    if (!d.keptWide)
+      continue;
+    if (d.opClass == "transparent") {
+      ++quietlyKept[d.opName];
+      continue;
+    }
+    os << "  " << d.opName << " (" << d.opClass << ") at " << d.location
+       << ": " << d.rule << "\n";
+  }
+  for (const auto &[kind, n] : quietlyKept)
+    os << "  " << n << " x " << kind
+       << " (transparent): kept with their neighbours\n";
 }

@@ -67,6 +67,9 @@ struct InferenceConfig {
   bool wideAccumulator = true;
   llvm::StringSet<> keepWide, forceLow;
   bool emitRemarks = false;
+  /// Let entry functions (not called in the module) take and return the
+  /// low format where their arguments and results are low anyway.
+  bool demoteSignatures = false;
   /// Build the per-op decisions (a report or remarks were asked for).
   bool recordDecisions = false;
 };
@@ -134,6 +137,28 @@ static TypedAttr roundConstant(TypedAttr value, FloatType elementType) {
   return {};
 }
 
+/// False when some finite element of a float constant would round to an
+/// infinity (or NaN) in `elementType`.
+static bool fitsFormat(Attribute value, FloatType elementType) {
+  auto fits = [&](APFloat x) {
+    if (!x.isFinite())
+      return true;
+    bool losesInfo = false;
+    APFloat::opStatus status = x.convert(elementType.getFloatSemantics(),
+                                         APFloat::rmNearestTiesToEven,
+                                         &losesInfo);
+    return !(status & APFloat::opOverflow) && x.isFinite();
+  };
+  if (auto scalar = dyn_cast<FloatAttr>(value))
+    return fits(scalar.getValue());
+  if (auto dense = dyn_cast<DenseFPElementsAttr>(value)) {
+    if (dense.isSplat())
+      return fits(dense.getSplatValue<APFloat>());
+    return llvm::all_of(dense.getValues<APFloat>(), fits);
+  }
+  return true;
+}
+
 //===----------------------------------------------------------------------===//
 // The colouring
 //===----------------------------------------------------------------------===//
@@ -150,6 +175,8 @@ public:
     colour();
     recordDecisions();
     rewrite();
+    if (config.demoteSignatures)
+      demoteEntrySignatures();
   }
 
 private:
@@ -203,6 +230,9 @@ private:
       return "function or region boundary: types fixed by the signature";
     if (op->getNumRegions() != 0 && !ownsItsRegions(op))
       return "control flow: region-carried values keep their types";
+    if (auto constant = dyn_cast<arith::ConstantOp>(op))
+      if (!fitsFormat(constant.getValue(), config.low))
+        return "constant beyond the low format's range";
     SmallVector<Type> floatTypes = getFloatTypes(op);
     if (llvm::any_of(floatTypes, [](Type t) { return !isRetypeableF32(t); })) {
       for (Type t : floatTypes) {
@@ -472,11 +502,70 @@ private:
     return seen ? printType(seen) : "none";
   }
 
+  /// A cast this run inserted, read by nothing but `user`.
+  CastOp getOwnCastUsedOnlyBy(Value value, Operation *user) {
+    auto cast = value.getDefiningOp<CastOp>();
+    if (!cast || !insertedCasts.contains(cast) || !cast->hasOneUse() ||
+        *cast->user_begin() != user)
+      return {};
+    return cast;
+  }
+
+  /// Moves the boundary casts of entry functions (no caller in the module)
+  /// to their callers: an argument read only through one cast to the low
+  /// format becomes a low argument, a result returned through one cast from
+  /// the low format becomes a low result.
+  void demoteEntrySignatures() {
+    module.walk([&](func::FuncOp func) {
+      if (func.isExternal() ||
+          !SymbolTable::symbolKnownUseEmpty(func, module))
+        return;
+      Block &entry = func.getBody().front();
+      SmallVector<Type> inputs(func.getArgumentTypes());
+      SmallVector<Type> results(func.getResultTypes());
+      for (BlockArgument arg : entry.getArguments()) {
+        if (!arg.hasOneUse())
+          continue;
+        auto cast = arg.use_begin()->getOwner();
+        auto own = dyn_cast<CastOp>(cast);
+        if (!own || !insertedCasts.contains(own))
+          continue;
+        rewriter.modifyOpInPlace(func, [&] { arg.setType(own.getType()); });
+        rewriter.replaceAllUsesWith(own.getResult(), arg);
+        rewriter.eraseOp(own);
+        insertedCasts.erase(own);
+        --report.castsInserted;
+        inputs[arg.getArgNumber()] = arg.getType();
+      }
+      func.walk([&](func::ReturnOp ret) {
+        for (OpOperand &operand : ret->getOpOperands()) {
+          CastOp own = getOwnCastUsedOnlyBy(operand.get(), ret);
+          if (!own)
+            continue;
+          rewriter.modifyOpInPlace(ret, [&] { operand.set(own.getInput()); });
+          rewriter.eraseOp(own);
+          insertedCasts.erase(own);
+          --report.castsInserted;
+          results[operand.getOperandNumber()] = operand.get().getType();
+        }
+      });
+      rewriter.modifyOpInPlace(func, [&] {
+        func.setFunctionType(
+            FunctionType::get(func.getContext(), inputs, results));
+      });
+    });
+  }
+
   void rewrite() {
-    // 1. Retype every low op (results, bodies) from the original types.
+    // 1. Retype every low op (results, bodies) from the original types, and
+    //    let islands hand low users low results: an island converts its
+    //    results on exit, so no cast is needed after it.
     for (Node &node : nodes)
       if (node.colour == Colour::Low)
         retypeOp(node);
+    for (Node &node : nodes)
+      if (auto island = dyn_cast<IslandOp>(node.op))
+        retypeIslandResults(island);
     // 2. Reconcile every use of a retyped value, then every operand of a low
     //    op that reads an unchanged value.
     for (Value value : retypedOrder) {
@@ -484,6 +573,9 @@ private:
       for (OpOperand &use : value.getUses())
         uses.push_back(&use);
       for (OpOperand *use : uses) {
+        // An island converts its operands on entry: it reads any float type.
+        if (isa<IslandOp>(use->getOwner()))
+          continue;
         Node *user = nodeOfUser(use->getOwner());
         Type wanted = user && isDirect(*use, user)
                           ? getWantedType(*user, *use, originalTypes[value])
@@ -497,6 +589,24 @@ private:
       for (OpOperand &use : node.op->getOpOperands())
         if (!originalTypes.count(use.get()))
           reconcile(use, getWantedType(node, use, use.get().getType()));
+    }
+  }
+
+  /// Gives an island result the low type when every use wants it low.
+  void retypeIslandResults(IslandOp island) {
+    for (OpResult result : island->getResults()) {
+      if (!isRetypeableF32(result.getType()) || result.use_empty())
+        continue;
+      bool allLow = llvm::all_of(result.getUses(), [&](OpOperand &use) {
+        Node *user = nodeOfUser(use.getOwner());
+        return user && wantsLow(user, use);
+      });
+      if (!allLow)
+        continue;
+      rewriter.modifyOpInPlace(island, [&] {
+        setResultType(result,
+                      withFloatElementType(result.getType(), config.low));
+      });
     }
   }
 
@@ -528,7 +638,10 @@ private:
     Location loc = value.getLoc();
     FloatType element = getFloatElementType(type);
     Value converted;
-    if (auto constant = value.getDefiningOp<arith::ConstantOp>()) {
+    // A constant is re-created rounded, unless it overflows: then the cast
+    // stays visible in the IR.
+    auto constant = value.getDefiningOp<arith::ConstantOp>();
+    if (constant && fitsFormat(constant.getValue(), element)) {
       if (TypedAttr rounded = roundConstant(constant.getValue(), element)) {
         converted = arith::ConstantOp::create(rewriter, loc, rounded);
         ++report.constantsRounded;
@@ -538,7 +651,9 @@ private:
                                           empty.getDynamicSizes());
     }
     if (!converted) {
-      converted = CastOp::create(rewriter, loc, type, value);
+      auto cast = CastOp::create(rewriter, loc, type, value);
+      insertedCasts.insert(cast);
+      converted = cast;
       ++report.castsInserted;
     }
     if (argBlock)
@@ -588,7 +703,7 @@ private:
   }
 
   /// Can every float op of the body compute in the low format directly?
-  static bool canComputeBodyInLow(linalg::LinalgOp op) {
+  bool canComputeBodyInLow(linalg::LinalgOp op) {
     Region *body = op.getBlock()->getParent();
     for (Operation &bodyOp : op.getBlock()->without_terminator()) {
       if (!isa<arith::ArithDialect, math::MathDialect>(bodyOp.getDialect()) &&
@@ -596,6 +711,9 @@ private:
         return false;
       if (isa<arith::ExtFOp, arith::TruncFOp, arith::BitcastOp>(bodyOp))
         return false;
+      if (auto constant = dyn_cast<arith::ConstantOp>(bodyOp))
+        if (!fitsFormat(constant.getValue(), config.low))
+          return false;
       for (Value operand : bodyOp.getOperands())
         if (!body->isAncestor(operand.getParentRegion()) &&
             holdsFloats(operand.getType()))
@@ -696,6 +814,7 @@ private:
   SmallVector<Value> retypedOrder;
   DenseMap<std::pair<Value, Type>, Value> conversions;
   DenseMap<Block *, Operation *> lastArgumentCast;
+  llvm::SmallPtrSet<Operation *, 16> insertedCasts;
 };
 
 //===----------------------------------------------------------------------===//
@@ -772,6 +891,7 @@ struct LowpInferPrecisionPass
     for (const std::string &name : forceLowOps)
       config.forceLow.insert(name);
     config.emitRemarks = emitRemarks;
+    config.demoteSignatures = demoteSignatures;
     config.recordDecisions = emitRemarks || !reportPath.empty();
 
     report.lowFormat = printType(config.low);

@@ -111,48 +111,42 @@ struct IslandGroup {
 } // namespace
 
 /// True when the value of `op` can be recomputed inside an island instead
-/// of becoming an operand: constants, static empty tensors and fills of them.
+/// of becoming an operand: constants, empty tensors (their dynamic sizes
+/// become operands) and constant fills of them.
 static bool isRematerializable(Operation *op) {
   if (!op)
     return false;
-  if (isa<arith::ConstantOp>(op))
+  if (isa<arith::ConstantOp, tensor::EmptyOp>(op))
     return true;
-  if (auto empty = dyn_cast<tensor::EmptyOp>(op))
-    return empty.getDynamicSizes().empty();
   if (auto fill = dyn_cast<linalg::FillOp>(op))
-    return llvm::all_of(fill->getOperands(), [](Value v) {
-      return isRematerializable(v.getDefiningOp());
-    });
+    return fill.hasPureTensorSemantics() &&
+           llvm::all_of(fill->getOperands(), [](Value v) {
+             return isRematerializable(v.getDefiningOp());
+           });
   return false;
 }
 
 /// True when `op` is safe to move into an island and, when its types are
-/// narrower than the island's, to recompute at the island precision: pure
-/// ops of the dialects whose ops are polymorphic in the float type.
+/// narrower than the island's, to recompute at the island precision: ops
+/// without memory effects (linalg on tensors, not on buffers) whose ops,
+/// payloads included, belong to dialects that are polymorphic in the float
+/// type.
 static bool isIslandable(Operation *op) {
-  bool ok = true;
-  op->walk([&](Operation *nested) {
+  if (!isMemoryEffectFree(op))
+    return false;
+  WalkResult result = op->walk([](Operation *nested) {
     if (isa<arith::BitcastOp>(nested) ||
         !isa<arith::ArithDialect, math::MathDialect, linalg::LinalgDialect,
-             tensor::TensorDialect, LowpDialect>(nested->getDialect()) ||
-        (nested == op && !isMemoryEffectFree(nested) &&
-         !isa<linalg::LinalgOp, linalg::SoftmaxOp>(nested)))
-      ok = false;
-    // Destination-passing linalg ops on tensors have no memory effects;
-    // on buffers they do.
-    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(nested))
-      if (!linalgOp.hasPureTensorSemantics())
-        ok = false;
-    if (auto softmax = dyn_cast<linalg::SoftmaxOp>(nested))
-      if (!softmax.hasPureTensorSemantics())
-        ok = false;
+             tensor::TensorDialect, LowpDialect>(nested->getDialect()))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
   });
-  return ok;
+  return !result.wasInterrupted();
 }
 
-/// True when `user` (an op of `block`'s subtree) belongs to a group op.
-static Operation *getAncestorIn(Block &block, Operation *user) {
-  return block.findAncestorOpInBlock(*user);
+/// The op of `block` that is or contains `op`, or null.
+static Operation *getAncestorIn(Block &block, Operation *op) {
+  return block.findAncestorOpInBlock(*op);
 }
 
 /// Merges groups that share an op or where one reads a result of another.
@@ -337,9 +331,12 @@ static IslandOp buildIsland(IslandGroup &group, Block &block,
   llvm::SetVector<Value> inputs;
   llvm::SetVector<Operation *> rematerialized;
   std::function<void(Operation *)> addRemat = [&](Operation *def) {
-    for (Value v : def->getOperands())
-      if (Operation *operandDef = v.getDefiningOp())
-        addRemat(operandDef);
+    for (Value v : def->getOperands()) {
+      if (isRematerializable(v.getDefiningOp()))
+        addRemat(v.getDefiningOp());
+      else
+        inputs.insert(v);
+    }
     rematerialized.insert(def);
   };
   for (Operation *op : ops)

@@ -11,7 +11,7 @@
 // RUN:   -convert-linalg-to-loops -expand-strided-metadata -lower-affine -convert-scf-to-cf \
 // RUN:   -convert-math-to-llvm -convert-math-to-libm -convert-to-llvm -reconcile-unrealized-casts \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
-// RUN: | %python %S/check_islands.py attention islands
+// RUN: | %python %S/Inputs/check_islands.py attention islands
 //
 // The same without islands: the logits round to inf in f16 and the softmax
 // produces NaN (inf - inf). The checker asserts a non-finite output.
@@ -20,7 +20,7 @@
 // RUN:   -convert-linalg-to-loops -expand-strided-metadata -lower-affine -convert-scf-to-cf \
 // RUN:   -convert-math-to-llvm -convert-math-to-libm -convert-to-llvm -reconcile-unrealized-casts \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
-// RUN: | %python %S/check_islands.py attention no-islands
+// RUN: | %python %S/Inputs/check_islands.py attention no-islands
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>

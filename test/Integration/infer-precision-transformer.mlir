@@ -26,7 +26,15 @@
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils > %t.f16.txt
 // RUN: %python %S/Inputs/infer_precision_check.py --model transformer --format f16 --formats %t.formats.json --report %t.f16.json --output %t.f16.txt | FileCheck %s --check-prefixes=CHECK,F16
 
-// All eight matmuls and the transposed K are low in both formats.
+// How many ops ran low is printed; the checker reads it from the report.
 // BF16: transformer bf16: {{[0-9]+}} ops low
 // F16:  transformer f16: {{[0-9]+}} ops low
 // CHECK: PASS: every element within its tolerance
+
+// The same block through the decision pipeline (FP32 islands first, then
+// inference): the softmax and LayerNorms are islands and still f32.
+// RUN: fp-opt %t.mlir --lowp-auto-mixed-precision="policy=bf16 report=%t.amp.json" -convert-lowp-to-linalg -one-shot-bufferize="bufferize-function-boundaries" \
+// RUN:   -convert-linalg-to-loops -expand-strided-metadata -lower-affine -convert-scf-to-cf \
+// RUN:   -convert-math-to-llvm -convert-math-to-libm -convert-to-llvm -reconcile-unrealized-casts \
+// RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils > %t.amp.txt
+// RUN: %python %S/Inputs/infer_precision_check.py --model transformer --format bf16 --formats %t.formats.json --report %t.amp.json --output %t.amp.txt | FileCheck %s --check-prefixes=CHECK,BF16

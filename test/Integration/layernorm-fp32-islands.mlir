@@ -12,7 +12,7 @@
 // RUN:   -convert-linalg-to-loops -expand-strided-metadata -lower-affine -convert-scf-to-cf \
 // RUN:   -convert-math-to-llvm -convert-math-to-libm -convert-to-llvm -reconcile-unrealized-casts \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
-// RUN: | %python %S/check_islands.py layernorm islands
+// RUN: | %python %S/Inputs/check_islands.py layernorm islands
 //
 // Without islands the rows round to constants, eps rounds to 0 and
 // (x - mean) * rsqrt(0) is 0 * inf = NaN. The checker asserts it.
@@ -21,7 +21,7 @@
 // RUN:   -convert-linalg-to-loops -expand-strided-metadata -lower-affine -convert-scf-to-cf \
 // RUN:   -convert-math-to-llvm -convert-math-to-libm -convert-to-llvm -reconcile-unrealized-casts \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
-// RUN: | %python %S/check_islands.py layernorm no-islands
+// RUN: | %python %S/Inputs/check_islands.py layernorm no-islands
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>

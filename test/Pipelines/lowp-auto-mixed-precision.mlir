@@ -9,10 +9,11 @@
 // RUN: fp-opt %t.once --lowp-auto-mixed-precision="target=sm_90" > %t.twice
 // RUN: diff %t.once %t.twice
 
-// The target is recorded on the module; both matmuls take 16-bit inputs and
-// keep f32 accumulators; bias and GELU of layer 1 run low between the two
-// matmuls; layer 2's bias+ReLU and the softmax stay f32. Five casts: four
-// signature arguments and the first matmul's result.
+// The target is recorded on the module; the softmax is an FP32 island (step
+// 1); both matmuls take 16-bit inputs and keep f32 accumulators; bias and
+// GELU of layer 1 run low between the two matmuls; layer 2's bias+ReLU stays
+// f32 (its only user is the island). Five casts: four signature arguments
+// and the first matmul's result.
 // BF16:  module attributes {lowp.target = #lowp.target<"sm_90">}
 // F16:   module attributes {lowp.target = #lowp.target<"{{sm_75|sm_90}}">}
 // CHECK-LABEL: func.func @mlp(
@@ -26,25 +27,27 @@
 // F16:          linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x128xf16>, tensor<128x10xf16>) outs(%{{.*}} : tensor<8x10xf32>)
 // CHECK-NOT:    lowp.cast
 // CHECK:        arith.maximumf %{{.*}}, %{{.*}} : f32
-// CHECK:        math.exp %{{.*}} : f32
-// CHECK:        arith.divf %{{.*}}, %{{.*}} : f32
+// CHECK:        lowp.island f32 (%{{.*}}) : (tensor<8x10xf32>) -> tensor<8x10xf32>
+// CHECK:          math.exp %{{.*}} : f32
+// CHECK:          arith.divf %{{.*}}, %{{.*}} : f32
 // CHECK:        return %{{.*}} : tensor<8x10xf32>
 
 // JSON:      "casts_inserted": 5,
 // JSON:      "linalg.matmul": {
 // JSON-NEXT:   "bf16": 2
+// JSON:      "lowp.island": {
+// JSON-NEXT:   "f32": 1
 // JSON:      "kept_wide": [
-// JSON:        "reason": "sensitive class: range-sensitive math (exp/log/pow/rsqrt) in body"
-// JSON:        "reason": "downstream of sensitive linalg.generic"
-// JSON:        "reason": "sensitive class: division by the result of a reduction"
+// JSON:        "class": "follow",
+// JSON:        "reason": "no low-precision user: demoting would not save a cast"
 // JSON:      "low": "bf16",
 // JSON:      "target": "sm_90"
 
-// In f16 the row sum of the softmax is itself sensitive (range).
 // TABLE:      precision inference: low=f16 accumulate=f32 target=sm_75
 // TABLE:      linalg.matmul                    f16             2
+// TABLE:      lowp.island                      f32             1
 // TABLE:      casts inserted: 5
 // TABLE:      tensor bytes           before          after
 // TABLE-NEXT: arguments               40488          40488
 // TABLE:      kept at original precision:
-// TABLE:      linalg.generic (sensitive) at {{.*}}mlp.mlir:{{.*}}: sensitive class: sum over a reduction dimension (overflows the format's range)
+// TABLE-NEXT: linalg.generic (follow) at {{.*}}mlp.mlir:{{.*}}: no low-precision user: demoting would not save a cast

@@ -5,6 +5,7 @@
 // RUN: fp-opt %s -allow-unregistered-dialect -split-input-file --lowp-infer-precision="low=bf16" > %t.once
 // RUN: fp-opt %s -allow-unregistered-dialect -split-input-file --lowp-infer-precision="low=bf16" | fp-opt -allow-unregistered-dialect -split-input-file --lowp-infer-precision="low=bf16" > %t.twice
 // RUN: diff %t.once %t.twice
+// RUN: fp-opt %s -allow-unregistered-dialect -split-input-file --lowp-infer-precision="low=bf16 demote-signatures=true" | FileCheck %s --check-prefix=SIG
 // Per-kind overrides.
 // RUN: fp-opt %s -allow-unregistered-dialect -split-input-file --lowp-infer-precision="low=bf16 keep-f32=linalg.matmul,linalg.batch_matmul" | FileCheck %s --check-prefix=KEEP
 // RUN: fp-opt %s -allow-unregistered-dialect -split-input-file --lowp-infer-precision="low=bf16 force-low=linalg.generic" | FileCheck %s --check-prefix=FORCE
@@ -27,6 +28,16 @@
 // LOWACC:         %[[M:.*]] = linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xbf16>, tensor<8x16xbf16>) outs(%[[F]] : tensor<4x16xbf16>) -> tensor<4x16xbf16>
 // LOWACC:         %[[W:.*]] = lowp.cast %[[M]] : tensor<4x16xbf16> to tensor<4x16xf32>
 // LOWACC:         return %[[W]]
+// demote-signatures: an entry function takes the 16-bit tensors its body
+// casts to anyway; the f32 accumulator result stays f32.
+// SIG-LABEL: func.func @matmul(
+// SIG-SAME:      %{{.*}}: tensor<4x8xbf16>, %{{.*}}: tensor<8x16xbf16>) -> tensor<4x16xf32>
+// SIG-NOT:     lowp.cast
+// SIG:         return
+// A function called in the module (@loop calls itself) keeps its signature.
+// SIG-LABEL: func.func @loop(
+// SIG-SAME:      %{{.*}}: tensor<4x8xf32>, %{{.*}}: tensor<8x8xf32>, %{{.*}}: index) -> tensor<4x8xf32>
+// SIG:         lowp.cast %{{.*}} : tensor<8x8xf32> to tensor<8x8xbf16>
 // keep-f32 keeps every matmul wide, so nothing else has a reason to change.
 // KEEP-LABEL: func.func @matmul(
 // KEEP-NOT:     lowp.cast
@@ -367,5 +378,93 @@ func.func @unknown_op_boundary(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %acc: t
   %m = linalg.matmul ins(%x, %w : tensor<4x8xf32>, tensor<8x8xf32>) outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32>
   %o = "test.opaque"(%m) : (tensor<4x8xf32>) -> tensor<4x8xf32>
   %m2 = linalg.matmul ins(%o, %w : tensor<4x8xf32>, tensor<8x8xf32>) outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %m2 : tensor<4x8xf32>
+}
+
+// -----
+
+// Inside control flow: the matmul in the loop body is demoted, the loop's
+// carried value and the call keep their f32 types; the weight is cast once,
+// outside the loop.
+// CHECK-LABEL: func.func @loop(
+// BF16:          %[[W:.*]] = lowp.cast %{{.*}} : tensor<8x8xf32> to tensor<8x8xbf16>
+// BF16:          scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<4x8xf32>)
+// BF16-NEXT:       %[[ACCL:.*]] = lowp.cast %[[ACC]] : tensor<4x8xf32> to tensor<4x8xbf16>
+// BF16-NEXT:       %[[M:.*]] = linalg.matmul ins(%[[ACCL]], %[[W]] : tensor<4x8xbf16>, tensor<8x8xbf16>) outs(%{{.*}} : tensor<4x8xf32>)
+// BF16-NEXT:       scf.yield %[[M]] : tensor<4x8xf32>
+// BF16:          call @loop(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<4x8xf32>, tensor<8x8xf32>, index) -> tensor<4x8xf32>
+func.func @loop(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %n: index) -> tensor<4x8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> tensor<4x8xf32> {
+    %m = linalg.matmul ins(%acc, %w : tensor<4x8xf32>, tensor<8x8xf32>) outs(%x : tensor<4x8xf32>) -> tensor<4x8xf32>
+    scf.yield %m : tensor<4x8xf32>
+  }
+  %c = func.call @loop(%r, %w, %n) : (tensor<4x8xf32>, tensor<8x8xf32>, index) -> tensor<4x8xf32>
+  return %c : tensor<4x8xf32>
+}
+
+// -----
+
+// Constants beyond the format's range are not rounded to infinity: -1e9
+// fits bf16 but not f16, where the constant stays f32 and its user casts it
+// (the mask generic's body, holding 65536.0, keeps computing in f32).
+// CHECK-LABEL: func.func @out_of_range_constants(
+// BF16:          arith.constant dense<-9.982440e+08> : tensor<4x8xbf16>
+// F16:           %[[BIG:.*]] = arith.constant dense<-1.000000e+09> : tensor<4x8xf32>
+// F16:           lowp.cast %[[BIG]] : tensor<4x8xf32> to tensor<4x8xf16>
+// F16:           linalg.generic {{.*}} ins(%{{.*}} : tensor<4x8xf16>) outs(%{{.*}} : tensor<4x8xf16>)
+// F16-NEXT:      ^bb0(%[[IN:.*]]: f16, %{{.*}}: f16):
+// F16-NEXT:        %[[W:.*]] = arith.extf %[[IN]] : f16 to f32
+// F16-NEXT:        arith.constant 6.553600e+04 : f32
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @out_of_range_constants(%a: tensor<4x8xf32>, %w: tensor<8x8xf32>, %acc: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %big = arith.constant dense<-1.0e+09> : tensor<4x8xf32>
+  %m = linalg.matmul ins(%big, %w : tensor<4x8xf32>, tensor<8x8xf32>) outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %e = tensor.empty() : tensor<4x8xf32>
+  %h = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%m : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %c = arith.constant 65536.0 : f32
+    %s = arith.minimumf %x, %c : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  %m2 = linalg.matmul ins(%h, %w : tensor<4x8xf32>, tensor<8x8xf32>) outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %m2 : tensor<4x8xf32>
+}
+
+// -----
+
+// An island converts at its edges itself: a low value enters it without a
+// cast, and a result whose users all want it low leaves it low.
+// CHECK-LABEL: func.func @island_edges(
+// BF16:          %[[H:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<4x8xbf16>) outs(%{{.*}} : tensor<4x8xbf16>)
+// BF16-NOT:      lowp.cast
+// BF16:          %[[I:.*]] = lowp.island f32 (%[[H]]) : (tensor<4x8xbf16>) -> tensor<4x8xbf16>
+// BF16:            math.exp %{{.*}} : f32
+// BF16:          linalg.matmul ins(%[[I]], %{{.*}} : tensor<4x8xbf16>, tensor<8x8xbf16>)
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @island_edges(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %acc: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %m = linalg.matmul ins(%x, %w : tensor<4x8xf32>, tensor<8x8xf32>) outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %e = tensor.empty() : tensor<4x8xf32>
+  %h = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%m : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.mulf %v, %v : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  %m1 = linalg.matmul ins(%h, %w : tensor<4x8xf32>, tensor<8x8xf32>) outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %i = lowp.island f32 (%h) : (tensor<4x8xf32>) -> tensor<4x8xf32> {
+  ^bb0(%a: tensor<4x8xf32>):
+    %ee = tensor.empty() : tensor<4x8xf32>
+    %ex = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%a : tensor<4x8xf32>) outs(%ee : tensor<4x8xf32>) {
+    ^bb0(%v: f32, %o: f32):
+      %r = math.exp %v : f32
+      linalg.yield %r : f32
+    } -> tensor<4x8xf32>
+    lowp.yield %ex : tensor<4x8xf32>
+  }
+  %m2 = linalg.matmul ins(%i, %w : tensor<4x8xf32>, tensor<8x8xf32>) outs(%m1 : tensor<4x8xf32>) -> tensor<4x8xf32>
   return %m2 : tensor<4x8xf32>
 }

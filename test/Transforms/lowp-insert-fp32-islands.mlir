@@ -1196,3 +1196,34 @@ func.func @softmax_max_with_index(%x: tensor<4x32xf32>) -> tensor<4x32xf32> {
   } -> tensor<4x32xf32>
   return %p : tensor<4x32xf32>
 }
+
+// -----
+
+// Dynamic shapes: empty tensors are recreated inside the island from their
+// sizes, which become (index) operands.
+// CHECK-LABEL: func.func @softmax_dynamic
+//       CHECK:   %[[D:.+]] = tensor.dim
+//       CHECK:   lowp.island f32 (%{{.+}}, %[[D]]) : (tensor<?x?xf32>, index) -> tensor<?x?xf32> attributes {lowp.island_reasons = ["long_reduction", "softmax"]}
+//       CHECK:     tensor.empty(%{{.+}}) : tensor<?xf32>
+func.func @softmax_dynamic(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %n = tensor.dim %x, %c0 : tensor<?x?xf32>
+  %e1 = tensor.empty(%n) : tensor<?xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e1 : tensor<?xf32>) -> tensor<?xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<?x?xf32>) outs(%f : tensor<?xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %e = math.exp %in : f32
+    %a = arith.addf %e, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<?xf32>
+  %div = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %sum : tensor<?x?xf32>, tensor<?xf32>) outs(%x : tensor<?x?xf32>) {
+  ^bb0(%a: f32, %s: f32, %o: f32):
+    %e = math.exp %a : f32
+    %d = arith.divf %e, %s : f32
+    linalg.yield %d : f32
+  } -> tensor<?x?xf32>
+  return %div : tensor<?x?xf32>
+}

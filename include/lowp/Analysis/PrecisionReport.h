@@ -35,8 +35,11 @@ struct PrecisionDecision {
 struct TensorBytes {
   int64_t arguments = 0;     ///< function arguments
   int64_t results = 0;       ///< function results
-  int64_t intermediates = 0; ///< every other op result
-  int64_t total() const { return arguments + results + intermediates; }
+  int64_t intermediates = 0; ///< every other op result but casts
+  int64_t conversions = 0;   ///< results of lowp.cast
+  int64_t total() const {
+    return arguments + results + intermediates + conversions;
+  }
 };
 
 /// Counts the bytes of the statically shaped float tensors of every function

@@ -33,7 +33,10 @@ def ConvertLowpToLinalg : Pass<"convert-lowp-to-linalg"> {
     ```
 
     Runs on any op; lowp ops it cannot lower are reported with their
-    location and the pass fails.
+    location and the pass fails. Discardable `lowp.*` attributes (the
+    target, policy, statistics, training-step markers) are removed
+    afterwards, so the result parses in tools that do not load the lowp
+    dialect, such as `mlir-runner` and `mlir-translate`.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

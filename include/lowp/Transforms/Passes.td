@@ -82,7 +82,8 @@ def LowpInferPrecision : Pass<"lowp-infer-precision", "::mlir::ModuleOp"> {
     Matrix ops keep an f32 accumulator (low inputs, f32 `outs`) unless
     `accumulate=low`. Function signatures, `lowp.island` bodies, unknown ops,
     f64/integer/complex values and region-carrying control flow keep their
-    types. With `low=auto` the format is the target's preferred 16-bit format
+    types (`demote-signatures` lets entry functions take and return 16-bit
+    tensors instead). With `low=auto` the format is the target's preferred 16-bit format
     (`target=` or the module's `lowp.target`); on targets without one nothing
     changes and a remark says why. Running the pass twice changes nothing.
 
@@ -109,6 +110,11 @@ def LowpInferPrecision : Pass<"lowp-infer-precision", "::mlir::ModuleOp"> {
     Option<"reportPath", "report", "std::string", /*default=*/"\"\"",
            "Write the decision report to this file: JSON when it ends in "
            ".json, a table otherwise; '-' prints the table to stderr">,
+    Option<"demoteSignatures", "demote-signatures", "bool",
+           /*default=*/"false",
+           "Let functions without callers in the module take and return "
+           "16-bit tensors where their boundary values are low anyway (the "
+           "casts move to their callers)">,
     Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
            "Emit one remark per op with its precision and the reason">,
     ListOption<"keepWideOps", "keep-f32", "std::string",
