@@ -98,7 +98,10 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     (`vdpbf16ps`) on one broadcast pair of A; otherwise narrow operands
     (bf16 on AVX2, FP8 everywhere) are widened to f32 while packing (O(n^2)
     work, exact) and the kernel is f32 FMA.
-    Other contractions are left alone.
+    `linalg.conv_2d_nhwc_hwcf` (any strides and dilations) becomes im2col
+    into a (pixels x KH*KW*C) buffer plus a `linalg.matmul` on the filter and
+    output viewed as matrices, which the kernel then takes. Other
+    contractions are left alone.
 
     ```mlir
     linalg.matmul ins(%a, %b : memref<64x64xbf16>, memref<64x64xbf16>)

@@ -430,6 +430,77 @@ struct BatchMatmulToKernel : OpRewritePattern<linalg::BatchMatmulOp> {
   KernelConfig cfg;
 };
 
+/// linalg.conv_2d_nhwc_hwcf -> im2col + linalg.matmul, which the kernel
+/// patterns above then lower: col[(n, oh, ow), (kh, kw, c)] is copied from
+/// the input once (O(output pixels x KH*KW*C), in the input's type), the
+/// filter and the output are the same buffers viewed as matrices.
+struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
+  ConvToMatmul(MLIRContext *ctx, KernelConfig cfg)
+      : OpRewritePattern(ctx), cfg(cfg) {}
+  LogicalResult matchAndRewrite(linalg::Conv2DNhwcHwcfOp op,
+                                PatternRewriter &rw) const override {
+    if (!op.hasPureBufferSemantics())
+      return rw.notifyMatchFailure(op, "needs buffers");
+    Value input = op.getDpsInputs()[0], filter = op.getDpsInputs()[1],
+          output = op.getDpsInits()[0];
+    MemRefType in = getPlainMemRef(input, 4), fil = getPlainMemRef(filter, 4),
+               out = getPlainMemRef(output, 4);
+    if (!in || !fil || !out)
+      return rw.notifyMatchFailure(op, "needs static identity-layout memrefs");
+    Type elem = in.getElementType();
+    if (elem != fil.getElementType() || !isa<FloatType>(elem) ||
+        !out.getElementType().isF32())
+      return rw.notifyMatchFailure(op, "needs float inputs, f32 output");
+    int64_t f = fil.getDimSize(3);
+    if (f % cfg.nr)
+      return rw.notifyMatchFailure(op, "filters not divisible by nr");
+    SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
+    SmallVector<int64_t> dilations(op.getDilations().getValues<int64_t>());
+    int64_t n = out.getDimSize(0), oh = out.getDimSize(1),
+            ow = out.getDimSize(2), kh = fil.getDimSize(0),
+            kw = fil.getDimSize(1), c = fil.getDimSize(2);
+    Location loc = op.getLoc();
+    KernelBuilder kb(rw, loc, cfg);
+    int64_t rows = n * oh * ow, depth = kh * kw * c;
+    Value col =
+        memref::AllocOp::create(rw, loc, MemRefType::get({rows, depth}, elem),
+                                rw.getI64IntegerAttr(64));
+    kb.loop(n, 1, [&](Value ni) {
+      kb.loop(oh, 1, [&](Value y) {
+        kb.loop(ow, 1, [&](Value x) {
+          // row = (ni * oh + y) * ow + x
+          Value row = arith::AddIOp::create(
+              rw, loc,
+              kb.mulc(arith::AddIOp::create(rw, loc, kb.mulc(ni, oh), y), ow),
+              x);
+          for (int64_t i = 0; i < kh; ++i)
+            for (int64_t j = 0; j < kw; ++j) {
+              Value iy = kb.addc(kb.mulc(y, strides[0]), i * dilations[0]);
+              Value ix = kb.addc(kb.mulc(x, strides[1]), j * dilations[1]);
+              kb.loop(c, 1, [&](Value ci) {
+                Value v = memref::LoadOp::create(rw, loc, input,
+                                                 ValueRange{ni, iy, ix, ci});
+                memref::StoreOp::create(
+                    rw, loc, v, col,
+                    ValueRange{row, kb.addc(ci, (i * kw + j) * c)});
+              });
+            }
+        });
+      });
+    });
+    Value filterMatrix = memref::CollapseShapeOp::create(
+        rw, loc, filter, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+    Value outputMatrix = memref::CollapseShapeOp::create(
+        rw, loc, output, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+    linalg::MatmulOp::create(rw, loc, ValueRange{col, filterMatrix},
+                             ValueRange{outputMatrix});
+    memref::DeallocOp::create(rw, loc, col);
+    rw.eraseOp(op);
+    return success();
+  }
+  KernelConfig cfg;
+};
+
 struct LowpX86LowerContractionsPass
     : lowp::impl::LowpX86LowerContractionsBase<LowpX86LowerContractionsPass> {
   using Base::Base;
@@ -477,7 +548,8 @@ struct LowpX86LowerContractionsPass
       return signalPassFailure();
     }
     RewritePatternSet patterns(&getContext());
-    patterns.add<MatmulToKernel, BatchMatmulToKernel>(&getContext(), cfg);
+    patterns.add<MatmulToKernel, BatchMatmulToKernel, ConvToMatmul>(
+        &getContext(), cfg);
     if (failed(applyPatternsGreedily(root, std::move(patterns))))
       signalPassFailure();
   }
