@@ -43,11 +43,19 @@ sed -n '2,$p' "$OUT/$NAME.mixed.out" | head -8
 python3 "$ROOT/test/Integration/X86/Inputs/compare.py" "$OUT/$NAME.f32.out" \
   "$OUT/$NAME.mixed.out" 0 1 | sed 's/^/== vs f32: /; s/ in (.*//'
 
-# 3. The AVX512_BF16 chip's assembly (and object) of the model itself.
+# 3. The AVX512_BF16 chip's assembly (and object) of the model itself, with
+#    LLVM's CPU and feature names from the capability table.
+read -r MCPU MATTR < <("$FPOPT" --print-target-table --json | python3 -c "
+import json, sys
+row = [t for t in json.load(sys.stdin) if t['name'] == '$CHIP'][0]
+print(row['llvmCpu'], row['llvmFeatures'] or '-')")
+LLC_FLAGS=(-O3 -mcpu="$MCPU")
+if [ "$MATTR" != "-" ]; then LLC_FLAGS+=(-mattr="$MATTR"); fi
 "$FPOPT" "$OUT/$NAME.mixed.mlir" -lowp-pipeline-x86="cpu=$CHIP" \
   | "$LLVM/mlir-translate" --mlir-to-llvmir -o "$OUT/$NAME.$CHIP.ll"
-"$LLVM/llc" -O3 -mcpu="$CHIP" "$OUT/$NAME.$CHIP.ll" -o "$OUT/$NAME.$CHIP.s"
-"$LLVM/llc" -O3 -mcpu="$CHIP" -filetype=obj "$OUT/$NAME.$CHIP.ll" -o "$OUT/$NAME.$CHIP.o"
+"$LLVM/llc" "${LLC_FLAGS[@]}" "$OUT/$NAME.$CHIP.ll" -o "$OUT/$NAME.$CHIP.s"
+"$LLVM/llc" "${LLC_FLAGS[@]}" -filetype=obj "$OUT/$NAME.$CHIP.ll" -o "$OUT/$NAME.$CHIP.o"
+echo "== llc ${LLC_FLAGS[*]}"
 echo "== $OUT/$NAME.$CHIP.s: $(grep -c vdpbf16ps "$OUT/$NAME.$CHIP.s" || true) vdpbf16ps," \
      "$(grep -c vcvtneps2bf16 "$OUT/$NAME.$CHIP.s" || true) vcvtneps2bf16," \
      "$(grep -c __truncsfbf2 "$OUT/$NAME.$CHIP.s" || true) __truncsfbf2 calls"

@@ -63,4 +63,5 @@ stripped = text.rstrip()
 if re.search(r"^module\b", text, re.M) and stripped.endswith("}"):
     print(stripped[:-1] + "\n".join(lines) + "\n}")
 else:
-    print("module {\n" + text + "\n" + "\n".join(lines) + "\n}")
+    # Top-level functions live in an implicit module: append.
+    print(text + "\n" + "\n".join(lines))
