@@ -31,8 +31,8 @@ fi
 echo "== $OUT/$NAME.mixed.mlir: $(grep -c 'lowp.cast' "$OUT/$NAME.mixed.mlir" || true) lowp.cast"
 
 # 2. Run here (AVX2), mixed precision and f32.
-python3 "$ROOT/scripts/x86-harness.py" "$OUT/$NAME.mixed.mlir" > "$OUT/$NAME.mixed.run.mlir"
-python3 "$ROOT/scripts/x86-harness.py" "$MODEL" > "$OUT/$NAME.f32.run.mlir"
+/usr/bin/python3 "$ROOT/scripts/x86-harness.py" "$OUT/$NAME.mixed.mlir" > "$OUT/$NAME.mixed.run.mlir"
+/usr/bin/python3 "$ROOT/scripts/x86-harness.py" "$MODEL" > "$OUT/$NAME.f32.run.mlir"
 for v in mixed f32; do
   "$FPOPT" "$OUT/$NAME.$v.run.mlir" -lowp-pipeline-x86="cpu=$HOST" -o "$OUT/$NAME.$v.$HOST.llvm.mlir"
   "$LLVM/mlir-runner" "$OUT/$NAME.$v.$HOST.llvm.mlir" -e main -entry-point-result=void \
@@ -40,12 +40,12 @@ for v in mixed f32; do
 done
 echo "== output on this machine ($HOST), mixed precision:"
 sed -n '2,$p' "$OUT/$NAME.mixed.out" | head -8
-python3 "$ROOT/test/Integration/X86/Inputs/compare.py" "$OUT/$NAME.f32.out" \
+/usr/bin/python3 "$ROOT/test/Integration/X86/Inputs/compare.py" "$OUT/$NAME.f32.out" \
   "$OUT/$NAME.mixed.out" 0 1 | sed 's/^/== vs f32: /; s/ in (.*//'
 
 # 3. The AVX512_BF16 chip's assembly (and object) of the model itself, with
 #    LLVM's CPU and feature names from the capability table.
-read -r MCPU MATTR < <("$FPOPT" --print-target-table --json | python3 -c "
+read -r MCPU MATTR < <("$FPOPT" --print-target-table --json | /usr/bin/python3 -c "
 import json, sys
 row = [t for t in json.load(sys.stdin) if t['name'] == '$CHIP'][0]
 print(row['llvmCpu'], row['llvmFeatures'] or '-')")
