@@ -39,8 +39,8 @@ using llvm::APInt;
 namespace {
 
 struct FormatCase {
-  const char *name;      ///< MLIR spelling
-  const char *intType;   ///< storage integer type
+  const char *name;    ///< MLIR spelling
+  const char *intType; ///< storage integer type
   const llvm::fltSemantics &(*semantics)();
 };
 
@@ -67,11 +67,14 @@ std::string buildKernels(const FormatCase &f) {
          "  %n = memref.dim %in, %c0 : memref<?xf32>\n"
          "  scf.for %k = %c0 to %n step %c16 {\n"
          "    %v = vector.load %in[%k] : memref<?xf32>, vector<16xf32>\n"
-         "    %t = lowp.cast %v " + attrs + " : vector<16xf32> to vector<16x" +
-         t + ">\n"
-         "    %b = arith.bitcast %t : vector<16x" + t + "> to vector<16x" + i +
+         "    %t = lowp.cast %v " +
+         attrs + " : vector<16xf32> to vector<16x" + t +
          ">\n"
-         "    vector.store %b, %out[%k] : memref<?x" + i + ">, vector<16x" + i +
+         "    %b = arith.bitcast %t : vector<16x" +
+         t + "> to vector<16x" + i +
+         ">\n"
+         "    vector.store %b, %out[%k] : memref<?x" +
+         i + ">, vector<16x" + i +
          ">\n"
          "  }\n  return\n}\n";
   };
@@ -84,21 +87,33 @@ std::string buildKernels(const FormatCase &f) {
        "  %n = memref.dim %in, %c0 : memref<?xf32>\n"
        "  scf.for %k = %c0 to %n step %c1 {\n"
        "    %v = memref.load %in[%k] : memref<?xf32>\n"
-       "    %t = arith.truncf %v : f32 to " + t + "\n"
-       "    %b = arith.bitcast %t : " + t + " to " + i + "\n"
-       "    memref.store %b, %out[%k] : memref<?x" + i + ">\n"
+       "    %t = arith.truncf %v : f32 to " +
+       t +
+       "\n"
+       "    %b = arith.bitcast %t : " +
+       t + " to " + i +
+       "\n"
+       "    memref.store %b, %out[%k] : memref<?x" +
+       i +
+       ">\n"
        "  }\n  return\n}\n";
   s += "func.func @widen(%in: memref<?x" + i +
        ">, %out: memref<?xf32>) attributes {llvm.emit_c_interface} {\n"
        "  %c0 = arith.constant 0 : index\n"
        "  %c16 = arith.constant 16 : index\n"
-       "  %n = memref.dim %in, %c0 : memref<?x" + i + ">\n"
+       "  %n = memref.dim %in, %c0 : memref<?x" +
+       i +
+       ">\n"
        "  scf.for %k = %c0 to %n step %c16 {\n"
-       "    %v = vector.load %in[%k] : memref<?x" + i + ">, vector<16x" + i +
+       "    %v = vector.load %in[%k] : memref<?x" +
+       i + ">, vector<16x" + i +
        ">\n"
-       "    %t = arith.bitcast %v : vector<16x" + i + "> to vector<16x" + t +
+       "    %t = arith.bitcast %v : vector<16x" +
+       i + "> to vector<16x" + t +
        ">\n"
-       "    %w = lowp.cast %t : vector<16x" + t + "> to vector<16xf32>\n"
+       "    %w = lowp.cast %t : vector<16x" +
+       t +
+       "> to vector<16xf32>\n"
        "    vector.store %w, %out[%k] : memref<?xf32>, vector<16xf32>\n"
        "  }\n  return\n}\n";
   return s;
@@ -138,7 +153,8 @@ public:
       module = nullptr;
       return;
     }
-    if (getenv("SOFTFLOAT_DUMP")) module->dump();
+    if (getenv("SOFTFLOAT_DUMP"))
+      module->dump();
     // The generated IR must not leave a conversion to LLVM's lowering.
     module->walk([&](Operation *op) {
       if (op->getName().getStringRef().contains("fptrunc") ||
@@ -158,14 +174,14 @@ public:
 
   template <typename In, typename Out>
   void call(const char *name, std::vector<In> &in, std::vector<Out> &out) {
-    StridedMemRefType<In, 1> a{in.data(), in.data(), 0,
-                               {int64_t(in.size())}, {1}};
-    StridedMemRefType<Out, 1> b{out.data(), out.data(), 0,
-                                {int64_t(out.size())}, {1}};
+    StridedMemRefType<In, 1> a{
+        in.data(), in.data(), 0, {int64_t(in.size())}, {1}};
+    StridedMemRefType<Out, 1> b{
+        out.data(), out.data(), 0, {int64_t(out.size())}, {1}};
     auto fn = engine->lookup(std::string("_mlir_ciface_") + name);
     ASSERT_TRUE(static_cast<bool>(fn)) << name;
     reinterpret_cast<void (*)(StridedMemRefType<In, 1> *,
-                              StridedMemRefType<Out, 1> *)>(*fn)(&a, &b);
+                              StridedMemRefType<Out, 1> *)> (*fn)(&a, &b);
   }
 
 private:
@@ -233,8 +249,7 @@ std::vector<float> narrowingInputs() {
   return values;
 }
 
-template <typename Int>
-void checkFormat(const FormatCase &f) {
+template <typename Int> void checkFormat(const FormatCase &f) {
   SoftFloatJit jit(f);
   ASSERT_TRUE(jit.ok()) << "failed to lower or JIT " << f.name;
   EXPECT_FALSE(jit.usesFloatConversion)

@@ -31,6 +31,18 @@ struct X86PipelineOptions : PassPipelineOptions<X86PipelineOptions> {
                       llvm::cl::desc("Columns of the matmul register block "
                                      "(0: the cpu's default)"),
                       llvm::cl::init(0)};
+  Option<unsigned> kc{*this, "kc",
+                      llvm::cl::desc("Depth of the matmul k block (0: no "
+                                     "k blocking)"),
+                      llvm::cl::init(512)};
+  Option<unsigned> mc{*this, "mc",
+                      llvm::cl::desc("Rows of the matmul m block (0: no m "
+                                     "blocking)"),
+                      llvm::cl::init(0)};
+  Option<bool> amx{*this, "amx",
+                   llvm::cl::desc("bf16 matmuls on AMX-BF16 tiles "
+                                  "(sapphirerapids)"),
+                   llvm::cl::init(false)};
 };
 
 /// Appends a textual pipeline; the pieces are fixed strings, so a parse
@@ -55,14 +67,27 @@ void buildX86Pipeline(OpPassManager &pm, const X86PipelineOptions &opts) {
               "function-boundary-type-conversion=identity-layout-map}");
   // 3. Contractions: packed, register-blocked micro-kernels.
   pm.addPass(createLowpX86LowerContractions(
-      {cpu, opts.mr, opts.nr}));
+      {cpu, opts.mr, opts.nr, opts.kc, opts.mc, opts.amx}));
   // 4. Everything else elementwise: loops, vectorized along the innermost
   //    dimension at the register width.
   addText(pm, "func.func(convert-linalg-to-affine-loops,"
               "affine-super-vectorize{virtual-vector-size=" +
                   std::to_string(lanes) + "})");
   pm.addPass(createLowpInferTransferInBounds());
-  // 5. Conversions the chip has no instruction for become integer code
+  // 5. Arithmetic on formats the chip can neither compute in nor convert
+  //    natively (FP8 everywhere, bf16 on AVX2) runs in f32 between an extf
+  //    and a truncf (LLVM promotes the others itself, with the chip's
+  //    conversion instructions)...
+  std::string emulated;
+  for (Format f : {Format::F16, Format::BF16, Format::F8E4M3FN, Format::F8E5M2,
+                   Format::F8E4M3FNUZ, Format::F8E5M2FNUZ})
+    if (!info ||
+        (!info->hasNativeArithmetic(f) && !info->hasNativeConversion(f)))
+      emulated += (emulated.empty() ? "" : ",") + stringifyFormat(f).str();
+  addText(pm, "func.func(arith-emulate-unsupported-floats{source-types=" +
+                  emulated + " target-type=f32},"
+                  "math-extend-to-supported-types{target-type=f32})");
+  // ...and conversions the chip has no instruction for become integer code
   //    (bf16 on AVX2, every FP8 format): no __truncsfbf2 calls.
   pm.addPass(createLowpExpandFloatConversions({cpu}));
   addText(pm, "canonicalize,cse");
@@ -75,6 +100,8 @@ void buildX86Pipeline(OpPassManager &pm, const X86PipelineOptions &opts) {
               "convert-math-to-llvm,convert-math-to-libm,"
               "finalize-memref-to-llvm,convert-to-llvm,"
               "reconcile-unrealized-casts");
+  // 7. mlir-translate does not know lowp's attributes.
+  pm.addPass(createLowpStripAttributes());
 }
 } // namespace
 

@@ -270,7 +270,9 @@ void mlir::lowp::printTargetTable(raw_ostream &os, bool json) {
             os << "null";
           os << ", \"fp8\": \"" << stringifyFP8Flavor(t.fp8Flavor)
              << "\", \"tile16\": \"" << tileToString(t.tile16)
-             << "\", \"tile8\": \"" << tileToString(t.tile8) << "\"}";
+             << "\", \"tile8\": \"" << tileToString(t.tile8)
+             << "\", \"llvmCpu\": \"" << t.llvmCpu
+             << "\", \"llvmFeatures\": \"" << t.llvmFeatures << "\"}";
         },
         ",\n");
     os << "\n]\n";

@@ -484,7 +484,7 @@ private:
                                ? describePrecision(node.op)
                                : printType(config.low);
       if (config.emitRemarks)
-        node.op->emitRemark() << decision.precision << " ("
+        mlir::emitRemark(node.op->getLoc()) << decision.precision << " ("
                               << decision.opClass << "): " << decision.rule;
       report.decisions.push_back(std::move(decision));
     }
@@ -865,7 +865,7 @@ struct LowpInferPrecisionPass
                        "' has no fast 16-bit matrix arithmetic; precision "
                        "inference leaves the module unchanged")
                           .str();
-        module.emitRemark() << report.note;
+        mlir::emitRemark(module.getLoc()) << report.note;
         report.bytesBefore = report.bytesAfter = measureTensorBytes(module);
         if (failed(writeReport(report)))
           return signalPassFailure();
@@ -899,7 +899,7 @@ struct LowpInferPrecisionPass
     if (target) {
       std::optional<Format> format = getFormat(config.low);
       if (format && !target->hasMatrixUnit(*format))
-        module.emitRemark() << "target '" << target->name << "' has no "
+        mlir::emitRemark(module.getLoc()) << "target '" << target->name << "' has no "
                             << report.lowFormat
                             << " matrix units; demoting as requested";
     }

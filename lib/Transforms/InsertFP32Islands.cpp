@@ -149,35 +149,43 @@ static Operation *getAncestorIn(Block &block, Operation *op) {
   return block.findAncestorOpInBlock(*op);
 }
 
-/// Merges groups that share an op or where one reads a result of another.
+/// Merges groups that share an op or where one reads a result of another,
+/// with union-find over the groups: linear in the ops and their uses. Each
+/// merged group keeps the position of its first member.
 static SmallVector<IslandGroup> mergeGroups(SmallVector<IslandGroup> groups,
                                             Block &block) {
-  bool changed = true;
-  auto touches = [&](const IslandGroup &a, const IslandGroup &b) {
-    for (Operation *op : a.ops) {
-      if (b.ops.contains(op))
-        return true;
-      for (Operation *user : op->getUsers())
-        if (Operation *ancestor = getAncestorIn(block, user);
-            ancestor && b.ops.contains(ancestor))
-          return true;
+  llvm::EquivalenceClasses<unsigned> classes;
+  DenseMap<Operation *, unsigned> owner;
+  for (unsigned i = 0, e = groups.size(); i < e; ++i) {
+    classes.insert(i);
+    for (Operation *op : groups[i].ops) {
+      auto [it, inserted] = owner.try_emplace(op, i);
+      if (!inserted)
+        classes.unionSets(it->second, i);
     }
-    return false;
-  };
-  while (changed) {
-    changed = false;
-    for (unsigned i = 0; i < groups.size() && !changed; ++i)
-      for (unsigned j = i + 1; j < groups.size() && !changed; ++j)
-        if (touches(groups[i], groups[j]) || touches(groups[j], groups[i])) {
-          groups[i].ops.insert_range(groups[j].ops);
-          llvm::append_range(groups[i].reasons, groups[j].reasons);
-          llvm::append_range(groups[i].inheritedReasons,
-                             groups[j].inheritedReasons);
-          groups.erase(groups.begin() + j);
-          changed = true;
-        }
   }
-  return groups;
+  for (unsigned i = 0, e = groups.size(); i < e; ++i)
+    for (Operation *op : groups[i].ops)
+      for (Operation *user : op->getUsers())
+        if (Operation *ancestor = getAncestorIn(block, user))
+          if (auto it = owner.find(ancestor); it != owner.end())
+            classes.unionSets(i, it->second);
+
+  SmallVector<IslandGroup> merged;
+  DenseMap<unsigned, unsigned> mergedIndex;
+  for (unsigned i = 0, e = groups.size(); i < e; ++i) {
+    auto [it, inserted] =
+        mergedIndex.try_emplace(classes.getLeaderValue(i), merged.size());
+    if (inserted) {
+      merged.push_back(std::move(groups[i]));
+      continue;
+    }
+    IslandGroup &into = merged[it->second];
+    into.ops.insert_range(groups[i].ops);
+    llvm::append_range(into.reasons, groups[i].reasons);
+    llvm::append_range(into.inheritedReasons, groups[i].inheritedReasons);
+  }
+  return merged;
 }
 
 /// Adds to `group` the ops of `block` on a path from a group op back into

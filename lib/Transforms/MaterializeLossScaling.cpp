@@ -388,7 +388,7 @@ MaterializeLossScalingPass::decideMode(func::FuncOp func) {
     computeSource = "the function's float types";
   }
   if (!compute.isF16()) {
-    InFlightDiagnostic remark = func.emitRemark("loss scaling not applied: ");
+    InFlightDiagnostic remark = mlir::emitRemark(func.getLoc(), "loss scaling not applied: ");
     if (compute.getWidth() <= 8)
       remark << "8-bit float compute (" << compute << ", from "
              << computeSource << ") is scaled per tensor by "
@@ -410,7 +410,7 @@ MaterializeLossScalingPass::decideMode(func::FuncOp func) {
     modeSource = "#lowp.policy";
   }
   if (chosen == LossScaleMode::None) {
-    func.emitRemark("loss scaling not applied: mode none (from ")
+    mlir::emitRemark(func.getLoc(), "loss scaling not applied: mode none (from ")
         << modeSource << ")";
     return std::nullopt;
   }
@@ -602,7 +602,7 @@ void MaterializeLossScalingPass::runOnOperation() {
 
   for (auto &[func, step] : steps) {
     if (auto done = func->getAttrOfType<StringAttr>(ts::kLossScalingAttr)) {
-      func.emitRemark("loss scaling already materialized (")
+      mlir::emitRemark(func.getLoc(), "loss scaling already materialized (")
           << done.getValue() << ")";
     } else if (std::optional<LossScaleMode> chosen = decideMode(func)) {
       // Dynamic scaling extends the signature; callers in this module would

@@ -2,18 +2,24 @@
 //
 // Sapphire Rapids / Zen 4 (AVX512_BF16): the innermost loop of the bf16
 // matmul is the register-blocked vdpbf16ps kernel (8 x 32 block: 16
-// accumulators, 2 loads of VNNI-packed B, 8 broadcast pairs of A) with no
-// scalar fallback, and the f32 -> bf16 result store uses vcvtneps2bf16.
+// accumulators, 2 loads of VNNI-packed B, 8 broadcast pairs of A per k
+// pair, unrolled 4 times: 64 vdpbf16ps) with no scalar fallback, and the
+// f32 -> bf16 result store uses vcvtneps2bf16.
 // RUN: fp-opt %s -lowp-pipeline-x86=cpu=sapphirerapids | mlir-translate --mlir-to-llvmir \
 // RUN: | llc -O3 -mcpu=sapphirerapids | FileCheck %s --check-prefix=SPR
 // RUN: fp-opt %s -lowp-pipeline-x86=cpu=znver4 | mlir-translate --mlir-to-llvmir \
 // RUN: | llc -O3 -mcpu=znver4 | FileCheck %s --check-prefix=SPR
 //
 // On AVX2 bf16 is storage only. The inner loop is the 6 x 16 f32 FMA kernel
-// (12 ymm accumulators) and nothing calls __truncsfbf2: narrowing is the
+// (12 ymm accumulators, k unrolled 4 times: 48 FMAs) and nothing calls __truncsfbf2: narrowing is the
 // integer sequence of lowp-expand-float-conversions.
 // RUN: fp-opt %s -lowp-pipeline-x86=cpu=avx2 | mlir-translate --mlir-to-llvmir \
 // RUN: | llc -O3 -mcpu=x86-64-v3 | FileCheck %s --check-prefix=AVX2
+//
+// Sapphire Rapids with amx=true: AMX-BF16 tiles, 2 x 2 accumulator tiles
+// carried across the k loop (4 tdpbf16ps per 32 k), B in VNNI panels.
+// RUN: fp-opt %s -lowp-pipeline-x86="cpu=sapphirerapids amx=true" | mlir-translate --mlir-to-llvmir \
+// RUN: | llc -O3 -mcpu=sapphirerapids | FileCheck %s --check-prefix=AMX
 //
 // The LLVM dialect itself: no float conversion left for AVX2 to lower.
 // RUN: fp-opt %s -lowp-pipeline-x86=cpu=avx2 | FileCheck %s --check-prefix=LLVM-AVX2
@@ -21,7 +27,7 @@
 // SPR-LABEL: matmul_bf16:
 // SPR: This Inner Loop Header: Depth=3
 // SPR-NOT: {{call|ss[[:space:]]+%xmm|pextr|pinsr}}
-// SPR-COUNT-16: vdpbf16ps {{.*}}%zmm{{[0-9]+}}, %zmm{{[0-9]+}}, %zmm{{[0-9]+}}
+// SPR-COUNT-64: vdpbf16ps {{.*}}%zmm{{[0-9]+}}, %zmm{{[0-9]+}}, %zmm{{[0-9]+}}
 // SPR-NOT: {{call|ss[[:space:]]+%xmm|pextr|pinsr|vdpbf16ps}}
 // SPR: j{{[a-z]+}} .LBB0_
 // SPR: vcvtneps2bf16
@@ -30,15 +36,26 @@
 // AVX2-LABEL: matmul_bf16:
 // AVX2: This Inner Loop Header: Depth=3
 // AVX2-NOT: {{call|ss[[:space:]]+%xmm}}
-// AVX2-COUNT-12: vfmadd231ps {{.*}}%ymm{{[0-9]+}}, %ymm{{[0-9]+}}, %ymm{{[0-9]+}}
+// AVX2-COUNT-48: vfmadd231ps {{.*}}%ymm{{[0-9]+}}, %ymm{{[0-9]+}}, %ymm{{[0-9]+}}
 // AVX2-NOT: {{call|vfmadd}}
 // AVX2: j{{[a-z]+}} .LBB0_
 // AVX2-NOT: __truncsfbf2
 
+// AMX-LABEL: matmul_bf16:
+// AMX: ldtilecfg
+// AMX-COUNT-4: tilestored
+// AMX: This Loop Header: Depth=2
+// AMX-COUNT-4: tileloadd
+// AMX: This Inner Loop Header: Depth=3
+// AMX-COUNT-4: tileloadd
+// AMX-COUNT-4: tdpbf16ps %tmm{{[0-9]}}, %tmm{{[0-9]}}, %tmm{{[0-9]}}
+// AMX-NOT: {{call|vdpbf16ps|tilestored}}
+// AMX: j{{[a-z]+}} .LBB0_
+
 // LLVM-AVX2-LABEL: llvm.func @matmul_bf16
 // LLVM-AVX2-NOT: llvm.fptrunc
 // LLVM-AVX2-NOT: llvm.fpext
-// LLVM-AVX2-COUNT-12: llvm.intr.fmuladd
+// LLVM-AVX2-COUNT-48: llvm.intr.fmuladd
 // LLVM-AVX2-NOT: llvm.fptrunc
 // LLVM-AVX2-NOT: llvm.fpext
 func.func @matmul_bf16(%a: tensor<96x128xbf16>, %b: tensor<128x64xbf16>,
@@ -47,4 +64,24 @@ func.func @matmul_bf16(%a: tensor<96x128xbf16>, %b: tensor<128x64xbf16>,
                      outs(%c : tensor<96x64xf32>) -> tensor<96x64xf32>
   %1 = lowp.cast %0 : tensor<96x64xf32> to tensor<96x64xbf16>
   return %1 : tensor<96x64xbf16>
+}
+
+// bf16 arithmetic runs in f32 (arith-emulate-unsupported-floats on AVX2,
+// LLVM's promotion with the chip's converts on AVX512_BF16;
+// math-extend-to-supported-types for math), vectorized, still without
+// __truncsfbf2.
+// SPR-LABEL: elementwise_bf16:
+// SPR: vcvtneps2bf16
+func.func @elementwise_bf16(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>) -> tensor<64x64xbf16> {
+  %e = tensor.empty() : tensor<64x64xbf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%a, %b : tensor<64x64xbf16>, tensor<64x64xbf16>) outs(%e : tensor<64x64xbf16>) {
+  ^bb0(%x: bf16, %y: bf16, %o: bf16):
+    %s = arith.addf %x, %y : bf16
+    %m = arith.mulf %s, %x : bf16
+    %t = math.tanh %m : bf16
+    linalg.yield %t : bf16
+  } -> tensor<64x64xbf16>
+  return %r : tensor<64x64xbf16>
 }

@@ -33,7 +33,10 @@ def ConvertLowpToLinalg : Pass<"convert-lowp-to-linalg"> {
     ```
 
     Runs on any op; lowp ops it cannot lower are reported with their
-    location and the pass fails.
+    location and the pass fails. Discardable `lowp.*` attributes (the
+    target, policy, statistics, training-step markers) are removed
+    afterwards, so the result parses in tools that do not load the lowp
+    dialect, such as `mlir-runner` and `mlir-translate`.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -58,6 +61,9 @@ def LowpExpandFloatConversions : Pass<"lowp-expand-float-conversions"> {
 
     The target is the `target` option, else the module's `lowp.target`
     attribute; with neither, bf16 and every FP8 format are expanded.
+    Conversions left to the hardware lose their fast-math flags (MLIR 22's
+    arith-to-LLVM lowering would carry them onto `llvm.fpext` as an
+    attribute mlir-translate rejects).
 
     ```mlir
     %b = arith.truncf %x : vector<8xf32> to vector<8xbf16>
@@ -92,7 +98,10 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     (`vdpbf16ps`) on one broadcast pair of A; otherwise narrow operands
     (bf16 on AVX2, FP8 everywhere) are widened to f32 while packing (O(n^2)
     work, exact) and the kernel is f32 FMA.
-    Other contractions are left alone.
+    `linalg.conv_2d_nhwc_hwcf` (any strides and dilations) becomes im2col
+    into a (pixels x KH*KW*C) buffer plus a `linalg.matmul` on the filter and
+    output viewed as matrices, which the kernel then takes. Other
+    contractions are left alone.
 
     ```mlir
     linalg.matmul ins(%a, %b : memref<64x64xbf16>, memref<64x64xbf16>)
@@ -119,11 +128,20 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     Option<"nr", "nr", "unsigned", /*default=*/"0",
            "Columns of the register block, a multiple of the f32 lanes "
            "(0: the cpu's default)">,
+    Option<"kc", "kc", "unsigned", /*default=*/"512",
+           "Depth of a k block: a kc x nr slice of packed B stays in L1 "
+           "(0: no k blocking)">,
+    Option<"mc", "mc", "unsigned", /*default=*/"0",
+           "Rows of an m block, rounded down to a multiple of mr: an mc x kc "
+           "block of packed A stays in L2 (0: no m blocking)">,
+    Option<"amx", "amx", "bool", /*default=*/"false",
+           "bf16 matmuls whose shapes fit 2 x 2 AMX tiles run on AMX-BF16 "
+           "(tdpbf16ps; sapphirerapids)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
-    "::mlir::x86vector::X86VectorDialect",
+    "::mlir::x86vector::X86VectorDialect", "::mlir::amx::AMXDialect",
   ];
 }
 
@@ -145,6 +163,21 @@ def LowpInferTransferInBounds : Pass<"lowp-infer-transfer-in-bounds"> {
     ```
   }];
   let dependentDialects = ["::mlir::vector::VectorDialect"];
+}
+
+def LowpStripAttributes : Pass<"lowp-strip-attributes"> {
+  let summary = "Remove lowp.* discardable attributes at the end of lowering";
+  let description = [{
+    mlir-translate and mlir-runner do not load the lowp dialect, so the
+    attributes fp-opt's passes leave on ops (`lowp.target` on the module,
+    decision records) must go once the module is in the LLVM dialect:
+
+    ```mlir
+    module attributes {lowp.target = #lowp.target<"avx2">} { llvm.func ... }
+    // becomes
+    module { llvm.func ... }
+    ```
+  }];
 }
 
 #endif // LOWP_CONVERSION_PASSES_TD

@@ -51,9 +51,8 @@ struct MarkInBounds : OpRewritePattern<TransferOp> {
     if (!fitsInside(op.getIndices().back(), vec.getDimSize(0),
                     memref.getShape().back()))
       return failure();
-    rewriter.modifyOpInPlace(op, [&] {
-      op.setInBoundsAttr(rewriter.getBoolArrayAttr({true}));
-    });
+    rewriter.modifyOpInPlace(
+        op, [&] { op.setInBoundsAttr(rewriter.getBoolArrayAttr({true})); });
     return success();
   }
 };

@@ -17,6 +17,24 @@ using namespace mlir;
 using namespace mlir::lowp;
 
 namespace {
+/// Conversions left to the hardware lose their fast-math flags: they mean
+/// nothing on a conversion, and MLIR 22's arith-to-LLVM lowering carries
+/// them onto llvm.fpext/llvm.fptrunc as an attribute mlir-translate cannot
+/// read (math-extend-to-supported-types sets `contract` on the extf/truncf
+/// it creates).
+template <typename ConversionOp>
+struct DropConversionFastMath : OpRewritePattern<ConversionOp> {
+  using OpRewritePattern<ConversionOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConversionOp op,
+                                PatternRewriter &rewriter) const override {
+    auto flags = op.getFastmathAttr();
+    if (!flags || flags.getValue() == arith::FastMathFlags::none)
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] { op.removeFastmathAttr(); });
+    return success();
+  }
+};
+
 struct LowpExpandFloatConversionsPass
     : lowp::impl::LowpExpandFloatConversionsBase<
           LowpExpandFloatConversionsPass> {
@@ -28,8 +46,8 @@ struct LowpExpandFloatConversionsPass
     std::string chip = target;
     if (chip.empty())
       for (Operation *op = root; op && chip.empty(); op = op->getParentOp())
-        if (auto attr = op->getAttrOfType<TargetAttr>(
-                LowpDialect::getTargetAttrName()))
+        if (auto attr =
+                op->getAttrOfType<TargetAttr>(LowpDialect::getTargetAttrName()))
           chip = attr.getChip().str();
     const TargetInfo *info = nullptr;
     if (!chip.empty()) {
@@ -48,6 +66,8 @@ struct LowpExpandFloatConversionsPass
     };
     RewritePatternSet patterns(&getContext());
     populateSoftFloatConversionPatterns(patterns, shouldExpand);
+    patterns.add<DropConversionFastMath<arith::ExtFOp>,
+                 DropConversionFastMath<arith::TruncFOp>>(&getContext());
     if (failed(applyPatternsGreedily(root, std::move(patterns))))
       signalPassFailure();
   }

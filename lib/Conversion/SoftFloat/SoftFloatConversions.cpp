@@ -51,7 +51,9 @@ struct NarrowLayout {
   /// Distance between the f32 and the narrow mantissa.
   unsigned shift() const { return 23 - mantissaBits; }
   /// f32 bit pattern of the narrow format's smallest normal.
-  uint32_t minNormalF32Bits() const { return uint32_t(127 + minExponent) << 23; }
+  uint32_t minNormalF32Bits() const {
+    return uint32_t(127 + minExponent) << 23;
+  }
 };
 
 /// Builds i32 (scalar or vector, shaped like `like`) arithmetic tersely.
@@ -71,7 +73,8 @@ struct IntOps {
   Value c(uint32_t v) {
     auto attr = b.getI32IntegerAttr(static_cast<int32_t>(v));
     if (auto vec = dyn_cast<VectorType>(i32Like))
-      return arith::ConstantOp::create(b, loc, SplatElementsAttr::get(vec, attr));
+      return arith::ConstantOp::create(b, loc,
+                                       SplatElementsAttr::get(vec, attr));
     return arith::ConstantOp::create(b, loc, attr);
   }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
@@ -130,8 +133,8 @@ Value mlir::lowp::buildSoftTruncF(OpBuilder &b, Location loc, Value value,
   using P = arith::CmpIPredicate;
   Value u = arith::BitcastOp::create(b, loc, o.i32Like, value);
   unsigned shift = l.shift();
-  Type narrowInt = IntOps::withElement(value.getType(),
-                                       b.getIntegerType(l.width));
+  Type narrowInt =
+      IntOps::withElement(value.getType(), b.getIntegerType(l.width));
   auto finish = [&](Value bits32) -> Value {
     Value truncated = arith::TruncIOp::create(b, loc, narrowInt, bits32);
     return arith::BitcastOp::create(
@@ -153,9 +156,8 @@ Value mlir::lowp::buildSoftTruncF(OpBuilder &b, Location loc, Value value,
     // Subnormal results: shift the full significand by a per-lane amount.
     Value exponent = o.shr(abs, o.c(23));
     Value hasImplicitBit = o.cmp(P::ne, exponent, o.c(0));
-    Value significand =
-        o.bor(o.band(abs, o.c(0x7FFFFFu)),
-              o.select(hasImplicitBit, o.c(0x800000u), o.c(0)));
+    Value significand = o.bor(o.band(abs, o.c(0x7FFFFFu)),
+                              o.select(hasImplicitBit, o.c(0x800000u), o.c(0)));
     Value effectiveExponent = o.umax(exponent, o.c(1));
     // s = shift + (127 + minExponent) - e, at most 31 (everything smaller
     // than half the smallest subnormal rounds to zero).
@@ -167,7 +169,7 @@ Value mlir::lowp::buildSoftTruncF(OpBuilder &b, Location loc, Value value,
     magnitude = o.select(isSubnormal, subnormal, normal);
 
     Value overflow = o.cmp(P::ugt, magnitude, o.c(l.largestBits));
-    uint32_t overflowBits = saturate  ? l.largestBits
+    uint32_t overflowBits = saturate   ? l.largestBits
                             : l.hasInf ? l.infBits
                                        : l.quietNaNBits & (l.signBit() - 1);
     magnitude = o.select(overflow, o.c(overflowBits), magnitude);
@@ -175,8 +177,8 @@ Value mlir::lowp::buildSoftTruncF(OpBuilder &b, Location loc, Value value,
     // bit; the others have one NaN magnitude.
     Value nanBits = o.c(l.quietNaNBits & (l.signBit() - 1));
     if (l.hasInf)
-      nanBits = o.bor(nanBits, o.band(o.shr(abs, o.c(shift)),
-                                      o.c(l.mantissaMask())));
+      nanBits =
+          o.bor(nanBits, o.band(o.shr(abs, o.c(shift)), o.c(l.mantissaMask())));
     magnitude = o.select(isNaN, nanBits, magnitude);
     if (!saturate && !l.hasInf)
       isNaN = arith::OrIOp::create(b, loc, isNaN, overflow);

@@ -27,17 +27,18 @@
 // DOT-COUNT-4: vector.store %{{.*}} : memref<4x32xf32>, vector<16xf32>
 // DOT: memref.dealloc %[[P]]
 // DOT-NOT: linalg.matmul
-// On AVX2 the bf16 operands are widened once (B while packing, A into an
-// f32 copy) and the kernel is f32 FMA on a 3 x 8 block; M = 4 leaves a
-// 1-row tail block.
+// On AVX2 the bf16 operands are widened once (B while packing into panels
+// of 8 columns, A into an f32 copy) and the kernel is f32 FMA on a 3 x 8
+// block, k unrolled 4 times; M = 4 leaves a 1-row tail block.
 // FMA-LABEL: func @matmul_bf16
 // FMA: %[[P:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4x8x8xf32>
 // FMA: arith.extf %{{.*}} : vector<8xbf16> to vector<8xf32>
 // FMA: %[[WA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4x8xf32>
 // FMA: arith.extf %{{.*}} : vector<8xbf16> to vector<8xf32>
 // FMA: scf.for %{{.*}} = %c0 to %c3 step %c3
-// FMA: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>)
-// FMA-COUNT-3: vector.fma
+// FMA: scf.for {{.*}} step %c4 iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// FMA: memref.load %[[WA]]
+// FMA-COUNT-12: vector.fma
 // FMA: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>)
 // FMA: memref.load %[[WA]]
 // FMA: vector.fma
@@ -78,4 +79,28 @@ func.func @untouched(%a: tensor<4x8xf32>, %b: tensor<8x32xf32>, %c: tensor<4x32x
       ins(%am, %bt : memref<4x8xf32>, memref<32x8xf32>) outs(%cm : memref<4x32xf32>)
   linalg.matmul ins(%am, %b20 : memref<4x8xf32>, memref<8x20xf32>) outs(%c20 : memref<4x20xf32>)
   return %0 : tensor<4x32xf32>
+}
+
+// -----
+
+// Convolutions become im2col + the matmul kernel: the input patches are
+// copied once into a (pixels x KH*KW*C) buffer in the input's type, the
+// filter and the output are viewed as matrices.
+// DOT-LABEL: func @conv_bf16
+// DOT: %[[COL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<16x144xbf16>
+// DOT: memref.load %{{.*}} : memref<1x6x6x16xbf16>
+// DOT: memref.store %{{.*}}, %[[COL]]
+// DOT: %[[F:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] : memref<3x3x16x32xbf16> into memref<144x32xbf16>
+// DOT: %[[O:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] : memref<1x4x4x32xf32> into memref<16x32xf32>
+// DOT: vector.interleave
+// DOT: x86vector.avx512.dot
+// DOT: memref.dealloc %[[COL]]
+// DOT-NOT: linalg.conv_2d
+// FMA-LABEL: func @conv_bf16
+// FMA: vector.fma
+// FMA-NOT: linalg.conv_2d
+func.func @conv_bf16(%i: memref<1x6x6x16xbf16>, %f: memref<3x3x16x32xbf16>, %o: memref<1x4x4x32xf32>) {
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%i, %f : memref<1x6x6x16xbf16>, memref<3x3x16x32xbf16>) outs(%o : memref<1x4x4x32xf32>)
+  return
 }

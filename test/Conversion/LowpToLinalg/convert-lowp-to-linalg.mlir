@@ -125,3 +125,19 @@ func.func @island_f32_boundary(%x: tensor<8xf32>) -> tensor<8xf32> {
   }
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+// lowp attributes go with the lowp ops, so mlir-runner can read the result.
+// CHECK-LABEL: module {
+// CHECK: func.func @attributes(%{{.*}}: tensor<4xf32>, %{{.*}}: f32 {other.keep}) -> (tensor<4xf32> {other.keep})
+// CHECK-NOT: lowp.
+// CHECK: math.exp %{{.*}} {other.keep} : tensor<4xf32>
+module attributes {lowp.target = #lowp.target<"sm_90">} {
+  func.func @attributes(%x: tensor<4xf32> {lowp.stats = #lowp.stats<amax = 1.0, min = 0.5>},
+                        %s: f32 {other.keep})
+      -> (tensor<4xf32> {lowp.precision = f32, other.keep}) {
+    %0 = math.exp %x {lowp.precision = f32, other.keep} : tensor<4xf32>
+    return %0 : tensor<4xf32>
+  }
+}

@@ -112,6 +112,17 @@ func.func @untouched(%x: f32, %y: f64, %z: bf16) -> (f16, bf16, bf16, f64) {
 
 // -----
 
+// Conversions kept for the hardware drop their (meaningless) fast-math flags.
+// BF16HW-LABEL: func @fastmath_dropped
+// BF16HW: arith.extf %{{.*}} : bf16 to f32
+// BF16HW-NOT: fastmath
+func.func @fastmath_dropped(%x: bf16) -> f32 {
+  %0 = arith.extf %x fastmath<contract> : bf16 to f32
+  return %0 : f32
+}
+
+// -----
+
 // The module's lowp.target decides when no option is given.
 // CHECK-LABEL: func @from_module_target
 // CHECK: arith.truncf %{{.*}} : f32 to bf16

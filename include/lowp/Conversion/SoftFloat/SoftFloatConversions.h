@@ -1,4 +1,5 @@
-//===- SoftFloatConversions.h - float conversions as integer ops -*- C++ -*-===//
+//===- SoftFloatConversions.h - float conversions as integer ops -*- C++
+//-*-===//
 //
 // Exact f32 <-> small-float conversions (bf16, f16 and the FP8 formats) built
 // from arith integer ops only: shifts, masks, adds and selects on i32 lanes.
@@ -14,6 +15,8 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
+
+#include <functional>
 
 namespace mlir::lowp {
 
@@ -39,8 +42,7 @@ Value buildSoftExtF(OpBuilder &b, Location loc, Value value);
 /// to f32 whose narrow side satisfies `shouldExpand` into the integer
 /// sequences above.
 void populateSoftFloatConversionPatterns(
-    RewritePatternSet &patterns,
-    std::function<bool(FloatType)> shouldExpand);
+    RewritePatternSet &patterns, std::function<bool(FloatType)> shouldExpand);
 
 } // namespace mlir::lowp
 
