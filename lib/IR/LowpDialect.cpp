@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::lowp;
@@ -182,4 +183,41 @@ LogicalResult LowpDialect::verifyRegionResultAttribute(Operation *op,
                << ": ";
       },
       attr, /*numResults=*/1);
+}
+
+void mlir::lowp::stripLowpAttributes(Operation *root) {
+  auto isLowp = [](NamedAttribute attr) {
+    return attr.getName().getValue().starts_with("lowp.");
+  };
+  auto strip = [&](DictionaryAttr dict) -> DictionaryAttr {
+    if (!dict || llvm::none_of(dict, isLowp))
+      return dict;
+    SmallVector<NamedAttribute> kept;
+    llvm::copy_if(dict, std::back_inserter(kept),
+                  [&](NamedAttribute a) { return !isLowp(a); });
+    return DictionaryAttr::get(dict.getContext(), kept);
+  };
+  root->walk([&](Operation *op) {
+    SmallVector<StringAttr> names;
+    for (NamedAttribute attr : op->getDiscardableAttrs())
+      if (isLowp(attr))
+        names.push_back(attr.getName());
+    for (StringAttr name : names)
+      op->removeDiscardableAttr(name);
+    auto function = dyn_cast<FunctionOpInterface>(op);
+    if (!function)
+      return;
+    if (ArrayAttr args = function.getAllArgAttrs()) {
+      SmallVector<DictionaryAttr> stripped;
+      for (Attribute dict : args)
+        stripped.push_back(strip(cast<DictionaryAttr>(dict)));
+      function.setAllArgAttrs(stripped);
+    }
+    if (ArrayAttr results = function.getAllResultAttrs()) {
+      SmallVector<DictionaryAttr> stripped;
+      for (Attribute dict : results)
+        stripped.push_back(strip(cast<DictionaryAttr>(dict)));
+      function.setAllResultAttrs(stripped);
+    }
+  });
 }

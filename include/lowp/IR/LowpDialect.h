@@ -40,6 +40,11 @@ FloatType getFloatElementType(Type type);
 /// `type` with its float element type replaced by `elementType`; non-float
 /// types are returned unchanged.
 Type withFloatElementType(Type type, FloatType elementType);
+
+/// Removes every discardable `lowp.*` attribute under `root` (on ops,
+/// function arguments and function results), so that tools that do not load
+/// the lowp dialect (mlir-runner, mlir-translate) can read the IR.
+void stripLowpAttributes(Operation *root);
 } // namespace mlir::lowp
 
 #define GET_OP_CLASSES

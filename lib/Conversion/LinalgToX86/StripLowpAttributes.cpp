@@ -20,15 +20,7 @@ namespace {
 struct LowpStripAttributesPass
     : lowp::impl::LowpStripAttributesBase<LowpStripAttributesPass> {
   void runOnOperation() override {
-    StringRef prefix = lowp::LowpDialect::getDialectNamespace();
-    SmallVector<std::pair<Operation *, StringAttr>> doomed;
-    getOperation()->walk([&](Operation *op) {
-      for (NamedAttribute attr : op->getDiscardableAttrs())
-        if (attr.getName().getValue().starts_with((prefix + ".").str()))
-          doomed.emplace_back(op, attr.getName());
-    });
-    for (auto [op, name] : doomed)
-      op->removeDiscardableAttr(name);
+    lowp::stripLowpAttributes(getOperation());
   }
 };
 } // namespace

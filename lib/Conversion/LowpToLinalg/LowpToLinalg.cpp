@@ -9,7 +9,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::lowp {
@@ -123,46 +122,6 @@ struct IslandOpLowering : OpConversionPattern<IslandOp> {
     return success();
   }
 };
-
-/// Removes every discardable `lowp.*` attribute (on ops, function arguments
-/// and results): once the lowp ops are gone the module must be readable by
-/// tools that do not load the lowp dialect (mlir-runner, mlir-translate).
-void stripLowpAttributes(Operation *root) {
-  auto isLowp = [](NamedAttribute attr) {
-    return attr.getName().getValue().starts_with("lowp.");
-  };
-  auto strip = [&](DictionaryAttr dict) -> DictionaryAttr {
-    if (!dict || llvm::none_of(dict, isLowp))
-      return dict;
-    SmallVector<NamedAttribute> kept;
-    llvm::copy_if(dict, std::back_inserter(kept),
-                  [&](NamedAttribute a) { return !isLowp(a); });
-    return DictionaryAttr::get(dict.getContext(), kept);
-  };
-  root->walk([&](Operation *op) {
-    SmallVector<StringAttr> names;
-    for (NamedAttribute attr : op->getDiscardableAttrs())
-      if (isLowp(attr))
-        names.push_back(attr.getName());
-    for (StringAttr name : names)
-      op->removeDiscardableAttr(name);
-    auto function = dyn_cast<FunctionOpInterface>(op);
-    if (!function)
-      return;
-    if (ArrayAttr args = function.getAllArgAttrs()) {
-      SmallVector<DictionaryAttr> stripped;
-      for (Attribute dict : args)
-        stripped.push_back(strip(cast<DictionaryAttr>(dict)));
-      function.setAllArgAttrs(stripped);
-    }
-    if (ArrayAttr results = function.getAllResultAttrs()) {
-      SmallVector<DictionaryAttr> stripped;
-      for (Attribute dict : results)
-        stripped.push_back(strip(cast<DictionaryAttr>(dict)));
-      function.setAllResultAttrs(stripped);
-    }
-  });
-}
 
 struct ConvertLowpToLinalgPass
     : lowp::impl::ConvertLowpToLinalgBase<ConvertLowpToLinalgPass> {
