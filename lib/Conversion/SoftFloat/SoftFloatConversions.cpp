@@ -11,6 +11,7 @@
 #include "lowp/Conversion/SoftFloat/SoftFloatConversions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/APFloat.h"
 
@@ -272,6 +273,16 @@ Value mlir::lowp::buildSoftExtF(OpBuilder &b, Location loc, Value value) {
   return arith::BitcastOp::create(b, loc, f32Like, result);
 }
 
+/// The body of a named linalg op (linalg.matmul of f8 operands widens them
+/// with arith.extf) is implied by its name: rewritten, the op no longer
+/// verifies. Its conversions are expanded once it is generalized or lowered
+/// to loops.
+static bool isInNamedLinalgBody(Operation *op) {
+  Operation *parent = op->getParentOp();
+  return isa_and_nonnull<linalg::LinalgOp>(parent) &&
+         !isa<linalg::GenericOp>(parent);
+}
+
 namespace {
 /// arith.truncf f32 -> narrow (nearest-even) as integer ops.
 struct SoftTruncFPattern : OpRewritePattern<arith::TruncFOp> {
@@ -283,6 +294,8 @@ struct SoftTruncFPattern : OpRewritePattern<arith::TruncFOp> {
     if (!getElementTypeOrSelf(op.getIn().getType()).isF32() || !dst ||
         !isSoftFloatConvertible(dst) || !shouldExpand(dst))
       return rewriter.notifyMatchFailure(op, "not a soft truncation");
+    if (isInNamedLinalgBody(op))
+      return rewriter.notifyMatchFailure(op, "in a named linalg op's body");
     if (auto mode = op.getRoundingmode();
         mode && *mode != arith::RoundingMode::to_nearest_even)
       return rewriter.notifyMatchFailure(op, "rounding mode not nearest-even");
@@ -303,6 +316,8 @@ struct SoftExtFPattern : OpRewritePattern<arith::ExtFOp> {
     if (!getElementTypeOrSelf(op.getType()).isF32() || !src ||
         !isSoftFloatConvertible(src) || !shouldExpand(src))
       return rewriter.notifyMatchFailure(op, "not a soft extension");
+    if (isInNamedLinalgBody(op))
+      return rewriter.notifyMatchFailure(op, "in a named linalg op's body");
     rewriter.replaceOp(op, buildSoftExtF(rewriter, op.getLoc(), op.getIn()));
     return success();
   }

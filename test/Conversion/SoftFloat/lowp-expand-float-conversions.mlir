@@ -133,3 +133,29 @@ module attributes {lowp.target = #lowp.target<"sapphirerapids">} {
   }
 }
 
+
+// -----
+
+// The body of a named linalg op is implied by its name: its f8 operand
+// widening is left for after generalization (or loops); a linalg.generic
+// body is expanded like any other code.
+// CHECK-LABEL: func @named_op_body_kept
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xf8E4M3FN>, tensor<8x4xf8E4M3FN>)
+// CHECK: linalg.generic
+// CHECK-NOT: arith.truncf
+// CHECK: arith.trunci %{{.*}} : i32 to i8
+// CHECK: linalg.yield
+func.func @named_op_body_kept(%a: tensor<4x8xf8E4M3FN>, %b: tensor<8x4xf8E4M3FN>,
+                              %c: tensor<4x4xf32>) -> tensor<4x4xf8E4M3FN> {
+  %m = linalg.matmul ins(%a, %b : tensor<4x8xf8E4M3FN>, tensor<8x4xf8E4M3FN>)
+                     outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %e = tensor.empty() : tensor<4x4xf8E4M3FN>
+  %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%m : tensor<4x4xf32>) outs(%e : tensor<4x4xf8E4M3FN>) {
+  ^bb0(%v: f32, %o: f8E4M3FN):
+    %n = arith.truncf %v : f32 to f8E4M3FN
+    linalg.yield %n : f8E4M3FN
+  } -> tensor<4x4xf8E4M3FN>
+  return %t : tensor<4x4xf8E4M3FN>
+}

@@ -11,11 +11,10 @@
 // RUN: FileCheck %s --check-prefix=STATS < %t.stats.mlir
 // RUN: fp-opt %t.stats.mlir -lowp-select-fp8-formats="recipe=range scaling=static target=sm_90" \
 // RUN:   | FileCheck %s --check-prefix=SELECT
-// The target attribute the option records is dropped before mlir-runner,
-// which does not know the lowp dialect.
+// convert-lowp-to-linalg drops the target attribute the option records, so
+// mlir-runner reads the lowered module as is.
 // RUN: fp-opt %t.stats.mlir -lowp-select-fp8-formats="recipe=range scaling=static target=sm_90" \
 // RUN:     %fp8_to_llvm \
-// RUN:   | sed -e 's/attributes {lowp.target = #lowp.target<"sm_90">}//' \
 // RUN:   | mlir-runner -e main -entry-point-result=void \
 // RUN:       -shared-libs=%fp8_runner_libs | FileCheck %s --check-prefix=EXEC
 

@@ -10,7 +10,6 @@
 // RUN:   | sed -e '/^}$/d' > %t.mlir
 // RUN: cat %S/../Inputs/delayed-scaling-driver.mlir >> %t.mlir
 // RUN: fp-opt %t.mlir %fp8_to_llvm \
-// RUN:   | sed -e 's/attributes {lowp.target = #lowp.target<"sm_90">}//' \
 // RUN:   | mlir-runner -e main -entry-point-result=void \
 // RUN:       -shared-libs=%fp8_runner_libs | FileCheck %s
 
