@@ -28,6 +28,55 @@ struct AutoMixedPrecisionOptions
       *this, "report",
       llvm::cl::desc("Write the precision decision report here (.json: "
                      "JSON, else a table, '-': stderr)")};
+
+  // policy=fp8 only: passed to lowp-select-fp8-formats. The defaults are
+  // the ones that need nothing but the model: hybrid formats, scales
+  // computed in the graph.
+  PassOptions::Option<lowp::FP8Recipe> fp8Recipe{
+      *this, "fp8-recipe",
+      llvm::cl::desc("policy=fp8: how FP8 formats are chosen (default "
+                     "hybrid: E4M3 forward, E5M2 gradients)"),
+      llvm::cl::init(lowp::FP8Recipe::Hybrid),
+      llvm::cl::values(
+          clEnumValN(lowp::FP8Recipe::Hybrid, "hybrid",
+                     "E4M3 forward, E5M2 for gradients"),
+          clEnumValN(lowp::FP8Recipe::E4M3, "e4m3", "E4M3 always"),
+          clEnumValN(lowp::FP8Recipe::E5M2, "e5m2", "E5M2 always"),
+          clEnumValN(lowp::FP8Recipe::Range, "range",
+                     "from #lowp.stats: E4M3 if it fits, else E5M2, else "
+                     "bf16 (needs calibration statistics)"))};
+  PassOptions::Option<lowp::FP8Scaling> fp8Scaling{
+      *this, "fp8-scaling",
+      llvm::cl::desc("policy=fp8: where per-tensor scales come from "
+                     "(default current: needs no calibration)"),
+      llvm::cl::init(lowp::FP8Scaling::Current),
+      llvm::cl::values(
+          clEnumValN(lowp::FP8Scaling::Static, "static",
+                     "constants from #lowp.stats (needs calibration)"),
+          clEnumValN(lowp::FP8Scaling::Delayed, "delayed",
+                     "amax history carried as function state"),
+          clEnumValN(lowp::FP8Scaling::Current, "current",
+                     "amax of this step, computed in the graph"))};
+  PassOptions::Option<unsigned> fp8AmaxHistory{
+      *this, "fp8-amax-history",
+      llvm::cl::desc("policy=fp8, fp8-scaling=delayed: length of the amax "
+                     "history"),
+      llvm::cl::init(1024)};
+  PassOptions::Option<unsigned> fp8Margin{
+      *this, "fp8-margin",
+      llvm::cl::desc("policy=fp8: binades of headroom between the scaled "
+                     "amax and the format max"),
+      llvm::cl::init(0)};
+  PassOptions::Option<bool> firstLastBF16{
+      *this, "first-last-bf16",
+      llvm::cl::desc("policy=fp8: keep the first and last matrix op of each "
+                     "function at 16 bits"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> allowBF16Fallback{
+      *this, "allow-bf16-fallback",
+      llvm::cl::desc("policy=fp8: on a target without FP8, keep the 16-bit "
+                     "decision instead of failing"),
+      llvm::cl::init(false)};
 };
 } // namespace
 
@@ -60,11 +109,18 @@ static void buildAutoMixedPrecisionPipeline(
   lowp::LowpMaterializeLossScalingOptions lossScaling;
   lossScaling.policy = options.policy;
   pm.addPass(lowp::createLowpMaterializeLossScaling(lossScaling));
-  // 4. FP8: matrix ops take FP8 operands with per-tensor scales (hybrid
-  //    recipe, scales computed in the graph: works without calibration).
+  // 4. FP8: matrix ops take FP8 operands with per-tensor scales (by
+  //    default the hybrid recipe with scales computed in the graph, which
+  //    works without calibration).
   if (options.policy == "fp8") {
     lowp::SelectFP8FormatsOptions fp8;
     fp8.target = options.target;
+    fp8.recipe = options.fp8Recipe;
+    fp8.scaling = options.fp8Scaling;
+    fp8.amaxHistory = options.fp8AmaxHistory;
+    fp8.margin = options.fp8Margin;
+    fp8.firstLastBF16 = options.firstLastBF16;
+    fp8.allowBF16Fallback = options.allowBF16Fallback;
     pm.addPass(lowp::createSelectFP8Formats(fp8));
   }
 }
