@@ -4,11 +4,18 @@ model's first public function gets deterministic inputs (values in [-1, 1],
 one pattern per argument) for its statically shaped f32 tensor arguments
 and its f32 tensor results are printed with printMemrefF32.
 
-Usage: x86-harness.py MODEL.mlir > MODEL.run.mlir"""
+Usage: x86-harness.py MODEL.mlir [--weight-scale S] > MODEL.run.mlir
+  --weight-scale S  multiplies every argument but the first (the weights of a
+                    layer-style model) by S, e.g. 0.25 to keep a 64-wide
+                    attention's logits moderate (default 1)."""
+import argparse
 import re
-import sys
 
-text = open(sys.argv[1]).read()
+parser = argparse.ArgumentParser()
+parser.add_argument("model")
+parser.add_argument("--weight-scale", type=float, default=1.0)
+cli = parser.parse_args()
+text = open(cli.model).read()
 match = re.search(r"func\.func\s+@([\w$.]+)\s*\((.*?)\)\s*->\s*\(?(.*?)\)?\s*\{",
                   text, re.S)
 if not match:
@@ -46,9 +53,14 @@ for i, t in enumerate(arg_types):
               f"      %f = arith.sitofp %ri : i32 to f32",
               f"      %c30 = arith.constant 30.0 : f32",
               f"      %s = arith.subf %f, %c30 : f32",
-              f"      %v = arith.divf %s, %c30 : f32",
-              f"      linalg.yield %v : f32",
-              f"    }} -> {t}"]
+              f"      %v = arith.divf %s, %c30 : f32"]
+    if i > 0 and cli.weight_scale != 1.0:
+        lines += [f"      %ws = arith.constant {cli.weight_scale!r} : f32",
+                  f"      %vw = arith.mulf %v, %ws : f32",
+                  f"      linalg.yield %vw : f32"]
+    else:
+        lines += [f"      linalg.yield %v : f32"]
+    lines += [f"    }} -> {t}"]
     names.append(f"%a{i}")
 res = ", ".join(f"%y{k}" for k in range(len(result_types)))
 lines.append(f"    {res} = call @{name}({', '.join(names)}) : "
