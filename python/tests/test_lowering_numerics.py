@@ -14,13 +14,14 @@ from fpopt.numerics import FORMATS, decode_all, round_to
 LLVM_LIB = "/usr/lib/llvm-22/lib"
 MLIR_RUNNER = "/usr/lib/llvm-22/bin/mlir-runner"
 
-# The JIT recipe of the integration tests; convert-arith-to-apfloat lowers
-# the f8 truncf/extf that LLVM has no instructions for.
+# The JIT recipe of the integration tests; lowp-expand-float-conversions
+# lowers the bf16 and f8 truncf/extf to exact integer code (LLVM has no
+# instructions for f8).
 LOWER_TO_LLVM = ",".join([
     "convert-lowp-to-linalg", "func.func(convert-elementwise-to-linalg)",
     "one-shot-bufferize{bufferize-function-boundaries}",
-    "func.func(convert-linalg-to-loops)", "expand-strided-metadata",
-    "lower-affine", "convert-scf-to-cf", "convert-arith-to-apfloat",
+    "func.func(convert-linalg-to-loops)", "lowp-expand-float-conversions",
+    "expand-strided-metadata", "lower-affine", "convert-scf-to-cf",
     "convert-math-to-llvm", "convert-math-to-libm", "convert-to-llvm",
     "reconcile-unrealized-casts"])
 
@@ -57,8 +58,7 @@ def _run(fmt, x, saturate):
                         saturate="saturate " if saturate else "")
     llvm_ir = fpopt.run_pipeline(ir, LOWER_TO_LLVM)
     libs = ",".join(os.path.join(LLVM_LIB, lib) for lib in [
-        "libmlir_c_runner_utils.so", "libmlir_runner_utils.so",
-        "libmlir_apfloat_wrappers.so"])
+        "libmlir_c_runner_utils.so", "libmlir_runner_utils.so"])
     out = subprocess.run([MLIR_RUNNER, "-e", "main",
                           "-entry-point-result=void", "-shared-libs=" + libs],
                          input=llvm_ir, capture_output=True, text=True,
