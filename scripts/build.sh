@@ -22,4 +22,10 @@ if [ ! -f "$BUILD/build.ninja" ]; then
     -DCMAKE_INSTALL_PREFIX="$BUILD/install" \
     "${launcher[@]}"
 fi
-cmake --build "$BUILD" "$@"
+if [ $# -eq 0 ]; then
+  # Everything, and the ODS-generated docs (test/docs-up-to-date.test).
+  cmake --build "$BUILD"
+  cmake --build "$BUILD" --target mlir-doc >/dev/null
+else
+  cmake --build "$BUILD" "$@"
+fi

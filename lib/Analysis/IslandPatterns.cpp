@@ -718,7 +718,8 @@ mlir::lowp::findIslandMatches(Block &block,
 
   for (Operation &op : block) {
     if (!isa<linalg::LinalgOp, linalg::SoftmaxOp>(op) &&
-        !isa<arith::ArithDialect, math::MathDialect>(op.getDialect()))
+        !isa_and_present<arith::ArithDialect, math::MathDialect>(
+            op.getDialect()))
       continue;
     for (Value result : op.getResults()) {
       if (!getFloatElementType(result.getType()))

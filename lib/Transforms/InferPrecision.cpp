@@ -75,9 +75,10 @@ struct InferenceConfig {
 };
 
 /// True for types whose float elements are f32 in a shape the pass can
-/// retype: scalars, vectors and ranked tensors.
+/// retype: scalars, vectors and ranked tensors. Buffers are not: retyping a
+/// memref changes what other code reads from the same memory.
 static bool isRetypeableF32(Type type) {
-  if (isa<UnrankedTensorType>(type))
+  if (isa<UnrankedTensorType, BaseMemRefType>(type))
     return false;
   FloatType element = getFloatElementType(type);
   return element && element.isF32();
@@ -706,7 +707,8 @@ private:
   bool canComputeBodyInLow(linalg::LinalgOp op) {
     Region *body = op.getBlock()->getParent();
     for (Operation &bodyOp : op.getBlock()->without_terminator()) {
-      if (!isa<arith::ArithDialect, math::MathDialect>(bodyOp.getDialect()) &&
+      if (!isa_and_present<arith::ArithDialect, math::MathDialect>(
+              bodyOp.getDialect()) &&
           !isa<linalg::IndexOp>(bodyOp))
         return false;
       if (isa<arith::ExtFOp, arith::TruncFOp, arith::BitcastOp>(bodyOp))

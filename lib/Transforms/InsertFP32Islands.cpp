@@ -136,8 +136,9 @@ static bool isIslandable(Operation *op) {
     return false;
   WalkResult result = op->walk([](Operation *nested) {
     if (isa<arith::BitcastOp>(nested) ||
-        !isa<arith::ArithDialect, math::MathDialect, linalg::LinalgDialect,
-             tensor::TensorDialect, LowpDialect>(nested->getDialect()))
+        !isa_and_present<arith::ArithDialect, math::MathDialect,
+                         linalg::LinalgDialect, tensor::TensorDialect,
+                         LowpDialect>(nested->getDialect()))
       return WalkResult::interrupt();
     return WalkResult::advance();
   });
