@@ -276,11 +276,11 @@ Value mlir::lowp::buildSoftExtF(OpBuilder &b, Location loc, Value value) {
 /// The body of a named linalg op (linalg.matmul of f8 operands widens them
 /// with arith.extf) is implied by its name: rewritten, the op no longer
 /// verifies. Its conversions are expanded once it is generalized or lowered
-/// to loops.
+/// to loops. generic, map and reduce carry the body they are given.
 static bool isInNamedLinalgBody(Operation *op) {
   Operation *parent = op->getParentOp();
   return isa_and_nonnull<linalg::LinalgOp>(parent) &&
-         !isa<linalg::GenericOp>(parent);
+         !isa<linalg::GenericOp, linalg::MapOp, linalg::ReduceOp>(parent);
 }
 
 namespace {

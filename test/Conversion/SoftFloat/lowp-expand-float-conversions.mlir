@@ -137,16 +137,20 @@ module attributes {lowp.target = #lowp.target<"sapphirerapids">} {
 // -----
 
 // The body of a named linalg op is implied by its name: its f8 operand
-// widening is left for after generalization (or loops); a linalg.generic
-// body is expanded like any other code.
+// widening is left for after generalization (or loops); the bodies of
+// linalg.generic and linalg.map are expanded like any other code.
 // CHECK-LABEL: func @named_op_body_kept
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xf8E4M3FN>, tensor<8x4xf8E4M3FN>)
 // CHECK: linalg.generic
 // CHECK-NOT: arith.truncf
 // CHECK: arith.trunci %{{.*}} : i32 to i8
 // CHECK: linalg.yield
+// CHECK: linalg.map
+// CHECK-NOT: arith.extf
+// CHECK: arith.extui %{{.*}} : i8 to i32
+// CHECK: linalg.yield
 func.func @named_op_body_kept(%a: tensor<4x8xf8E4M3FN>, %b: tensor<8x4xf8E4M3FN>,
-                              %c: tensor<4x4xf32>) -> tensor<4x4xf8E4M3FN> {
+                              %c: tensor<4x4xf32>) -> (tensor<4x4xf8E4M3FN>, tensor<4x8xf32>) {
   %m = linalg.matmul ins(%a, %b : tensor<4x8xf8E4M3FN>, tensor<8x4xf8E4M3FN>)
                      outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
   %e = tensor.empty() : tensor<4x4xf8E4M3FN>
@@ -157,5 +161,11 @@ func.func @named_op_body_kept(%a: tensor<4x8xf8E4M3FN>, %b: tensor<8x4xf8E4M3FN>
     %n = arith.truncf %v : f32 to f8E4M3FN
     linalg.yield %n : f8E4M3FN
   } -> tensor<4x4xf8E4M3FN>
-  return %t : tensor<4x4xf8E4M3FN>
+  %ew = tensor.empty() : tensor<4x8xf32>
+  %w = linalg.map ins(%a : tensor<4x8xf8E4M3FN>) outs(%ew : tensor<4x8xf32>)
+    (%v: f8E4M3FN, %o: f32) {
+      %x = arith.extf %v : f8E4M3FN to f32
+      linalg.yield %x : f32
+    }
+  return %t, %w : tensor<4x4xf8E4M3FN>, tensor<4x8xf32>
 }
