@@ -63,7 +63,10 @@ def LowpExpandFloatConversions : Pass<"lowp-expand-float-conversions"> {
     attribute; with neither, bf16 and every FP8 format are expanded.
     Conversions left to the hardware lose their fast-math flags (MLIR 22's
     arith-to-LLVM lowering would carry them onto `llvm.fpext` as an
-    attribute mlir-translate rejects).
+    attribute mlir-translate rejects). The body of a named linalg op (the
+    `arith.extf` that widens the f8 operands of a `linalg.matmul`) is implied
+    by the op's name and left alone: run the pass after generalization or
+    `convert-linalg-to-loops` to reach it.
 
     ```mlir
     %b = arith.truncf %x : vector<8xf32> to vector<8xbf16>
