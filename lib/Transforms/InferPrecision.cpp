@@ -894,13 +894,18 @@ struct LowpInferPrecisionPass
     config.demoteSignatures = demoteSignatures;
     config.recordDecisions = emitRemarks || !reportPath.empty();
 
-    report.lowFormat = printType(config.low);
-    report.accumulate = config.wideAccumulator ? "f32" : report.lowFormat;
+    // The report is read only when it is written (reportPath) or its
+    // decisions are remarked; printing a type sets up an AsmState, a fixed
+    // cost every other run would pay for nothing.
+    if (config.recordDecisions) {
+      report.lowFormat = printType(config.low);
+      report.accumulate = config.wideAccumulator ? "f32" : report.lowFormat;
+    }
     if (target) {
       std::optional<Format> format = getFormat(config.low);
       if (format && !target->hasMatrixUnit(*format))
         mlir::emitRemark(module.getLoc()) << "target '" << target->name << "' has no "
-                            << report.lowFormat
+                            << config.low
                             << " matrix units; demoting as requested";
     }
 
