@@ -905,7 +905,7 @@ struct LowpInferPrecisionPass
       std::optional<Format> format = getFormat(config.low);
       if (format && !target->hasMatrixUnit(*format))
         mlir::emitRemark(module.getLoc()) << "target '" << target->name << "' has no "
-                            << config.low
+                            << printType(config.low)
                             << " matrix units; demoting as requested";
     }
 
