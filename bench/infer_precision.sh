@@ -2,7 +2,8 @@
 # Compares the pass time of `fp-opt --lowp-auto-mixed-precision` with that of
 # `fp-opt --canonicalize --cse` on generated transformers of N blocks
 # (bench/gen_transformer.py), from -mlir-timing (parser and printer
-# excluded): the ratio, and the time per op of the decision pipeline.
+# excluded): the ratio, and the time per op of the decision pipeline, and
+# whether each target of issue 3 is met.
 # The IR verifier is switched off (--verify-each=false) in both: MLIR counts
 # the verification after a pass in that pass's time, and it costs more than
 # either pipeline. Symbols are bound at load (LD_BIND_NOW) so that the first
@@ -20,10 +21,12 @@ TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 
 # Seconds spent in passes and analyses, from a -mlir-timing list report in
-# JSON (parser, printer and the untimed rest excluded), or in the row named
-# $ROW when it is set. Durations print in 0.1 ms steps; percentages of the
-# root (0.1 % steps) resolve small passes better, so each row is taken as
-# root duration x percentage.
+# JSON, or in the row named $ROW when it is set. The pass time is the root
+# less the parser, the printer and the untimed rest: summing the other rows
+# would count an analysis twice (list rows of nested timers, such as CSE's
+# DominanceInfo, are also inside their parent's row). Durations print in
+# 0.1 ms steps; percentages of the root (0.1 % steps) resolve small passes
+# better, so each row is taken as root duration x percentage.
 pass_seconds() {
   LD_BIND_NOW=1 "$FPOPT" "$@" --verify-each=false -mlir-timing \
     -mlir-timing-display=list -mlir-output-format=json -o /dev/null 2>&1 |
@@ -31,10 +34,11 @@ pass_seconds() {
 import json, os, sys
 rows = json.loads(sys.stdin.read())
 root = next(r["wall"]["duration"] for r in rows if r["name"] == "root")
-skip = {"root", "Parser", "Output", "Rest", "Total"}
+share = lambda names: sum(r["wall"]["percentage"] for r in rows
+                          if r["name"] in names) / 100
 want = os.environ.get("ROW", "")
-print("%.7f" % sum(root * r["wall"]["percentage"] / 100 for r in rows
-                   if r["name"] not in skip and (not want or r["name"] == want)))'
+print("%.7f" % (root * (share({want}) if want
+                        else 1 - share({"Parser", "Output", "Rest"}))))'
 }
 
 minimum() { sort -g | head -1; }
@@ -43,6 +47,7 @@ minimum() { sort -g | head -1; }
 # infer: its lowp-infer-precision step alone.
 printf "%7s %8s %10s %10s %15s %7s %7s %10s %10s\n" blocks ops "amp (ms)" \
   "infer (ms)" "canon+cse (ms)" ratio "infer" "amp us/op" "infer us/op"
+RESULTS="$TMP/results"
 for n in 1 8 64; do
   file="$TMP/transformer-$n.mlir"
   "$PY" "$ROOT/bench/gen_transformer.py" --blocks "$n" > "$file"
@@ -60,5 +65,21 @@ for n in 1 8 64; do
          done | minimum)
   awk -v n="$n" -v ops="$ops" -v a="$amp" -v i="$infer" -v b="$base" 'BEGIN {
     printf "%7d %8d %10.3f %10.3f %15.3f %7.3f %7.3f %10.3f %10.3f\n", n, ops,
-           a * 1e3, i * 1e3, b * 1e3, a / b, i / b, a * 1e6 / ops, i * 1e6 / ops }'
+           a * 1e3, i * 1e3, b * 1e3, a / b, i / b, a * 1e6 / ops, i * 1e6 / ops
+    printf "%d %.6f %.6f\n", n, a / b, a * 1e6 / ops >> "'"$RESULTS"'" }'
 done
+
+# The targets (issue 3): ratio <= 0.5 at every N; amp time per op flat
+# within 1.2x from N=1 to N=64 (largest over smallest).
+awk '{ n[NR] = $1; ratio[NR] = $2; perop[NR] = $3 }
+END {
+  hi = lo = perop[1]
+  for (k = 1; k <= NR; ++k) {
+    printf "target ratio <= 0.5 at N=%d: %.3f %s\n", n[k], ratio[k],
+           ratio[k] <= 0.5 ? "met" : "MISSED"
+    if (perop[k] > hi) hi = perop[k]
+    if (perop[k] < lo) lo = perop[k]
+  }
+  printf "target time per op flat within 1.2x (N=1..64): %.2fx %s\n", hi / lo,
+         hi / lo <= 1.2 ? "met" : "MISSED"
+}' "$RESULTS"

@@ -46,6 +46,9 @@ struct Node {
   bool forced = false;
   bool hasClass = false;
   PrecisionClass precisionClass = PrecisionClass::Follow;
+  /// Operand numbers [begin, end) of a matrix op's DPS inits, read once:
+  /// asking the op rebuilds its operand segment attribute on every call.
+  unsigned dpsInitBegin = 0, dpsInitEnd = 0;
   Colour colour = Colour::Unset;
   /// Why the colour was chosen: `rule`, then the op that propagated it, then
   /// the class reason (strings are built only for the report).
@@ -210,6 +213,13 @@ private:
     if (auto classified = dyn_cast<PrecisionClassOpInterface>(op)) {
       node.hasClass = true;
       node.precisionClass = classified.getPrecisionClass(config.low);
+    }
+    if (auto dps = dyn_cast<DestinationStyleOpInterface>(op);
+        dps && node.precisionClass == PrecisionClass::Matrix) {
+      if (OperandRange inits = dps.getDpsInits(); !inits.empty()) {
+        node.dpsInitBegin = inits.getBeginOperandIndex();
+        node.dpsInitEnd = node.dpsInitBegin + inits.size();
+      }
     }
     if (StringRef why = whyNotRetypeable(node); !why.empty()) {
       node.colour = Colour::Wide;
@@ -437,8 +447,8 @@ private:
     if (!config.wideAccumulator ||
         node.precisionClass != PrecisionClass::Matrix)
       return false;
-    auto dps = dyn_cast<DestinationStyleOpInterface>(node.op);
-    return dps && dps.isDpsInit(&use);
+    unsigned number = use.getOperandNumber();
+    return number >= node.dpsInitBegin && number < node.dpsInitEnd;
   }
 
   /// The type a (low) node wants for `use`, whose value had `originalType`.
@@ -896,13 +906,18 @@ struct LowpInferPrecisionPass
     config.demoteSignatures = demoteSignatures;
     config.recordDecisions = emitRemarks || !reportPath.empty();
 
-    report.lowFormat = printType(config.low);
-    report.accumulate = config.wideAccumulator ? "f32" : report.lowFormat;
+    // The report is read only when it is written (reportPath) or its
+    // decisions are remarked; printing a type sets up an AsmState, a fixed
+    // cost every other run would pay for nothing.
+    if (config.recordDecisions) {
+      report.lowFormat = printType(config.low);
+      report.accumulate = config.wideAccumulator ? "f32" : report.lowFormat;
+    }
     if (target) {
       std::optional<Format> format = getFormat(config.low);
       if (format && !target->hasMatrixUnit(*format))
         mlir::emitRemark(module.getLoc()) << "target '" << target->name << "' has no "
-                            << report.lowFormat
+                            << printType(config.low)
                             << " matrix units; demoting as requested";
     }
 

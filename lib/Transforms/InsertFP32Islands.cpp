@@ -568,11 +568,15 @@ void InsertFP32IslandsPass::processBlock(Block &block, FloatType low,
 
 /// Reports every float constant `low` cannot represent, with where it is.
 void InsertFP32IslandsPass::reportHazards(FloatType low) {
-  FloatFormatInfo info = getFloatFormatInfo(low);
+  // Built at the first hazard: naming the format prints the type, which
+  // sets up an AsmState, a fixed cost most runs have no use for.
+  std::optional<FloatFormatInfo> info;
   getOperation()->walk([&](arith::ConstantOp constant) {
     std::optional<ConstantHazard> hazard = findHazard(constant, low);
     if (!hazard)
       return;
+    if (!info)
+      info = getFloatFormatInfo(low);
     SmallString<16> text;
     hazard->value.toString(text);
     bool inIsland = constant->getParentOfType<IslandOp>() != nullptr;
@@ -580,9 +584,9 @@ void InsertFP32IslandsPass::reportHazards(FloatType low) {
     diag << "constant " << text << " is "
          << (hazard->overflows ? (hazard->value.isNegative() ? "-inf" : "inf")
                                : "0")
-         << " in " << info.name << " ("
+         << " in " << info->name << " ("
          << (hazard->overflows ? "largest finite " : "smallest subnormal ")
-         << (hazard->overflows ? info.maxFinite : info.minSubnormal) << "); "
+         << (hazard->overflows ? info->maxFinite : info->minSubnormal) << "); "
          << (inIsland ? "kept at f32 inside an fp32 island"
                       : "it is outside any fp32 island");
   });
@@ -641,8 +645,11 @@ void InsertFP32IslandsPass::runOnOperation() {
     return signalPassFailure();
   }
   int64_t threshold = longReductionThreshold;
+  // The semantics overload: only epsilon is read, and naming the type
+  // would print it.
   if (threshold == 0)
-    threshold = static_cast<int64_t>(1.0 / getFloatFormatInfo(low).epsilon);
+    threshold = static_cast<int64_t>(
+        1.0 / getFloatFormatInfo(low.getFloatSemantics(), /*name=*/"").epsilon);
 
   // Blocks that hold computations: not payloads, not island bodies.
   SmallVector<Block *> blocks;
