@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lowp/IR/TargetResolution.h"
 #include "lowp/Analysis/PrecisionClassModels.h"
 #include "lowp/Analysis/PrecisionReport.h"
 #include "lowp/Target/TargetInfo.h"
@@ -843,20 +844,14 @@ struct LowpInferPrecisionPass
     PrecisionReport report;
 
     // The target: the option (recorded on the module) or the module's.
-    const TargetInfo *target = nullptr;
-    if (!targetChip.empty()) {
-      target = lookupTarget(targetChip);
-      if (!target) {
-        module.emitError() << "unknown target '" << targetChip
-                           << "'; known targets: " << getKnownTargetNames();
-        return signalPassFailure();
-      }
+    FailureOr<const TargetInfo *> resolved = resolveTarget(module, targetChip);
+    if (failed(resolved))
+      return signalPassFailure();
+    const TargetInfo *target = *resolved;
+    // The option sets the target for every later pass too.
+    if (!targetChip.empty())
       module->setAttr(LowpDialect::getTargetAttrName(),
                       TargetAttr::get(context, targetChip));
-    } else if (auto attr = module->getAttrOfType<TargetAttr>(
-                   LowpDialect::getTargetAttrName())) {
-      target = lookupTarget(attr.getChip());
-    }
     if (target)
       report.target = target->name.str();
 

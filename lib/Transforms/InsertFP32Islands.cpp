@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lowp/IR/TargetResolution.h"
 #include "lowp/Analysis/IslandPatterns.h"
 #include "lowp/Formats/FloatFormats.h"
 #include "lowp/IR/LowpDialect.h"
@@ -596,27 +597,13 @@ void InsertFP32IslandsPass::reportHazards(FloatType low) {
 /// module's lowp.target); f16, the narrowest range, without a target.
 FailureOr<FloatType> InsertFP32IslandsPass::getPreferredLowFormat() {
   MLIRContext *context = &getContext();
-  StringRef chip = targetChip;
-  if (chip.empty()) {
-    for (Operation *op = getOperation(); op; op = op->getParentOp())
-      if (auto attr = op->getAttrOfType<TargetAttr>(
-              LowpDialect::getTargetAttrName())) {
-        chip = attr.getChip();
-        break;
-      }
-  }
-  if (chip.empty())
-    return FloatType(Float16Type::get(context));
-  const TargetInfo *target = lookupTarget(chip);
-  if (!target) {
-    getOperation()->emitError()
-        << "lowp-insert-fp32-islands: invalid option target=" << chip
-        << ": not a known target (" << getKnownTargetNames() << ")";
+  FailureOr<const TargetInfo *> target =
+      resolveTarget(getOperation(), targetChip);
+  if (failed(target))
     return failure();
-  }
-  if (!target->preferred16)
+  if (!*target || !(*target)->preferred16)
     return FloatType(Float16Type::get(context));
-  return getFloatType(context, *target->preferred16);
+  return getFloatType(context, *(*target)->preferred16);
 }
 
 void InsertFP32IslandsPass::runOnOperation() {

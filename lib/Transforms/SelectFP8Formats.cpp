@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lowp/IR/TargetResolution.h"
 #include "lowp/Analysis/FP8Candidates.h"
 #include "lowp/Analysis/FP8Selection.h"
 #include "lowp/IR/TrainingStep.h"
@@ -547,20 +548,13 @@ void SelectFP8FormatsPass::runOnOperation() {
   entries.clear();
 
   // The target: the option sets (and records) it, else the module says it.
-  const TargetInfo *targetInfo = nullptr;
-  if (!target.empty()) {
-    targetInfo = lookupTarget(target);
-    if (!targetInfo) {
-      module.emitError() << "unknown target '" << target
-                         << "'; known targets: " << getKnownTargetNames();
-      return signalPassFailure();
-    }
+  FailureOr<const TargetInfo *> resolved = resolveTarget(module, target);
+  if (failed(resolved))
+    return signalPassFailure();
+  const TargetInfo *targetInfo = *resolved;
+  if (!target.empty())
     module->setAttr(LowpDialect::getTargetAttrName(),
                     TargetAttr::get(ctx, target));
-  } else if (auto attr = module->getAttrOfType<TargetAttr>(
-                 LowpDialect::getTargetAttrName())) {
-    targetInfo = lookupTarget(attr.getChip());
-  }
   if (!targetInfo) {
     module.emitError() << "lowp-select-fp8-formats needs a target: set "
                           "#lowp.target on the module or the 'target' option";

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lowp/IR/TargetResolution.h"
 #include "lowp/Conversion/Passes.h"
 #include "lowp/IR/LowpDialect.h"
 #include "lowp/Target/TargetInfo.h"
@@ -507,17 +508,13 @@ struct LowpX86LowerContractionsPass
 
   void runOnOperation() override {
     Operation *root = getOperation();
-    std::string chip = cpu;
-    if (chip.empty())
-      for (Operation *op = root; op && chip.empty(); op = op->getParentOp())
-        if (auto attr =
-                op->getAttrOfType<TargetAttr>(LowpDialect::getTargetAttrName()))
-          chip = attr.getChip().str();
-    if (chip.empty())
-      chip = "avx2";
-    const TargetInfo *info = lookupTarget(chip);
-    if (!info || info->vendor != Vendor::X86) {
-      root->emitError() << "'" << chip << "' is not an x86 target";
+    FailureOr<const TargetInfo *> resolved = resolveTarget(root, cpu);
+    if (failed(resolved))
+      return signalPassFailure();
+    // Without a target, the baseline every x86-64 machine here has.
+    const TargetInfo *info = *resolved ? *resolved : lookupTarget("avx2");
+    if (info->vendor != Vendor::X86) {
+      root->emitError() << "'" << info->name << "' is not an x86 target";
       return signalPassFailure();
     }
     // A bf16 matrix unit on x86 is AVX512_BF16, which implies AVX-512F:
@@ -534,7 +531,7 @@ struct LowpX86LowerContractionsPass
     // pair.
     if (amx) {
       if (!cfg.bf16Dot || info->tile16.k <= 2) {
-        root->emitError() << "amx requested but '" << chip
+        root->emitError() << "amx requested but '" << info->name
                           << "' has no AMX-BF16";
         return signalPassFailure();
       }
@@ -544,7 +541,7 @@ struct LowpX86LowerContractionsPass
     cfg.mc = mc;
     if (cfg.nr % cfg.lanes) {
       root->emitError() << "nr=" << cfg.nr << " is not a multiple of the "
-                        << cfg.lanes << " f32 lanes of " << chip;
+                        << cfg.lanes << " f32 lanes of " << info->name;
       return signalPassFailure();
     }
     RewritePatternSet patterns(&getContext());

@@ -1,5 +1,6 @@
 //===- ExpandFloatConversions.cpp - lowp-expand-float-conversions ---------===//
 
+#include "lowp/IR/TargetResolution.h"
 #include "lowp/Conversion/Passes.h"
 #include "lowp/Conversion/SoftFloat/SoftFloatConversions.h"
 #include "lowp/IR/LowpDialect.h"
@@ -43,21 +44,10 @@ struct LowpExpandFloatConversionsPass
   void runOnOperation() override {
     Operation *root = getOperation();
     // The option wins; else the nearest enclosing lowp.target.
-    std::string chip = target;
-    if (chip.empty())
-      for (Operation *op = root; op && chip.empty(); op = op->getParentOp())
-        if (auto attr =
-                op->getAttrOfType<TargetAttr>(LowpDialect::getTargetAttrName()))
-          chip = attr.getChip().str();
-    const TargetInfo *info = nullptr;
-    if (!chip.empty()) {
-      info = lookupTarget(chip);
-      if (!info) {
-        root->emitError() << "unknown target '" << chip
-                          << "'; known targets: " << getKnownTargetNames();
-        return signalPassFailure();
-      }
-    }
+    FailureOr<const TargetInfo *> resolved = resolveTarget(root, target);
+    if (failed(resolved))
+      return signalPassFailure();
+    const TargetInfo *info = *resolved;
     auto shouldExpand = [info](FloatType type) {
       std::optional<Format> format = getFormat(type);
       if (!info)
