@@ -271,9 +271,9 @@ static Attribute promoteConstant(Attribute value, Type type) {
   return {};
 }
 
-/// Recomputes the freshly cloned `op` at `precision`: widens narrower float
-/// types of results, payload arguments and constants, and drops the casts
-/// that become identities.
+/// Recomputes `op`, just moved or cloned into an island, at `precision`:
+/// widens narrower float types of results, payload arguments and constants,
+/// and drops the casts that become identities.
 static void promoteToPrecision(Operation *op, FloatType precision,
                                RewriterBase &rewriter) {
   SmallVector<Operation *> nested;
@@ -349,15 +349,21 @@ static IslandOp buildIsland(IslandGroup &group, Block &block,
     }
     rematerialized.insert(def);
   };
+  // Operands of group ops (payloads included) that read a value from
+  // outside: they are redirected to the island arguments or the
+  // rematerialized copies once the ops move in.
+  SmallVector<OpOperand *> boundaryUses;
   for (Operation *op : ops)
     op->walk([&](Operation *nested) {
-      for (Value v : nested->getOperands()) {
+      for (OpOperand &use : nested->getOpOperands()) {
+        Value v = use.get();
         Operation *def = v.getDefiningOp();
         bool inside = def ? (op->isAncestor(def) || inGroup(def))
                           : op->isAncestor(
                                 cast<BlockArgument>(v).getOwner()->getParentOp());
         if (inside)
           continue;
+        boundaryUses.push_back(&use);
         if (isRematerializable(def))
           addRemat(def);
         else
@@ -406,11 +412,17 @@ static IslandOp buildIsland(IslandGroup &group, Block &block,
   for (auto [input, arg] : llvm::zip(inputs, body->getArguments()))
     mapping.map(input, arg);
 
-  rewriter.setInsertionPointToStart(body);
+  // Results used outside now come from the island: done before any op
+  // moves, while `inGroup` still sees the ops in `block`.
+  for (auto [result, replacement] : llvm::zip(results, island.getResults()))
+    rewriter.replaceUsesWithIf(result, replacement, [&](OpOperand &use) {
+      return !inGroup(use.getOwner());
+    });
+
+  // Rematerialized ops are cloned (they may have users outside); every other
+  // op moves into the body and is retyped in place.
   auto cloneAndPromote = [&](Operation *op) {
     rewriter.setInsertionPointToEnd(body);
-    // A narrow constant is recreated wide; a cast that becomes an identity
-    // is dropped. Neither leaves a stale value in `mapping`.
     if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
       Type type = promoteType(constant.getType(), precision);
       if (type != constant.getType()) {
@@ -421,38 +433,67 @@ static IslandOp buildIsland(IslandGroup &group, Block &block,
         return;
       }
     }
-    if (isa<arith::ExtFOp, arith::TruncFOp, lowp::CastOp>(op)) {
-      Value input = mapping.lookupOrDefault(op->getOperand(0));
-      if (input.getType() ==
-          promoteType(op->getResult(0).getType(), precision)) {
-        mapping.map(op->getResult(0), input);
-        return;
-      }
-    }
     Operation *clone = rewriter.clone(*op, mapping);
     promoteToPrecision(clone, precision, rewriter);
   };
   for (Operation *op : rematerialized)
     cloneAndPromote(op);
+  for (OpOperand *use : boundaryUses) {
+    Value replacement = mapping.lookup(use->get());
+    rewriter.modifyOpInPlace(use->getOwner(), [&] { use->set(replacement); });
+  }
+
+  // A narrow constant is recreated wide and a cast that becomes an identity
+  // is dropped; their remaining users (all inside) read the replacement.
+  auto moveAndPromote = [&](Operation *op) {
+    rewriter.setInsertionPointToEnd(body);
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      Type type = promoteType(constant.getType(), precision);
+      if (type != constant.getType()) {
+        auto widened = arith::ConstantOp::create(
+            rewriter, constant.getLoc(), type,
+            cast<TypedAttr>(promoteConstant(constant.getValue(), type)));
+        mapping.map(constant.getResult(), widened.getResult());
+        rewriter.replaceOp(constant, widened);
+        return;
+      }
+    }
+    if (isa<arith::ExtFOp, arith::TruncFOp, lowp::CastOp>(op)) {
+      Value input = op->getOperand(0);
+      if (input.getType() ==
+          promoteType(op->getResult(0).getType(), precision)) {
+        mapping.map(op->getResult(0), input);
+        rewriter.replaceOp(op, input);
+        return;
+      }
+    }
+    rewriter.moveOpBefore(op, body, body->end());
+    promoteToPrecision(op, precision, rewriter);
+  };
   for (Operation *op : ops) {
     auto inner = dyn_cast<IslandOp>(op);
     if (!inner) {
-      cloneAndPromote(op);
+      moveAndPromote(op);
       continue;
     }
     // An existing island: its body computes at (at least) f32 already.
     Block &innerBody = inner.getBody().front();
     for (auto [operand, arg] :
          llvm::zip(inner.getInputs(), innerBody.getArguments()))
-      mapping.map(arg, mapping.lookupOrDefault(operand));
-    for (Operation &nested : innerBody.without_terminator())
-      cloneAndPromote(&nested);
+      rewriter.replaceAllUsesWith(arg, operand);
+    for (Operation &nested :
+         llvm::make_early_inc_range(innerBody.without_terminator()))
+      moveAndPromote(&nested);
     for (auto [result, yielded] :
-         llvm::zip(inner.getResults(), inner.getYield().getValues()))
-      mapping.map(result, mapping.lookupOrDefault(yielded));
+         llvm::zip(inner.getResults(), inner.getYield().getValues())) {
+      mapping.map(result, yielded);
+      rewriter.replaceAllUsesWith(result, yielded);
+    }
+    rewriter.eraseOp(inner);
   }
+  rewriter.setInsertionPointToEnd(body);
   SmallVector<Value> yielded = llvm::map_to_vector(
-      results, [&](Value v) { return mapping.lookup(v); });
+      results, [&](Value v) { return mapping.lookupOrDefault(v); });
   YieldOp::create(rewriter, island.getLoc(), yielded);
 
   SmallVector<Attribute> reasons(group.inheritedReasons);
@@ -466,17 +507,11 @@ static IslandOp buildIsland(IslandGroup &group, Block &block,
     island->setAttr(kReasonsAttrName, rewriter.getArrayAttr(reasons));
   });
 
-  for (auto [result, replacement] : llvm::zip(results, island.getResults()))
-    rewriter.replaceUsesWithIf(result, replacement, [&](OpOperand &use) {
-      return !inGroup(use.getOwner());
-    });
   Operation *after = island;
   for (Operation *op : toMove) {
     rewriter.moveOpAfter(op, after);
     after = op;
   }
-  for (Operation *op : llvm::reverse(ops))
-    rewriter.eraseOp(op);
   for (Operation *op : llvm::reverse(rematerialized))
     if (op->use_empty())
       rewriter.eraseOp(op);
