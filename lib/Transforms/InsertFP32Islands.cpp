@@ -151,6 +151,21 @@ static Operation *getAncestorIn(Block &block, Operation *op) {
   return block.findAncestorOpInBlock(*op);
 }
 
+/// True when `op` or an op nested in it reads a value defined by an op of
+/// `block` other than `op` itself for which `isSource` holds.
+static bool readsFromAny(Operation *op, Block &block,
+                         function_ref<bool(Operation *)> isSource) {
+  WalkResult result = op->walk([&](Operation *nested) {
+    for (Value v : nested->getOperands())
+      if (Operation *def = v.getDefiningOp())
+        if (Operation *a = getAncestorIn(block, def);
+            a && a != op && isSource(a))
+          return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
 /// Merges groups that share an op or where one reads a result of another,
 /// with union-find over the groups: linear in the ops and their uses. Each
 /// merged group keeps the position of its first member.
@@ -207,15 +222,9 @@ static LogicalResult makeConvex(IslandGroup &group, Block &block) {
   for (Operation *op = first; op != last; op = op->getNextNode()) {
     if (group.ops.contains(op))
       continue;
-    bool fromGroup = false;
-    op->walk([&](Operation *nested) {
-      for (Value v : nested->getOperands())
-        if (Operation *def = v.getDefiningOp())
-          if (Operation *a = getAncestorIn(block, def);
-              a && a != op && (group.ops.contains(a) || reached.contains(a)))
-            fromGroup = true;
-    });
-    if (fromGroup)
+    if (readsFromAny(op, block, [&](Operation *a) {
+          return group.ops.contains(a) || reached.contains(a);
+        }))
       reached.insert(op);
   }
   // Of those, the ones that reach back into the group.
@@ -384,15 +393,9 @@ static IslandOp buildIsland(IslandGroup &group, Block &block,
   for (Operation *op = ops.front(); op != ops.back(); op = op->getNextNode()) {
     if (group.ops.contains(op))
       continue;
-    bool readsGroup = false;
-    op->walk([&](Operation *nested) {
-      for (Value v : nested->getOperands())
-        if (Operation *def = v.getDefiningOp())
-          if (Operation *a = getAncestorIn(block, def);
-              a && a != op && (group.ops.contains(a) || moved.contains(a)))
-            readsGroup = true;
-    });
-    if (readsGroup) {
+    if (readsFromAny(op, block, [&](Operation *a) {
+          return group.ops.contains(a) || moved.contains(a);
+        })) {
       toMove.push_back(op);
       moved.insert(op);
     }
