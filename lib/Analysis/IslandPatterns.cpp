@@ -220,6 +220,22 @@ static Value getMaxCombined(Value yielded, Value acc) {
   return {};
 }
 
+/// The static size of loop `dim` of `op`, as LinalgOp::getStaticLoopRanges
+/// computes it (the first operand dimension indexed by exactly that loop),
+/// without building and inverting the loops-to-shapes map.
+static int64_t getStaticLoopSize(linalg::LinalgOp op, unsigned dim) {
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto shaped = dyn_cast<ShapedType>(operand.get().getType());
+    if (!shaped || !shaped.hasRank())
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    for (auto [position, expr] : llvm::enumerate(map.getResults()))
+      if (auto d = dyn_cast<AffineDimExpr>(expr); d && d.getPosition() == dim)
+        return shaped.getDimSize(position);
+  }
+  return op.getStaticLoopRanges()[dim];
+}
+
 Term *TermGraph::buildLinalgResult(Operation *op, OpResult result,
                                    unsigned depth) {
   auto linalgOp = cast<linalg::LinalgOp>(op);
@@ -247,11 +263,11 @@ Term *TermGraph::buildLinalgResult(Operation *op, OpResult result,
   }
   Term *term = make(kind, result, op, {build(combined, depth + 1)});
   int64_t size = 1;
-  SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
-  for (auto [range, iterator] :
-       llvm::zip(ranges, linalgOp.getIteratorTypesArray())) {
+  for (auto [dim, iterator] :
+       llvm::enumerate(linalgOp.getIteratorTypesArray())) {
     if (iterator != utils::IteratorType::reduction)
       continue;
+    int64_t range = getStaticLoopSize(linalgOp, dim);
     if (ShapedType::isDynamic(range)) {
       size = -1;
       break;
