@@ -422,20 +422,26 @@ static IslandOp buildIsland(IslandGroup &group, Block &block,
       return !inGroup(use.getOwner());
     });
 
+  // A constant narrower than the island is recreated at its precision at
+  // the insertion point; null when it already is wide enough.
+  auto widenConstant = [&](arith::ConstantOp constant) -> Value {
+    Type type = promoteType(constant.getType(), precision);
+    if (type == constant.getType())
+      return {};
+    return arith::ConstantOp::create(
+        rewriter, constant.getLoc(), type,
+        cast<TypedAttr>(promoteConstant(constant.getValue(), type)));
+  };
+
   // Rematerialized ops are cloned (they may have users outside); every other
   // op moves into the body and is retyped in place.
   auto cloneAndPromote = [&](Operation *op) {
     rewriter.setInsertionPointToEnd(body);
-    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
-      Type type = promoteType(constant.getType(), precision);
-      if (type != constant.getType()) {
-        auto widened = arith::ConstantOp::create(
-            rewriter, constant.getLoc(), type,
-            cast<TypedAttr>(promoteConstant(constant.getValue(), type)));
-        mapping.map(constant.getResult(), widened.getResult());
+    if (auto constant = dyn_cast<arith::ConstantOp>(op))
+      if (Value widened = widenConstant(constant)) {
+        mapping.map(constant.getResult(), widened);
         return;
       }
-    }
     Operation *clone = rewriter.clone(*op, mapping);
     promoteToPrecision(clone, precision, rewriter);
   };
@@ -450,17 +456,12 @@ static IslandOp buildIsland(IslandGroup &group, Block &block,
   // is dropped; their remaining users (all inside) read the replacement.
   auto moveAndPromote = [&](Operation *op) {
     rewriter.setInsertionPointToEnd(body);
-    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
-      Type type = promoteType(constant.getType(), precision);
-      if (type != constant.getType()) {
-        auto widened = arith::ConstantOp::create(
-            rewriter, constant.getLoc(), type,
-            cast<TypedAttr>(promoteConstant(constant.getValue(), type)));
-        mapping.map(constant.getResult(), widened.getResult());
+    if (auto constant = dyn_cast<arith::ConstantOp>(op))
+      if (Value widened = widenConstant(constant)) {
+        mapping.map(constant.getResult(), widened);
         rewriter.replaceOp(constant, widened);
         return;
       }
-    }
     if (isa<arith::ExtFOp, arith::TruncFOp, lowp::CastOp>(op)) {
       Value input = op->getOperand(0);
       if (input.getType() ==
