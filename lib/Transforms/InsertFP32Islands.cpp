@@ -15,6 +15,7 @@
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -112,13 +113,18 @@ struct IslandGroup {
 } // namespace
 
 /// True when the value of `op` can be recomputed inside an island instead
-/// of becoming an operand: constants, empty tensors (their dynamic sizes
-/// become operands) and constant fills of them.
+/// of becoming an operand: constants, elements of constants, empty tensors
+/// (their dynamic sizes become operands) and constant fills of them.
 static bool isRematerializable(Operation *op) {
   if (!op)
     return false;
   if (isa<arith::ConstantOp, tensor::EmptyOp>(op))
     return true;
+  // An element of a constant: the 0-d init of StableHLO's reductions.
+  if (isa<tensor::ExtractOp>(op))
+    return llvm::all_of(op->getOperands(), [](Value v) {
+      return isRematerializable(v.getDefiningOp());
+    });
   if (auto fill = dyn_cast<linalg::FillOp>(op))
     return fill.hasPureTensorSemantics() &&
            llvm::all_of(fill->getOperands(), [](Value v) {
@@ -131,15 +137,21 @@ static bool isRematerializable(Operation *op) {
 /// narrower than the island's, to recompute at the island precision: ops
 /// without memory effects (linalg on tensors, not on buffers) whose ops,
 /// payloads included, belong to dialects that are polymorphic in the float
-/// type.
+/// type. A `cf.assert` in a payload (torch-mlir guards divisions with one)
+/// moves with the op that holds it: it reads nothing but its condition.
 static bool isIslandable(Operation *op) {
-  if (!isMemoryEffectFree(op))
-    return false;
-  WalkResult result = op->walk([](Operation *nested) {
+  WalkResult result = op->walk([&](Operation *nested) {
+    if (nested != op && isa<cf::AssertOp>(nested))
+      return WalkResult::advance();
     if (isa<arith::BitcastOp>(nested) ||
         !isa_and_present<arith::ArithDialect, math::MathDialect,
                          linalg::LinalgDialect, tensor::TensorDialect,
                          LowpDialect>(nested->getDialect()))
+      return WalkResult::interrupt();
+    // The op's own effects; those of its regions are walked one by one.
+    auto effects = dyn_cast<MemoryEffectOpInterface>(nested);
+    if (effects ? !effects.hasNoEffect()
+                : !nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
       return WalkResult::interrupt();
     return WalkResult::advance();
   });
@@ -247,6 +259,58 @@ static LogicalResult makeConvex(IslandGroup &group, Block &block) {
       return failure();
     group.ops.insert(op);
   }
+  return success();
+}
+
+/// True when `type` holds floats wider than `precision` (f64 at an f32
+/// island).
+static bool isWiderThan(Type type, FloatType precision) {
+  FloatType element = getFloatElementType(type);
+  return element && element.getWidth() > precision.getWidth();
+}
+
+/// An island converts every float it reads or yields to its precision, so a
+/// wider value (the f64 statistics torch-mlir's var_mean decomposition
+/// computes) must not cross its boundary. Pulls into `group` the producers
+/// of such values that only the group reads; fails when a wider value still
+/// enters or leaves the group.
+static LogicalResult keepWiderValuesInside(IslandGroup &group, Block &block,
+                                           FloatType precision) {
+  auto inGroup = [&](Operation *op) {
+    Operation *a = getAncestorIn(block, op);
+    return a && group.ops.contains(a);
+  };
+  bool grew = true;
+  while (grew) {
+    grew = false;
+    for (Operation *op : SmallVector<Operation *>(group.ops.begin(),
+                                                  group.ops.end())) {
+      WalkResult result = op->walk([&](Operation *nested) {
+        for (Value v : nested->getOperands()) {
+          Operation *def = v.getDefiningOp();
+          Operation *scope =
+              def ? def : cast<BlockArgument>(v).getOwner()->getParentOp();
+          if (!isWiderThan(v.getType(), precision) || op->isAncestor(scope) ||
+              inGroup(scope) || isRematerializable(def))
+            continue;
+          if (!def || def->getBlock() != &block || isa<IslandOp>(def) ||
+              !isIslandable(def) ||
+              !llvm::all_of(def->getUsers(), inGroup))
+            return WalkResult::interrupt();
+          group.ops.insert(def);
+          grew = true;
+        }
+        return WalkResult::advance();
+      });
+      if (result.wasInterrupted())
+        return failure();
+    }
+  }
+  for (Operation *op : group.ops)
+    for (Value result : op->getResults())
+      if (isWiderThan(result.getType(), precision) &&
+          !llvm::all_of(result.getUsers(), inGroup))
+        return failure();
   return success();
 }
 
@@ -596,7 +660,10 @@ void InsertFP32IslandsPass::processBlock(Block &block, FloatType low,
           grew = true;
         }
     }
-    if (failed(makeConvex(group, block)))
+    FloatType f32 = rewriter.getF32Type();
+    if (failed(keepWiderValuesInside(group, block, f32)) ||
+        failed(makeConvex(group, block)) ||
+        failed(keepWiderValuesInside(group, block, f32)))
       continue;
     if (!llvm::all_of(group.ops, [](Operation *op) {
           return isa<IslandOp>(op) || isIslandable(op);
