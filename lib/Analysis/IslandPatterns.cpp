@@ -699,6 +699,31 @@ Term *matchLongReduction(Term *t, int64_t threshold) {
   return t;
 }
 
+/// True for a pooling sum (a convolution-shaped reduction whose payload only
+/// accumulates with an add) whose windows hold more than `threshold`
+/// elements, or a dynamic number: sum pooling over a whole feature map.
+bool isLongWindowSum(linalg::LinalgOp op, int64_t threshold) {
+  if (threshold <= 0 || op.getNumReductionLoops() == 0 ||
+      op->getNumResults() != 1 || !linalg::isaConvolutionOpInterface(op))
+    return false;
+  Block *body = op.getBlock();
+  auto add = body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  Value acc = op.getRegionOutputArgs().front();
+  if (!add || (add.getLhs() != acc && add.getRhs() != acc) ||
+      llvm::any_of(body->getOperations(), llvm::IsaPred<arith::MulFOp>))
+    return false;
+  int64_t size = 1;
+  for (auto [dim, iterator] : llvm::enumerate(op.getIteratorTypesArray())) {
+    if (iterator != utils::IteratorType::reduction)
+      continue;
+    int64_t range = getStaticLoopSize(op, dim);
+    if (ShapedType::isDynamic(range))
+      return true;
+    size *= range;
+  }
+  return size > threshold;
+}
+
 /// Adds the top-level ops of the terms under `root` to `ops`, stopping at
 /// terms equal to one of `boundaries` (the computation's inputs).
 void collectOps(Term *root, ArrayRef<Term *> boundaries, Block &block,
@@ -733,6 +758,13 @@ mlir::lowp::findIslandMatches(Block &block,
   };
 
   for (Operation &op : block) {
+    if (auto pooling = dyn_cast<linalg::LinalgOp>(op);
+        pooling && isLongWindowSum(pooling, options.longReductionThreshold)) {
+      IslandMatch &match = matches.emplace_back();
+      match.reason = IslandReason::LongReduction;
+      match.ops.insert(&op);
+      continue;
+    }
     if (!isa<linalg::LinalgOp, linalg::SoftmaxOp>(op) &&
         !isa_and_present<arith::ArithDialect, math::MathDialect>(
             op.getDialect()))
