@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lowp/IR/ResourceConstants.h"
 #include "lowp/IR/TargetResolution.h"
 #include "lowp/Analysis/PrecisionClassModels.h"
 #include "lowp/Analysis/PrecisionReport.h"
@@ -139,6 +140,8 @@ static TypedAttr roundConstant(TypedAttr value, FloatType elementType) {
       return round(x).bitcastToAPInt();
     });
   }
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
+    return convertResourceFloats(resource, elementType);
   return {};
 }
 
@@ -161,6 +164,10 @@ static bool fitsFormat(Attribute value, FloatType elementType) {
       return fits(dense.getSplatValue<APFloat>());
     return llvm::all_of(dense.getValues<APFloat>(), fits);
   }
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
+    if (std::optional<SmallVector<APFloat>> values =
+            readResourceFloats(resource))
+      return llvm::all_of(*values, fits);
   return true;
 }
 

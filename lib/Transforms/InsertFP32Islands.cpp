@@ -10,6 +10,7 @@
 #include "lowp/Analysis/IslandPatterns.h"
 #include "lowp/Formats/FloatFormats.h"
 #include "lowp/IR/LowpDialect.h"
+#include "lowp/IR/ResourceConstants.h"
 #include "lowp/Target/TargetInfo.h"
 #include "lowp/Transforms/Passes.h"
 
@@ -73,6 +74,12 @@ static std::optional<ConstantHazard> findHazard(Attribute attr, FloatType low) {
       if (auto hazard = check(value))
         return hazard;
   }
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr))
+    if (std::optional<SmallVector<APFloat>> values =
+            readResourceFloats(resource))
+      for (const APFloat &value : *values)
+        if (auto hazard = check(value))
+          return hazard;
   return std::nullopt;
 }
 
@@ -341,7 +348,22 @@ static Attribute promoteConstant(Attribute value, Type type) {
     return dense.mapValues(element, [&](const APFloat &v) {
       return widen(v).bitcastToAPInt();
     });
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
+    return convertResourceFloats(resource, element);
   return {};
+}
+
+/// `constant` recreated at the wider `type`: its value widened exactly, or,
+/// when the pass cannot read the value (a `dense_resource` blob, possibly
+/// elided), the constant as it is followed by an exact widening lowp.cast.
+static Value createWidenedConstant(RewriterBase &rewriter,
+                                   arith::ConstantOp constant, Type type) {
+  Location loc = constant.getLoc();
+  if (Attribute widened = promoteConstant(constant.getValue(), type))
+    return arith::ConstantOp::create(rewriter, loc, type,
+                                     cast<TypedAttr>(widened));
+  Value narrow = arith::ConstantOp::create(rewriter, loc, constant.getValue());
+  return CastOp::create(rewriter, loc, type, narrow);
 }
 
 /// Recomputes `op`, just moved or cloned into an island, at `precision`:
@@ -358,10 +380,8 @@ static void promoteToPrecision(Operation *op, FloatType precision,
       if (type == constant.getType())
         continue;
       rewriter.setInsertionPoint(constant);
-      auto widened = arith::ConstantOp::create(
-          rewriter, constant.getLoc(), type,
-          cast<TypedAttr>(promoteConstant(constant.getValue(), type)));
-      rewriter.replaceOp(constant, widened);
+      rewriter.replaceOp(constant,
+                         createWidenedConstant(rewriter, constant, type));
       continue;
     }
     rewriter.modifyOpInPlace(o, [&] {
@@ -492,9 +512,7 @@ static IslandOp buildIsland(IslandGroup &group, Block &block,
     Type type = promoteType(constant.getType(), precision);
     if (type == constant.getType())
       return {};
-    return arith::ConstantOp::create(
-        rewriter, constant.getLoc(), type,
-        cast<TypedAttr>(promoteConstant(constant.getValue(), type)));
+    return createWidenedConstant(rewriter, constant, type);
   };
 
   // Rematerialized ops are cloned (they may have users outside); every other
