@@ -721,9 +721,27 @@ private:
       retypePadValue(pad);
   }
 
+  /// An f32 scalar constant defined outside the body of `region`'s op and
+  /// read inside it (torch-mlir captures every scalar operand this way) that
+  /// the low format holds: a low body reads a rounded copy instead.
+  bool isCapturedLowConstant(Value value, Region *region) {
+    auto constant = value.getDefiningOp<arith::ConstantOp>();
+    return constant && !region->isAncestor(value.getParentRegion()) &&
+           constant.getType().isF32() &&
+           fitsFormat(constant.getValue(), config.low);
+  }
+
   /// Can every float op of the body compute in the low format directly?
+  /// Floats it reads or yields from outside must be constants it can round.
   bool canComputeBodyInLow(linalg::LinalgOp op) {
     Region *body = op.getBlock()->getParent();
+    auto readsOnlyLowFloats = [&](Operation &bodyOp) {
+      return llvm::all_of(bodyOp.getOperands(), [&](Value operand) {
+        return body->isAncestor(operand.getParentRegion()) ||
+               !holdsFloats(operand.getType()) ||
+               isCapturedLowConstant(operand, body);
+      });
+    };
     for (Operation &bodyOp : op.getBlock()->without_terminator()) {
       if (!isa_and_present<arith::ArithDialect, math::MathDialect>(
               bodyOp.getDialect()) &&
@@ -734,12 +752,35 @@ private:
       if (auto constant = dyn_cast<arith::ConstantOp>(bodyOp))
         if (!fitsFormat(constant.getValue(), config.low))
           return false;
-      for (Value operand : bodyOp.getOperands())
-        if (!body->isAncestor(operand.getParentRegion()) &&
-            holdsFloats(operand.getType()))
-          return false;
+      if (!readsOnlyLowFloats(bodyOp))
+        return false;
     }
-    return true;
+    return readsOnlyLowFloats(*op.getBlock()->getTerminator());
+  }
+
+  /// Makes the low body of `op` read rounded copies of the constants it
+  /// captures, created once each at the start of the body.
+  void roundCapturedConstants(linalg::LinalgOp op) {
+    Block *block = op.getBlock();
+    Region *body = block->getParent();
+    DenseMap<Value, Value> rounded;
+    for (Operation &bodyOp : *block)
+      for (OpOperand &operand : bodyOp.getOpOperands()) {
+        Value value = operand.get();
+        if (!isCapturedLowConstant(value, body))
+          continue;
+        Value &copy = rounded[value];
+        if (!copy) {
+          OpBuilder::InsertionGuard guard(rewriter);
+          rewriter.setInsertionPointToStart(block);
+          copy = arith::ConstantOp::create(
+              rewriter, value.getLoc(),
+              roundConstant(value.getDefiningOp<arith::ConstantOp>().getValue(),
+                            config.low));
+          ++report.constantsRounded;
+        }
+        operand.set(copy);
+      }
   }
 
   /// Gives the body block arguments the element types of the new operand
@@ -787,6 +828,7 @@ private:
             if (result.getType().isF32())
               result.setType(config.low);
         }
+        roundCapturedConstants(op);
         return;
       }
       // Wide body: truncate what is yielded into low inits.
