@@ -273,8 +273,8 @@ private:
       node.forced = true;
       node.rule = rule;
     };
-    if (auto attr = op->getAttrOfType<TypeAttr>(
-            LowpDialect::getPrecisionAttrName())) {
+    if (auto attr = dyn_cast_or_null<TypeAttr>(
+            op->getDiscardableAttr(LowpDialect::getPrecisionAttrName()))) {
       Type pinned = attr.getValue();
       if (pinned.isF32())
         return force(Colour::Wide, "lowp.precision = f32 override");
