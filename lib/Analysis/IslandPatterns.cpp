@@ -662,7 +662,8 @@ bool readsLogarithm(Term *t, DenseSet<Term *> &visited) {
 }
 
 /// A sum to one value (or its mean or negation) of a term that reads a
-/// logarithm: cross-entropy, NLL, KL and other likelihood losses.
+/// logarithm (cross-entropy, NLL, KL and other likelihood losses) or of
+/// squared differences (mean squared error, squared L2 distance).
 bool matchLoss(Term *t, unsigned depth = 0) {
   t = S(t);
   if (depth < 3) {
@@ -681,6 +682,9 @@ bool matchLoss(Term *t, unsigned depth = 0) {
   auto type = dyn_cast<ShapedType>(t->value.getType());
   if (!type || !type.hasStaticShape() || type.getNumElements() != 1)
     return false;
+  if (Term *difference = matchSquare(t->operands[0]);
+      difference && is(difference, TermKind::Sub))
+    return true;
   DenseSet<Term *> visited;
   return readsLogarithm(t->operands[0], visited);
 }

@@ -232,3 +232,44 @@ func.func @bf16_rms_norm_resources(%x: tensor<4x8xbf16>) -> tensor<4x8xbf16> {
     }
   }
 #-}
+
+// -----
+
+// nn.MSELoss as torch-mlir lowers it (square of the difference, sum to a
+// 0-d tensor, divide by the count): a loss, kept f32 even where the sum is
+// too short to be a long reduction.
+// CHECK-LABEL: func.func @mse_loss
+//  CHECK-SAME:   (%[[Y:.+]]: tensor<8x16xf32>, %[[T:.+]]: tensor<8x16xf32>)
+//       CHECK:   lowp.island f32 (%[[Y]], %[[T]]) : (tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<f32> attributes {lowp.island_reasons = ["loss"]}
+//       CHECK:     arith.subf
+//       CHECK:     arith.mulf
+//       CHECK:     arith.addf
+//       CHECK:     arith.divf
+//       CHECK:     lowp.yield %{{.+}} : tensor<f32>
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#map1 = affine_map<(d0, d1) -> ()>
+#map2 = affine_map<() -> ()>
+func.func @mse_loss(%arg0: tensor<8x16xf32>, %arg1: tensor<8x16xf32>) -> tensor<f32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %cst_0 = arith.constant 1.280000e+02 : f32
+  %0 = tensor.empty() : tensor<8x16xf32>
+  %1 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel"]} ins(%arg0, %arg1 : tensor<8x16xf32>, tensor<8x16xf32>) outs(%0 : tensor<8x16xf32>) {
+  ^bb0(%in: f32, %in_1: f32, %out: f32):
+    %6 = arith.subf %in, %in_1 : f32
+    %7 = arith.mulf %6, %6 : f32
+    linalg.yield %7 : f32
+  } -> tensor<8x16xf32>
+  %2 = tensor.empty() : tensor<f32>
+  %3 = linalg.fill ins(%cst : f32) outs(%2 : tensor<f32>) -> tensor<f32>
+  %4 = linalg.generic {indexing_maps = [#map, #map1], iterator_types = ["reduction", "reduction"]} ins(%1 : tensor<8x16xf32>) outs(%3 : tensor<f32>) {
+  ^bb0(%in: f32, %out: f32):
+    %6 = arith.addf %in, %out : f32
+    linalg.yield %6 : f32
+  } -> tensor<f32>
+  %5 = linalg.generic {indexing_maps = [#map2, #map2], iterator_types = []} ins(%4 : tensor<f32>) outs(%2 : tensor<f32>) {
+  ^bb0(%in: f32, %out: f32):
+    %6 = arith.divf %in, %cst_0 : f32
+    linalg.yield %6 : f32
+  } -> tensor<f32>
+  return %5 : tensor<f32>
+}
