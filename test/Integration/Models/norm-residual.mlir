@@ -1,0 +1,207 @@
+// A pre-norm residual block and a final RMSNorm as torch-mlir exports
+// nn.LayerNorm / a T5/LLaMA-style RMSNorm around an nn.Linear (x: 8x64):
+//   h = x + LayerNorm(x) @ W^T + b,   y = RMSNorm(h) * g.
+// LayerNorm as torch-mlir decomposes aten.native_layer_norm: a mean
+// reduction (sum, then divide by 64), the centred square summed for the
+// variance, rsqrt(var + eps), then one generic applying scale and shift;
+// RMSNorm as mean(h^2) by a linalg.reduce, rsqrt and a broadcasting
+// generic. The weight is read transposed by a linalg.matmul with
+// transposed indexing maps.
+//
+// Inputs from @gen (offset + scale * sin(1.37 i + seed)): x in [-1, 1],
+// W in [-0.125, 0.125], gains in [0.9, 1.1], biases in [-0.1, 0.1].
+//
+// Bound (Inputs/check_model.py): every element within G u max|y| of the f32
+// run, G = 2 sqrt(64 + 64 + 64 + 64): the layer norm's two 64-long
+// reductions, the 64-deep contraction and the RMSNorm's 64-long reduction;
+// the factor 2 is the normalizations' gain, 1/sigma, which is at most 2 for
+// these rows (their standard deviation is at least 1/2). f32 through the
+// two lowerings: G = 64 * 4.
+//
+// RUN: fp-opt %s %upstream_to_llvm | %run > %t.ref
+// RUN: fp-opt %s -lowp-pipeline-x86=cpu=avx2 | %run > %t.x86.f32
+// RUN: %check %t.ref %t.x86.f32 --format f32 --reductions 64,64,64,64 | FileCheck %s
+//
+// RUN: fp-opt %s --lowp-auto-mixed-precision="target=sapphirerapids policy=bf16" -o %t.bf16.mlir
+// RUN: FileCheck %s --check-prefix=BF16 < %t.bf16.mlir
+// RUN: fp-opt %t.bf16.mlir -lowp-pipeline-x86=cpu=avx2 | %run > %t.bf16.avx2
+// RUN: %check %t.ref %t.bf16.avx2 --format bf16 --reductions 64,64,64,64 --factor 2 | FileCheck %s
+// RUN: fp-opt %t.bf16.mlir %upstream_to_llvm | %run > %t.bf16.generic
+// RUN: %check %t.ref %t.bf16.generic --format bf16 --reductions 64,64,64,64 --factor 2 | FileCheck %s
+// RUN: %if x86-avx512bf16 %{ fp-opt %t.bf16.mlir -lowp-pipeline-x86=cpu=sapphirerapids | %run > %t.bf16.avx512 %}
+// RUN: %if x86-avx512bf16 %{ %check %t.ref %t.bf16.avx512 --format bf16 --reductions 64,64,64,64 --factor 2 | FileCheck %s %}
+//
+// RUN: fp-opt %s --lowp-auto-mixed-precision="target=sapphirerapids policy=f16" -o %t.f16.mlir
+// RUN: FileCheck %s --check-prefix=F16 < %t.f16.mlir
+// RUN: fp-opt %t.f16.mlir -lowp-pipeline-x86=cpu=avx2 | %run > %t.f16.avx2
+// RUN: %check %t.ref %t.f16.avx2 --format f16 --reductions 64,64,64,64 --factor 2 | FileCheck %s
+// RUN: fp-opt %t.f16.mlir %upstream_to_llvm | %run > %t.f16.generic
+// RUN: %check %t.ref %t.f16.generic --format f16 --reductions 64,64,64,64 --factor 2 | FileCheck %s
+//
+// RUN: fp-opt %s --lowp-auto-mixed-precision="target=sm_90 policy=fp8" -o %t.fp8.mlir
+// RUN: FileCheck %s --check-prefix=FP8 < %t.fp8.mlir
+// RUN: fp-opt %t.fp8.mlir -lowp-pipeline-x86=cpu=avx2 | %run > %t.fp8.avx2
+// RUN: %check %t.ref %t.fp8.avx2 --format f8E4M3FN --reductions 64,64,64,64 --factor 2 | FileCheck %s
+// RUN: fp-opt %t.fp8.mlir %fp8_to_llvm | %run > %t.fp8.generic
+// RUN: %check %t.ref %t.fp8.generic --format f8E4M3FN --reductions 64,64,64,64 --factor 2 | FileCheck %s
+
+// CHECK: PASS
+
+// BF16-LABEL: func.func @forward(
+// BF16: linalg.matmul {{.*}}bf16
+// F16-LABEL: func.func @forward(
+// F16: linalg.matmul {{.*}}f16
+// FP8-LABEL: func.func @forward(
+// FP8: linalg.matmul {{.*}}f8E4M3FN
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+#col = affine_map<(d0, d1) -> (d1)>
+#mA = affine_map<(m, n, k) -> (m, k)>
+#mBt = affine_map<(m, n, k) -> (n, k)>
+#mC = affine_map<(m, n, k) -> (m, n)>
+module {
+  func.func @forward(%x: tensor<8x64xf32>, %ln_w: tensor<64xf32>, %ln_b: tensor<64xf32>,
+                     %w: tensor<64x64xf32>, %b: tensor<64xf32>, %g: tensor<64xf32>) -> tensor<8x64xf32> {
+    %zero = arith.constant 0.000000e+00 : f32
+    %e = tensor.empty() : tensor<8x64xf32>
+    %er = tensor.empty() : tensor<8xf32>
+    %zr = linalg.fill ins(%zero : f32) outs(%er : tensor<8xf32>) -> tensor<8xf32>
+    // LayerNorm: mean.
+    %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+        ins(%x : tensor<8x64xf32>) outs(%zr : tensor<8xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %0 = arith.addf %in, %out : f32
+      linalg.yield %0 : f32
+    } -> tensor<8xf32>
+    %mean = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+        ins(%sum : tensor<8xf32>) outs(%er : tensor<8xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %n = arith.constant 6.400000e+01 : f32
+      %0 = arith.divf %in, %n : f32
+      linalg.yield %0 : f32
+    } -> tensor<8xf32>
+    // Variance of the centred values.
+    %sq = linalg.generic {indexing_maps = [#id, #row, #row], iterator_types = ["parallel", "reduction"]}
+        ins(%x, %mean : tensor<8x64xf32>, tensor<8xf32>) outs(%zr : tensor<8xf32>) {
+    ^bb0(%in: f32, %m: f32, %out: f32):
+      %0 = arith.subf %in, %m : f32
+      %1 = arith.mulf %0, %0 : f32
+      %2 = arith.addf %1, %out : f32
+      linalg.yield %2 : f32
+    } -> tensor<8xf32>
+    %rstd = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+        ins(%sq : tensor<8xf32>) outs(%er : tensor<8xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %n = arith.constant 6.400000e+01 : f32
+      %eps = arith.constant 9.99999974E-6 : f32
+      %0 = arith.divf %in, %n : f32
+      %1 = arith.addf %0, %eps : f32
+      %2 = math.rsqrt %1 : f32
+      linalg.yield %2 : f32
+    } -> tensor<8xf32>
+    %ln = linalg.generic {indexing_maps = [#id, #row, #row, #col, #col, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%x, %mean, %rstd, %ln_w, %ln_b : tensor<8x64xf32>, tensor<8xf32>, tensor<8xf32>, tensor<64xf32>, tensor<64xf32>)
+        outs(%e : tensor<8x64xf32>) {
+    ^bb0(%in: f32, %m: f32, %r: f32, %gw: f32, %gb: f32, %out: f32):
+      %0 = arith.subf %in, %m : f32
+      %1 = arith.mulf %0, %r : f32
+      %2 = arith.mulf %1, %gw : f32
+      %3 = arith.addf %2, %gb : f32
+      linalg.yield %3 : f32
+    } -> tensor<8x64xf32>
+    // Linear and residual.
+    %z = linalg.fill ins(%zero : f32) outs(%e : tensor<8x64xf32>) -> tensor<8x64xf32>
+    %mm = linalg.matmul indexing_maps = [#mA, #mBt, #mC]
+        ins(%ln, %w : tensor<8x64xf32>, tensor<64x64xf32>) outs(%z : tensor<8x64xf32>) -> tensor<8x64xf32>
+    %h = linalg.generic {indexing_maps = [#id, #id, #col, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%x, %mm, %b : tensor<8x64xf32>, tensor<8x64xf32>, tensor<64xf32>) outs(%e : tensor<8x64xf32>) {
+    ^bb0(%r: f32, %a: f32, %bb: f32, %out: f32):
+      %0 = arith.addf %a, %bb : f32
+      %1 = arith.addf %r, %0 : f32
+      linalg.yield %1 : f32
+    } -> tensor<8x64xf32>
+    // RMSNorm: mean of squares by linalg.reduce, rsqrt, scale.
+    %h2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%h : tensor<8x64xf32>) outs(%e : tensor<8x64xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %0 = arith.mulf %in, %in : f32
+      linalg.yield %0 : f32
+    } -> tensor<8x64xf32>
+    %ss = linalg.reduce ins(%h2 : tensor<8x64xf32>) outs(%zr : tensor<8xf32>) dimensions = [1]
+      (%in: f32, %acc: f32) {
+        %0 = arith.addf %in, %acc : f32
+        linalg.yield %0 : f32
+      }
+    %y = linalg.generic {indexing_maps = [#id, #row, #col, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%h, %ss, %g : tensor<8x64xf32>, tensor<8xf32>, tensor<64xf32>) outs(%e : tensor<8x64xf32>) {
+    ^bb0(%in: f32, %s: f32, %gg: f32, %out: f32):
+      %n = arith.constant 6.400000e+01 : f32
+      %eps = arith.constant 9.99999997E-7 : f32
+      %0 = arith.divf %s, %n : f32
+      %1 = arith.addf %0, %eps : f32
+      %2 = math.rsqrt %1 : f32
+      %3 = arith.mulf %in, %2 : f32
+      %4 = arith.mulf %3, %gg : f32
+      linalg.yield %4 : f32
+    } -> tensor<8x64xf32>
+    return %y : tensor<8x64xf32>
+  }
+
+  // offset + scale * sin(1.37 i + seed), i = 0 .. n-1.
+  func.func @gen(%n: index, %seed: f32, %scale: f32, %offset: f32) -> tensor<?xf32> {
+    %e = tensor.empty(%n) : tensor<?xf32>
+    %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+        outs(%e : tensor<?xf32>) {
+    ^bb0(%o: f32):
+      %i = linalg.index 0 : index
+      %ii = arith.index_cast %i : index to i32
+      %fi = arith.sitofp %ii : i32 to f32
+      %step = arith.constant 1.370000e+00 : f32
+      %t = arith.mulf %fi, %step : f32
+      %t2 = arith.addf %t, %seed : f32
+      %s = math.sin %t2 : f32
+      %v = arith.mulf %s, %scale : f32
+      %w = arith.addf %v, %offset : f32
+      linalg.yield %w : f32
+    } -> tensor<?xf32>
+    return %r : tensor<?xf32>
+  }
+
+  func.func private @printMemrefF32(tensor<*xf32>)
+
+  func.func @main() {
+    %zero = arith.constant 0.000000e+00 : f32
+    %one = arith.constant 1.000000e+00 : f32
+    %tenth = arith.constant 1.000000e-01 : f32
+    %wscale = arith.constant 1.250000e-01 : f32
+    %s0 = arith.constant 0.000000e+00 : f32
+    %s1 = arith.constant 1.000000e+00 : f32
+    %s2 = arith.constant 2.000000e+00 : f32
+    %s3 = arith.constant 3.000000e+00 : f32
+    %s4 = arith.constant 4.000000e+00 : f32
+    %s5 = arith.constant 5.000000e+00 : f32
+    %n512 = arith.constant 512 : index
+    %n4096 = arith.constant 4096 : index
+    %n64 = arith.constant 64 : index
+    %xd = call @gen(%n512, %s0, %one, %zero) : (index, f32, f32, f32) -> tensor<?xf32>
+    %xs = tensor.cast %xd : tensor<?xf32> to tensor<512xf32>
+    %x = tensor.expand_shape %xs [[0, 1]] output_shape [8, 64] : tensor<512xf32> into tensor<8x64xf32>
+    %lwd = call @gen(%n64, %s1, %tenth, %one) : (index, f32, f32, f32) -> tensor<?xf32>
+    %lw = tensor.cast %lwd : tensor<?xf32> to tensor<64xf32>
+    %lbd = call @gen(%n64, %s2, %tenth, %zero) : (index, f32, f32, f32) -> tensor<?xf32>
+    %lb = tensor.cast %lbd : tensor<?xf32> to tensor<64xf32>
+    %wd = call @gen(%n4096, %s3, %wscale, %zero) : (index, f32, f32, f32) -> tensor<?xf32>
+    %ws = tensor.cast %wd : tensor<?xf32> to tensor<4096xf32>
+    %w = tensor.expand_shape %ws [[0, 1]] output_shape [64, 64] : tensor<4096xf32> into tensor<64x64xf32>
+    %bd = call @gen(%n64, %s4, %tenth, %zero) : (index, f32, f32, f32) -> tensor<?xf32>
+    %b = tensor.cast %bd : tensor<?xf32> to tensor<64xf32>
+    %gd = call @gen(%n64, %s5, %tenth, %one) : (index, f32, f32, f32) -> tensor<?xf32>
+    %g = tensor.cast %gd : tensor<?xf32> to tensor<64xf32>
+    %y = call @forward(%x, %lw, %lb, %w, %b, %g)
+        : (tensor<8x64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<8x64xf32>
+    %u = tensor.cast %y : tensor<8x64xf32> to tensor<*xf32>
+    call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
+    return
+  }
+}
