@@ -1,29 +1,30 @@
-"""Compares the printMemrefF32 dumps of a low-precision run with the f32 run
-of the same model, element by element.
+"""Compares the printMemrefF32 dumps of a model's low-precision run with the
+f32 run of the same model, element by element, under a bound derived from
+the formats' unit roundoff and the reduction lengths.
 
-Usage: check_model.py REF LOW --format F --reductions K1,K2,.. [--factor c]
+Usage: check_model.py REF LOW --term F:K1,K2,... [--term ...] [--factor c]
                        [--min-rel R]
 
 Every printed tensor t is checked on its own: for every element i,
-  |low_i - ref_i| <= G * u(F) * max_j |ref_j|
-where u(F) = 2^-p is the unit roundoff of format F (p = its significand
-precision, implicit bit included) and G the growth factor of the reduction
-lengths K_l of the contractions (and reductions) on the longest path:
-  - low formats: G = c * sqrt(sum_l K_l). Every product of a contraction of
-    length K has operands rounded to F, a relative error of at most u each;
-    the errors of the K products are independent and add as a random walk,
-    so y = sum_k a_k b_k errs by about u sqrt(K) max|a_k b_k| <= u sqrt(K)
-    max|y| for the small-magnitude operands of these tests, and the layers'
-    errors add in quadrature along the path. c (default 1) is the
-    amplification the test states for what this model leaves out
-    (normalizations, softmax, losses).
-  - f32 (the same model through two lowerings): the two runs sum in
-    different orders, each within gamma_K = K u of the exact sums:
-    G = c * sum_l K_l.
---min-rel R additionally requires max|low - ref| / max|ref| > R (the low
-format was really used). Prints, per tensor, the max absolute
-error, the max relative error on elements with |ref| >= max|ref| / 8, the
-normwise relative error and the bound, then PASS or FAIL."""
+  |low_i - ref_i| <= B * max_j |ref_j|,   B = c * sum over terms of G_F u_F
+where u_F = 2^-p is the unit roundoff of format F (p its significand
+precision, implicit bit included) and K1, K2, ... are the lengths of the
+reductions (contraction depths, pooled windows, summed rows) on the
+longest path from the inputs to the output that run with operands in F:
+  - a 16- or 8-bit F: G_F = sqrt(K1 + K2 + ...). Every product or summand
+    of a reduction of length K has its operands rounded to F, a relative
+    error of at most u_F each; the K errors are independent and add as a
+    random walk, about u_F sqrt(K) times the largest term, which is at most
+    max|y| for the O(1) activations and small weights of these models; the
+    reductions' errors add in quadrature along the path.
+  - F = f32 (the same model through two lowerings, which sum in different
+    orders, each within gamma_K ~ K u of the exact sum): G = K1 + K2 + ...
+c (default 1) is the gain the test states for what this model leaves out
+(a normalization's 1/sigma, a softmax's or log-softmax's Lipschitz
+constant). --min-rel R additionally requires max|low - ref| / max|ref| > R
+(the low format was really used). Prints, per tensor, the max absolute
+error, the max relative error on elements with |ref| >= max|ref| / 8 and
+the normwise error against B, then PASS or FAIL."""
 import argparse
 import math
 import re
@@ -40,25 +41,32 @@ def tensors(path):
     text = open(path).read()
     out = []
     for block in re.split(r"Unranked Memref", text)[1:]:
-        data = block[block.index("data ="):]
-        out.append([float(v) for v in re.findall(NUMBER, data[len("data ="):])])
+        data = block[block.index("data =") + len("data ="):]
+        out.append([float(v) for v in re.findall(NUMBER, data)])
     return out
+
+
+def term_bound(term):
+    fmt, _, lengths = term.partition(":")
+    if fmt not in PRECISION or not lengths:
+        sys.exit(f"check_model: bad --term {term!r} (FORMAT:K1,K2,...)")
+    total = sum(int(k) for k in lengths.split(","))
+    growth = total if fmt == "f32" else math.sqrt(total)
+    return growth * 2.0 ** -PRECISION[fmt], f"{growth:.3g} u({fmt})"
 
 
 parser = argparse.ArgumentParser()
 parser.add_argument("ref")
 parser.add_argument("low")
-parser.add_argument("--format", required=True, choices=sorted(PRECISION))
-parser.add_argument("--reductions", required=True,
-                    help="comma-separated reduction lengths on the longest path")
+parser.add_argument("--term", action="append", required=True)
 parser.add_argument("--factor", type=float, default=1.0)
 parser.add_argument("--min-rel", type=float, default=0.0)
 cli = parser.parse_args()
 
-u = 2.0 ** -PRECISION[cli.format]
-lengths = [int(k) for k in cli.reductions.split(",")]
-growth = cli.factor * (sum(lengths) if cli.format == "f32"
-                       else math.sqrt(sum(lengths)))
+terms = [term_bound(t) for t in cli.term]
+bound = cli.factor * sum(b for b, _ in terms)
+formula = (f"{cli.factor:g} * " if cli.factor != 1 else "") + \
+    "(" + " + ".join(text for _, text in terms) + ")"
 refs, lows = tensors(cli.ref), tensors(cli.low)
 ok = len(refs) == len(lows) and len(refs) > 0
 if not ok:
@@ -74,12 +82,10 @@ for t, (ref, low) in enumerate(zip(refs, lows)):
     max_abs = max(errs)
     big = [e / abs(r) for e, r in zip(errs, ref) if abs(r) >= scale / 8]
     rel = max_abs / scale if scale > 0 else max_abs
-    bound = growth * u
     good = max_abs <= bound * scale and (cli.min_rel == 0 or rel > cli.min_rel)
     ok = ok and good
-    print(f"tensor {t}: {len(ref)} elements, {cli.format}: max abs err "
-          f"{max_abs:.3e}, max rel err (|ref| >= max/8) {max(big):.3e}, "
-          f"normwise {rel:.3e} <= {bound:.3e} (G={growth:.3g}, u=2^-"
-          f"{PRECISION[cli.format]}): {'ok' if good else 'FAIL'}")
+    print(f"tensor {t}: {len(ref)} elements: max abs err {max_abs:.3e}, "
+          f"max rel err (|ref| >= max/8) {max(big):.3e}, normwise "
+          f"{rel:.3e} <= {bound:.3e} = {formula}: {'ok' if good else 'FAIL'}")
 print("PASS" if ok else "FAIL")
 sys.exit(0 if ok else 1)
