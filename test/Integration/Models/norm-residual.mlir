@@ -43,6 +43,8 @@
 // RUN: %check %t.ref %t.f16.avx2 --term f16:64,64,64,64 --factor 2 --min-rel 7.6e-6 | FileCheck %s
 // RUN: fp-opt %t.f16.mlir %upstream_to_llvm | %run > %t.f16.generic
 // RUN: %check %t.ref %t.f16.generic --term f16:64,64,64,64 --factor 2 --min-rel 7.6e-6 | FileCheck %s
+// RUN: %if x86-avx512bf16 %{ fp-opt %t.f16.mlir -lowp-pipeline-x86=cpu=sapphirerapids | %run > %t.f16.avx512 %}
+// RUN: %if x86-avx512bf16 %{ %check %t.ref %t.f16.avx512 --term f16:64,64,64,64 --factor 2 --min-rel 7.6e-6 | FileCheck %s %}
 //
 // RUN: fp-opt %s --lowp-auto-mixed-precision="target=sm_90 policy=fp8" -o %t.fp8.mlir
 // RUN: FileCheck %s --check-prefix=FP8 < %t.fp8.mlir
