@@ -11,6 +11,13 @@
 # minimum of RUNS runs (default 15): the machine is shared, and the minimum is
 # the run least disturbed.
 #
+# Two more lines separate a pipeline's fixed cost from its cost per op:
+# both pipelines on an empty module (what any run pays: the first execution
+# of each pass's code and of the context's uniquers), and, when valgrind is
+# installed, the instructions the passes execute per op (callgrind, counted
+# inside the pass manager's per-pass runs, the same way for both pipelines):
+# a machine-independent check that the work grows linearly with the model.
+#
 #   bench/infer_precision.sh [path/to/fp-opt]
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -68,6 +75,44 @@ for n in 1 8 64; do
            a * 1e3, i * 1e3, b * 1e3, a / b, i / b, a * 1e6 / ops, i * 1e6 / ops
     printf "%d %.6f %.6f\n", n, a / b, a * 1e6 / ops >> "'"$RESULTS"'" }'
 done
+
+# Fixed cost: both pipelines on a module with nothing in it.
+echo 'module {}' > "$TMP/empty.mlir"
+amp0=$(for _ in $(seq "$RUNS"); do
+         pass_seconds "$TMP/empty.mlir" --lowp-auto-mixed-precision="target=sm_90"
+       done | minimum)
+base0=$(for _ in $(seq "$RUNS"); do
+          pass_seconds "$TMP/empty.mlir" --canonicalize --cse
+        done | minimum)
+awk -v a="$amp0" -v b="$base0" 'BEGIN {
+  printf "empty module: amp %.3f ms, canon+cse %.3f ms (fixed cost of a run)\n",
+         a * 1e3, b * 1e3 }'
+
+# Instructions per op (deterministic; needs valgrind).
+if command -v valgrind >/dev/null 2>&1; then
+  instructions() {
+    LD_BIND_NOW=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+      --toggle-collect='mlir::detail::OpToOpPassAdaptor::run(*' \
+      "$FPOPT" "$@" --verify-each=false -o /dev/null 2>&1 |
+      awk '/Collected :/ { print $NF }'
+  }
+  printf "%7s %8s %16s %16s\n" blocks ops "amp instr/op" "canon+cse instr/op"
+  for n in 1 8 64; do
+    file="$TMP/transformer-$n.mlir"
+    ops=$("$FPOPT" "$file" --print-op-stats -o /dev/null 2>&1 |
+          awk -F, '/,/ {s += $2} END {print s}')
+    ai=$(instructions "$file" --lowp-auto-mixed-precision="target=sm_90")
+    bi=$(instructions "$file" --canonicalize --cse)
+    awk -v n="$n" -v ops="$ops" -v a="$ai" -v b="$bi" 'BEGIN {
+      printf "%7d %8d %16.0f %16.0f\n", n, ops, a / ops, b / ops
+      printf "%d %.3f\n", n, a / ops >> "'"$TMP/instructions"'" }'
+  done
+  awk '{ v[NR] = $2 } END {
+    hi = lo = v[1]
+    for (k = 1; k <= NR; ++k) { if (v[k] > hi) hi = v[k]; if (v[k] < lo) lo = v[k] }
+    printf "amp instructions per op, largest over smallest (N=1..64): %.2fx\n",
+           hi / lo }' "$TMP/instructions"
+fi
 
 # The targets (issue 3): ratio <= 0.5 at every N; amp time per op flat
 # within 1.2x from N=1 to N=64 (largest over smallest).

@@ -11,6 +11,7 @@
 
 #include "lowp/Analysis/IslandPatterns.h"
 
+#include "lowp/Analysis/StructuredOps.h"
 #include "lowp/IR/LowpDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -91,7 +92,7 @@ Term *TermGraph::build(Value value, unsigned depth) {
         arg.getOwner()->getParentOp());
     if (linalgOp && arg.getOwner() == linalgOp.getBlock()) {
       OpOperand *operand = linalgOp.getMatchingOpOperand(arg);
-      if (linalgOp.isDpsInput(operand) || linalgOp.getNumReductionLoops() == 0)
+      if (!isInit(linalgOp, *operand) || getNumReductionLoops(linalgOp) == 0)
         term = recurse(operand->get());
       else
         term = make(TermKind::Accum, value, nullptr);
@@ -171,8 +172,8 @@ Term *TermGraph::build(Value value, unsigned depth) {
 static bool isElementwiseReduction(linalg::LinalgOp op) {
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   std::optional<AffineMap> reducedMap;
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(input);
+  for (OpOperand &input : getInputOperands(op)) {
+    AffineMap map = op.getMatchingIndexingMap(&input);
     if (!map.isProjectedPermutation())
       return false;
     bool readsReducedDim = llvm::any_of(map.getResults(), [&](AffineExpr e) {
@@ -244,12 +245,12 @@ Term *TermGraph::buildLinalgResult(Operation *op, OpResult result,
     return make(TermKind::Leaf, result, nullptr);
   Value yielded = body->getTerminator()->getOperand(result.getResultNumber());
 
-  if (linalgOp.getNumReductionLoops() == 0)
+  if (getNumReductionLoops(linalgOp) == 0)
     return make(TermKind::Forward, result, op, {build(yielded, depth + 1)});
 
   if (!isElementwiseReduction(linalgOp))
     return make(TermKind::Leaf, result, nullptr);
-  Value acc = linalgOp.getRegionOutputArgs()[result.getResultNumber()];
+  Value acc = getRegionInitArgs(linalgOp)[result.getResultNumber()];
   TermKind kind;
   Value combined;
   auto add = yielded.getDefiningOp<arith::AddFOp>();
@@ -495,8 +496,8 @@ IslandReason classifyNormWithStatistics(Term *mean) {
     if (auto op = dyn_cast<linalg::LinalgOp>(sum->op)) {
       // Batch norm reduces the outermost dimension and keeps a later one.
       SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-      for (OpOperand *input : op.getDpsInputOperands()) {
-        AffineMap map = op.getMatchingIndexingMap(input);
+      for (OpOperand &input : getInputOperands(op)) {
+        AffineMap map = op.getMatchingIndexingMap(&input);
         if (map.getNumResults() < 2)
           continue;
         auto isReduced = [&](AffineExpr e) {
@@ -770,9 +771,8 @@ mlir::lowp::findIslandMatches(Block &block,
       if (Term *sum =
               matchLongReduction(root, options.longReductionThreshold)) {
         SmallVector<Term *> inputs;
-        for (OpOperand *in :
-             cast<linalg::LinalgOp>(sum->op).getDpsInputOperands())
-          inputs.push_back(graph.get(in->get()));
+        for (OpOperand &in : getInputOperands(cast<linalg::LinalgOp>(sum->op)))
+          inputs.push_back(graph.get(in.get()));
         record(IslandReason::LongReduction, root, inputs);
       }
     }

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lowp/Analysis/PrecisionClassModels.h"
+#include "lowp/Analysis/StructuredOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -122,7 +123,7 @@ static bool comesFromReduction(linalg::LinalgOp op, Value value) {
   if (!arg || arg.getOwner() != op.getBlock())
     return false;
   OpOperand *operand = op.getMatchingOpOperand(arg);
-  if (!operand || op.isDpsInit(operand))
+  if (!operand || isInit(op, *operand))
     return false;
   Value source = operand->get();
   // A short, bounded look through reshapes and broadcasts.
@@ -132,7 +133,7 @@ static bool comesFromReduction(linalg::LinalgOp op, Value value) {
       return false;
     if (auto structured = dyn_cast<linalg::LinalgOp>(producer))
       if (!isShapeOnly(producer))
-        return structured.getNumReductionLoops() > 0;
+        return getNumReductionLoops(structured) > 0;
     if (!isShapeOnly(producer))
       return false;
     source = producer->getOperand(0);
@@ -145,7 +146,7 @@ mlir::lowp::classifyStructuredOp(linalg::LinalgOp op, FloatType low) {
   using PC = PrecisionClass;
   // Contractions and convolutions reduce; elementwise ops skip the
   // (costlier) structural matching.
-  bool hasReduction = op.getNumReductionLoops() > 0;
+  bool hasReduction = getNumReductionLoops(op) > 0;
   if (hasReduction && linalg::isaContractionOpInterface(op))
     return {PC::Matrix, "contraction body (mul-add over a reduction)"};
   // Pooling shares the convolution structure; only a multiply-accumulate

@@ -34,13 +34,7 @@ FloatFormatInfo mlir::lowp::getFloatFormatInfo(const llvm::fltSemantics &sem,
   info.maxFinite = toDouble(APFloat::getLargest(sem));
   info.minNormal = toDouble(APFloat::getSmallestNormalized(sem));
   info.minSubnormal = toDouble(APFloat::getSmallest(sem));
-  // epsilon: the gap between 1.0 and the next representable value.
-  APFloat one(sem, 1);
-  APFloat next = one;
-  (void)next.next(/*nextDown=*/false);
-  APFloat gap = next;
-  (void)gap.subtract(one, APFloat::rmNearestTiesToEven);
-  info.epsilon = toDouble(gap);
+  info.epsilon = getEpsilon(sem);
   // Subtract logs: f64's max / min subnormal overflows a double.
   info.binades = std::log2(info.maxFinite) - std::log2(info.minSubnormal);
   info.normalBinades = std::log2(info.maxFinite) - std::log2(info.minNormal);
@@ -53,6 +47,12 @@ FloatFormatInfo mlir::lowp::getFloatFormatInfo(const llvm::fltSemantics &sem,
     info.hasNegativeZero = negZero.isNegative();
   }
   return info;
+}
+
+double mlir::lowp::getEpsilon(const llvm::fltSemantics &sem) {
+  // 1.0 has the exponent 0 and the least significant of its `precision`
+  // significand bits weighs 2^(1 - precision).
+  return std::ldexp(1.0, 1 - static_cast<int>(APFloat::semanticsPrecision(sem)));
 }
 
 FloatFormatInfo mlir::lowp::getFloatFormatInfo(FloatType type) {

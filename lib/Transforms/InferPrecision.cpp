@@ -9,6 +9,7 @@
 #include "lowp/IR/TargetResolution.h"
 #include "lowp/Analysis/PrecisionClassModels.h"
 #include "lowp/Analysis/PrecisionReport.h"
+#include "lowp/Analysis/StructuredOps.h"
 #include "lowp/Target/TargetInfo.h"
 #include "lowp/Transforms/Passes.h"
 
@@ -215,11 +216,18 @@ private:
       node.hasClass = true;
       node.precisionClass = classified.getPrecisionClass(config.low);
     }
-    if (auto dps = dyn_cast<DestinationStyleOpInterface>(op);
-        dps && node.precisionClass == PrecisionClass::Matrix) {
-      if (OperandRange inits = dps.getDpsInits(); !inits.empty()) {
-        node.dpsInitBegin = inits.getBeginOperandIndex();
-        node.dpsInitEnd = node.dpsInitBegin + inits.size();
+    if (node.precisionClass == PrecisionClass::Matrix) {
+      if (auto structured = dyn_cast<linalg::LinalgOp>(op)) {
+        MutableArrayRef<OpOperand> inits = getInitOperands(structured);
+        if (!inits.empty()) {
+          node.dpsInitBegin = inits.front().getOperandNumber();
+          node.dpsInitEnd = node.dpsInitBegin + inits.size();
+        }
+      } else if (auto dps = dyn_cast<DestinationStyleOpInterface>(op)) {
+        if (OperandRange inits = dps.getDpsInits(); !inits.empty()) {
+          node.dpsInitBegin = inits.getBeginOperandIndex();
+          node.dpsInitEnd = node.dpsInitBegin + inits.size();
+        }
       }
     }
     if (StringRef why = whyNotRetypeable(node); !why.empty()) {
@@ -265,8 +273,8 @@ private:
       node.forced = true;
       node.rule = rule;
     };
-    if (auto attr = op->getAttrOfType<TypeAttr>(
-            LowpDialect::getPrecisionAttrName())) {
+    if (auto attr = dyn_cast_or_null<TypeAttr>(
+            op->getDiscardableAttr(LowpDialect::getPrecisionAttrName()))) {
       Type pinned = attr.getValue();
       if (pinned.isF32())
         return force(Colour::Wide, "lowp.precision = f32 override");
@@ -457,7 +465,17 @@ private:
     if (node.colour != Colour::Low || !isRetypeableF32(originalType) ||
         keepsWideAccumulator(node, use))
       return originalType;
-    return withFloatElementType(originalType, config.low);
+    return toLow(originalType);
+  }
+
+  /// `type` with float elements in the low format. Memoized: uniquing a
+  /// tensor type hashes its shape under the context's lock, and a model
+  /// retypes a few shapes many times.
+  Type toLow(Type type) {
+    auto [it, inserted] = lowTypes.try_emplace(type);
+    if (inserted)
+      it->second = withFloatElementType(type, config.low);
+    return it->second;
   }
 
   Type getOriginalType(Value value) {
@@ -616,8 +634,7 @@ private:
       if (!allLow)
         continue;
       rewriter.modifyOpInPlace(island, [&] {
-        setResultType(result,
-                      withFloatElementType(result.getType(), config.low));
+        setResultType(result, toLow(result.getType()));
       });
     }
   }
@@ -701,11 +718,10 @@ private:
         if (!isRetypeableF32(result.getType()))
           continue;
         // A wide accumulator keeps the result tied to it wide.
-        if (auto dps = dyn_cast<DestinationStyleOpInterface>(op))
-          if (keepsWideAccumulator(node, *dps.getTiedOpOperand(result)))
-            continue;
-        setResultType(result, withFloatElementType(result.getType(),
-                                                   config.low));
+        if (OpOperand *tied = getTiedInit(op, result);
+            tied && keepsWideAccumulator(node, *tied))
+          continue;
+        setResultType(result, toLow(result.getType()));
       }
     });
     if (auto structured = dyn_cast<linalg::LinalgOp>(op))
@@ -743,7 +759,7 @@ private:
   void retypeBody(Node &node, linalg::LinalgOp op) {
     Block *block = op.getBlock();
     bool lowBody = canComputeBodyInLow(op) &&
-                   llvm::all_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
+                   llvm::all_of(getInitOperands(op), [&](OpOperand &init) {
                      return !isRetypeableF32(init.get().getType()) ||
                             !keepsWideAccumulator(node, init);
                    });
@@ -823,6 +839,7 @@ private:
   std::vector<Node> nodes;
   DenseMap<Operation *, unsigned> index;
   DenseMap<Value, Type> originalTypes;
+  DenseMap<Type, Type> lowTypes;
   /// Retyped values in the order they were retyped (deterministic output).
   SmallVector<Value> retypedOrder;
   DenseMap<std::pair<Value, Type>, Value> conversions;

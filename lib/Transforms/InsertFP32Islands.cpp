@@ -133,13 +133,21 @@ static bool isRematerializable(Operation *op) {
 /// payloads included, belong to dialects that are polymorphic in the float
 /// type.
 static bool isIslandable(Operation *op) {
-  if (!isMemoryEffectFree(op))
-    return false;
   WalkResult result = op->walk([](Operation *nested) {
     if (isa<arith::BitcastOp>(nested) ||
         !isa_and_present<arith::ArithDialect, math::MathDialect,
                          linalg::LinalgDialect, tensor::TensorDialect,
                          LowpDialect>(nested->getDialect()))
+      return WalkResult::interrupt();
+    // A linalg op has memory effects only on buffer operands (its payload
+    // is visited by this walk); asking the interface would build the list
+    // of its operands' effects.
+    if (auto structured = dyn_cast<linalg::LinalgOp>(nested)) {
+      if (!structured.hasPureTensorSemantics())
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    }
+    if (!isMemoryEffectFree(nested))
       return WalkResult::interrupt();
     return WalkResult::advance();
   });
@@ -433,20 +441,40 @@ static IslandOp buildIsland(IslandGroup &group, Block &block,
         cast<TypedAttr>(promoteConstant(constant.getValue(), type)));
   };
 
-  // Rematerialized ops are cloned (they may have users outside); every other
-  // op moves into the body and is retyped in place.
-  auto cloneAndPromote = [&](Operation *op) {
+  // A rematerialized op that only the island reads (directly, or through
+  // rematerialized ops that move too) moves in; one with users outside is
+  // cloned. `rematerialized` lists producers before their users, so the
+  // reverse walk sees every user's decision first.
+  DenseSet<Operation *> movesIn;
+  for (Operation *op : llvm::reverse(rematerialized))
+    if (llvm::all_of(op->getUsers(), [&](Operation *user) {
+          return inGroup(user) || movesIn.contains(user);
+        }))
+      movesIn.insert(op);
+  // Every other op of the group moves into the body and is retyped in place.
+  auto rematerialize = [&](Operation *op) {
     rewriter.setInsertionPointToEnd(body);
     if (auto constant = dyn_cast<arith::ConstantOp>(op))
       if (Value widened = widenConstant(constant)) {
         mapping.map(constant.getResult(), widened);
         return;
       }
-    Operation *clone = rewriter.clone(*op, mapping);
-    promoteToPrecision(clone, precision, rewriter);
+    if (!movesIn.contains(op)) {
+      Operation *clone = rewriter.clone(*op, mapping);
+      promoteToPrecision(clone, precision, rewriter);
+      return;
+    }
+    rewriter.moveOpBefore(op, body, body->end());
+    rewriter.modifyOpInPlace(op, [&] {
+      for (OpOperand &operand : op->getOpOperands())
+        operand.set(mapping.lookupOrDefault(operand.get()));
+    });
+    for (Value result : op->getResults())
+      mapping.map(result, result);
+    promoteToPrecision(op, precision, rewriter);
   };
   for (Operation *op : rematerialized)
-    cloneAndPromote(op);
+    rematerialize(op);
   for (OpOperand *use : boundaryUses) {
     Value replacement = mapping.lookup(use->get());
     rewriter.modifyOpInPlace(use->getOwner(), [&] { use->set(replacement); });
@@ -671,11 +699,8 @@ void InsertFP32IslandsPass::runOnOperation() {
     return signalPassFailure();
   }
   int64_t threshold = longReductionThreshold;
-  // The semantics overload: only epsilon is read, and naming the type
-  // would print it.
   if (threshold == 0)
-    threshold = static_cast<int64_t>(
-        1.0 / getFloatFormatInfo(low.getFloatSemantics(), /*name=*/"").epsilon);
+    threshold = static_cast<int64_t>(1.0 / getEpsilon(low.getFloatSemantics()));
 
   // Blocks that hold computations: not payloads, not island bodies.
   SmallVector<Block *> blocks;

@@ -161,9 +161,10 @@ FailureOr<std::optional<TrainingStep>> collectTrainingStep(func::FuncOp func) {
   SmallVector<Operation *> seeds;
   if (!func.isExternal())
     func.walk([&](Operation *op) {
-      if (op->hasAttr(ts::kLossSeedAttr))
+      // Discardable attributes: skip the lookup among inherent ones.
+      if (op->getDiscardableAttr(ts::kLossSeedAttr))
         seeds.push_back(op);
-      if (op->hasAttr(ts::kGradientAttr))
+      if (op->getDiscardableAttr(ts::kGradientAttr))
         step.gradientOps.push_back(op);
     });
 

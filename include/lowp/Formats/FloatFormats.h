@@ -39,6 +39,11 @@ FloatFormatInfo getFloatFormatInfo(FloatType type);
 FloatFormatInfo getFloatFormatInfo(const llvm::fltSemantics &semantics,
                                    llvm::StringRef name);
 
+/// The distance from 1.0 to the next larger value of `semantics`,
+/// 2^(1 - precision): what getFloatFormatInfo reports as epsilon, without
+/// building the rest of the facts.
+double getEpsilon(const llvm::fltSemantics &semantics);
+
 /// True when every value of `narrow` is exactly representable in `wide`.
 bool isExactlyRepresentableIn(FloatType narrow, FloatType wide);
 

@@ -1,0 +1,47 @@
+//===- StructuredOps.h - cheap operand queries on linalg ops ------*- C++ -*-===//
+//
+// Which operands of a linalg structured op are inputs and which are inits,
+// without DestinationStyleOpInterface. Its accessors (getDpsInits, isDpsInit,
+// getDpsInputOperands, getRegionOutputArgs, getNumReductionLoops on named
+// ops, ...) all go through getDpsInitsMutable, which uniques the op's
+// operandSegmentSizes as a DenseI32ArrayAttr on every call: in the decision
+// passes' walks, that was the largest single cost. On tensors the inits are
+// the op's last getNumResults() operands, as the linalg verifier ties one
+// tensor result to each init; on buffers these queries fall back to the
+// interface.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LOWP_ANALYSIS_STRUCTUREDOPS_H
+#define LOWP_ANALYSIS_STRUCTUREDOPS_H
+
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+
+namespace mlir::lowp {
+
+/// The number of init (outs) operands of `op`.
+int64_t getNumInits(linalg::LinalgOp op);
+
+/// The input (ins) operands of `op`, in order.
+MutableArrayRef<OpOperand> getInputOperands(linalg::LinalgOp op);
+
+/// The init (outs) operands of `op`, in order.
+MutableArrayRef<OpOperand> getInitOperands(linalg::LinalgOp op);
+
+/// True when `operand`, an operand of `op`, is one of its inits.
+bool isInit(linalg::LinalgOp op, OpOperand &operand);
+
+/// The body's block arguments that stand for the inits (the accumulators).
+Block::BlockArgListType getRegionInitArgs(linalg::LinalgOp op);
+
+/// The init operand tied to `result` of a destination-style op (a linalg
+/// op's through the queries above), or null for other ops.
+OpOperand *getTiedInit(Operation *op, OpResult result);
+
+/// The number of reduction loops of `op`; a generic's are counted from its
+/// iterator_types attribute without building the iterator array.
+unsigned getNumReductionLoops(linalg::LinalgOp op);
+
+} // namespace mlir::lowp
+
+#endif // LOWP_ANALYSIS_STRUCTUREDOPS_H

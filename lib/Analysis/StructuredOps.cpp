@@ -1,0 +1,52 @@
+//===- StructuredOps.cpp - cheap operand queries on linalg ops ------------===//
+
+#include "lowp/Analysis/StructuredOps.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+using namespace mlir;
+
+int64_t lowp::getNumInits(linalg::LinalgOp op) {
+  // Every linalg op on tensors has one tensor result per init, and one
+  // without results is on buffers (or has no inits, which the interface
+  // also answers).
+  if (unsigned results = op->getNumResults())
+    return results;
+  return op.getNumDpsInits();
+}
+
+MutableArrayRef<OpOperand> lowp::getInputOperands(linalg::LinalgOp op) {
+  MutableArrayRef<OpOperand> operands = op->getOpOperands();
+  return operands.drop_back(getNumInits(op));
+}
+
+MutableArrayRef<OpOperand> lowp::getInitOperands(linalg::LinalgOp op) {
+  MutableArrayRef<OpOperand> operands = op->getOpOperands();
+  return operands.take_back(getNumInits(op));
+}
+
+bool lowp::isInit(linalg::LinalgOp op, OpOperand &operand) {
+  return operand.getOperandNumber() >=
+         op->getNumOperands() - static_cast<unsigned>(getNumInits(op));
+}
+
+Block::BlockArgListType lowp::getRegionInitArgs(linalg::LinalgOp op) {
+  return op.getBlock()->getArguments().take_back(getNumInits(op));
+}
+
+OpOperand *lowp::getTiedInit(Operation *op, OpResult result) {
+  if (auto structured = dyn_cast<linalg::LinalgOp>(op))
+    return &getInitOperands(structured)[result.getResultNumber()];
+  if (auto dps = dyn_cast<DestinationStyleOpInterface>(op))
+    return dps.getTiedOpOperand(result);
+  return nullptr;
+}
+
+unsigned lowp::getNumReductionLoops(linalg::LinalgOp op) {
+  if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
+    return llvm::count_if(generic.getIteratorTypes(), [](Attribute a) {
+      return cast<linalg::IteratorTypeAttr>(a).getValue() ==
+             utils::IteratorType::reduction;
+    });
+  return op.getNumReductionLoops();
+}
