@@ -37,20 +37,13 @@ bool hasUnitDimSteps(AffineExpr expr) {
     return hasUnitDimSteps(sum.getLHS()) && hasUnitDimSteps(sum.getRHS());
   }
   case AffineExprKind::Mul: {
-    // d * c moves by c; a product without dimensions is a loop invariant.
+    // A product without dimensions is loop invariant; d * c moves by c (the
+    // simplified form keeps a constant factor on the right).
     auto product = cast<AffineBinaryOpExpr>(expr);
-    if (!product.getLHS().isSymbolicOrConstant() &&
-        !product.getRHS().isSymbolicOrConstant())
-      return false;
-    AffineExpr factor = product.getRHS().isSymbolicOrConstant()
-                            ? product.getRHS()
-                            : product.getLHS();
-    AffineExpr term = factor == product.getRHS() ? product.getLHS()
-                                                 : product.getRHS();
-    if (term.isSymbolicOrConstant())
+    if (product.isSymbolicOrConstant())
       return true;
-    auto constant = dyn_cast<AffineConstantExpr>(factor);
-    return constant && constant.getValue() == 1 && hasUnitDimSteps(term);
+    auto factor = dyn_cast<AffineConstantExpr>(product.getRHS());
+    return factor && factor.getValue() == 1 && hasUnitDimSteps(product.getLHS());
   }
   case AffineExprKind::Mod:
   case AffineExprKind::FloorDiv:
