@@ -35,6 +35,25 @@ func.func @dilated_conv(%x: memref<1x4x10x10xf32>, %f: memref<8x4x3x3xf32>, %y: 
 
 // -----
 
+// A nearest-neighbour 2x upsampling reads x[i floordiv 2]: not contiguous
+// along i either (affine-super-vectorize would read x[i floordiv 2 ..
+// i floordiv 2 + 7]).
+// CHECK-LABEL: func @upsample
+// CHECK-NOT: linalg.generic
+// CHECK: scf.for
+// CHECK: memref.load %{{.*}} : memref<4x8xf32>
+func.func @upsample(%x: memref<4x8xf32>, %y: memref<4x16xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1 floordiv 2)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<4x8xf32>) outs(%y : memref<4x16xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  }
+  return
+}
+
+// -----
+
 // Unit strides (oh + kh), transposed and broadcast maps are left to the
 // affine vectorizer; so are ops on tensors.
 // CHECK-LABEL: func @unit_stride
