@@ -5,9 +5,12 @@
 // K^T by a second linalg.transpose, scores and context by
 // linalg.batch_matmul, the 1/sqrt(16) scale as a generic, the heads merged
 // back by linalg.transpose + tensor.collapse_shape, the output projection
-// and a residual add. Layer 1 writes softmax as torch-mlir decomposes it
-// (max, exp(x - max), sum, divide: four generics), layer 2 as one
-// linalg.softmax (StableHLO/TOSA-to-linalg and IREE keep it whole).
+// and a residual add. Layer 1 adds a causal mask the way Hugging Face
+// models build it, (1 - keep) * finfo(f32).min with keep = (j <= i) (-inf
+// in bf16 and f16: the product must not become 0 * -inf = NaN), and writes
+// softmax as torch-mlir decomposes it (max, exp(x - max), sum, divide: four
+// generics); layer 2 uses one linalg.softmax (StableHLO/TOSA-to-linalg and
+// IREE keep it whole).
 //
 // Inputs from @gen (offset + scale * u_i, u_i = (7919 i + 104729 seed) mod
 // 10007 spread over [-1, 1]): x in [-1, 1],
@@ -92,12 +95,34 @@ module {
     %sc1e = tensor.empty() : tensor<2x8x8xf32>
     %sc1z = linalg.fill ins(%zero : f32) outs(%sc1e : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
     %sc1 = linalg.batch_matmul ins(%q1h, %k1t : tensor<2x8x16xf32>, tensor<2x16x8xf32>) outs(%sc1z : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
-    %lg1 = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+    %lg1_ = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
         ins(%sc1 : tensor<2x8x8xf32>) outs(%sc1e : tensor<2x8x8xf32>) {
     ^bb0(%in: f32, %out: f32):
       %quarter = arith.constant 2.500000e-01 : f32
       %0 = arith.mulf %in, %quarter : f32
       linalg.yield %0 : f32
+    } -> tensor<2x8x8xf32>
+    // HF-style extended attention mask: (1 - keep) * finfo(f32).min, keep = j <= i.
+    %keepe = tensor.empty() : tensor<8x8xf32>
+    %keep = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%keepe : tensor<8x8xf32>) {
+    ^bb0(%o: f32):
+      %i = linalg.index 0 : index
+      %j = linalg.index 1 : index
+      %le = arith.cmpi ule, %j, %i : index
+      %one = arith.constant 1.000000e+00 : f32
+      %z = arith.constant 0.000000e+00 : f32
+      %v = arith.select %le, %one, %z : f32
+      linalg.yield %v : f32
+    } -> tensor<8x8xf32>
+    %lg1 = linalg.generic {indexing_maps = [#id3, affine_map<(d0, d1, d2) -> (d1, d2)>, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+        ins(%lg1_, %keep : tensor<2x8x8xf32>, tensor<8x8xf32>) outs(%sc1e : tensor<2x8x8xf32>) {
+    ^bb0(%l: f32, %k: f32, %out: f32):
+      %one = arith.constant 1.000000e+00 : f32
+      %min = arith.constant -3.40282347E+38 : f32
+      %0 = arith.subf %one, %k : f32
+      %1 = arith.mulf %0, %min : f32
+      %2 = arith.addf %l, %1 : f32
+      linalg.yield %2 : f32
     } -> tensor<2x8x8xf32>
     // Softmax as torch-mlir decomposes it.
     %rowe1 = tensor.empty() : tensor<2x8xf32>
