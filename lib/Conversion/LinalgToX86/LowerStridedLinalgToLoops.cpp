@@ -43,7 +43,8 @@ bool hasUnitDimSteps(AffineExpr expr) {
     if (product.isSymbolicOrConstant())
       return true;
     auto factor = dyn_cast<AffineConstantExpr>(product.getRHS());
-    return factor && factor.getValue() == 1 && hasUnitDimSteps(product.getLHS());
+    return factor && factor.getValue() == 1 &&
+           hasUnitDimSteps(product.getLHS());
   }
   case AffineExprKind::Mod:
   case AffineExprKind::FloorDiv:
