@@ -69,7 +69,10 @@ void buildX86Pipeline(OpPassManager &pm, const X86PipelineOptions &opts) {
   pm.addPass(createLowpX86LowerContractions(
       {cpu, opts.mr, opts.nr, opts.kc, opts.mc, opts.amx}));
   // 4. Everything else elementwise: loops, vectorized along the innermost
-  //    dimension at the register width.
+  //    dimension at the register width. Strided ops (pooling, strided or
+  //    dilated convolutions left by step 3) become scf loops first: the
+  //    affine vectorizer would read their windows as contiguous.
+  pm.addPass(createLowpLowerStridedLinalgToLoops());
   addText(pm, "func.func(convert-linalg-to-affine-loops,"
               "affine-super-vectorize{virtual-vector-size=" +
                   std::to_string(lanes) + "})");

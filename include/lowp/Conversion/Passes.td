@@ -20,7 +20,11 @@ def ConvertLowpToLinalg : Pass<"convert-lowp-to-linalg"> {
       island precision on entry and of its results back on exit;
     - `lowp.scale` / `lowp.unscale` become elementwise products (the
       reciprocal computed once), `lowp.all_finite` a `linalg.reduce` of
-      `|x| < inf`, and `lowp.update_scale` GradScaler's rule in scalar arith.
+      `|x| < inf`, and `lowp.update_scale` GradScaler's rule in scalar arith;
+    - `linalg.softmax` on tensors (any op with `AggregatedOpInterface`),
+      which no upstream loop lowering takes, is decomposed into the
+      generics it stands for (max, exp(x - max), sum, divide), so the result
+      runs through `convert-linalg-to-loops` as well as `lowp-pipeline-x86`.
 
     ```mlir
     %0 = lowp.cast %x saturate : tensor<4xf32> to tensor<4xf8E4M3FN>
@@ -145,6 +149,34 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
     "::mlir::x86vector::X86VectorDialect", "::mlir::amx::AMXDialect",
+  ];
+}
+
+def LowpLowerStridedLinalgToLoops
+    : Pass<"lowp-lower-strided-linalg-to-loops"> {
+  let summary = "Bufferized linalg ops with strided accesses to scf loops";
+  let description = [{
+    MLIR 22's `affine-super-vectorize` takes any access that varies with a
+    loop in one index as contiguous, whatever the loop's coefficient there
+    (`isContiguousAccess` ignores it; llvm/llvm-project#196973): a stride-2
+    pooling window or convolution along the vectorized dimension becomes a
+    unit-stride vector read, and the result is silently wrong. Ahead of
+    `convert-linalg-to-affine-loops`, this pass lowers every bufferized
+    linalg op whose indexing maps give some loop dimension a coefficient
+    other than 1 (strides, dilations, `mod`/`floordiv`) to `scf.for` loops,
+    which the affine vectorizer does not touch; unit-stride ops are left to
+    it.
+
+    ```mlir
+    linalg.pooling_nchw_sum {strides = dense<2> : vector<2xi64>, ...}
+        ins(%x, %w : memref<1x8x8x8xf32>, memref<2x2xf32>) outs(%y : memref<1x8x4x4xf32>)
+    // becomes scf.for loops with scalar memref.load/store of
+    // %x[%n, %c, 2 * %oh + %kh, 2 * %ow + %kw]
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
   ];
 }
 

@@ -113,7 +113,17 @@ struct DequantizeOpLowering : OpConversionPattern<DequantizeOp> {
 /// NaN-propagating maximumf.
 Value buildTensorReduceMax(OpBuilder &b, Location loc, Value input,
                            bool absolute) {
+  // A full reduction of a 1-D view: one loop, which every vectorizer takes
+  // (affine-super-vectorize emits an invalid 0-d transfer_write for a 4-D
+  // one) and which runs at the register width whatever the innermost size.
   auto type = cast<RankedTensorType>(input.getType());
+  if (type.getRank() > 1) {
+    SmallVector<ReassociationIndices> all(1);
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      all.front().push_back(d);
+    input = tensor::CollapseShapeOp::create(b, loc, input, all);
+    type = cast<RankedTensorType>(input.getType());
+  }
   int64_t rank = type.getRank();
   Type f32 = b.getF32Type();
   Value init = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{}, f32);

@@ -129,8 +129,16 @@ struct ConvertLowpToLinalgPass
     MLIRContext *ctx = &getContext();
     ConversionTarget target(*ctx);
     target.addIllegalDialect<LowpDialect>();
-    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    // Aggregates (linalg.softmax) have no upstream loop lowering: they leave
+    // as the structured ops they stand for.
+    target.markUnknownOpDynamicallyLegal([](Operation *op) {
+      return !isa<linalg::AggregatedOpInterface>(op) ||
+             op->getNumResults() == 0 ||
+             !llvm::all_of(op->getResultTypes(),
+                           llvm::IsaPred<RankedTensorType>);
+    });
     RewritePatternSet patterns(ctx);
+    populateDecomposeAggregatedOpsPatterns(patterns);
     populateLowpCastAndIslandToLinalgPatterns(patterns);
     populateLowpLossScalingToLinalgPatterns(patterns);
     populateLowpFP8ScalingToLinalgPatterns(patterns);

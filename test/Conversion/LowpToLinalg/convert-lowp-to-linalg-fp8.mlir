@@ -35,12 +35,14 @@ func.func @dequantize(%q: tensor<16xf8E5M2FNUZ>, %s: f32) -> tensor<16xbf16> {
 
 // -----
 
-// amax: a full reduction into a zero-initialized 0-d tensor, NaN-propagating.
+// amax: a full reduction of the 1-D view into a zero-initialized 0-d tensor,
+// NaN-propagating.
 // CHECK-LABEL: func @amax
+// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1]] : tensor<?x8xf16> into tensor<?xf16>
 // CHECK: %[[INIT:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<f32>)
 // CHECK: %[[R:.*]] = linalg.generic
-// CHECK-SAME: iterator_types = ["reduction", "reduction"]
-// CHECK-SAME: outs(%[[INIT]] : tensor<f32>)
+// CHECK-SAME: iterator_types = ["reduction"]
+// CHECK-SAME: ins(%[[FLAT]] : tensor<?xf16>) outs(%[[INIT]] : tensor<f32>)
 // CHECK: math.absf
 // CHECK: arith.maximumf
 // CHECK: %[[A:.*]] = tensor.extract %[[R]][] : tensor<f32>

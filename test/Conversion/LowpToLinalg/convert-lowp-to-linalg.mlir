@@ -141,3 +141,37 @@ module attributes {lowp.target = #lowp.target<"sm_90">} {
     return %0 : tensor<4xf32>
   }
 }
+
+// -----
+
+// linalg.softmax has no upstream loop lowering: it leaves as the generics it
+// stands for (max, exp(x - max), sum, divide), in its own element type -
+// here inside an f32 island, whose casts surround them. On buffers it is
+// left alone.
+// CHECK-LABEL: func @softmax_in_island
+// CHECK-NOT: linalg.softmax
+// CHECK: arith.extf %{{.*}} : bf16 to f32
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}}outs(%{{.*}} : tensor<2xf32>)
+// CHECK: arith.maxnumf %{{.*}}, %{{.*}} : f32
+// CHECK: linalg.generic
+// CHECK: math.exp %{{.*}} : f32
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK: arith.addf %{{.*}}, %{{.*}} : f32
+// CHECK: linalg.generic
+// CHECK: arith.divf %{{.*}}, %{{.*}} : f32
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+// CHECK-LABEL: func @softmax_on_buffers
+// CHECK: linalg.softmax dimension(1) ins(%{{.*}} : memref<2x8xf32>)
+func.func @softmax_in_island(%x: tensor<2x8xbf16>) -> tensor<2x8xbf16> {
+  %r = lowp.island f32 (%x) : (tensor<2x8xbf16>) -> tensor<2x8xbf16> {
+  ^bb0(%a: tensor<2x8xf32>):
+    %e = tensor.empty() : tensor<2x8xf32>
+    %s = linalg.softmax dimension(1) ins(%a : tensor<2x8xf32>) outs(%e : tensor<2x8xf32>) -> tensor<2x8xf32>
+    lowp.yield %s : tensor<2x8xf32>
+  }
+  return %r : tensor<2x8xbf16>
+}
+func.func @softmax_on_buffers(%x: memref<2x8xf32>, %y: memref<2x8xf32>) {
+  linalg.softmax dimension(1) ins(%x : memref<2x8xf32>) outs(%y : memref<2x8xf32>)
+  return
+}

@@ -22,6 +22,11 @@ void populateLowpLossScalingToLinalgPatterns(RewritePatternSet &patterns);
 /// lowp.amax, lowp.compute_scale and lowp.push_amax.
 void populateLowpFP8ScalingToLinalgPatterns(RewritePatternSet &patterns);
 
+/// Patterns decomposing linalg ops that stand for several others
+/// (AggregatedOpInterface: linalg.softmax) into the structured ops they
+/// aggregate, which upstream's loop lowerings handle.
+void populateDecomposeAggregatedOpsPatterns(RewritePatternSet &patterns);
+
 /// Converts one scalar float `value` to `dstType` with the rounding and
 /// saturation of a lowp.cast. `randomBits` (an i32, only for stochastic
 /// rounding) supplies the per-element random bits. Returns null when the

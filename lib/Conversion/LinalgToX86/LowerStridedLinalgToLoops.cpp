@@ -1,0 +1,86 @@
+//===- LowerStridedLinalgToLoops.cpp - lowp-lower-strided-linalg-to-loops -===//
+//
+// Keeps strided linalg ops away from affine-super-vectorize, which in
+// MLIR 22 vectorizes an access like x[2 * i + k] along i as if it were
+// contiguous (llvm/llvm-project#196973): they become scf loops, which that
+// pass does not look at.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lowp/Conversion/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::lowp {
+#define GEN_PASS_DEF_LOWPLOWERSTRIDEDLINALGTOLOOPS
+#include "lowp/Conversion/Passes.h.inc"
+} // namespace mlir::lowp
+
+using namespace mlir;
+
+namespace {
+/// True when `expr` moves by exactly one element per step of every loop
+/// dimension it uses: a sum of dimensions, symbols and constants.
+bool hasUnitDimSteps(AffineExpr expr) {
+  switch (expr.getKind()) {
+  case AffineExprKind::DimId:
+  case AffineExprKind::SymbolId:
+  case AffineExprKind::Constant:
+    return true;
+  case AffineExprKind::Add: {
+    auto sum = cast<AffineBinaryOpExpr>(expr);
+    return hasUnitDimSteps(sum.getLHS()) && hasUnitDimSteps(sum.getRHS());
+  }
+  case AffineExprKind::Mul: {
+    // A product without dimensions is loop invariant; d * c moves by c (the
+    // simplified form keeps a constant factor on the right).
+    auto product = cast<AffineBinaryOpExpr>(expr);
+    if (product.isSymbolicOrConstant())
+      return true;
+    auto factor = dyn_cast<AffineConstantExpr>(product.getRHS());
+    return factor && factor.getValue() == 1 &&
+           hasUnitDimSteps(product.getLHS());
+  }
+  case AffineExprKind::Mod:
+  case AffineExprKind::FloorDiv:
+  case AffineExprKind::CeilDiv:
+    return expr.isSymbolicOrConstant();
+  }
+  llvm_unreachable("unknown affine expression kind");
+}
+
+struct LowerStridedLinalgOp : OpInterfaceRewritePattern<linalg::LinalgOp> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureBufferSemantics())
+      return rewriter.notifyMatchFailure(op, "not bufferized");
+    bool strided = llvm::any_of(op.getIndexingMapsArray(), [](AffineMap map) {
+      return !llvm::all_of(map.getResults(), hasUnitDimSteps);
+    });
+    if (!strided)
+      return rewriter.notifyMatchFailure(op, "unit-stride accesses only");
+    if (failed(linalg::linalgOpToLoops(rewriter, op)))
+      return rewriter.notifyMatchFailure(op, "no loop lowering");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct LowpLowerStridedLinalgToLoopsPass
+    : lowp::impl::LowpLowerStridedLinalgToLoopsBase<
+          LowpLowerStridedLinalgToLoopsPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<LowerStridedLinalgOp>(&getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,81 @@
+// RUN: fp-opt %s -lowp-lower-strided-linalg-to-loops -split-input-file | FileCheck %s
+
+// A stride-2 sum pool (NCHW: the window slides along the innermost
+// dimension, the one affine-super-vectorize would vectorize) becomes scf
+// loops reading x[n, c, 2 oh + kh, 2 ow + kw] one element at a time.
+// CHECK-LABEL: func @strided_pool
+// CHECK-NOT: linalg.pooling_nchw_sum
+// CHECK: scf.for %[[N:.*]] =
+// CHECK: scf.for %[[C:.*]] =
+// CHECK: scf.for %[[OH:.*]] =
+// CHECK: scf.for %[[OW:.*]] =
+// CHECK: scf.for %[[KH:.*]] =
+// CHECK: scf.for %[[KW:.*]] =
+// CHECK: %[[H:.*]] = affine.apply #{{.*}}(%[[OH]], %[[KH]])
+// CHECK: %[[W:.*]] = affine.apply #{{.*}}(%[[OW]], %[[KW]])
+// CHECK: memref.load %{{.*}}[%[[N]], %[[C]], %[[H]], %[[W]]] : memref<1x8x8x8xf32>
+// CHECK: memref.store {{.*}} : memref<1x8x4x4xf32>
+func.func @strided_pool(%x: memref<1x8x8x8xf32>, %w: memref<2x2xf32>, %y: memref<1x8x4x4xf32>) {
+  linalg.pooling_nchw_sum {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
+      ins(%x, %w : memref<1x8x8x8xf32>, memref<2x2xf32>) outs(%y : memref<1x8x4x4xf32>)
+  return
+}
+
+// -----
+
+// A dilated convolution is strided along its filter dimensions.
+// CHECK-LABEL: func @dilated_conv
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+// CHECK: scf.for
+func.func @dilated_conv(%x: memref<1x4x10x10xf32>, %f: memref<8x4x3x3xf32>, %y: memref<1x8x6x6xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<2> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%x, %f : memref<1x4x10x10xf32>, memref<8x4x3x3xf32>) outs(%y : memref<1x8x6x6xf32>)
+  return
+}
+
+// -----
+
+// A nearest-neighbour 2x upsampling reads x[i floordiv 2]: not contiguous
+// along i either (affine-super-vectorize would read x[i floordiv 2 ..
+// i floordiv 2 + 7]).
+// CHECK-LABEL: func @upsample
+// CHECK-NOT: linalg.generic
+// CHECK: scf.for
+// CHECK: memref.load %{{.*}} : memref<4x8xf32>
+func.func @upsample(%x: memref<4x8xf32>, %y: memref<4x16xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1 floordiv 2)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<4x8xf32>) outs(%y : memref<4x16xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+// Unit strides (oh + kh), transposed and broadcast maps are left to the
+// affine vectorizer; so are ops on tensors.
+// CHECK-LABEL: func @unit_stride
+// CHECK: linalg.pooling_nchw_max
+// CHECK: linalg.generic
+// CHECK: linalg.pooling_nchw_sum {{.*}} -> tensor<1x8x4x4xf32>
+// CHECK-NOT: scf.for
+#t = affine_map<(d0, d1) -> (d1, d0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#b = affine_map<(d0, d1) -> (d1)>
+func.func @unit_stride(%x: memref<1x8x8x8xf32>, %w: memref<2x2xf32>, %y: memref<1x8x7x7xf32>,
+                       %a: memref<16x8xf32>, %v: memref<16xf32>, %o: memref<8x16xf32>,
+                       %tx: tensor<1x8x8x8xf32>, %tw: tensor<2x2xf32>, %ty: tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32> {
+  linalg.pooling_nchw_max {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%x, %w : memref<1x8x8x8xf32>, memref<2x2xf32>) outs(%y : memref<1x8x7x7xf32>)
+  linalg.generic {indexing_maps = [#t, #b, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a, %v : memref<16x8xf32>, memref<16xf32>) outs(%o : memref<8x16xf32>) {
+  ^bb0(%p: f32, %q: f32, %r: f32):
+    %s = arith.addf %p, %q : f32
+    linalg.yield %s : f32
+  }
+  %r = linalg.pooling_nchw_sum {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
+      ins(%tx, %tw : tensor<1x8x8x8xf32>, tensor<2x2xf32>) outs(%ty : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  return %r : tensor<1x8x4x4xf32>
+}
