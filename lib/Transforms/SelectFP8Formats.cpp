@@ -376,8 +376,17 @@ void SelectFP8FormatsPass::rewriteMatrixOp(
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(&body);
     rewriter.modifyOpInPlace(fp8Op, [&] { arg.setType(fp8Element); });
-    Value widened = arith::ExtFOp::create(rewriter, loc, expected, arg);
-    rewriter.replaceAllUsesExcept(arg, widened, widened.getDefiningOp());
+    // Extensions the body already has now start from the FP8 value: the
+    // body a named op builds for FP8 operands (and rebuilds when its IR is
+    // printed and parsed). Other users read it widened to what they read.
+    Value widened;
+    for (OpOperand &use : llvm::make_early_inc_range(arg.getUses())) {
+      if (isa<arith::ExtFOp>(use.getOwner()))
+        continue;
+      if (!widened)
+        widened = arith::ExtFOp::create(rewriter, loc, expected, arg);
+      rewriter.modifyOpInPlace(use.getOwner(), [&] { use.set(widened); });
+    }
   }
   Value acc = fp8Op->getResult(0);
 
