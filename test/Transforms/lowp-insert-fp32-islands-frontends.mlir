@@ -273,3 +273,69 @@ func.func @mse_loss(%arg0: tensor<8x16xf32>, %arg1: tensor<8x16xf32>) -> tensor<
   } -> tensor<f32>
   return %5 : tensor<f32>
 }
+
+// -----
+
+// GPT-2's causal mask as torch-mlir exports it: a select between the scores
+// and finfo(float32).min under an i1 buffer and a linalg.index comparison.
+// The constant is -inf in f16, so the select joins the softmax's island
+// (the i1 buffer and the constant are recreated inside); both products
+// stay outside.
+// CHECK-LABEL: func.func @causal_attention
+//       CHECK:   %[[S:.+]] = linalg.batch_matmul
+//       CHECK:   lowp.island f32 (%[[S]]) : (tensor<2x8x8xf32>) -> tensor<2x8x8xf32> attributes {lowp.island_reasons = ["softmax"]}
+//   CHECK-DAG:     arith.constant dense<true> : tensor<1x8x8xi1>
+//   CHECK-DAG:     arith.constant -3.40282347E+38 : f32
+//       CHECK:     arith.cmpi sge
+//       CHECK:     math.exp
+//       CHECK:     lowp.yield
+//       CHECK:   linalg.batch_matmul
+#map = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (0, d1, d2)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
+func.func @causal_attention(%q: tensor<2x8x16xf32>, %k: tensor<2x16x8xf32>, %v: tensor<2x8x16xf32>) -> tensor<2x8x16xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %cst_0 = arith.constant -3.40282347E+38 : f32
+  %cst_1 = arith.constant 0xFF800000 : f32
+  %bias = arith.constant dense<true> : tensor<1x8x8xi1>
+  %0 = tensor.empty() : tensor<2x8x8xf32>
+  %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  %2 = linalg.batch_matmul ins(%q, %k : tensor<2x8x16xf32>, tensor<2x16x8xf32>) outs(%1 : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  %3 = linalg.generic {indexing_maps = [#map1, #map, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%bias, %2 : tensor<1x8x8xi1>, tensor<2x8x8xf32>) outs(%0 : tensor<2x8x8xf32>) {
+  ^bb0(%in: i1, %in_2: f32, %out: f32):
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %c = arith.cmpi sge, %i, %j : index
+    %m = arith.andi %in, %c : i1
+    %s = arith.select %m, %in_2, %cst_0 : f32
+    linalg.yield %s : f32
+  } -> tensor<2x8x8xf32>
+  %4 = tensor.empty() : tensor<2x8x1xf32>
+  %5 = linalg.fill ins(%cst_1 : f32) outs(%4 : tensor<2x8x1xf32>) -> tensor<2x8x1xf32>
+  %6 = linalg.generic {indexing_maps = [#map, #map2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%3 : tensor<2x8x8xf32>) outs(%5 : tensor<2x8x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %x = arith.maximumf %in, %out : f32
+    linalg.yield %x : f32
+  } -> tensor<2x8x1xf32>
+  %7 = linalg.generic {indexing_maps = [#map, #map2, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%3, %6 : tensor<2x8x8xf32>, tensor<2x8x1xf32>) outs(%0 : tensor<2x8x8xf32>) {
+  ^bb0(%in: f32, %in_2: f32, %out: f32):
+    %x = arith.subf %in, %in_2 : f32
+    %y = math.exp %x : f32
+    linalg.yield %y : f32
+  } -> tensor<2x8x8xf32>
+  %8 = linalg.fill ins(%cst : f32) outs(%4 : tensor<2x8x1xf32>) -> tensor<2x8x1xf32>
+  %9 = linalg.generic {indexing_maps = [#map, #map2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%7 : tensor<2x8x8xf32>) outs(%8 : tensor<2x8x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %x = arith.addf %in, %out : f32
+    linalg.yield %x : f32
+  } -> tensor<2x8x1xf32>
+  %10 = linalg.generic {indexing_maps = [#map, #map2, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%7, %9 : tensor<2x8x8xf32>, tensor<2x8x1xf32>) outs(%0 : tensor<2x8x8xf32>) {
+  ^bb0(%in: f32, %in_2: f32, %out: f32):
+    %x = arith.divf %in, %in_2 : f32
+    linalg.yield %x : f32
+  } -> tensor<2x8x8xf32>
+  %11 = tensor.empty() : tensor<2x8x16xf32>
+  %12 = linalg.fill ins(%cst : f32) outs(%11 : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+  %13 = linalg.batch_matmul ins(%10, %v : tensor<2x8x8xf32>, tensor<2x8x16xf32>) outs(%12 : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+  return %13 : tensor<2x8x16xf32>
+}
