@@ -708,14 +708,29 @@ Term *matchLongReduction(Term *t, int64_t threshold) {
 /// accumulates with an add) whose windows hold more than `threshold`
 /// elements, or a dynamic number: sum pooling over a whole feature map.
 bool isLongWindowSum(linalg::LinalgOp op, int64_t threshold) {
-  if (threshold <= 0 || op.getNumReductionLoops() == 0 ||
-      op->getNumResults() != 1 || !linalg::isaConvolutionOpInterface(op))
+  if (threshold <= 0 || op->getNumResults() != 1)
     return false;
+  // The payload first, the structure (costlier) only for an accumulating
+  // add: the payload rules out fills, elementwise ops and contractions.
   Block *body = op.getBlock();
+  if (!body || body->getNumArguments() == 0)
+    return false;
   auto add = body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
-  Value acc = op.getRegionOutputArgs().front();
+  Value acc = body->getArguments().back();
   if (!add || (add.getLhs() != acc && add.getRhs() != acc) ||
       llvm::any_of(body->getOperations(), llvm::IsaPred<arith::MulFOp>))
+    return false;
+  // A generic states its maps: a window is read through one that is not a
+  // projected permutation (an index d1 + d4). Sums of rows are not.
+  if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+      generic && llvm::all_of(generic.getIndexingMaps()
+                                  .getAsValueRange<AffineMapAttr>(),
+                              [](AffineMap map) {
+                                return map.isProjectedPermutation(
+                                    /*allowZeroInResults=*/true);
+                              }))
+    return false;
+  if (!linalg::isaConvolutionOpInterface(op))
     return false;
   int64_t size = 1;
   for (auto [dim, iterator] : llvm::enumerate(op.getIteratorTypesArray())) {
@@ -763,17 +778,18 @@ mlir::lowp::findIslandMatches(Block &block,
   };
 
   for (Operation &op : block) {
-    if (auto pooling = dyn_cast<linalg::LinalgOp>(op);
-        pooling && isLongWindowSum(pooling, options.longReductionThreshold)) {
+    auto structured = dyn_cast<linalg::LinalgOp>(op);
+    if (!structured && !isa<linalg::SoftmaxOp>(op) &&
+        !isa_and_present<arith::ArithDialect, math::MathDialect>(
+            op.getDialect()))
+      continue;
+    if (structured &&
+        isLongWindowSum(structured, options.longReductionThreshold)) {
       IslandMatch &match = matches.emplace_back();
       match.reason = IslandReason::LongReduction;
       match.ops.insert(&op);
       continue;
     }
-    if (!isa<linalg::LinalgOp, linalg::SoftmaxOp>(op) &&
-        !isa_and_present<arith::ArithDialect, math::MathDialect>(
-            op.getDialect()))
-      continue;
     for (Value result : op.getResults()) {
       if (!getFloatElementType(result.getType()))
         continue;

@@ -280,46 +280,28 @@ static bool isWiderThan(Type type, FloatType precision) {
 /// An island converts every float it reads or yields to its precision, so a
 /// wider value (the f64 statistics torch-mlir's var_mean decomposition
 /// computes) must not cross its boundary. Pulls into `group` the producers
-/// of such values that only the group reads; fails when a wider value still
-/// enters or leaves the group.
-static LogicalResult keepWiderValuesInside(IslandGroup &group, Block &block,
-                                           FloatType precision) {
+/// of such values that only the group reads; buildIsland leaves alone a
+/// group that a wider value still enters or leaves.
+static void absorbWiderProducers(IslandGroup &group, Block &block,
+                                 FloatType precision) {
   auto inGroup = [&](Operation *op) {
     Operation *a = getAncestorIn(block, op);
     return a && group.ops.contains(a);
   };
-  bool grew = true;
-  while (grew) {
-    grew = false;
-    for (Operation *op : SmallVector<Operation *>(group.ops.begin(),
-                                                  group.ops.end())) {
-      WalkResult result = op->walk([&](Operation *nested) {
-        for (Value v : nested->getOperands()) {
-          Operation *def = v.getDefiningOp();
-          Operation *scope =
-              def ? def : cast<BlockArgument>(v).getOwner()->getParentOp();
-          if (!isWiderThan(v.getType(), precision) || op->isAncestor(scope) ||
-              inGroup(scope) || isRematerializable(def))
-            continue;
-          if (!def || def->getBlock() != &block || isa<IslandOp>(def) ||
-              !isIslandable(def) ||
-              !llvm::all_of(def->getUsers(), inGroup))
-            return WalkResult::interrupt();
-          group.ops.insert(def);
-          grew = true;
-        }
-        return WalkResult::advance();
-      });
-      if (result.wasInterrupted())
-        return failure();
+  SmallVector<Operation *> worklist(group.ops.begin(), group.ops.end());
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    for (Value v : op->getOperands()) {
+      Operation *def = v.getDefiningOp();
+      if (!def || def->getBlock() != &block || group.ops.contains(def) ||
+          !isWiderThan(v.getType(), precision) || isRematerializable(def) ||
+          isa<IslandOp>(def) || !llvm::all_of(def->getUsers(), inGroup) ||
+          !isIslandable(def))
+        continue;
+      group.ops.insert(def);
+      worklist.push_back(def);
     }
   }
-  for (Operation *op : group.ops)
-    for (Value result : op->getResults())
-      if (isWiderThan(result.getType(), precision) &&
-          !llvm::all_of(result.getUsers(), inGroup))
-        return failure();
-  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -485,6 +467,11 @@ static IslandOp buildIsland(IslandGroup &group, Block &block,
       moved.insert(op);
     }
   }
+
+  // Values wider than the island would be narrowed at its boundary.
+  auto isWider = [&](Value v) { return isWiderThan(v.getType(), precision); };
+  if (llvm::any_of(inputs, isWider) || llvm::any_of(results, isWider))
+    return {};
 
   SmallVector<Value> operands;
   for (Value input : inputs)
@@ -699,10 +686,8 @@ void InsertFP32IslandsPass::processBlock(Block &block, FloatType low,
           grew = true;
         }
     }
-    FloatType f32 = rewriter.getF32Type();
-    if (failed(keepWiderValuesInside(group, block, f32)) ||
-        failed(makeConvex(group, block)) ||
-        failed(keepWiderValuesInside(group, block, f32)))
+    absorbWiderProducers(group, block, rewriter.getF32Type());
+    if (failed(makeConvex(group, block)))
       continue;
     if (!llvm::all_of(group.ops, [](Operation *op) {
           return isa<IslandOp>(op) || isIslandable(op);
