@@ -715,7 +715,8 @@ bool isLongWindowSum(linalg::LinalgOp op, int64_t threshold) {
   Block *body = op.getBlock();
   if (!body || body->getNumArguments() == 0)
     return false;
-  auto add = body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  auto add =
+      body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
   Value acc = body->getArguments().back();
   if (!add || (add.getLhs() != acc && add.getRhs() != acc) ||
       llvm::any_of(body->getOperations(), llvm::IsaPred<arith::MulFOp>))
@@ -723,12 +724,12 @@ bool isLongWindowSum(linalg::LinalgOp op, int64_t threshold) {
   // A generic states its maps: a window is read through one that is not a
   // projected permutation (an index d1 + d4). Sums of rows are not.
   if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-      generic && llvm::all_of(generic.getIndexingMaps()
-                                  .getAsValueRange<AffineMapAttr>(),
-                              [](AffineMap map) {
-                                return map.isProjectedPermutation(
-                                    /*allowZeroInResults=*/true);
-                              }))
+      generic &&
+      llvm::all_of(generic.getIndexingMaps().getAsValueRange<AffineMapAttr>(),
+                   [](AffineMap map) {
+                     return map.isProjectedPermutation(
+                         /*allowZeroInResults=*/true);
+                   }))
     return false;
   if (!linalg::isaConvolutionOpInterface(op))
     return false;

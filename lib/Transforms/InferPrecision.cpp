@@ -6,11 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "lowp/IR/ResourceConstants.h"
-#include "lowp/IR/TargetResolution.h"
 #include "lowp/Analysis/PrecisionClassModels.h"
 #include "lowp/Analysis/PrecisionReport.h"
 #include "lowp/Analysis/StructuredOps.h"
+#include "lowp/IR/ResourceConstants.h"
+#include "lowp/IR/TargetResolution.h"
 #include "lowp/Target/TargetInfo.h"
 #include "lowp/Transforms/Passes.h"
 

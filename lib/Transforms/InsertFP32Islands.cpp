@@ -6,11 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "lowp/IR/TargetResolution.h"
 #include "lowp/Analysis/IslandPatterns.h"
 #include "lowp/Formats/FloatFormats.h"
 #include "lowp/IR/LowpDialect.h"
 #include "lowp/IR/ResourceConstants.h"
+#include "lowp/IR/TargetResolution.h"
 #include "lowp/Target/TargetInfo.h"
 #include "lowp/Transforms/Passes.h"
 

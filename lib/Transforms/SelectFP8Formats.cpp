@@ -224,8 +224,8 @@ static SmallVector<Operation *> getMovesAfterNarrowingCast(Value value) {
 /// they start from, each right after its narrow original.
 static Value moveWideSource(RewriterBase &rewriter,
                             ArrayRef<Operation *> moves) {
-  Value wide = cast<CastOp>(moves.back()->getOperand(0).getDefiningOp())
-                   .getInput();
+  Value wide =
+      cast<CastOp>(moves.back()->getOperand(0).getDefiningOp()).getInput();
   FloatType element = getFloatElementType(wide.getType());
   for (Operation *move : llvm::reverse(moves)) {
     OpBuilder::InsertionGuard guard(rewriter);
