@@ -78,6 +78,13 @@ struct InferenceConfig {
   bool demoteSignatures = false;
   /// Build the per-op decisions (a report or remarks were asked for).
   bool recordDecisions = false;
+  /// The target computes elementwise arithmetic in the low format. When it
+  /// does not (TPU v2-v5p, AVX512_BF16 CPUs, CDNA3 for bf16), low payloads
+  /// still read and write the low format but compute in f32 between one
+  /// extension and one rounding, as XLA's BF16 normalization does for such
+  /// chips: the same storage and matrix inputs, no emulated 16-bit
+  /// arithmetic, and one rounding per payload instead of one per op.
+  bool lowArithmetic = true;
 };
 
 /// True for types whose float elements are f32 in a shape the pass can
@@ -806,7 +813,7 @@ private:
   /// usual mixed-precision contraction with a wide accumulator.
   void retypeBody(Node &node, linalg::LinalgOp op) {
     Block *block = op.getBlock();
-    bool lowBody = canComputeBodyInLow(op) &&
+    bool lowBody = config.lowArithmetic && canComputeBodyInLow(op) &&
                    llvm::all_of(getInitOperands(op), [&](OpOperand &init) {
                      return !isRetypeableF32(init.get().getType()) ||
                             !keepsWideAccumulator(node, init);
@@ -980,6 +987,15 @@ struct LowpInferPrecisionPass
         mlir::emitRemark(module.getLoc()) << "target '" << target->name << "' has no "
                             << printType(config.low)
                             << " matrix units; demoting as requested";
+      config.lowArithmetic = format && target->hasNativeArithmetic(*format);
+      if (!config.lowArithmetic && config.recordDecisions)
+        report.note = ("target '" + target->name + "' has no " +
+                       report.lowFormat +
+                       " elementwise arithmetic; low payloads store " +
+                       report.lowFormat + " and compute in f32")
+                          .str();
+      if (!config.lowArithmetic && config.emitRemarks)
+        mlir::emitRemark(module.getLoc()) << report.note;
     }
 
     if (!reportPath.empty())
