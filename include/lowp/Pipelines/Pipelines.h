@@ -12,6 +12,9 @@ void registerLowpPipelines();
 /// Registers lowp-pipeline-x86{cpu=... mr=... nr=...}.
 void registerX86Pipeline();
 
+/// Registers lowp-pipeline-nvvm{chip=... threads=...}.
+void registerNVVMPipeline();
+
 } // namespace mlir::lowp
 
 #endif // LOWP_PIPELINES_PIPELINES_H
