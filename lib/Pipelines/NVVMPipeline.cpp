@@ -30,6 +30,12 @@ struct NVVMPipelineOptions : PassPipelineOptions<NVVMPipelineOptions> {
       llvm::cl::desc("Threads per block along the innermost parallel "
                      "dimension (the outer ones map to blocks)"),
       llvm::cl::init(128)};
+  Option<std::string> cudaPath{
+      *this, "cuda-path",
+      llvm::cl::desc("CUDA toolkit whose libdevice provides math functions "
+                     "(__nv_expf, ...), linked into every kernel; empty: "
+                     "MLIR's default ($CUDA_ROOT, $CUDA_HOME, $CUDA_PATH); "
+                     "without libdevice the PTX declares them .extern")};
 };
 
 /// Appends a textual pipeline; the pieces are fixed strings, so a parse
@@ -79,12 +85,25 @@ void buildNVVMPipeline(OpPassManager &pm, const NVVMPipelineOptions &opts) {
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createLowpConvertFP8ToNVVM({opts.chip}));
   kernels.addPass(createLowpExpandFloatConversions({opts.chip}));
-  // 4. Upstream's NVVM lowering; PTX for the chip at the PTX ISA version
-  //    the capability table gives it.
+  // 4. Upstream's gpu-lower-to-nvvm-pipeline, step by step (it has no
+  //    CUDA path option): PTX for the chip at the PTX ISA version the
+  //    capability table gives it, libdevice linked from cuda-path.
   std::string chip = nvidia ? std::string(info->llvmCpu) : "sm_70";
   std::string features = nvidia ? std::string(info->llvmFeatures) : "";
-  addText(pm, "gpu-lower-to-nvvm-pipeline{cubin-chip=" + chip +
-                  " cubin-features=" + features + " cubin-format=isa}");
+  addText(pm, "convert-nvgpu-to-nvvm,convert-vector-to-scf,convert-scf-to-cf,"
+              "convert-nvvm-to-llvm,convert-func-to-llvm,"
+              "expand-strided-metadata,nvvm-attach-target{chip=" +
+                  chip + " features=" + features +
+                  "},lower-affine,convert-arith-to-llvm,"
+                  "convert-index-to-llvm,canonicalize,cse,"
+                  "gpu.module(strip-debuginfo,convert-gpu-to-nvvm,"
+                  "canonicalize,cse,reconcile-unrealized-casts),"
+                  "gpu-to-llvm,gpu-module-to-binary{format=isa" +
+                  (opts.cudaPath.empty()
+                       ? std::string()
+                       : " toolkit=" + std::string(opts.cudaPath)) +
+                  "},convert-math-to-llvm,canonicalize,cse,"
+                  "reconcile-unrealized-casts");
   // 5. mlir-translate does not know lowp's attributes.
   pm.addPass(createLowpStripAttributes());
 }
