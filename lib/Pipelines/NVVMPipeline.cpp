@@ -46,10 +46,13 @@ void addText(OpPassManager &pm, StringRef text) {
 }
 
 void buildNVVMPipeline(OpPassManager &pm, const NVVMPipelineOptions &opts) {
-  // Unknown or non-NVIDIA chips reach lowp-convert-fp8-to-nvvm, which
-  // reports them with a location before any PTX is generated.
+  // Unknown or non-NVIDIA chips: lowp-convert-fp8-to-nvvm reports them on
+  // the module, before it changes anything.
   const TargetInfo *info = lookupTarget(opts.chip);
-  bool nvidia = info && info->vendor == Vendor::NVIDIA;
+  if (!info || info->vendor != Vendor::NVIDIA) {
+    pm.addPass(createLowpConvertFP8ToNVVM({opts.chip}));
+    return;
+  }
 
   // 1. fp-opt's decisions become arith/linalg; tensors become buffers with
   //    plain row-major layouts at function boundaries.
@@ -77,7 +80,7 @@ void buildNVVMPipeline(OpPassManager &pm, const NVVMPipelineOptions &opts) {
   std::string emulated;
   for (Format f : {Format::F16, Format::BF16, Format::F8E4M3FN, Format::F8E5M2,
                    Format::F8E4M3FNUZ, Format::F8E5M2FNUZ})
-    if (!info || !info->hasNativeArithmetic(f))
+    if (!info->hasNativeArithmetic(f))
       emulated += (emulated.empty() ? "" : ",") + stringifyFormat(f).str();
   addText(pm, "gpu.module(arith-emulate-unsupported-floats{source-types=" +
                   emulated + " target-type=f32},"
@@ -88,8 +91,8 @@ void buildNVVMPipeline(OpPassManager &pm, const NVVMPipelineOptions &opts) {
   // 4. Upstream's gpu-lower-to-nvvm-pipeline, step by step (it has no
   //    CUDA path option): PTX for the chip at the PTX ISA version the
   //    capability table gives it, libdevice linked from cuda-path.
-  std::string chip = nvidia ? std::string(info->llvmCpu) : "sm_70";
-  std::string features = nvidia ? std::string(info->llvmFeatures) : "";
+  std::string chip = info->llvmCpu.str();
+  std::string features = info->llvmFeatures.str();
   addText(pm, "convert-nvgpu-to-nvvm,convert-vector-to-scf,convert-scf-to-cf,"
               "convert-nvvm-to-llvm,convert-func-to-llvm,"
               "expand-strided-metadata,nvvm-attach-target{chip=" +
@@ -110,12 +113,27 @@ void buildNVVMPipeline(OpPassManager &pm, const NVVMPipelineOptions &opts) {
 } // namespace
 
 void mlir::lowp::registerNVVMPipeline() {
-  PassPipelineRegistration<NVVMPipelineOptions>(
+  // registerPassPipeline rather than PassPipelineRegistration: a missing
+  // chip is an error in the pipeline text (the PTX target is fixed when the
+  // pipeline is built, so a module's lowp.target cannot stand in for it).
+  registerPassPipeline(
       "lowp-pipeline-nvvm",
       "Lower a mixed-precision module to host LLVM dialect and PTX for an "
       "NVIDIA chip: naive parallel-loop mapping, f32 accumulation, hardware "
       "bf16/f16/FP8 conversions (cvt.rn.bf16.f32, "
       "cvt.rn.satfinite.e4m3x2.f32), exact integer conversions where the "
       "chip has none",
-      buildNVVMPipeline);
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        NVVMPipelineOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        if (options.chip.empty())
+          return errorHandler("lowp-pipeline-nvvm needs chip=<sm_XX>");
+        buildNVVMPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optionsHandler) {
+        optionsHandler(NVVMPipelineOptions());
+      });
 }

@@ -171,6 +171,17 @@ FloatType getFP8Side(Operation *op) {
   return {};
 }
 
+/// Where to report a problem with `op`: its own location, else (the body of
+/// a named linalg op is built without one) the nearest ancestor's.
+InFlightDiagnostic emitConversionError(Operation *op) {
+  Operation *located = op;
+  while (isa<UnknownLoc>(located->getLoc()) && located->getParentOp())
+    located = located->getParentOp();
+  InFlightDiagnostic diag = mlir::emitError(located->getLoc());
+  diag << "'" << op->getName() << "' op ";
+  return diag;
+}
+
 struct LowpConvertFP8ToNVVMPass
     : lowp::impl::LowpConvertFP8ToNVVMBase<LowpConvertFP8ToNVVMPass> {
   using Base::Base;
@@ -198,7 +209,7 @@ struct LowpConvertFP8ToNVVMPass
       if (!fp8)
         return WalkResult::advance();
       if (!isNvidiaFP8(fp8)) {
-        op->emitOpError() << "converts " << fp8
+        emitConversionError(op) << "converts " << fp8
                           << ", which NVIDIA hardware has no encoding of "
                              "(decide FP8 formats for this chip: "
                              "E4M3FN/E5M2)";
@@ -206,7 +217,7 @@ struct LowpConvertFP8ToNVVMPass
       }
       std::optional<Format> format = getFormat(fp8);
       if (!format || !info->hasNativeConversion(*format)) {
-        op->emitOpError() << "converts " << fp8 << ", but " << info->name
+        emitConversionError(op) << "converts " << fp8 << ", but " << info->name
                           << " has no FP8 conversion instructions (FP8 "
                              "needs sm_89 or later)";
         return WalkResult::interrupt();
@@ -214,15 +225,15 @@ struct LowpConvertFP8ToNVVMPass
       Type other = isa<arith::TruncFOp>(op) ? op->getOperand(0).getType()
                                             : op->getResult(0).getType();
       if (isa<VectorType>(other) || !(other.isF32() || other.isF16())) {
-        op->emitOpError() << "has no NVVM lowering: only scalar f32/f16 <-> "
+        emitConversionError(op) << "has no NVVM lowering: only scalar f32/f16 <-> "
                           << fp8 << " conversions are supported";
         return WalkResult::interrupt();
       }
       if (auto trunc = dyn_cast<arith::TruncFOp>(op)) {
         std::optional<arith::RoundingMode> mode = trunc.getRoundingmode();
         if (mode && *mode != arith::RoundingMode::to_nearest_even) {
-          op->emitOpError("has no NVVM lowering: FP8 conversions round to "
-                          "nearest-even only");
+          emitConversionError(op) << "has no NVVM lowering: FP8 "
+                                     "conversions round to nearest-even only";
           return WalkResult::interrupt();
         }
       }
