@@ -83,7 +83,8 @@ void buildNVVMPipeline(OpPassManager &pm, const NVVMPipelineOptions &opts) {
     if (!info->hasNativeArithmetic(f))
       emulated += (emulated.empty() ? "" : ",") + stringifyFormat(f).str();
   addText(pm, "gpu.module(arith-emulate-unsupported-floats{source-types=" +
-                  emulated + " target-type=f32},"
+                  emulated +
+                  " target-type=f32},"
                   "math-extend-to-supported-types{target-type=f32})");
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createLowpConvertFP8ToNVVM({opts.chip}));

@@ -97,8 +97,8 @@ struct TruncFToNVVM : OpRewritePattern<arith::TruncFOp> {
     // The smallest f32 magnitude that rounds past the largest finite value:
     // half an ulp above it, itself included when the tie rounds up.
     APFloat max = APFloat::getLargest(sem);
-    int halfUlpExp = ilogb(max) - static_cast<int>(
-                                      APFloat::semanticsPrecision(sem));
+    int halfUlpExp =
+        ilogb(max) - static_cast<int>(APFloat::semanticsPrecision(sem));
     APFloat limit = max;
     bool lossy;
     limit.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &lossy);
@@ -108,17 +108,17 @@ struct TruncFToNVVM : OpRewritePattern<arith::TruncFOp> {
     tie.convert(sem, APFloat::rmNearestTiesToEven, &lossy);
     bool tieOverflows = !tie.isFinite();
     APFloat overflow = APFloat::semanticsHasInf(sem) ? APFloat::getInf(sem)
-                                                 : APFloat::getNaN(sem);
+                                                     : APFloat::getNaN(sem);
     uint64_t overflowBits = overflow.bitcastToAPInt().getZExtValue() & 0x7f;
 
     Type f32 = b.getF32Type(), i8 = b.getI8Type();
     auto cst = [&](APFloat v) {
       return arith::ConstantOp::create(b, loc, b.getFloatAttr(f32, v));
     };
-    auto above = tieOverflows ? arith::CmpFPredicate::OGE
-                              : arith::CmpFPredicate::OGT;
-    auto below = tieOverflows ? arith::CmpFPredicate::OLE
-                              : arith::CmpFPredicate::OLT;
+    auto above =
+        tieOverflows ? arith::CmpFPredicate::OGE : arith::CmpFPredicate::OGT;
+    auto below =
+        tieOverflows ? arith::CmpFPredicate::OLE : arith::CmpFPredicate::OLT;
     Value hi = arith::CmpFOp::create(b, loc, above, x, cst(limit));
     Value lo = arith::CmpFOp::create(b, loc, below, x, cst(-limit));
     Value isOverflow = arith::OrIOp::create(b, loc, hi, lo);
@@ -126,8 +126,7 @@ struct TruncFToNVVM : OpRewritePattern<arith::TruncFOp> {
       return arith::ConstantOp::create(b, loc, b.getIntegerAttr(i8, v));
     };
     Value sign = arith::AndIOp::create(b, loc, byte, i8cst(0x80));
-    Value special =
-        arith::OrIOp::create(b, loc, sign, i8cst(overflowBits));
+    Value special = arith::OrIOp::create(b, loc, sign, i8cst(overflowBits));
     return arith::SelectOp::create(b, loc, isOverflow, special, byte);
   }
 };
@@ -145,13 +144,13 @@ struct ExtFToNVVM : OpRewritePattern<arith::ExtFOp> {
     Type i8 = rewriter.getI8Type(), i16 = rewriter.getI16Type();
     Value byte = arith::BitcastOp::create(rewriter, loc, i8, op.getIn());
     Value wide = arith::ExtUIOp::create(rewriter, loc, i16, byte);
-    Value pair = LLVM::BitcastOp::create(
-        rewriter, loc, VectorType::get({2}, i8), wide);
+    Value pair =
+        LLVM::BitcastOp::create(rewriter, loc, VectorType::get({2}, i8), wide);
     auto f16x2 = VectorType::get({2}, rewriter.getF16Type());
     Value halves = NVVM::ConvertF8x2ToF16x2Op::create(
         rewriter, loc, f16x2, pair, /*relu=*/false, src);
-    Value index = LLVM::ConstantOp::create(rewriter, loc,
-                                           rewriter.getI32IntegerAttr(0));
+    Value index =
+        LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32IntegerAttr(0));
     Value half = LLVM::ExtractElementOp::create(rewriter, loc, halves, index);
     if (op.getType().isF16())
       rewriter.replaceOp(op, half);
@@ -210,23 +209,24 @@ struct LowpConvertFP8ToNVVMPass
         return WalkResult::advance();
       if (!isNvidiaFP8(fp8)) {
         emitConversionError(op) << "converts " << fp8
-                          << ", which NVIDIA hardware has no encoding of "
-                             "(decide FP8 formats for this chip: "
-                             "E4M3FN/E5M2)";
+                                << ", which NVIDIA hardware has no encoding of "
+                                   "(decide FP8 formats for this chip: "
+                                   "E4M3FN/E5M2)";
         return WalkResult::interrupt();
       }
       std::optional<Format> format = getFormat(fp8);
       if (!format || !info->hasNativeConversion(*format)) {
         emitConversionError(op) << "converts " << fp8 << ", but " << info->name
-                          << " has no FP8 conversion instructions (FP8 "
-                             "needs sm_89 or later)";
+                                << " has no FP8 conversion instructions (FP8 "
+                                   "needs sm_89 or later)";
         return WalkResult::interrupt();
       }
       Type other = isa<arith::TruncFOp>(op) ? op->getOperand(0).getType()
                                             : op->getResult(0).getType();
       if (isa<VectorType>(other) || !(other.isF32() || other.isF16())) {
-        emitConversionError(op) << "has no NVVM lowering: only scalar f32/f16 <-> "
-                          << fp8 << " conversions are supported";
+        emitConversionError(op)
+            << "has no NVVM lowering: only scalar f32/f16 <-> " << fp8
+            << " conversions are supported";
         return WalkResult::interrupt();
       }
       if (auto trunc = dyn_cast<arith::TruncFOp>(op)) {
