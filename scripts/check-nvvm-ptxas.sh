@@ -7,7 +7,7 @@ set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CUDA="${1:-/usr/local/cuda}"
 FPOPT="${FPOPT_BUILD_DIR:-$ROOT/build}/bin/fp-opt"
-EXTRACT="$ROOT/test/Pipelines/Inputs/extract_ptx.py"
+EXTRACT="$ROOT/test/Pipelines/Inputs/extract_gpu_asm.py"
 status=0
 for model in "$ROOT/examples/models/mlp.mlir" \
              "$ROOT/test/Integration/Models/attention.mlir"; do

@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GPUMapping.h"
+
 #include "lowp/Conversion/Passes.h"
 #include "lowp/Pipelines/Pipelines.h"
 #include "lowp/Target/TargetInfo.h"
@@ -38,13 +40,6 @@ struct NVVMPipelineOptions : PassPipelineOptions<NVVMPipelineOptions> {
                      "without libdevice the PTX declares them .extern")};
 };
 
-/// Appends a textual pipeline; the pieces are fixed strings, so a parse
-/// failure is a bug in this file.
-void addText(OpPassManager &pm, StringRef text) {
-  if (failed(parsePassPipeline(text, pm, llvm::errs())))
-    llvm::report_fatal_error("lowp-pipeline-nvvm: bad pipeline text");
-}
-
 void buildNVVMPipeline(OpPassManager &pm, const NVVMPipelineOptions &opts) {
   // Unknown or non-NVIDIA chips: lowp-convert-fp8-to-nvvm reports them on
   // the module, before it changes anything.
@@ -54,38 +49,12 @@ void buildNVVMPipeline(OpPassManager &pm, const NVVMPipelineOptions &opts) {
     return;
   }
 
-  // 1. fp-opt's decisions become arith/linalg; tensors become buffers with
-  //    plain row-major layouts at function boundaries.
-  pm.addPass(createConvertLowpToLinalg());
-  addText(pm, "one-shot-bufferize{bufferize-function-boundaries "
-              "function-boundary-type-conversion=identity-layout-map},"
-              "canonicalize");
-  // 2. Naive mapping: every linalg op becomes an scf.parallel over its
-  //    parallel dimensions (reductions stay sequential scf.for loops inside
-  //    one thread), tiled 1 x threads so the innermost dimension maps to
-  //    the threads of a block and the rest to the grid; a guard (not a
-  //    min bound) keeps tails in range, so every loop becomes a launch.
-  addText(pm, "func.func(convert-linalg-to-parallel-loops,"
-              "scf-parallel-loop-tiling{parallel-loop-tile-sizes=1," +
-                  std::to_string(opts.threads) +
-                  " no-min-max-bounds=true},"
-                  "gpu-map-parallel-loops,convert-parallel-loops-to-gpu),"
-                  "gpu-launch-sink-index-computations,gpu-kernel-outlining,"
-                  "lower-affine,canonicalize");
-  // 3. Inside the kernels: arithmetic in formats the chip cannot compute
-  //    in (FP8 everywhere, bf16 before sm_80) runs in f32 between an extf
-  //    and a truncf; FP8 conversions become the chip's cvt instructions (or
-  //    a located error where it has none); bf16 conversions a chip has no
-  //    cvt for become exact integer code (lowp-expand-float-conversions).
-  std::string emulated;
-  for (Format f : {Format::F16, Format::BF16, Format::F8E4M3FN, Format::F8E5M2,
-                   Format::F8E4M3FNUZ, Format::F8E5M2FNUZ})
-    if (!info->hasNativeArithmetic(f))
-      emulated += (emulated.empty() ? "" : ",") + stringifyFormat(f).str();
-  addText(pm, "gpu.module(arith-emulate-unsupported-floats{source-types=" +
-                  emulated +
-                  " target-type=f32},"
-                  "math-extend-to-supported-types{target-type=f32})");
+  // 1-2. Bufferization and the naive mapping to kernels (GPUMapping.h).
+  addNaiveGPUMapping(pm, *info, opts.threads);
+  // 3. Inside the kernels: FP8 conversions become the chip's cvt
+  //    instructions (or a located error where it has none); bf16
+  //    conversions a chip has no cvt for become exact integer code
+  //    (lowp-expand-float-conversions).
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createLowpConvertFP8ToNVVM({opts.chip}));
   kernels.addPass(createLowpExpandFloatConversions({opts.chip}));
@@ -94,20 +63,21 @@ void buildNVVMPipeline(OpPassManager &pm, const NVVMPipelineOptions &opts) {
   //    capability table gives it, libdevice linked from cuda-path.
   std::string chip = info->llvmCpu.str();
   std::string features = info->llvmFeatures.str();
-  addText(pm, "convert-nvgpu-to-nvvm,convert-vector-to-scf,convert-scf-to-cf,"
-              "convert-nvvm-to-llvm,convert-func-to-llvm,"
-              "expand-strided-metadata,nvvm-attach-target{chip=" +
-                  chip + " features=" + features +
-                  "},lower-affine,convert-arith-to-llvm,"
-                  "convert-index-to-llvm,canonicalize,cse,"
-                  "gpu.module(strip-debuginfo,convert-gpu-to-nvvm,"
-                  "canonicalize,cse,reconcile-unrealized-casts),"
-                  "gpu-to-llvm,gpu-module-to-binary{format=isa" +
-                  (opts.cudaPath.empty()
-                       ? std::string()
-                       : " toolkit=" + std::string(opts.cudaPath)) +
-                  "},convert-math-to-llvm,canonicalize,cse,"
-                  "reconcile-unrealized-casts");
+  addPipelineText(
+      pm,
+      "convert-nvgpu-to-nvvm,convert-vector-to-scf,convert-scf-to-cf,"
+      "convert-nvvm-to-llvm,convert-func-to-llvm,"
+      "expand-strided-metadata,nvvm-attach-target{chip=" +
+          chip + " features=" + features +
+          "},lower-affine,convert-arith-to-llvm,"
+          "convert-index-to-llvm,canonicalize,cse,"
+          "gpu.module(strip-debuginfo,convert-gpu-to-nvvm,"
+          "canonicalize,cse,reconcile-unrealized-casts),"
+          "gpu-to-llvm,gpu-module-to-binary{format=isa" +
+          (opts.cudaPath.empty() ? std::string()
+                                 : " toolkit=" + std::string(opts.cudaPath)) +
+          "},convert-math-to-llvm,canonicalize,cse,"
+          "reconcile-unrealized-casts");
   // 5. mlir-translate does not know lowp's attributes.
   pm.addPass(createLowpStripAttributes());
 }

@@ -133,4 +133,5 @@ void mlir::lowp::registerLowpPipelines() {
       buildAutoMixedPrecisionPipeline);
   registerX86Pipeline();
   registerNVVMPipeline();
+  registerROCDLPipeline();
 }

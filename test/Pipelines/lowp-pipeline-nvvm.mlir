@@ -7,17 +7,17 @@
 // RUN: fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="target=sm_90" \
 // RUN: | fp-opt -lowp-pipeline-nvvm=chip=sm_90 -o %t.sm_90.mlir
 // RUN: FileCheck %s --check-prefix=HOST < %t.sm_90.mlir
-// RUN: %python %S/Inputs/extract_ptx.py < %t.sm_90.mlir | FileCheck %s --check-prefix=SM90
+// RUN: %python %S/Inputs/extract_gpu_asm.py < %t.sm_90.mlir | FileCheck %s --check-prefix=SM90
 // RUN: fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="target=sm_80 policy=bf16" \
-// RUN: | fp-opt -lowp-pipeline-nvvm=chip=sm_80 | %python %S/Inputs/extract_ptx.py | FileCheck %s --check-prefix=SM80
+// RUN: | fp-opt -lowp-pipeline-nvvm=chip=sm_80 | %python %S/Inputs/extract_gpu_asm.py | FileCheck %s --check-prefix=SM80
 // RUN: fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="target=sm_75 policy=bf16" \
-// RUN: | fp-opt -lowp-pipeline-nvvm=chip=sm_75 | %python %S/Inputs/extract_ptx.py | FileCheck %s --check-prefix=SM75
+// RUN: | fp-opt -lowp-pipeline-nvvm=chip=sm_75 | %python %S/Inputs/extract_gpu_asm.py | FileCheck %s --check-prefix=SM75
 // RUN: fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="target=sm_70 policy=f16" \
-// RUN: | fp-opt -lowp-pipeline-nvvm=chip=sm_70 | %python %S/Inputs/extract_ptx.py | FileCheck %s --check-prefix=SM70
+// RUN: | fp-opt -lowp-pipeline-nvvm=chip=sm_70 | %python %S/Inputs/extract_gpu_asm.py | FileCheck %s --check-prefix=SM70
 // RUN: fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="target=sm_89 policy=fp8" \
-// RUN: | fp-opt -lowp-pipeline-nvvm=chip=sm_89 | %python %S/Inputs/extract_ptx.py | FileCheck %s --check-prefixes=FP8,SM89
+// RUN: | fp-opt -lowp-pipeline-nvvm=chip=sm_89 | %python %S/Inputs/extract_gpu_asm.py | FileCheck %s --check-prefixes=FP8,SM89
 // RUN: fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="target=sm_90 policy=fp8" \
-// RUN: | fp-opt -lowp-pipeline-nvvm=chip=sm_90 | %python %S/Inputs/extract_ptx.py | FileCheck %s --check-prefixes=FP8,SM90FP8
+// RUN: | fp-opt -lowp-pipeline-nvvm=chip=sm_90 | %python %S/Inputs/extract_gpu_asm.py | FileCheck %s --check-prefixes=FP8,SM90FP8
 
 // Host: LLVM dialect launching the outlined kernels, one gpu.binary each,
 // PTX for sm_90 at the table's PTX ISA 8.0; no lowp attribute left.

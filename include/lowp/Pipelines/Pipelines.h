@@ -15,6 +15,9 @@ void registerX86Pipeline();
 /// Registers lowp-pipeline-nvvm{chip=... threads=...}.
 void registerNVVMPipeline();
 
+/// Registers lowp-pipeline-rocdl{chip=... threads=...}.
+void registerROCDLPipeline();
+
 } // namespace mlir::lowp
 
 #endif // LOWP_PIPELINES_PIPELINES_H
