@@ -45,17 +45,27 @@ bool isClampedToFinite(Value value, FloatType dst) {
     Operation *def = value.getDefiningOp();
     if (!def || def->getNumOperands() != 2)
       return false;
+    // The bound is either operand (min/max commute).
     FloatAttr bound;
-    if (!matchPattern(def->getOperand(1), m_Constant(&bound)))
-      return false;
+    unsigned boundIndex = 1;
+    if (!matchPattern(def->getOperand(1), m_Constant(&bound))) {
+      boundIndex = 0;
+      if (!matchPattern(def->getOperand(0), m_Constant(&bound)))
+        return false;
+    }
+    // Compared in f32 (the source may be f16; widening is exact).
     APFloat b = bound.getValue();
-    if (isa<arith::MinimumFOp, arith::MinNumFOp>(def))
-      upper |= b.compare(max) != APFloat::cmpGreaterThan;
-    else if (isa<arith::MaximumFOp, arith::MaxNumFOp>(def))
-      lower |= b.compare(-max) != APFloat::cmpLessThan;
-    else
+    b.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &lossy);
+    if (isa<arith::MinimumFOp, arith::MinNumFOp>(def)) {
+      APFloat::cmpResult c = b.compare(max);
+      upper |= c == APFloat::cmpLessThan || c == APFloat::cmpEqual;
+    } else if (isa<arith::MaximumFOp, arith::MaxNumFOp>(def)) {
+      APFloat::cmpResult c = b.compare(-max);
+      lower |= c == APFloat::cmpGreaterThan || c == APFloat::cmpEqual;
+    } else {
       return false;
-    value = def->getOperand(0);
+    }
+    value = def->getOperand(1 - boundIndex);
   }
   return upper && lower;
 }

@@ -113,3 +113,23 @@ func.func @not_fp8(%x: f32, %h: f16) -> (bf16, f32) {
   %b = arith.extf %h : f16 to f32
   return %a, %b : bf16, f32
 }
+
+// -----
+
+// An f16 source is widened exactly first; its clamp (bounds in f16, the
+// constant first) is recognized all the same.
+// CHECK-LABEL: func.func @trunc_f16_saturating
+// CHECK: %[[C:.*]] = arith.minimumf
+// CHECK: %[[W:.*]] = arith.extf %[[C]] : f16 to f32
+// CHECK: %[[P:.*]] = nvvm.convert.f32x2.to.f8x2 %{{.*}}, %[[W]] {{.*}} : i16(f8E5M2)
+// CHECK-NEXT: %[[B:.*]] = arith.trunci %[[P]] : i16 to i8
+// CHECK-NEXT: %[[Y:.*]] = arith.bitcast %[[B]] : i8 to f8E5M2
+// CHECK-NEXT: return %[[Y]]
+func.func @trunc_f16_saturating(%x: f16) -> f8E5M2 {
+  %lo = arith.constant -57344.0 : f16
+  %hi = arith.constant 57344.0 : f16
+  %0 = arith.maximumf %lo, %x : f16
+  %1 = arith.minimumf %hi, %0 : f16
+  %y = arith.truncf %1 : f16 to f8E5M2
+  return %y : f8E5M2
+}
