@@ -21,6 +21,12 @@
 // RUN: fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="target=sm_90 policy=fp8" \
 // RUN: | fp-opt -lowp-pipeline-rocdl=chip=gfx942 \
 // RUN: | %python %S/Inputs/extract_gpu_asm.py | FileCheck %s --check-prefix=OCP-ON-GFX942
+// One attention head (Inputs/attention-block.mlir) with E4M3FNUZ matmul
+// operands on gfx942: the softmax's exp is v_exp_f32, not a call into a
+// ROCm device library.
+// RUN: fp-opt %S/Inputs/attention-block.mlir --lowp-auto-mixed-precision="target=gfx942 policy=fp8" \
+// RUN: | fp-opt -lowp-pipeline-rocdl=chip=gfx942 \
+// RUN: | %python %S/Inputs/extract_gpu_asm.py | FileCheck %s --check-prefix=ATTN
 // Chips the pipeline does not know:
 // RUN: not fp-opt %s -lowp-pipeline-rocdl=chip=sm_90 2>&1 | FileCheck %s --check-prefix=BADCHIP
 // RUN: not fp-opt %s -lowp-pipeline-rocdl 2>&1 | FileCheck %s --check-prefix=NOCHIP
@@ -75,6 +81,12 @@
 
 // OCP-ON-GFX942: .amdgcn_target "amdgcn-amd-amdhsa--gfx942"
 // OCP-ON-GFX942-NOT: fp8
+
+// ATTN-NOT: {{__ocml|s_swappc}}
+// ATTN: v_cvt_pk_fp8_f32
+// ATTN: v_cvt_f32_fp8_sdwa
+// ATTN: v_exp_f32
+// ATTN-NOT: {{__ocml|s_swappc}}
 
 // BADCHIP: lowp-pipeline-rocdl needs chip=<gfx...> of the capability table (gfx908, gfx90a, gfx942, gfx950), got 'sm_90'
 // NOCHIP: lowp-pipeline-rocdl needs chip=<gfx...> {{.*}}, got ''
