@@ -18,6 +18,15 @@
 // RUN: | fp-opt -lowp-pipeline-nvvm=chip=sm_89 | %python %S/Inputs/extract_gpu_asm.py | FileCheck %s --check-prefixes=FP8,SM89
 // RUN: fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="target=sm_90 policy=fp8" \
 // RUN: | fp-opt -lowp-pipeline-nvvm=chip=sm_90 | %python %S/Inputs/extract_gpu_asm.py | FileCheck %s --check-prefixes=FP8,SM90FP8
+// threads=32: the first kernel (x, 8 x 64, rounded to bf16) runs on 8 x 2
+// blocks of 1 x 32 threads.
+// RUN: fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="target=sm_90" \
+// RUN: | fp-opt -lowp-pipeline-nvvm="chip=sm_90 threads=32" | FileCheck %s --check-prefix=THREADS
+// THREADS-DAG: %[[ONE:.*]] = llvm.mlir.constant(1 : index) : i64
+// THREADS-DAG: %[[TWO:.*]] = llvm.mlir.constant(2 : index) : i64
+// THREADS-DAG: %[[EIGHT:.*]] = llvm.mlir.constant(8 : index) : i64
+// THREADS-DAG: %[[T:.*]] = llvm.mlir.constant(32 : index) : i64
+// THREADS: gpu.launch_func @mlp_kernel::@mlp_kernel blocks in (%[[EIGHT]], %[[TWO]], %[[ONE]]) threads in (%[[ONE]], %[[T]], %[[ONE]])
 
 // Host: LLVM dialect launching the outlined kernels, one gpu.binary each,
 // PTX for sm_90 at the table's PTX ISA 8.0; no lowp attribute left.
