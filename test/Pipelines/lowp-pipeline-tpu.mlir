@@ -25,6 +25,13 @@
 // RUN: %python %S/../Integration/Models/Inputs/check_model.py %t.f32 %t.tpu --term bf16:64,128 --min-rel 6.1e-5 | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: PASS
+//    The same decided for tpu-v6e (bf16 vector arithmetic: elementwise ops
+//    compute in bf16 too), and the undecided f32 model, whose matmul
+//    operands lowp-tile-for-mxu itself rounds to bf16 for the MXU.
+// RUN: fp-opt %t.mlp.mlir --lowp-auto-mixed-precision="target=tpu-v6e" | fp-opt -lowp-pipeline-tpu | %{run} -e main > %t.v6e
+// RUN: %python %S/../Integration/Models/Inputs/check_model.py %t.f32 %t.v6e --term bf16:64,128 --min-rel 6.1e-5 | FileCheck %s
+// RUN: fp-opt %t.mlp.mlir -lowp-pipeline-tpu=generation=tpu-v5e | %{run} -e main > %t.f32-on-mxu
+// RUN: %python %S/../Integration/Models/Inputs/check_model.py %t.f32 %t.f32-on-mxu --term bf16:64,128 --min-rel 6.1e-5 | FileCheck %s
 //
 // 2. Padding and tiling change nothing: zero rows and columns of K add
 //    exact zeros and the k tiles accumulate in the loop order of the
