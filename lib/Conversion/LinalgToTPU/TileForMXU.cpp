@@ -128,14 +128,18 @@ static Value convertElements(OpBuilder &b, Location loc, Value value,
 }
 
 /// `value` padded at the high end with zeros to `shape` (itself when it
-/// already has that shape).
+/// already has that shape). `zeros` holds the constants made so far, one
+/// per element type.
 static Value padWithZeros(OpBuilder &b, Location loc, Value value,
-                          ArrayRef<int64_t> shape) {
+                          ArrayRef<int64_t> shape,
+                          DenseMap<Type, Value> &zeros) {
   auto type = cast<RankedTensorType>(value.getType());
   if (type.getShape() == shape)
     return value;
-  Value zero = arith::ConstantOp::create(
-      b, loc, b.getZeroAttr(type.getElementType()));
+  Type elem = type.getElementType();
+  Value &zero = zeros[elem];
+  if (!zero)
+    zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(elem));
   return tensor::createPadHighOp(type.clone(shape), value, zero,
                                  /*nofold=*/false, loc, b);
 }
@@ -207,10 +211,13 @@ static LogicalResult rewriteToMXUForm(RewriterBase &rewriter,
   };
 
   SmallVector<Value> operands;
+  DenseMap<Type, Value> zeros;
   for (OpOperand &operand : op->getOpOperands()) {
     bool isInit = op.isDpsInit(&operand);
-    Value v = convertElements(rewriter, loc, operand.get(), isInit ? f32 : bf16);
-    operands.push_back(padWithZeros(rewriter, loc, v, paddedShape(operand)));
+    Value v =
+        convertElements(rewriter, loc, operand.get(), isInit ? f32 : bf16);
+    operands.push_back(
+        padWithZeros(rewriter, loc, v, paddedShape(operand), zeros));
   }
   linalg::LinalgOp mxuOp =
       createContraction(rewriter, loc, m, operands[0], operands[1], operands[2]);

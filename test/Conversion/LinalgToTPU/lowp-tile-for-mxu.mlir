@@ -12,6 +12,7 @@
 // V5E:             tensor.yield %[[ZB]] : bf16
 // V5E:           } : tensor<200x300xbf16> to tensor<256x384xbf16>
 // V5E:           %[[PB:.*]] = tensor.pad %[[B]] low[0, 0] high[84, 58]
+// V5E:             tensor.yield %[[ZB]] : bf16
 // V5E:           } : tensor<300x70xbf16> to tensor<384x128xbf16>
 // V5E:           %[[ZF:.*]] = arith.constant 0.000000e+00 : f32
 // V5E:           %[[PC:.*]] = tensor.pad %[[C]] low[0, 0] high[56, 58]
