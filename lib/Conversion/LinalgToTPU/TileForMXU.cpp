@@ -149,8 +149,8 @@ static Value padWithZeros(OpBuilder &b, Location loc, Value value,
 /// generic with the MXU's body, f32 products of bf16 operands accumulated
 /// in f32.
 static linalg::LinalgOp createContraction(OpBuilder &b, Location loc,
-                                          MatrixOp &m, Value lhs,
-                                          Value rhs, Value acc) {
+                                          MatrixOp &m, Value lhs, Value rhs,
+                                          Value acc) {
   Type resultType = acc.getType();
   if (auto matmul = dyn_cast<linalg::MatmulOp>(m.op.getOperation())) {
     SmallVector<NamedAttribute> attrs;
@@ -181,26 +181,23 @@ static linalg::LinalgOp createContraction(OpBuilder &b, Location loc,
 }
 
 /// Rewrites `m` into bf16 x bf16 -> f32 contractions of one MXU tile each.
-static LogicalResult rewriteToMXUForm(RewriterBase &rewriter,
-                                      MatrixOp &m, TileShape tile) {
+static LogicalResult rewriteToMXUForm(RewriterBase &rewriter, MatrixOp &m,
+                                      TileShape tile) {
   linalg::LinalgOp op = m.op;
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   FloatType bf16 = rewriter.getBF16Type();
   FloatType f32 = rewriter.getF32Type();
 
-  // Loop ranges rounded up to whole tiles; batch loops keep theirs.
+  // Loop ranges rounded up to whole tiles; batch loops step by 1. Tile
+  // size 0 leaves a loop that is one step already untiled.
   SmallVector<int64_t> padded(m.loopRanges);
   SmallVector<OpFoldResult> tileSizes;
   for (auto [d, range] : llvm::enumerate(padded)) {
     int64_t extent = tileExtent(m, d, tile);
-    if (extent)
-      range = llvm::alignTo(range, extent);
-    // Size 0 leaves a loop untiled: a dimension that is one tile already.
-    int64_t size = extent ? (range == extent ? 0 : extent) : 1;
-    if (!extent && range == 1)
-      size = 0;
-    tileSizes.push_back(rewriter.getIndexAttr(size));
+    int64_t step = extent ? extent : 1;
+    range = llvm::alignTo(range, step);
+    tileSizes.push_back(rewriter.getIndexAttr(range == step ? 0 : step));
   }
   auto paddedShape = [&](OpOperand &operand) {
     return llvm::map_to_vector(
@@ -219,8 +216,8 @@ static LogicalResult rewriteToMXUForm(RewriterBase &rewriter,
     operands.push_back(
         padWithZeros(rewriter, loc, v, paddedShape(operand), zeros));
   }
-  linalg::LinalgOp mxuOp =
-      createContraction(rewriter, loc, m, operands[0], operands[1], operands[2]);
+  linalg::LinalgOp mxuOp = createContraction(rewriter, loc, m, operands[0],
+                                             operands[1], operands[2]);
 
   Value result = mxuOp->getResult(0);
   if (llvm::any_of(tileSizes, [](OpFoldResult s) {
