@@ -28,10 +28,24 @@
 //    The same decided for tpu-v6e (bf16 vector arithmetic: elementwise ops
 //    compute in bf16 too), and the undecided f32 model, whose matmul
 //    operands lowp-tile-for-mxu itself rounds to bf16 for the MXU.
-// RUN: fp-opt %t.mlp.mlir --lowp-auto-mixed-precision="target=tpu-v6e" | fp-opt -lowp-pipeline-tpu | %{run} -e main > %t.v6e
+// RUN: fp-opt %t.mlp.mlir --lowp-auto-mixed-precision="target=tpu-v6e" -o %t.v6e.mlir
+// RUN: fp-opt %t.v6e.mlir -lowp-pipeline-tpu | %{run} -e main > %t.v6e
 // RUN: %python %S/../Integration/Models/Inputs/check_model.py %t.f32 %t.v6e --term bf16:64,128 --min-rel 6.1e-5 | FileCheck %s
 // RUN: fp-opt %t.mlp.mlir -lowp-pipeline-tpu=generation=tpu-v5e | %{run} -e main > %t.f32-on-mxu
 // RUN: %python %S/../Integration/Models/Inputs/check_model.py %t.f32 %t.f32-on-mxu --term bf16:64,128 --min-rel 6.1e-5 | FileCheck %s
+//    What the pipeline is given: bf16 x bf16 -> f32 matmuls, and
+//    elementwise ops computing in f32 on tpu-v5e (its vector units have no
+//    bf16 arithmetic) but in bf16 on tpu-v6e (the capability table).
+// RUN: FileCheck %s --check-prefix=V5E < %t.bf16.mlir
+// RUN: FileCheck %s --check-prefix=V6E < %t.v6e.mlir
+// V5E-LABEL: func.func @mlp(
+// V5E:         linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x64xbf16>, tensor<64x128xbf16>) outs(%{{.*}} : tensor<8x128xf32>)
+// V5E:         linalg.generic
+// V5E:           arith.addf %{{.*}}, %{{.*}} : f32
+// V6E-LABEL: func.func @mlp(
+// V6E:         linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x64xbf16>, tensor<64x128xbf16>) outs(%{{.*}} : tensor<8x128xf32>)
+// V6E:         linalg.generic
+// V6E:           arith.addf %{{.*}}, %{{.*}} : bf16
 //
 // 2. Padding and tiling change nothing: zero rows and columns of K add
 //    exact zeros and the k tiles accumulate in the loop order of the
