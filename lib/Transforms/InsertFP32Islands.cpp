@@ -127,17 +127,27 @@ static bool isRematerializable(Operation *op) {
   return false;
 }
 
+/// True when `type` has a float element type wider than f32: an f32
+/// island would narrow it.
+static bool isWiderThanF32(Type type) {
+  FloatType element = getFloatElementType(type);
+  return element && element.getWidth() > 32;
+}
+
 /// True when `op` is safe to move into an island and, when its types are
 /// narrower than the island's, to recompute at the island precision: ops
 /// without memory effects (linalg on tensors, not on buffers) whose ops,
 /// payloads included, belong to dialects that are polymorphic in the float
-/// type.
+/// type and compute at most at f32 (f64 needs no island, and one would
+/// narrow it).
 static bool isIslandable(Operation *op) {
   WalkResult result = op->walk([](Operation *nested) {
     if (isa<arith::BitcastOp>(nested) ||
         !isa_and_present<arith::ArithDialect, math::MathDialect,
                          linalg::LinalgDialect, tensor::TensorDialect,
-                         LowpDialect>(nested->getDialect()))
+                         LowpDialect>(nested->getDialect()) ||
+        llvm::any_of(nested->getOperandTypes(), isWiderThanF32) ||
+        llvm::any_of(nested->getResultTypes(), isWiderThanF32))
       return WalkResult::interrupt();
     // A linalg op has memory effects only on buffer operands (its payload
     // is visited by this walk); asking the interface would build the list
@@ -588,8 +598,11 @@ void InsertFP32IslandsPass::processBlock(Block &block, FloatType low,
   }
   if (groups.empty())
     return;
-  // Existing islands join the groups they exchange values with.
+  // Existing f32 islands join the groups they exchange values with; an
+  // island at another precision stays as it is.
   for (IslandOp island : block.getOps<IslandOp>()) {
+    if (!island.getPrecisionType().isF32())
+      continue;
     IslandGroup &group = groups.emplace_back();
     group.ops.insert(island);
     if (auto reasons = island->getAttrOfType<ArrayAttr>(kReasonsAttrName))
