@@ -127,27 +127,17 @@ static bool isRematerializable(Operation *op) {
   return false;
 }
 
-/// True when `type` has a float element type wider than f32: an f32
-/// island would narrow it.
-static bool isWiderThanF32(Type type) {
-  FloatType element = getFloatElementType(type);
-  return element && element.getWidth() > 32;
-}
-
 /// True when `op` is safe to move into an island and, when its types are
 /// narrower than the island's, to recompute at the island precision: ops
 /// without memory effects (linalg on tensors, not on buffers) whose ops,
 /// payloads included, belong to dialects that are polymorphic in the float
-/// type and compute at most at f32 (f64 needs no island, and one would
-/// narrow it).
+/// type.
 static bool isIslandable(Operation *op) {
   WalkResult result = op->walk([](Operation *nested) {
     if (isa<arith::BitcastOp>(nested) ||
         !isa_and_present<arith::ArithDialect, math::MathDialect,
                          linalg::LinalgDialect, tensor::TensorDialect,
-                         LowpDialect>(nested->getDialect()) ||
-        llvm::any_of(nested->getOperandTypes(), isWiderThanF32) ||
-        llvm::any_of(nested->getResultTypes(), isWiderThanF32))
+                         LowpDialect>(nested->getDialect()))
       return WalkResult::interrupt();
     // A linalg op has memory effects only on buffer operands (its payload
     // is visited by this walk); asking the interface would build the list
@@ -266,6 +256,37 @@ static LogicalResult makeConvex(IslandGroup &group, Block &block) {
     group.ops.insert(op);
   }
   return success();
+}
+
+/// True when a value wider than f32 would cross the boundary of `group`'s
+/// island: an f32 island would narrow it (and f64 needs no island). Wide
+/// constants the island recreates inside do not cross.
+static bool crossesWiderThanF32(const IslandGroup &group, Block &block) {
+  auto isWide = [](Type type) {
+    FloatType element = getFloatElementType(type);
+    return element && element.getWidth() > 32;
+  };
+  for (Operation *op : group.ops) {
+    if (llvm::any_of(op->getResultTypes(), isWide))
+      return true;
+    WalkResult result = op->walk([&](Operation *nested) {
+      for (Value v : nested->getOperands()) {
+        if (!isWide(v.getType()))
+          continue;
+        Operation *def = v.getDefiningOp();
+        Operation *owner = def ? def : v.getParentBlock()->getParentOp();
+        Operation *ancestor = getAncestorIn(block, owner);
+        if (ancestor && (ancestor == op || group.ops.contains(ancestor)))
+          continue;
+        if (!isRematerializable(def))
+          return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      return true;
+  }
+  return false;
 }
 
 //===----------------------------------------------------------------------===//
@@ -641,7 +662,8 @@ void InsertFP32IslandsPass::processBlock(Block &block, FloatType low,
       continue;
     if (!llvm::all_of(group.ops, [](Operation *op) {
           return isa<IslandOp>(op) || isIslandable(op);
-        }))
+        }) ||
+        crossesWiderThanF32(group, block))
       continue;
     buildIsland(group, block, rewriter);
   }
