@@ -126,8 +126,17 @@ class Program:
         args = [(n, t) for n, t in self.args if n in tokens]
         arg_txt = ", ".join(f"{n}: {t}" for n, t in args)
         res_types = []
+        arg_index = {n: i for i, (n, _) in enumerate(args)}
         for i, r in enumerate(self.results):
             attr = self.result_attrs.get(i)
+            if attr and "ARG(" in attr:
+                # `lowp.updates = ARG(%a)`: the index of %a among the printed
+                # arguments (reduction adds and drops arguments).
+                m = re.search(r"ARG\((%\w+)\)", attr)
+                if m.group(1) not in arg_index:
+                    attr = None
+                else:
+                    attr = attr.replace(m.group(0), f"{arg_index[m.group(1)]} : i64")
             res_types.append(f"{types[r]}" + (f" {{{attr}}}" if attr else ""))
         out = []
         mattrs = f" attributes {{{', '.join(self.module_attrs)}}}" if self.module_attrs else ""
@@ -1178,12 +1187,75 @@ class Gen:
             tgt = self.r.choice(["sm_90", "sm_80", "gfx942", "tpu-v5e", "avx2", "sm_70"])
             self.p.module_attrs.append(f"lowp.target = #lowp.target<\"{tgt}\">")
         types = self.p.types()
-        # Sometimes a training step: a scalar f32 loss result.
-        if self.chance(0.1):
-            loss = [n for n in self.p.results if str(types[n]) == "tensor<f32>"]
-            if loss:
-                i = self.p.results.index(loss[0])
-                self.p.result_attrs[i] = "lowp.loss"
+        # Sometimes a training step (docs/training-step.md): a loss result, a
+        # backward seed, a master gradient and a parameter update.
+        if self.chance(0.12):
+            self.add_training_step()
+
+    def add_training_step(self):
+        def stmt(fn):
+            self.cur = self.top
+            self.top.lines = []
+            name, ty = fn()
+            self.p.stmts.append(Stmt(self.top.lines, name, ty))
+            self.top.pool.append((name, ty))
+            return name, ty
+
+        low = self.r.choice(["f16", "f16", "bf16"])
+        shape = self.rand_shape(self.r.choice([1, 2]), allow_dyn=False)
+        gt = T(shape, low)
+
+        def seed():
+            n = self.fresh("v")
+            self.emit(f"{n} = arith.constant {{lowp.loss_seed}} dense<1.0> : tensor<{low}>")
+            return n, T([], low)
+
+        seed_name, seed_ty = stmt(seed)
+
+        def backward():
+            g = self.operand(gt)
+            o = self.empty(gt)
+            nd = len(shape)
+            args, header = self.block_header([low, low, low])
+            m = self.fresh("s")
+            body = [header, f"{m} = arith.mulf {args[0]}, {args[1]} : {low}", f"linalg.yield {m} : {low}"]
+            ident = amap(nd, [f"d{i}" for i in range(nd)])
+            return self.emit_generic([(g, gt), (seed_name, seed_ty)], (o, gt), [ident, amap(nd, []), ident],
+                                     ["parallel"] * nd, body), gt
+
+        gs, _ = stmt(backward)
+        wt = T(shape, "f32")
+
+        def gradient():
+            n = self.fresh("v")
+            mark = self.r.choice(["{lowp.gradient}", '{lowp.gradient = "w"}'])
+            self.emit(f"{n} = arith.extf {gs} {mark} : {gt} to {wt}")
+            return n, wt
+
+        gw, _ = stmt(gradient)
+        w = self.fresh("a")
+        self.p.args.append((w, wt))
+
+        def update():
+            n = self.fresh("v")
+            self.emit(f"{n} = arith.subf {w}, {gw} : {wt}")
+            return n, wt
+
+        w1, _ = stmt(update)
+
+        def loss():
+            init = self.reduction_init(T([], "f32"), "add")
+            nd = len(shape)
+            args, header = self.block_header(["f32", "f32"])
+            a = self.fresh("s")
+            body = [header, f"{a} = arith.addf {args[0]}, {args[1]} : f32", f"linalg.yield {a} : f32"]
+            return self.emit_generic([(w1, wt)], (init, T([], "f32")),
+                                     [amap(nd, [f"d{i}" for i in range(nd)]), amap(nd, [])],
+                                     ["reduction"] * nd, body), T([], "f32")
+
+        l, _ = stmt(loss)
+        self.p.results = [l, w1] + [r for r in self.p.results][:2]
+        self.p.result_attrs = {0: "lowp.loss", 1: f"lowp.updates = ARG({w})"}
 
 
 class Unsupported(Exception):

@@ -65,6 +65,42 @@ LOWERINGS = [
 LOWERING_INPUTS = [("raw", None), ("amp-avx2-auto", "avx2 auto"), ("amp-sm_90-fp8", "sm_90 fp8"),
                    ("amp-sm_70-f16", "sm_70 f16")]
 
+# Option values, valid and not: each must give a result or a located
+# `error:`, never a crash. Run over the first few programs (--options).
+OPTION_SWEEP = [
+    "-lowp-insert-fp32-islands=low=bf16", "-lowp-insert-fp32-islands=low=f32",
+    "-lowp-insert-fp32-islands=low=i8", "-lowp-insert-fp32-islands=low=f8E4M3FN",
+    "-lowp-insert-fp32-islands=low=tensor<4xf16>", "-lowp-insert-fp32-islands=target=sm_999",
+    "-lowp-insert-fp32-islands=long-reduction-threshold=-7", "-lowp-insert-fp32-islands=long-reduction-threshold=1",
+    "-lowp-infer-precision=low=f64", "-lowp-infer-precision=low=i32", "-lowp-infer-precision=low=f8E4M3FN",
+    "-lowp-infer-precision=low=f8E5M2 accumulate=low", "-lowp-infer-precision=low=tf32",
+    "-lowp-infer-precision=low=f16 accumulate=f16", "-lowp-infer-precision=low=f16 accumulate=bogus",
+    "-lowp-infer-precision=low=bf16 accumulate=f64", "-lowp-infer-precision=target=gfx000",
+    "-lowp-infer-precision=target=tpu-v2", "-lowp-infer-precision=low=auto target=avx2",
+    "-lowp-infer-precision=low=f16 keep-f32=linalg.matmul,arith.addf force-low=linalg.softmax",
+    "-lowp-infer-precision=low=f16 keep-f32=nonsense force-low=",
+    "-lowp-infer-precision=low=f16 report=/nonexistent/dir/r.json",
+    "-lowp-materialize-loss-scaling=mode=static init-scale=0", "-lowp-materialize-loss-scaling=mode=bogus",
+    "-lowp-materialize-loss-scaling=policy=fp8", "-lowp-materialize-loss-scaling=policy=f32",
+    "-lowp-materialize-loss-scaling=growth-factor=0.5 backoff-factor=2", "-lowp-materialize-loss-scaling=init-scale=-1",
+    "-lowp-materialize-loss-scaling=min-scale=10 max-scale=1", "-lowp-materialize-loss-scaling=growth-interval=-3",
+    "-lowp-materialize-loss-scaling=check-numerics=true",
+    "-lowp-select-fp8-formats", "-lowp-select-fp8-formats=target=sm_70", "-lowp-select-fp8-formats=target=avx2",
+    "-lowp-select-fp8-formats=target=gfx950 recipe=range", "-lowp-select-fp8-formats=target=sm_90 recipe=e5m2 margin=200",
+    "-lowp-select-fp8-formats=target=sm_90 scaling=delayed amax-history=0",
+    "-lowp-select-fp8-formats=target=sm_90 scaling=delayed amax-history=1 amax-compute=most_recent",
+    "-lowp-select-fp8-formats=target=sm_90 scaling=current", "-lowp-select-fp8-formats=target=sm_90 first-last-bf16=true",
+    "-lowp-select-fp8-formats=target=sm_89 allow-bf16-fallback=true",
+    "-lowp-auto-mixed-precision=target=bogus", "-lowp-auto-mixed-precision=policy=bogus",
+    "-lowp-auto-mixed-precision=target=sm_90 policy=f32", "-lowp-auto-mixed-precision",
+    "-lowp-auto-mixed-precision=target=tpu-v2 policy=fp8", "-lowp-auto-mixed-precision=target=gfx908 policy=bf16",
+    "-lowp-auto-mixed-precision=target=znver4 policy=auto", "-lowp-auto-mixed-precision=target=sapphirerapids policy=fp8",
+    "-lowp-auto-mixed-precision=target=sm_100 policy=fp8 fp8-scaling=delayed fp8-amax-history=0",
+    "-lowp-auto-mixed-precision=target=sm_90 policy=fp8 fp8-recipe=range first-last-bf16=true",
+    "-lowp-pipeline-x86=cpu=bogus", "-lowp-pipeline-x86=mr=0 nr=0", "-lowp-pipeline-x86=mr=1000 nr=1 kc=1 mc=1",
+    "-lowp-pipeline-x86=cpu=sapphirerapids amx=true", "-lowp-pipeline-x86=cpu=znver4",
+]
+
 QUICK_DECISIONS = ["islands", "infer-f16", "infer-bf16-demote", "infer-f16-acc", "loss-scaling",
                    "fp8-sm90", "fp8-gfx942", "amp-sm_90-auto", "amp-gfx942-fp8", "amp-tpu-v5e-bf16",
                    "amp-avx2-f16", "amp-sm_70-auto"]
@@ -177,6 +213,8 @@ def main():
     ap.add_argument("--timeout", type=float, default=60)
     ap.add_argument("--out", default="", help="directory for reduced reproducers")
     ap.add_argument("--show-diagnosed", action="store_true")
+    ap.add_argument("--options", type=int, default=0,
+                    help="also run the option sweep over this many programs")
     args = ap.parse_args()
 
     runner = Runner(args.fp_opt, args.timeout)
@@ -204,6 +242,8 @@ def main():
     if args.only:
         wanted = set(args.only.split(","))
         configs = [c for c in configs if c[0] in wanted]
+    for opt in OPTION_SWEEP if args.options else []:
+        configs.append((f"option:{opt}", [opt], False, None))
 
     failures = []
     diagnosed = collections.Counter()
@@ -245,8 +285,9 @@ def main():
                 f.write(text)
 
     for name, cargs, idem, amp in configs:
-        for b in range(0, len(seeds), args.batch):
-            batch = [s for s in seeds[b:b + args.batch] if input_for(s, amp) is not None]
+        config_seeds = seeds[:args.options] if name.startswith("option:") else seeds
+        for b in range(0, len(config_seeds), args.batch):
+            batch = [s for s in config_seeds[b:b + args.batch] if input_for(s, amp) is not None]
             if not batch:
                 continue
             text = f"\n{SPLIT}\n".join(input_for(s, amp) for s in batch)

@@ -72,8 +72,12 @@ void buildX86Pipeline(OpPassManager &pm, const X86PipelineOptions &opts) {
   //    dimension at the register width. Strided ops (pooling, strided or
   //    dilated convolutions left by step 3) become scf loops first: the
   //    affine vectorizer would read their windows as contiguous.
+  //    Single-iteration loops (a 1-wide window or channel) are promoted
+  //    first: the affine vectorizer would vectorize one and write a
+  //    broadcast to memory.
   pm.addPass(createLowpLowerStridedLinalgToLoops());
   addText(pm, "func.func(convert-linalg-to-affine-loops,"
+              "affine-loop-normalize{promote-single-iter=true},"
               "affine-super-vectorize{virtual-vector-size=" +
                   std::to_string(lanes) + "})");
   pm.addPass(createLowpInferTransferInBounds());
@@ -94,6 +98,7 @@ void buildX86Pipeline(OpPassManager &pm, const X86PipelineOptions &opts) {
   //    (bf16 on AVX2, every FP8 format): no __truncsfbf2 calls.
   pm.addPass(createLowpExpandFloatConversions({cpu}));
   addText(pm, "canonicalize,cse");
+  pm.addPass(createLowpInlineScalarResources());
   // 6. Down to the LLVM dialect. x86vector ops need the flag on
   //    convert-vector-to-llvm; 2-D transfers are fully unrolled (an alloca
   //    per iteration otherwise).
