@@ -662,7 +662,8 @@ bool readsLogarithm(Term *t, DenseSet<Term *> &visited) {
 }
 
 /// A sum to one value (or its mean or negation) of a term that reads a
-/// logarithm: cross-entropy, NLL, KL and other likelihood losses.
+/// logarithm (cross-entropy, NLL, KL and other likelihood losses) or of
+/// squared differences (mean squared error, squared L2 distance).
 bool matchLoss(Term *t, unsigned depth = 0) {
   t = S(t);
   if (depth < 3) {
@@ -681,6 +682,9 @@ bool matchLoss(Term *t, unsigned depth = 0) {
   auto type = dyn_cast<ShapedType>(t->value.getType());
   if (!type || !type.hasStaticShape() || type.getNumElements() != 1)
     return false;
+  if (Term *difference = matchSquare(t->operands[0]);
+      difference && is(difference, TermKind::Sub))
+    return true;
   DenseSet<Term *> visited;
   return readsLogarithm(t->operands[0], visited);
 }
@@ -698,6 +702,47 @@ Term *matchLongReduction(Term *t, int64_t threshold) {
   if (t->reductionSize >= 0 && t->reductionSize <= threshold)
     return nullptr;
   return t;
+}
+
+/// True for a pooling sum (a convolution-shaped reduction whose payload only
+/// accumulates with an add) whose windows hold more than `threshold`
+/// elements, or a dynamic number: sum pooling over a whole feature map.
+bool isLongWindowSum(linalg::LinalgOp op, int64_t threshold) {
+  if (threshold <= 0 || op->getNumResults() != 1)
+    return false;
+  // The payload first, the structure (costlier) only for an accumulating
+  // add: the payload rules out fills, elementwise ops and contractions.
+  Block *body = op.getBlock();
+  if (!body || body->getNumArguments() == 0)
+    return false;
+  auto add =
+      body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  Value acc = body->getArguments().back();
+  if (!add || (add.getLhs() != acc && add.getRhs() != acc) ||
+      llvm::any_of(body->getOperations(), llvm::IsaPred<arith::MulFOp>))
+    return false;
+  // A generic states its maps: a window is read through one that is not a
+  // projected permutation (an index d1 + d4). Sums of rows are not.
+  if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+      generic &&
+      llvm::all_of(generic.getIndexingMaps().getAsValueRange<AffineMapAttr>(),
+                   [](AffineMap map) {
+                     return map.isProjectedPermutation(
+                         /*allowZeroInResults=*/true);
+                   }))
+    return false;
+  if (!linalg::isaConvolutionOpInterface(op))
+    return false;
+  int64_t size = 1;
+  for (auto [dim, iterator] : llvm::enumerate(op.getIteratorTypesArray())) {
+    if (iterator != utils::IteratorType::reduction)
+      continue;
+    int64_t range = getStaticLoopSize(op, dim);
+    if (ShapedType::isDynamic(range))
+      return true;
+    size *= range;
+  }
+  return size > threshold;
 }
 
 /// Adds the top-level ops of the terms under `root` to `ops`, stopping at
@@ -734,10 +779,18 @@ mlir::lowp::findIslandMatches(Block &block,
   };
 
   for (Operation &op : block) {
-    if (!isa<linalg::LinalgOp, linalg::SoftmaxOp>(op) &&
+    auto structured = dyn_cast<linalg::LinalgOp>(op);
+    if (!structured && !isa<linalg::SoftmaxOp>(op) &&
         !isa_and_present<arith::ArithDialect, math::MathDialect>(
             op.getDialect()))
       continue;
+    if (structured &&
+        isLongWindowSum(structured, options.longReductionThreshold)) {
+      IslandMatch &match = matches.emplace_back();
+      match.reason = IslandReason::LongReduction;
+      match.ops.insert(&op);
+      continue;
+    }
     for (Value result : op.getResults()) {
       if (!getFloatElementType(result.getType()))
         continue;

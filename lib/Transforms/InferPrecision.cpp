@@ -6,10 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "lowp/IR/TargetResolution.h"
 #include "lowp/Analysis/PrecisionClassModels.h"
 #include "lowp/Analysis/PrecisionReport.h"
 #include "lowp/Analysis/StructuredOps.h"
+#include "lowp/IR/ResourceConstants.h"
+#include "lowp/IR/TargetResolution.h"
 #include "lowp/Target/TargetInfo.h"
 #include "lowp/Transforms/Passes.h"
 
@@ -77,6 +78,13 @@ struct InferenceConfig {
   bool demoteSignatures = false;
   /// Build the per-op decisions (a report or remarks were asked for).
   bool recordDecisions = false;
+  /// The target computes elementwise arithmetic in the low format. When it
+  /// does not (TPU v2-v5p, AVX512_BF16 CPUs, CDNA3 for bf16), low payloads
+  /// still read and write the low format but compute in f32 between one
+  /// extension and one rounding, as XLA's BF16 normalization does for such
+  /// chips: the same storage and matrix inputs, no emulated 16-bit
+  /// arithmetic, and one rounding per payload instead of one per op.
+  bool lowArithmetic = true;
 };
 
 /// True for types whose float elements are f32 in a shape the pass can
@@ -140,6 +148,8 @@ static TypedAttr roundConstant(TypedAttr value, FloatType elementType) {
       return round(x).bitcastToAPInt();
     });
   }
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
+    return convertResourceFloats(resource, elementType);
   return {};
 }
 
@@ -162,6 +172,10 @@ static bool fitsFormat(Attribute value, FloatType elementType) {
       return fits(dense.getSplatValue<APFloat>());
     return llvm::all_of(dense.getValues<APFloat>(), fits);
   }
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
+    if (std::optional<SmallVector<APFloat>> values =
+            readResourceFloats(resource))
+      return llvm::all_of(*values, fits);
   return true;
 }
 
@@ -730,9 +744,27 @@ private:
       retypePadValue(pad);
   }
 
+  /// An f32 scalar constant defined outside the body of `region`'s op and
+  /// read inside it (torch-mlir captures every scalar operand this way) that
+  /// the low format holds: a low body reads a rounded copy instead.
+  bool isCapturedLowConstant(Value value, Region *region) {
+    auto constant = value.getDefiningOp<arith::ConstantOp>();
+    return constant && !region->isAncestor(value.getParentRegion()) &&
+           constant.getType().isF32() &&
+           fitsFormat(constant.getValue(), config.low);
+  }
+
   /// Can every float op of the body compute in the low format directly?
+  /// Floats it reads or yields from outside must be constants it can round.
   bool canComputeBodyInLow(linalg::LinalgOp op) {
     Region *body = op.getBlock()->getParent();
+    auto readsOnlyLowFloats = [&](Operation &bodyOp) {
+      return llvm::all_of(bodyOp.getOperands(), [&](Value operand) {
+        return body->isAncestor(operand.getParentRegion()) ||
+               !holdsFloats(operand.getType()) ||
+               isCapturedLowConstant(operand, body);
+      });
+    };
     for (Operation &bodyOp : op.getBlock()->without_terminator()) {
       if (!isa_and_present<arith::ArithDialect, math::MathDialect>(
               bodyOp.getDialect()) &&
@@ -743,12 +775,35 @@ private:
       if (auto constant = dyn_cast<arith::ConstantOp>(bodyOp))
         if (!fitsFormat(constant.getValue(), config.low))
           return false;
-      for (Value operand : bodyOp.getOperands())
-        if (!body->isAncestor(operand.getParentRegion()) &&
-            holdsFloats(operand.getType()))
-          return false;
+      if (!readsOnlyLowFloats(bodyOp))
+        return false;
     }
-    return true;
+    return readsOnlyLowFloats(*op.getBlock()->getTerminator());
+  }
+
+  /// Makes the low body of `op` read rounded copies of the constants it
+  /// captures, created once each at the start of the body.
+  void roundCapturedConstants(linalg::LinalgOp op) {
+    Block *block = op.getBlock();
+    Region *body = block->getParent();
+    DenseMap<Value, Value> rounded;
+    for (Operation &bodyOp : *block)
+      for (OpOperand &operand : bodyOp.getOpOperands()) {
+        Value value = operand.get();
+        if (!isCapturedLowConstant(value, body))
+          continue;
+        Value &copy = rounded[value];
+        if (!copy) {
+          OpBuilder::InsertionGuard guard(rewriter);
+          rewriter.setInsertionPointToStart(block);
+          copy = arith::ConstantOp::create(
+              rewriter, value.getLoc(),
+              roundConstant(value.getDefiningOp<arith::ConstantOp>().getValue(),
+                            config.low));
+          ++report.constantsRounded;
+        }
+        operand.set(copy);
+      }
   }
 
   /// Gives the body block arguments the element types of the new operand
@@ -758,7 +813,7 @@ private:
   /// usual mixed-precision contraction with a wide accumulator.
   void retypeBody(Node &node, linalg::LinalgOp op) {
     Block *block = op.getBlock();
-    bool lowBody = canComputeBodyInLow(op) &&
+    bool lowBody = config.lowArithmetic && canComputeBodyInLow(op) &&
                    llvm::all_of(getInitOperands(op), [&](OpOperand &init) {
                      return !isRetypeableF32(init.get().getType()) ||
                             !keepsWideAccumulator(node, init);
@@ -796,6 +851,7 @@ private:
             if (result.getType().isF32())
               result.setType(config.low);
         }
+        roundCapturedConstants(op);
         return;
       }
       // Wide body: truncate what is yielded into low inits.
@@ -931,6 +987,15 @@ struct LowpInferPrecisionPass
         mlir::emitRemark(module.getLoc()) << "target '" << target->name << "' has no "
                             << printType(config.low)
                             << " matrix units; demoting as requested";
+      config.lowArithmetic = format && target->hasNativeArithmetic(*format);
+      if (!config.lowArithmetic && config.recordDecisions)
+        report.note = ("target '" + target->name + "' has no " +
+                       report.lowFormat +
+                       " elementwise arithmetic; low payloads store " +
+                       report.lowFormat + " and compute in f32")
+                          .str();
+      if (!config.lowArithmetic && config.emitRemarks)
+        mlir::emitRemark(module.getLoc()) << report.note;
     }
 
     if (!reportPath.empty())

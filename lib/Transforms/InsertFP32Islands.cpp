@@ -6,15 +6,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "lowp/IR/TargetResolution.h"
 #include "lowp/Analysis/IslandPatterns.h"
 #include "lowp/Formats/FloatFormats.h"
 #include "lowp/IR/LowpDialect.h"
+#include "lowp/IR/ResourceConstants.h"
+#include "lowp/IR/TargetResolution.h"
 #include "lowp/Target/TargetInfo.h"
 #include "lowp/Transforms/Passes.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -72,6 +74,8 @@ static std::optional<ConstantHazard> findHazard(Attribute attr, FloatType low) {
       if (auto hazard = check(value))
         return hazard;
   }
+  // dense_resource blobs are parameters, not the eps and mask constants
+  // hazards are about; inference keeps a blob the low format overflows f32.
   return std::nullopt;
 }
 
@@ -112,13 +116,18 @@ struct IslandGroup {
 } // namespace
 
 /// True when the value of `op` can be recomputed inside an island instead
-/// of becoming an operand: constants, empty tensors (their dynamic sizes
-/// become operands) and constant fills of them.
+/// of becoming an operand: constants, elements of constants, empty tensors
+/// (their dynamic sizes become operands) and constant fills of them.
 static bool isRematerializable(Operation *op) {
   if (!op)
     return false;
   if (isa<arith::ConstantOp, tensor::EmptyOp>(op))
     return true;
+  // An element of a constant: the 0-d init of StableHLO's reductions.
+  if (isa<tensor::ExtractOp>(op))
+    return llvm::all_of(op->getOperands(), [](Value v) {
+      return isRematerializable(v.getDefiningOp());
+    });
   if (auto fill = dyn_cast<linalg::FillOp>(op))
     return fill.hasPureTensorSemantics() &&
            llvm::all_of(fill->getOperands(), [](Value v) {
@@ -131,9 +140,12 @@ static bool isRematerializable(Operation *op) {
 /// narrower than the island's, to recompute at the island precision: ops
 /// without memory effects (linalg on tensors, not on buffers) whose ops,
 /// payloads included, belong to dialects that are polymorphic in the float
-/// type.
+/// type. A `cf.assert` in a payload (torch-mlir guards divisions with one)
+/// moves with the op that holds it: it reads nothing but its condition.
 static bool isIslandable(Operation *op) {
-  WalkResult result = op->walk([](Operation *nested) {
+  WalkResult result = op->walk([&](Operation *nested) {
+    if (nested != op && isa<cf::AssertOp>(nested))
+      return WalkResult::advance();
     if (isa<arith::BitcastOp>(nested) ||
         !isa_and_present<arith::ArithDialect, math::MathDialect,
                          linalg::LinalgDialect, tensor::TensorDialect,
@@ -258,35 +270,38 @@ static LogicalResult makeConvex(IslandGroup &group, Block &block) {
   return success();
 }
 
-/// True when a value wider than f32 would cross the boundary of `group`'s
-/// island: an f32 island would narrow it (and f64 needs no island). Wide
-/// constants the island recreates inside do not cross.
-static bool crossesWiderThanF32(const IslandGroup &group, Block &block) {
-  auto isWide = [](Type type) {
-    FloatType element = getFloatElementType(type);
-    return element && element.getWidth() > 32;
+/// True when `type` holds floats wider than `precision` (f64 at an f32
+/// island).
+static bool isWiderThan(Type type, FloatType precision) {
+  FloatType element = getFloatElementType(type);
+  return element && element.getWidth() > precision.getWidth();
+}
+
+/// An island converts every float it reads or yields to its precision, so a
+/// wider value (the f64 statistics torch-mlir's var_mean decomposition
+/// computes) must not cross its boundary. Pulls into `group` the producers
+/// of such values that only the group reads; buildIsland leaves alone a
+/// group that a wider value still enters or leaves.
+static void absorbWiderProducers(IslandGroup &group, Block &block,
+                                 FloatType precision) {
+  auto inGroup = [&](Operation *op) {
+    Operation *a = getAncestorIn(block, op);
+    return a && group.ops.contains(a);
   };
-  for (Operation *op : group.ops) {
-    if (llvm::any_of(op->getResultTypes(), isWide))
-      return true;
-    WalkResult result = op->walk([&](Operation *nested) {
-      for (Value v : nested->getOperands()) {
-        if (!isWide(v.getType()))
-          continue;
-        Operation *def = v.getDefiningOp();
-        Operation *owner = def ? def : v.getParentBlock()->getParentOp();
-        Operation *ancestor = getAncestorIn(block, owner);
-        if (ancestor && (ancestor == op || group.ops.contains(ancestor)))
-          continue;
-        if (!isRematerializable(def))
-          return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    });
-    if (result.wasInterrupted())
-      return true;
+  SmallVector<Operation *> worklist(group.ops.begin(), group.ops.end());
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    for (Value v : op->getOperands()) {
+      Operation *def = v.getDefiningOp();
+      if (!def || def->getBlock() != &block || group.ops.contains(def) ||
+          !isWiderThan(v.getType(), precision) || isRematerializable(def) ||
+          isa<IslandOp>(def) || !llvm::all_of(def->getUsers(), inGroup) ||
+          !isIslandable(def))
+        continue;
+      group.ops.insert(def);
+      worklist.push_back(def);
+    }
   }
-  return false;
 }
 
 //===----------------------------------------------------------------------===//
@@ -316,7 +331,22 @@ static Attribute promoteConstant(Attribute value, Type type) {
     return dense.mapValues(element, [&](const APFloat &v) {
       return widen(v).bitcastToAPInt();
     });
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
+    return convertResourceFloats(resource, element);
   return {};
+}
+
+/// `constant` recreated at the wider `type`: its value widened exactly, or,
+/// when the pass cannot read the value (a `dense_resource` blob, possibly
+/// elided), the constant as it is followed by an exact widening lowp.cast.
+static Value createWidenedConstant(RewriterBase &rewriter,
+                                   arith::ConstantOp constant, Type type) {
+  Location loc = constant.getLoc();
+  if (Attribute widened = promoteConstant(constant.getValue(), type))
+    return arith::ConstantOp::create(rewriter, loc, type,
+                                     cast<TypedAttr>(widened));
+  Value narrow = arith::ConstantOp::create(rewriter, loc, constant.getValue());
+  return CastOp::create(rewriter, loc, type, narrow);
 }
 
 /// Recomputes `op`, just moved or cloned into an island, at `precision`:
@@ -333,10 +363,8 @@ static void promoteToPrecision(Operation *op, FloatType precision,
       if (type == constant.getType())
         continue;
       rewriter.setInsertionPoint(constant);
-      auto widened = arith::ConstantOp::create(
-          rewriter, constant.getLoc(), type,
-          cast<TypedAttr>(promoteConstant(constant.getValue(), type)));
-      rewriter.replaceOp(constant, widened);
+      rewriter.replaceOp(constant,
+                         createWidenedConstant(rewriter, constant, type));
       continue;
     }
     rewriter.modifyOpInPlace(o, [&] {
@@ -440,6 +468,11 @@ static IslandOp buildIsland(IslandGroup &group, Block &block,
     }
   }
 
+  // Values wider than the island would be narrowed at its boundary.
+  auto isWider = [&](Value v) { return isWiderThan(v.getType(), precision); };
+  if (llvm::any_of(inputs, isWider) || llvm::any_of(results, isWider))
+    return {};
+
   SmallVector<Value> operands;
   for (Value input : inputs)
     operands.push_back(getWideSource(input, precision));
@@ -467,9 +500,7 @@ static IslandOp buildIsland(IslandGroup &group, Block &block,
     Type type = promoteType(constant.getType(), precision);
     if (type == constant.getType())
       return {};
-    return arith::ConstantOp::create(
-        rewriter, constant.getLoc(), type,
-        cast<TypedAttr>(promoteConstant(constant.getValue(), type)));
+    return createWidenedConstant(rewriter, constant, type);
   };
 
   // A rematerialized op that only the island reads (directly, or through
@@ -620,7 +651,8 @@ void InsertFP32IslandsPass::processBlock(Block &block, FloatType low,
   if (groups.empty())
     return;
   // Existing f32 islands join the groups they exchange values with; an
-  // island at another precision stays as it is.
+  // island at another precision stays as it is (its body computes at that
+  // precision, which inlining into an f32 island would break).
   for (IslandOp island : block.getOps<IslandOp>()) {
     if (!island.getPrecisionType().isF32())
       continue;
@@ -658,12 +690,12 @@ void InsertFP32IslandsPass::processBlock(Block &block, FloatType low,
           grew = true;
         }
     }
+    absorbWiderProducers(group, block, rewriter.getF32Type());
     if (failed(makeConvex(group, block)))
       continue;
     if (!llvm::all_of(group.ops, [](Operation *op) {
           return isa<IslandOp>(op) || isIslandable(op);
-        }) ||
-        crossesWiderThanF32(group, block))
+        }))
       continue;
     buildIsland(group, block, rewriter);
   }

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Remarks.h"
@@ -199,15 +200,72 @@ void SelectFP8FormatsPass::record(ReportEntry entry, Location loc,
   entries.push_back(std::move(entry));
 }
 
+/// Reshapes and transposes between a narrowing lowp.cast and a matrix
+/// operand (front ends transpose every linear weight and collapse every
+/// activation), outermost first; empty when `value` is not such a chain.
+static SmallVector<Operation *> getMovesAfterNarrowingCast(Value value) {
+  SmallVector<Operation *> moves;
+  while (Operation *def = value.getDefiningOp()) {
+    if (auto cast = dyn_cast<CastOp>(def))
+      return cast.isWidening() || moves.empty() ? SmallVector<Operation *>()
+                                                : moves;
+    auto transpose = dyn_cast<linalg::TransposeOp>(def);
+    if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def) &&
+        !(transpose && transpose.hasPureTensorSemantics() &&
+          transpose.getInit().getDefiningOp<tensor::EmptyOp>()))
+      break;
+    moves.push_back(def);
+    value = def->getOperand(0);
+  }
+  return {};
+}
+
+/// `moves` (outermost first) applied again to the wide input of the cast
+/// they start from, each right after its narrow original.
+static Value moveWideSource(RewriterBase &rewriter,
+                            ArrayRef<Operation *> moves) {
+  Value wide =
+      cast<CastOp>(moves.back()->getOperand(0).getDefiningOp()).getInput();
+  FloatType element = getFloatElementType(wide.getType());
+  for (Operation *move : llvm::reverse(moves)) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointAfter(move);
+    if (auto transpose = dyn_cast<linalg::TransposeOp>(move)) {
+      auto empty = transpose.getInit().getDefiningOp<tensor::EmptyOp>();
+      Value init = tensor::EmptyOp::create(
+          rewriter, empty.getLoc(),
+          withFloatElementType(empty.getType(), element),
+          empty.getDynamicSizes());
+      wide = linalg::TransposeOp::create(rewriter, transpose.getLoc(), wide,
+                                         init, transpose.getPermutation())
+                 ->getResult(0);
+      continue;
+    }
+    IRMapping mapping;
+    mapping.map(move->getOperand(0), wide);
+    Operation *clone = rewriter.clone(*move, mapping);
+    rewriter.modifyOpInPlace(clone, [&] {
+      clone->getResult(0).setType(
+          withFloatElementType(move->getResult(0).getType(), element));
+    });
+    wide = clone->getResult(0);
+  }
+  return wide;
+}
+
 FailureOr<QuantizedTensor>
 SelectFP8FormatsPass::quantize(IRRewriter &rewriter, func::FuncOp func,
                                Value value, const FP8Decision &decision,
                                FloatType fp8Type) {
-  // Quantize the widest available form: f32 -> fp8 rounds once.
-  Value source = lookThroughNarrowingCast(value);
+  // Quantize the widest available form: f32 -> fp8 rounds once. Moves
+  // after a narrowing cast are redone on the wide value.
+  SmallVector<Operation *> moves = getMovesAfterNarrowingCast(value);
+  Value source = moves.empty() ? lookThroughNarrowingCast(value) : value;
   auto key = std::make_pair(source, Type(fp8Type));
   if (auto it = quantized.find(key); it != quantized.end())
     return it->second;
+  if (!moves.empty())
+    source = moveWideSource(rewriter, moves);
 
   OpBuilder::InsertionGuard guard(rewriter);
   // Right after the value, so it dominates every use; block arguments are
@@ -318,8 +376,17 @@ void SelectFP8FormatsPass::rewriteMatrixOp(
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(&body);
     rewriter.modifyOpInPlace(fp8Op, [&] { arg.setType(fp8Element); });
-    Value widened = arith::ExtFOp::create(rewriter, loc, expected, arg);
-    rewriter.replaceAllUsesExcept(arg, widened, widened.getDefiningOp());
+    // Extensions the body already has now start from the FP8 value: the
+    // body a named op builds for FP8 operands (and rebuilds when its IR is
+    // printed and parsed). Other users read it widened to what they read.
+    Value widened;
+    for (OpOperand &use : llvm::make_early_inc_range(arg.getUses())) {
+      if (isa<arith::ExtFOp>(use.getOwner()))
+        continue;
+      if (!widened)
+        widened = arith::ExtFOp::create(rewriter, loc, expected, arg);
+      rewriter.modifyOpInPlace(use.getOwner(), [&] { use.set(widened); });
+    }
   }
   Value acc = fp8Op->getResult(0);
 
@@ -465,14 +532,27 @@ LogicalResult SelectFP8FormatsPass::processFunction(func::FuncOp func,
       operands.push_back(*q);
     }
     SmallVector<Operation *> inputCasts;
-    for (Value input : linalgOp.getDpsInputs())
+    for (Value input : linalgOp.getDpsInputs()) {
       if (auto cast = input.getDefiningOp<CastOp>())
         inputCasts.push_back(cast);
+      llvm::append_range(inputCasts, getMovesAfterNarrowingCast(input));
+    }
     rewriteMatrixOp(rewriter, linalgOp, operands);
-    // The narrowing casts that were looked through are dead now.
-    for (Operation *cast : inputCasts)
-      if (cast->use_empty())
-        rewriter.eraseOp(cast);
+    // The narrowing casts that were looked through, and the moves of their
+    // narrow results, are dead now unless something else reads them.
+    for (unsigned i = 0; i < inputCasts.size(); ++i) {
+      Operation *dead = inputCasts[i];
+      if (!dead->use_empty())
+        continue;
+      SmallVector<Value> operands(dead->getOperands());
+      rewriter.eraseOp(dead);
+      for (Value operand : operands) {
+        Operation *producer = operand.getDefiningOp();
+        if (isa_and_nonnull<CastOp, tensor::EmptyOp>(producer) &&
+            !llvm::is_contained(inputCasts, producer))
+          inputCasts.push_back(producer);
+      }
+    }
   }
 
   // Delayed scaling: each updated history becomes a result of the function.

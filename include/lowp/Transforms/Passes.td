@@ -22,7 +22,8 @@ def InsertFP32Islands : Pass<"lowp-insert-fp32-islands"> {
       max subtraction), log-softmax and logsumexp;
     - layer norm, RMSNorm, batch norm (inference and training) and group
       norm, with rsqrt or sqrt + divide and an optional affine transform;
-    - cross-entropy / NLL losses (a sum to one value of log-probabilities);
+    - losses: cross-entropy / NLL (a sum to one value of log-probabilities)
+      and mean squared error (of squared differences);
     - sums and means over more than `long-reduction-threshold` elements.
 
     The island's operands are the values the computation reads from outside
