@@ -1127,12 +1127,29 @@ class Gen:
         self.emit(f"}}) : ({xt}) -> {xt}")
         return name, xt
 
+    def gen_complex(self):
+        """|x * y + x| over a complex tensor: complex payloads, an f32 result."""
+        shape = self.rand_shape(self.r.choice([1, 2]))
+        ct, ot = T(shape, COMPLEX), T(shape, "f32")
+        x = self.new_arg(ct) if self.cur is self.top else None
+        if x is None:
+            return None
+        o = self.empty(ot)
+        args, header = self.block_header([COMPLEX, "f32"])
+        body = [header]
+        res = self.scalar_expr(body, [(args[0], COMPLEX)], "f32", self.r.randint(1, 3))
+        body.append(f"linalg.yield {res} : f32")
+        nd = len(shape)
+        ident = amap(nd, [f"d{i}" for i in range(nd)])
+        return self.emit_generic([(x, ct)], (o, ot), [ident, ident], ["parallel"] * nd, body), ot
+
     # ---- the program ------------------------------------------------------
     def top_gens(self):
         return ([self.gen_elementwise] * 8 + [self.gen_reduction] * 3 + [self.gen_matmul] * 4
                 + [self.gen_conv] * 2 + [self.gen_named] * 4 + [self.gen_tensor_op] * 4
                 + [self.gen_tensor_arith] * 3 + [self.gen_scf] + [self.gen_call] + [self.gen_constant] * 2
-                + [self.gen_lowp] * 2 + [self.gen_unregistered] * (1 if self.chance(0.3) else 0))
+                + [self.gen_lowp] * 2 + [self.gen_complex]
+                + [self.gen_unregistered] * (1 if self.chance(0.3) else 0))
 
     def generate(self):
         nops = self.r.randint(5, 40)

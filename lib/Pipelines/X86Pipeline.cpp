@@ -59,8 +59,10 @@ void buildX86Pipeline(OpPassManager &pm, const X86PipelineOptions &opts) {
   std::string cpu = opts.cpu;
   unsigned lanes = avx512 ? 16 : 8;
 
-  // 1. fp-opt's decisions become arith/linalg.
+  // 1. fp-opt's decisions become arith/linalg, and arith/math on whole
+  //    tensors (front ends emit them; they do not bufferize) linalg.generic.
   pm.addPass(createConvertLowpToLinalg());
+  addText(pm, "func.func(convert-elementwise-to-linalg)");
   // 2. Tensors to buffers with plain row-major layouts at function
   //    boundaries, so the kernels below see identity-layout memrefs.
   addText(pm, "one-shot-bufferize{bufferize-function-boundaries "

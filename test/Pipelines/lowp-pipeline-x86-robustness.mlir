@@ -64,3 +64,20 @@ func.func @dynamic_in_loop(%x: tensor<?x8xf32>, %n: index) -> tensor<?x8xf32> {
   }
   return %r : tensor<?x8xf32>
 }
+
+// -----
+
+// arith and math on whole tensors (as TOSA- and StableHLO-to-linalg leave
+// some): not bufferizable ("op was not bufferized", "'arith.select' op only
+// i1 condition values are supported"); convert-elementwise-to-linalg makes
+// them linalg.generic first, and they are vectorized like any other.
+// CHECK-LABEL: llvm.func @tensor_arith
+//       CHECK:   llvm.intr.exp(%{{.*}}) : (vector<8xf32>) -> vector<8xf32>
+//       CHECK:   llvm.fcmp "olt" %{{.*}}, %{{.*}} : vector<8xf32>
+//       CHECK:   llvm.select %{{.*}}, %{{.*}}, %{{.*}} : vector<8xi1>, vector<8xf32>
+func.func @tensor_arith(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = math.exp %x : tensor<4x8xf32>
+  %c = arith.cmpf olt, %0, %y : tensor<4x8xf32>
+  %1 = arith.select %c, %0, %y : tensor<4x8xi1>, tensor<4x8xf32>
+  return %1 : tensor<4x8xf32>
+}
