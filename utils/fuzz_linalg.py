@@ -299,6 +299,8 @@ class Gen:
         name = self.fresh("c")
         if elt == COMPLEX:
             self.emit(f"{name} = complex.constant [1.0 : f32, 0.0 : f32] : {elt}")
+        elif elt == "i1":
+            self.emit(f"{name} = arith.constant {scalar_literal(elt, v)}")
         else:
             self.emit(f"{name} = arith.constant {scalar_literal(elt, v)} : {elt}")
         return name
