@@ -1023,7 +1023,22 @@ class Gen:
         private = self.chance(0.2)
         lines = [f"func.func {'private ' if private else ''}{callee}({arg}: {xt}) -> {xt} {{"]
         lines += ["  " + line for line in region.lines]
-        lines += [f"  return {res} : {xt}", "}"]
+        if self.chance(0.25):
+            # Unstructured control flow: the result through a block argument.
+            c, r = self.fresh("p"), self.fresh("p")
+            lines += [f"  {c} = arith.constant true",
+                      f"  cf.cond_br {c}, ^bb1({res} : {xt}), ^bb1({arg} : {xt})",
+                      f"^bb1({r}: {xt}):", f"  return {r} : {xt}", "}"]
+        else:
+            lines += [f"  return {res} : {xt}", "}"]
+        if self.chance(0.15):
+            # The same function in a nested module with a target of its own.
+            tgt = self.r.choice(["sm_90", "gfx942", "avx2", "tpu-v5e"])
+            inner = [l.replace(callee, callee + "_nested").replace("func.func private", "func.func")
+                     for l in lines]
+            self.p.callees.append([f"module @inner{len(self.p.callees)} attributes "
+                                   f"{{lowp.target = #lowp.target<\"{tgt}\">}} {{"]
+                                  + ["  " + l for l in inner] + ["}"])
         if private and self.chance(0.5):
             lines = [f"func.func private {callee}({xt}) -> {xt}"]  # an external declaration
         self.p.callees.append(lines)

@@ -55,6 +55,21 @@ DECISIONS = [
 ] + [(f"amp-{t}-{p}", [f"-lowp-auto-mixed-precision=target={t} policy={p}"])
      for t in TARGETS for p in POLICIES]
 
+# Decision passes composed in orders other than the pipeline's, and the
+# lowp folders and canonicalizers after them (output must verify and parse).
+COMPOSITIONS = [
+    ("infer-then-islands", ["-lowp-infer-precision=low=f16", "-lowp-insert-fp32-islands"]),
+    ("fp8-then-infer", ["-lowp-select-fp8-formats=target=sm_90", "-lowp-infer-precision=low=bf16"]),
+    ("infer-loss-islands", ["-lowp-infer-precision=low=f16 accumulate=low", "-lowp-materialize-loss-scaling",
+                            "-lowp-insert-fp32-islands"]),
+    ("amp-retarget", ["-lowp-auto-mixed-precision=target=sm_90 policy=fp8",
+                      "-lowp-auto-mixed-precision=target=gfx942 policy=bf16"]),
+    ("amp-canonicalize", ["-lowp-auto-mixed-precision=target=sm_90 policy=f16", "-canonicalize", "-cse"]),
+    ("amp-fp8-canonicalize", ["-lowp-auto-mixed-precision=target=gfx942 policy=fp8", "-canonicalize"]),
+    ("lowered-then-infer", ["-lowp-auto-mixed-precision=target=sm_90", "-convert-lowp-to-linalg",
+                            "-lowp-infer-precision=low=bf16"]),
+]
+
 LOWERINGS = [
     ("to-linalg", ["-convert-lowp-to-linalg"]),
     ("x86", ["-lowp-pipeline-x86"]),
@@ -234,6 +249,7 @@ def main():
     seeds = [s for s in seeds if s not in bad]
 
     configs = [(n, a, True, None) for n, a in DECISIONS]
+    configs += [(n, a, False, None) for n, a in COMPOSITIONS if not args.quick]
     for inp, amp in LOWERING_INPUTS:
         for n, a in LOWERINGS:
             if args.quick and n != "to-linalg":

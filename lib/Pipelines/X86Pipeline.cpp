@@ -59,10 +59,12 @@ void buildX86Pipeline(OpPassManager &pm, const X86PipelineOptions &opts) {
   std::string cpu = opts.cpu;
   unsigned lanes = avx512 ? 16 : 8;
 
-  // 1. fp-opt's decisions become arith/linalg, and arith/math on whole
-  //    tensors (front ends emit them; they do not bufferize) linalg.generic.
+  // 1. fp-opt's decisions become arith/linalg, arith/math on whole tensors
+  //    (front ends emit them; they do not bufferize) linalg.generic, and
+  //    branches that carry tensors scf (one-shot-bufferize gives cf block
+  //    arguments buffer types their predecessors do not pass).
   pm.addPass(createConvertLowpToLinalg());
-  addText(pm, "func.func(convert-elementwise-to-linalg)");
+  addText(pm, "func.func(convert-elementwise-to-linalg),lift-cf-to-scf");
   // 2. Tensors to buffers with plain row-major layouts at function
   //    boundaries, so the kernels below see identity-layout memrefs.
   addText(pm, "one-shot-bufferize{bufferize-function-boundaries "

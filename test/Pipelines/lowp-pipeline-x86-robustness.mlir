@@ -81,3 +81,19 @@ func.func @tensor_arith(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8x
   %1 = arith.select %c, %0, %y : tensor<4x8xi1>, tensor<4x8xf32>
   return %1 : tensor<4x8xf32>
 }
+
+// -----
+
+// A branch that carries a tensor: one-shot-bufferize typed the block
+// argument and the value its predecessor passes differently ("type mismatch
+// for bb argument #0 of successor #1"); lift-cf-to-scf makes it an scf.if
+// first (which canonicalizes to a select of the two buffers).
+// CHECK-LABEL: llvm.func @branch_carries_tensor
+//       CHECK:   llvm.intr.exp(%{{.*}}) : (vector<8xf32>) -> vector<8xf32>
+//       CHECK:   llvm.select %arg10, %{{.*}}, %{{.*}} : i1, !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+func.func @branch_carries_tensor(%x: tensor<?xf32>, %y: tensor<?xf32>, %c: i1) -> tensor<?xf32> {
+  %e = math.exp %x : tensor<?xf32>
+  cf.cond_br %c, ^bb1(%e : tensor<?xf32>), ^bb1(%y : tensor<?xf32>)
+^bb1(%r: tensor<?xf32>):
+  return %r : tensor<?xf32>
+}
