@@ -25,8 +25,7 @@ using namespace mlir;
 
 namespace {
 struct LowpInlineScalarResourcesPass
-    : lowp::impl::LowpInlineScalarResourcesBase<
-          LowpInlineScalarResourcesPass> {
+    : lowp::impl::LowpInlineScalarResourcesBase<LowpInlineScalarResourcesPass> {
   void runOnOperation() override {
     WalkResult result = getOperation()->walk([](memref::GlobalOp global) {
       auto resource = dyn_cast_if_present<DenseResourceElementsAttr>(
@@ -36,9 +35,8 @@ struct LowpInlineScalarResourcesPass
       AsmResourceBlob *blob = resource.getRawHandle().getBlob();
       ArrayRef<char> data = blob ? blob->getData() : ArrayRef<char>();
       bool splat = false;
-      if (!blob ||
-          !DenseElementsAttr::isValidRawBuffer(resource.getType(), data,
-                                               splat)) {
+      if (!blob || !DenseElementsAttr::isValidRawBuffer(resource.getType(),
+                                                        data, splat)) {
         global.emitError() << "cannot read the initial value of scalar "
                               "global @"
                            << global.getSymName() << " from its resource "

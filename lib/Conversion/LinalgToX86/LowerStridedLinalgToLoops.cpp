@@ -62,8 +62,7 @@ bool hasUnitDimSteps(AffineExpr expr) {
 bool hasNonAffineBounds(linalg::LinalgOp op) {
   return llvm::any_of(op->getOperands(), [](Value operand) {
     auto type = dyn_cast<ShapedType>(operand.getType());
-    return type && !type.hasStaticShape() &&
-           !affine::isTopLevelValue(operand);
+    return type && !type.hasStaticShape() && !affine::isTopLevelValue(operand);
   });
 }
 
