@@ -117,7 +117,6 @@ class Program:
 
     def text(self):
         types = self.types()
-        used = set()
         body = []
         for s in self.stmts:
             body.extend(s.lines)
@@ -279,16 +278,11 @@ class Gen:
     def materialize(self, ty):
         if ty.shape is None:
             return self.scalar_const(ty.elt, self.r.choice([0.5, 1.0, 2.0]))
-        if ty.elt == COMPLEX:
+        if ty.static():
             name = self.fresh("v")
-            self.emit(f"{name} = arith.constant dense<(1.0, 0.5)> : {ty}") if ty.static() else None
-            if ty.static():
-                return name
-        if ty.static() or ty.elt == COMPLEX:
-            name = self.fresh("v")
-            self.emit(f"{name} = arith.constant dense<{scalar_literal(ty.elt, 1)}> : {ty.with_shape([d if isinstance(d, int) else 1 for d in ty.shape])}")
-            if ty.static():
-                return name
+            value = "(1.0, 0.5)" if ty.elt == COMPLEX else scalar_literal(ty.elt, 1)
+            self.emit(f"{name} = arith.constant dense<{value}> : {ty}")
+            return name
         e = self.empty(ty)
         c = self.scalar_const(ty.elt, 1)
         name = self.fresh("v")
@@ -1220,7 +1214,6 @@ class Gen:
         if self.chance(0.15):
             tgt = self.r.choice(["sm_90", "sm_80", "gfx942", "tpu-v5e", "avx2", "sm_70"])
             self.p.module_attrs.append(f"lowp.target = #lowp.target<\"{tgt}\">")
-        types = self.p.types()
         # Sometimes a training step (docs/training-step.md): a loss result, a
         # backward seed, a master gradient and a parameter update.
         if self.chance(0.12):
