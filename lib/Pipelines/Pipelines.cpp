@@ -132,4 +132,6 @@ void mlir::lowp::registerLowpPipelines() {
       "FP32 islands, precision inference, loss scaling, FP8 selection",
       buildAutoMixedPrecisionPipeline);
   registerX86Pipeline();
+  registerNVVMPipeline();
+  registerROCDLPipeline();
 }

@@ -15,6 +15,7 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
@@ -46,6 +47,9 @@ int main(int argc, char **argv) {
   registerAllDialects(registry);
   // Without the extensions convert-to-llvm silently leaves ops unconverted.
   registerAllExtensions(registry);
+  // gpu-module-to-binary (lowp-pipeline-nvvm/-rocdl) translates gpu.module
+  // contents to LLVM IR inside the pass.
+  registerAllGPUToLLVMIRTranslations(registry);
   lowp::registerLowpDialects(registry);
 
   llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {

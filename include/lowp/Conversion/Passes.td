@@ -236,4 +236,46 @@ def LowpStripAttributes : Pass<"lowp-strip-attributes"> {
   }];
 }
 
+def LowpConvertFP8ToNVVM : Pass<"lowp-convert-fp8-to-nvvm"> {
+  let summary = "FP8 conversions in GPU kernels to NVVM conversion ops";
+  let description = [{
+    MLIR 22 has no lowering of an FP8 `arith.truncf` / `arith.extf` to NVVM:
+    inside a `gpu.module` they fail translation to LLVM IR. This pass
+    rewrites scalar f32/f16 <-> `f8E4M3FN`/`f8E5M2` conversions into the
+    hardware conversions of chips whose capability-table row has FP8
+    conversions (sm_89, sm_90, sm_100):
+
+    - f32 -> FP8: `nvvm.convert.f32x2.to.f8x2` (`cvt.rn.satfinite.e4m3x2.f32`,
+      `...e5m2x2.f32`). The instruction saturates; when the operand is not
+      already clamped into the format's finite range (as
+      `lowp.cast ... saturate` lowers), values that round past the largest
+      finite value get the format's overflow result (inf for E5M2, NaN for
+      E4M3FN), exactly as `arith.truncf` means;
+    - FP8 -> f16/f32: `nvvm.convert.f8x2.to.f16x2` (`cvt.rn.f16x2.e4m3x2`),
+      then `cvt.f32.f16`.
+
+    FP8 conversions on a chip without FP8 (sm_70 ... sm_86), FNUZ formats
+    (AMD's encodings; NVIDIA has none) and vector or non-f32/f16 FP8
+    conversions are reported with their location and the pass fails. Other
+    conversions are left alone (`lowp-expand-float-conversions` takes bf16
+    on chips without bf16 converts).
+
+    ```mlir
+    %y = arith.truncf %c : f32 to f8E4M3FN     // %c clamped to [-448, 448]
+    // becomes
+    %p = nvvm.convert.f32x2.to.f8x2 %zero, %c {rnd = #nvvm.fp_rnd_mode<rn>,
+           sat = #nvvm.sat_mode<satfinite>} : i16 (f8E4M3FN)
+    %y = arith.bitcast (arith.trunci %p : i16 to i8) : i8 to f8E4M3FN
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "NVIDIA chip from the capability table (overrides lowp.target)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::LLVM::LLVMDialect",
+    "::mlir::NVVM::NVVMDialect",
+  ];
+}
+
 #endif // LOWP_CONVERSION_PASSES_TD

@@ -12,6 +12,12 @@ void registerLowpPipelines();
 /// Registers lowp-pipeline-x86{cpu=... mr=... nr=...}.
 void registerX86Pipeline();
 
+/// Registers lowp-pipeline-nvvm{chip=... threads=...}.
+void registerNVVMPipeline();
+
+/// Registers lowp-pipeline-rocdl{chip=... threads=...}.
+void registerROCDLPipeline();
+
 } // namespace mlir::lowp
 
 #endif // LOWP_PIPELINES_PIPELINES_H

@@ -43,7 +43,7 @@
 // RUN: fp-opt %t.f16.mlir %upstream_to_llvm | %run > %t.f16.generic
 // RUN: %check %t.ref %t.f16.generic --term f16:36,4 --factor 2 --min-rel 7.6e-6 | FileCheck %s
 // Negative control: the f16 run is far outside the bound of an f32 run.
-// RUN: %not %check %t.ref %t.f16.avx2 --term f32:36,4 | FileCheck %s --check-prefix=CONTROL
+// RUN: not %check %t.ref %t.f16.avx2 --term f32:36,4 | FileCheck %s --check-prefix=CONTROL
 // RUN: %if x86-avx512bf16 %{ fp-opt %t.f16.mlir -lowp-pipeline-x86=cpu=sapphirerapids | %run > %t.f16.avx512 %}
 // RUN: %if x86-avx512bf16 %{ %check %t.ref %t.f16.avx512 --term f16:36,4 --factor 2 --min-rel 7.6e-6 | FileCheck %s %}
 //

@@ -1,0 +1,35 @@
+//===- GPUMapping.h - shared front half of the GPU pipelines -----*- C++
+//-*-===//
+//
+// lowp-pipeline-nvvm and lowp-pipeline-rocdl differ only from the kernels'
+// conversions on; the way to the kernels is the same.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LOWP_LIB_PIPELINES_GPUMAPPING_H
+#define LOWP_LIB_PIPELINES_GPUMAPPING_H
+
+#include "lowp/Target/TargetInfo.h"
+
+#include "mlir/Pass/PassManager.h"
+
+namespace mlir::lowp {
+
+/// Appends a textual pipeline; the pieces are fixed strings, so a parse
+/// failure is a bug in the calling pipeline.
+void addPipelineText(OpPassManager &pm, StringRef text);
+
+/// convert-lowp-to-linalg, bufferization, and the naive mapping to the GPU:
+/// every linalg op becomes an scf.parallel over its parallel dimensions
+/// (reductions stay sequential scf.for loops inside one thread), tiled
+/// 1 x `threads` so the innermost dimension maps to the threads of a block
+/// and the rest to the grid (a guard, not a min bound, keeps tails in range,
+/// so every loop becomes a launch), outlined into one gpu.module per kernel.
+/// Inside the kernels, arithmetic in formats `chip` cannot compute in runs
+/// in f32 between an extf and a truncf.
+void addNaiveGPUMapping(OpPassManager &pm, const TargetInfo &chip,
+                        unsigned threads);
+
+} // namespace mlir::lowp
+
+#endif // LOWP_LIB_PIPELINES_GPUMAPPING_H

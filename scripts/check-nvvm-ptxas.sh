@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs both bundled models (the MLP and the two attention layers) through
+# lowp-auto-mixed-precision + lowp-pipeline-nvvm for every NVIDIA chip and
+# policy, and assembles each kernel's PTX with ptxas (sm_70 as sm_75: CUDA 13
+# has no sm_70). Usage: scripts/check-nvvm-ptxas.sh [CUDA_PATH]
+set -uo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+CUDA="${1:-/usr/local/cuda}"
+FPOPT="${FPOPT_BUILD_DIR:-$ROOT/build}/bin/fp-opt"
+EXTRACT="$ROOT/test/Pipelines/Inputs/extract_gpu_asm.py"
+status=0
+for model in "$ROOT/examples/models/mlp.mlir" \
+             "$ROOT/test/Integration/Models/attention.mlir"; do
+  for cfg in "sm_70 f16" "sm_75 f16" "sm_75 bf16" "sm_80 bf16" "sm_80 f16" \
+             "sm_86 bf16" "sm_89 bf16" "sm_89 fp8" "sm_90 auto" "sm_90 fp8" \
+             "sm_100 bf16" "sm_100 fp8"; do
+    set -- $cfg
+    arch=$1; [ "$arch" = sm_70 ] && arch=sm_75
+    ptx="$("$FPOPT" "$model" --lowp-auto-mixed-precision="target=$1 policy=$2" 2>/dev/null \
+      | "$FPOPT" -lowp-pipeline-nvvm="chip=$1 cuda-path=$CUDA" \
+      | python3 "$EXTRACT" --ptxas "$CUDA/bin/ptxas" --arch "$arch")"
+    rc=$?
+    [ $rc -ne 0 ] && status=1
+    echo "$(basename "$model") $1 policy=$2: ptxas rc=$rc, $(grep -c '\.entry' <<<"$ptx") kernels"
+  done
+done
+exit $status
