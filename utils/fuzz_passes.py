@@ -21,6 +21,7 @@ statements (Program.without) while it still fails the same way. Reduced
 reproducers go to --out.
 
   fuzz_passes.py --seeds 200                  # seeds 0..199, every config
+  fuzz_passes.py --seeds 50 --options 10      # and the option sweep
   fuzz_passes.py --seeds 20 --quick --fp-opt build/bin/fp-opt
 """
 
@@ -73,6 +74,8 @@ LOWERINGS = [
     ("to-linalg", ["-convert-lowp-to-linalg"]),
     ("x86", ["-lowp-pipeline-x86"]),
     ("x86-avx512bf16", ["-lowp-pipeline-x86=cpu=avx512bf16"]),
+    ("nvvm", ["-lowp-pipeline-nvvm=chip=sm_90"]),
+    ("rocdl", ["-lowp-pipeline-rocdl=chip=gfx942"]),
 ]
 # Lowerings run on the raw program and on the decision pipeline's output
 # for these (target, policy) pairs.
