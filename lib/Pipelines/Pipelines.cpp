@@ -134,4 +134,5 @@ void mlir::lowp::registerLowpPipelines() {
   registerX86Pipeline();
   registerNVVMPipeline();
   registerROCDLPipeline();
+  registerTPUPipeline();
 }

@@ -278,4 +278,56 @@ def LowpConvertFP8ToNVVM : Pass<"lowp-convert-fp8-to-nvvm"> {
   ];
 }
 
+def LowpTileForMXU : Pass<"lowp-tile-for-mxu"> {
+  let summary = "Matrix ops on tensors to TPU MXU form: bf16 in, f32 "
+                "accumulator, padded and tiled to the MXU tile";
+  let description = [{
+    Rewrites every matrix op on statically shaped tensors (`linalg.matmul`,
+    with or without `indexing_maps`, `linalg.batch_matmul`, and any other
+    linalg op that is a contraction with one M, one N and one K dimension
+    and any number of batch dimensions) into the form a TPU MXU executes:
+
+    - operands in bf16: an f32 operand is rounded (`arith.truncf` in an
+      elementwise `linalg.generic`), since the MXU takes nothing else; a
+      bf16 result is accumulated in f32 and rounded once at the end;
+    - M, N and K padded with zeros (`tensor.pad`) up to multiples of the
+      generation's 16-bit matrix tile (`TargetInfo::tile16`: 128 on tpu-v2
+      to tpu-v5p, 256 on tpu-v6e) and the result cut back with
+      `tensor.extract_slice` (zero rows and columns of K add exact zeros);
+    - tiled (`scf.for` through `TilingInterface`) so that every inner
+      contraction is exactly one tile, batch dimensions by 1.
+
+    Named matmuls stay named; other contractions become a `linalg.generic`
+    whose body is the MXU's (`extf`, `mulf`, `addf` in f32). Convolutions,
+    elementwise ops, f64 and integer matmuls and contractions already in
+    MXU form (one tile, bf16 x bf16 -> f32) are left alone. Dynamic shapes
+    and other low-precision operand formats (f16, FP8: no MXU form) are
+    reported with their location.
+
+    ```mlir
+    %r = linalg.matmul ins(%a, %b : tensor<200x300xbf16>, tensor<300x70xbf16>)
+                       outs(%c : tensor<200x70xf32>) -> tensor<200x70xf32>
+    // tpu-v5e becomes
+    %pa = tensor.pad %a low[0, 0] high[56, 84] ... to tensor<256x384xbf16>
+    %pb = tensor.pad %b low[0, 0] high[84, 58] ... to tensor<384x128xbf16>
+    %pc = tensor.pad %c low[0, 0] high[56, 58] ... to tensor<256x128xf32>
+    %t = scf.for %i = 0 to 256 step 128 iter_args(...) {
+      scf.for %k = 0 to 384 step 128 iter_args(...) {
+        linalg.matmul ins(... : tensor<128x128xbf16>, tensor<128x128xbf16>)
+                      outs(... : tensor<128x128xf32>)
+    ...
+    %r = tensor.extract_slice %t[0, 0] [200, 70] [1, 1]
+    ```
+  }];
+  let options = [
+    Option<"generation", "generation", "std::string", /*default=*/"\"\"",
+           "TPU generation from the capability table (tpu-v2 ... tpu-v6e); "
+           "default: the module's lowp.target">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect",
+  ];
+}
+
 #endif // LOWP_CONVERSION_PASSES_TD

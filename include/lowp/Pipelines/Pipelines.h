@@ -18,6 +18,9 @@ void registerNVVMPipeline();
 /// Registers lowp-pipeline-rocdl{chip=... threads=...}.
 void registerROCDLPipeline();
 
+/// Registers lowp-pipeline-tpu{generation=...}.
+void registerTPUPipeline();
+
 } // namespace mlir::lowp
 
 #endif // LOWP_PIPELINES_PIPELINES_H
