@@ -76,6 +76,7 @@ LOWERINGS = [
     ("x86-avx512bf16", ["-lowp-pipeline-x86=cpu=avx512bf16"]),
     ("nvvm", ["-lowp-pipeline-nvvm=chip=sm_90"]),
     ("rocdl", ["-lowp-pipeline-rocdl=chip=gfx942"]),
+    ("tpu", ["-lowp-pipeline-tpu=generation=tpu-v5e"]),
 ]
 # Lowerings run on the raw program and on the decision pipeline's output
 # for these (target, policy) pairs.
