@@ -17,11 +17,17 @@ void mlir::lowp::addPipelineText(OpPassManager &pm, StringRef text) {
 void mlir::lowp::addNaiveGPUMapping(OpPassManager &pm, const TargetInfo &chip,
                                     unsigned threads) {
   // fp-opt's decisions become arith/linalg; tensors become buffers with
-  // plain row-major layouts at function boundaries.
+  // plain row-major layouts at function boundaries. As on x86, arith/math
+  // on whole tensors become linalg.generic and branches that carry tensors
+  // scf first (neither bufferizes), and scalar dense_resource globals are
+  // read into dense ones (finalize-memref-to-llvm aborts on them).
   pm.addPass(createConvertLowpToLinalg());
-  addPipelineText(pm, "one-shot-bufferize{bufferize-function-boundaries "
+  addPipelineText(pm, "func.func(convert-elementwise-to-linalg),"
+                      "lift-cf-to-scf,"
+                      "one-shot-bufferize{bufferize-function-boundaries "
                       "function-boundary-type-conversion=identity-layout-map},"
                       "canonicalize");
+  pm.addPass(createLowpInlineScalarResources());
   // Constants (the FP8 clamp bounds, loop bounds) are sunk into the
   // launches, so the kernels see them as constants, not parameters.
   addPipelineText(pm,

@@ -43,15 +43,21 @@ void buildTPUPipeline(OpPassManager &pm, const TPUPipelineOptions &opts) {
   //    Elementwise ops keep the precision lowp-infer-precision gave them
   //    (f32 compute on generations without bf16 vector arithmetic).
   pm.addPass(createLowpTileForMXU({opts.generation}));
-  // 2. fp-opt's decisions become arith/linalg.
+  // 2. fp-opt's decisions become arith/linalg; as on x86, arith/math on
+  //    whole tensors become linalg.generic and branches that carry tensors
+  //    scf (neither bufferizes).
   pm.addPass(createConvertLowpToLinalg());
-  addText(pm, "canonicalize,cse");
+  addText(pm, "func.func(convert-elementwise-to-linalg),lift-cf-to-scf,"
+              "canonicalize,cse");
   // 3. The CPU stand-in for the chip: buffers, loops, LLVM. bf16 <-> f32
   //    conversions become exact integer code (no libcalls), which is what
-  //    the MXU's inputs are: rounded to nearest even.
+  //    the MXU's inputs are: rounded to nearest even. Scalar dense_resource
+  //    globals are read into dense ones (finalize-memref-to-llvm aborts on
+  //    them).
   addText(pm, "one-shot-bufferize{bufferize-function-boundaries "
               "function-boundary-type-conversion=identity-layout-map},"
               "convert-linalg-to-loops");
+  pm.addPass(createLowpInlineScalarResources());
   pm.addPass(createLowpExpandFloatConversions());
   addText(pm, "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
               "convert-math-to-llvm,convert-math-to-libm,"

@@ -59,8 +59,12 @@ void buildX86Pipeline(OpPassManager &pm, const X86PipelineOptions &opts) {
   std::string cpu = opts.cpu;
   unsigned lanes = avx512 ? 16 : 8;
 
-  // 1. fp-opt's decisions become arith/linalg.
+  // 1. fp-opt's decisions become arith/linalg, arith/math on whole tensors
+  //    (front ends emit them; they do not bufferize) linalg.generic, and
+  //    branches that carry tensors scf (one-shot-bufferize gives cf block
+  //    arguments buffer types their predecessors do not pass).
   pm.addPass(createConvertLowpToLinalg());
+  addText(pm, "func.func(convert-elementwise-to-linalg),lift-cf-to-scf");
   // 2. Tensors to buffers with plain row-major layouts at function
   //    boundaries, so the kernels below see identity-layout memrefs.
   addText(pm, "one-shot-bufferize{bufferize-function-boundaries "
@@ -72,8 +76,12 @@ void buildX86Pipeline(OpPassManager &pm, const X86PipelineOptions &opts) {
   //    dimension at the register width. Strided ops (pooling, strided or
   //    dilated convolutions left by step 3) become scf loops first: the
   //    affine vectorizer would read their windows as contiguous.
+  //    Single-iteration loops (a 1-wide window or channel) are promoted
+  //    first: the affine vectorizer would vectorize one and write a
+  //    broadcast to memory.
   pm.addPass(createLowpLowerStridedLinalgToLoops());
   addText(pm, "func.func(convert-linalg-to-affine-loops,"
+              "affine-loop-normalize{promote-single-iter=true},"
               "affine-super-vectorize{virtual-vector-size=" +
                   std::to_string(lanes) + "})");
   pm.addPass(createLowpInferTransferInBounds());
@@ -94,6 +102,7 @@ void buildX86Pipeline(OpPassManager &pm, const X86PipelineOptions &opts) {
   //    (bf16 on AVX2, every FP8 format): no __truncsfbf2 calls.
   pm.addPass(createLowpExpandFloatConversions({cpu}));
   addText(pm, "canonicalize,cse");
+  pm.addPass(createLowpInlineScalarResources());
   // 6. Down to the LLVM dialect. x86vector ops need the flag on
   //    convert-vector-to-llvm; 2-D transfers are fully unrolled (an alloca
   //    per iteration otherwise).

@@ -650,8 +650,12 @@ void InsertFP32IslandsPass::processBlock(Block &block, FloatType low,
   }
   if (groups.empty())
     return;
-  // Existing islands join the groups they exchange values with.
+  // Existing f32 islands join the groups they exchange values with; an
+  // island at another precision stays as it is (its body computes at that
+  // precision, which inlining into an f32 island would break).
   for (IslandOp island : block.getOps<IslandOp>()) {
+    if (!island.getPrecisionType().isF32())
+      continue;
     IslandGroup &group = groups.emplace_back();
     group.ops.insert(island);
     if (auto reasons = island->getAttrOfType<ArrayAttr>(kReasonsAttrName))

@@ -622,6 +622,12 @@ LogicalResult SelectFP8FormatsPass::writeReport() {
 void SelectFP8FormatsPass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *ctx = &getContext();
+  if (scaling == FP8Scaling::Delayed && amaxHistory == 0) {
+    module.emitError() << "lowp-select-fp8-formats: invalid option "
+                          "amax-history=0: delayed scaling keeps at least "
+                          "one amax";
+    return signalPassFailure();
+  }
   quantized.clear();
   blockStartEnd.clear();
   historyUpdates.clear();

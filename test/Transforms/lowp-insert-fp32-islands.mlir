@@ -1227,3 +1227,41 @@ func.func @softmax_dynamic(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
   } -> tensor<?x?xf32>
   return %div : tensor<?x?xf32>
 }
+
+// -----
+
+// Found by utils/fuzz_passes.py. An f64 softmax needs no island (and an f32
+// one would narrow it): it stays as it is.
+// CHECK-LABEL: func.func @softmax_f64
+//  CHECK-NEXT:   %[[E:.+]] = tensor.empty() : tensor<4x16xf64>
+//  CHECK-NEXT:   %[[S:.+]] = linalg.softmax dimension(1) ins(%arg0 : tensor<4x16xf64>) outs(%[[E]] : tensor<4x16xf64>) -> tensor<4x16xf64>
+//  CHECK-NEXT:   return %[[S]] : tensor<4x16xf64>
+func.func @softmax_f64(%x: tensor<4x16xf64>) -> tensor<4x16xf64> {
+  %e = tensor.empty() : tensor<4x16xf64>
+  %s = linalg.softmax dimension(1) ins(%x : tensor<4x16xf64>) outs(%e : tensor<4x16xf64>) -> tensor<4x16xf64>
+  return %s : tensor<4x16xf64>
+}
+
+// -----
+
+// Found by utils/fuzz_passes.py. An existing f64 island that reads a new
+// island's result keeps its precision and its body: only f32 islands merge.
+// CHECK-LABEL: func.func @f64_island_stays
+//       CHECK:   %[[I:.+]] = lowp.island f32 (%arg0) : (tensor<4x8xbf16>) -> tensor<4x8xbf16> attributes {lowp.island_reasons = ["softmax"]}
+//       CHECK:     linalg.softmax dimension(1) ins(%{{.+}} : tensor<4x8xf32>)
+//       CHECK:   %[[J:.+]] = lowp.island f64 (%[[I]]) : (tensor<4x8xbf16>) -> tensor<4x8xbf16> {
+//  CHECK-NEXT:   ^bb0(%[[A:.+]]: tensor<4x8xf64>):
+//  CHECK-NEXT:     %[[T:.+]] = math.tanh %[[A]] : tensor<4x8xf64>
+//  CHECK-NEXT:     lowp.yield %[[T]] : tensor<4x8xf64>
+//  CHECK-NEXT:   }
+//  CHECK-NEXT:   return %[[J]] : tensor<4x8xbf16>
+func.func @f64_island_stays(%x: tensor<4x8xbf16>) -> tensor<4x8xbf16> {
+  %e = tensor.empty() : tensor<4x8xbf16>
+  %s = linalg.softmax dimension(1) ins(%x : tensor<4x8xbf16>) outs(%e : tensor<4x8xbf16>) -> tensor<4x8xbf16>
+  %i = lowp.island f64 (%s) : (tensor<4x8xbf16>) -> tensor<4x8xbf16> {
+  ^bb0(%a: tensor<4x8xf64>):
+    %t = math.tanh %a : tensor<4x8xf64>
+    lowp.yield %t : tensor<4x8xf64>
+  }
+  return %i : tensor<4x8xbf16>
+}

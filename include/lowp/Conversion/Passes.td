@@ -165,7 +165,10 @@ def LowpLowerStridedLinalgToLoops
     linalg op whose indexing maps give some loop dimension a coefficient
     other than 1 (strides, dilations, `mod`/`floordiv`) to `scf.for` loops,
     which the affine vectorizer does not touch; unit-stride ops are left to
-    it.
+    it. Ops with a dynamic size that is no affine symbol (a buffer defined
+    in a loop body, such as an `scf.for` iter_arg) become `scf.for` loops
+    too: `convert-linalg-to-affine-loops` would bound an `affine.for` by it
+    and fail to verify.
 
     ```mlir
     linalg.pooling_nchw_sum {strides = dense<2> : vector<2xi64>, ...}
@@ -178,6 +181,24 @@ def LowpLowerStridedLinalgToLoops
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
     "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
   ];
+}
+
+def LowpInlineScalarResources : Pass<"lowp-inline-scalar-resources"> {
+  let summary = "Read rank-0 dense_resource global initializers into dense ones";
+  let description = [{
+    MLIR 22's `finalize-memref-to-llvm` reads the one value of a rank-0
+    `memref.global` with `ElementsAttr::getSplatValue`, which aborts on a
+    `dense_resource` initializer. Front ends emit `dense_resource` for every
+    parameter, scalars included, so this pass replaces those initializers
+    by dense attributes read from the blob (a missing or short blob is an
+    error):
+
+    ```mlir
+    memref.global "private" constant @scale : memref<f32> = dense_resource<blob>
+    // becomes
+    memref.global "private" constant @scale : memref<f32> = dense<2.000000e+00>
+    ```
+  }];
 }
 
 def LowpInferTransferInBounds : Pass<"lowp-infer-transfer-in-bounds"> {

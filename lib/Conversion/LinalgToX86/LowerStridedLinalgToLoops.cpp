@@ -3,7 +3,9 @@
 // Keeps strided linalg ops away from affine-super-vectorize, which in
 // MLIR 22 vectorizes an access like x[2 * i + k] along i as if it were
 // contiguous (llvm/llvm-project#196973): they become scf loops, which that
-// pass does not look at.
+// pass does not look at. So do ops with a dynamic size that is no affine
+// symbol (a buffer defined inside a loop body, e.g. an scf.for iter_arg):
+// convert-linalg-to-affine-loops would bound an affine.for by it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,6 +56,16 @@ bool hasUnitDimSteps(AffineExpr expr) {
   llvm_unreachable("unknown affine expression kind");
 }
 
+/// True when a loop bound of `op` would be the size of a buffer that is not
+/// defined at the top level of an affine scope: `memref.dim` of it is no
+/// valid affine symbol, so affine loops cannot be bounded by it.
+bool hasNonAffineBounds(linalg::LinalgOp op) {
+  return llvm::any_of(op->getOperands(), [](Value operand) {
+    auto type = dyn_cast<ShapedType>(operand.getType());
+    return type && !type.hasStaticShape() && !affine::isTopLevelValue(operand);
+  });
+}
+
 struct LowerStridedLinalgOp : OpInterfaceRewritePattern<linalg::LinalgOp> {
   using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
 
@@ -64,8 +76,9 @@ struct LowerStridedLinalgOp : OpInterfaceRewritePattern<linalg::LinalgOp> {
     bool strided = llvm::any_of(op.getIndexingMapsArray(), [](AffineMap map) {
       return !llvm::all_of(map.getResults(), hasUnitDimSteps);
     });
-    if (!strided)
-      return rewriter.notifyMatchFailure(op, "unit-stride accesses only");
+    if (!strided && !hasNonAffineBounds(op))
+      return rewriter.notifyMatchFailure(
+          op, "unit-stride accesses and affine bounds only");
     if (failed(linalg::linalgOpToLoops(rewriter, op)))
       return rewriter.notifyMatchFailure(op, "no loop lowering");
     rewriter.eraseOp(op);

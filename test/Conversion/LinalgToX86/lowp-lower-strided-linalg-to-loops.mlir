@@ -79,3 +79,46 @@ func.func @unit_stride(%x: memref<1x8x8x8xf32>, %w: memref<2x2xf32>, %y: memref<
       ins(%tx, %tw : tensor<1x8x8x8xf32>, tensor<2x2xf32>) outs(%ty : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
   return %r : tensor<1x8x4x4xf32>
 }
+
+// -----
+
+// Found by utils/fuzz_passes.py. A reduction over a buffer that is an
+// scf.for iter_arg: its dynamic size is no affine symbol there, so the op
+// becomes scf loops (convert-linalg-to-affine-loops would bound an
+// affine.for by memref.dim of the iter_arg, which does not verify).
+// CHECK-LABEL: func @dynamic_in_loop
+// CHECK:       scf.for %{{.*}} iter_args(%[[M:.*]] = %arg0) -> (memref<?x4xf32>)
+// CHECK-NOT:   linalg.generic
+// CHECK:         %[[D:.*]] = memref.dim %[[M]], %{{.*}} : memref<?x4xf32>
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[D]] step
+// CHECK:           memref.load %[[M]]
+func.func @dynamic_in_loop(%x: memref<?x4xf32>, %acc: memref<4xf32>, %n: index) -> memref<?x4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%m = %x) -> (memref<?x4xf32>) {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]}
+        ins(%m : memref<?x4xf32>) outs(%acc : memref<4xf32>) {
+    ^bb0(%a: f32, %b: f32):
+      %s = arith.addf %a, %b : f32
+      linalg.yield %s : f32
+    }
+    scf.yield %m : memref<?x4xf32>
+  }
+  return %r : memref<?x4xf32>
+}
+
+// -----
+
+// A dynamic buffer that is a function argument bounds affine loops: left to
+// convert-linalg-to-affine-loops.
+// CHECK-LABEL: func @dynamic_at_top
+// CHECK:       linalg.generic
+func.func @dynamic_at_top(%x: memref<?x4xf32>, %acc: memref<4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<?x4xf32>) outs(%acc : memref<4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  }
+  return
+}

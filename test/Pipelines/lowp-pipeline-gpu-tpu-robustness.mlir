@@ -1,0 +1,57 @@
+// Inputs the GPU and TPU pipelines failed on (the front half they share
+// with x86, see lowp-pipeline-x86-robustness.mlir, found by
+// utils/fuzz_passes.py): each now lowers to LLVM code (host code and a
+// kernel binary on GPUs).
+// RUN: fp-opt %s -split-input-file -lowp-pipeline-nvvm=chip=sm_90 | FileCheck %s --check-prefixes=CHECK,NVVM
+// RUN: fp-opt %s -split-input-file -lowp-pipeline-rocdl=chip=gfx942 | FileCheck %s --check-prefixes=CHECK,ROCDL
+// RUN: fp-opt %s -split-input-file -lowp-pipeline-tpu=generation=tpu-v5e | FileCheck %s
+
+// A scalar dense_resource parameter: finalize-memref-to-llvm aborted on it.
+//       CHECK: llvm.mlir.global private constant @__constant_xf32(2.000000e+00 : f32)
+// CHECK-LABEL: llvm.func @scalar_resource
+//        NVVM: gpu.binary @scalar_resource_kernel  [#gpu.object<#nvvm.target<chip = "sm_90"
+//       ROCDL: gpu.binary @scalar_resource_kernel  [#gpu.object<#rocdl.target<chip = "gfx942"
+func.func @scalar_resource(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %s = arith.constant dense_resource<scale> : tensor<f32>
+  %e = tensor.empty() : tensor<8xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x, %s : tensor<8xf32>, tensor<f32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      scale: "0x0400000000000040"
+    }
+  }
+#-}
+
+// -----
+
+// arith/math on whole tensors: did not bufferize.
+// CHECK-LABEL: llvm.func @tensor_arith
+//        NVVM: gpu.binary @tensor_arith_kernel  [#gpu.object<#nvvm.target<chip = "sm_90"
+//       ROCDL: gpu.binary @tensor_arith_kernel  [#gpu.object<#rocdl.target<chip = "gfx942"
+func.func @tensor_arith(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = math.exp %x : tensor<4x8xf32>
+  %c = arith.cmpf olt, %0, %y : tensor<4x8xf32>
+  %1 = arith.select %c, %0, %y : tensor<4x8xi1>, tensor<4x8xf32>
+  return %1 : tensor<4x8xf32>
+}
+
+// -----
+
+// A branch that carries a tensor: did not bufferize.
+// CHECK-LABEL: llvm.func @branch_carries_tensor
+//       CHECK:   llvm.select %arg10, %{{.*}}, %{{.*}} : i1, !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+//        NVVM: gpu.binary @branch_carries_tensor_kernel  [#gpu.object<#nvvm.target<chip = "sm_90"
+//       ROCDL: gpu.binary @branch_carries_tensor_kernel  [#gpu.object<#rocdl.target<chip = "gfx942"
+func.func @branch_carries_tensor(%x: tensor<?xf32>, %y: tensor<?xf32>, %c: i1) -> tensor<?xf32> {
+  %e = math.exp %x : tensor<?xf32>
+  cf.cond_br %c, ^bb1(%e : tensor<?xf32>), ^bb1(%y : tensor<?xf32>)
+^bb1(%r: tensor<?xf32>):
+  return %r : tensor<?xf32>
+}

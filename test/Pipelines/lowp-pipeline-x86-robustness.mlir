@@ -1,0 +1,99 @@
+// Programs utils/fuzz_passes.py found the x86 pipeline failing on, reduced:
+// each now lowers to the LLVM dialect.
+// RUN: fp-opt %s -split-input-file -lowp-pipeline-x86=cpu=avx2 | FileCheck %s
+
+// A convolution with a 1-wide filter: its single-iteration filter loops are
+// promoted before affine-super-vectorize, which vectorized one of them and
+// wrote a broadcast to memory ('vector.transfer_write' op should not have
+// broadcast dimensions). Now the output width is vectorized.
+// CHECK-LABEL: llvm.func @conv_1wide
+//       CHECK:   llvm.fmul %{{.*}}, %{{.*}} : vector<8xf32>
+//       CHECK:   llvm.fadd %{{.*}}, %{{.*}} : vector<8xf32>
+//       CHECK:   llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<8xf32>, !llvm.ptr
+func.func @conv_1wide(%x: tensor<2x1x4x8xf32>, %f: tensor<8x1x1x1xf32>, %y: tensor<2x8x4x8xf32>) -> tensor<2x8x4x8xf32> {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %f : tensor<2x1x4x8xf32>, tensor<8x1x1x1xf32>) outs(%y : tensor<2x8x4x8xf32>) -> tensor<2x8x4x8xf32>
+  return %0 : tensor<2x8x4x8xf32>
+}
+
+// -----
+
+// A scalar parameter as a dense_resource blob (torch-mlir's FX importer):
+// finalize-memref-to-llvm aborted reading it ("ElementsAttr does not
+// provide iteration facilities"); lowp-inline-scalar-resources reads it.
+//       CHECK: llvm.mlir.global private constant @__constant_xf32(2.000000e+00 : f32)
+// CHECK-LABEL: llvm.func @scalar_resource
+//       CHECK:   llvm.fmul %{{.*}}, %{{.*}} : vector<8xf32>
+func.func @scalar_resource(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %s = arith.constant dense_resource<scale> : tensor<f32>
+  %e = tensor.empty() : tensor<8xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x, %s : tensor<8xf32>, tensor<f32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      scale: "0x0400000000000040"
+    }
+  }
+#-}
+// -----
+
+// -----
+
+// An elementwise op on a dynamic tensor carried by scf.for: after
+// bufferization its size is memref.dim of a loop-carried buffer, no affine
+// symbol ('affine.for' op operand cannot be used as a dimension id); it
+// becomes scf loops instead.
+// CHECK-LABEL: llvm.func @dynamic_in_loop
+//       CHECK:   llvm.cond_br
+//       CHECK:   llvm.intr.exp(%{{.*}}) : (f32) -> f32
+func.func @dynamic_in_loop(%x: tensor<?x8xf32>, %n: index) -> tensor<?x8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%t = %x) -> (tensor<?x8xf32>) {
+    %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%t : tensor<?x8xf32>) {
+    ^bb0(%a: f32):
+      %m = math.exp %a : f32
+      linalg.yield %m : f32
+    } -> tensor<?x8xf32>
+    scf.yield %y : tensor<?x8xf32>
+  }
+  return %r : tensor<?x8xf32>
+}
+
+// -----
+
+// arith and math on whole tensors (as TOSA- and StableHLO-to-linalg leave
+// some): not bufferizable ("op was not bufferized", "'arith.select' op only
+// i1 condition values are supported"); convert-elementwise-to-linalg makes
+// them linalg.generic first, and they are vectorized like any other.
+// CHECK-LABEL: llvm.func @tensor_arith
+//       CHECK:   llvm.intr.exp(%{{.*}}) : (vector<8xf32>) -> vector<8xf32>
+//       CHECK:   llvm.fcmp "olt" %{{.*}}, %{{.*}} : vector<8xf32>
+//       CHECK:   llvm.select %{{.*}}, %{{.*}}, %{{.*}} : vector<8xi1>, vector<8xf32>
+func.func @tensor_arith(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = math.exp %x : tensor<4x8xf32>
+  %c = arith.cmpf olt, %0, %y : tensor<4x8xf32>
+  %1 = arith.select %c, %0, %y : tensor<4x8xi1>, tensor<4x8xf32>
+  return %1 : tensor<4x8xf32>
+}
+
+// -----
+
+// A branch that carries a tensor: one-shot-bufferize typed the block
+// argument and the value its predecessor passes differently ("type mismatch
+// for bb argument #0 of successor #1"); lift-cf-to-scf makes it an scf.if
+// first (which canonicalizes to a select of the two buffers).
+// CHECK-LABEL: llvm.func @branch_carries_tensor
+//       CHECK:   llvm.intr.exp(%{{.*}}) : (vector<8xf32>) -> vector<8xf32>
+//       CHECK:   llvm.select %arg10, %{{.*}}, %{{.*}} : i1, !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+func.func @branch_carries_tensor(%x: tensor<?xf32>, %y: tensor<?xf32>, %c: i1) -> tensor<?xf32> {
+  %e = math.exp %x : tensor<?xf32>
+  cf.cond_br %c, ^bb1(%e : tensor<?xf32>), ^bb1(%y : tensor<?xf32>)
+^bb1(%r: tensor<?xf32>):
+  return %r : tensor<?xf32>
+}
