@@ -1,6 +1,7 @@
 //===- GPUMapping.cpp - shared front half of the GPU pipelines ------------===//
 
 #include "GPUMapping.h"
+#include "PipelineSteps.h"
 
 #include "lowp/Conversion/Passes.h"
 
@@ -9,11 +10,6 @@
 using namespace mlir;
 using namespace mlir::lowp;
 
-void mlir::lowp::addPipelineText(OpPassManager &pm, StringRef text) {
-  if (failed(parsePassPipeline(text, pm, llvm::errs())))
-    llvm::report_fatal_error("lowp GPU pipeline: bad pipeline text");
-}
-
 void mlir::lowp::addNaiveGPUMapping(OpPassManager &pm, const TargetInfo &chip,
                                     unsigned threads) {
   // fp-opt's decisions become arith/linalg; tensors become buffers with
@@ -21,10 +17,8 @@ void mlir::lowp::addNaiveGPUMapping(OpPassManager &pm, const TargetInfo &chip,
   // on whole tensors become linalg.generic and branches that carry tensors
   // scf first (neither bufferizes), and scalar dense_resource globals are
   // read into dense ones (finalize-memref-to-llvm aborts on them).
-  pm.addPass(createConvertLowpToLinalg());
-  addPipelineText(pm, "func.func(convert-elementwise-to-linalg),"
-                      "lift-cf-to-scf,"
-                      "one-shot-bufferize{bufferize-function-boundaries "
+  addLowpToBufferizableTensors(pm);
+  addPipelineText(pm, "one-shot-bufferize{bufferize-function-boundaries "
                       "function-boundary-type-conversion=identity-layout-map},"
                       "canonicalize");
   pm.addPass(createLowpInlineScalarResources());

@@ -15,10 +15,6 @@
 
 namespace mlir::lowp {
 
-/// Appends a textual pipeline; the pieces are fixed strings, so a parse
-/// failure is a bug in the calling pipeline.
-void addPipelineText(OpPassManager &pm, StringRef text);
-
 /// convert-lowp-to-linalg, bufferization, and the naive mapping to the GPU:
 /// every linalg op becomes an scf.parallel over its parallel dimensions
 /// (reductions stay sequential scf.for loops inside one thread), tiled

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GPUMapping.h"
+#include "PipelineSteps.h"
 
 #include "lowp/Conversion/Passes.h"
 #include "lowp/Pipelines/Pipelines.h"

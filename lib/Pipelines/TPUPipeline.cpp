@@ -9,6 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PipelineSteps.h"
+
 #include "lowp/Conversion/Passes.h"
 #include "lowp/Pipelines/Pipelines.h"
 
@@ -27,13 +29,6 @@ struct TPUPipelineOptions : PassPipelineOptions<TPUPipelineOptions> {
                      "tpu-v5p, tpu-v6e (default: the module's lowp.target)")};
 };
 
-/// Appends a textual pipeline; the pieces are fixed strings, so a parse
-/// failure is a bug in this file.
-void addText(OpPassManager &pm, StringRef text) {
-  if (failed(parsePassPipeline(text, pm, llvm::errs())))
-    llvm::report_fatal_error("lowp-pipeline-tpu: bad pipeline text");
-}
-
 void buildTPUPipeline(OpPassManager &pm, const TPUPipelineOptions &opts) {
   // 1. Matrix ops in MXU form: bf16 operands, f32 accumulator, padded and
   //    tiled to the generation's tile. It runs before the lowp lowering,
@@ -46,20 +41,19 @@ void buildTPUPipeline(OpPassManager &pm, const TPUPipelineOptions &opts) {
   // 2. fp-opt's decisions become arith/linalg; as on x86, arith/math on
   //    whole tensors become linalg.generic and branches that carry tensors
   //    scf (neither bufferizes).
-  pm.addPass(createConvertLowpToLinalg());
-  addText(pm, "func.func(convert-elementwise-to-linalg),lift-cf-to-scf,"
-              "canonicalize,cse");
+  addLowpToBufferizableTensors(pm);
+  addPipelineText(pm, "canonicalize,cse");
   // 3. The CPU stand-in for the chip: buffers, loops, LLVM. bf16 <-> f32
   //    conversions become exact integer code (no libcalls), which is what
   //    the MXU's inputs are: rounded to nearest even. Scalar dense_resource
   //    globals are read into dense ones (finalize-memref-to-llvm aborts on
   //    them).
-  addText(pm, "one-shot-bufferize{bufferize-function-boundaries "
+  addPipelineText(pm, "one-shot-bufferize{bufferize-function-boundaries "
               "function-boundary-type-conversion=identity-layout-map},"
               "convert-linalg-to-loops");
   pm.addPass(createLowpInlineScalarResources());
   pm.addPass(createLowpExpandFloatConversions());
-  addText(pm, "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
+  addPipelineText(pm, "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
               "convert-math-to-llvm,convert-math-to-libm,"
               "finalize-memref-to-llvm,convert-to-llvm,"
               "reconcile-unrealized-casts");

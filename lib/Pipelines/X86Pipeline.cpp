@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PipelineSteps.h"
+
 #include "lowp/Conversion/Passes.h"
 #include "lowp/Pipelines/Pipelines.h"
 #include "lowp/Target/TargetInfo.h"
@@ -45,13 +47,6 @@ struct X86PipelineOptions : PassPipelineOptions<X86PipelineOptions> {
                    llvm::cl::init(false)};
 };
 
-/// Appends a textual pipeline; the pieces are fixed strings, so a parse
-/// failure is a bug in this file.
-void addText(OpPassManager &pm, StringRef text) {
-  if (failed(parsePassPipeline(text, pm, llvm::errs())))
-    llvm::report_fatal_error("lowp-pipeline-x86: bad pipeline text");
-}
-
 void buildX86Pipeline(OpPassManager &pm, const X86PipelineOptions &opts) {
   const TargetInfo *info = lookupTarget(opts.cpu);
   // Unknown chips reach the passes, which report them with a location.
@@ -63,11 +58,10 @@ void buildX86Pipeline(OpPassManager &pm, const X86PipelineOptions &opts) {
   //    (front ends emit them; they do not bufferize) linalg.generic, and
   //    branches that carry tensors scf (one-shot-bufferize gives cf block
   //    arguments buffer types their predecessors do not pass).
-  pm.addPass(createConvertLowpToLinalg());
-  addText(pm, "func.func(convert-elementwise-to-linalg),lift-cf-to-scf");
+  addLowpToBufferizableTensors(pm);
   // 2. Tensors to buffers with plain row-major layouts at function
   //    boundaries, so the kernels below see identity-layout memrefs.
-  addText(pm, "one-shot-bufferize{bufferize-function-boundaries "
+  addPipelineText(pm, "one-shot-bufferize{bufferize-function-boundaries "
               "function-boundary-type-conversion=identity-layout-map}");
   // 3. Contractions: packed, register-blocked micro-kernels.
   pm.addPass(createLowpX86LowerContractions(
@@ -80,7 +74,7 @@ void buildX86Pipeline(OpPassManager &pm, const X86PipelineOptions &opts) {
   //    first: the affine vectorizer would vectorize one and write a
   //    broadcast to memory.
   pm.addPass(createLowpLowerStridedLinalgToLoops());
-  addText(pm, "func.func(convert-linalg-to-affine-loops,"
+  addPipelineText(pm, "func.func(convert-linalg-to-affine-loops,"
               "affine-loop-normalize{promote-single-iter=true},"
               "affine-super-vectorize{virtual-vector-size=" +
                   std::to_string(lanes) + "})");
@@ -95,18 +89,18 @@ void buildX86Pipeline(OpPassManager &pm, const X86PipelineOptions &opts) {
     if (!info ||
         (!info->hasNativeArithmetic(f) && !info->hasNativeConversion(f)))
       emulated += (emulated.empty() ? "" : ",") + stringifyFormat(f).str();
-  addText(pm, "func.func(arith-emulate-unsupported-floats{source-types=" +
+  addPipelineText(pm, "func.func(arith-emulate-unsupported-floats{source-types=" +
                   emulated + " target-type=f32},"
                   "math-extend-to-supported-types{target-type=f32})");
   // ...and conversions the chip has no instruction for become integer code
   //    (bf16 on AVX2, every FP8 format): no __truncsfbf2 calls.
   pm.addPass(createLowpExpandFloatConversions({cpu}));
-  addText(pm, "canonicalize,cse");
+  addPipelineText(pm, "canonicalize,cse");
   pm.addPass(createLowpInlineScalarResources());
   // 6. Down to the LLVM dialect. x86vector ops need the flag on
   //    convert-vector-to-llvm; 2-D transfers are fully unrolled (an alloca
   //    per iteration otherwise).
-  addText(pm, "lower-affine,convert-vector-to-scf{full-unroll=true},"
+  addPipelineText(pm, "lower-affine,convert-vector-to-scf{full-unroll=true},"
               "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
               "convert-vector-to-llvm{enable-x86vector=true},"
               "convert-math-to-llvm,convert-math-to-libm,"

@@ -1,0 +1,20 @@
+//===- PipelineSteps.cpp - steps the lowering pipelines share -------------===//
+
+#include "PipelineSteps.h"
+
+#include "lowp/Conversion/Passes.h"
+
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+
+void lowp::addPipelineText(OpPassManager &pm, StringRef text) {
+  if (failed(parsePassPipeline(text, pm, llvm::errs())))
+    llvm::report_fatal_error("lowp pipeline: bad pipeline text");
+}
+
+void lowp::addLowpToBufferizableTensors(OpPassManager &pm) {
+  pm.addPass(createConvertLowpToLinalg());
+  addPipelineText(pm, "func.func(convert-elementwise-to-linalg),"
+                      "lift-cf-to-scf");
+}
