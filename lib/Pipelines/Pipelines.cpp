@@ -12,6 +12,25 @@
 using namespace mlir;
 
 namespace {
+/// What `policy=` asks for; an enum so that a misspelled policy is an error
+/// in the pipeline text, naming the values.
+enum class Policy { Auto, F16, BF16, FP8 };
+
+/// The option's spelling, which the passes' own options take.
+StringRef stringifyPolicy(Policy policy) {
+  switch (policy) {
+  case Policy::Auto:
+    return "auto";
+  case Policy::F16:
+    return "f16";
+  case Policy::BF16:
+    return "bf16";
+  case Policy::FP8:
+    return "fp8";
+  }
+  llvm_unreachable("unknown policy");
+}
+
 /// Options of `lowp-auto-mixed-precision`.
 struct AutoMixedPrecisionOptions
     : public PassPipelineOptions<AutoMixedPrecisionOptions> {
@@ -19,11 +38,16 @@ struct AutoMixedPrecisionOptions
       *this, "target",
       llvm::cl::desc("Chip of the capability table (recorded on the module "
                      "as #lowp.target); empty: the module's lowp.target")};
-  PassOptions::Option<std::string> policy{
+  PassOptions::Option<Policy> policy{
       *this, "policy",
       llvm::cl::desc("auto (the target's preferred 16-bit format), f16, "
                      "bf16, or fp8 (16-bit inference, then FP8 selection)"),
-      llvm::cl::init("auto")};
+      llvm::cl::init(Policy::Auto),
+      llvm::cl::values(
+          clEnumValN(Policy::Auto, "auto", "the target's preferred format"),
+          clEnumValN(Policy::F16, "f16", "f16"),
+          clEnumValN(Policy::BF16, "bf16", "bf16"),
+          clEnumValN(Policy::FP8, "fp8", "16-bit inference, then FP8"))};
   PassOptions::Option<std::string> report{
       *this, "report",
       llvm::cl::desc("Write the precision decision report here (.json: "
@@ -89,8 +113,10 @@ static void buildAutoMixedPrecisionPipeline(
   //    Hazards are judged against the format the policy will use.
   lowp::InsertFP32IslandsOptions islands;
   islands.targetChip = options.target;
-  islands.low = options.policy == "f16" || options.policy == "bf16"
-                    ? std::string(options.policy)
+  Policy policy = options.policy;
+  StringRef policyName = stringifyPolicy(policy);
+  islands.low = policy == Policy::F16 || policy == Policy::BF16
+                    ? policyName.str()
                     : std::string("auto");
   pm.addPass(lowp::createInsertFP32Islands(islands));
 
@@ -98,8 +124,8 @@ static void buildAutoMixedPrecisionPipeline(
   //    FP8 selection then narrows matrix inputs further.
   lowp::LowpInferPrecisionOptions infer;
   infer.targetChip = options.target;
-  infer.lowFormat = options.policy == "fp8" ? std::string("auto")
-                                            : std::string(options.policy);
+  infer.lowFormat =
+      policy == Policy::FP8 ? std::string("auto") : policyName.str();
   infer.reportPath = options.report;
   pm.addPass(lowp::createLowpInferPrecision(infer));
 
@@ -107,12 +133,12 @@ static void buildAutoMixedPrecisionPipeline(
   //    docs/training-step.md), now that their compute type is decided: f16
   //    steps get dynamic scaling, bf16 and FP8 ones are left as they are.
   lowp::LowpMaterializeLossScalingOptions lossScaling;
-  lossScaling.policy = options.policy;
+  lossScaling.policy = policyName.str();
   pm.addPass(lowp::createLowpMaterializeLossScaling(lossScaling));
   // 4. FP8: matrix ops take FP8 operands with per-tensor scales (by
   //    default the hybrid recipe with scales computed in the graph, which
   //    works without calibration).
-  if (options.policy == "fp8") {
+  if (policy == Policy::FP8) {
     lowp::SelectFP8FormatsOptions fp8;
     fp8.target = options.target;
     fp8.recipe = options.fp8Recipe;

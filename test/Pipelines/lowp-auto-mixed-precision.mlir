@@ -8,6 +8,9 @@
 // RUN: fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="target=sm_90" > %t.once
 // RUN: fp-opt %t.once --lowp-auto-mixed-precision="target=sm_90" > %t.twice
 // RUN: diff %t.once %t.twice
+// A misspelled policy is an error in the pipeline text.
+// RUN: not fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="policy=fp16" 2>&1 | FileCheck %s --check-prefix=BADPOLICY
+// BADPOLICY: for the --policy option: Cannot find option named 'fp16'!
 
 // The target is recorded on the module; the softmax is an FP32 island (step
 // 1); both matmuls take 16-bit inputs and keep f32 accumulators; bias and
