@@ -74,7 +74,8 @@ void buildNVVMPipeline(OpPassManager &pm, const NVVMPipelineOptions &opts) {
           "convert-index-to-llvm,canonicalize,cse,"
           "gpu.module(strip-debuginfo,convert-gpu-to-nvvm,"
           "canonicalize,cse,reconcile-unrealized-casts),"
-          "gpu-to-llvm,gpu-module-to-binary{format=isa" +
+          "gpu-to-llvm,reconcile-unrealized-casts,"
+          "gpu-module-to-binary{format=isa" +
           (opts.cudaPath.empty() ? std::string()
                                  : " toolkit=" + std::string(opts.cudaPath)) +
           "},convert-math-to-llvm,canonicalize,cse,"

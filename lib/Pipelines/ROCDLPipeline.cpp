@@ -60,7 +60,8 @@ void buildROCDLPipeline(OpPassManager &pm, const TargetInfo &info,
               chip + "},convert-amdgpu-to-rocdl{chipset=" + chip +
               "},convert-vector-to-llvm,convert-gpu-to-rocdl{chipset=" + chip +
               "},canonicalize,cse,reconcile-unrealized-casts),"
-              "gpu-to-llvm,gpu-module-to-binary{format=isa},"
+              "gpu-to-llvm,reconcile-unrealized-casts,"
+              "gpu-module-to-binary{format=isa},"
               "convert-math-to-llvm,canonicalize,cse,"
               "reconcile-unrealized-casts");
   // 5. mlir-translate does not know lowp's attributes.

@@ -55,3 +55,21 @@ func.func @branch_carries_tensor(%x: tensor<?xf32>, %y: tensor<?xf32>, %c: i1) -
 ^bb1(%r: tensor<?xf32>):
   return %r : tensor<?xf32>
 }
+
+// -----
+
+// Complex payloads in a kernel: convert-gpu-to-nvvm leaves complex ops to
+// the host's gpu-to-llvm, whose conversion left a dead
+// unrealized_conversion_cast in the kernel that failed serialization.
+// CHECK-LABEL: llvm.func @complex_abs
+//        NVVM: gpu.binary @complex_abs_kernel  [#gpu.object<#nvvm.target<chip = "sm_90"
+//       ROCDL: gpu.binary @complex_abs_kernel  [#gpu.object<#rocdl.target<chip = "gfx942"
+func.func @complex_abs(%x: tensor<16xcomplex<f32>>) -> tensor<16xf32> {
+  %e = tensor.empty() : tensor<16xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<16xcomplex<f32>>) outs(%e : tensor<16xf32>) {
+  ^bb0(%a: complex<f32>, %o: f32):
+    %m = complex.abs %a : complex<f32>
+    linalg.yield %m : f32
+  } -> tensor<16xf32>
+  return %0 : tensor<16xf32>
+}
