@@ -18,9 +18,8 @@ void mlir::lowp::addNaiveGPUMapping(OpPassManager &pm, const TargetInfo &chip,
   // scf first (neither bufferizes), and scalar dense_resource globals are
   // read into dense ones (finalize-memref-to-llvm aborts on them).
   addLowpToBufferizableTensors(pm);
-  addPipelineText(pm, "one-shot-bufferize{bufferize-function-boundaries "
-                      "function-boundary-type-conversion=identity-layout-map},"
-                      "canonicalize");
+  addBufferization(pm);
+  addPipelineText(pm, "canonicalize");
   pm.addPass(createLowpInlineScalarResources());
   // Constants (the FP8 clamp bounds, loop bounds) are sunk into the
   // launches, so the kernels see them as constants, not parameters.

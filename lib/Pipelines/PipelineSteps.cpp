@@ -18,3 +18,9 @@ void lowp::addLowpToBufferizableTensors(OpPassManager &pm) {
   addPipelineText(pm, "func.func(convert-elementwise-to-linalg),"
                       "lift-cf-to-scf");
 }
+
+void lowp::addBufferization(OpPassManager &pm) {
+  addPipelineText(pm, "one-shot-bufferize{bufferize-function-boundaries "
+                      "function-boundary-type-conversion=identity-layout-map "
+                      "allow-return-allocs-from-loops}");
+}

@@ -22,6 +22,11 @@ void addPipelineText(OpPassManager &pm, StringRef text);
 /// their predecessors do not pass).
 void addLowpToBufferizableTensors(OpPassManager &pm);
 
+/// Tensors to buffers, with plain row-major layouts at function boundaries
+/// (so later steps see identity-layout memrefs). Loops may yield new
+/// buffers: front ends carry freshly computed tensors through scf.for.
+void addBufferization(OpPassManager &pm);
+
 } // namespace mlir::lowp
 
 #endif // LOWP_LIB_PIPELINES_PIPELINESTEPS_H

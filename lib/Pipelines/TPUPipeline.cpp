@@ -48,9 +48,8 @@ void buildTPUPipeline(OpPassManager &pm, const TPUPipelineOptions &opts) {
   //    the MXU's inputs are: rounded to nearest even. Scalar dense_resource
   //    globals are read into dense ones (finalize-memref-to-llvm aborts on
   //    them).
-  addPipelineText(pm, "one-shot-bufferize{bufferize-function-boundaries "
-              "function-boundary-type-conversion=identity-layout-map},"
-              "convert-linalg-to-loops");
+  addBufferization(pm);
+  addPipelineText(pm, "convert-linalg-to-loops");
   pm.addPass(createLowpInlineScalarResources());
   pm.addPass(createLowpExpandFloatConversions());
   addPipelineText(pm, "expand-strided-metadata,lower-affine,convert-scf-to-cf,"

@@ -59,10 +59,9 @@ void buildX86Pipeline(OpPassManager &pm, const X86PipelineOptions &opts) {
   //    branches that carry tensors scf (one-shot-bufferize gives cf block
   //    arguments buffer types their predecessors do not pass).
   addLowpToBufferizableTensors(pm);
-  // 2. Tensors to buffers with plain row-major layouts at function
-  //    boundaries, so the kernels below see identity-layout memrefs.
-  addPipelineText(pm, "one-shot-bufferize{bufferize-function-boundaries "
-              "function-boundary-type-conversion=identity-layout-map}");
+  // 2. Tensors to buffers (identity layouts, so the kernels below see
+  //    row-major memrefs).
+  addBufferization(pm);
   // 3. Contractions: packed, register-blocked micro-kernels.
   pm.addPass(createLowpX86LowerContractions(
       {cpu, opts.mr, opts.nr, opts.kc, opts.mc, opts.amx}));
