@@ -241,6 +241,15 @@ class Gen:
     def emit(self, line):
         self.cur.lines.append(line)
 
+    def emit_short_payload(self, args, elt, body, res):
+        """The region of linalg.map / linalg.reduce: arguments of type `elt`,
+        `body`'s lines, and a yield of `res`."""
+        self.emit(f"  ({', '.join(f'{a}: {elt}' for a in args)}) {{")
+        for line in body:
+            self.emit("    " + line)
+        self.emit(f"    linalg.yield {res} : {elt}")
+        self.emit("  }")
+
     def define(self, name, ty):
         self.cur.pool.append((name, ty))
 
@@ -760,11 +769,7 @@ class Gen:
             name = self.fresh("v")
             self.emit(f"{name} = linalg.reduce ins({x} : {xt}) outs({o} : {ot}) "
                       f"dimensions = [{', '.join(map(str, red))}]")
-            self.emit(f"  ({', '.join(f'{a}: {xt.elt}' for a in args)}) {{")
-            for line in body:
-                self.emit("    " + line)
-            self.emit(f"    linalg.yield {res} : {xt.elt}")
-            self.emit("  }")
+            self.emit_short_payload(args, xt.elt, body, res)
             return name, ot
         if kind == "map":
             x, xt = self.pick_tensor()
@@ -778,11 +783,7 @@ class Gen:
             name = self.fresh("v")
             self.emit(f"{name} = linalg.map ins({', '.join(n for n, _ in ins)} : "
                       f"{', '.join(str(t) for _, t in ins)}) outs({o} : {xt})")
-            self.emit(f"  ({', '.join(f'{a}: {xt.elt}' for a in args)}) {{")
-            for line in body:
-                self.emit("    " + line)
-            self.emit(f"    linalg.yield {res} : {xt.elt}")
-            self.emit("  }")
+            self.emit_short_payload(args, xt.elt, body, res)
             return name, xt
         x, xt = self.pick_tensor(min_rank=1)
         o = self.empty(xt)
