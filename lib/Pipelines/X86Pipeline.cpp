@@ -59,6 +59,9 @@ void buildX86Pipeline(OpPassManager &pm, const X86PipelineOptions &opts) {
   //    branches that carry tensors scf (one-shot-bufferize gives cf block
   //    arguments buffer types their predecessors do not pass).
   addLowpToBufferizableTensors(pm);
+  //    Transposes and broadcasts of matmul operands become indexing maps
+  //    (the kernels of step 3 read them while packing).
+  pm.addPass(createLowpFoldLayoutIntoContractions());
   // 2. Tensors to buffers (identity layouts, so the kernels below see
   //    row-major memrefs).
   addBufferization(pm);

@@ -5,12 +5,20 @@
 // A convolution with a 1-wide filter: its single-iteration filter loops are
 // promoted before affine-super-vectorize, which vectorized one of them and
 // wrote a broadcast to memory ('vector.transfer_write' op should not have
-// broadcast dimensions). Now the output width is vectorized.
+// broadcast dimensions). Now the output width is vectorized. (In f64: an
+// f32 one is now taken by the NCHW kernel, below.)
 // CHECK-LABEL: llvm.func @conv_1wide
-//       CHECK:   llvm.fmul %{{.*}}, %{{.*}} : vector<8xf32>
-//       CHECK:   llvm.fadd %{{.*}}, %{{.*}} : vector<8xf32>
-//       CHECK:   llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<8xf32>, !llvm.ptr
-func.func @conv_1wide(%x: tensor<2x1x4x8xf32>, %f: tensor<8x1x1x1xf32>, %y: tensor<2x8x4x8xf32>) -> tensor<2x8x4x8xf32> {
+//       CHECK:   llvm.fmul %{{.*}}, %{{.*}} : vector<8xf64>
+//       CHECK:   llvm.fadd %{{.*}}, %{{.*}} : vector<8xf64>
+//       CHECK:   llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<8xf64>, !llvm.ptr
+func.func @conv_1wide(%x: tensor<2x1x4x8xf64>, %f: tensor<8x1x1x1xf64>, %y: tensor<2x8x4x8xf64>) -> tensor<2x8x4x8xf64> {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %f : tensor<2x1x4x8xf64>, tensor<8x1x1x1xf64>) outs(%y : tensor<2x8x4x8xf64>) -> tensor<2x8x4x8xf64>
+  return %0 : tensor<2x8x4x8xf64>
+}
+
+// CHECK-LABEL: llvm.func @conv_1wide_f32
+//       CHECK:   llvm.intr.fmuladd(%{{.*}}, %{{.*}}, %{{.*}}) : (vector<8xf32>, vector<8xf32>, vector<8xf32>) -> vector<8xf32>
+func.func @conv_1wide_f32(%x: tensor<2x1x4x8xf32>, %f: tensor<8x1x1x1xf32>, %y: tensor<2x8x4x8xf32>) -> tensor<2x8x4x8xf32> {
   %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %f : tensor<2x1x4x8xf32>, tensor<8x1x1x1xf32>) outs(%y : tensor<2x8x4x8xf32>) -> tensor<2x8x4x8xf32>
   return %0 : tensor<2x8x4x8xf32>
 }

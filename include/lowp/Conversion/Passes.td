@@ -95,9 +95,10 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
   let description = [{
     Rewrites `linalg.matmul` and `linalg.batch_matmul` on static,
     identity-layout memrefs (two inputs of one float type of at most 32 bits,
-    f32 x f32, bf16 x bf16, f8E4M3FN x f8E4M3FN, ..., into f32; N divisible
-    by `nr`; a last block of fewer than `mr` rows takes the M remainder) into a micro-kernel whose `mr` x `nr` block of C
-    stays in vector registers (`scf.for` iter_args) across the k loop.
+    f32 x f32, bf16 x bf16, f8E4M3FN x f8E4M3FN, ..., into f32; a last
+    block of fewer than `mr` rows takes the M remainder) into a
+    micro-kernel whose `mr` x `nr` block of C stays in vector registers
+    (`scf.for` iter_args) across the k loop.
 
     B is packed once into panels of `nr` columns. With AVX512_BF16 (the
     target's bf16 matrix unit) a bf16 B is packed into VNNI pairs
@@ -105,10 +106,24 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     (`vdpbf16ps`) on one broadcast pair of A; otherwise narrow operands
     (bf16 on AVX2, FP8 everywhere) are widened to f32 while packing (O(n^2)
     work, exact) and the kernel is f32 FMA.
+    Operands read transposed or broadcast over the batch (the indexing maps
+    `lowp-fold-layout-into-contractions` leaves) are read through the map
+    while packing: a transposed B through `lanes` x `lanes` register
+    transposes (for the dot kernel a bf16 pair along k is one i32 of a B^T
+    row, so VNNI packing is a 32-bit transpose), a transposed A through a
+    row-major copy (dot kernel) or in place (f32 kernel); a broadcast B is
+    packed once for all batches. N not divisible by `nr` gets a zero-padded
+    last panel and masked stores of C.
     `linalg.conv_2d_nhwc_hwcf` (any strides and dilations) becomes im2col
     into a (pixels x KH*KW*C) buffer plus a `linalg.matmul` on the filter and
-    output viewed as matrices, which the kernel then takes. Other
-    contractions are left alone.
+    output viewed as matrices, which the kernel then takes.
+    `linalg.conv_2d_nchw_fchw` becomes one GEMM per image, filter (F x
+    C*KH*KW) times col (C*KH*KW x OH*OW) into the output viewed as F x
+    OH*OW; a 1x1 stride-1 convolution reads the image as B directly.
+    Remaining `linalg.transpose` ops that move the innermost dimension
+    become register-blocked transposes.
+    Every other contraction or convolution is left to the generic loops
+    with a remark that names the op and the reason.
 
     ```mlir
     linalg.matmul ins(%a, %b : memref<64x64xbf16>, memref<64x64xbf16>)
@@ -149,6 +164,45 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
     "::mlir::x86vector::X86VectorDialect", "::mlir::amx::AMXDialect",
+  ];
+}
+
+def LowpFoldLayoutIntoContractions
+    : Pass<"lowp-fold-layout-into-contractions"> {
+  let summary = "Fold transposes and broadcasts of matmul operands into "
+                "their indexing maps";
+  let description = [{
+    On tensors: a `linalg.matmul` or `linalg.batch_matmul` operand produced
+    by an op that only moves elements (`linalg.transpose`,
+    `linalg.broadcast`, or a `linalg.generic` that yields its input read
+    through a projected permutation) reads the copy's source through the
+    composed indexing map instead, when that map is still a matrix, maybe
+    transposed, maybe broadcast over the batch (the forms linalg's
+    verifiers and `lowp-x86-lower-contractions` accept). torch-mlir
+    transposes every `nn.Linear` weight this way and broadcasts weights of
+    a batched matmul; bufferized, each copy would run on every call, while
+    the x86 kernels read B through the transposed map while packing, which
+    they do anyway.
+
+    A unary elementwise op between the copy and the contractions (the
+    narrowing cast the precision decisions insert) is moved before the copy
+    first, so it runs on the contiguous source.
+
+    ```mlir
+    %wt = linalg.transpose ins(%w : tensor<64x32xf32>)
+            outs(%e : tensor<32x64xf32>) permutation = [1, 0]
+    %y = linalg.matmul ins(%x, %wt : tensor<4x32xf32>, tensor<32x64xf32>)
+           outs(%acc : tensor<4x64xf32>) -> tensor<4x64xf32>
+    // becomes
+    %y = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                        affine_map<(m, n, k) -> (n, k)>,
+                                        affine_map<(m, n, k) -> (m, n)>]
+           ins(%x, %w : tensor<4x32xf32>, tensor<64x32xf32>)
+           outs(%acc : tensor<4x64xf32>) -> tensor<4x64xf32>
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
   ];
 }
 

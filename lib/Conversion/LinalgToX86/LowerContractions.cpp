@@ -50,6 +50,13 @@ struct KernelConfig {
   TileShape amxTile;
 };
 
+/// How a kernel reads one matrix operand of a (batched) contraction.
+struct MatrixOperand {
+  Value mem;
+  bool transposed = false; ///< stored as [cols][rows]
+  bool batched = false;    ///< indexed by the batch first
+};
+
 /// A statically shaped, identity-layout memref of rank `rank`.
 static MemRefType getPlainMemRef(Value v, unsigned rank) {
   auto type = dyn_cast<MemRefType>(v.getType());
@@ -58,6 +65,8 @@ static MemRefType getPlainMemRef(Value v, unsigned rank) {
     return nullptr;
   return type;
 }
+
+static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 class KernelBuilder {
 public:
@@ -71,9 +80,21 @@ public:
   Value mulc(Value x, int64_t c) {
     return c == 1 ? x : arith::MulIOp::create(b, loc, x, idx(c)).getResult();
   }
-  /// for (i = 0; i < n; i += step) body(i)
-  void loop(int64_t n, int64_t step, function_ref<void(Value)> body) {
-    scf::ForOp::create(b, loc, idx(0), idx(n), idx(step), ValueRange{},
+  Value addIdx(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value alloc(MemRefType type) {
+    return memref::AllocOp::create(b, loc, type, b.getI64IntegerAttr(64));
+  }
+  void dealloc(Value v) { memref::DeallocOp::create(b, loc, v); }
+  /// `prefix` followed by `rest`: the indices of a maybe-batched operand.
+  static SmallVector<Value> at(ValueRange prefix,
+                               std::initializer_list<Value> rest) {
+    SmallVector<Value> all(prefix.begin(), prefix.end());
+    all.append(rest.begin(), rest.end());
+    return all;
+  }
+  /// for (i = lo; i < hi; i += step) body(i)
+  void loop(Value lo, Value hi, int64_t step, function_ref<void(Value)> body) {
+    scf::ForOp::create(b, loc, lo, hi, idx(step), ValueRange{},
                        [&](OpBuilder &nb, Location, Value iv, ValueRange) {
                          OpBuilder::InsertionGuard g(b);
                          b.setInsertionPoint(nb.getInsertionBlock(),
@@ -82,103 +103,308 @@ public:
                          scf::YieldOp::create(b, loc);
                        });
   }
+  void loop(int64_t lo, int64_t hi, int64_t step,
+            function_ref<void(Value)> body) {
+    if (lo < hi)
+      loop(idx(lo), idx(hi), step, body);
+  }
+  void loop(int64_t n, int64_t step, function_ref<void(Value)> body) {
+    loop(0, n, step, body);
+  }
 
-  /// C[m x n] += A[m x k] * B[k x n] (memrefs, maybe offset by `batch`).
-  void emitMatmul(Value a, Value bMat, Value c, ValueRange batch, int64_t m,
-                  int64_t n, int64_t k, Type elem) {
-    bool dot = cfg.bf16Dot && elem.isBF16();
-    Type f32 = b.getF32Type();
-    unsigned lanes = cfg.lanes;
-    unsigned nv = cfg.nr / lanes;
-    auto accType = VectorType::get({lanes}, f32);
-    auto at = [&](std::initializer_list<Value> ix) {
-      SmallVector<Value> all(batch.begin(), batch.end());
-      all.append(ix.begin(), ix.end());
-      return all;
-    };
+  /// The rows of a square block of vectors, transposed in registers:
+  /// log2(L) butterfly stages of two-input shuffles (unpack / shuffle /
+  /// permute instructions; no memory traffic, no scalar code). Shuffles are
+  /// done on integers of the element's width: LLVM handles those for every
+  /// width, while some targets scalarize shuffles of bf16 vectors.
+  SmallVector<Value> transposeBlock(ArrayRef<Value> rows) {
+    int64_t n = rows.size();
+    auto type = cast<VectorType>(rows[0].getType());
+    Type elem = type.getElementType();
+    auto intType = VectorType::get(
+        {n}, b.getIntegerType(elem.getIntOrFloatBitWidth()));
+    SmallVector<Value> r;
+    for (Value v : rows)
+      r.push_back(elem.isInteger()
+                      ? v
+                      : vector::BitCastOp::create(b, loc, intType, v));
+    // Stage h swaps the off-diagonal h x h blocks of every 2h x 2h block.
+    for (int64_t h = n / 2; h >= 1; h /= 2) {
+      SmallVector<int64_t> lo(n), hi(n);
+      for (int64_t p = 0; p < n; ++p) {
+        lo[p] = (p & h) ? n + p - h : p;
+        hi[p] = (p & h) ? n + p : p + h;
+      }
+      SmallVector<Value> next(r);
+      for (int64_t i = 0; i < n; ++i) {
+        if (i & h)
+          continue;
+        next[i] = vector::ShuffleOp::create(b, loc, r[i], r[i + h], lo);
+        next[i + h] = vector::ShuffleOp::create(b, loc, r[i], r[i + h], hi);
+      }
+      r = std::move(next);
+    }
+    if (!elem.isInteger())
+      for (Value &v : r)
+        v = vector::BitCastOp::create(b, loc, type, v);
+    return r;
+  }
 
-    // Pack B into panels of nr columns: [n/nr][k][nr] (f32) or, for the
-    // bf16 dot, VNNI pairs [n/nr][k/2][2*nr] (bf16).
-    int64_t panels = n / cfg.nr;
-    MemRefType packedType =
-        dot ? MemRefType::get({panels, k / 2, 2 * cfg.nr}, elem)
-            : MemRefType::get({panels, k, cfg.nr}, f32);
-    Value packed =
-        memref::AllocOp::create(b, loc, packedType, b.getI64IntegerAttr(64));
-    auto narrowVec = VectorType::get({lanes}, elem);
-    loop(panels, 1, [&](Value jb) {
-      Value col0 = mulc(jb, cfg.nr);
-      loop(dot ? k / 2 : k, 1, [&](Value kk) {
-        for (unsigned v = 0; v < nv; ++v) {
-          Value col = addc(col0, v * lanes);
-          if (dot) {
-            Value row0 = mulc(kk, 2);
-            Value even = vector::LoadOp::create(b, loc, narrowVec, bMat,
-                                                at({row0, col}));
-            Value odd = vector::LoadOp::create(b, loc, narrowVec, bMat,
-                                               at({addc(row0, 1), col}));
-            Value pairs = vector::InterleaveOp::create(b, loc, even, odd);
-            vector::StoreOp::create(b, loc, pairs, packed,
-                                    {jb, kk, idx(2 * v * lanes)});
-          } else {
-            Value x =
-                vector::LoadOp::create(b, loc, narrowVec, bMat, at({kk, col}));
-            if (elem != f32)
-              x = arith::ExtFOp::create(b, loc, accType, x);
-            vector::StoreOp::create(b, loc, x, packed,
-                                    {jb, kk, idx(v * lanes)});
-          }
-        }
+  /// dst[c][r] = src[r][c] for r < rows, c < cols, through `lanes` x `lanes`
+  /// blocks transposed in registers; the edges element by element.
+  /// loadRow(r, c): `lanes` source elements of row r from column c (already
+  /// converted to what is stored); storeRow(c, r, v): the same number of
+  /// destination elements of row c from column r; copyOne(r, c): one.
+  void emitTransposeCopy(int64_t rows, int64_t cols, int64_t lanes,
+                         function_ref<Value(Value, Value)> loadRow,
+                         function_ref<void(Value, Value, Value)> storeRow,
+                         function_ref<void(Value, Value)> copyOne) {
+    int64_t rFull = rows / lanes * lanes, cFull = cols / lanes * lanes;
+    if (rFull && cFull)
+      loop(rFull, lanes, [&](Value r0) {
+        loop(cFull, lanes, [&](Value c0) {
+          SmallVector<Value> block;
+          for (int64_t i = 0; i < lanes; ++i)
+            block.push_back(loadRow(addc(r0, i), c0));
+          SmallVector<Value> t = transposeBlock(block);
+          for (int64_t j = 0; j < lanes; ++j)
+            storeRow(addc(c0, j), r0, t[j]);
+        });
       });
-    });
+    if (rFull && cFull < cols)
+      loop(rFull, 1, [&](Value r) {
+        loop(cFull, cols, 1, [&](Value c) { copyOne(r, c); });
+      });
+    if (rFull < rows)
+      loop(rFull, rows, 1, [&](Value r) {
+        loop(cols, 1, [&](Value c) { copyOne(r, c); });
+      });
+  }
 
-    // The f32 kernel broadcasts scalars of A, read in place (packing A into
-    // row panels measured slower here: the k loop's broadcasts stream mr
-    // rows well). A narrow A is widened once into an f32 copy, vectorized:
-    // O(m*k) shifts.
-    int64_t tail = m % cfg.mr;
-    Value aEff = a, widenedA;
-    SmallVector<Value> aBatch(batch.begin(), batch.end());
-    if (!dot && elem != f32) {
-      widenedA = memref::AllocOp::create(b, loc, MemRefType::get({m, k}, f32),
-                                         b.getI64IntegerAttr(64));
-      bool vectorized = k % lanes == 0;
-      loop(m, 1, [&](Value i) {
-        loop(k, vectorized ? lanes : 1, [&](Value kk) {
-          if (vectorized) {
-            Value x = vector::LoadOp::create(b, loc, narrowVec, a, at({i, kk}));
-            vector::StoreOp::create(b, loc,
-                                    arith::ExtFOp::create(b, loc, accType, x),
-                                    widenedA, {i, kk});
-          } else {
-            Value x = memref::LoadOp::create(b, loc, a, at({i, kk}));
-            memref::StoreOp::create(b, loc,
-                                    arith::ExtFOp::create(b, loc, f32, x),
-                                    widenedA, {i, kk});
+  /// for c in [0, n): `lanes` elements at a time while they fit, then one
+  /// at a time: vec(c) / one(c).
+  void emitVectorizedLoop(int64_t n, int64_t lanes,
+                          function_ref<void(Value)> vec,
+                          function_ref<void(Value)> one) {
+    int64_t full = n / lanes * lanes;
+    loop(full, lanes, vec);
+    loop(full, n, 1, one);
+  }
+
+  /// B[k x n] packed for the kernel: panels of nr columns, [panels][k][nr]
+  /// in f32 (narrow types widened), or VNNI pairs [panels][k/2][2*nr] in
+  /// bf16 for the dot kernel. A transposed B ([n][k], nn.Linear's weight) is
+  /// read through `lanes` x `lanes` register transposes: for the dot, a
+  /// pair of bf16 along k is one i32 of a B^T row, so VNNI packing is a
+  /// 32-bit transpose. The last panel of an N not divisible by nr is padded
+  /// with zeros. The caller deallocates the result.
+  Value packB(const MatrixOperand &bOp, ValueRange batch, int64_t n, int64_t k,
+              Type elem, bool dot) {
+    Type f32 = b.getF32Type();
+    unsigned lanes = cfg.lanes, nr = cfg.nr, nv = nr / lanes;
+    int64_t panels = ceilDiv(n, nr), fullPanels = n / nr;
+    int64_t tailCols = n % nr, kSteps = dot ? k / 2 : k;
+    Value bMem = bOp.mem;
+    MemRefType packedType =
+        dot ? MemRefType::get({panels, k / 2, 2 * nr}, elem)
+            : MemRefType::get({panels, k, nr}, f32);
+    Value packed = alloc(packedType);
+    auto narrowVec = VectorType::get({lanes}, elem);
+    auto f32Vec = VectorType::get({lanes}, f32);
+    auto pairVec = VectorType::get({2 * lanes}, elem);
+    auto intVec = VectorType::get({lanes}, b.getI32Type());
+    // Element (row, col) of the logical k x n matrix.
+    auto bAt = [&](Value row, Value col) {
+      return bOp.transposed ? at(batch, {col, row}) : at(batch, {row, col});
+    };
+    auto widen = [&](Value x) -> Value {
+      if (getElementTypeOrSelf(x.getType()) == f32)
+        return x;
+      Type to = isa<VectorType>(x.getType()) ? Type(f32Vec) : f32;
+      return arith::ExtFOp::create(b, loc, to, x);
+    };
+    // Packs one element: column c of panel jb, k step kk (a pair for dot).
+    auto packOne = [&](Value jb, Value kk, Value c) {
+      Value col = addIdx(mulc(jb, nr), c);
+      if (dot) {
+        for (int64_t p = 0; p < 2; ++p) {
+          Value x = memref::LoadOp::create(b, loc, bMem,
+                                           bAt(addc(mulc(kk, 2), p), col));
+          memref::StoreOp::create(b, loc, x, packed,
+                                  ValueRange{jb, kk, addc(mulc(c, 2), p)});
+        }
+      } else {
+        Value x = memref::LoadOp::create(b, loc, bMem, bAt(kk, col));
+        memref::StoreOp::create(b, loc, widen(x), packed,
+                                ValueRange{jb, kk, c});
+      }
+    };
+    if (fullPanels > 0) {
+      loop(fullPanels, 1, [&](Value jb) {
+        Value col0 = mulc(jb, nr);
+        if (bOp.transposed) {
+          // Rows of the copy: the panel's nr columns (rows of B^T);
+          // columns: k (k pairs for dot).
+          emitTransposeCopy(
+              nr, kSteps, lanes,
+              [&](Value r, Value kk) -> Value {
+                Value row = addIdx(col0, r);
+                if (dot) {
+                  Value x = vector::LoadOp::create(
+                      b, loc, pairVec, bMem, at(batch, {row, mulc(kk, 2)}));
+                  return vector::BitCastOp::create(b, loc, intVec, x);
+                }
+                return widen(vector::LoadOp::create(b, loc, narrowVec, bMem,
+                                                    at(batch, {row, kk})));
+              },
+              [&](Value kk, Value r0, Value v) {
+                if (dot) {
+                  v = vector::BitCastOp::create(b, loc, pairVec, v);
+                  r0 = mulc(r0, 2);
+                }
+                vector::StoreOp::create(b, loc, v, packed,
+                                        ValueRange{jb, kk, r0});
+              },
+              [&](Value r, Value kk) { packOne(jb, kk, r); });
+          return;
+        }
+        loop(kSteps, 1, [&](Value kk) {
+          for (unsigned v = 0; v < nv; ++v) {
+            Value col = addc(col0, v * lanes);
+            if (dot) {
+              Value row0 = mulc(kk, 2);
+              Value even = vector::LoadOp::create(b, loc, narrowVec, bMem,
+                                                  bAt(row0, col));
+              Value odd = vector::LoadOp::create(b, loc, narrowVec, bMem,
+                                                 bAt(addc(row0, 1), col));
+              Value pairs = vector::InterleaveOp::create(b, loc, even, odd);
+              vector::StoreOp::create(b, loc, pairs, packed,
+                                      {jb, kk, idx(2 * v * lanes)});
+            } else {
+              Value x = vector::LoadOp::create(b, loc, narrowVec, bMem,
+                                               bAt(kk, col));
+              vector::StoreOp::create(b, loc, widen(x), packed,
+                                      {jb, kk, idx(v * lanes)});
+            }
           }
         });
       });
-      aEff = widenedA;
-      aBatch.clear();
     }
+    if (tailCols) {
+      // The last panel: zeros, then its columns one by one (O(k * nr)).
+      Value jb = idx(fullPanels);
+      VectorType rowVec = dot ? pairVec : f32Vec;
+      Value zero = arith::ConstantOp::create(
+          b, loc, rowVec, DenseElementsAttr::get(rowVec, b.getZeroAttr(
+                                                            rowVec.getElementType())));
+      loop(kSteps, 1, [&](Value kk) {
+        for (unsigned v = 0; v < nv; ++v)
+          vector::StoreOp::create(b, loc, zero, packed,
+                                  {jb, kk, idx((dot ? 2 : 1) * v * lanes)});
+        loop(tailCols, 1, [&](Value c) { packOne(jb, kk, c); });
+      });
+    }
+    return packed;
+  }
 
-    // The register-blocked kernel.
+  /// A copy of `src` ([rows][cols], maybe batched) widened to f32, in the
+  /// same layout: O(rows * cols) shifts, vectorized along the rows.
+  Value widenCopy(Value src, ValueRange batch, int64_t rows, int64_t cols) {
+    Type f32 = b.getF32Type();
+    Type elem = getElementTypeOrSelf(src.getType());
+    Value dst = alloc(MemRefType::get({rows, cols}, f32));
+    auto narrowVec = VectorType::get({cfg.lanes}, elem);
+    auto f32Vec = VectorType::get({cfg.lanes}, f32);
+    loop(rows, 1, [&](Value i) {
+      emitVectorizedLoop(
+          cols, cfg.lanes,
+          [&](Value j) {
+            Value x =
+                vector::LoadOp::create(b, loc, narrowVec, src, at(batch, {i, j}));
+            vector::StoreOp::create(b, loc,
+                                    arith::ExtFOp::create(b, loc, f32Vec, x),
+                                    dst, ValueRange{i, j});
+          },
+          [&](Value j) {
+            Value x = memref::LoadOp::create(b, loc, src, at(batch, {i, j}));
+            memref::StoreOp::create(b, loc,
+                                    arith::ExtFOp::create(b, loc, f32, x), dst,
+                                    ValueRange{i, j});
+          });
+    });
+    return dst;
+  }
+
+  /// A row-major copy of a transposed operand ([cols][rows] -> [rows][cols])
+  /// in its own type.
+  Value transposedCopy(Value src, ValueRange batch, int64_t rows,
+                       int64_t cols) {
+    Type elem = getElementTypeOrSelf(src.getType());
+    Value dst = alloc(MemRefType::get({rows, cols}, elem));
+    auto vec = VectorType::get({cfg.lanes}, elem);
+    emitTransposeCopy(
+        cols, rows, cfg.lanes,
+        [&](Value c, Value r0) -> Value {
+          return vector::LoadOp::create(b, loc, vec, src, at(batch, {c, r0}));
+        },
+        [&](Value r, Value c0, Value v) {
+          vector::StoreOp::create(b, loc, v, dst, ValueRange{r, c0});
+        },
+        [&](Value c, Value r) {
+          Value x = memref::LoadOp::create(b, loc, src, at(batch, {c, r}));
+          memref::StoreOp::create(b, loc, x, dst, ValueRange{r, c});
+        });
+    return dst;
+  }
+
+  /// C[m x n] += A[m x k] * B[k x n] for one batch: `aBatch` / `cBatch`
+  /// index A and C, B is packed (packB). A is read in place: broadcast
+  /// scalars (f32 kernel; `aTransposed` reads A^T[k][m]) or broadcast pairs
+  /// (dot kernel, row-major A only).
+  void emitKernel(Value a, ValueRange aBatch, bool aTransposed, Value packed,
+                  Value c, ValueRange cBatch, int64_t m, int64_t n, int64_t k,
+                  bool dot) {
+    Type f32 = b.getF32Type();
+    Type elem = getElementTypeOrSelf(packed.getType());
+    unsigned lanes = cfg.lanes, nr = cfg.nr;
+    auto accType = VectorType::get({lanes}, f32);
+    int64_t fullPanels = n / nr, tailCols = n % nr;
+    int64_t tail = m % cfg.mr;
     auto pairVec = VectorType::get({2}, elem);
     auto pairAsInt = VectorType::get({1}, b.getI32Type());
     auto bcastInt = VectorType::get({lanes}, b.getI32Type());
     auto dotOperand = VectorType::get({2 * lanes}, elem);
     unsigned unroll = 1;
-    // One mr-row block (mr = `blockRows`) of one panel.
-    auto emitBlock = [&](Value jb, Value row0, unsigned blockRows, Value kBegin,
-                         Value kEnd) {
-      Value col0 = mulc(jb, cfg.nr);
+    // One block of `blockRows` rows and `cols` columns (nr, or the last
+    // panel's) of C, in registers across [kBegin, kEnd).
+    auto emitBlock = [&](Value jb, Value row0, unsigned blockRows,
+                         int64_t cols, Value kBegin, Value kEnd) {
+      Value col0 = mulc(jb, nr);
+      unsigned nv = ceilDiv(cols, lanes);
+      int64_t partial = cols % lanes;
+      Value mask, zero;
+      if (partial) {
+        mask = vector::ConstantMaskOp::create(
+            b, loc, VectorType::get({lanes}, b.getI1Type()),
+            ArrayRef<int64_t>{partial});
+        zero = arith::ConstantOp::create(
+            b, loc, accType,
+            DenseElementsAttr::get(accType, b.getZeroAttr(f32)));
+      }
+      auto isPartial = [&](unsigned v) { return partial && v + 1 == nv; };
       SmallVector<Value> rows, init;
       for (unsigned r = 0; r < blockRows; ++r)
         rows.push_back(addc(row0, r));
       for (unsigned r = 0; r < blockRows; ++r)
-        for (unsigned v = 0; v < nv; ++v)
-          init.push_back(vector::LoadOp::create(
-              b, loc, accType, c, at({rows[r], addc(col0, v * lanes)})));
+        for (unsigned v = 0; v < nv; ++v) {
+          SmallVector<Value> ix = at(cBatch, {rows[r], addc(col0, v * lanes)});
+          init.push_back(isPartial(v)
+                             ? vector::MaskedLoadOp::create(b, loc, accType, c,
+                                                            ix, mask, zero)
+                                   .getResult()
+                             : vector::LoadOp::create(b, loc, accType, c, ix)
+                                   .getResult());
+        }
       auto kLoop = scf::ForOp::create(
           b, loc, kBegin, kEnd, idx(unroll), init,
           [&](OpBuilder &nb, Location, Value kLoopIv, ValueRange accs) {
@@ -192,16 +418,12 @@ public:
                 bv.push_back(vector::LoadOp::create(
                     b, loc, dot ? dotOperand : accType, packed,
                     {jb, kk, idx((dot ? 2 : 1) * v * lanes)}));
-              // Column of A's pair in the dot kernel, of A's scalar else.
-              Value aCol = dot ? mulc(kk, 2) : kk;
               for (unsigned r = 0; r < blockRows; ++r) {
-                SmallVector<Value> aIx(batch.begin(), batch.end());
-                aIx.push_back(rows[r]);
                 Value av;
                 if (dot) {
                   // One pair of A (two bf16 = one i32) splat to every lane.
-                  aIx.push_back(aCol);
-                  Value pair = vector::LoadOp::create(b, loc, pairVec, a, aIx);
+                  Value pair = vector::LoadOp::create(
+                      b, loc, pairVec, a, at(aBatch, {rows[r], mulc(kk, 2)}));
                   Value asInt =
                       vector::BitCastOp::create(b, loc, pairAsInt, pair);
                   Value scalar = vector::ExtractOp::create(b, loc, asInt, 0);
@@ -209,9 +431,10 @@ public:
                       vector::BroadcastOp::create(b, loc, bcastInt, scalar);
                   av = vector::BitCastOp::create(b, loc, dotOperand, splat);
                 } else {
-                  SmallVector<Value> aEffIx(aBatch.begin(), aBatch.end());
-                  aEffIx.append({rows[r], aCol});
-                  Value scalar = memref::LoadOp::create(b, loc, aEff, aEffIx);
+                  Value scalar = memref::LoadOp::create(
+                      b, loc, a,
+                      aTransposed ? at(aBatch, {kk, rows[r]})
+                                  : at(aBatch, {rows[r], kk}));
                   av = vector::BroadcastOp::create(b, loc, accType, scalar);
                 }
                 for (unsigned v = 0; v < nv; ++v) {
@@ -227,9 +450,20 @@ public:
             scf::YieldOp::create(b, loc, next);
           });
       for (unsigned r = 0; r < blockRows; ++r)
-        for (unsigned v = 0; v < nv; ++v)
-          vector::StoreOp::create(b, loc, kLoop.getResult(r * nv + v), c,
-                                  at({rows[r], addc(col0, v * lanes)}));
+        for (unsigned v = 0; v < nv; ++v) {
+          Value acc = kLoop.getResult(r * nv + v);
+          SmallVector<Value> ix = at(cBatch, {rows[r], addc(col0, v * lanes)});
+          if (isPartial(v))
+            vector::MaskedStoreOp::create(b, loc, c, ix, mask, acc);
+          else
+            vector::StoreOp::create(b, loc, acc, c, ix);
+        }
+    };
+    // Every panel: the full ones in a loop, then the zero-padded last one.
+    auto forEachPanel = [&](function_ref<void(Value, int64_t)> body) {
+      loop(fullPanels, 1, [&](Value jb) { body(jb, nr); });
+      if (tailCols)
+        body(idx(fullPanels), tailCols);
     };
     // K blocks of kc (GotoBLAS): the kc x nr slice of a B panel stays in L1
     // and the m x kc slice of A in L2 while every block of C passes by.
@@ -252,26 +486,76 @@ public:
         loop(full, std::min(mcRows, full), [&](Value ic) {
           Value icEnd = arith::MinSIOp::create(
               b, loc, addc(ic, std::min(mcRows, full)), idx(full));
-          loop(panels, 1, [&](Value jb) {
-            scf::ForOp::create(
-                b, loc, ic, icEnd, idx(cfg.mr), ValueRange{},
-                [&](OpBuilder &nb, Location, Value row0, ValueRange) {
-                  OpBuilder::InsertionGuard g(b);
-                  b.setInsertionPoint(nb.getInsertionBlock(),
-                                      nb.getInsertionPoint());
-                  emitBlock(jb, row0, cfg.mr, kBegin, kEnd);
-                  scf::YieldOp::create(b, loc);
-                });
+          forEachPanel([&](Value jb, int64_t cols) {
+            loop(ic, icEnd, cfg.mr, [&](Value row0) {
+              emitBlock(jb, row0, cfg.mr, cols, kBegin, kEnd);
+            });
           });
         });
       }
       if (tail)
-        loop(panels, 1,
-             [&](Value jb) { emitBlock(jb, idx(full), tail, kBegin, kEnd); });
+        forEachPanel([&](Value jb, int64_t cols) {
+          emitBlock(jb, idx(full), tail, cols, kBegin, kEnd);
+        });
     });
-    memref::DeallocOp::create(b, loc, packed);
-    if (widenedA)
-      memref::DeallocOp::create(b, loc, widenedA);
+  }
+
+  /// The operand the kernel reads as A for one batch: in place, or a copy
+  /// (widened to f32 for the f32 kernel on narrow types; made row-major for
+  /// the dot kernel when transposed). Sets `copy` when the caller must free
+  /// it.
+  Value prepareA(const MatrixOperand &aOp, ValueRange batch, int64_t m,
+                 int64_t k, bool dot, Value &copy, SmallVector<Value> &aBatch,
+                 bool &aTransposed) {
+    Type elem = getElementTypeOrSelf(aOp.mem.getType());
+    aTransposed = aOp.transposed;
+    aBatch.assign(batch.begin(), batch.end());
+    copy = nullptr;
+    if (!dot && !elem.isF32()) {
+      copy = aOp.transposed ? widenCopy(aOp.mem, batch, k, m)
+                            : widenCopy(aOp.mem, batch, m, k);
+    } else if (dot && aOp.transposed) {
+      copy = transposedCopy(aOp.mem, batch, m, k);
+      aTransposed = false;
+    }
+    if (!copy)
+      return aOp.mem;
+    aBatch.clear();
+    return copy;
+  }
+
+  /// C[batch][m x n] += A * B for every batch (batch = 0: a plain matmul).
+  /// A B shared by every batch (broadcast) is packed once.
+  void emitMatmul(const MatrixOperand &aOp, const MatrixOperand &bOp, Value c,
+                  int64_t batches, int64_t m, int64_t n, int64_t k, Type elem) {
+    bool dot = cfg.bf16Dot && elem.isBF16();
+    auto one = [&](ValueRange batch, Value packed) {
+      ValueRange aB = aOp.batched ? batch : ValueRange{};
+      Value aCopy;
+      SmallVector<Value> aIx;
+      bool aTransposed;
+      Value a = prepareA(aOp, aB, m, k, dot, aCopy, aIx, aTransposed);
+      emitKernel(a, aIx, aTransposed, packed, c, batch, m, n, k, dot);
+      if (aCopy)
+        dealloc(aCopy);
+    };
+    if (!batches) {
+      Value packed = packB(bOp, {}, n, k, elem, dot);
+      one({}, packed);
+      dealloc(packed);
+      return;
+    }
+    if (!bOp.batched) {
+      Value packed = packB(bOp, {}, n, k, elem, dot);
+      loop(batches, 1, [&](Value batch) { one(batch, packed); });
+      dealloc(packed);
+      return;
+    }
+    loop(batches, 1, [&](Value batch) {
+      Value packed = packB(bOp, batch, n, k, elem, dot);
+      one(batch, packed);
+      dealloc(packed);
+    });
   }
 
   /// True when the AMX kernel covers an m x n x k bf16 matmul: 2 x 2 C
@@ -354,107 +638,179 @@ public:
     memref::DeallocOp::create(b, loc, packed);
   }
 
-private:
-  Value addIdx(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
 
+private:
   OpBuilder &b;
   Location loc;
   const KernelConfig &cfg;
 };
 
-/// Checks that `op` is a plain (default maps) bufferized contraction of
-/// same-typed float inputs (at most 32 bits) into f32, N divisible by nr.
+/// A matmul / batch_matmul as the kernels see it.
+struct ContractionShape {
+  MatrixOperand a, b;
+  Value c;
+  int64_t batches = 0; ///< 0: a plain matmul
+  int64_t m = 0, n = 0, k = 0;
+  Type elem;
+};
+
+/// How one operand map reads a matrix whose default map is
+/// ([batch,] row, col): `row`/`col` are loop dimensions. Fails on maps the
+/// kernels do not read.
+static FailureOr<MatrixOperand> classifyOperand(AffineMap map, unsigned row,
+                                                unsigned col,
+                                                std::optional<unsigned> batch) {
+  if (!map.isProjectedPermutation())
+    return failure();
+  SmallVector<unsigned> dims;
+  for (AffineExpr e : map.getResults())
+    dims.push_back(cast<AffineDimExpr>(e).getPosition());
+  MatrixOperand op;
+  if (dims.size() == 3 && batch && dims[0] == *batch) {
+    op.batched = true;
+    dims.erase(dims.begin());
+  }
+  if (dims.size() != 2)
+    return failure();
+  if (dims[0] == col && dims[1] == row)
+    op.transposed = true;
+  else if (dims[0] != row || dims[1] != col)
+    return failure();
+  return op;
+}
+
+/// The kernels' view of a bufferized matmul or batch_matmul, or why they
+/// cannot take it (for the remark of the fallback).
+static FailureOr<ContractionShape>
+matchContraction(linalg::LinalgOp op, const KernelConfig &cfg,
+                 std::string &why) {
+  bool batch = isa<linalg::BatchMatmulOp>(op);
+  if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op)) {
+    why = "no x86 kernel for this contraction";
+    return failure();
+  }
+  if (!op.hasPureBufferSemantics()) {
+    why = "operands are not buffers (the kernels run after bufferization)";
+    return failure();
+  }
+  unsigned m = batch ? 1 : 0, n = m + 1, k = m + 2;
+  std::optional<unsigned> bDim =
+      batch ? std::optional<unsigned>(0) : std::nullopt;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  FailureOr<MatrixOperand> a = classifyOperand(maps[0], m, k, bDim);
+  FailureOr<MatrixOperand> b = classifyOperand(maps[1], k, n, bDim);
+  FailureOr<MatrixOperand> c = classifyOperand(maps[2], m, n, bDim);
+  if (failed(a) || failed(b) || failed(c) || c->transposed ||
+      c->batched != batch) {
+    why = "indexing maps other than a (transposed, broadcast) matrix per "
+          "operand";
+    return failure();
+  }
+  ContractionShape s;
+  s.a = *a;
+  s.b = *b;
+  s.a.mem = op.getDpsInputs()[0];
+  s.b.mem = op.getDpsInputs()[1];
+  s.c = op.getDpsInits()[0];
+  MemRefType at = getPlainMemRef(s.a.mem, a->batched ? 3 : 2);
+  MemRefType bt = getPlainMemRef(s.b.mem, b->batched ? 3 : 2);
+  MemRefType ct = getPlainMemRef(s.c, batch ? 3 : 2);
+  if (!at || !bt || !ct) {
+    why = "operands are not static identity-layout memrefs";
+    return failure();
+  }
+  s.elem = at.getElementType();
+  auto floatElem = dyn_cast<FloatType>(s.elem);
+  if (s.elem != bt.getElementType() || !floatElem ||
+      floatElem.getWidth() > 32 || !ct.getElementType().isF32()) {
+    why = "needs float inputs of at most 32 bits of one type and an f32 "
+          "output";
+    return failure();
+  }
+  unsigned ar = at.getRank(), br = bt.getRank(), cr = ct.getRank();
+  s.batches = batch ? ct.getDimSize(0) : 0;
+  s.m = ct.getDimSize(cr - 2);
+  s.n = ct.getDimSize(cr - 1);
+  s.k = at.getDimSize(s.a.transposed ? ar - 2 : ar - 1);
+  (void)br;
+  if (cfg.bf16Dot && s.elem.isBF16() && s.k % 2) {
+    why = "odd K: the bf16 dot kernel reads K in pairs";
+    return failure();
+  }
+  return s;
+}
+
+/// matmul / batch_matmul (any of the operand maps classifyOperand reads)
+/// -> packed register-blocked kernel.
 template <typename OpTy>
-static LogicalResult matchContraction(OpTy op, const KernelConfig &cfg,
-                                      unsigned rank, PatternRewriter &rw) {
-  if (!op.hasPureBufferSemantics() || op.hasUserDefinedMaps())
-    return rw.notifyMatchFailure(op, "needs buffers and default maps");
-  MemRefType a = getPlainMemRef(op.getDpsInputs()[0], rank);
-  MemRefType bt = getPlainMemRef(op.getDpsInputs()[1], rank);
-  MemRefType c = getPlainMemRef(op.getDpsInits()[0], rank);
-  if (!a || !bt || !c)
-    return rw.notifyMatchFailure(op, "needs static identity-layout memrefs");
-  Type elem = a.getElementType();
-  // Inputs narrower than f32 (bf16, f16, FP8) are widened while packing.
-  auto floatElem = dyn_cast<FloatType>(elem);
-  if (elem != bt.getElementType() || !floatElem || floatElem.getWidth() > 32 ||
-      !c.getElementType().isF32())
-    return rw.notifyMatchFailure(op, "needs float inputs of at most 32 "
-                                     "bits of one type and an f32 output");
-  int64_t k = a.getDimSize(rank - 1), n = bt.getDimSize(rank - 1);
-  if (n % cfg.nr || (cfg.bf16Dot && elem.isBF16() && k % 2))
-    return rw.notifyMatchFailure(op, "shape not divisible by the block");
+struct ContractionToKernel : OpRewritePattern<OpTy> {
+  ContractionToKernel(MLIRContext *ctx, KernelConfig cfg)
+      : OpRewritePattern<OpTy>(ctx), cfg(cfg) {}
+  LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rw) const override {
+    std::string why;
+    FailureOr<ContractionShape> s =
+        matchContraction(cast<linalg::LinalgOp>(op.getOperation()), cfg, why);
+    if (failed(s))
+      return rw.notifyMatchFailure(op, why);
+    KernelBuilder kb(rw, op.getLoc(), cfg);
+    if (!s->batches && !s->a.transposed && !s->b.transposed &&
+        kb.amxCovers(s->m, s->n, s->k, s->elem))
+      kb.emitAmxMatmul(s->a.mem, s->b.mem, s->c, s->m, s->n, s->k, s->elem);
+    else
+      kb.emitMatmul(s->a, s->b, s->c, s->batches, s->m, s->n, s->k, s->elem);
+    rw.eraseOp(op);
+    return success();
+  }
+  KernelConfig cfg;
+};
+
+/// Why a convolution cannot become im2col + kernel, or success.
+static LogicalResult matchConv(linalg::LinalgOp op, const KernelConfig &cfg,
+                               std::string &why) {
+  if (!op.hasPureBufferSemantics()) {
+    why = "operands are not buffers (the kernels run after bufferization)";
+    return failure();
+  }
+  for (Value v : op->getOperands())
+    if (!getPlainMemRef(v, 4)) {
+      why = "operands are not static identity-layout memrefs";
+      return failure();
+    }
+  Type elem = getElementTypeOrSelf(op.getDpsInputs()[0].getType());
+  if (elem != getElementTypeOrSelf(op.getDpsInputs()[1].getType()) ||
+      !isa<FloatType>(elem) ||
+      !getElementTypeOrSelf(op.getDpsInits()[0].getType()).isF32()) {
+    why = "needs float inputs of one type and an f32 output";
+    return failure();
+  }
+  // NCHW: the GEMM's K is C*KH*KW, read in pairs by the bf16 dot.
+  auto filter = cast<MemRefType>(op.getDpsInputs()[1].getType());
+  if (isa<linalg::Conv2DNchwFchwOp>(op) && cfg.bf16Dot && elem.isBF16() &&
+      filter.getNumElements() / filter.getDimSize(0) % 2) {
+    why = "odd C*KH*KW: the bf16 dot kernel reads K in pairs";
+    return failure();
+  }
   return success();
 }
 
-struct MatmulToKernel : OpRewritePattern<linalg::MatmulOp> {
-  MatmulToKernel(MLIRContext *ctx, KernelConfig cfg)
-      : OpRewritePattern(ctx), cfg(cfg) {}
-  LogicalResult matchAndRewrite(linalg::MatmulOp op,
-                                PatternRewriter &rw) const override {
-    if (failed(matchContraction(op, cfg, 2, rw)))
-      return failure();
-    auto a = cast<MemRefType>(op.getDpsInputs()[0].getType());
-    auto bt = cast<MemRefType>(op.getDpsInputs()[1].getType());
-    KernelBuilder kb(rw, op.getLoc(), cfg);
-    int64_t m = a.getDimSize(0), n = bt.getDimSize(1), k = a.getDimSize(1);
-    if (kb.amxCovers(m, n, k, a.getElementType()))
-      kb.emitAmxMatmul(op.getDpsInputs()[0], op.getDpsInputs()[1],
-                       op.getDpsInits()[0], m, n, k, a.getElementType());
-    else
-      kb.emitMatmul(op.getDpsInputs()[0], op.getDpsInputs()[1],
-                    op.getDpsInits()[0], {}, m, n, k, a.getElementType());
-    rw.eraseOp(op);
-    return success();
-  }
-  KernelConfig cfg;
-};
-
-struct BatchMatmulToKernel : OpRewritePattern<linalg::BatchMatmulOp> {
-  BatchMatmulToKernel(MLIRContext *ctx, KernelConfig cfg)
-      : OpRewritePattern(ctx), cfg(cfg) {}
-  LogicalResult matchAndRewrite(linalg::BatchMatmulOp op,
-                                PatternRewriter &rw) const override {
-    if (failed(matchContraction(op, cfg, 3, rw)))
-      return failure();
-    auto a = cast<MemRefType>(op.getDpsInputs()[0].getType());
-    auto bt = cast<MemRefType>(op.getDpsInputs()[1].getType());
-    KernelBuilder kb(rw, op.getLoc(), cfg);
-    kb.loop(a.getDimSize(0), 1, [&](Value batch) {
-      kb.emitMatmul(op.getDpsInputs()[0], op.getDpsInputs()[1],
-                    op.getDpsInits()[0], batch, a.getDimSize(1),
-                    bt.getDimSize(2), a.getDimSize(2), a.getElementType());
-    });
-    rw.eraseOp(op);
-    return success();
-  }
-  KernelConfig cfg;
-};
-
 /// linalg.conv_2d_nhwc_hwcf -> im2col + linalg.matmul, which the kernel
 /// patterns above then lower: col[(n, oh, ow), (kh, kw, c)] is copied from
-/// the input once (O(output pixels x KH*KW*C), in the input's type), the
+/// the input once (O(output pixels x KH*KW*C), in the input's type; runs
+/// of C channels are contiguous in both and copied a vector at a time), the
 /// filter and the output are the same buffers viewed as matrices.
-struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
-  ConvToMatmul(MLIRContext *ctx, KernelConfig cfg)
+struct ConvNhwcToMatmul : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
+  ConvNhwcToMatmul(MLIRContext *ctx, KernelConfig cfg)
       : OpRewritePattern(ctx), cfg(cfg) {}
   LogicalResult matchAndRewrite(linalg::Conv2DNhwcHwcfOp op,
                                 PatternRewriter &rw) const override {
-    if (!op.hasPureBufferSemantics())
-      return rw.notifyMatchFailure(op, "needs buffers");
+    std::string why;
+    if (failed(matchConv(op, cfg, why)))
+      return rw.notifyMatchFailure(op, why);
     Value input = op.getDpsInputs()[0], filter = op.getDpsInputs()[1],
           output = op.getDpsInits()[0];
-    MemRefType in = getPlainMemRef(input, 4), fil = getPlainMemRef(filter, 4),
-               out = getPlainMemRef(output, 4);
-    if (!in || !fil || !out)
-      return rw.notifyMatchFailure(op, "needs static identity-layout memrefs");
-    Type elem = in.getElementType();
-    if (elem != fil.getElementType() || !isa<FloatType>(elem) ||
-        !out.getElementType().isF32())
-      return rw.notifyMatchFailure(op, "needs float inputs, f32 output");
-    int64_t f = fil.getDimSize(3);
-    if (f % cfg.nr)
-      return rw.notifyMatchFailure(op, "filters not divisible by nr");
+    auto fil = cast<MemRefType>(filter.getType()),
+         out = cast<MemRefType>(output.getType());
+    Type elem = fil.getElementType();
     SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
     SmallVector<int64_t> dilations(op.getDilations().getValues<int64_t>());
     int64_t n = out.getDimSize(0), oh = out.getDimSize(1),
@@ -463,28 +819,32 @@ struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
     Location loc = op.getLoc();
     KernelBuilder kb(rw, loc, cfg);
     int64_t rows = n * oh * ow, depth = kh * kw * c;
-    Value col =
-        memref::AllocOp::create(rw, loc, MemRefType::get({rows, depth}, elem),
-                                rw.getI64IntegerAttr(64));
+    Value col = kb.alloc(MemRefType::get({rows, depth}, elem));
+    auto vec = VectorType::get({cfg.lanes}, elem);
     kb.loop(n, 1, [&](Value ni) {
       kb.loop(oh, 1, [&](Value y) {
         kb.loop(ow, 1, [&](Value x) {
           // row = (ni * oh + y) * ow + x
-          Value row = arith::AddIOp::create(
-              rw, loc,
-              kb.mulc(arith::AddIOp::create(rw, loc, kb.mulc(ni, oh), y), ow),
-              x);
+          Value row = kb.addIdx(kb.mulc(kb.addIdx(kb.mulc(ni, oh), y), ow), x);
           for (int64_t i = 0; i < kh; ++i)
             for (int64_t j = 0; j < kw; ++j) {
               Value iy = kb.addc(kb.mulc(y, strides[0]), i * dilations[0]);
               Value ix = kb.addc(kb.mulc(x, strides[1]), j * dilations[1]);
-              kb.loop(c, 1, [&](Value ci) {
-                Value v = memref::LoadOp::create(rw, loc, input,
-                                                 ValueRange{ni, iy, ix, ci});
-                memref::StoreOp::create(
-                    rw, loc, v, col,
-                    ValueRange{row, kb.addc(ci, (i * kw + j) * c)});
-              });
+              int64_t base = (i * kw + j) * c;
+              kb.emitVectorizedLoop(
+                  c, cfg.lanes,
+                  [&](Value ci) {
+                    Value v = vector::LoadOp::create(
+                        rw, loc, vec, input, ValueRange{ni, iy, ix, ci});
+                    vector::StoreOp::create(rw, loc, v, col,
+                                            ValueRange{row, kb.addc(ci, base)});
+                  },
+                  [&](Value ci) {
+                    Value v = memref::LoadOp::create(
+                        rw, loc, input, ValueRange{ni, iy, ix, ci});
+                    memref::StoreOp::create(rw, loc, v, col,
+                                            ValueRange{row, kb.addc(ci, base)});
+                  });
             }
         });
       });
@@ -495,12 +855,221 @@ struct ConvToMatmul : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
         rw, loc, output, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
     linalg::MatmulOp::create(rw, loc, ValueRange{col, filterMatrix},
                              ValueRange{outputMatrix});
-    memref::DeallocOp::create(rw, loc, col);
+    kb.dealloc(col);
     rw.eraseOp(op);
     return success();
   }
   KernelConfig cfg;
 };
+
+/// linalg.conv_2d_nchw_fchw (torch-mlir's default layout) as one GEMM per
+/// image: out[n] (F x OH*OW) += filter (F x C*KH*KW) * col (C*KH*KW x
+/// OH*OW), with the filter and output viewed as matrices in place. A 1x1
+/// stride-1 convolution reads the image itself as B; otherwise col is
+/// copied once per image (rows of OW contiguous pixels a vector at a time
+/// at stride 1) and packed by the kernel.
+struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
+  ConvNchwToKernel(MLIRContext *ctx, KernelConfig cfg)
+      : OpRewritePattern(ctx), cfg(cfg) {}
+  LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp op,
+                                PatternRewriter &rw) const override {
+    std::string why;
+    if (failed(matchConv(op, cfg, why)))
+      return rw.notifyMatchFailure(op, why);
+    Value input = op.getDpsInputs()[0], filter = op.getDpsInputs()[1],
+          output = op.getDpsInits()[0];
+    auto in = cast<MemRefType>(input.getType()),
+         fil = cast<MemRefType>(filter.getType()),
+         out = cast<MemRefType>(output.getType());
+    Type elem = fil.getElementType();
+    bool dot = cfg.bf16Dot && elem.isBF16();
+    SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
+    SmallVector<int64_t> dilations(op.getDilations().getValues<int64_t>());
+    int64_t batches = out.getDimSize(0), f = out.getDimSize(1),
+            oh = out.getDimSize(2), ow = out.getDimSize(3),
+            c = fil.getDimSize(1), kh = fil.getDimSize(2),
+            kw = fil.getDimSize(3);
+    int64_t depth = c * kh * kw, pixels = oh * ow;
+    Location loc = op.getLoc();
+    KernelBuilder kb(rw, loc, cfg);
+    MatrixOperand a;
+    a.mem = memref::CollapseShapeOp::create(
+        rw, loc, filter, ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+    Value cMat = memref::CollapseShapeOp::create(
+        rw, loc, output, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+    bool direct = kh == 1 && kw == 1 && strides[0] == 1 && strides[1] == 1 &&
+                  in.getDimSize(2) == oh && in.getDimSize(3) == ow;
+    MatrixOperand bOp;
+    Value col;
+    if (direct) {
+      bOp.mem = memref::CollapseShapeOp::create(
+          rw, loc, input, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+      bOp.batched = true;
+    } else {
+      col = kb.alloc(MemRefType::get({depth, pixels}, elem));
+      bOp.mem = col;
+    }
+    auto vec = VectorType::get({cfg.lanes}, elem);
+    kb.loop(batches, 1, [&](Value ni) {
+      if (!direct) {
+        // col[(ci, i, j)][y * OW + x] = in[ni][ci][y*s + i*d][x*s + j*d]
+        kb.loop(c, 1, [&](Value ci) {
+          for (int64_t i = 0; i < kh; ++i)
+            for (int64_t j = 0; j < kw; ++j) {
+              Value row = kb.addc(kb.mulc(ci, kh * kw), i * kw + j);
+              kb.loop(oh, 1, [&](Value y) {
+                Value iy = kb.addc(kb.mulc(y, strides[0]), i * dilations[0]);
+                Value p0 = kb.mulc(y, ow);
+                auto ixOf = [&](Value x) {
+                  return kb.addc(kb.mulc(x, strides[1]), j * dilations[1]);
+                };
+                auto one = [&](Value x) {
+                  Value v = memref::LoadOp::create(
+                      rw, loc, input, ValueRange{ni, ci, iy, ixOf(x)});
+                  memref::StoreOp::create(rw, loc, v, col,
+                                          ValueRange{row, kb.addIdx(p0, x)});
+                };
+                if (strides[1] != 1) {
+                  kb.loop(ow, 1, one);
+                  return;
+                }
+                kb.emitVectorizedLoop(
+                    ow, cfg.lanes,
+                    [&](Value x) {
+                      Value v = vector::LoadOp::create(
+                          rw, loc, vec, input, ValueRange{ni, ci, iy, ixOf(x)});
+                      vector::StoreOp::create(
+                          rw, loc, v, col, ValueRange{row, kb.addIdx(p0, x)});
+                    },
+                    one);
+              });
+            }
+        });
+      }
+      Value packed = kb.packB(bOp, direct ? ValueRange{ni} : ValueRange{},
+                              pixels, depth, elem, dot);
+      Value aCopy;
+      SmallVector<Value> aIx;
+      bool aTransposed;
+      Value aMem = kb.prepareA(a, {}, f, depth, dot, aCopy, aIx, aTransposed);
+      kb.emitKernel(aMem, aIx, aTransposed, packed, cMat, ni, f, pixels, depth,
+                    dot);
+      if (aCopy)
+        kb.dealloc(aCopy);
+      kb.dealloc(packed);
+    });
+    if (col)
+      kb.dealloc(col);
+    rw.eraseOp(op);
+    return success();
+  }
+  KernelConfig cfg;
+};
+
+/// A linalg.transpose on buffers that moves the innermost dimension (the
+/// affine vectorizer would read one of the two sides with a stride, element
+/// by element) -> `lanes` x `lanes` blocks transposed in registers.
+struct TransposeToBlockedCopy : OpRewritePattern<linalg::TransposeOp> {
+  TransposeToBlockedCopy(MLIRContext *ctx, KernelConfig cfg)
+      : OpRewritePattern(ctx), cfg(cfg) {}
+  LogicalResult matchAndRewrite(linalg::TransposeOp op,
+                                PatternRewriter &rw) const override {
+    if (!op.hasPureBufferSemantics())
+      return rw.notifyMatchFailure(op, "needs buffers");
+    ArrayRef<int64_t> perm = op.getPermutation();
+    int64_t rank = perm.size();
+    MemRefType in = getPlainMemRef(op.getInput(), rank),
+               out = getPlainMemRef(op.getInit(), rank);
+    if (!in || !out || rank < 2 || perm[rank - 1] == rank - 1)
+      return rw.notifyMatchFailure(op, "needs static identity-layout "
+                                       "memrefs and a moved last dimension");
+    unsigned width = in.getElementType().getIntOrFloatBitWidth();
+    if (width != 8 && width != 16 && width != 32 && width != 64)
+      return rw.notifyMatchFailure(op, "element width");
+    // out[o] = in[i] with i[perm[d]] = o[d]. The input dimension that
+    // becomes the output's innermost (rowDim) and the output dimension of
+    // the input's innermost (outCol) form the 2-D transposes.
+    int64_t rowDim = perm[rank - 1];
+    int64_t outCol = std::find(perm.begin(), perm.end(), rank - 1) -
+                     perm.begin();
+    Location loc = op.getLoc();
+    KernelBuilder kb(rw, loc, cfg);
+    // 16 lanes of 32-bit values, 8 of 64, otherwise the register's f32 lanes.
+    unsigned lanes = cfg.lanes;
+    auto vec = VectorType::get({lanes}, in.getElementType());
+    SmallVector<Value> outer(rank);
+    std::function<void(int64_t)> nest = [&](int64_t d) {
+      if (d == rank) {
+        auto inIx = [&](Value r, Value c) {
+          SmallVector<Value> ix(outer);
+          ix[rowDim] = r;
+          ix[rank - 1] = c;
+          return ix;
+        };
+        // out index: o[d] = i[perm[d]].
+        auto outIx = [&](Value c, Value r) {
+          SmallVector<Value> i(outer);
+          i[rowDim] = r;
+          i[rank - 1] = c;
+          SmallVector<Value> o(rank);
+          for (int64_t e = 0; e < rank; ++e)
+            o[e] = i[perm[e]];
+          return o;
+        };
+        kb.emitTransposeCopy(
+            in.getDimSize(rowDim), in.getDimSize(rank - 1), lanes,
+            [&](Value r, Value c) -> Value {
+              return vector::LoadOp::create(rw, loc, vec, op.getInput(),
+                                            inIx(r, c));
+            },
+            [&](Value c, Value r, Value v) {
+              vector::StoreOp::create(rw, loc, v, op.getInit(), outIx(c, r));
+            },
+            [&](Value r, Value c) {
+              Value x = memref::LoadOp::create(rw, loc, op.getInput(),
+                                               inIx(r, c));
+              memref::StoreOp::create(rw, loc, x, op.getInit(), outIx(c, r));
+            });
+        return;
+      }
+      if (d == rowDim || d == rank - 1)
+        return nest(d + 1);
+      kb.loop(in.getDimSize(d), 1, [&](Value iv) {
+        outer[d] = iv;
+        nest(d + 1);
+      });
+    };
+    (void)outCol;
+    nest(0);
+    rw.eraseOp(op);
+    return success();
+  }
+  KernelConfig cfg;
+};
+
+/// The reason a contraction or convolution left on the generic loop path
+/// was not taken by a kernel, or nothing for ops that are neither.
+static std::optional<std::string> whyGenericPath(linalg::LinalgOp op,
+                                                 const KernelConfig &cfg) {
+  std::string why;
+  if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op)) {
+    (void)matchContraction(op, cfg, why);
+    return why;
+  }
+  if (isa<linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNchwFchwOp>(op)) {
+    if (failed(matchConv(op, cfg, why)))
+      return why;
+    return std::nullopt;
+  }
+  if (linalg::isaContractionOpInterface(op))
+    return std::string("no x86 kernel for this contraction");
+  // Convolutions (not pooling: a multiply-accumulate body).
+  if (linalg::isaConvolutionOpInterface(op) &&
+      llvm::any_of(op.getBlock()->getOperations(),
+                   [](Operation &inner) { return isa<arith::MulFOp>(inner); }))
+    return std::string("no x86 kernel for this convolution");
+  return std::nullopt;
+}
 
 struct LowpX86LowerContractionsPass
     : lowp::impl::LowpX86LowerContractionsBase<LowpX86LowerContractionsPass> {
@@ -545,10 +1114,17 @@ struct LowpX86LowerContractionsPass
       return signalPassFailure();
     }
     RewritePatternSet patterns(&getContext());
-    patterns.add<MatmulToKernel, BatchMatmulToKernel, ConvToMatmul>(
-        &getContext(), cfg);
+    patterns.add<ContractionToKernel<linalg::MatmulOp>,
+                 ContractionToKernel<linalg::BatchMatmulOp>, ConvNhwcToMatmul,
+                 ConvNchwToKernel, TransposeToBlockedCopy>(&getContext(), cfg);
     if (failed(applyPatternsGreedily(root, std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    // A contraction left to the generic loops is slow: say so, and why.
+    root->walk([&](linalg::LinalgOp op) {
+      if (std::optional<std::string> why = whyGenericPath(op, cfg))
+        op->emitRemark() << "generic loop path for '" << op->getName()
+                         << "': " << *why;
+    });
   }
 };
 } // namespace

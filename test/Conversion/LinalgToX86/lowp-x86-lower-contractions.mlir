@@ -66,30 +66,87 @@ func.func @batch_matmul_f32(%a: memref<3x2x8xf32>, %b: memref<3x8x32xf32>, %c: m
 
 // -----
 
-// Left alone: tensors, transposed maps, N not divisible by nr.
+// Left alone: tensors (the kernels run after bufferization).
 // DOT-LABEL: func @untouched
 // DOT: linalg.matmul ins(%{{.*}} : tensor<4x8xf32>, tensor<8x32xf32>)
-// DOT: linalg.matmul indexing_maps
-// DOT: linalg.matmul ins(%{{.*}} : memref<4x8xf32>, memref<8x20xf32>)
-func.func @untouched(%a: tensor<4x8xf32>, %b: tensor<8x32xf32>, %c: tensor<4x32xf32>,
-                     %bt: memref<32x8xf32>, %am: memref<4x8xf32>, %cm: memref<4x32xf32>,
-                     %b20: memref<8x20xf32>, %c20: memref<4x20xf32>) -> tensor<4x32xf32> {
+func.func @untouched(%a: tensor<4x8xf32>, %b: tensor<8x32xf32>, %c: tensor<4x32xf32>) -> tensor<4x32xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x32xf32>) outs(%c : tensor<4x32xf32>) -> tensor<4x32xf32>
-  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
-      ins(%am, %bt : memref<4x8xf32>, memref<32x8xf32>) outs(%cm : memref<4x32xf32>)
-  linalg.matmul ins(%am, %b20 : memref<4x8xf32>, memref<8x20xf32>) outs(%c20 : memref<4x20xf32>)
   return %0 : tensor<4x32xf32>
 }
 
 // -----
 
-// Convolutions become im2col + the matmul kernel: the input patches are
-// copied once into a (pixels x KH*KW*C) buffer in the input's type, the
-// filter and the output are viewed as matrices.
+// B read transposed ([n][k], nn.Linear's weight): packing is a 32-bit
+// transpose through registers. For the dot, a bf16 pair along k is one i32
+// of a B^T row: 16 rows of 16 pairs loaded, bitcast to i32, transposed by 4
+// stages of shuffles (64), stored as VNNI rows. N = 40: a zero-padded last
+// panel and a masked last vector of C.
+// DOT-LABEL: func @matmul_bt_bf16
+// DOT: %[[P:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x32x64xbf16>
+// DOT-COUNT-16: vector.bitcast %{{.*}} : vector<32xbf16> to vector<16xi32>
+// DOT-COUNT-64: vector.shuffle {{.*}} : vector<16xi32>, vector<16xi32>
+// DOT-COUNT-16: vector.store %{{.*}}, %[[P]]{{.*}} : memref<2x32x64xbf16>, vector<32xbf16>
+// DOT: vector.store %{{.*}}, %[[P]][%c1, %{{.*}}, %c0] : memref<2x32x64xbf16>, vector<32xbf16>
+// DOT: x86vector.avx512.dot
+// DOT: %[[M:.*]] = vector.constant_mask [8] : vector<16xi1>
+// DOT: vector.maskedload %{{.*}}[%{{.*}}, %c32], %[[M]]
+// DOT: x86vector.avx512.dot
+// DOT: vector.maskedstore %{{.*}}[%{{.*}}, %c32], %[[M]]
+// DOT: memref.dealloc %[[P]]
+// On AVX2 the f32 B^T is transposed in 8 x 8 blocks (24 shuffles each).
+// FMA-LABEL: func @matmul_bt_bf16
+// FMA: memref.alloc() {alignment = 64 : i64} : memref<5x64x8xf32>
+// FMA-COUNT-8: arith.extf %{{.*}} : vector<8xbf16> to vector<8xf32>
+// FMA-COUNT-24: vector.shuffle {{.*}} : vector<8xi32>, vector<8xi32>
+// FMA: vector.fma
+func.func @matmul_bt_bf16(%a: memref<4x64xbf16>, %bt: memref<40x64xbf16>, %c: memref<4x40xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %bt : memref<4x64xbf16>, memref<40x64xbf16>) outs(%c : memref<4x40xf32>)
+  return
+}
+
+// -----
+
+// A read transposed ([k][m]): the f32 kernel broadcasts A^T[k][row] in
+// place; N = 20 on AVX2 (nr = 8): a last panel of 4 columns, masked.
+// FMA-LABEL: func @matmul_at_f32
+// FMA-NOT: memref.alloc() {alignment = 64 : i64} : memref<4x16xf32>
+// FMA: memref.load %arg0[%{{.*}}, %{{.*}}] : memref<16x4xf32>
+// FMA: vector.fma
+// FMA: vector.constant_mask [4] : vector<8xi1>
+func.func @matmul_at_f32(%at: memref<16x4xf32>, %b: memref<16x20xf32>, %c: memref<4x20xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%at, %b : memref<16x4xf32>, memref<16x20xf32>) outs(%c : memref<4x20xf32>)
+  return
+}
+
+// -----
+
+// A batch_matmul whose B is shared by every batch: packed once, outside
+// the batch loop.
+// DOT-LABEL: func @batch_matmul_shared_b
+// DOT: %[[P:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x8x32xf32>
+// DOT: scf.for %[[BATCH:.*]] = %c0 to %c3
+// DOT-NOT: memref.alloc
+// DOT: vector.fma
+// DOT: }
+// DOT: memref.dealloc %[[P]]
+func.func @batch_matmul_shared_b(%a: memref<3x2x8xf32>, %b: memref<8x32xf32>, %c: memref<3x2x32xf32>) {
+  linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>]
+      ins(%a, %b : memref<3x2x8xf32>, memref<8x32xf32>) outs(%c : memref<3x2x32xf32>)
+  return
+}
+
+// -----
+
+// NHWC convolutions become im2col + the matmul kernel: the input patches
+// are copied once into a (pixels x KH*KW*C) buffer in the input's type (C
+// contiguous channels a vector at a time), the filter and the output are
+// viewed as matrices.
 // DOT-LABEL: func @conv_bf16
 // DOT: %[[COL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<16x144xbf16>
-// DOT: memref.load %{{.*}} : memref<1x6x6x16xbf16>
-// DOT: memref.store %{{.*}}, %[[COL]]
+// DOT: vector.load %{{.*}} : memref<1x6x6x16xbf16>, vector<16xbf16>
+// DOT: vector.store %{{.*}}, %[[COL]]
 // DOT: %[[F:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] : memref<3x3x16x32xbf16> into memref<144x32xbf16>
 // DOT: %[[O:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] : memref<1x4x4x32xf32> into memref<16x32xf32>
 // DOT: vector.interleave
@@ -102,5 +159,56 @@ func.func @untouched(%a: tensor<4x8xf32>, %b: tensor<8x32xf32>, %c: tensor<4x32x
 func.func @conv_bf16(%i: memref<1x6x6x16xbf16>, %f: memref<3x3x16x32xbf16>, %o: memref<1x4x4x32xf32>) {
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
     ins(%i, %f : memref<1x6x6x16xbf16>, memref<3x3x16x32xbf16>) outs(%o : memref<1x4x4x32xf32>)
+  return
+}
+
+// -----
+
+// NCHW convolutions: one GEMM per image, the filter (F x C*KH*KW) as A,
+// im2col (C*KH*KW x OH*OW, rows of OW contiguous pixels copied a vector at
+// a time) as B, the output viewed as [N][F][OH*OW].
+// FMA-LABEL: func @conv_nchw
+// FMA: %[[F:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0], [1, 2, 3]] : memref<16x8x3x3xf32> into memref<16x72xf32>
+// FMA: %[[O:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] : memref<2x16x8x8xf32> into memref<2x16x64xf32>
+// FMA: %[[COL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<72x64xf32>
+// FMA: scf.for %[[N:.*]] = %c0 to %c2
+// FMA: vector.load %{{.*}} : memref<2x8x10x10xf32>, vector<8xf32>
+// FMA: vector.store %{{.*}}, %[[COL]]
+// FMA: vector.fma
+// FMA: vector.store %{{.*}}, %[[O]][%[[N]], %{{.*}}, %{{.*}}] : memref<2x16x64xf32>, vector<8xf32>
+// FMA: memref.dealloc %[[COL]]
+// FMA-NOT: linalg.conv_2d
+func.func @conv_nchw(%i: memref<2x8x10x10xf32>, %f: memref<16x8x3x3xf32>, %o: memref<2x16x8x8xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%i, %f : memref<2x8x10x10xf32>, memref<16x8x3x3xf32>) outs(%o : memref<2x16x8x8xf32>)
+  return
+}
+
+// -----
+
+// A 1x1 stride-1 NCHW convolution reads the image itself as B.
+// FMA-LABEL: func @conv_nchw_1x1
+// FMA: %[[B:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] : memref<1x8x7x7xf32> into memref<1x8x49xf32>
+// FMA-NOT: memref.alloc() {{.*}} : memref<8x49xf32>
+// FMA: vector.load %[[B]]
+// FMA: vector.fma
+func.func @conv_nchw_1x1(%i: memref<1x8x7x7xf32>, %f: memref<16x8x1x1xf32>, %o: memref<1x16x7x7xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%i, %f : memref<1x8x7x7xf32>, memref<16x8x1x1xf32>) outs(%o : memref<1x16x7x7xf32>)
+  return
+}
+
+// -----
+
+// A linalg.transpose left on buffers that moves the innermost dimension:
+// 8 x 8 blocks through registers, the 3-row edge element by element.
+// FMA-LABEL: func @transpose
+// FMA-COUNT-8: vector.load %{{.*}} : memref<19x16xf32>, vector<8xf32>
+// FMA-COUNT-24: vector.shuffle
+// FMA-COUNT-8: vector.store %{{.*}} : memref<16x19xf32>, vector<8xf32>
+// FMA: memref.load %{{.*}} : memref<19x16xf32>
+// FMA-NOT: linalg.transpose
+func.func @transpose(%x: memref<19x16xf32>, %y: memref<16x19xf32>) {
+  linalg.transpose ins(%x : memref<19x16xf32>) outs(%y : memref<16x19xf32>) permutation = [1, 0]
   return
 }

@@ -1,0 +1,258 @@
+//===- FoldLayoutIntoContractions.cpp - lowp-fold-layout-into-contractions ===//
+//
+// Front ends transpose weights before a matmul (torch-mlir: `aten.t` of
+// every nn.Linear weight as a `linalg.transpose`) and broadcast them over the
+// batch before a batch_matmul. Bufferized, each is a full strided copy per
+// call. On tensors, a copy that only permutes or broadcasts dimensions is an
+// indexing map: it folds into the contraction's operand map, and the x86
+// kernels then read the operand through it while packing, which they do
+// anyway. An elementwise op (the narrowing cast the precision decisions
+// insert) between the copy and the contraction is moved before the copy so
+// that it runs on the contiguous source.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lowp/Conversion/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::lowp {
+#define GEN_PASS_DEF_LOWPFOLDLAYOUTINTOCONTRACTIONS
+#include "lowp/Conversion/Passes.h.inc"
+} // namespace mlir::lowp
+
+using namespace mlir;
+using namespace mlir::lowp;
+
+namespace {
+
+/// A linalg op on tensors that only moves elements: one input read through a
+/// projected permutation (a transpose, a broadcast, or both), an identity
+/// output, and a body that yields the input element. linalg.transpose,
+/// linalg.broadcast and the equivalent generics all qualify.
+static bool isLayoutCopy(linalg::LinalgOp op) {
+  if (!op || !op.hasPureTensorSemantics() || op.getNumDpsInputs() != 1 ||
+      op.getNumDpsInits() != 1 ||
+      op.getNumLoops() != op.getNumParallelLoops())
+    return false;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (!maps[0].isProjectedPermutation() || !maps[1].isIdentity())
+    return false;
+  Block *body = op.getBlock();
+  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
+  return body->getOperations().size() == 1 && yield &&
+         yield.getNumOperands() == 1 &&
+         yield.getOperand(0) == body->getArgument(0);
+}
+
+/// An elementwise op on tensors of one input with identity maps whose body
+/// is pure and does not read the output element (a cast, a scale).
+static bool isUnaryElementwise(linalg::LinalgOp op) {
+  if (!op || !op.hasPureTensorSemantics() || op.getNumDpsInputs() != 1 ||
+      op.getNumDpsInits() != 1 ||
+      op.getNumLoops() != op.getNumParallelLoops() ||
+      op->getNumResults() != 1)
+    return false;
+  if (!llvm::all_of(op.getIndexingMapsArray(),
+                    [](AffineMap m) { return m.isIdentity(); }))
+    return false;
+  Block *body = op.getBlock();
+  if (!body->getArgument(1).use_empty())
+    return false;
+  return llvm::all_of(body->without_terminator(), [](Operation &inner) {
+    return isPure(&inner) && inner.getNumRegions() == 0 &&
+           !isa<linalg::IndexOp>(inner);
+  });
+}
+
+/// The operand maps the x86 kernels read (and linalg's verifiers accept):
+/// a matrix, maybe transposed, indexed by the batch dimension or broadcast
+/// over it. `rowDim`/`colDim` are the loop dimensions of the operand's rows
+/// and columns in the default map.
+static bool isKernelOperandMap(AffineMap map, unsigned rowDim, unsigned colDim,
+                               std::optional<unsigned> batchDim) {
+  if (!map.isProjectedPermutation() || map.getNumResults() < 2)
+    return false;
+  SmallVector<unsigned> dims;
+  for (AffineExpr e : map.getResults())
+    dims.push_back(cast<AffineDimExpr>(e).getPosition());
+  if (dims.size() == 3) {
+    if (!batchDim || dims[0] != *batchDim)
+      return false;
+    dims.erase(dims.begin());
+  }
+  return dims.size() == 2 &&
+         ((dims[0] == rowDim && dims[1] == colDim) ||
+          (dims[0] == colDim && dims[1] == rowDim));
+}
+
+/// matmul / batch_matmul reading a layout copy: read the copy's source
+/// through the composed map instead, when the result is still a map the
+/// contraction (and the kernels) take.
+template <typename OpTy>
+struct FoldLayoutCopyIntoOperand : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rw) const override {
+    if (!op.hasPureTensorSemantics())
+      return rw.notifyMatchFailure(op, "needs tensors");
+    bool batch = std::is_same_v<OpTy, linalg::BatchMatmulOp>;
+    // Loop dimensions: [batch,] m, n, k.
+    unsigned m = batch ? 1 : 0, n = m + 1, k = m + 2;
+    std::optional<unsigned> b =
+        batch ? std::optional<unsigned>(0) : std::nullopt;
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    SmallVector<Value> inputs(op.getDpsInputs());
+    bool changed = false;
+    for (unsigned i = 0; i < 2; ++i) {
+      auto copy = inputs[i].template getDefiningOp<linalg::LinalgOp>();
+      if (!isLayoutCopy(copy))
+        continue;
+      AffineMap composed = copy.getIndexingMapsArray()[0].compose(maps[i]);
+      if (!isKernelOperandMap(composed, i == 0 ? m : k, i == 0 ? k : n, b))
+        continue;
+      maps[i] = composed;
+      inputs[i] = copy.getDpsInputs()[0];
+      changed = true;
+    }
+    if (!changed)
+      return rw.notifyMatchFailure(op, "no foldable layout copy");
+    Location loc = op.getLoc();
+    if (batch && maps[1].getNumResults() == 2) {
+      // B shared by every batch: with A and C in their default layout the
+      // batch is more rows of one matmul (linalg.batch_matmul accepts a
+      // broadcast B only as (k, n), not transposed).
+      auto aType = cast<RankedTensorType>(inputs[0].getType());
+      auto cType = cast<RankedTensorType>(op.getDpsInits()[0].getType());
+      SmallVector<AffineMap> defaults =
+          linalg::BatchMatmulOp::getDefaultIndexingMaps(rw.getContext());
+      if (maps[0] == defaults[0] && maps[2] == defaults[2] &&
+          aType.hasStaticShape() &&
+          cType.hasStaticShape()) {
+        rw.replaceOp(op, collapseBatchIntoRows(op, inputs[0], inputs[1],
+                                               maps[1], rw));
+        return success();
+      }
+      if (maps[1] != AffineMap::get(4, 0, {rw.getAffineDimExpr(k),
+                                            rw.getAffineDimExpr(n)},
+                                    rw.getContext())) {
+        maps[1] = op.getIndexingMapsArray()[1];
+        inputs[1] = op.getDpsInputs()[1];
+        if (inputs[0] == op.getDpsInputs()[0])
+          return rw.notifyMatchFailure(op, "transposed broadcast B");
+      }
+    }
+    auto folded =
+        OpTy::create(rw, loc, op->getResultTypes(), inputs, op.getDpsInits());
+    folded.setIndexingMapsAttr(rw.getAffineMapArrayAttr(maps));
+    rw.replaceOp(op, folded->getResults());
+    return success();
+  }
+
+  /// batch_matmul(A[b][m][k], B shared) -> matmul(A as (b*m) x k, B) with
+  /// the result expanded back to [b][m][n].
+  static Value collapseBatchIntoRows(OpTy op, Value a, Value b, AffineMap bMap,
+                                     PatternRewriter &rw) {
+    Location loc = op.getLoc();
+    SmallVector<ReassociationIndices> rows = {{0, 1}, {2}};
+    Value a2 = tensor::CollapseShapeOp::create(rw, loc, a, rows);
+    Value c2 =
+        tensor::CollapseShapeOp::create(rw, loc, op.getDpsInits()[0], rows);
+    // Loop dimensions (b, m, n, k) -> (m, n, k).
+    MLIRContext *ctx = rw.getContext();
+    AffineMap toMatmul = AffineMap::get(
+        4, 0,
+        {getAffineConstantExpr(0, ctx), getAffineDimExpr(0, ctx),
+         getAffineDimExpr(1, ctx), getAffineDimExpr(2, ctx)},
+        ctx);
+    SmallVector<AffineExpr> bExprs;
+    for (AffineExpr e : bMap.getResults())
+      bExprs.push_back(toMatmul.getResult(cast<AffineDimExpr>(e).getPosition()));
+    AffineMap m = AffineMap::get(3, 0, {getAffineDimExpr(0, ctx),
+                                        getAffineDimExpr(2, ctx)}, ctx);
+    AffineMap bm = AffineMap::get(3, 0, bExprs, ctx);
+    AffineMap cm = AffineMap::get(3, 0, {getAffineDimExpr(0, ctx),
+                                         getAffineDimExpr(1, ctx)}, ctx);
+    auto mm = linalg::MatmulOp::create(rw, loc, TypeRange{c2.getType()},
+                                       ValueRange{a2, b}, ValueRange{c2});
+    mm.setIndexingMapsAttr(rw.getAffineMapArrayAttr({m, bm, cm}));
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    return tensor::ExpandShapeOp::create(rw, loc, resultType, mm.getResult(0),
+                                         rows);
+  }
+};
+
+/// elementwise(copy(x)) -> copy(elementwise(x)) when every user is a
+/// contraction operand: the elementwise op then runs on the contiguous
+/// source (and on fewer elements when the copy broadcasts), and the copy
+/// folds into the contraction.
+struct SwapElementwiseAndLayoutCopy
+    : OpInterfaceRewritePattern<linalg::LinalgOp> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+                                PatternRewriter &rw) const override {
+    if (!isUnaryElementwise(op))
+      return failure();
+    Value result = op->getResult(0);
+    if (result.use_empty() ||
+        !llvm::all_of(result.getUses(), [](OpOperand &use) {
+          auto user = dyn_cast<linalg::LinalgOp>(use.getOwner());
+          return isa_and_nonnull<linalg::MatmulOp, linalg::BatchMatmulOp>(
+                     use.getOwner()) &&
+                 user.isDpsInput(&use);
+        }))
+      return rw.notifyMatchFailure(op, "a user is not a contraction operand");
+    auto copy = op.getDpsInputs()[0].getDefiningOp<linalg::LinalgOp>();
+    if (!isLayoutCopy(copy) || !copy->hasOneUse())
+      return rw.notifyMatchFailure(op, "input is not a layout copy");
+    Location loc = op.getLoc();
+    Value source = copy.getDpsInputs()[0];
+    auto sourceType = cast<RankedTensorType>(source.getType());
+    auto resultType = cast<RankedTensorType>(result.getType());
+    if (!sourceType.hasStaticShape() || !resultType.hasStaticShape())
+      return rw.notifyMatchFailure(op, "needs static shapes");
+    Type elem = resultType.getElementType();
+    // The elementwise op on the source's shape...
+    Value init = tensor::EmptyOp::create(rw, loc, sourceType.getShape(), elem);
+    unsigned rank = sourceType.getRank();
+    AffineMap id = rw.getMultiDimIdentityMap(rank);
+    auto moved = linalg::GenericOp::create(
+        rw, loc, TypeRange{init.getType()}, ValueRange{source}, ValueRange{init},
+        ArrayRef<AffineMap>{id, id},
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel));
+    rw.cloneRegionBefore(op->getRegion(0), moved.getRegion(),
+                         moved.getRegion().end());
+    Block &body = moved.getRegion().front();
+    body.getArgument(0).setType(sourceType.getElementType());
+    // ...then the copy, now of the converted elements.
+    Value copyInit =
+        tensor::EmptyOp::create(rw, loc, resultType.getShape(), elem);
+    unsigned copyRank = resultType.getRank();
+    auto movedCopy = linalg::GenericOp::create(
+        rw, loc, TypeRange{resultType}, ValueRange{moved.getResult(0)},
+        ValueRange{copyInit}, copy.getIndexingMapsArray(),
+        SmallVector<utils::IteratorType>(copyRank,
+                                         utils::IteratorType::parallel),
+        [](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(b, l, args[0]);
+        });
+    rw.replaceOp(op, movedCopy->getResults());
+    return success();
+  }
+};
+
+struct LowpFoldLayoutIntoContractionsPass
+    : lowp::impl::LowpFoldLayoutIntoContractionsBase<
+          LowpFoldLayoutIntoContractionsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<FoldLayoutCopyIntoOperand<linalg::MatmulOp>,
+                 FoldLayoutCopyIntoOperand<linalg::BatchMatmulOp>,
+                 SwapElementwiseAndLayoutCopy>(&getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

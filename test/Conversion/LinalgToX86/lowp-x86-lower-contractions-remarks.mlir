@@ -1,0 +1,71 @@
+// RUN: fp-opt %s -lowp-x86-lower-contractions=cpu=sapphirerapids -split-input-file -verify-diagnostics -o /dev/null
+
+// Contractions and convolutions the kernels cannot take stay on the generic
+// loop path, which is slow: a remark names the op and the reason.
+
+func.func @tensors(%a: tensor<4x8xf32>, %b: tensor<8x32xf32>, %c: tensor<4x32xf32>) -> tensor<4x32xf32> {
+  // expected-remark @below {{generic loop path for 'linalg.matmul': operands are not buffers (the kernels run after bufferization)}}
+  %0 = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x32xf32>) outs(%c : tensor<4x32xf32>) -> tensor<4x32xf32>
+  return %0 : tensor<4x32xf32>
+}
+
+// -----
+
+func.func @dynamic(%a: memref<?x8xf32>, %b: memref<8x32xf32>, %c: memref<?x32xf32>) {
+  // expected-remark @below {{generic loop path for 'linalg.matmul': operands are not static identity-layout memrefs}}
+  linalg.matmul ins(%a, %b : memref<?x8xf32>, memref<8x32xf32>) outs(%c : memref<?x32xf32>)
+  return
+}
+
+// -----
+
+func.func @f64(%a: memref<2x4x8xf64>, %b: memref<2x8x32xf64>, %c: memref<2x4x32xf64>) {
+  // expected-remark @below {{generic loop path for 'linalg.batch_matmul': needs float inputs of at most 32 bits of one type and an f32 output}}
+  linalg.batch_matmul ins(%a, %b : memref<2x4x8xf64>, memref<2x8x32xf64>) outs(%c : memref<2x4x32xf64>)
+  return
+}
+
+// -----
+
+func.func @odd_k_bf16(%a: memref<4x7xbf16>, %b: memref<7x32xbf16>, %c: memref<4x32xf32>) {
+  // expected-remark @below {{generic loop path for 'linalg.matmul': odd K: the bf16 dot kernel reads K in pairs}}
+  linalg.matmul ins(%a, %b : memref<4x7xbf16>, memref<7x32xbf16>) outs(%c : memref<4x32xf32>)
+  return
+}
+
+// -----
+
+func.func @odd_depth_nchw(%i: memref<1x3x6x6xbf16>, %f: memref<16x3x3x3xbf16>, %o: memref<1x16x4x4xf32>) {
+  // expected-remark @below {{generic loop path for 'linalg.conv_2d_nchw_fchw': odd C*KH*KW: the bf16 dot kernel reads K in pairs}}
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%i, %f : memref<1x3x6x6xbf16>, memref<16x3x3x3xbf16>) outs(%o : memref<1x16x4x4xf32>)
+  return
+}
+
+// -----
+
+func.func @other_contraction(%a: memref<4x8xf32>, %x: memref<8xf32>, %y: memref<4xf32>) {
+  // expected-remark @below {{generic loop path for 'linalg.matvec': no x86 kernel for this contraction}}
+  linalg.matvec ins(%a, %x : memref<4x8xf32>, memref<8xf32>) outs(%y : memref<4xf32>)
+  return
+}
+
+// -----
+
+func.func @other_convolution(%i: memref<1x6x6x8xf32>, %f: memref<3x3x8xf32>, %o: memref<1x4x4x8xf32>) {
+  // expected-remark @below {{generic loop path for 'linalg.depthwise_conv_2d_nhwc_hwc': no x86 kernel for this convolution}}
+  linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%i, %f : memref<1x6x6x8xf32>, memref<3x3x8xf32>) outs(%o : memref<1x4x4x8xf32>)
+  return
+}
+
+// -----
+
+// No remark: pooling is not a multiply-accumulate; elementwise ops are not
+// contractions.
+func.func @pooling(%i: memref<1x6x6x8xf32>, %w: memref<3x3xf32>, %o: memref<1x4x4x8xf32>, %e: memref<8xf32>) {
+  linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%i, %w : memref<1x6x6x8xf32>, memref<3x3xf32>) outs(%o : memref<1x4x4x8xf32>)
+  linalg.add ins(%e, %e : memref<8xf32>, memref<8xf32>) outs(%e : memref<8xf32>)
+  return
+}
