@@ -21,7 +21,7 @@ CPU="${CPU:-sapphirerapids}"
 MCPU="${MCPU:-sapphirerapids}"
 TARGET="${TARGET:-sapphirerapids}"
 OUT="$(mktemp -d)"
-trap 'rm -rf "$OUT"' EXIT
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$OUT"' EXIT; echo "work dir: $OUT"
 if ! /usr/bin/python3 -c "import torch, numpy" 2>/dev/null; then
   apt-get install -y python3-torch python3-numpy >/dev/null
 fi

@@ -358,12 +358,16 @@ public:
   }
 
   /// C[m x n] += A[m x k] * B[k x n] for one batch: `aBatch` / `cBatch`
-  /// index A and C, B is packed (packB). A is read in place: broadcast
+  /// index A and C, B is packed (packB) or, with `bRowMajor`, already in
+  /// the kernel's element layout as rows of at least n rounded up to nr
+  /// ([k][n'] f32, [k/2][2n'] VNNI pairs for dot: im2col writes it so). C's
+  /// columns start at `cColOffset` (null: 0). A is read in place: broadcast
   /// scalars (f32 kernel; `aTransposed` reads A^T[k][m]) or broadcast pairs
   /// (dot kernel, row-major A only).
   void emitKernel(Value a, ValueRange aBatch, bool aTransposed, Value packed,
                   Value c, ValueRange cBatch, int64_t m, int64_t n, int64_t k,
-                  bool dot) {
+                  bool dot, bool bRowMajor = false,
+                  Value cColOffset = nullptr) {
     Type f32 = b.getF32Type();
     Type elem = getElementTypeOrSelf(packed.getType());
     unsigned lanes = cfg.lanes, nr = cfg.nr;
@@ -379,7 +383,8 @@ public:
     // panel's) of C, in registers across [kBegin, kEnd).
     auto emitBlock = [&](Value jb, Value row0, unsigned blockRows,
                          int64_t cols, Value kBegin, Value kEnd) {
-      Value col0 = mulc(jb, nr);
+      Value bCol0 = mulc(jb, nr);
+      Value col0 = cColOffset ? addIdx(bCol0, cColOffset) : bCol0;
       unsigned nv = ceilDiv(cols, lanes);
       int64_t partial = cols % lanes;
       Value mask, zero;
@@ -417,7 +422,10 @@ public:
               for (unsigned v = 0; v < nv; ++v)
                 bv.push_back(vector::LoadOp::create(
                     b, loc, dot ? dotOperand : accType, packed,
-                    {jb, kk, idx((dot ? 2 : 1) * v * lanes)}));
+                    bRowMajor
+                        ? ValueRange{kk, mulc(addc(bCol0, v * lanes),
+                                              dot ? 2 : 1)}
+                        : ValueRange{jb, kk, idx((dot ? 2 : 1) * v * lanes)}));
               for (unsigned r = 0; r < blockRows; ++r) {
                 Value av;
                 if (dot) {
@@ -862,12 +870,14 @@ struct ConvNhwcToMatmul : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
   KernelConfig cfg;
 };
 
-/// linalg.conv_2d_nchw_fchw (torch-mlir's default layout) as one GEMM per
-/// image: out[n] (F x OH*OW) += filter (F x C*KH*KW) * col (C*KH*KW x
-/// OH*OW), with the filter and output viewed as matrices in place. A 1x1
-/// stride-1 convolution reads the image itself as B; otherwise col is
-/// copied once per image (rows of OW contiguous pixels a vector at a time
-/// at stride 1) and packed by the kernel.
+/// linalg.conv_2d_nchw_fchw (torch-mlir's default layout) as GEMMs:
+/// out[n] (F x OH*OW) += filter (F x C*KH*KW) * col (C*KH*KW x OH*OW), the
+/// filter and output viewed as matrices in place. col is built for a block
+/// of R output rows at a time, sized to stay in L2, directly in the layout
+/// the kernel reads (f32 rows, or VNNI pairs of rows for the bf16 dot), so
+/// it is written once and read from cache: no separate packing pass and no
+/// full-size buffer. At stride 1 a row of OW pixels is a contiguous run of
+/// the input, copied a vector at a time.
 struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
   ConvNchwToKernel(MLIRContext *ctx, KernelConfig cfg)
       : OpRewritePattern(ctx), cfg(cfg) {}
@@ -878,10 +888,10 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
       return rw.notifyMatchFailure(op, why);
     Value input = op.getDpsInputs()[0], filter = op.getDpsInputs()[1],
           output = op.getDpsInits()[0];
-    auto in = cast<MemRefType>(input.getType()),
-         fil = cast<MemRefType>(filter.getType()),
+    auto fil = cast<MemRefType>(filter.getType()),
          out = cast<MemRefType>(output.getType());
     Type elem = fil.getElementType();
+    Type f32 = rw.getF32Type();
     bool dot = cfg.bf16Dot && elem.isBF16();
     SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
     SmallVector<int64_t> dilations(op.getDilations().getValues<int64_t>());
@@ -889,7 +899,20 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
             oh = out.getDimSize(2), ow = out.getDimSize(3),
             c = fil.getDimSize(1), kh = fil.getDimSize(2),
             kw = fil.getDimSize(3);
-    int64_t depth = c * kh * kw, pixels = oh * ow;
+    int64_t depth = c * kh * kw;
+    // Rows per block: col within ~512 KiB (L2), preferring a pixel count
+    // that is a multiple of nr (no masked last panel).
+    Type colElem = dot ? elem : f32;
+    int64_t bytes = colElem.getIntOrFloatBitWidth() / 8;
+    int64_t budget = 512 * 1024;
+    int64_t rowsPerBlock =
+        std::clamp<int64_t>(budget / std::max<int64_t>(1, depth * ow * bytes),
+                            1, oh);
+    for (int64_t r = rowsPerBlock; r * 2 > rowsPerBlock; --r)
+      if (r * ow % cfg.nr == 0) {
+        rowsPerBlock = r;
+        break;
+      }
     Location loc = op.getLoc();
     KernelBuilder kb(rw, loc, cfg);
     MatrixOperand a;
@@ -897,69 +920,118 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
         rw, loc, filter, ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
     Value cMat = memref::CollapseShapeOp::create(
         rw, loc, output, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
-    bool direct = kh == 1 && kw == 1 && strides[0] == 1 && strides[1] == 1 &&
-                  in.getDimSize(2) == oh && in.getDimSize(3) == ow;
-    MatrixOperand bOp;
-    Value col;
-    if (direct) {
-      bOp.mem = memref::CollapseShapeOp::create(
-          rw, loc, input, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
-      bOp.batched = true;
-    } else {
-      col = kb.alloc(MemRefType::get({depth, pixels}, elem));
-      bOp.mem = col;
-    }
+    int64_t blockCols = ceilDiv(rowsPerBlock * ow, cfg.nr) * cfg.nr;
+    Value col = kb.alloc(dot ? MemRefType::get({depth / 2, 2 * blockCols}, elem)
+                             : MemRefType::get({depth, blockCols}, f32));
+    // The filter as the kernel's A (widened once for the f32 kernel).
+    Value aCopy;
+    SmallVector<Value> aIx;
+    bool aTransposed;
+    Value aMem = kb.prepareA(a, {}, f, depth, dot, aCopy, aIx, aTransposed);
     auto vec = VectorType::get({cfg.lanes}, elem);
-    kb.loop(batches, 1, [&](Value ni) {
-      if (!direct) {
-        // col[(ci, i, j)][y * OW + x] = in[ni][ci][y*s + i*d][x*s + j*d]
-        kb.loop(c, 1, [&](Value ci) {
-          for (int64_t i = 0; i < kh; ++i)
-            for (int64_t j = 0; j < kw; ++j) {
-              Value row = kb.addc(kb.mulc(ci, kh * kw), i * kw + j);
-              kb.loop(oh, 1, [&](Value y) {
-                Value iy = kb.addc(kb.mulc(y, strides[0]), i * dilations[0]);
-                Value p0 = kb.mulc(y, ow);
-                auto ixOf = [&](Value x) {
-                  return kb.addc(kb.mulc(x, strides[1]), j * dilations[1]);
-                };
-                auto one = [&](Value x) {
-                  Value v = memref::LoadOp::create(
-                      rw, loc, input, ValueRange{ni, ci, iy, ixOf(x)});
-                  memref::StoreOp::create(rw, loc, v, col,
-                                          ValueRange{row, kb.addIdx(p0, x)});
-                };
-                if (strides[1] != 1) {
-                  kb.loop(ow, 1, one);
-                  return;
-                }
-                kb.emitVectorizedLoop(
-                    ow, cfg.lanes,
-                    [&](Value x) {
-                      Value v = vector::LoadOp::create(
-                          rw, loc, vec, input, ValueRange{ni, ci, iy, ixOf(x)});
-                      vector::StoreOp::create(
-                          rw, loc, v, col, ValueRange{row, kb.addIdx(p0, x)});
-                    },
-                    one);
-              });
-            }
+    auto f32Vec = VectorType::get({cfg.lanes}, f32);
+    auto widen = [&](Value v) -> Value {
+      if (dot || elem == f32)
+        return v;
+      return arith::ExtFOp::create(rw, loc, isa<VectorType>(v.getType())
+                                                ? Type(f32Vec)
+                                                : f32,
+                                   v);
+    };
+    // Input coordinates of filter tap `kk` = (ci, i, j) for output (y, x).
+    auto tap = [&](Value kk, Value y) {
+      Value ci = arith::DivUIOp::create(rw, loc, kk, kb.idx(kh * kw));
+      Value ij = arith::RemUIOp::create(rw, loc, kk, kb.idx(kh * kw));
+      Value i = arith::DivUIOp::create(rw, loc, ij, kb.idx(kw));
+      Value j = arith::RemUIOp::create(rw, loc, ij, kb.idx(kw));
+      Value iy = kb.addIdx(kb.mulc(y, strides[0]), kb.mulc(i, dilations[0]));
+      return std::make_tuple(ci, iy, kb.mulc(j, dilations[1]));
+    };
+    // col for rows [y0, y0 + rows), then the GEMM on its pixels.
+    auto emitBlock = [&](Value ni, Value y0, int64_t rows) {
+      kb.loop(rows, 1, [&](Value r) {
+        Value y = kb.addIdx(y0, r);
+        Value p0 = kb.mulc(r, ow);
+        // One col row (or VNNI row pair) for the pixels of output row y.
+        auto copyRow = [&](Value kk, function_ref<void(Value, Value)> store,
+                           function_ref<void(Value, Value)> storeOne) {
+          auto [ci, iy, jx] = tap(kk, y);
+          auto ix = [&](Value x) {
+            return kb.addIdx(kb.mulc(x, strides[1]), jx);
+          };
+          auto one = [&](Value x) {
+            storeOne(x, memref::LoadOp::create(
+                            rw, loc, input, ValueRange{ni, ci, iy, ix(x)}));
+          };
+          if (strides[1] != 1) {
+            kb.loop(ow, 1, one);
+            return;
+          }
+          kb.emitVectorizedLoop(
+              ow, cfg.lanes,
+              [&](Value x) {
+                store(x, vector::LoadOp::create(rw, loc, vec, input,
+                                                ValueRange{ni, ci, iy, ix(x)}));
+              },
+              one);
+        };
+        if (!dot) {
+          kb.loop(depth, 1, [&](Value kk) {
+            copyRow(
+                kk,
+                [&](Value x, Value v) {
+                  vector::StoreOp::create(rw, loc, widen(v), col,
+                                          ValueRange{kk, kb.addIdx(p0, x)});
+                },
+                [&](Value x, Value v) {
+                  memref::StoreOp::create(rw, loc, widen(v), col,
+                                          ValueRange{kk, kb.addIdx(p0, x)});
+                });
+          });
+          return;
+        }
+        // VNNI: rows 2kk2 and 2kk2+1 interleaved, pixel by pixel.
+        kb.loop(depth / 2, 1, [&](Value kk2) {
+          for (int64_t e = 0; e < 2; ++e) {
+            Value kk = kb.addc(kb.mulc(kk2, 2), e);
+            // Vector runs land in every other slot: strided stores would be
+            // scalar, so the even and odd rows are interleaved in registers
+            // when the run is full (below) and stored pairwise otherwise.
+            copyRow(
+                kk,
+                [&](Value x, Value v) {
+                  if (e == 0)
+                    return; // the odd row's pass stores both
+                  auto [ci0, iy0, jx0] = tap(kb.mulc(kk2, 2), y);
+                  Value evenX = kb.addIdx(kb.mulc(x, strides[1]), jx0);
+                  Value even = vector::LoadOp::create(
+                      rw, loc, vec, input, ValueRange{ni, ci0, iy0, evenX});
+                  Value pairs = vector::InterleaveOp::create(rw, loc, even, v);
+                  vector::StoreOp::create(
+                      rw, loc, pairs, col,
+                      ValueRange{kk2, kb.mulc(kb.addIdx(p0, x), 2)});
+                },
+                [&](Value x, Value v) {
+                  memref::StoreOp::create(
+                      rw, loc, v, col,
+                      ValueRange{kk2, kb.addc(kb.mulc(kb.addIdx(p0, x), 2), e)});
+                });
+          }
         });
-      }
-      Value packed = kb.packB(bOp, direct ? ValueRange{ni} : ValueRange{},
-                              pixels, depth, elem, dot);
-      Value aCopy;
-      SmallVector<Value> aIx;
-      bool aTransposed;
-      Value aMem = kb.prepareA(a, {}, f, depth, dot, aCopy, aIx, aTransposed);
-      kb.emitKernel(aMem, aIx, aTransposed, packed, cMat, ni, f, pixels, depth,
-                    dot);
-      if (aCopy)
-        kb.dealloc(aCopy);
-      kb.dealloc(packed);
+      });
+      kb.emitKernel(aMem, aIx, aTransposed, col, cMat, ni, f, rows * ow,
+                    depth, dot, /*bRowMajor=*/true, kb.mulc(y0, ow));
+    };
+    int64_t fullRows = oh / rowsPerBlock * rowsPerBlock;
+    kb.loop(batches, 1, [&](Value ni) {
+      kb.loop(fullRows, rowsPerBlock,
+              [&](Value y0) { emitBlock(ni, y0, rowsPerBlock); });
+      if (fullRows < oh)
+        emitBlock(ni, kb.idx(fullRows), oh - fullRows);
     });
-    if (col)
-      kb.dealloc(col);
+    if (aCopy)
+      kb.dealloc(aCopy);
+    kb.dealloc(col);
     rw.eraseOp(op);
     return success();
   }
@@ -1047,6 +1119,69 @@ struct TransposeToBlockedCopy : OpRewritePattern<linalg::TransposeOp> {
   KernelConfig cfg;
 };
 
+/// memref.copy between static buffers where one side is strided (tensor.pad
+/// bufferizes to a copy into a subview of the padded buffer; im2col-style
+/// slices do the same): finalize-memref-to-llvm calls the runtime's generic
+/// element-by-element `memrefCopy` for those. As loops instead, the
+/// contiguous innermost dimension a vector at a time.
+struct StridedCopyToVectorLoops : OpRewritePattern<memref::CopyOp> {
+  StridedCopyToVectorLoops(MLIRContext *ctx, KernelConfig cfg)
+      : OpRewritePattern(ctx), cfg(cfg) {}
+  LogicalResult matchAndRewrite(memref::CopyOp op,
+                                PatternRewriter &rw) const override {
+    auto src = dyn_cast<MemRefType>(op.getSource().getType());
+    auto dst = dyn_cast<MemRefType>(op.getTarget().getType());
+    if (!src || !dst || !src.hasStaticShape() || src.getRank() == 0 ||
+        (src.getLayout().isIdentity() && dst.getLayout().isIdentity()))
+      return rw.notifyMatchFailure(op, "contiguous or dynamic copy");
+    auto innerStride = [](MemRefType t) {
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      if (failed(t.getStridesAndOffset(strides, offset)))
+        return int64_t(0);
+      return strides.back();
+    };
+    if (innerStride(src) != 1 || innerStride(dst) != 1 ||
+        !src.getElementType().isIntOrFloat())
+      return rw.notifyMatchFailure(op, "innermost dimension not contiguous");
+    Location loc = op.getLoc();
+    KernelBuilder kb(rw, loc, cfg);
+    int64_t rank = src.getRank();
+    auto vec = VectorType::get({cfg.lanes}, src.getElementType());
+    SmallVector<Value> ivs;
+    std::function<void(int64_t)> nest = [&](int64_t d) {
+      if (d + 1 == rank) {
+        auto ix = [&](Value i) {
+          SmallVector<Value> all(ivs);
+          all.push_back(i);
+          return all;
+        };
+        kb.emitVectorizedLoop(
+            src.getDimSize(d), cfg.lanes,
+            [&](Value i) {
+              Value v = vector::LoadOp::create(rw, loc, vec, op.getSource(),
+                                               ix(i));
+              vector::StoreOp::create(rw, loc, v, op.getTarget(), ix(i));
+            },
+            [&](Value i) {
+              Value v = memref::LoadOp::create(rw, loc, op.getSource(), ix(i));
+              memref::StoreOp::create(rw, loc, v, op.getTarget(), ix(i));
+            });
+        return;
+      }
+      kb.loop(src.getDimSize(d), 1, [&](Value iv) {
+        ivs.push_back(iv);
+        nest(d + 1);
+        ivs.pop_back();
+      });
+    };
+    nest(0);
+    rw.eraseOp(op);
+    return success();
+  }
+  KernelConfig cfg;
+};
+
 /// The reason a contraction or convolution left on the generic loop path
 /// was not taken by a kernel, or nothing for ops that are neither.
 static std::optional<std::string> whyGenericPath(linalg::LinalgOp op,
@@ -1116,7 +1251,8 @@ struct LowpX86LowerContractionsPass
     RewritePatternSet patterns(&getContext());
     patterns.add<ContractionToKernel<linalg::MatmulOp>,
                  ContractionToKernel<linalg::BatchMatmulOp>, ConvNhwcToMatmul,
-                 ConvNchwToKernel, TransposeToBlockedCopy>(&getContext(), cfg);
+                 ConvNchwToKernel, TransposeToBlockedCopy,
+                 StridedCopyToVectorLoops>(&getContext(), cfg);
     if (failed(applyPatternsGreedily(root, std::move(patterns))))
       return signalPassFailure();
     // A contraction left to the generic loops is slow: say so, and why.

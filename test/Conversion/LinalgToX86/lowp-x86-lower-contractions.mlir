@@ -164,9 +164,11 @@ func.func @conv_bf16(%i: memref<1x6x6x16xbf16>, %f: memref<3x3x16x32xbf16>, %o: 
 
 // -----
 
-// NCHW convolutions: one GEMM per image, the filter (F x C*KH*KW) as A,
-// im2col (C*KH*KW x OH*OW, rows of OW contiguous pixels copied a vector at
-// a time) as B, the output viewed as [N][F][OH*OW].
+// NCHW convolutions: per image and block of output rows (sized for L2),
+// im2col (C*KH*KW x pixels, rows of OW contiguous pixels a vector at a
+// time) written in the layout the kernel reads, then the GEMM with the
+// filter (F x C*KH*KW) as A into the output viewed as [N][F][OH*OW]: no
+// packing pass.
 // FMA-LABEL: func @conv_nchw
 // FMA: %[[F:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0], [1, 2, 3]] : memref<16x8x3x3xf32> into memref<16x72xf32>
 // FMA: %[[O:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] : memref<2x16x8x8xf32> into memref<2x16x64xf32>
@@ -174,6 +176,9 @@ func.func @conv_bf16(%i: memref<1x6x6x16xbf16>, %f: memref<3x3x16x32xbf16>, %o: 
 // FMA: scf.for %[[N:.*]] = %c0 to %c2
 // FMA: vector.load %{{.*}} : memref<2x8x10x10xf32>, vector<8xf32>
 // FMA: vector.store %{{.*}}, %[[COL]]
+// FMA-NOT: memref.alloc
+// FMA: vector.load %[[COL]]
+// FMA: memref.load %[[F]]
 // FMA: vector.fma
 // FMA: vector.store %{{.*}}, %[[O]][%[[N]], %{{.*}}, %{{.*}}] : memref<2x16x64xf32>, vector<8xf32>
 // FMA: memref.dealloc %[[COL]]
@@ -186,15 +191,20 @@ func.func @conv_nchw(%i: memref<2x8x10x10xf32>, %f: memref<16x8x3x3xf32>, %o: me
 
 // -----
 
-// A 1x1 stride-1 NCHW convolution reads the image itself as B.
-// FMA-LABEL: func @conv_nchw_1x1
-// FMA: %[[B:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] : memref<1x8x7x7xf32> into memref<1x8x49xf32>
-// FMA-NOT: memref.alloc() {{.*}} : memref<8x49xf32>
-// FMA: vector.load %[[B]]
-// FMA: vector.fma
-func.func @conv_nchw_1x1(%i: memref<1x8x7x7xf32>, %f: memref<16x8x1x1xf32>, %o: memref<1x16x7x7xf32>) {
+// bf16 on AVX512_BF16: col holds VNNI pairs of taps (two input rows
+// interleaved in registers), read by the dot kernel as packed B.
+// DOT-LABEL: func @conv_nchw_bf16
+// DOT: %[[COL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<36x512xbf16>
+// DOT: vector.load %{{.*}} : memref<1x8x18x18xbf16>, vector<16xbf16>
+// DOT: vector.load %{{.*}} : memref<1x8x18x18xbf16>, vector<16xbf16>
+// DOT: vector.interleave %{{.*}}, %{{.*}} : vector<16xbf16> -> vector<32xbf16>
+// DOT: vector.store %{{.*}}, %[[COL]]
+// DOT: vector.load %[[COL]]{{.*}} : memref<36x512xbf16>, vector<32xbf16>
+// DOT: x86vector.avx512.dot
+// DOT: memref.dealloc %[[COL]]
+func.func @conv_nchw_bf16(%i: memref<1x8x18x18xbf16>, %f: memref<32x8x3x3xbf16>, %o: memref<1x32x16x16xf32>) {
   linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-    ins(%i, %f : memref<1x8x7x7xf32>, memref<16x8x1x1xf32>) outs(%o : memref<1x16x7x7xf32>)
+    ins(%i, %f : memref<1x8x18x18xbf16>, memref<32x8x3x3xbf16>) outs(%o : memref<1x32x16x16xf32>)
   return
 }
 
