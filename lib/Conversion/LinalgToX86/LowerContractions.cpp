@@ -938,14 +938,18 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                                                 : f32,
                                    v);
     };
-    // Input coordinates of filter tap `kk` = (ci, i, j) for output (y, x).
+    // Input coordinates of filter tap `kk` = (ci, i, j) for output row y:
+    // channel, row, column offset.
+    struct Tap {
+      Value ci, iy, jx;
+    };
     auto tap = [&](Value kk, Value y) {
       Value ci = arith::DivUIOp::create(rw, loc, kk, kb.idx(kh * kw));
       Value ij = arith::RemUIOp::create(rw, loc, kk, kb.idx(kh * kw));
       Value i = arith::DivUIOp::create(rw, loc, ij, kb.idx(kw));
       Value j = arith::RemUIOp::create(rw, loc, ij, kb.idx(kw));
       Value iy = kb.addIdx(kb.mulc(y, strides[0]), kb.mulc(i, dilations[0]));
-      return std::make_tuple(ci, iy, kb.mulc(j, dilations[1]));
+      return Tap{ci, iy, kb.mulc(j, dilations[1])};
     };
     // col for rows [y0, y0 + rows), then the GEMM on its pixels.
     auto emitBlock = [&](Value ni, Value y0, int64_t rows) {
@@ -955,9 +959,10 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
         // One col row (or VNNI row pair) for the pixels of output row y.
         auto copyRow = [&](Value kk, function_ref<void(Value, Value)> store,
                            function_ref<void(Value, Value)> storeOne) {
-          auto [ci, iy, jx] = tap(kk, y);
+          Tap t = tap(kk, y);
+          Value ci = t.ci, iy = t.iy;
           auto ix = [&](Value x) {
-            return kb.addIdx(kb.mulc(x, strides[1]), jx);
+            return kb.addIdx(kb.mulc(x, strides[1]), t.jx);
           };
           auto one = [&](Value x) {
             storeOne(x, memref::LoadOp::create(
@@ -1002,10 +1007,10 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                 [&](Value x, Value v) {
                   if (e == 0)
                     return; // the odd row's pass stores both
-                  auto [ci0, iy0, jx0] = tap(kb.mulc(kk2, 2), y);
-                  Value evenX = kb.addIdx(kb.mulc(x, strides[1]), jx0);
+                  Tap t0 = tap(kb.mulc(kk2, 2), y);
+                  Value evenX = kb.addIdx(kb.mulc(x, strides[1]), t0.jx);
                   Value even = vector::LoadOp::create(
-                      rw, loc, vec, input, ValueRange{ni, ci0, iy0, evenX});
+                      rw, loc, vec, input, ValueRange{ni, t0.ci, t0.iy, evenX});
                   Value pairs = vector::InterleaveOp::create(rw, loc, even, v);
                   vector::StoreOp::create(
                       rw, loc, pairs, col,
