@@ -33,6 +33,7 @@ llvm_config.use_default_substitutions()
 tool_dirs = [config.fpopt_tools_dir, config.llvm_tools_dir]
 tools = [
     "fp-opt", "lowp-capi-test", "mlir-runner", "mlir-opt", "mlir-translate", "llc", "llvm-mca", "llvm-mc", "not",
+    "clang",
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 config.substitutions.append(

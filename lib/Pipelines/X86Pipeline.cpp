@@ -45,6 +45,10 @@ struct X86PipelineOptions : PassPipelineOptions<X86PipelineOptions> {
                    llvm::cl::desc("bf16 matmuls on AMX-BF16 tiles "
                                   "(sapphirerapids)"),
                    llvm::cl::init(false)};
+  Option<bool> prepack{*this, "prepack",
+                       llvm::cl::desc("Pack weight arguments once: F_prepack "
+                                      "(docs/lowering-x86.md)"),
+                       llvm::cl::init(false)};
 };
 
 void buildX86Pipeline(OpPassManager &pm, const X86PipelineOptions &opts) {
@@ -67,7 +71,7 @@ void buildX86Pipeline(OpPassManager &pm, const X86PipelineOptions &opts) {
   addBufferization(pm);
   // 3. Contractions: packed, register-blocked micro-kernels.
   pm.addPass(createLowpX86LowerContractions(
-      {cpu, opts.mr, opts.nr, opts.kc, opts.mc, opts.amx}));
+      {cpu, opts.mr, opts.nr, opts.kc, opts.mc, opts.amx, opts.prepack}));
   // 4. Everything else elementwise: loops, vectorized along the innermost
   //    dimension at the register width. Strided ops (pooling, strided or
   //    dilated convolutions left by step 3) become scf loops first: the

@@ -159,11 +159,17 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     Option<"amx", "amx", "bool", /*default=*/"false",
            "bf16 matmuls whose shapes fit 2 x 2 AMX tiles run on AMX-BF16 "
            "(tdpbf16ps; sapphirerapids)">,
+    Option<"prepack", "prepack", "bool", /*default=*/"false",
+           "Split the packing (and rounding) of weight arguments out of "
+           "each function F into F_prepack, run once by the caller; F then "
+           "takes the packed buffers in the weights' places "
+           "(docs/lowering-x86.md)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
     "::mlir::x86vector::X86VectorDialect", "::mlir::amx::AMXDialect",
+    "::mlir::func::FuncDialect",
   ];
 }
 

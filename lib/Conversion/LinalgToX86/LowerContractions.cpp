@@ -21,11 +21,15 @@
 
 #include "mlir/Dialect/AMX/AMXDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/X86Vector/X86VectorDialect.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::lowp {
@@ -191,6 +195,45 @@ public:
     loop(full, n, 1, one);
   }
 
+  /// The payload of an elementwise op (one input, see isFusableCast)
+  /// applied to `x`, a scalar or a vector: the payload's ops are cloned with
+  /// vector results, scalars they use broadcast.
+  Value applyBody(linalg::LinalgOp op, Value x) {
+    Block *body = op.getBlock();
+    auto vt = dyn_cast<VectorType>(x.getType());
+    IRMapping map;
+    map.map(body->getArgument(0), x);
+    auto get = [&](Value v) {
+      Value m = map.lookupOrDefault(v);
+      if (vt && !isa<VectorType>(m.getType()))
+        m = vector::BroadcastOp::create(
+            b, loc, VectorType::get(vt.getShape(), m.getType()), m);
+      return m;
+    };
+    for (Operation &inner : body->without_terminator()) {
+      if (inner.getNumOperands() == 0) {
+        b.clone(inner, map); // constants stay scalar until used
+        continue;
+      }
+      for (Value v : inner.getOperands())
+        map.map(v, get(v));
+      Operation *cloned = b.clone(inner, map);
+      if (vt)
+        for (Value r : cloned->getResults())
+          r.setType(VectorType::get(vt.getShape(), r.getType()));
+    }
+    return get(body->getTerminator()->getOperand(0));
+  }
+
+  /// The type packB returns for a k x n B of `elem`.
+  MemRefType packedType(int64_t n, int64_t k, Type elem) const {
+    int64_t panels = ceilDiv(n, cfg.nr);
+    if (cfg.bf16Dot && elem.isBF16())
+      return MemRefType::get({panels, k / 2, 2 * int64_t(cfg.nr)}, elem);
+    return MemRefType::get({panels, k, int64_t(cfg.nr)},
+                           Float32Type::get(elem.getContext()));
+  }
+
   /// B[k x n] packed for the kernel: panels of nr columns, [panels][k][nr]
   /// in f32 (narrow types widened), or VNNI pairs [panels][k/2][2*nr] in
   /// bf16 for the dot kernel. A transposed B ([n][k], nn.Linear's weight) is
@@ -198,21 +241,32 @@ public:
   /// pair of bf16 along k is one i32 of a B^T row, so VNNI packing is a
   /// 32-bit transpose. The last panel of an N not divisible by nr is padded
   /// with zeros. The caller deallocates the result.
+  ///
+  /// With `cast` (an elementwise op that produced B from `bOp.mem`, e.g. the
+  /// narrowing cast of a weight the precision decisions insert), B is read
+  /// from its source and converted while packing, a vector at a time.
   Value packB(const MatrixOperand &bOp, ValueRange batch, int64_t n, int64_t k,
-              Type elem, bool dot) {
+              Type elem, bool dot, linalg::LinalgOp cast = nullptr) {
     Type f32 = b.getF32Type();
     unsigned lanes = cfg.lanes, nr = cfg.nr, nv = nr / lanes;
-    int64_t panels = ceilDiv(n, nr), fullPanels = n / nr;
+    int64_t fullPanels = n / nr;
     int64_t tailCols = n % nr, kSteps = dot ? k / 2 : k;
     Value bMem = bOp.mem;
-    MemRefType packedType =
-        dot ? MemRefType::get({panels, k / 2, 2 * nr}, elem)
-            : MemRefType::get({panels, k, nr}, f32);
-    Value packed = alloc(packedType);
-    auto narrowVec = VectorType::get({lanes}, elem);
+    Value packed = alloc(packedType(n, k, elem));
     auto f32Vec = VectorType::get({lanes}, f32);
     auto pairVec = VectorType::get({2 * lanes}, elem);
     auto intVec = VectorType::get({lanes}, b.getI32Type());
+    // `width` consecutive elements of B's source, converted to `elem`.
+    Type srcElem = getElementTypeOrSelf(bMem.getType());
+    auto loadVec = [&](int64_t width, ValueRange ix) -> Value {
+      Value v = vector::LoadOp::create(
+          b, loc, VectorType::get({width}, srcElem), bMem, ix);
+      return cast ? applyBody(cast, v) : v;
+    };
+    auto loadOne = [&](ValueRange ix) -> Value {
+      Value v = memref::LoadOp::create(b, loc, bMem, ix);
+      return cast ? applyBody(cast, v) : v;
+    };
     // Element (row, col) of the logical k x n matrix.
     auto bAt = [&](Value row, Value col) {
       return bOp.transposed ? at(batch, {col, row}) : at(batch, {row, col});
@@ -228,13 +282,12 @@ public:
       Value col = addIdx(mulc(jb, nr), c);
       if (dot) {
         for (int64_t p = 0; p < 2; ++p) {
-          Value x = memref::LoadOp::create(b, loc, bMem,
-                                           bAt(addc(mulc(kk, 2), p), col));
+          Value x = loadOne(bAt(addc(mulc(kk, 2), p), col));
           memref::StoreOp::create(b, loc, x, packed,
                                   ValueRange{jb, kk, addc(mulc(c, 2), p)});
         }
       } else {
-        Value x = memref::LoadOp::create(b, loc, bMem, bAt(kk, col));
+        Value x = loadOne(bAt(kk, col));
         memref::StoreOp::create(b, loc, widen(x), packed,
                                 ValueRange{jb, kk, c});
       }
@@ -250,12 +303,10 @@ public:
               [&](Value r, Value kk) -> Value {
                 Value row = addIdx(col0, r);
                 if (dot) {
-                  Value x = vector::LoadOp::create(
-                      b, loc, pairVec, bMem, at(batch, {row, mulc(kk, 2)}));
+                  Value x = loadVec(2 * lanes, at(batch, {row, mulc(kk, 2)}));
                   return vector::BitCastOp::create(b, loc, intVec, x);
                 }
-                return widen(vector::LoadOp::create(b, loc, narrowVec, bMem,
-                                                    at(batch, {row, kk})));
+                return widen(loadVec(lanes, at(batch, {row, kk})));
               },
               [&](Value kk, Value r0, Value v) {
                 if (dot) {
@@ -273,16 +324,13 @@ public:
             Value col = addc(col0, v * lanes);
             if (dot) {
               Value row0 = mulc(kk, 2);
-              Value even = vector::LoadOp::create(b, loc, narrowVec, bMem,
-                                                  bAt(row0, col));
-              Value odd = vector::LoadOp::create(b, loc, narrowVec, bMem,
-                                                 bAt(addc(row0, 1), col));
+              Value even = loadVec(lanes, bAt(row0, col));
+              Value odd = loadVec(lanes, bAt(addc(row0, 1), col));
               Value pairs = vector::InterleaveOp::create(b, loc, even, odd);
               vector::StoreOp::create(b, loc, pairs, packed,
                                       {jb, kk, idx(2 * v * lanes)});
             } else {
-              Value x = vector::LoadOp::create(b, loc, narrowVec, bMem,
-                                               bAt(kk, col));
+              Value x = loadVec(lanes, bAt(kk, col));
               vector::StoreOp::create(b, loc, widen(x), packed,
                                       {jb, kk, idx(v * lanes)});
             }
@@ -534,8 +582,12 @@ public:
 
   /// C[batch][m x n] += A * B for every batch (batch = 0: a plain matmul).
   /// A B shared by every batch (broadcast) is packed once.
+  /// `prepacked`: B already packed (an argument filled by the prepacking
+  /// function); `bCast`: as for packB.
   void emitMatmul(const MatrixOperand &aOp, const MatrixOperand &bOp, Value c,
-                  int64_t batches, int64_t m, int64_t n, int64_t k, Type elem) {
+                  int64_t batches, int64_t m, int64_t n, int64_t k, Type elem,
+                  Value prepacked = nullptr,
+                  linalg::LinalgOp bCast = nullptr) {
     bool dot = cfg.bf16Dot && elem.isBF16();
     auto one = [&](ValueRange batch, Value packed) {
       ValueRange aB = aOp.batched ? batch : ValueRange{};
@@ -547,20 +599,19 @@ public:
       if (aCopy)
         dealloc(aCopy);
     };
-    if (!batches) {
-      Value packed = packB(bOp, {}, n, k, elem, dot);
-      one({}, packed);
-      dealloc(packed);
-      return;
-    }
     if (!bOp.batched) {
-      Value packed = packB(bOp, {}, n, k, elem, dot);
-      loop(batches, 1, [&](Value batch) { one(batch, packed); });
-      dealloc(packed);
+      Value packed =
+          prepacked ? prepacked : packB(bOp, {}, n, k, elem, dot, bCast);
+      if (!batches)
+        one({}, packed);
+      else
+        loop(batches, 1, [&](Value batch) { one(batch, packed); });
+      if (!prepacked)
+        dealloc(packed);
       return;
     }
     loop(batches, 1, [&](Value batch) {
-      Value packed = packB(bOp, batch, n, k, elem, dot);
+      Value packed = packB(bOp, batch, n, k, elem, dot, bCast);
       one(batch, packed);
       dealloc(packed);
     });
@@ -748,6 +799,80 @@ matchContraction(linalg::LinalgOp op, const KernelConfig &cfg,
   return s;
 }
 
+/// The buffer a view (subview, collapse_shape, ...) reads, through every
+/// view.
+static Value rootBuffer(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
+/// The elementwise op that produced `bMem`, a buffer the contraction
+/// `consumer` reads as B, when packing can read its source and apply its
+/// payload instead (the narrowing cast of a weight): `bMem` is an alloc of
+/// the same block that only it writes and only `consumer` reads (besides
+/// deallocations); the op has one input of B's shape and layout, identity
+/// maps, and a payload of elementwise ops that ignores the output; nothing
+/// between it and `consumer` may write its input.
+static linalg::LinalgOp findFusableCast(Value bMem, Operation *consumer) {
+  auto alloc = bMem.getDefiningOp<memref::AllocOp>();
+  if (!alloc || alloc->getBlock() != consumer->getBlock())
+    return nullptr;
+  linalg::LinalgOp producer;
+  for (OpOperand &use : alloc->getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<memref::DeallocOp>(user))
+      continue;
+    if (user == consumer) {
+      if (use.getOperandNumber() != 1)
+        return nullptr;
+      continue;
+    }
+    auto l = dyn_cast<linalg::LinalgOp>(user);
+    if (!l || producer || !l.isDpsInit(&use))
+      return nullptr;
+    producer = l;
+  }
+  if (!producer || producer->getBlock() != consumer->getBlock() ||
+      !producer->isBeforeInBlock(consumer) ||
+      !producer.hasPureBufferSemantics() || producer.getNumDpsInputs() != 1 ||
+      producer.getNumDpsInits() != 1 ||
+      producer.getNumLoops() != producer.getNumParallelLoops() ||
+      !llvm::all_of(producer.getIndexingMapsArray(),
+                    [](AffineMap m) { return m.isIdentity(); }))
+    return nullptr;
+  Value src = producer.getDpsInputs()[0];
+  auto srcType = dyn_cast<MemRefType>(src.getType());
+  auto dstType = cast<MemRefType>(bMem.getType());
+  if (!srcType || srcType.getShape() != dstType.getShape() ||
+      !srcType.getLayout().isIdentity() ||
+      !srcType.getElementType().isIntOrFloat())
+    return nullptr;
+  Block *body = producer.getBlock();
+  if (!body->getArgument(1).use_empty() ||
+      !llvm::all_of(body->without_terminator(), [](Operation &inner) {
+        return inner.getNumRegions() == 0 &&
+               (inner.hasTrait<OpTrait::ConstantLike>() ||
+                (OpTrait::hasElementwiseMappableTraits(&inner) &&
+                 isPure(&inner)));
+      }))
+    return nullptr;
+  // Nothing in between may write the source.
+  Value srcRoot = rootBuffer(src);
+  for (Operation *it = producer->getNextNode(); it != consumer;
+       it = it->getNextNode()) {
+    std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+        getEffectsRecursively(it);
+    if (!effects)
+      return nullptr;
+    for (const MemoryEffects::EffectInstance &e : *effects)
+      if (isa<MemoryEffects::Write>(e.getEffect()) &&
+          (!e.getValue() || rootBuffer(e.getValue()) == srcRoot))
+        return nullptr;
+  }
+  return producer;
+}
+
 /// matmul / batch_matmul (any of the operand maps classifyOperand reads)
 /// -> packed register-blocked kernel.
 template <typename OpTy>
@@ -764,8 +889,19 @@ struct ContractionToKernel : OpRewritePattern<OpTy> {
     if (!s->batches && !s->a.transposed && !s->b.transposed &&
         kb.amxCovers(s->m, s->n, s->k, s->elem))
       kb.emitAmxMatmul(s->a.mem, s->b.mem, s->c, s->m, s->n, s->k, s->elem);
-    else
-      kb.emitMatmul(s->a, s->b, s->c, s->batches, s->m, s->n, s->k, s->elem);
+    else {
+      // A cast producing B is applied while packing (it was a full pass
+      // over B writing a buffer the packing then read).
+      linalg::LinalgOp cast =
+          s->b.batched ? nullptr : findFusableCast(s->b.mem, op);
+      MatrixOperand b = s->b;
+      if (cast)
+        b.mem = cast.getDpsInputs()[0];
+      kb.emitMatmul(s->a, b, s->c, s->batches, s->m, s->n, s->k, s->elem,
+                    nullptr, cast);
+      if (cast)
+        rw.eraseOp(cast);
+    }
     rw.eraseOp(op);
     return success();
   }
@@ -1211,6 +1347,91 @@ static std::optional<std::string> whyGenericPath(linalg::LinalgOp op,
   return std::nullopt;
 }
 
+/// Splits the packing of weights out of `func` (see the `prepack` option):
+/// every matmul (or batch_matmul with one B for all batches) the kernels
+/// take whose B is an argument of `func` used by nothing else, directly or
+/// through a fusable cast, reads that argument as already packed; a new
+/// function `<func>_prepack` takes the original arguments (in order) and
+/// returns the packed buffers (allocated; the caller owns them). Returns
+/// the prepacking function, or null when no argument qualifies.
+static func::FuncOp splitPrepacking(func::FuncOp func, const KernelConfig &cfg) {
+  if (func.isExternal())
+    return nullptr;
+  Block &entry = func.getBody().front();
+  struct Candidate {
+    linalg::LinalgOp op;
+    ContractionShape shape;
+    BlockArgument arg;
+    linalg::LinalgOp cast;
+  };
+  SmallVector<Candidate> candidates;
+  for (Operation &op : entry) {
+    auto l = dyn_cast<linalg::LinalgOp>(&op);
+    if (!l || !isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+      continue;
+    std::string why;
+    FailureOr<ContractionShape> s = matchContraction(l, cfg, why);
+    if (failed(s) || s->b.batched)
+      continue;
+    linalg::LinalgOp cast = findFusableCast(s->b.mem, &op);
+    Value source = cast ? cast.getDpsInputs()[0] : s->b.mem;
+    auto arg = dyn_cast<BlockArgument>(source);
+    if (!arg || arg.getOwner() != &entry || !arg.hasOneUse())
+      continue;
+    candidates.push_back({l, *s, arg, cast});
+  }
+  if (candidates.empty())
+    return nullptr;
+  llvm::sort(candidates, [](const Candidate &x, const Candidate &y) {
+    return x.arg.getArgNumber() < y.arg.getArgNumber();
+  });
+
+  MLIRContext *ctx = func.getContext();
+  Location loc = func.getLoc();
+  OpBuilder b(ctx);
+  b.setInsertionPointAfter(func);
+  SmallVector<Type> weightTypes, packedTypes;
+  KernelBuilder probe(b, loc, cfg);
+  for (const Candidate &c : candidates) {
+    weightTypes.push_back(c.arg.getType());
+    packedTypes.push_back(
+        probe.packedType(c.shape.n, c.shape.k, c.shape.elem));
+  }
+  auto prepack = func::FuncOp::create(
+      b, loc, (func.getName() + "_prepack").str(),
+      FunctionType::get(ctx, weightTypes, packedTypes));
+  prepack.setVisibility(func.getVisibility());
+  if (Attribute ci = func->getAttr("llvm.emit_c_interface"))
+    prepack->setAttr("llvm.emit_c_interface", ci);
+  Block *body = prepack.addEntryBlock();
+  b.setInsertionPointToStart(body);
+  SmallVector<Value> packed;
+  for (auto [i, c] : llvm::enumerate(candidates)) {
+    KernelBuilder kb(b, c.op.getLoc(), cfg);
+    MatrixOperand bOp = c.shape.b;
+    bOp.mem = body->getArgument(i);
+    bool dot = cfg.bf16Dot && c.shape.elem.isBF16();
+    packed.push_back(kb.packB(bOp, {}, c.shape.n, c.shape.k, c.shape.elem,
+                              dot, c.cast));
+  }
+  func::ReturnOp::create(b, loc, packed);
+
+  // The function now reads the packed buffers in the weights' places.
+  for (auto [i, c] : llvm::enumerate(candidates)) {
+    b.setInsertionPoint(c.op);
+    KernelBuilder kb(b, c.op.getLoc(), cfg);
+    if (c.cast)
+      c.cast->erase();
+    c.arg.setType(packedTypes[i]);
+    kb.emitMatmul(c.shape.a, c.shape.b, c.shape.c, c.shape.batches, c.shape.m,
+                  c.shape.n, c.shape.k, c.shape.elem, c.arg);
+    c.op->erase();
+  }
+  func.setType(FunctionType::get(ctx, entry.getArgumentTypes(),
+                                 func.getResultTypes()));
+  return prepack;
+}
+
 struct LowpX86LowerContractionsPass
     : lowp::impl::LowpX86LowerContractionsBase<LowpX86LowerContractionsPass> {
   using Base::Base;
@@ -1252,6 +1473,14 @@ struct LowpX86LowerContractionsPass
       root->emitError() << "nr=" << cfg.nr << " is not a multiple of the "
                         << cfg.lanes << " f32 lanes of " << info->name;
       return signalPassFailure();
+    }
+    if (prepack) {
+      SmallVector<func::FuncOp> funcs;
+      root->walk([&](func::FuncOp f) { funcs.push_back(f); });
+      for (func::FuncOp f : funcs)
+        if (func::FuncOp p = splitPrepacking(f, cfg))
+          mlir::emitRemark(f.getLoc()) << "weights of '" << f.getName()
+                          << "' are packed once, by '" << p.getName() << "'";
     }
     RewritePatternSet patterns(&getContext());
     patterns.add<ContractionToKernel<linalg::MatmulOp>,

@@ -222,3 +222,35 @@ func.func @transpose(%x: memref<19x16xf32>, %y: memref<16x19xf32>) {
   linalg.transpose ins(%x : memref<19x16xf32>) outs(%y : memref<16x19xf32>) permutation = [1, 0]
   return
 }
+
+// -----
+
+// A narrowing cast that produced B (the precision decision's rounding of a
+// weight) runs inside the packing, a vector at a time: no bf16 copy of the
+// weight is written and read back.
+// DOT-LABEL: func.func @cast_into_packing(
+// DOT-SAME: %{{[a-z0-9]+}}: memref<4x64xbf16>, %[[W:[a-z0-9]+]]: memref<40x64xf32>
+// DOT-NOT: linalg.generic
+// DOT: vector.load %[[W]]{{.*}} : memref<40x64xf32>, vector<32xf32>
+// DOT: arith.truncf %{{.*}} : vector<32xf32> to vector<32xbf16>
+// DOT: x86vector.avx512.dot
+// FMA-LABEL: func.func @cast_into_packing(
+// FMA-NOT: linalg.generic
+// FMA: vector.load %{{.*}} : memref<40x64xf32>, vector<8xf32>
+// FMA: arith.truncf %{{.*}} : vector<8xf32> to vector<8xbf16>
+// FMA: arith.extf %{{.*}} : vector<8xbf16> to vector<8xf32>
+// FMA: vector.fma
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @cast_into_packing(%x: memref<4x64xbf16>, %w: memref<40x64xf32>, %y: memref<4x40xf32>) {
+  %wb = memref.alloc() {alignment = 64 : i64} : memref<40x64xbf16>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%w : memref<40x64xf32>) outs(%wb : memref<40x64xbf16>) {
+  ^bb0(%in: f32, %out: bf16):
+    %t = arith.truncf %in : f32 to bf16
+    linalg.yield %t : bf16
+  }
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%x, %wb : memref<4x64xbf16>, memref<40x64xbf16>) outs(%y : memref<4x40xf32>)
+  memref.dealloc %wb : memref<40x64xbf16>
+  return
+}

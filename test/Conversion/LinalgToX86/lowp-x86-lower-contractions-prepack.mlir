@@ -1,0 +1,65 @@
+// RUN: fp-opt %s -lowp-x86-lower-contractions="cpu=sapphirerapids mr=2 prepack=true" -split-input-file -verify-diagnostics | FileCheck %s
+
+// A weight argument rounded to bf16 (the precision decision's cast) and
+// read transposed by a matmul, bufferized: with prepack, the rounding and
+// the VNNI packing move to forward_prepack, and forward takes the packed
+// buffer in the weight's place. (Without prepack the cast runs inside the
+// per-call packing: lowp-x86-lower-contractions.mlir.)
+// CHECK-LABEL: func.func @forward(
+// CHECK-SAME: %{{.*}}: memref<4x64xbf16>, %[[P:[a-z0-9]+]]: memref<2x32x64xbf16>, %{{.*}}: memref<4x40xf32>)
+// CHECK-NOT: arith.truncf
+// CHECK-NOT: memref.alloc
+// CHECK: vector.load %[[P]]
+// CHECK: x86vector.avx512.dot
+// CHECK-NOT: memref.dealloc %[[P]]
+// CHECK: return
+// CHECK-LABEL: func.func @forward_prepack(
+// CHECK-SAME: %[[W:[a-z0-9]+]]: memref<40x64xf32>) -> memref<2x32x64xbf16> attributes {llvm.emit_c_interface}
+// CHECK: %[[PK:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x32x64xbf16>
+// CHECK: vector.load %[[W]]{{.*}} : memref<40x64xf32>, vector<32xf32>
+// CHECK: arith.truncf %{{.*}} : vector<32xf32> to vector<32xbf16>
+// CHECK: vector.bitcast %{{.*}} : vector<32xbf16> to vector<16xi32>
+// CHECK: vector.shuffle
+// CHECK: return %[[PK]] : memref<2x32x64xbf16>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// expected-remark @below {{weights of 'forward' are packed once, by 'forward_prepack'}}
+func.func @forward(%x: memref<4x64xbf16>, %w: memref<40x64xf32>, %y: memref<4x40xf32>) attributes {llvm.emit_c_interface} {
+  %wb = memref.alloc() {alignment = 64 : i64} : memref<40x64xbf16>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%w : memref<40x64xf32>) outs(%wb : memref<40x64xbf16>) {
+  ^bb0(%in: f32, %out: bf16):
+    %t = arith.truncf %in : f32 to bf16
+    linalg.yield %t : bf16
+  }
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%x, %wb : memref<4x64xbf16>, memref<40x64xbf16>) outs(%y : memref<4x40xf32>)
+  return
+}
+
+// -----
+
+// Not split: the weight has another reader, and the other weight is
+// written between its cast and the matmul (so the cast is not fused: it
+// stays a generic writing a bf16 copy).
+// CHECK-LABEL: func.func @shared_weight(
+// CHECK-SAME: %{{.*}}: memref<4x64xf32>, %{{.*}}: memref<64x32xf32>,
+// CHECK-NOT: _prepack
+// CHECK: linalg.generic
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+// CHECK: linalg.fill
+func.func @shared_weight(%x: memref<4x64xf32>, %w: memref<64x32xf32>, %y: memref<4x32xf32>, %z: memref<4x32xf32>,
+                         %x2: memref<4x64xbf16>, %w2: memref<64x32xf32>) {
+  linalg.matmul ins(%x, %w : memref<4x64xf32>, memref<64x32xf32>) outs(%y : memref<4x32xf32>)
+  linalg.matmul ins(%x, %w : memref<4x64xf32>, memref<64x32xf32>) outs(%z : memref<4x32xf32>)
+  %wb = memref.alloc() : memref<64x32xbf16>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%w2 : memref<64x32xf32>) outs(%wb : memref<64x32xbf16>) {
+  ^bb0(%in: f32, %out: bf16):
+    %t = arith.truncf %in : f32 to bf16
+    linalg.yield %t : bf16
+  }
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%w2 : memref<64x32xf32>)
+  linalg.matmul ins(%x2, %wb : memref<4x64xbf16>, memref<64x32xbf16>) outs(%z : memref<4x32xf32>)
+  return
+}
