@@ -47,16 +47,36 @@ def descriptor(a):
 
 
 class Compiled:
-    """`forward` of one shared object: f32 arrays in, one f32 array out."""
+    """`forward` of one shared object: f32 arrays in, one f32 array out.
+    Built with prepack=true, `weights` (argument positions) are packed once
+    by forward_prepack when the arguments are first seen, and forward takes
+    the packed buffers in their places."""
 
-    def __init__(self, path, out_shape):
+    def __init__(self, path, out_shape, weights=()):
         self.lib = ctypes.CDLL(path)
         self.fn = self.lib._mlir_ciface_forward
         self.out_shape = out_shape
+        self.weights = weights
+        self.packed = None
+
+    def prepack(self, args):
+        ws = [args[i] for i in self.weights]
+        res_type = type("Packed", (ctypes.Structure,), {"_fields_": [
+            ("p%d" % i, memref_type(3)) for i in range(len(ws))]})
+        res = res_type()
+        descs = [descriptor(w) for w in ws]
+        self.lib._mlir_ciface_forward_prepack(
+            ctypes.byref(res), *[ctypes.byref(d) for d in descs])
+        self.packed = [getattr(res, "p%d" % i) for i in range(len(ws))]
 
     def __call__(self, *args):
         res = memref_type(len(self.out_shape))()
         descs = [descriptor(a) for a in args]
+        if self.weights:
+            if self.packed is None:
+                self.prepack(args)
+            for i, p in zip(self.weights, self.packed):
+                descs[i] = p
         self.fn(ctypes.byref(res), *[ctypes.byref(d) for d in descs])
         n = int(np.prod(self.out_shape))
         buf = (ctypes.c_float * n).from_address(
@@ -82,7 +102,7 @@ def layer_mlp():
         return h
     args = [x] + [t for l in lins for t in (l.weight, l.bias)]
     return module, args, (batch, dims[-1]), 2 * batch * sum(
-        dims[i] * dims[i + 1] for i in range(3))
+        dims[i] * dims[i + 1] for i in range(3)), (1, 3, 5)
 
 
 def layer_conv():
@@ -92,7 +112,8 @@ def layer_conv():
 
     def module(x):
         return torch.relu(conv(x))
-    return module, [x, conv.weight], (1, 64, 56, 56), 2 * 64 * 64 * 9 * 56 * 56
+    return module, [x, conv.weight], (1, 64, 56, 56), \
+        2 * 64 * 64 * 9 * 56 * 56, ()
 
 
 LAYERS = {"mlp": layer_mlp, "conv": layer_conv}
@@ -112,16 +133,17 @@ def main():
     outdir, layers = sys.argv[1], sys.argv[2:]
     rounds = int(__import__("os").environ.get("ROUNDS", "7"))
     for name in layers:
-        module, targs, out_shape, flop = LAYERS[name]()
+        module, targs, out_shape, flop, weights = LAYERS[name]()
         with torch.no_grad():
             ref = module(targs[0]).numpy()
             nargs = [t.detach().numpy().copy() for t in targs]
             variants = {}
-            for tag in ["before-f32", "after-f32", "before-mixed",
-                        "after-mixed"]:
+            for tag in ["before-f32", "after-f32", "prepacked-f32",
+                        "before-mixed", "after-mixed", "prepacked-mixed"]:
                 try:
                     variants[tag] = Compiled(
-                        "%s/%s-%s.so" % (outdir, name, tag), out_shape)
+                        "%s/%s-%s.so" % (outdir, name, tag), out_shape,
+                        weights if tag.startswith("prepacked") else ())
                 except OSError:
                     pass
             scale = np.abs(ref).max()

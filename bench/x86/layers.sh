@@ -8,7 +8,9 @@
 #          convolution.
 # Each is compiled f32 and mixed (lowp-auto-mixed-precision policy=bf16) by
 # two fp-opt binaries (BEFORE, default /work/main/build/bin/fp-opt, and
-# AFTER, this tree's), with lowp-pipeline-x86{cpu=$CPU} and llc -mcpu=$MCPU,
+# AFTER, this tree's; "prepacked": AFTER with prepack=true, the weights
+# packed once by forward_prepack before timing), with
+# lowp-pipeline-x86{cpu=$CPU} and llc -mcpu=$MCPU,
 # and timed in one Python process with PyTorch f32, bf16 autocast and
 # bf16 .to (Debian's python3-torch; installed here if missing).
 # Usage: bench/x86/layers.sh [mlp] [conv]
@@ -92,9 +94,12 @@ PY
 
 layers=("${@:-mlp conv}")
 for layer in ${layers[@]}; do
-  for which in before after; do
-    fpopt=$BEFORE; [ "$which" = after ] && fpopt=$AFTER
+  for which in before after prepacked; do
+    fpopt=$BEFORE; [ "$which" = before ] || fpopt=$AFTER
     [ -x "$fpopt" ] || { echo "no $fpopt, skipping $which"; continue; }
+    extra=""; [ "$which" = prepacked ] && extra="prepack=true"
+    # Only layers with weight arguments of matmuls have anything to prepack.
+    [ "$which" = prepacked ] && [ "$layer" = conv ] && continue
     for prec in f32 mixed; do
       src="$OUT/$layer.mlir"
       if [ "$prec" = mixed ]; then
@@ -102,7 +107,7 @@ for layer in ${layers[@]}; do
         src="$OUT/$layer-mixed.mlir"
       fi
       t0=$(date +%s.%N)
-      "$fpopt" "$src" -lowp-pipeline-x86="cpu=$CPU ${OPTS:-}" 2>"$OUT/$layer-$which-$prec.remarks" \
+      "$fpopt" "$src" -lowp-pipeline-x86="cpu=$CPU $extra ${OPTS:-}" 2>"$OUT/$layer-$which-$prec.remarks" \
         | "$LLVM/bin/mlir-translate" --mlir-to-llvmir \
         | "$LLVM/bin/llc" -O3 -mcpu="$MCPU" -relocation-model=pic -filetype=obj -o "$OUT/$layer-$which-$prec.o"
       "$LLVM/bin/clang" -shared -o "$OUT/$layer-$which-$prec.so" "$OUT/$layer-$which-$prec.o" \
