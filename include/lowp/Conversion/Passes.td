@@ -120,8 +120,13 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     `linalg.conv_2d_nchw_fchw` becomes one GEMM per image, filter (F x
     C*KH*KW) times col (C*KH*KW x OH*OW) into the output viewed as F x
     OH*OW; a 1x1 stride-1 convolution reads the image as B directly.
+    `linalg.depthwise_conv_2d_nhwc_hwc` and `linalg.depthwise_conv_2d_nchw_chw`
+    (stride 1 along W) become a direct kernel vectorized along channels
+    (NHWC) or output columns (NCHW) with a block of accumulators kept across
+    the filter taps.
     Remaining `linalg.transpose` ops that move the innermost dimension
-    become register-blocked transposes.
+    become register-blocked transposes, and `memref.copy` into or out of a
+    strided view (what `tensor.pad` bufferizes to) vectorized loops.
     Every other contraction or convolution is left to the generic loops
     with a remark that names the op and the reason.
 
@@ -169,7 +174,7 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
     "::mlir::x86vector::X86VectorDialect", "::mlir::amx::AMXDialect",
-    "::mlir::func::FuncDialect",
+    "::mlir::func::FuncDialect", "::mlir::math::MathDialect",
   ];
 }
 

@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -916,7 +917,7 @@ static LogicalResult matchConv(linalg::LinalgOp op, const KernelConfig &cfg,
     return failure();
   }
   for (Value v : op->getOperands())
-    if (!getPlainMemRef(v, 4)) {
+    if (!getPlainMemRef(v, cast<MemRefType>(v.getType()).getRank())) {
       why = "operands are not static identity-layout memrefs";
       return failure();
     }
@@ -934,8 +935,181 @@ static LogicalResult matchConv(linalg::LinalgOp op, const KernelConfig &cfg,
     why = "odd C*KH*KW: the bf16 dot kernel reads K in pairs";
     return failure();
   }
+  // NCHW depthwise: vectorized along the output row, read contiguously
+  // only at stride 1 there.
+  if (auto dw = dyn_cast<linalg::DepthwiseConv2DNchwChwOp>(op.getOperation()))
+    if (*std::next(dw.getStrides().getValues<int64_t>().begin()) != 1) {
+      why = "stride along W: the NCHW depthwise kernel vectorizes output rows";
+      return failure();
+    }
   return success();
 }
+
+/// Depthwise convolutions (one filter per channel, no reduction across
+/// channels: not a GEMM) as a direct register-blocked kernel. Along the
+/// contiguous dimension - channels in NHWC, output columns in NCHW - `lanes`
+/// values per vector; a block of `xb` output positions x `cv` vectors stays
+/// in registers across all filter taps (loop over filter rows, unrolled
+/// over columns): one filter load (NHWC) or broadcast (NCHW) per tap and
+/// vector column, one input load and FMA per accumulator. Narrow inputs are
+/// widened as they are loaded. Edges (channels or columns beyond the last
+/// full vector) go element by element.
+template <typename OpTy, bool Nhwc>
+struct DepthwiseToKernel : OpRewritePattern<OpTy> {
+  DepthwiseToKernel(MLIRContext *ctx, KernelConfig cfg)
+      : OpRewritePattern<OpTy>(ctx), cfg(cfg) {}
+  LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rw) const override {
+    std::string why;
+    if (failed(matchConv(cast<linalg::LinalgOp>(op.getOperation()), cfg, why)))
+      return rw.notifyMatchFailure(op, why);
+    Value input = op.getDpsInputs()[0], filter = op.getDpsInputs()[1],
+          output = op.getDpsInits()[0];
+    auto fil = cast<MemRefType>(filter.getType()),
+         out = cast<MemRefType>(output.getType());
+    Type elem = fil.getElementType(), f32 = rw.getF32Type();
+    SmallVector<int64_t> st(op.getStrides().template getValues<int64_t>());
+    SmallVector<int64_t> dl(op.getDilations().template getValues<int64_t>());
+    // NHWC: out[n][y][x][c], filter[i][j][c]; NCHW: out[n][c][y][x],
+    // filter[c][i][j].
+    int64_t batches = out.getDimSize(0);
+    int64_t channels = Nhwc ? out.getDimSize(3) : out.getDimSize(1);
+    int64_t oh = Nhwc ? out.getDimSize(1) : out.getDimSize(2);
+    int64_t ow = Nhwc ? out.getDimSize(2) : out.getDimSize(3);
+    int64_t kh = Nhwc ? fil.getDimSize(0) : fil.getDimSize(1);
+    int64_t kw = Nhwc ? fil.getDimSize(1) : fil.getDimSize(2);
+    unsigned lanes = cfg.lanes;
+    Location loc = op.getLoc();
+    KernelBuilder kb(rw, loc, cfg);
+    auto accType = VectorType::get({lanes}, f32);
+    auto inVec = VectorType::get({lanes}, elem);
+    auto widen = [&](Value v) -> Value {
+      if (elem == f32)
+        return v;
+      return arith::ExtFOp::create(
+          rw, loc, isa<VectorType>(v.getType()) ? Type(accType) : f32, v);
+    };
+    auto inIx = [&](Value n, Value c, Value iy, Value ix) {
+      return Nhwc ? SmallVector<Value>{n, iy, ix, c}
+                  : SmallVector<Value>{n, c, iy, ix};
+    };
+    auto outIx = [&](Value n, Value c, Value y, Value x) {
+      return Nhwc ? SmallVector<Value>{n, y, x, c}
+                  : SmallVector<Value>{n, c, y, x};
+    };
+    auto filIx = [&](Value c, Value i, Value j) {
+      return Nhwc ? SmallVector<Value>{i, j, c} : SmallVector<Value>{c, i, j};
+    };
+    // The vectorized dimension: channels (NHWC) or output columns (NCHW).
+    int64_t vecExtent = Nhwc ? channels : ow;
+    int64_t vecFull = vecExtent / lanes * lanes;
+    // Accumulators: NHWC xb pixels x 2 channel vectors; NCHW 1 x 4 column
+    // vectors (8 or 4 registers; 16 and 32 exist).
+    int64_t xb = Nhwc ? 4 : 1, cv = Nhwc ? 2 : 4;
+    // One block: output row y, positions x0.. (NHWC; NCHW: channel c0) and
+    // vectors v0.. of the vectorized dimension.
+    auto emitBlock = [&](Value n, Value y, Value other0, int64_t others,
+                         Value v0, int64_t vecs) {
+      SmallVector<Value> init;
+      auto at = [&](int64_t o, int64_t v) {
+        Value vecPos = kb.addc(v0, v * lanes);
+        Value otherPos = kb.addc(other0, o);
+        // NHWC: other = x, vector = c. NCHW: other = c, vector = x.
+        return Nhwc ? outIx(n, vecPos, y, otherPos)
+                    : outIx(n, otherPos, y, vecPos);
+      };
+      for (int64_t o = 0; o < others; ++o)
+        for (int64_t v = 0; v < vecs; ++v)
+          init.push_back(
+              vector::LoadOp::create(rw, loc, accType, output, at(o, v)));
+      auto rows = scf::ForOp::create(
+          rw, loc, kb.idx(0), kb.idx(kh), kb.idx(1), init,
+          [&](OpBuilder &nb, Location, Value i, ValueRange accs) {
+            OpBuilder::InsertionGuard g(rw);
+            rw.setInsertionPoint(nb.getInsertionBlock(),
+                                 nb.getInsertionPoint());
+            SmallVector<Value> next(accs.begin(), accs.end());
+            Value iy = kb.addIdx(kb.mulc(y, st[0]), kb.mulc(i, dl[0]));
+            for (int64_t j = 0; j < kw; ++j) {
+              Value jc = kb.idx(j);
+              for (int64_t v = 0; v < vecs; ++v) {
+                Value vecPos = kb.addc(v0, v * lanes);
+                Value w;
+                if (Nhwc)
+                  w = widen(vector::LoadOp::create(rw, loc, inVec, filter,
+                                                   filIx(vecPos, i, jc)));
+                for (int64_t o = 0; o < others; ++o) {
+                  Value otherPos = kb.addc(other0, o);
+                  if (!Nhwc)
+                    w = vector::BroadcastOp::create(
+                        rw, loc, accType,
+                        widen(memref::LoadOp::create(rw, loc, filter,
+                                                     filIx(otherPos, i, jc))));
+                  Value x = Nhwc
+                                ? kb.addc(kb.mulc(otherPos, st[1]), j * dl[1])
+                                : kb.addc(vecPos, j * dl[1]);
+                  Value c = Nhwc ? vecPos : otherPos;
+                  Value a = widen(vector::LoadOp::create(rw, loc, inVec, input,
+                                                         inIx(n, c, iy, x)));
+                  Value &acc = next[o * vecs + v];
+                  acc = vector::FMAOp::create(rw, loc, a, w, acc);
+                }
+              }
+            }
+            scf::YieldOp::create(rw, loc, next);
+          });
+      for (int64_t o = 0; o < others; ++o)
+        for (int64_t v = 0; v < vecs; ++v)
+          vector::StoreOp::create(rw, loc, rows.getResult(o * vecs + v),
+                                  output, at(o, v));
+    };
+    // One output element, every tap (the edges).
+    auto emitOne = [&](Value n, Value c, Value y, Value x) {
+      Value acc = memref::LoadOp::create(rw, loc, output, outIx(n, c, y, x));
+      for (int64_t i = 0; i < kh; ++i)
+        for (int64_t j = 0; j < kw; ++j) {
+          Value iy = kb.addc(kb.mulc(y, st[0]), i * dl[0]);
+          Value ix = kb.addc(kb.mulc(x, st[1]), j * dl[1]);
+          Value a = widen(
+              memref::LoadOp::create(rw, loc, input, inIx(n, c, iy, ix)));
+          Value w = widen(memref::LoadOp::create(
+              rw, loc, filter, filIx(c, kb.idx(i), kb.idx(j))));
+          acc = math::FmaOp::create(rw, loc, a, w, acc);
+        }
+      memref::StoreOp::create(rw, loc, acc, output, outIx(n, c, y, x));
+    };
+    int64_t otherExtent = Nhwc ? ow : channels;
+    int64_t otherFull = otherExtent / xb * xb;
+    kb.loop(batches, 1, [&](Value n) {
+      kb.loop(oh, 1, [&](Value y) {
+        // Full vectors of the vectorized dimension, cv at a time, then one
+        // at a time.
+        int64_t vecBlocks = vecFull / (cv * lanes) * (cv * lanes);
+        auto overOthers = [&](Value v0, int64_t vecs) {
+          kb.loop(otherFull, xb,
+                  [&](Value o0) { emitBlock(n, y, o0, xb, v0, vecs); });
+          if (otherFull < otherExtent)
+            emitBlock(n, y, kb.idx(otherFull), otherExtent - otherFull, v0,
+                      vecs);
+        };
+        kb.loop(vecBlocks, cv * lanes, [&](Value v0) { overOthers(v0, cv); });
+        kb.loop(vecBlocks, vecFull, lanes, [&](Value v0) { overOthers(v0, 1); });
+        // The rest of the vectorized dimension, element by element.
+        if (vecFull < vecExtent)
+          kb.loop(otherExtent, 1, [&](Value o) {
+            kb.loop(vecFull, vecExtent, 1, [&](Value v) {
+              if (Nhwc)
+                emitOne(n, v, y, o);
+              else
+                emitOne(n, o, y, v);
+            });
+          });
+      });
+    });
+    rw.eraseOp(op);
+    return success();
+  }
+  KernelConfig cfg;
+};
 
 /// linalg.conv_2d_nhwc_hwcf -> im2col + linalg.matmul, which the kernel
 /// patterns above then lower: col[(n, oh, ow), (kh, kw, c)] is copied from
@@ -1332,7 +1506,9 @@ static std::optional<std::string> whyGenericPath(linalg::LinalgOp op,
     (void)matchContraction(op, cfg, why);
     return why;
   }
-  if (isa<linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNchwFchwOp>(op)) {
+  if (isa<linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNchwFchwOp,
+          linalg::DepthwiseConv2DNhwcHwcOp, linalg::DepthwiseConv2DNchwChwOp>(
+          op)) {
     if (failed(matchConv(op, cfg, why)))
       return why;
     return std::nullopt;
@@ -1486,7 +1662,10 @@ struct LowpX86LowerContractionsPass
     patterns.add<ContractionToKernel<linalg::MatmulOp>,
                  ContractionToKernel<linalg::BatchMatmulOp>, ConvNhwcToMatmul,
                  ConvNchwToKernel, TransposeToBlockedCopy,
-                 StridedCopyToVectorLoops>(&getContext(), cfg);
+                 StridedCopyToVectorLoops,
+                 DepthwiseToKernel<linalg::DepthwiseConv2DNhwcHwcOp, true>,
+                 DepthwiseToKernel<linalg::DepthwiseConv2DNchwChwOp, false>>(
+        &getContext(), cfg);
     if (failed(applyPatternsGreedily(root, std::move(patterns))))
       return signalPassFailure();
     // A contraction left to the generic loops is slow: say so, and why.

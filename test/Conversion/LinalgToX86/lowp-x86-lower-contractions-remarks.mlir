@@ -52,10 +52,19 @@ func.func @other_contraction(%a: memref<4x8xf32>, %x: memref<8xf32>, %y: memref<
 
 // -----
 
-func.func @other_convolution(%i: memref<1x6x6x8xf32>, %f: memref<3x3x8xf32>, %o: memref<1x4x4x8xf32>) {
-  // expected-remark @below {{generic loop path for 'linalg.depthwise_conv_2d_nhwc_hwc': no x86 kernel for this convolution}}
-  linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-    ins(%i, %f : memref<1x6x6x8xf32>, memref<3x3x8xf32>) outs(%o : memref<1x4x4x8xf32>)
+func.func @other_convolution(%i: memref<1x6x6x8xf32>, %f: memref<3x3x8x2xf32>, %o: memref<1x4x4x8x2xf32>) {
+  // expected-remark @below {{generic loop path for 'linalg.depthwise_conv_2d_nhwc_hwcm': no x86 kernel for this convolution}}
+  linalg.depthwise_conv_2d_nhwc_hwcm {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%i, %f : memref<1x6x6x8xf32>, memref<3x3x8x2xf32>) outs(%o : memref<1x4x4x8x2xf32>)
+  return
+}
+
+// -----
+
+func.func @depthwise_nchw_strided(%i: memref<1x8x9x9xf32>, %f: memref<8x3x3xf32>, %o: memref<1x8x4x4xf32>) {
+  // expected-remark @below {{generic loop path for 'linalg.depthwise_conv_2d_nchw_chw': stride along W: the NCHW depthwise kernel vectorizes output rows}}
+  linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+    ins(%i, %f : memref<1x8x9x9xf32>, memref<8x3x3xf32>) outs(%o : memref<1x8x4x4xf32>)
   return
 }
 
