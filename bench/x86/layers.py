@@ -116,7 +116,18 @@ def layer_conv():
         2 * 64 * 64 * 9 * 56 * 56, ()
 
 
-LAYERS = {"mlp": layer_mlp, "conv": layer_conv}
+def layer_dwconv():
+    torch.manual_seed(0)
+    conv = torch.nn.Conv2d(128, 128, 3, padding=1, groups=128, bias=False)
+    x = torch.randn(1, 128, 56, 56)
+
+    def module(x):
+        return torch.relu(conv(x))
+    return module, [x, conv.weight], (1, 128, 56, 56), \
+        2 * 128 * 9 * 56 * 56, ()
+
+
+LAYERS = {"mlp": layer_mlp, "conv": layer_conv, "dwconv": layer_dwconv}
 
 
 def best_of(fns, rounds):

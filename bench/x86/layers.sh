@@ -5,7 +5,10 @@
 #          accumulator (aten.addmm);
 #   conv - nn.Conv2d(64, 64, 3, padding=1) + ReLU on 1x64x56x56 NCHW
 #          (tensor.pad + linalg.conv_2d_nchw_fchw), the ResNet basic block's
-#          convolution.
+#          convolution;
+#   dwconv - nn.Conv2d(128, 128, 3, padding=1, groups=128) + ReLU on
+#          1x128x56x56 NCHW (linalg.depthwise_conv_2d_nchw_chw, the filter
+#          [128,1,3,3] collapsed to [128,3,3]), MobileNet's depthwise layer.
 # Each is compiled f32 and mixed (lowp-auto-mixed-precision policy=bf16) by
 # two fp-opt binaries (BEFORE, default /work/main/build/bin/fp-opt, and
 # AFTER, this tree's; "prepacked": AFTER with prepack=true, the weights
@@ -13,7 +16,7 @@
 # lowp-pipeline-x86{cpu=$CPU} and llc -mcpu=$MCPU,
 # and timed in one Python process with PyTorch f32, bf16 autocast and
 # bf16 .to (Debian's python3-torch; installed here if missing).
-# Usage: bench/x86/layers.sh [mlp] [conv]
+# Usage: bench/x86/layers.sh [mlp] [conv] [dwconv]
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 LLVM=/usr/lib/llvm-22
@@ -90,6 +93,27 @@ func.func @forward(%x: tensor<1x64x56x56xf32>, %w: tensor<64x64x3x3xf32>) -> ten
   return %r : tensor<1x64x56x56xf32>
 }
 """)
+open(out + "/dwconv.mlir", "w").write("""#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @forward(%x: tensor<1x128x56x56xf32>, %w: tensor<128x1x3x3xf32>) -> tensor<1x128x56x56xf32> attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %zero : f32
+  } : tensor<1x128x56x56xf32> to tensor<1x128x58x58xf32>
+  %wc = tensor.collapse_shape %w [[0, 1], [2], [3]] : tensor<128x1x3x3xf32> into tensor<128x3x3xf32>
+  %e = tensor.empty() : tensor<1x128x56x56xf32>
+  %o = linalg.fill ins(%zero : f32) outs(%e : tensor<1x128x56x56xf32>) -> tensor<1x128x56x56xf32>
+  %y = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %wc : tensor<1x128x58x58xf32>, tensor<128x3x3xf32>) outs(%o : tensor<1x128x56x56xf32>) -> tensor<1x128x56x56xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%y : tensor<1x128x56x56xf32>) outs(%e : tensor<1x128x56x56xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x128x56x56xf32>
+  return %r : tensor<1x128x56x56xf32>
+}
+""")
 PY
 
 layers=("${@:-mlp conv}")
@@ -99,7 +123,7 @@ for layer in ${layers[@]}; do
     [ -x "$fpopt" ] || { echo "no $fpopt, skipping $which"; continue; }
     extra=""; [ "$which" = prepacked ] && extra="prepack=true"
     # Only layers with weight arguments of matmuls have anything to prepack.
-    [ "$which" = prepacked ] && [ "$layer" = conv ] && continue
+    [ "$which" = prepacked ] && [ "$layer" != mlp ] && continue
     for prec in f32 mixed; do
       src="$OUT/$layer.mlir"
       if [ "$prec" = mixed ]; then

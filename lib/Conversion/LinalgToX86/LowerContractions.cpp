@@ -1007,8 +1007,26 @@ struct DepthwiseToKernel : OpRewritePattern<OpTy> {
     int64_t xb = Nhwc ? 4 : 1, cv = Nhwc ? 2 : 4;
     // One block: output row y, positions x0.. (NHWC; NCHW: channel c0) and
     // vectors v0.. of the vectorized dimension.
+    // `partial` (< lanes, 0: none): the one vector of the block covers only
+    // that many elements (masked loads and stores).
     auto emitBlock = [&](Value n, Value y, Value other0, int64_t others,
-                         Value v0, int64_t vecs) {
+                         Value v0, int64_t vecs, int64_t partial = 0) {
+      Value mask, zeroAcc, zeroIn;
+      if (partial) {
+        mask = vector::ConstantMaskOp::create(
+            rw, loc, VectorType::get({lanes}, rw.getI1Type()),
+            ArrayRef<int64_t>{partial});
+        zeroAcc = arith::ConstantOp::create(
+            rw, loc, accType, DenseElementsAttr::get(accType, rw.getZeroAttr(f32)));
+        zeroIn = arith::ConstantOp::create(
+            rw, loc, inVec, DenseElementsAttr::get(inVec, rw.getZeroAttr(elem)));
+      }
+      auto load = [&](VectorType t, Value mem, ValueRange ix) -> Value {
+        if (partial)
+          return vector::MaskedLoadOp::create(rw, loc, t, mem, ix, mask,
+                                              t == accType ? zeroAcc : zeroIn);
+        return vector::LoadOp::create(rw, loc, t, mem, ix);
+      };
       SmallVector<Value> init;
       auto at = [&](int64_t o, int64_t v) {
         Value vecPos = kb.addc(v0, v * lanes);
@@ -1019,8 +1037,7 @@ struct DepthwiseToKernel : OpRewritePattern<OpTy> {
       };
       for (int64_t o = 0; o < others; ++o)
         for (int64_t v = 0; v < vecs; ++v)
-          init.push_back(
-              vector::LoadOp::create(rw, loc, accType, output, at(o, v)));
+          init.push_back(load(accType, output, at(o, v)));
       auto rows = scf::ForOp::create(
           rw, loc, kb.idx(0), kb.idx(kh), kb.idx(1), init,
           [&](OpBuilder &nb, Location, Value i, ValueRange accs) {
@@ -1035,8 +1052,7 @@ struct DepthwiseToKernel : OpRewritePattern<OpTy> {
                 Value vecPos = kb.addc(v0, v * lanes);
                 Value w;
                 if (Nhwc)
-                  w = widen(vector::LoadOp::create(rw, loc, inVec, filter,
-                                                   filIx(vecPos, i, jc)));
+                  w = widen(load(inVec, filter, filIx(vecPos, i, jc)));
                 for (int64_t o = 0; o < others; ++o) {
                   Value otherPos = kb.addc(other0, o);
                   if (!Nhwc)
@@ -1048,8 +1064,7 @@ struct DepthwiseToKernel : OpRewritePattern<OpTy> {
                                 ? kb.addc(kb.mulc(otherPos, st[1]), j * dl[1])
                                 : kb.addc(vecPos, j * dl[1]);
                   Value c = Nhwc ? vecPos : otherPos;
-                  Value a = widen(vector::LoadOp::create(rw, loc, inVec, input,
-                                                         inIx(n, c, iy, x)));
+                  Value a = widen(load(inVec, input, inIx(n, c, iy, x)));
                   Value &acc = next[o * vecs + v];
                   acc = vector::FMAOp::create(rw, loc, a, w, acc);
                 }
@@ -1058,9 +1073,14 @@ struct DepthwiseToKernel : OpRewritePattern<OpTy> {
             scf::YieldOp::create(rw, loc, next);
           });
       for (int64_t o = 0; o < others; ++o)
-        for (int64_t v = 0; v < vecs; ++v)
-          vector::StoreOp::create(rw, loc, rows.getResult(o * vecs + v),
-                                  output, at(o, v));
+        for (int64_t v = 0; v < vecs; ++v) {
+          Value acc = rows.getResult(o * vecs + v);
+          if (partial)
+            vector::MaskedStoreOp::create(rw, loc, output, at(o, v), mask,
+                                          acc);
+          else
+            vector::StoreOp::create(rw, loc, acc, output, at(o, v));
+        }
     };
     // One output element, every tap (the edges).
     auto emitOne = [&](Value n, Value c, Value y, Value x) {
@@ -1084,25 +1104,34 @@ struct DepthwiseToKernel : OpRewritePattern<OpTy> {
         // Full vectors of the vectorized dimension, cv at a time, then one
         // at a time.
         int64_t vecBlocks = vecFull / (cv * lanes) * (cv * lanes);
-        auto overOthers = [&](Value v0, int64_t vecs) {
-          kb.loop(otherFull, xb,
-                  [&](Value o0) { emitBlock(n, y, o0, xb, v0, vecs); });
+        auto overOthers = [&](Value v0, int64_t vecs, int64_t partial) {
+          kb.loop(otherFull, xb, [&](Value o0) {
+            emitBlock(n, y, o0, xb, v0, vecs, partial);
+          });
           if (otherFull < otherExtent)
             emitBlock(n, y, kb.idx(otherFull), otherExtent - otherFull, v0,
-                      vecs);
+                      vecs, partial);
         };
-        kb.loop(vecBlocks, cv * lanes, [&](Value v0) { overOthers(v0, cv); });
-        kb.loop(vecBlocks, vecFull, lanes, [&](Value v0) { overOthers(v0, 1); });
-        // The rest of the vectorized dimension, element by element.
-        if (vecFull < vecExtent)
-          kb.loop(otherExtent, 1, [&](Value o) {
-            kb.loop(vecFull, vecExtent, 1, [&](Value v) {
-              if (Nhwc)
-                emitOne(n, v, y, o);
-              else
-                emitOne(n, o, y, v);
+        kb.loop(vecBlocks, cv * lanes,
+                [&](Value v0) { overOthers(v0, cv, 0); });
+        kb.loop(vecBlocks, vecFull, lanes,
+                [&](Value v0) { overOthers(v0, 1, 0); });
+        // The rest of the vectorized dimension: one masked vector of f32
+        // (element by element for narrow types, which AVX2 cannot mask).
+        if (vecFull < vecExtent) {
+          if (elem == f32 || cfg.bf16Dot) {
+            overOthers(kb.idx(vecFull), 1, vecExtent - vecFull);
+          } else {
+            kb.loop(otherExtent, 1, [&](Value o) {
+              kb.loop(vecFull, vecExtent, 1, [&](Value v) {
+                if (Nhwc)
+                  emitOne(n, v, y, o);
+                else
+                  emitOne(n, o, y, v);
+              });
             });
-          });
+          }
+        }
       });
     });
     rw.eraseOp(op);
