@@ -28,7 +28,9 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/X86Vector/X86VectorDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -874,6 +876,119 @@ static linalg::LinalgOp findFusableCast(Value bMem, Operation *consumer) {
   return producer;
 }
 
+/// The values of a constant buffer (memref.get_global of a constant global
+/// with dense or dense_resource contents of f32 / bf16), or nothing.
+static std::optional<SmallVector<APFloat>> constantValues(Value mem) {
+  auto get = mem.getDefiningOp<memref::GetGlobalOp>();
+  if (!get)
+    return std::nullopt;
+  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+      get, get.getNameAttr());
+  if (!global || !global.getConstant() || !global.getInitialValue())
+    return std::nullopt;
+  Attribute init = *global.getInitialValue();
+  auto type = cast<MemRefType>(mem.getType());
+  auto elem = dyn_cast<FloatType>(type.getElementType());
+  if (!elem || !(elem.isF32() || elem.isBF16()))
+    return std::nullopt;
+  SmallVector<APFloat> values;
+  if (auto dense = dyn_cast<DenseFPElementsAttr>(init)) {
+    if (dense.isSplat())
+      values.assign(type.getNumElements(), dense.getSplatValue<APFloat>());
+    else
+      values.assign(dense.value_begin<APFloat>(), dense.value_end<APFloat>());
+    return values;
+  }
+  auto resource = dyn_cast<DenseResourceElementsAttr>(init);
+  if (!resource || !resource.getRawHandle().getBlob())
+    return std::nullopt;
+  ArrayRef<char> data = resource.getRawHandle().getBlob()->getData();
+  unsigned bytes = elem.getWidth() / 8;
+  if (data.size() != size_t(type.getNumElements()) * bytes)
+    return std::nullopt;
+  for (int64_t i = 0, e = type.getNumElements(); i < e; ++i) {
+    uint64_t bits = 0;
+    std::memcpy(&bits, data.data() + i * bytes, bytes);
+    values.push_back(APFloat(elem.getFloatSemantics(),
+                             APInt(elem.getWidth(), bits)));
+  }
+  return values;
+}
+
+/// B packed at compile time, when B (or the source of the cast that
+/// produced it, see findFusableCast) is a constant buffer and the cast, if
+/// any, is a plain arith.truncf: the values are rounded with APFloat
+/// (nearest-even, as the run-time conversion) and laid out as packB would,
+/// in a new private constant global. Returns its memref.get_global.
+static Value packConstantB(const ContractionShape &s, linalg::LinalgOp bCast,
+                           Value source, const KernelConfig &cfg,
+                           PatternRewriter &rw, Location loc) {
+  if (s.b.batched)
+    return nullptr;
+  if (bCast) {
+    Block *body = bCast.getBlock();
+    auto ops = body->without_terminator();
+    if (std::distance(ops.begin(), ops.end()) != 1 ||
+        !isa<arith::TruncFOp>(*ops.begin()) ||
+        body->getTerminator()->getOperand(0) != ops.begin()->getResult(0))
+      return nullptr;
+  }
+  std::optional<SmallVector<APFloat>> values = constantValues(source);
+  if (!values)
+    return nullptr;
+  auto elem = cast_or_null<FloatType>(s.elem);
+  bool dot = cfg.bf16Dot && s.elem.isBF16();
+  int64_t n = s.n, k = s.k, nr = cfg.nr;
+  KernelBuilder probe(rw, loc, cfg);
+  MemRefType packed = probe.packedType(n, k, s.elem);
+  Type packedElem = packed.getElementType();
+  const llvm::fltSemantics &kernelSem = elem.getFloatSemantics();
+  const llvm::fltSemantics &packedSem =
+      cast<FloatType>(packedElem).getFloatSemantics();
+  // B(row, col) of the logical k x n matrix, in the kernel's element type,
+  // then in the packed buffer's.
+  auto at = [&](int64_t row, int64_t col) {
+    APFloat v = (*values)[s.b.transposed ? col * k + row : row * n + col];
+    bool lost;
+    v.convert(kernelSem, APFloat::rmNearestTiesToEven, &lost);
+    v.convert(packedSem, APFloat::rmNearestTiesToEven, &lost);
+    return v;
+  };
+  APFloat zero = APFloat::getZero(packedSem);
+  SmallVector<APFloat> out;
+  out.reserve(packed.getNumElements());
+  int64_t panels = packed.getDimSize(0);
+  for (int64_t jb = 0; jb < panels; ++jb)
+    for (int64_t kk = 0; kk < (dot ? k / 2 : k); ++kk)
+      for (int64_t c = 0; c < nr; ++c) {
+        int64_t col = jb * nr + c;
+        if (dot) {
+          out.push_back(col < n ? at(2 * kk, col) : zero);
+          out.push_back(col < n ? at(2 * kk + 1, col) : zero);
+        } else {
+          out.push_back(col < n ? at(kk, col) : zero);
+        }
+      }
+  auto tensorType = RankedTensorType::get(packed.getShape(), packedElem);
+  auto module = source.getDefiningOp()->getParentOfType<ModuleOp>();
+  if (!module)
+    return nullptr;
+  // A fresh symbol name.
+  std::string name = "__lowp_packed_weight";
+  for (unsigned i = 0; SymbolTable::lookupSymbolIn(module, name); ++i)
+    name = "__lowp_packed_weight_" + std::to_string(i);
+  memref::GlobalOp global;
+  {
+    OpBuilder::InsertionGuard g(rw);
+    rw.setInsertionPointToStart(module.getBody());
+    global = memref::GlobalOp::create(
+        rw, loc, rw.getStringAttr(name), rw.getStringAttr("private"),
+        TypeAttr::get(packed), DenseElementsAttr::get(tensorType, out),
+        rw.getUnitAttr(), rw.getI64IntegerAttr(64));
+  }
+  return memref::GetGlobalOp::create(rw, loc, packed, global.getSymName());
+}
+
 /// matmul / batch_matmul (any of the operand maps classifyOperand reads)
 /// -> packed register-blocked kernel.
 template <typename OpTy>
@@ -898,8 +1013,10 @@ struct ContractionToKernel : OpRewritePattern<OpTy> {
       MatrixOperand b = s->b;
       if (cast)
         b.mem = cast.getDpsInputs()[0];
+      // A constant weight is packed (and rounded) here, once.
+      Value prepacked = packConstantB(*s, cast, b.mem, cfg, rw, op.getLoc());
       kb.emitMatmul(s->a, b, s->c, s->batches, s->m, s->n, s->k, s->elem,
-                    nullptr, cast);
+                    prepacked, cast);
       if (cast)
         rw.eraseOp(cast);
     }

@@ -254,3 +254,41 @@ func.func @cast_into_packing(%x: memref<4x64xbf16>, %w: memref<40x64xf32>, %y: m
   memref.dealloc %wb : memref<40x64xbf16>
   return
 }
+
+// -----
+
+// A constant weight is packed at compile time, rounded as the cast that
+// produced B would (APFloat, nearest-even: 1 + 2^-8 ties to 1.0, 1 + 3 *
+// 2^-8 to 1.015625): VNNI pairs of B = W^T padded with zeros to nr = 32
+// columns for the dot, f32 panels of 8 for AVX2. No packing code, no cast
+// left.
+// DOT-LABEL: memref.global "private" constant @__lowp_packed_weight : memref<1x1x64xbf16> = dense<
+// DOT-SAME: [1.000000e+00, 4.000000e+00, 2.000000e+00, 5.000000e+00, 1.015630e+00, 6.000000e+00, 0.000000e+00
+// DOT-SAME: {alignment = 64 : i64}
+// DOT-LABEL: func.func @constant_weight(
+// DOT-NOT: linalg.generic
+// DOT-NOT: arith.truncf
+// DOT: %[[P:.*]] = memref.get_global @__lowp_packed_weight : memref<1x1x64xbf16>
+// DOT: vector.load %[[P]]
+// DOT: x86vector.avx512.dot
+// FMA-LABEL: memref.global "private" constant @__lowp_packed_weight : memref<1x2x8xf32> = dense<
+// FMA-SAME: {{\[\[\[}}1.000000e+00, 2.000000e+00, 1.015625, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [4.000000e+00, 5.000000e+00, 6.000000e+00, 0.000000e+00
+// FMA-LABEL: func.func @constant_weight(
+// FMA: memref.get_global @__lowp_packed_weight : memref<1x2x8xf32>
+// FMA: vector.fma
+memref.global "private" constant @w : memref<3x2xf32> = dense<[[1.00390625, 4.0], [2.0, 5.0], [1.01171875, 6.0]]>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @constant_weight(%x: memref<4x2xbf16>, %y: memref<4x3xf32>) {
+  %w = memref.get_global @w : memref<3x2xf32>
+  %wb = memref.alloc() {alignment = 64 : i64} : memref<3x2xbf16>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%w : memref<3x2xf32>) outs(%wb : memref<3x2xbf16>) {
+  ^bb0(%in: f32, %out: bf16):
+    %t = arith.truncf %in : f32 to bf16
+    linalg.yield %t : bf16
+  }
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%x, %wb : memref<4x2xbf16>, memref<3x2xbf16>) outs(%y : memref<4x3xf32>)
+  memref.dealloc %wb : memref<3x2xbf16>
+  return
+}

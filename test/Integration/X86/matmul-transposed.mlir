@@ -11,7 +11,9 @@
 // plain loop path: |x - ref| <= 1e-5 |ref| + 1e-4 (at most 38 terms of
 // magnitude <= 1; bf16 products are exact in f32, only the summation order
 // differs). A leftover linalg.transpose (not feeding a contraction) is
-// compared with a generic copy. Each case prints 1.
+// compared with a generic copy. Constant weights (f32, and rounded to bf16
+// by a cast) are packed and rounded at compile time; their reference rounds
+// at run time (lowp.cast on the plain loop path). Each case prints 1.
 //
 // RUN: fp-opt %s -lowp-pipeline-x86=cpu=avx2 2>/dev/null \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
@@ -34,9 +36,14 @@
 // FOLD-LABEL: func.func @bmm_broadcast
 // FOLD-NOT: linalg.broadcast
 // FOLD: linalg.matmul indexing_maps
+// FOLD-LABEL: func.func @linear_const_bf16
+// FOLD-NOT: linalg.transpose
+// FOLD: linalg.matmul indexing_maps
 // FOLD-LABEL: func.func @bmm_kt
 // FOLD-NOT: linalg.transpose
 // FOLD: linalg.batch_matmul indexing_maps
+// CHECK: 1
+// CHECK: 1
 // CHECK: 1
 // CHECK: 1
 // CHECK: 1
@@ -260,6 +267,36 @@ func.func @bmm_kt(%q: tensor<3x13x37xf32>, %k: tensor<3x20x37xf32>) -> tensor<3x
   return %y : tensor<3x13x20xf32>
 }
 
+// A constant nn.Linear weight [20, 6]: packed at compile time.
+func.func @weight_const() -> tensor<20x6xf32> {
+  %w = arith.constant dense<[[-0.875, -0.0615234375, 0.751953125, -0.25, 0.5634765625, -0.435546875], [-0.4365234375, 0.376953125, -0.625, 0.1884765625, -0.810546875, 0.0], [0.001953125, 0.8125, -0.1865234375, 0.626953125, -0.375, 0.4384765625], [0.4375, -0.5615234375, 0.251953125, -0.75, 0.0634765625, 0.876953125], [0.8759765625, -0.123046875, 0.6875, -0.3115234375, 0.501953125, -0.5], [-0.498046875, 0.3125, -0.6865234375, 0.126953125, -0.875, -0.0615234375], [-0.0625, 0.7509765625, -0.248046875, 0.5625, -0.4365234375, 0.376953125], [0.3759765625, -0.623046875, 0.1875, -0.8115234375, 0.001953125, 0.8125], [0.814453125, -0.1875, 0.6259765625, -0.373046875, 0.4375, -0.5615234375], [-0.5625, 0.2509765625, -0.748046875, 0.0625, 0.8759765625, -0.123046875], [-0.1240234375, 0.689453125, -0.3125, 0.5009765625, -0.498046875, 0.3125], [0.314453125, -0.6875, 0.1259765625, -0.873046875, -0.0625, 0.7509765625], [0.75, -0.2490234375, 0.564453125, -0.4375, 0.3759765625, -0.623046875], [-0.6240234375, 0.189453125, -0.8125, 0.0009765625, 0.814453125, -0.1875], [-0.185546875, 0.625, -0.3740234375, 0.439453125, -0.5625, 0.2509765625], [0.25, -0.7490234375, 0.064453125, 0.875, -0.1240234375, 0.689453125], [0.6884765625, -0.310546875, 0.5, -0.4990234375, 0.314453125, -0.6875], [-0.685546875, 0.125, -0.8740234375, -0.060546875, 0.75, -0.2490234375], [-0.25, 0.5634765625, -0.435546875, 0.375, -0.6240234375, 0.189453125], [0.1884765625, -0.810546875, 0.0, 0.8134765625, -0.185546875, 0.625]]> : tensor<20x6xf32>
+  return %w : tensor<20x6xf32>
+}
+
+func.func @linear_const_f32(%x: tensor<13x6xf32>) -> tensor<13x20xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<[[-0.875, -0.0615234375, 0.751953125, -0.25, 0.5634765625, -0.435546875], [-0.4365234375, 0.376953125, -0.625, 0.1884765625, -0.810546875, 0.0], [0.001953125, 0.8125, -0.1865234375, 0.626953125, -0.375, 0.4384765625], [0.4375, -0.5615234375, 0.251953125, -0.75, 0.0634765625, 0.876953125], [0.8759765625, -0.123046875, 0.6875, -0.3115234375, 0.501953125, -0.5], [-0.498046875, 0.3125, -0.6865234375, 0.126953125, -0.875, -0.0615234375], [-0.0625, 0.7509765625, -0.248046875, 0.5625, -0.4365234375, 0.376953125], [0.3759765625, -0.623046875, 0.1875, -0.8115234375, 0.001953125, 0.8125], [0.814453125, -0.1875, 0.6259765625, -0.373046875, 0.4375, -0.5615234375], [-0.5625, 0.2509765625, -0.748046875, 0.0625, 0.8759765625, -0.123046875], [-0.1240234375, 0.689453125, -0.3125, 0.5009765625, -0.498046875, 0.3125], [0.314453125, -0.6875, 0.1259765625, -0.873046875, -0.0625, 0.7509765625], [0.75, -0.2490234375, 0.564453125, -0.4375, 0.3759765625, -0.623046875], [-0.6240234375, 0.189453125, -0.8125, 0.0009765625, 0.814453125, -0.1875], [-0.185546875, 0.625, -0.3740234375, 0.439453125, -0.5625, 0.2509765625], [0.25, -0.7490234375, 0.064453125, 0.875, -0.1240234375, 0.689453125], [0.6884765625, -0.310546875, 0.5, -0.4990234375, 0.314453125, -0.6875], [-0.685546875, 0.125, -0.8740234375, -0.060546875, 0.75, -0.2490234375], [-0.25, 0.5634765625, -0.435546875, 0.375, -0.6240234375, 0.189453125], [0.1884765625, -0.810546875, 0.0, 0.8134765625, -0.185546875, 0.625]]> : tensor<20x6xf32>
+  %et = tensor.empty() : tensor<6x20xf32>
+  %wt = linalg.transpose ins(%w : tensor<20x6xf32>) outs(%et : tensor<6x20xf32>) permutation = [1, 0]
+  %e = tensor.empty() : tensor<13x20xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<13x20xf32>) -> tensor<13x20xf32>
+  %y = linalg.matmul ins(%x, %wt : tensor<13x6xf32>, tensor<6x20xf32>) outs(%c : tensor<13x20xf32>) -> tensor<13x20xf32>
+  return %y : tensor<13x20xf32>
+}
+
+// The same weight rounded to bf16 (values with bits below bf16's).
+func.func @linear_const_bf16(%x: tensor<13x6xbf16>) -> tensor<13x20xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<[[-0.875, -0.0615234375, 0.751953125, -0.25, 0.5634765625, -0.435546875], [-0.4365234375, 0.376953125, -0.625, 0.1884765625, -0.810546875, 0.0], [0.001953125, 0.8125, -0.1865234375, 0.626953125, -0.375, 0.4384765625], [0.4375, -0.5615234375, 0.251953125, -0.75, 0.0634765625, 0.876953125], [0.8759765625, -0.123046875, 0.6875, -0.3115234375, 0.501953125, -0.5], [-0.498046875, 0.3125, -0.6865234375, 0.126953125, -0.875, -0.0615234375], [-0.0625, 0.7509765625, -0.248046875, 0.5625, -0.4365234375, 0.376953125], [0.3759765625, -0.623046875, 0.1875, -0.8115234375, 0.001953125, 0.8125], [0.814453125, -0.1875, 0.6259765625, -0.373046875, 0.4375, -0.5615234375], [-0.5625, 0.2509765625, -0.748046875, 0.0625, 0.8759765625, -0.123046875], [-0.1240234375, 0.689453125, -0.3125, 0.5009765625, -0.498046875, 0.3125], [0.314453125, -0.6875, 0.1259765625, -0.873046875, -0.0625, 0.7509765625], [0.75, -0.2490234375, 0.564453125, -0.4375, 0.3759765625, -0.623046875], [-0.6240234375, 0.189453125, -0.8125, 0.0009765625, 0.814453125, -0.1875], [-0.185546875, 0.625, -0.3740234375, 0.439453125, -0.5625, 0.2509765625], [0.25, -0.7490234375, 0.064453125, 0.875, -0.1240234375, 0.689453125], [0.6884765625, -0.310546875, 0.5, -0.4990234375, 0.314453125, -0.6875], [-0.685546875, 0.125, -0.8740234375, -0.060546875, 0.75, -0.2490234375], [-0.25, 0.5634765625, -0.435546875, 0.375, -0.6240234375, 0.189453125], [0.1884765625, -0.810546875, 0.0, 0.8134765625, -0.185546875, 0.625]]> : tensor<20x6xf32>
+  %et = tensor.empty() : tensor<6x20xf32>
+  %wt = linalg.transpose ins(%w : tensor<20x6xf32>) outs(%et : tensor<6x20xf32>) permutation = [1, 0]
+  %wb = lowp.cast %wt : tensor<6x20xf32> to tensor<6x20xbf16>
+  %e = tensor.empty() : tensor<13x20xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<13x20xf32>) -> tensor<13x20xf32>
+  %y = linalg.matmul ins(%x, %wb : tensor<13x6xbf16>, tensor<6x20xbf16>) outs(%c : tensor<13x20xf32>) -> tensor<13x20xf32>
+  return %y : tensor<13x20xf32>
+}
+
 // A transpose feeding no contraction: a register-blocked copy.
 func.func @plain_transpose(%x: tensor<37x40xf32>) -> tensor<40x37xf32> {
   %et = tensor.empty() : tensor<40x37xf32>
@@ -272,6 +309,7 @@ func.func @main() {
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %c3 = arith.constant 3 : index
+  %c6 = arith.constant 6 : index
   %c13 = arith.constant 13 : index
   %c20 = arith.constant 20 : index
   %c37 = arith.constant 37 : index
@@ -387,6 +425,30 @@ func.func @main() {
   %y7d = tensor.cast %y7 : tensor<40x37xf32> to tensor<?x?xf32>
   %ok7 = call @close(%y7d, %r7) : (tensor<?x?xf32>, tensor<?x?xf32>) -> i1
   vector.print %ok7 : i1
+
+  // 9. Constant weight, f32.
+  %x9d = call @rand2(%c2, %c13, %c6) : (index, index, index) -> tensor<?x?xf32>
+  %x9 = tensor.cast %x9d : tensor<?x?xf32> to tensor<13x6xf32>
+  %y9 = call @linear_const_f32(%x9) : (tensor<13x6xf32>) -> tensor<13x20xf32>
+  %w9 = call @weight_const() : () -> tensor<20x6xf32>
+  %w9d = tensor.cast %w9 : tensor<20x6xf32> to tensor<?x?xf32>
+  %z9 = call @zeros2(%c13, %c20) : (index, index) -> tensor<?x?xf32>
+  %r9 = call @ref_mm_bt(%x9d, %w9d, %z9) : (tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  %y9d = tensor.cast %y9 : tensor<13x20xf32> to tensor<?x?xf32>
+  %ok9 = call @close(%y9d, %r9) : (tensor<?x?xf32>, tensor<?x?xf32>) -> i1
+  vector.print %ok9 : i1
+
+  // 10. Constant weight rounded to bf16; the reference rounds at run time.
+  %x10b = lowp.cast %x9 : tensor<13x6xf32> to tensor<13x6xbf16>
+  %y10 = call @linear_const_bf16(%x10b) : (tensor<13x6xbf16>) -> tensor<13x20xf32>
+  %w10b = lowp.cast %w9 : tensor<20x6xf32> to tensor<20x6xbf16>
+  %w10 = lowp.cast %w10b : tensor<20x6xbf16> to tensor<20x6xf32>
+  %w10d = tensor.cast %w10 : tensor<20x6xf32> to tensor<?x?xf32>
+  %z10 = call @zeros2(%c13, %c20) : (index, index) -> tensor<?x?xf32>
+  %r10 = call @ref_mm_bt(%x9d, %w10d, %z10) : (tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  %y10d = tensor.cast %y10 : tensor<13x20xf32> to tensor<?x?xf32>
+  %ok10 = call @close(%y10d, %r10) : (tensor<?x?xf32>, tensor<?x?xf32>) -> i1
+  vector.print %ok10 : i1
 
   // 8. Negative control: case 1 against the wrong reference (B not
   // transposed: ref_mm reads w as [k][n], here on the 37x40 input).
