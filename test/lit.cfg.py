@@ -41,7 +41,6 @@ llvm_config.use_default_substitutions()
 tool_dirs = [config.fpopt_tools_dir, config.llvm_tools_dir]
 tools = [
     "fp-opt", "lowp-capi-test", "mlir-runner", "mlir-opt", "mlir-translate", "llc", "llvm-mca", "llvm-mc", "not",
-    "clang",
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 config.substitutions.append(
@@ -58,14 +57,15 @@ try:
             config.available_features.add("x86-avx512bf16")
 except OSError:
     pass
+# clang links test programs and shared objects (the build's compiler).
+config.substitutions.append(
+    ("%clang", os.path.join(config.llvm_tools_dir, "clang")))
 # Test programs linked with AddressSanitizer (LeakSanitizer at exit) where
 # clang's sanitizer runtime is installed (Debian's libclang-rt-22-dev).
 import glob
 if glob.glob(os.path.join(config.llvm_lib_dir, "clang", "*", "lib", "*",
                           "libclang_rt.asan*.a")):
     config.available_features.add("asan")
-    config.substitutions.append(
-        ("%clang", os.path.join(config.llvm_tools_dir, "clang")))
 if os.path.exists(os.path.join(config.fpopt_obj_root, "unittests",
                                "LowpUnitTests")):
     config.available_features.add("unittests")

@@ -36,12 +36,12 @@
 // FOLD-LABEL: func.func @bmm_broadcast
 // FOLD-NOT: linalg.broadcast
 // FOLD: linalg.matmul indexing_maps
-// FOLD-LABEL: func.func @linear_const_bf16
-// FOLD-NOT: linalg.transpose
-// FOLD: linalg.matmul indexing_maps
 // FOLD-LABEL: func.func @bmm_kt
 // FOLD-NOT: linalg.transpose
 // FOLD: linalg.batch_matmul indexing_maps
+// FOLD-LABEL: func.func @linear_const_bf16
+// FOLD-NOT: linalg.transpose
+// FOLD: linalg.matmul indexing_maps
 // CHECK: 1
 // CHECK: 1
 // CHECK: 1
