@@ -1407,8 +1407,45 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
       Value iy = kb.addIdx(kb.mulc(y, strides[0]), kb.mulc(i, dilations[0]));
       return Tap{ci, iy, kb.mulc(j, dilations[1])};
     };
+    // Output columns copied a vector at a time: at stride 1 a contiguous
+    // run of the input; at stride 2 two runs with the even elements
+    // shuffled out, as long as the second run stays inside the input row
+    // for every filter column.
+    int64_t inW = cast<MemRefType>(input.getType()).getDimSize(3);
+    int64_t lanes = cfg.lanes, jMax = (kw - 1) * dilations[1];
+    int64_t vecEnd = 0;
+    if (strides[1] == 1) {
+      vecEnd = ow / lanes * lanes;
+    } else if (strides[1] == 2 && inW - 2 * lanes - jMax >= 0) {
+      int64_t blocks = (inW - 2 * lanes - jMax) / 2 / lanes + 1;
+      vecEnd = std::min(blocks * lanes, ow / lanes * lanes);
+    }
+    SmallVector<int64_t> evens;
+    for (int64_t l = 0; l < lanes; ++l)
+      evens.push_back(2 * l);
+    // `lanes` input values of tap `t` for output columns x.., image ni.
+    Value niCur;
+    auto loadRun = [&](const Tap &t, Value x) -> Value {
+      Value x0 = kb.addIdx(kb.mulc(x, strides[1]), t.jx);
+      Value first = vector::LoadOp::create(rw, loc, vec, input,
+                                           ValueRange{niCur, t.ci, t.iy, x0});
+      if (strides[1] == 1)
+        return first;
+      Value second = vector::LoadOp::create(
+          rw, loc, vec, input,
+          ValueRange{niCur, t.ci, t.iy, kb.addc(x0, lanes)});
+      // On integers of the element's width (bf16 shuffles may be
+      // scalarized).
+      auto asInt = VectorType::get(
+          {lanes}, rw.getIntegerType(elem.getIntOrFloatBitWidth()));
+      Value a = vector::BitCastOp::create(rw, loc, asInt, first);
+      Value b = vector::BitCastOp::create(rw, loc, asInt, second);
+      Value even = vector::ShuffleOp::create(rw, loc, a, b, evens);
+      return vector::BitCastOp::create(rw, loc, vec, even);
+    };
     // col for rows [y0, y0 + rows), then the GEMM on its pixels.
     auto emitBlock = [&](Value ni, Value y0, int64_t rows) {
+      niCur = ni;
       kb.loop(rows, 1, [&](Value r) {
         Value y = kb.addIdx(y0, r);
         Value p0 = kb.mulc(r, ow);
@@ -1424,17 +1461,8 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
             storeOne(x, memref::LoadOp::create(
                             rw, loc, input, ValueRange{ni, ci, iy, ix(x)}));
           };
-          if (strides[1] != 1) {
-            kb.loop(ow, 1, one);
-            return;
-          }
-          kb.emitVectorizedLoop(
-              ow, cfg.lanes,
-              [&](Value x) {
-                store(x, vector::LoadOp::create(rw, loc, vec, input,
-                                                ValueRange{ni, ci, iy, ix(x)}));
-              },
-              one);
+          kb.loop(vecEnd, cfg.lanes, [&](Value x) { store(x, loadRun(t, x)); });
+          kb.loop(vecEnd, ow, 1, one);
         };
         if (!dot) {
           kb.loop(depth, 1, [&](Value kk) {
@@ -1463,10 +1491,7 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                 [&](Value x, Value v) {
                   if (e == 0)
                     return; // the odd row's pass stores both
-                  Tap t0 = tap(kb.mulc(kk2, 2), y);
-                  Value evenX = kb.addIdx(kb.mulc(x, strides[1]), t0.jx);
-                  Value even = vector::LoadOp::create(
-                      rw, loc, vec, input, ValueRange{ni, t0.ci, t0.iy, evenX});
+                  Value even = loadRun(tap(kb.mulc(kk2, 2), y), x);
                   Value pairs = vector::InterleaveOp::create(rw, loc, even, v);
                   vector::StoreOp::create(
                       rw, loc, pairs, col,

@@ -3,7 +3,8 @@
 // (C*KH*KW x OH*OW), or the image itself for a 1x1 stride-1 convolution;
 // f32 and bf16 (the bf16 dot kernel on AVX512_BF16), 3x3 stride 1 (the
 // im2col copy a vector at a time), 1x1 (49 pixels: a masked last vector),
-// 3x3 stride 2. Each is compared with a reference convolution written as a
+// 3x3 stride 2 (element by element on narrow rows, two runs with the even
+// elements shuffled out on wide ones). Each is compared with a reference convolution written as a
 // linalg.generic in f32 on the same (bf16-exact) inputs, left to the plain
 // loop path: |x - ref| <= 1e-5 |ref| + 1e-4 (144 terms of magnitude <= 1;
 // bf16 products are exact in f32). Each case prints 1; the last one is a
@@ -18,6 +19,8 @@
 // No convolution is left to the generic loops (only the references):
 // RUN: fp-opt %s -lowp-pipeline-x86=cpu=avx2 -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // REMARK-NOT: generic loop path for 'linalg.conv_2d_nchw_fchw'
+// CHECK: 1
+// CHECK: 1
 // CHECK: 1
 // CHECK: 1
 // CHECK: 1
@@ -255,6 +258,58 @@ func.func @ref_c3x3_s2_bf16(%in: tensor<1x8x11x11xf32>, %f: tensor<16x8x3x3xf32>
   return %y : tensor<1x16x5x5xf32>
 }
 
+func.func @c3x3_s2_wide(%in: tensor<1x4x7x75xf32>, %f: tensor<16x4x3x3xf32>) -> tensor<1x16x3x37xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x3x37xf32>
+  %o = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x3x37xf32>) -> tensor<1x16x3x37xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%in, %f : tensor<1x4x7x75xf32>, tensor<16x4x3x3xf32>) outs(%o : tensor<1x16x3x37xf32>) -> tensor<1x16x3x37xf32>
+  return %y : tensor<1x16x3x37xf32>
+}
+
+func.func @ref_c3x3_s2_wide(%in: tensor<1x4x7x75xf32>, %f: tensor<16x4x3x3xf32>) -> tensor<1x16x3x37xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x3x37xf32>
+  %o = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x3x37xf32>) -> tensor<1x16x3x37xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(n, f, y, x, c, i, j) -> (n, c, 2 * y + i, 2 * x + j)>,
+                                        affine_map<(n, f, y, x, c, i, j) -> (f, c, i, j)>,
+                                        affine_map<(n, f, y, x, c, i, j) -> (n, f, y, x)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%in, %f : tensor<1x4x7x75xf32>, tensor<16x4x3x3xf32>) outs(%o : tensor<1x16x3x37xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x16x3x37xf32>
+  return %y : tensor<1x16x3x37xf32>
+}
+
+func.func @c3x3_s2_wide_bf16(%in: tensor<1x4x7x75xbf16>, %f: tensor<32x4x3x3xbf16>) -> tensor<1x32x3x37xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x32x3x37xf32>
+  %o = linalg.fill ins(%zero : f32) outs(%e : tensor<1x32x3x37xf32>) -> tensor<1x32x3x37xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%in, %f : tensor<1x4x7x75xbf16>, tensor<32x4x3x3xbf16>) outs(%o : tensor<1x32x3x37xf32>) -> tensor<1x32x3x37xf32>
+  return %y : tensor<1x32x3x37xf32>
+}
+
+func.func @ref_c3x3_s2_wide_bf16(%in: tensor<1x4x7x75xf32>, %f: tensor<32x4x3x3xf32>) -> tensor<1x32x3x37xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x32x3x37xf32>
+  %o = linalg.fill ins(%zero : f32) outs(%e : tensor<1x32x3x37xf32>) -> tensor<1x32x3x37xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(n, f, y, x, c, i, j) -> (n, c, 2 * y + i, 2 * x + j)>,
+                                        affine_map<(n, f, y, x, c, i, j) -> (f, c, i, j)>,
+                                        affine_map<(n, f, y, x, c, i, j) -> (n, f, y, x)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%in, %f : tensor<1x4x7x75xf32>, tensor<32x4x3x3xf32>) outs(%o : tensor<1x32x3x37xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x32x3x37xf32>
+  return %y : tensor<1x32x3x37xf32>
+}
+
 func.func @main() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -271,9 +326,15 @@ func.func @main() {
   %k9 = arith.constant 9 : index
   %k10 = arith.constant 10 : index
   %k11 = arith.constant 11 : index
+  %k12 = arith.constant 12 : index
+  %k13 = arith.constant 13 : index
+  %k14 = arith.constant 14 : index
+  %k15 = arith.constant 15 : index
   %k16 = arith.constant 16 : index
   %k20 = arith.constant 20 : index
   %k24 = arith.constant 24 : index
+  %k32 = arith.constant 32 : index
+  %k75 = arith.constant 75 : index
 
   // 1. c3x3: 2x16x10x10 * 24x16x3x3, stride 1, f32.
   %in0d = call @rand4(%k0, %k2, %k16, %k10, %k10) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
@@ -353,7 +414,33 @@ func.func @main() {
   %ok5 = call @close(%y5d, %r5d) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i1
   vector.print %ok5 : i1
 
-  // 7. Negative control: case 1 against the reference with
+  // 7. c3x3_s2_wide: 1x4x7x75 * 16x4x3x3, stride 2, f32.
+  %in6d = call @rand4(%k12, %k1, %k4, %k7, %k75) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %f6d = call @rand4(%k13, %k16, %k4, %k3, %k3) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %in6 = tensor.cast %in6d : tensor<?x?x?x?xf32> to tensor<1x4x7x75xf32>
+  %f6 = tensor.cast %f6d : tensor<?x?x?x?xf32> to tensor<16x4x3x3xf32>
+  %y6 = call @c3x3_s2_wide(%in6, %f6) : (tensor<1x4x7x75xf32>, tensor<16x4x3x3xf32>) -> tensor<1x16x3x37xf32>
+  %r6 = call @ref_c3x3_s2_wide(%in6, %f6) : (tensor<1x4x7x75xf32>, tensor<16x4x3x3xf32>) -> tensor<1x16x3x37xf32>
+  %y6d = tensor.cast %y6 : tensor<1x16x3x37xf32> to tensor<?x?x?x?xf32>
+  %r6d = tensor.cast %r6 : tensor<1x16x3x37xf32> to tensor<?x?x?x?xf32>
+  %ok6 = call @close(%y6d, %r6d) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i1
+  vector.print %ok6 : i1
+
+  // 8. c3x3_s2_wide_bf16: 1x4x7x75 * 32x4x3x3, stride 2, bf16.
+  %in7d = call @rand4(%k14, %k1, %k4, %k7, %k75) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %f7d = call @rand4(%k15, %k32, %k4, %k3, %k3) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %in7 = tensor.cast %in7d : tensor<?x?x?x?xf32> to tensor<1x4x7x75xf32>
+  %f7 = tensor.cast %f7d : tensor<?x?x?x?xf32> to tensor<32x4x3x3xf32>
+  %in7b = lowp.cast %in7 : tensor<1x4x7x75xf32> to tensor<1x4x7x75xbf16>
+  %f7b = lowp.cast %f7 : tensor<32x4x3x3xf32> to tensor<32x4x3x3xbf16>
+  %y7 = call @c3x3_s2_wide_bf16(%in7b, %f7b) : (tensor<1x4x7x75xbf16>, tensor<32x4x3x3xbf16>) -> tensor<1x32x3x37xf32>
+  %r7 = call @ref_c3x3_s2_wide_bf16(%in7, %f7) : (tensor<1x4x7x75xf32>, tensor<32x4x3x3xf32>) -> tensor<1x32x3x37xf32>
+  %y7d = tensor.cast %y7 : tensor<1x32x3x37xf32> to tensor<?x?x?x?xf32>
+  %r7d = tensor.cast %r7 : tensor<1x32x3x37xf32> to tensor<?x?x?x?xf32>
+  %ok7 = call @close(%y7d, %r7d) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i1
+  vector.print %ok7 : i1
+
+  // 9. Negative control: case 1 against the reference with
   // the filter taps transposed (KH and KW swapped).
   %ft = linalg.transpose ins(%f0 : tensor<24x16x3x3xf32>) outs(%f0 : tensor<24x16x3x3xf32>) permutation = [0, 1, 3, 2]
   %rbad = call @ref_c3x3(%in0, %ft) : (tensor<2x16x10x10xf32>, tensor<24x16x3x3xf32>) -> tensor<2x24x8x8xf32>
