@@ -117,9 +117,10 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     `linalg.conv_2d_nhwc_hwcf` (any strides and dilations) becomes im2col
     into a (pixels x KH*KW*C) buffer plus a `linalg.matmul` on the filter and
     output viewed as matrices, which the kernel then takes.
-    `linalg.conv_2d_nchw_fchw` becomes one GEMM per image, filter (F x
-    C*KH*KW) times col (C*KH*KW x OH*OW) into the output viewed as F x
-    OH*OW; a 1x1 stride-1 convolution reads the image as B directly.
+    `linalg.conv_2d_nchw_fchw` becomes GEMMs per image and block of output
+    rows, filter (F x C*KH*KW) times col (C*KH*KW x pixels of the block)
+    into the output viewed as F x OH*OW; col is sized to stay in L2 and
+    written directly in the layout the kernel reads (no packing pass).
     `linalg.depthwise_conv_2d_nhwc_hwc` and `linalg.depthwise_conv_2d_nchw_chw`
     (stride 1 along W) become a direct kernel vectorized along channels
     (NHWC) or output columns (NCHW) with a block of accumulators kept across

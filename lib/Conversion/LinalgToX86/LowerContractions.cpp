@@ -789,12 +789,11 @@ matchContraction(linalg::LinalgOp op, const KernelConfig &cfg,
           "output";
     return failure();
   }
-  unsigned ar = at.getRank(), br = bt.getRank(), cr = ct.getRank();
+  unsigned ar = at.getRank(), cr = ct.getRank();
   s.batches = batch ? ct.getDimSize(0) : 0;
   s.m = ct.getDimSize(cr - 2);
   s.n = ct.getDimSize(cr - 1);
   s.k = at.getDimSize(s.a.transposed ? ar - 2 : ar - 1);
-  (void)br;
   if (cfg.bf16Dot && s.elem.isBF16() && s.k % 2) {
     why = "odd K: the bf16 dot kernel reads K in pairs";
     return failure();
@@ -1545,14 +1544,11 @@ struct TransposeToBlockedCopy : OpRewritePattern<linalg::TransposeOp> {
     if (width != 8 && width != 16 && width != 32 && width != 64)
       return rw.notifyMatchFailure(op, "element width");
     // out[o] = in[i] with i[perm[d]] = o[d]. The input dimension that
-    // becomes the output's innermost (rowDim) and the output dimension of
-    // the input's innermost (outCol) form the 2-D transposes.
+    // becomes the output's innermost (rowDim) and the input's innermost form
+    // the 2-D transposes; every other dimension is a loop.
     int64_t rowDim = perm[rank - 1];
-    int64_t outCol = std::find(perm.begin(), perm.end(), rank - 1) -
-                     perm.begin();
     Location loc = op.getLoc();
     KernelBuilder kb(rw, loc, cfg);
-    // 16 lanes of 32-bit values, 8 of 64, otherwise the register's f32 lanes.
     unsigned lanes = cfg.lanes;
     auto vec = VectorType::get({lanes}, in.getElementType());
     SmallVector<Value> outer(rank);
@@ -1597,7 +1593,6 @@ struct TransposeToBlockedCopy : OpRewritePattern<linalg::TransposeOp> {
         nest(d + 1);
       });
     };
-    (void)outCol;
     nest(0);
     rw.eraseOp(op);
     return success();
