@@ -146,6 +146,7 @@ struct FoldLayoutCopyIntoOperand : OpRewritePattern<OpTy> {
     auto folded =
         OpTy::create(rw, loc, op->getResultTypes(), inputs, op.getDpsInits());
     folded.setIndexingMapsAttr(rw.getAffineMapArrayAttr(maps));
+    folded.setCastAttr(op.getCastAttr());
     rw.replaceOp(op, folded->getResults());
     return success();
   }
@@ -177,6 +178,7 @@ struct FoldLayoutCopyIntoOperand : OpRewritePattern<OpTy> {
     auto mm = linalg::MatmulOp::create(rw, loc, TypeRange{c2.getType()},
                                        ValueRange{a2, b}, ValueRange{c2});
     mm.setIndexingMapsAttr(rw.getAffineMapArrayAttr({m, bm, cm}));
+    mm.setCastAttr(op.getCastAttr());
     auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
     return tensor::ExpandShapeOp::create(rw, loc, resultType, mm.getResult(0),
                                          rows);

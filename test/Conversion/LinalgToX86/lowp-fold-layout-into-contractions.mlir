@@ -167,3 +167,17 @@ func.func @buffers(%x: memref<4x32xf32>, %w: memref<64x32xf32>, %wt: memref<32x6
   linalg.matmul ins(%x, %wt : memref<4x32xf32>, memref<32x64xf32>) outs(%acc : memref<4x64xf32>)
   return
 }
+
+// -----
+
+// The operand casts of the contraction are kept (integer matmuls extend
+// unsigned here).
+// CHECK-LABEL: func @unsigned
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.matmul indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}] {cast = #linalg.type_fn<cast_unsigned>}
+func.func @unsigned(%x: tensor<4x32xi8>, %w: tensor<64x32xi8>, %acc: tensor<4x64xi32>) -> tensor<4x64xi32> {
+  %e = tensor.empty() : tensor<32x64xi8>
+  %wt = linalg.transpose ins(%w : tensor<64x32xi8>) outs(%e : tensor<32x64xi8>) permutation = [1, 0]
+  %y = linalg.matmul {cast = #linalg.type_fn<cast_unsigned>} ins(%x, %wt : tensor<4x32xi8>, tensor<32x64xi8>) outs(%acc : tensor<4x64xi32>) -> tensor<4x64xi32>
+  return %y : tensor<4x64xi32>
+}
