@@ -55,6 +55,8 @@ def parse_args():
                     help="stop a memory run once RSS grew this much")
     ap.add_argument("--cpu", help="fp-opt cpu/target (default znver4 with AVX512_BF16, else avx2)")
     ap.add_argument("--mcpu", help="llc -mcpu (default: znver4 / x86-64-v3)")
+    ap.add_argument("--target", help="lowp-auto-mixed-precision target of the mixed variant "
+                    "(default: --cpu)")
     ap.add_argument("--fp-opt", default=os.path.join(ROOT, "build", "bin", "fp-opt"))
     ap.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin")
     ap.add_argument("--workdir", help="keep the compiled files here")
@@ -110,7 +112,8 @@ def child_main(cli):
             break
         if fpopt_rt.rss_mib() - rss1 > cli.mem_cap_mib:
             break
-    print(json.dumps({"calls": done, "first_call_peak_mib": first_peak - base_peak,
+    io_mib = (sum(a.nbytes for a in kernel.bound[0]) + 4 * math.prod(layer.result)) / 2**20
+    print(json.dumps({"calls": done, "args_result_mib": io_mib, "first_call_peak_mib": first_peak - base_peak,
                       "peak_growth_mib": fpopt_rt.peak_rss_mib() - first_peak,
                       "rss_growth_mib": fpopt_rt.rss_mib() - rss1,
                       "seconds": time.perf_counter() - t0}))
@@ -253,7 +256,7 @@ def bench_layer(cli, torch, layer, cpu, tools, workdir, extra_x86):
     kernels = {}
     for variant in ("f32", "mixed"):
         comp = fpopt_rt.compile_layer(layer.mlir(), workdir, f"{layer.name}.{variant}",
-                                      variant, cpu, tools, extra_x86)
+                                      variant, cpu, tools, extra_x86, cli.target)
         row[f"compile {variant}"] = comp.total_seconds
         row[f"so {variant}"] = comp.so_path
         k = comp.load(layer)
@@ -349,8 +352,11 @@ def print_table(rows, header):
             m = r.get(f"mem {v}")
             if m and "error" not in m:
                 print(f"  {r['layer']} {v}: first call peak +{m['first_call_peak_mib']:.0f} MiB "
-                      f"over the bound arguments, peak growth over {m['calls']} calls "
-                      f"{m['peak_growth_mib']:+.0f} MiB ({m['seconds']:.0f} s)")
+                      f"over the bound arguments (arguments + result: "
+                      f"{m['args_result_mib']:.0f} MiB); RSS growth "
+                      f"{m['rss_growth_mib'] / max(1, m['calls'] - 1):.2f} MiB per call, peak "
+                      f"growth over {m['calls']} calls {m['peak_growth_mib']:+.0f} MiB "
+                      f"({m['seconds']:.0f} s)")
             elif m:
                 print(f"  {r['layer']} {v}: memory run failed: {m['error']}")
 
@@ -396,7 +402,7 @@ def profile(cli, cpu, tools, workdir, extra_x86):
     for split in (False, True):
         tag = f"{name}.{cli.variant}.profile{'.split' if split else ''}"
         comp = fpopt_rt.compile_layer(layer.mlir(split), workdir, tag, cli.variant, cpu, tools,
-                                      extra_x86)
+                                      extra_x86, cli.target)
         # One timed call decides how many calls fill --profile-seconds.
         k = comp.load(layer)
         k.bind(layer.inputs(seed=0))
@@ -506,7 +512,9 @@ def main():
     os.environ["OPENBLAS_NUM_THREADS"] = str(cli.threads)
     import torch
     torch.set_num_threads(cli.threads)
-    header = (f"{cpu_model()}; fp-opt cpu={cpu}, llc -mcpu={mcpu}, {threads_note}; torch "
+    header = (f"{cpu_model()}; fp-opt cpu={cpu}"
+              f"{'' if not cli.target else ', mixed decided for ' + cli.target}, llc -mcpu={mcpu}, "
+              f"{threads_note}; torch "
               f"{torch.__version__}, {torch.get_num_threads()} thread(s), f32 matmul via "
               f"{blas_core()}, oneDNN {'on' if torch.backends.mkldnn.is_available() else 'off'}; "
               f"{'thread CPU' if cli.clock == 'cpu' else 'wall'} time")

@@ -19,6 +19,7 @@ FAIL wherever bf16 was chosen (the bound can tell bf16 from f32).
 Prints one line per layer and pipeline, "PASS" or "FAIL", then a summary.
 """
 import argparse
+import concurrent.futures
 import math
 import os
 import sys
@@ -46,6 +47,8 @@ def main():
     ap.add_argument("--cpu", help="fp-opt target / cpu (default: znver4 with "
                     "AVX512_BF16, else avx2)")
     ap.add_argument("--mcpu", help="llc -mcpu (default: from --cpu)")
+    ap.add_argument("--target", help="lowp-auto-mixed-precision target of the mixed "
+                    "pipeline (default: --cpu), e.g. znver4 decisions lowered for avx2")
     ap.add_argument("--fp-opt", default=os.path.join(root, "build", "bin", "fp-opt"))
     ap.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin")
     ap.add_argument("--workdir")
@@ -60,15 +63,29 @@ def main():
     workdir = cli.workdir or tempfile.mkdtemp(prefix="e2e-check-")
     table = layers.by_name(cli.small)
     passed = failed = 0
-    for name in cli.layers.split(","):
+    names = cli.layers.split(",")
+    jobs = [(n, v) for n in names for v in ("f32", "mixed")]
+
+    def build(job):
+        name, variant = job
+        try:
+            return fpopt_rt.compile_layer(table[name].mlir(), workdir, f"{name}.{variant}",
+                                          variant, cpu, tools, target=cli.target)
+        except fpopt_rt.CompileError as e:
+            return e
+    # Compilations are subprocesses: two at a time.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        compiled = dict(zip(jobs, pool.map(build, jobs)))
+    for name in names:
         layer = table[name]
         inputs = layer.inputs(seed=1)
         ref = layer.reference(inputs)
         scale = float(abs(ref).max())
         for variant in ("f32", "mixed"):
+            comp = compiled[(name, variant)]
             try:
-                comp = fpopt_rt.compile_layer(layer.mlir(), workdir, f"{name}.{variant}",
-                                              variant, cpu, tools)
+                if isinstance(comp, Exception):
+                    raise comp
                 y = comp.load(layer)(inputs)
             except Exception as e:  # a compile or run failure is a FAIL line
                 print(f"FAIL {name} {variant}: {e}")
@@ -81,9 +98,7 @@ def main():
             f32_bound, mixed_bound, floor = bounds(layer, has_bf16)
             bound = f32_bound if (variant == "f32" or cli.control) else mixed_bound
             err = float(abs(y.astype("float64") - ref).max()) / scale
-            ok = err <= bound and (variant == "f32" or err > floor)
-            finite = bool(abs(y).max() < float("inf"))
-            ok = ok and finite
+            ok = bool(err <= bound) and (variant == "f32" or err > floor)
             print(f"{'PASS' if ok else 'FAIL'} {name} {variant}{' (bf16)' if has_bf16 else ''}: "
                   f"max|y-ref|/max|ref| = {err:.3e}, bound {bound:.3e}"
                   + (f", floor {floor:.1e}" if variant == "mixed" and floor else ""))

@@ -48,13 +48,14 @@ class Tools:
         return os.path.join(self.llvm_bin, name)
 
 
-def pipeline_flags(variant, cpu, extra_x86=""):
-    """fp-opt flags of the two compilations the benchmark compares."""
+def pipeline_flags(variant, cpu, extra_x86="", target=None):
+    """fp-opt flags of the two compilations the benchmark compares; the
+    mixed one decides for `target` (default: the cpu lowered for)."""
     x86 = f"--lowp-pipeline-x86=cpu={cpu}" + (f" {extra_x86}" if extra_x86 else "")
     if variant == "f32":
         return [x86]
     if variant == "mixed":
-        return [f"--lowp-auto-mixed-precision=target={cpu}", x86]
+        return [f"--lowp-auto-mixed-precision=target={target or cpu}", x86]
     raise ValueError(variant)
 
 
@@ -86,7 +87,7 @@ class Compiled:
         return Kernel(self.so_path, layer, self.dealloc)
 
 
-def compile_layer(mlir_text, workdir, tag, variant, cpu, tools, extra_x86=""):
+def compile_layer(mlir_text, workdir, tag, variant, cpu, tools, extra_x86="", target=None):
     """Writes WORKDIR/TAG.{mlir,llvm.mlir,ll,o,so}; returns a Compiled."""
     os.makedirs(workdir, exist_ok=True)
     src = os.path.join(workdir, f"{tag}.mlir")
@@ -96,7 +97,7 @@ def compile_layer(mlir_text, workdir, tag, variant, cpu, tools, extra_x86=""):
     seconds = {}
     decided = None
     t = time.perf_counter()
-    flags = pipeline_flags(variant, cpu, extra_x86)
+    flags = pipeline_flags(variant, cpu, extra_x86, target)
     _run([tools.fpopt, src] + flags + ["-o", base + ".llvm.mlir"])
     seconds["fp-opt"] = time.perf_counter() - t
     if variant == "mixed":
