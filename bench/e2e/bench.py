@@ -57,6 +57,8 @@ def parse_args():
     ap.add_argument("--mcpu", help="llc -mcpu (default: znver4 / x86-64-v3)")
     ap.add_argument("--target", help="lowp-auto-mixed-precision target of the mixed variant "
                     "(default: --cpu)")
+    ap.add_argument("--policy", help="its policy= (default: the pass's, auto; on an AVX2 "
+                    "host auto keeps f32: policy=bf16 gives bf16 storage)")
     ap.add_argument("--fp-opt", default=os.path.join(ROOT, "build", "bin", "fp-opt"))
     ap.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin")
     ap.add_argument("--workdir", help="keep the compiled files here")
@@ -256,7 +258,8 @@ def bench_layer(cli, torch, layer, cpu, tools, workdir, extra_x86):
     kernels = {}
     for variant in ("f32", "mixed"):
         comp = fpopt_rt.compile_layer(layer.mlir(), workdir, f"{layer.name}.{variant}",
-                                      variant, cpu, tools, extra_x86, cli.target)
+                                      variant, cpu, tools, extra_x86, cli.target,
+                                      cli.policy)
         row[f"compile {variant}"] = comp.total_seconds
         row[f"so {variant}"] = comp.so_path
         k = comp.load(layer)
@@ -402,7 +405,7 @@ def profile(cli, cpu, tools, workdir, extra_x86):
     for split in (False, True):
         tag = f"{name}.{cli.variant}.profile{'.split' if split else ''}"
         comp = fpopt_rt.compile_layer(layer.mlir(split), workdir, tag, cli.variant, cpu, tools,
-                                      extra_x86, cli.target)
+                                      extra_x86, cli.target, cli.policy)
         # One timed call decides how many calls fill --profile-seconds.
         k = comp.load(layer)
         k.bind(layer.inputs(seed=0))
@@ -522,7 +525,8 @@ def main():
     import torch
     torch.set_num_threads(cli.threads)
     header = (f"{cpu_model()}; fp-opt cpu={cpu}"
-              f"{'' if not cli.target else ', mixed decided for ' + cli.target}, llc -mcpu={mcpu}, "
+              f"{'' if not cli.target else ', mixed decided for ' + cli.target}"
+              f"{'' if not cli.policy else ' policy=' + cli.policy}, llc -mcpu={mcpu}, "
               f"{threads_note}; torch "
               f"{torch.__version__}, {torch.get_num_threads()} thread(s), f32 matmul via "
               f"{blas_core()}, oneDNN {'on' if torch.backends.mkldnn.is_available() else 'off'}; "

@@ -49,6 +49,7 @@ def main():
     ap.add_argument("--mcpu", help="llc -mcpu (default: from --cpu)")
     ap.add_argument("--target", help="lowp-auto-mixed-precision target of the mixed "
                     "pipeline (default: --cpu), e.g. znver4 decisions lowered for avx2")
+    ap.add_argument("--policy", help="its policy= (default: the pass's, auto)")
     ap.add_argument("--fp-opt", default=os.path.join(root, "build", "bin", "fp-opt"))
     ap.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin")
     ap.add_argument("--workdir")
@@ -70,7 +71,8 @@ def main():
         name, variant = job
         try:
             return fpopt_rt.compile_layer(table[name].mlir(), workdir, f"{name}.{variant}",
-                                          variant, cpu, tools, target=cli.target)
+                                          variant, cpu, tools, target=cli.target,
+                                          policy=cli.policy)
         except fpopt_rt.CompileError as e:
             return e
     # Compilations are subprocesses: two at a time.

@@ -48,14 +48,15 @@ class Tools:
         return os.path.join(self.llvm_bin, name)
 
 
-def pipeline_flags(variant, cpu, extra_x86="", target=None):
+def pipeline_flags(variant, cpu, extra_x86="", target=None, policy=None):
     """fp-opt flags of the two compilations the benchmark compares; the
     mixed one decides for `target` (default: the cpu lowered for)."""
     x86 = f"--lowp-pipeline-x86=cpu={cpu}" + (f" {extra_x86}" if extra_x86 else "")
     if variant == "f32":
         return [x86]
     if variant == "mixed":
-        return [f"--lowp-auto-mixed-precision=target={target or cpu}", x86]
+        amp = f"--lowp-auto-mixed-precision=target={target or cpu}"
+        return [amp + (f" policy={policy}" if policy else ""), x86]
     raise ValueError(variant)
 
 
@@ -87,7 +88,8 @@ class Compiled:
         return Kernel(self.so_path, layer, self.dealloc)
 
 
-def compile_layer(mlir_text, workdir, tag, variant, cpu, tools, extra_x86="", target=None):
+def compile_layer(mlir_text, workdir, tag, variant, cpu, tools, extra_x86="", target=None,
+                  policy=None):
     """Writes WORKDIR/TAG.{mlir,llvm.mlir,ll,o,so}; returns a Compiled."""
     os.makedirs(workdir, exist_ok=True)
     src = os.path.join(workdir, f"{tag}.mlir")
@@ -97,7 +99,7 @@ def compile_layer(mlir_text, workdir, tag, variant, cpu, tools, extra_x86="", ta
     seconds = {}
     decided = None
     t = time.perf_counter()
-    flags = pipeline_flags(variant, cpu, extra_x86, target)
+    flags = pipeline_flags(variant, cpu, extra_x86, target, policy)
     _run([tools.fpopt, src] + flags + ["-o", base + ".llvm.mlir"])
     seconds["fp-opt"] = time.perf_counter() - t
     if variant == "mixed":
