@@ -62,6 +62,7 @@ def parse_args():
     ap.add_argument("--fp-opt", default=os.path.join(ROOT, "build", "bin", "fp-opt"))
     ap.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin")
     ap.add_argument("--workdir", help="keep the compiled files here")
+    ap.add_argument("--json", metavar="FILE", help="also write the measurements as JSON")
     ap.add_argument("--profile", metavar="LAYER", help="profile one layer instead")
     ap.add_argument("--variant", default="f32", choices=["f32", "mixed"],
                     help="the fp-opt variant --profile looks at")
@@ -69,6 +70,7 @@ def parse_args():
     # Internal: the child process of the memory and profile runs.
     ap.add_argument("--child", nargs=3, metavar=("SO", "LAYER", "CALLS"), help=argparse.SUPPRESS)
     ap.add_argument("--child-wait", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--child-dealloc", default="free", help=argparse.SUPPRESS)
     return ap.parse_args()
 
 
@@ -95,7 +97,7 @@ def threads_option(cli, cpu):
 def child_main(cli):
     so, name, calls = cli.child[0], cli.child[1], int(cli.child[2])
     layer = layers.by_name(cli.small)[name]
-    kernel = fpopt_rt.Kernel(so, layer, "free")
+    kernel = fpopt_rt.Kernel(so, layer, cli.child_dealloc)
     kernel.bind(layer.inputs(seed=0))
     fpopt_rt.reset_peak_rss()
     base_peak = fpopt_rt.peak_rss_mib()
@@ -128,8 +130,9 @@ def child_args(cli):
     return args + (["--small"] if cli.small else [])
 
 
-def memory_run(cli, so, name):
-    p = subprocess.run(child_args(cli) + ["--child", so, name, str(cli.mem_calls)],
+def memory_run(cli, so, name, dealloc):
+    p = subprocess.run(child_args(cli) + ["--child-dealloc", dealloc,
+                                          "--child", so, name, str(cli.mem_calls)],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if p.returncode != 0:
         return {"error": p.stderr.decode(errors="replace")[-500:]}
@@ -262,6 +265,7 @@ def bench_layer(cli, torch, layer, cpu, tools, workdir, extra_x86):
                                       cli.policy)
         row[f"compile {variant}"] = comp.total_seconds
         row[f"so {variant}"] = comp.so_path
+        row[f"dealloc {variant}"] = comp.dealloc
         k = comp.load(layer)
         k.bind(inputs)
         kernels[f"fp-opt {variant}"] = k
@@ -308,7 +312,8 @@ def bench_layer(cli, torch, layer, cpu, tools, workdir, extra_x86):
     row["times"] = {name: median_or_none(times.get(name)) for name in VARIANTS}
     if cli.mem_calls > 0:
         for variant in ("f32", "mixed"):
-            row[f"mem {variant}"] = memory_run(cli, row[f"so {variant}"], layer.name)
+            row[f"mem {variant}"] = memory_run(cli, row[f"so {variant}"], layer.name,
+                                               row[f"dealloc {variant}"])
     return row
 
 
@@ -321,7 +326,7 @@ def mem_cell(m):
         return "-"
     if "error" in m:
         return "error"
-    return f"{m['rss_growth_mib']:+.0f}/{m['calls']}"
+    return f"{m['rss_growth_mib']:+.1f}/{m['calls']}"
 
 
 def print_table(rows, header):
@@ -419,6 +424,7 @@ def profile(cli, cpu, tools, workdir, extra_x86):
         # perf attaches once the child has its arguments and has made one
         # call, so start-up and argument generation are not in the profile.
         child = subprocess.Popen(child_args(cli) + ["--mem-budget", "1e9", "--child-wait",
+                                                    "--child-dealloc", comp.dealloc,
                                                     "--child", comp.so_path, name, str(calls)],
                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         child.stdout.readline()
@@ -540,6 +546,11 @@ def main():
         rows.append(row)
         sys.stdout.flush()
     print_table(rows, header)
+    if cli.json:
+        with open(cli.json, "w") as f:
+            json.dump({"header": header, "clock": cli.clock, "threads": cli.threads,
+                       "rows": [{k: v for k, v in r.items() if not k.startswith("so ")}
+                                for r in rows]}, f, indent=1)
     return 0
 
 

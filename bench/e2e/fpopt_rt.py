@@ -114,27 +114,46 @@ def compile_layer(mlir_text, workdir, tag, variant, cpu, tools, extra_x86="", ta
           "-relocation-model=pic", base + ".ll", "-o", base + ".o"])
     seconds["llc"] = time.perf_counter() - t
     t = time.perf_counter()
+    dealloc = dealloc_function(base + ".ll")
+    objects = [base + ".o"]
+    if dealloc == "_mlir_memref_to_llvm_free":
+        # MLIR's generic allocation functions (use-generic-functions) are the
+        # embedder's to define: here, over libc.
+        shim = os.path.join(workdir, "generic_alloc.c")
+        with open(shim, "w") as f:
+            f.write(GENERIC_ALLOC_C)
+        _run([tools.tool("clang"), "-O2", "-fPIC", "-c", shim, "-o", base + ".alloc.o"])
+        objects.append(base + ".alloc.o")
     # memref.copy of a strided view (e.g. tensor.pad's interior) calls
     # memrefCopy from MLIR's C runner utilities.
     libdir = os.path.join(os.path.dirname(tools.llvm_bin.rstrip("/")), "lib")
-    _run([tools.tool("clang"), "-shared", base + ".o", "-o", base + ".so",
+    _run([tools.tool("clang"), "-shared"] + objects + ["-o", base + ".so",
           "-Wl,--as-needed", "-lm", f"-L{libdir}", f"-Wl,-rpath,{libdir}",
           "-lmlir_c_runner_utils"])
     seconds["link"] = time.perf_counter() - t
-    return Compiled(base + ".so", base + ".llvm.mlir", decided, seconds,
-                    dealloc_function(base + ".ll"))
+    return Compiled(base + ".so", base + ".llvm.mlir", decided, seconds, dealloc)
+
+
+GENERIC_ALLOC_C = """
+#include <stdlib.h>
+void *_mlir_memref_to_llvm_alloc(size_t size) { return malloc(size); }
+void *_mlir_memref_to_llvm_aligned_alloc(size_t align, size_t size) {
+  return aligned_alloc(align, (size + align - 1) / align * align);
+}
+void _mlir_memref_to_llvm_free(void *p) { free(p); }
+"""
 
 
 def dealloc_function(ll_path):
-    """The function that frees what the module allocates: libc free for
-    malloc / aligned_alloc; MLIR's generic allocation functions are not
-    supported here (their free would have to come from the caller)."""
+    """The function that frees what the module allocates: libc `free` for
+    malloc / aligned_alloc, `_mlir_memref_to_llvm_free` (defined by
+    GENERIC_ALLOC_C and linked in) for MLIR's generic allocation functions."""
     with open(ll_path) as f:
         text = f.read()
     declared = set(re.findall(r"^declare [^@]*@([\w.]+)\(", text, re.M))
-    if declared & {"_mlir_memref_to_llvm_alloc", "_mlir_memref_to_llvm_aligned_alloc"}:
-        raise CompileError("the module allocates with _mlir_memref_to_llvm_alloc; "
-                           "this driver frees results with libc free only")
+    if declared & {"_mlir_memref_to_llvm_alloc", "_mlir_memref_to_llvm_aligned_alloc",
+                   "_mlir_memref_to_llvm_free"}:
+        return "_mlir_memref_to_llvm_free"
     return "free"
 
 
@@ -180,7 +199,12 @@ class Kernel:
         self.result_shape = list(layer.result)
         self.arg_names = [n for n, _ in layer.args]
         self.arg_shapes = {n: list(s) for n, s in layer.args}
-        self.free = _LIBC.free if dealloc == "free" else None
+        if dealloc == "free":
+            self.free = _LIBC.free
+        else:
+            self.free = getattr(self.lib, dealloc)
+            self.free.argtypes = [ctypes.c_void_p]
+            self.free.restype = None
         self.bound = None
 
     def bind(self, inputs):
