@@ -63,6 +63,9 @@ def parse_args():
     ap.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin")
     ap.add_argument("--workdir", help="keep the compiled files here")
     ap.add_argument("--json", metavar="FILE", help="also write the measurements as JSON")
+    ap.add_argument("--keep-freed-memory", action="store_true",
+                    help="glibc keeps freed memory in the heap (mallopt), for every variant: "
+                    "separates the cost of page faults on fresh buffers from the code's")
     ap.add_argument("--profile", metavar="LAYER", help="profile one layer instead")
     ap.add_argument("--variant", default="f32", choices=["f32", "mixed"],
                     help="the fp-opt variant --profile looks at")
@@ -95,6 +98,8 @@ def threads_option(cli, cpu):
 
 # --- the child: calls a compiled layer, without torch --------------------
 def child_main(cli):
+    if cli.keep_freed_memory:
+        fpopt_rt.keep_freed_memory()
     so, name, calls = cli.child[0], cli.child[1], int(cli.child[2])
     layer = layers.by_name(cli.small)[name]
     kernel = fpopt_rt.Kernel(so, layer, cli.child_dealloc)
@@ -127,7 +132,8 @@ def child_main(cli):
 def child_args(cli):
     args = [sys.executable, os.path.abspath(__file__), "--mem-budget", str(cli.mem_budget),
             "--mem-cap-mib", str(cli.mem_cap_mib)]
-    return args + (["--small"] if cli.small else [])
+    return (args + (["--small"] if cli.small else [])
+            + (["--keep-freed-memory"] if cli.keep_freed_memory else []))
 
 
 def memory_run(cli, so, name, dealloc):
@@ -515,6 +521,8 @@ def main():
     cli = parse_args()
     if cli.child:
         return child_main(cli)
+    if cli.keep_freed_memory:
+        fpopt_rt.keep_freed_memory()
     cpu, mcpu = cpu_choice(cli)
     cli.clock = cli.clock or ("cpu" if cli.threads == 1 else "wall")
     tools = fpopt_rt.Tools(cli.fp_opt, cli.llvm_bin, mcpu)
@@ -536,7 +544,8 @@ def main():
               f"{threads_note}; torch "
               f"{torch.__version__}, {torch.get_num_threads()} thread(s), f32 matmul via "
               f"{blas_core()}, oneDNN {'on' if torch.backends.mkldnn.is_available() else 'off'}; "
-              f"{'thread CPU' if cli.clock == 'cpu' else 'wall'} time")
+              f"{'thread CPU' if cli.clock == 'cpu' else 'wall'} time"
+              f"{'; glibc keeps freed memory' if cli.keep_freed_memory else ''}")
     print(header)
     rows = []
     for name in cli.layers.split(","):
