@@ -89,7 +89,8 @@ def threads_option(cli, cpu):
     """`threads=N` for lowp-pipeline-x86 where fp-opt has the option."""
     if cli.threads <= 1:
         return "", "1 thread"
-    probe = subprocess.run([cli.fp_opt, "-", f"--lowp-pipeline-x86=cpu={cpu} threads={cli.threads}"],
+    probe = subprocess.run([cli.fp_opt, "-",
+                            f"--lowp-pipeline-x86=cpu={cpu} threads={cli.threads}"],
                            input=b"", stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if probe.returncode == 0:
         return f"threads={cli.threads}", f"{cli.threads} threads"
@@ -122,7 +123,8 @@ def child_main(cli):
         if fpopt_rt.rss_mib() - rss1 > cli.mem_cap_mib:
             break
     io_mib = (sum(a.nbytes for a in kernel.bound[0]) + 4 * math.prod(layer.result)) / 2**20
-    print(json.dumps({"calls": done, "args_result_mib": io_mib, "first_call_peak_mib": first_peak - base_peak,
+    print(json.dumps({"calls": done, "args_result_mib": io_mib,
+                      "first_call_peak_mib": first_peak - base_peak,
                       "peak_growth_mib": fpopt_rt.peak_rss_mib() - first_peak,
                       "rss_growth_mib": fpopt_rt.rss_mib() - rss1,
                       "seconds": time.perf_counter() - t0}))

@@ -107,7 +107,8 @@ def compile_layer(mlir_text, workdir, tag, variant, cpu, tools, extra_x86="", ta
         decided = base + ".decided.mlir"
         _run([tools.fpopt, src, flags[0], "-o", decided])
     t = time.perf_counter()
-    _run([tools.tool("mlir-translate"), "--mlir-to-llvmir", base + ".llvm.mlir", "-o", base + ".ll"])
+    _run([tools.tool("mlir-translate"), "--mlir-to-llvmir", base + ".llvm.mlir",
+          "-o", base + ".ll"])
     seconds["translate"] = time.perf_counter() - t
     t = time.perf_counter()
     _run([tools.tool("llc"), "-O3", f"-mcpu={tools.mcpu}", "-filetype=obj",

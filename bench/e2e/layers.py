@@ -98,7 +98,8 @@ class Fn:
         ins_s = ", ".join(v for v, _, _ in ins)
         ins_t = ", ".join(ttype(s) for _, s, _ in ins)
         v = self.fresh("g")
-        head = f"{v} = linalg.generic {{indexing_maps = [{', '.join(maps)}], iterator_types = [{its}]}}"
+        head = (f"{v} = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
+                f"iterator_types = [{its}]}}")
         if ins:
             head += f" ins({ins_s} : {ins_t})"
         head += f" outs({out[0]} : {ttype(out[1])}) {{"
@@ -420,8 +421,9 @@ class Layer:
             elif len(shape) == 1:
                 a = rng.uniform(-0.1, 0.1, shape)
             else:
-                fan_in = int(np.prod(shape[1:])) if len(shape) != 4 or not self.name.endswith("nhwc") \
-                    else int(np.prod(shape[:3]))
+                # PyTorch's fan-in: all but the output dimension (HWCF: H*W*C).
+                nhwc_filter = len(shape) == 4 and self.name.endswith("nhwc")
+                fan_in = int(np.prod(shape[:3] if nhwc_filter else shape[1:]))
                 bound = 1.0 / math.sqrt(fan_in)
                 a = rng.uniform(-bound, bound, shape)
             out[name] = np.ascontiguousarray(a, dtype=np.float32)
