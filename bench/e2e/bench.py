@@ -37,7 +37,7 @@ VARIANTS = ["fp-opt f32", "fp-opt mixed", "torch f32", "torch autocast", "torch 
 def parse_args():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--layers", default="bert,mlp,resnet_nchw,resnet_nhwc")
+    ap.add_argument("--layers", default="bert,mlp,resnet_nchw,resnet_nhwc,mbv2_nchw")
     ap.add_argument("--small", action="store_true", help="shrunk shapes (a smoke run)")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--clock", choices=["cpu", "wall"],
@@ -196,6 +196,35 @@ def torch_module(torch, layer, a):
                           nn.Linear(s[2], s[3]))
         for i, idx in enumerate((0, 2, 4)):
             set_linear(m[idx], f"w{i + 1}", f"b{i + 1}")
+        return m, t("x"), lambda y: y
+
+    if layer.name == "mbv2_nchw":
+        C, E = layer.dims["C"], layer.dims["E"]
+
+        class InvertedResidual(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.expand = nn.Conv2d(C, E, 1, bias=False)
+                self.bn1 = nn.BatchNorm2d(E)
+                self.dw = nn.Conv2d(E, E, 3, padding=1, groups=E, bias=False)
+                self.bn2 = nn.BatchNorm2d(E)
+                self.project = nn.Conv2d(E, C, 1, bias=False)
+                self.bn3 = nn.BatchNorm2d(C)
+
+            def forward(self, x):
+                h = nn.functional.relu6(self.bn1(self.expand(x)))
+                h = nn.functional.relu6(self.bn2(self.dw(h)))
+                return self.bn3(self.project(h)) + x
+
+        m = InvertedResidual()
+        for conv, w in (("expand", "w_exp"), ("dw", "w_dw"), ("project", "w_proj")):
+            getattr(m, conv).weight.copy_(t(w))
+        for i in (1, 2, 3):
+            bn = getattr(m, f"bn{i}")
+            for attr, suffix in (("weight", "g"), ("bias", "b"), ("running_mean", "mean"),
+                                 ("running_var", "var")):
+                getattr(bn, attr).copy_(t(f"bn{i}_{suffix}"))
+        m.eval()
         return m, t("x"), lambda y: y
 
     C = layer.dims["C"]

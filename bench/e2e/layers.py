@@ -637,11 +637,108 @@ def resnet_block(C=64, HW=56, nhwc=False):
     return layer
 
 
+def relu6(b, x):
+    """aten.hardtanh(x, 0, 6) (nn.ReLU6): clamp as two compare + selects."""
+    lo = b.op(f"arith.cmpf ult, {x}, {b.const(0.0)}")
+    y = b.op(f"arith.select {lo}, {b.const(0.0)}, {x}")
+    hi = b.op(f"arith.cmpf ugt, {y}, {b.const(6.0)}")
+    return b.op(f"arith.select {hi}, {b.const(6.0)}, {y}")
+
+
+def mbv2_block(C=24, E=144, HW=56):
+    """MobileNetV2 inverted residual, NCHW, stride 1: 1x1 expand conv + BN +
+    ReLU6, 3x3 depthwise conv (`linalg.depthwise_conv_2d_nchw_chw` on the
+    [E, 1, 3, 3] weight collapsed to [E, 3, 3], as torch-mlir does for
+    groups == channels) + BN + ReLU6, 1x1 project conv + BN, residual add."""
+    xs, hs = [1, C, HW, HW], [1, E, HW, HW]
+    args = [("x", xs), ("w_exp", [E, C, 1, 1])]
+    args += [(f"bn1_{p}", [E]) for p in ("g", "b", "mean", "var")]
+    args += [("w_dw", [E, 1, 3, 3])]
+    args += [(f"bn2_{p}", [E]) for p in ("g", "b", "mean", "var")]
+    args += [("w_proj", [C, E, 1, 1])]
+    args += [(f"bn3_{p}", [C]) for p in ("g", "b", "mean", "var")]
+    chan = "(d0, d1, d2, d3) -> (d1)"
+    conv_attrs = "{dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}"
+
+    def conv1x1(m, name, x, w, cin, cout):
+        ins, outs, ws = [1, cin, HW, HW], [1, cout, HW, HW], [cout, cin, 1, 1]
+
+        def build(f, a):
+            acc = f.fill(0.0, outs)
+            v = f.fresh("conv")
+            f.emit(f"{v} = linalg.conv_2d_nchw_fchw {conv_attrs} ins({a[0]}, {a[1]} : "
+                   f"{ttype(ins)}, {ttype(ws)}) outs({acc} : {ttype(outs)}) -> {ttype(outs)}")
+            return v, outs
+        return m.stage(name, [(x, ins), (w, ws)], build)[0]
+
+    def depthwise(m, name, x, w):
+        p, ps = m.stage(name + "_pad", [(x, hs)], lambda f, a: f.pad(a[0], hs, [0, 0, 1, 1],
+                                                                      [0, 0, 1, 1]))
+        wc, _ = m.stage(name + "_weight_reshape", [(w, [E, 1, 3, 3])],
+                        lambda f, a: f.collapse(a[0], [E, 1, 3, 3], [[0, 1], [2], [3]]))
+
+        def build(f, a):
+            acc = f.fill(0.0, hs)
+            v = f.fresh("dw")
+            f.emit(f"{v} = linalg.depthwise_conv_2d_nchw_chw {conv_attrs} ins({a[0]}, {a[1]} : "
+                   f"{ttype(ps)}, {ttype([E, 3, 3])}) outs({acc} : {ttype(hs)}) -> {ttype(hs)}")
+            return v, hs
+        return m.stage(name, [(p, ps), (wc, [E, 3, 3])], build)[0]
+
+    def bn(m, name, x, p, shape):
+        n = shape[1]
+
+        def build(f, a):
+            e = f.empty(shape)
+
+            def pl(b, i, o):
+                d = b.op(f"arith.subf {i[0]}, {i[3]}")
+                r = b.op(f"math.rsqrt {b.op(f'arith.addf {i[4]}, {b.const(1e-5)}')}")
+                y = b.op(f"arith.mulf {b.op(f'arith.mulf {d}, {r}')}, {i[1]}")
+                return b.op(f"arith.addf {y}, {i[2]}")
+            return f.generic([(a[0], shape, ident(4))] + [(a[k], [n], chan) for k in range(1, 5)],
+                             (e, shape), ["parallel"] * 4, pl), shape
+        return m.stage(name, [(x, shape)] + [(f"%{p}_{q}", [n])
+                                             for q in ("g", "b", "mean", "var")], build)[0]
+
+    def build(m):
+        h = conv1x1(m, "expand_conv", "%x", "%w_exp", C, E)
+        h = unary(m, "expand_relu6", bn(m, "bn1", h, "bn1", hs), hs, relu6)
+        h = depthwise(m, "dw_conv", h, "%w_dw")
+        h = unary(m, "dw_relu6", bn(m, "bn2", h, "bn2", hs), hs, relu6)
+        h = bn(m, "bn3", conv1x1(m, "project_conv", h, "%w_proj", E, C), "bn3", xs)
+        return binary(m, "residual", h, ("%x", xs), xs, add_payload)[0]
+
+    def ref(a):
+        def bnf(t, p):
+            sh = (1, -1, 1, 1)
+            return ((t - a[f"{p}_mean"].reshape(sh)) / np.sqrt(a[f"{p}_var"].reshape(sh) + 1e-5)
+                    * a[f"{p}_g"].reshape(sh) + a[f"{p}_b"].reshape(sh))
+        x = a["x"]
+        h = np.einsum("nchw,fc->nfhw", x, a["w_exp"][:, :, 0, 0])
+        h = np.clip(bnf(h, "bn1"), 0.0, 6.0)
+        hp = np.pad(h, ((0, 0), (0, 0), (1, 1), (1, 1)))
+        d = np.zeros_like(h)
+        for i in range(3):
+            for j in range(3):
+                d += hp[:, :, i:i + HW, j:j + HW] * a["w_dw"][:, 0, i, j].reshape(1, -1, 1, 1)
+        d = np.clip(bnf(d, "bn2"), 0.0, 6.0)
+        y = bnf(np.einsum("nchw,fc->nfhw", d, a["w_proj"][:, :, 0, 0]), "bn3")
+        return y + x
+
+    layer = Layer("mbv2_nchw", args, xs, build, ref)
+    layer._flops = 2 * HW * HW * (2 * C * E + 9 * E)
+    layer.dims = dict(C=C, E=E, HW=HW)
+    layer.contraction_ks = [C, 9, E]
+    return layer
+
+
 def all_layers(small=False):
     if small:
         return [bert(S=16, H=64, NH=4, F=128), mlp(B=8, sizes=(64, 128, 128, 64)),
-                resnet_block(C=16, HW=8), resnet_block(C=16, HW=8, nhwc=True)]
-    return [bert(), mlp(), resnet_block(), resnet_block(nhwc=True)]
+                resnet_block(C=16, HW=8), resnet_block(C=16, HW=8, nhwc=True),
+                mbv2_block(C=8, E=32, HW=8)]
+    return [bert(), mlp(), resnet_block(), resnet_block(nhwc=True), mbv2_block()]
 
 
 def by_name(small=False):
@@ -650,7 +747,7 @@ def by_name(small=False):
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
-    ap.add_argument("layer", choices=["bert", "mlp", "resnet_nchw", "resnet_nhwc"])
+    ap.add_argument("layer", choices=["bert", "mlp", "resnet_nchw", "resnet_nhwc", "mbv2_nchw"])
     ap.add_argument("--small", action="store_true")
     ap.add_argument("--split", action="store_true")
     cli = ap.parse_args()
