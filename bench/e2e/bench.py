@@ -370,7 +370,7 @@ def print_table(rows, header):
     print()
     print(header)
     cols = ["layer", "fp f32", "fp mixed", "torch f32", "autocast", ".to(bf16)",
-            "t.f32/fp.f32", "t.bf16/fp.mix", "compile f32/mix s",
+            "t.f32/fp.f32", "t.bf16/fp.mix", "fp.f32/fp.mix", "compile f32/mix s",
             "RSS MiB/calls f32", "RSS MiB/calls mix"]
     lines = []
     for r in rows:
@@ -381,6 +381,7 @@ def print_table(rows, header):
                       fmt_ms(t["torch f32"]), fmt_ms(t["torch autocast"]),
                       fmt_ms(t["torch .to(bf16)"]), ratio(t["torch f32"], t["fp-opt f32"]),
                       ratio(best_bf16, t["fp-opt mixed"]),
+                      ratio(t["fp-opt f32"], t["fp-opt mixed"]),
                       f"{r['compile f32']:.1f}/{r['compile mixed']:.1f}",
                       mem_cell(r.get("mem f32")), mem_cell(r.get("mem mixed"))])
     widths = [max(len(c), *(len(line[i]) for line in lines)) for i, c in enumerate(cols)]
@@ -390,8 +391,9 @@ def print_table(rows, header):
     for line in lines:
         print(fmt(line))
     print("times: median ms per call; ratios > 1: fp-opt faster (t.bf16 = the faster of "
-          "autocast and .to(bf16)); RSS: resident-set growth (MiB) from call 1 to the last of "
-          "the calls made (child process, no torch)")
+          "autocast and .to(bf16)); fp.f32/fp.mix > 1: mixed faster than fp-opt's f32; RSS: "
+          "resident-set growth (MiB) from call 1 to the last of the calls made (child process, "
+          "no torch)")
     for r in rows:
         for v in ("f32", "mixed"):
             m = r.get(f"mem {v}")
@@ -578,20 +580,27 @@ def main():
               f"{'thread CPU' if cli.clock == 'cpu' else 'wall'} time"
               f"{'; glibc keeps freed memory' if cli.keep_freed_memory else ''}")
     print(header)
-    rows = []
+    rows, failed = [], []
     for name in cli.layers.split(","):
         layer = layers.by_name(cli.small)[name]
-        row = bench_layer(cli, torch, layer, cpu, tools, workdir, extra_x86)
+        try:
+            row = bench_layer(cli, torch, layer, cpu, tools, workdir, extra_x86)
+        except (fpopt_rt.CompileError, OSError) as e:  # OSError: the .so does not load
+            print(f"{name}: FAILED, no figures: {str(e).strip()[:2000]}")
+            failed.append(name)
+            continue
         print_accuracy(row)
         rows.append(row)
         sys.stdout.flush()
     print_table(rows, header)
+    if failed:
+        print(f"not measured (compile or load failed, see above): {', '.join(failed)}")
     if cli.json:
         with open(cli.json, "w") as f:
             json.dump({"header": header, "clock": cli.clock, "threads": cli.threads,
                        "rows": [{k: v for k, v in r.items() if not k.startswith("so ")}
                                 for r in rows]}, f, indent=1)
-    return 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
