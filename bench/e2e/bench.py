@@ -10,7 +10,7 @@ compared first, then the five variants are timed interleaved (one call of each
 per round, median over rounds), then (in a child process, without torch) the
 fp-opt functions are called up to --mem-calls times to measure RSS growth.
 
-  bench.py [--layers bert,mlp,resnet_nchw,resnet_nhwc] [--threads N]
+  bench.py [--layers bert,mlp,resnet_nchw,resnet_nhwc,mbv2_nchw] [--threads N]
            [--reps N] [--mem-calls N] [--small]
   bench.py --profile LAYER [--variant f32|mixed]   where the time goes (perf)
 """

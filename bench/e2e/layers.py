@@ -1,7 +1,7 @@
-"""The four whole layers of the end-to-end benchmark, as torch-mlir's
-TorchToLinalg writes them (linalg on tensors, one func.func whose arguments
-are the input and every weight as f32 tensors), their weights, and a float64
-numpy reference of each.
+"""The whole layers of the end-to-end benchmark (issue 12's four and a
+MobileNetV2 block), as torch-mlir's TorchToLinalg writes them (linalg on
+tensors, one func.func whose arguments are the input and every weight as f32
+tensors), their weights, and a float64 numpy reference of each.
 
 torch-mlir idioms reproduced here (written for fp-opt; no IR is copied from
 elsewhere): every nn.Linear weight goes through `linalg.transpose` (aten.t)
