@@ -1,0 +1,78 @@
+// Four layers (cast, bf16 matmul, softmax island, residual add); in
+// @layers all four are the same, in @layers_differ the third is f32.
+func.func @layers(%r0: tensor<4x8xf32>, %w0: tensor<8x8xbf16>, %w1: tensor<8x8xbf16>, %w2: tensor<8x8xbf16>, %w3: tensor<8x8xbf16>, %v2: tensor<8x8xf32>) -> tensor<4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x8xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %c0 = lowp.cast %r0 : tensor<4x8xf32> to tensor<4x8xbf16> loc("cast0")
+  %m0 = linalg.matmul ins(%c0, %w0 : tensor<4x8xbf16>, tensor<8x8xbf16>) outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32> loc("matmul0")
+  %s0 = lowp.island f32 (%m0) : (tensor<4x8xf32>) -> tensor<4x8xf32> attributes {lowp.island_reasons = ["softmax"]} {
+  ^bb0(%a: tensor<4x8xf32>):
+    %t = math.exp %a : tensor<4x8xf32> loc("exp0")
+    lowp.yield %t : tensor<4x8xf32>
+  } loc("island0")
+  %r1 = arith.addf %s0, %r0 : tensor<4x8xf32> loc("residual0")
+  %c1 = lowp.cast %r1 : tensor<4x8xf32> to tensor<4x8xbf16> loc("cast1")
+  %m1 = linalg.matmul ins(%c1, %w1 : tensor<4x8xbf16>, tensor<8x8xbf16>) outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32> loc("matmul1")
+  %s1 = lowp.island f32 (%m1) : (tensor<4x8xf32>) -> tensor<4x8xf32> attributes {lowp.island_reasons = ["softmax"]} {
+  ^bb0(%a: tensor<4x8xf32>):
+    %t = math.exp %a : tensor<4x8xf32> loc("exp1")
+    lowp.yield %t : tensor<4x8xf32>
+  } loc("island1")
+  %r2 = arith.addf %s1, %r1 : tensor<4x8xf32> loc("residual1")
+  %c2 = lowp.cast %r2 : tensor<4x8xf32> to tensor<4x8xbf16> loc("cast2")
+  %m2 = linalg.matmul ins(%c2, %w2 : tensor<4x8xbf16>, tensor<8x8xbf16>) outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32> loc("matmul2")
+  %s2 = lowp.island f32 (%m2) : (tensor<4x8xf32>) -> tensor<4x8xf32> attributes {lowp.island_reasons = ["softmax"]} {
+  ^bb0(%a: tensor<4x8xf32>):
+    %t = math.exp %a : tensor<4x8xf32> loc("exp2")
+    lowp.yield %t : tensor<4x8xf32>
+  } loc("island2")
+  %r3 = arith.addf %s2, %r2 : tensor<4x8xf32> loc("residual2")
+  %c3 = lowp.cast %r3 : tensor<4x8xf32> to tensor<4x8xbf16> loc("cast3")
+  %m3 = linalg.matmul ins(%c3, %w3 : tensor<4x8xbf16>, tensor<8x8xbf16>) outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32> loc("matmul3")
+  %s3 = lowp.island f32 (%m3) : (tensor<4x8xf32>) -> tensor<4x8xf32> attributes {lowp.island_reasons = ["softmax"]} {
+  ^bb0(%a: tensor<4x8xf32>):
+    %t = math.exp %a : tensor<4x8xf32> loc("exp3")
+    lowp.yield %t : tensor<4x8xf32>
+  } loc("island3")
+  %r4 = arith.addf %s3, %r3 : tensor<4x8xf32> loc("residual3")
+  return %r4 : tensor<4x8xf32>
+}
+
+func.func @layers_differ(%r0: tensor<4x8xf32>, %w0: tensor<8x8xbf16>, %w1: tensor<8x8xbf16>, %w2: tensor<8x8xbf16>, %w3: tensor<8x8xbf16>, %v2: tensor<8x8xf32>) -> tensor<4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x8xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %c0 = lowp.cast %r0 : tensor<4x8xf32> to tensor<4x8xbf16> loc("cast0")
+  %m0 = linalg.matmul ins(%c0, %w0 : tensor<4x8xbf16>, tensor<8x8xbf16>) outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32> loc("matmul0")
+  %s0 = lowp.island f32 (%m0) : (tensor<4x8xf32>) -> tensor<4x8xf32> attributes {lowp.island_reasons = ["softmax"]} {
+  ^bb0(%a: tensor<4x8xf32>):
+    %t = math.exp %a : tensor<4x8xf32> loc("exp0")
+    lowp.yield %t : tensor<4x8xf32>
+  } loc("island0")
+  %r1 = arith.addf %s0, %r0 : tensor<4x8xf32> loc("residual0")
+  %c1 = lowp.cast %r1 : tensor<4x8xf32> to tensor<4x8xbf16> loc("cast1")
+  %m1 = linalg.matmul ins(%c1, %w1 : tensor<4x8xbf16>, tensor<8x8xbf16>) outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32> loc("matmul1")
+  %s1 = lowp.island f32 (%m1) : (tensor<4x8xf32>) -> tensor<4x8xf32> attributes {lowp.island_reasons = ["softmax"]} {
+  ^bb0(%a: tensor<4x8xf32>):
+    %t = math.exp %a : tensor<4x8xf32> loc("exp1")
+    lowp.yield %t : tensor<4x8xf32>
+  } loc("island1")
+  %r2 = arith.addf %s1, %r1 : tensor<4x8xf32> loc("residual1")
+  %m2 = linalg.matmul ins(%r2, %v2 : tensor<4x8xf32>, tensor<8x8xf32>) outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32> loc("matmul2")
+  %s2 = lowp.island f32 (%m2) : (tensor<4x8xf32>) -> tensor<4x8xf32> attributes {lowp.island_reasons = ["softmax"]} {
+  ^bb0(%a: tensor<4x8xf32>):
+    %t = math.exp %a : tensor<4x8xf32> loc("exp2")
+    lowp.yield %t : tensor<4x8xf32>
+  } loc("island2")
+  %r3 = arith.addf %s2, %r2 : tensor<4x8xf32> loc("residual2")
+  %c3 = lowp.cast %r3 : tensor<4x8xf32> to tensor<4x8xbf16> loc("cast3")
+  %m3 = linalg.matmul ins(%c3, %w3 : tensor<4x8xbf16>, tensor<8x8xbf16>) outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32> loc("matmul3")
+  %s3 = lowp.island f32 (%m3) : (tensor<4x8xf32>) -> tensor<4x8xf32> attributes {lowp.island_reasons = ["softmax"]} {
+  ^bb0(%a: tensor<4x8xf32>):
+    %t = math.exp %a : tensor<4x8xf32> loc("exp3")
+    lowp.yield %t : tensor<4x8xf32>
+  } loc("island3")
+  %r4 = arith.addf %s3, %r3 : tensor<4x8xf32> loc("residual3")
+  return %r4 : tensor<4x8xf32>
+}
