@@ -28,6 +28,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -189,7 +190,10 @@ std::string describeScale(Value scale, std::optional<double> &staticScale) {
   if (auto constant = scale.getDefiningOp<arith::ConstantOp>()) {
     if (auto value = dyn_cast<FloatAttr>(constant.getValue())) {
       staticScale = value.getValueAsDouble();
-      return "static scale " + std::to_string(*staticScale);
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << "static scale " << llvm::format("%g", *staticScale);
+      return text;
     }
   }
   if (auto compute = scale.getDefiningOp<ComputeScaleOp>()) {
@@ -321,12 +325,10 @@ private:
     SmallVector<Type> written = getFloatElementTypes(op.getResultTypes());
     if (read.empty())
       read = written;
-    node.precision = read.empty()      ? "none"
-                     : read.size() > 1 ? "mixed"
-                                       : printType(read.front());
-    node.resultPrecision = written.empty()      ? node.precision
-                           : written.size() > 1 ? "mixed"
-                                                : printType(written.front());
+    // Several types read or written are listed ("f8E4M3FN x f8E5M2").
+    node.precision = read.empty() ? "none" : joinTypes(read, " x ");
+    node.resultPrecision =
+        written.empty() ? node.precision : joinTypes(written, " x ");
     // Colour by the narrowest type read: that is the decision.
     Type narrowest;
     for (Type type : read)
@@ -335,16 +337,15 @@ private:
         narrowest = type;
     node.colourKey = narrowest ? printType(narrowest) : "none";
 
-    std::string readText = joinTypes(read, " x ");
     std::string precisionLine =
-        node.resultPrecision == node.precision || written.empty()
-            ? readText
-            : readText + " -> " + node.resultPrecision;
+        node.resultPrecision == node.precision
+            ? node.precision
+            : node.precision + " -> " + node.resultPrecision;
     bool isConversion = isa<CastOp, QuantizeOp, DequantizeOp>(op);
     node.kind = isConversion ? NodeKind::Conversion : NodeKind::Compute;
     if (isConversion) {
-      node.label = op.getName().stripDialect().str() + " " + readText +
-                   "->" + node.resultPrecision;
+      node.label = op.getName().stripDialect().str() + " " +
+                   node.precision + "->" + node.resultPrecision;
       node.colourKey = node.resultPrecision;
     } else {
       node.label = describeOp(&op) + "\n" + precisionLine;
@@ -984,7 +985,7 @@ struct ViewPrecisionGraphPass
         bool inIsland = constant->getParentOfType<IslandOp>() != nullptr;
         hazards.push_back(llvm::json::Object{
             {"loc", printReportLocation(constant.getLoc())},
-            {"value", value.str()},
+            {"value", std::string(value)},
             {"format", printType(low)},
             {"becomes", hazard->overflows
                             ? (hazard->value.isNegative() ? "-inf" : "inf")
