@@ -7,6 +7,7 @@ PACKAGES=(
   ninja-build cmake python3-dev pybind11-dev python3-numpy python3-pytest
   libgtest-dev ccache
   graphviz  # `dot`: SVG of lowp-view-precision-graph and the report page
+  dpkg-dev file  # dpkg-shlibdeps and file: cpack -G DEB (scripts/build-deb.sh)
   libopenblas-dev  # bench/x86 only (the sgemm baseline); no test needs it
 )
 
