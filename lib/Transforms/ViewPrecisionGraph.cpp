@@ -16,9 +16,10 @@
 #include "lowp/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Support/FileUtilities.h"
@@ -215,8 +216,9 @@ public:
   GraphBuilder(FunctionGraph &graph, DecisionIndex &decisions, FloatType low)
       : graph(graph), decisions(decisions), low(low) {}
 
-  void build(func::FuncOp func) {
-    graph.name = func.getSymName().str();
+  void build(FunctionOpInterface func) {
+    function = func;
+    graph.name = SymbolTable::getSymbolName(func).str();
     for (BlockArgument arg : func.getArguments()) {
       GraphNode node;
       node.kind = NodeKind::Argument;
@@ -228,7 +230,7 @@ public:
       node.reason = "function argument: its type is the caller's";
       source[arg] = addNode(std::move(node));
     }
-    for (Block &block : func.getBody())
+    for (Block &block : func.getFunctionBody())
       visitBlock(block, /*island=*/-1);
   }
 
@@ -258,7 +260,7 @@ private:
       if (isa<YieldOp>(op))
         continue;
       SmallVector<unsigned> inputs = getInputs(op.getOperands());
-      if (isa<func::ReturnOp>(op)) {
+      if (op.hasTrait<OpTrait::ReturnLike>() && op.getParentOp() == function) {
         GraphNode node;
         node.kind = NodeKind::Output;
         node.label = "return";
@@ -422,6 +424,7 @@ private:
   FunctionGraph &graph;
   DecisionIndex &decisions;
   FloatType low;
+  Operation *function = nullptr;
   DenseMap<Value, unsigned> source;
 };
 
@@ -781,7 +784,9 @@ struct ViewPrecisionGraphPass
     FloatType low = getLowFormat(reportRoot);
 
     std::vector<FunctionGraph> functions;
-    module.walk([&](func::FuncOp func) {
+    // func.func, and the function ops of other front ends (util.func,
+    // llvm.func, gpu.func).
+    module.walk([&](FunctionOpInterface func) {
       if (func.isExternal())
         return;
       functions.emplace_back();

@@ -32,6 +32,10 @@
 // RUN:   --lowp-auto-mixed-precision="target=sm_90 graph=%t.t12.dot"
 // RUN: FileCheck %s --check-prefix=T12 --input-file=%t.t12.dot
 //
+// Any function op is drawn (here llvm.func, with llvm.return as its result).
+// RUN: echo 'llvm.func @scale(%%x: f32, %%s: f16) -> f32 { %%y = llvm.fmul %%x, %%x : f32 loc("square") llvm.return %%y : f32 }' \
+// RUN:   | fp-opt -o /dev/null --lowp-view-precision-graph="output=-" | FileCheck %s --check-prefix=LLVM
+//
 // No functions: a graph that says so.
 // RUN: echo 'module {}' | fp-opt -o /dev/null \
 // RUN:   --lowp-view-precision-graph="output=-" | FileCheck %s --check-prefix=EMPTY
@@ -121,6 +125,13 @@
 // T12-COUNT-8: [label="linalg.matmul\nbf16 -> f32"
 // T12-NOT: label="linalg.matmul
 // T12: [label="x12", tooltip="from the last copy"];
+
+// LLVM: label="func @scale";
+// LLVM: [[X:f0_n[0-9]+]] [label="%arg0\nf32"
+// LLVM: [[SQ:f0_n[0-9]+]] [label="llvm.fmul\nf32", fillcolor="#9ecae1", tooltip="square: no precision class: {{.*}}"];
+// LLVM: [[RET:f0_n[0-9]+]] [label="return"
+// LLVM: [[X]] -> [[SQ]];
+// LLVM: [[SQ]] -> [[RET]];
 
 // EMPTY: digraph "fp-opt precision" {
 // EMPTY-NEXT: graph

@@ -377,9 +377,9 @@ def ViewPrecisionGraph
   let summary = "Draw each function's dataflow coloured by its precision "
                 "(Graphviz DOT or SVG)";
   let description = [{
-    Writes the dataflow of every function as one Graphviz graph, for looking
-    at what the decision passes did: where the casts went, which ops stayed
-    f32, and why. The pass only reads the IR; it runs after any of the
+    Writes the dataflow of every function (any FunctionOpInterface op) as
+    one Graphviz graph, for looking at what the decision passes did: where
+    the casts went, which ops stayed f32, and why. The pass only reads the IR; it runs after any of the
     decision passes (or on IR that never saw them).
 
     - One node per op that computes on the function's data (constants,
