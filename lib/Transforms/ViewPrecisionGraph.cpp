@@ -25,6 +25,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -490,6 +491,8 @@ private:
     // start whose copies are structurally identical.
     for (unsigned shift = 0; shift < bestPeriod; ++shift) {
       unsigned start = bestStart + shift;
+      if (!isConnected(start, bestPeriod))
+        continue;
       unsigned copies = 1;
       while (start + (copies + 1) * bestPeriod <= bestEnd &&
              isSameBlock(start, start + copies * bestPeriod, bestPeriod))
@@ -501,6 +504,22 @@ private:
       findIn(start + copies * bestPeriod, hi);
       return;
     }
+  }
+
+  /// The ops at [start, start + length) form one connected piece of
+  /// dataflow: a layer, not a run of unrelated ops that happen to look alike
+  /// (the casts of each weight at the top of a function).
+  bool isConnected(unsigned start, unsigned length) {
+    llvm::EquivalenceClasses<unsigned> pieces;
+    for (unsigned i = start; i < start + length; ++i) {
+      pieces.insert(i);
+      for (unsigned input : graph.nodes[graph.sequence[i]].inputs) {
+        int position = graph.nodes[input].position;
+        if (position >= (int)start && position < (int)(start + length))
+          pieces.unionSets(i, (unsigned)position);
+      }
+    }
+    return pieces.getNumClasses() == 1;
   }
 
   /// The ops at [a, a + length) and [b, b + length) are the same ops with
@@ -619,7 +638,26 @@ private:
             graph.sequence[block.first + offset % block.length];
       }
     }
-    auto isDrawn = [&](unsigned n) { return representative[n] == (int)n; };
+    // Nodes outside the blocks that feed only later copies (each layer's
+    // weights and their casts) are per-copy inputs: drawn for the first
+    // copy only, like the copies themselves. Users come after producers, so
+    // one backward sweep decides.
+    std::vector<SmallVector<unsigned>> users(graph.nodes.size());
+    for (unsigned v = 0; v < graph.nodes.size(); ++v)
+      for (unsigned u : graph.nodes[v].inputs)
+        users[u].push_back(v);
+    std::vector<bool> perCopyInput(graph.nodes.size(), false);
+    for (unsigned n = graph.nodes.size(); n-- > 0;) {
+      if (blockOf[n] >= 0 || users[n].empty())
+        continue;
+      perCopyInput[n] = llvm::all_of(users[n], [&](unsigned user) {
+        return (blockOf[user] >= 0 && copyOf[user] > 0) ||
+               perCopyInput[user];
+      });
+    }
+    auto isDrawn = [&](unsigned n) {
+      return representative[n] == (int)n && !perCopyInput[n];
+    };
 
     // Edges, mapped to the drawn nodes and deduplicated.
     std::map<std::pair<unsigned, unsigned>, std::string> edges;
@@ -627,6 +665,8 @@ private:
     for (unsigned v = 0; v < graph.nodes.size(); ++v) {
       for (unsigned u : graph.nodes[v].inputs) {
         std::string attributes;
+        if (perCopyInput[u] || perCopyInput[v])
+          continue;
         if (!isDrawn(v)) {
           // A later copy: only the edge from the copy before it is new.
           if (blockOf[u] != blockOf[v] || copyOf[u] != copyOf[v] - 1)

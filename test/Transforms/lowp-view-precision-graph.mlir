@@ -31,6 +31,7 @@
 // RUN: fp-opt %t.t12.mlir -o /dev/null \
 // RUN:   --lowp-auto-mixed-precision="target=sm_90 graph=%t.t12.dot"
 // RUN: FileCheck %s --check-prefix=T12 --input-file=%t.t12.dot
+// RUN: FileCheck %s --check-prefix=T12-ARGS --input-file=%t.t12.dot
 //
 // Any function op is drawn (here llvm.func, with llvm.return as its result).
 // RUN: echo 'llvm.func @scale(%%x: f32, %%s: f16) -> f32 { %%y = llvm.fmul %%x, %%x : f32 loc("square") llvm.return %%y : f32 }' \
@@ -73,6 +74,10 @@
 // LAYERS: tooltip="exp2:
 // LAYERS: tooltip="exp3:
 // LAYERS: label="x2 identical blocks of 4 ops (drawn once)";
+// LAYERS: label="func @independent";
+// LAYERS-NOT: identical blocks
+// LAYERS-COUNT-9: [label="cast f32->bf16"
+// LAYERS-NOT: identical blocks
 // LAYERS: subgraph cluster_legend {
 // LAYERS-DAG: [label="bf16", fillcolor="#a1d99b"
 // LAYERS-DAG: [label="f32", fillcolor="#9ecae1"
@@ -125,6 +130,15 @@
 // T12-COUNT-8: [label="linalg.matmul\nbf16 -> f32"
 // T12-NOT: label="linalg.matmul
 // T12: [label="x12", tooltip="from the last copy"];
+// Only the first layer's weights (arguments 1-12), not the other layers'
+// (each is an input of one later copy), are drawn; the runs of alike but
+// unconnected weight casts are not blocks.
+// T12-ARGS-NOT: [label="%arg{{1[3-9]|[2-9][0-9]|1[0-9][0-9]}}\n
+// T12-ARGS-NOT: identical blocks of {{[0-9]}} ops
+// T12-ARGS: [label="%arg12\n
+// T12-ARGS-NOT: [label="%arg{{1[3-9]|[2-9][0-9]|1[0-9][0-9]}}\n
+// T12-ARGS-NOT: identical blocks of {{[0-9]}} ops
+// T12-ARGS: subgraph cluster_legend
 
 // LLVM: label="func @scale";
 // LLVM: [[X:f0_n[0-9]+]] [label="%arg0\nf32"

@@ -1,5 +1,6 @@
 // Four layers (cast, bf16 matmul, softmax island, residual add); in
 // @layers all four are the same, in @layers_differ the third is f32.
+// @independent casts eight arguments: alike, but not one connected block.
 func.func @layers(%r0: tensor<4x8xf32>, %w0: tensor<8x8xbf16>, %w1: tensor<8x8xbf16>, %w2: tensor<8x8xbf16>, %w3: tensor<8x8xbf16>, %v2: tensor<8x8xf32>) -> tensor<4x8xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<4x8xf32>
@@ -75,4 +76,17 @@ func.func @layers_differ(%r0: tensor<4x8xf32>, %w0: tensor<8x8xbf16>, %w1: tenso
   } loc("island3")
   %r4 = arith.addf %s3, %r3 : tensor<4x8xf32> loc("residual3")
   return %r4 : tensor<4x8xf32>
+}
+
+func.func @independent(%a0: tensor<4xf32>, %a1: tensor<4xf32>, %a2: tensor<4xf32>, %a3: tensor<4xf32>, %a4: tensor<4xf32>, %a5: tensor<4xf32>, %a6: tensor<4xf32>, %a7: tensor<4xf32>, %a8: tensor<4xf32>) -> (tensor<4xbf16>, tensor<4xbf16>, tensor<4xbf16>, tensor<4xbf16>, tensor<4xbf16>, tensor<4xbf16>, tensor<4xbf16>, tensor<4xbf16>, tensor<4xbf16>) {
+  %c0 = lowp.cast %a0 : tensor<4xf32> to tensor<4xbf16>
+  %c1 = lowp.cast %a1 : tensor<4xf32> to tensor<4xbf16>
+  %c2 = lowp.cast %a2 : tensor<4xf32> to tensor<4xbf16>
+  %c3 = lowp.cast %a3 : tensor<4xf32> to tensor<4xbf16>
+  %c4 = lowp.cast %a4 : tensor<4xf32> to tensor<4xbf16>
+  %c5 = lowp.cast %a5 : tensor<4xf32> to tensor<4xbf16>
+  %c6 = lowp.cast %a6 : tensor<4xf32> to tensor<4xbf16>
+  %c7 = lowp.cast %a7 : tensor<4xf32> to tensor<4xbf16>
+  %c8 = lowp.cast %a8 : tensor<4xf32> to tensor<4xbf16>
+  return %c0, %c1, %c2, %c3, %c4, %c5, %c6, %c7, %c8 : tensor<4xbf16>, tensor<4xbf16>, tensor<4xbf16>, tensor<4xbf16>, tensor<4xbf16>, tensor<4xbf16>, tensor<4xbf16>, tensor<4xbf16>, tensor<4xbf16>
 }
