@@ -52,6 +52,7 @@ expect_output version "^$(sed -nE 's/^project\(fp-opt VERSION ([0-9.]+).*/\1/p' 
   dpkg-deb -f "$DEB" Version
 # Contents: tools, headers, libraries, CMake package, Python package.
 for f in usr/bin/fp-opt usr/bin/fp-opt-lsp-server usr/bin/fp-opt-reduce \
+         usr/bin/lowp-report-html \
          usr/include/lowp/InitLowp.h usr/include/lowp-c/Dialect.h \
          usr/include/lowp/Transforms/Passes.h.inc \
          usr/lib/libFpOptCAPI.so usr/lib/libLowpPipelines.a \
@@ -74,6 +75,12 @@ expect_output fp-opt-version 'fp-opt [0-9.]+ \(lowp dialect\)' "$U/bin/fp-opt" -
 expect_output fp-opt-runs-pipeline 'linalg.matmul ins\(%[0-9]+, %[0-9]+ : tensor<8x64xbf16>' \
   "$U/bin/fp-opt" "$ROOT/examples/models/mlp.mlir" \
   '--lowp-auto-mixed-precision=target=sm_90'
+# The installed report page builder, on a report of the installed fp-opt.
+check report-json "$U/bin/fp-opt" "$ROOT/examples/models/mlp.mlir" -o /dev/null \
+  "--lowp-auto-mixed-precision=target=sm_90 report=$LOGS/mlp.json"
+expect_output report-page '<table id="ops">' bash -c \
+  '"$1" "$2" -o "$3" >/dev/null && cat "$3"' _ \
+  "$U/bin/lowp-report-html" "$LOGS/mlp.json" "$LOGS/mlp.html"
 expect_output lsp-server-help 'lit-test' "$U/bin/fp-opt-lsp-server" --help
 expect_output reduce-help 'reduction-tree' "$U/bin/fp-opt-reduce" --help
 expect_output python-package "^$U/lib/python3/dist-packages/fpopt/__init__.py" env \
