@@ -62,8 +62,8 @@ struct GraphNode {
   NodeKind kind = NodeKind::Compute;
   Operation *op = nullptr;
   std::string label;
-  /// Element type of the float values the op reads ("bf16", "mixed", ...)
-  /// and of the ones it writes.
+  /// Element types of the float values the op reads ("bf16",
+  /// "f8E4M3FN x f8E5M2") and of the ones it writes.
   std::string precision, resultPrecision;
   /// The type that colours the node (the narrowest one it reads).
   std::string colourKey;
@@ -372,10 +372,13 @@ private:
     if (auto cast = dyn_cast<CastOp>(op)) {
       FloatType from = getFloatElementType(cast.getInput().getType());
       FloatType to = getFloatElementType(cast.getResult().getType());
-      bool narrows = from && to && to.getWidth() < from.getWidth();
+      StringRef why = "the value changes format";
+      if (from && to && to.getWidth() < from.getWidth())
+        why = "the value enters ops decided low";
+      else if (from && to && to.getWidth() > from.getWidth())
+        why = "the value returns to wider ops";
       return std::string("cast ") + (from ? printType(from) : "?") + " -> " +
-             (to ? printType(to) : "?") + ": the value " +
-             (narrows ? "enters ops decided low" : "returns to wider ops");
+             (to ? printType(to) : "?") + ": " + why.str();
     }
     if (auto quantize = dyn_cast<QuantizeOp>(op)) {
       std::optional<double> scale;
@@ -394,9 +397,9 @@ private:
     if (llvm::any_of(read, [](Type type) {
           return cast<FloatType>(type).getWidth() == 8;
         }))
-      return "FP8 operands (" + joinTypes(read, " x ") +
-             ") chosen by lowp-select-fp8-formats; accumulates in the "
-             "result type";
+      return "8-bit operands (" + joinTypes(read, " x ") +
+             "; lowp-select-fp8-formats chooses them for matrix ops), "
+             "accumulated in the result type";
     if (auto pinned = op.getAttr(LowpDialect::getPrecisionAttrName()))
       return "pinned by lowp.precision = " + [&] {
         std::string text;
