@@ -432,6 +432,49 @@ private:
   DenseMap<Value, unsigned> source;
 };
 
+/// Where each node stands with respect to the repeated blocks.
+struct BlockLayout {
+  /// The block a node is in (-1: none), which copy, and the node of the
+  /// first copy that is drawn for it (itself outside blocks).
+  std::vector<int> blockOf, copyOf, representative;
+  /// Nodes outside the blocks that feed only later copies (each layer's
+  /// weights and their casts): drawn for the first copy only, like the
+  /// copies themselves.
+  std::vector<bool> perCopyInput;
+
+  explicit BlockLayout(const FunctionGraph &graph)
+      : blockOf(graph.nodes.size(), -1), copyOf(graph.nodes.size(), 0),
+        representative(graph.nodes.size()),
+        perCopyInput(graph.nodes.size(), false) {
+    for (unsigned n = 0; n < graph.nodes.size(); ++n) {
+      representative[n] = n;
+      int position = graph.nodes[n].position;
+      for (auto [b, block] : llvm::enumerate(graph.blocks)) {
+        if (!block.contains(position))
+          continue;
+        unsigned offset = position - block.first;
+        blockOf[n] = b;
+        copyOf[n] = offset / block.length;
+        representative[n] =
+            graph.sequence[block.first + offset % block.length];
+      }
+    }
+    // Users come after producers, so one backward sweep decides.
+    std::vector<SmallVector<unsigned>> users(graph.nodes.size());
+    for (unsigned v = 0; v < graph.nodes.size(); ++v)
+      for (unsigned u : graph.nodes[v].inputs)
+        users[u].push_back(v);
+    for (unsigned n = graph.nodes.size(); n-- > 0;) {
+      if (blockOf[n] >= 0 || users[n].empty())
+        continue;
+      perCopyInput[n] = llvm::all_of(users[n], [&](unsigned user) {
+        return (blockOf[user] >= 0 && copyOf[user] > 0) ||
+               perCopyInput[user];
+      });
+    }
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Repeated blocks
 //===----------------------------------------------------------------------===//
@@ -498,11 +541,20 @@ private:
         continue;
       unsigned copies = 1;
       while (start + (copies + 1) * bestPeriod <= bestEnd &&
-             isSameBlock(start, start + copies * bestPeriod, bestPeriod))
+             isSameBlock(start, start + copies * bestPeriod, bestPeriod) &&
+             areLinked(start + (copies - 1) * bestPeriod,
+                       start + copies * bestPeriod, bestPeriod))
         ++copies;
       if (copies < 2)
         continue;
       graph.blocks.push_back({start, bestPeriod, copies});
+      // The inputs of later copies are drawn with them (not at all), so
+      // they are no block of their own: give them kinds nothing matches.
+      BlockLayout layout(graph);
+      for (auto [n, isInput] : llvm::enumerate(layout.perCopyInput))
+        if (isInput && graph.nodes[n].position >= 0)
+          kinds[graph.nodes[n].position] =
+              llvm::hash_combine(kinds[graph.nodes[n].position], n);
       findIn(lo, start);
       findIn(start + copies * bestPeriod, hi);
       return;
@@ -523,6 +575,25 @@ private:
       }
     }
     return pieces.getNumClasses() == 1;
+  }
+
+  /// The copy at `next` continues the one at `previous`: it reads it (the
+  /// layers of a network) or reads the same value at the same place (the
+  /// heads of an attention). Alike computations on unrelated values (the
+  /// quantization of each weight) are not repetitions of one block.
+  bool areLinked(unsigned previous, unsigned next, unsigned length) {
+    for (unsigned j = 0; j < length; ++j) {
+      const GraphNode &x = graph.nodes[graph.sequence[previous + j]];
+      const GraphNode &y = graph.nodes[graph.sequence[next + j]];
+      for (auto [u, v] : llvm::zip(x.inputs, y.inputs)) {
+        int pv = graph.nodes[v].position;
+        if (pv >= (int)previous && pv < (int)(previous + length))
+          return true;
+        if (u == v)
+          return true;
+      }
+    }
+    return false;
   }
 
   /// The ops at [a, a + length) and [b, b + length) are the same ops with
@@ -625,39 +696,11 @@ private:
        << "    label=" << quote("func @" + graph.name)
        << "; style=rounded; color=\"#888888\"; labeljust=l;\n";
     // Which nodes are drawn, and which drawn node stands for each one.
-    std::vector<int> representative(graph.nodes.size());
-    std::vector<int> blockOf(graph.nodes.size(), -1);
-    std::vector<int> copyOf(graph.nodes.size(), 0);
-    for (unsigned n = 0; n < graph.nodes.size(); ++n) {
-      representative[n] = n;
-      int position = graph.nodes[n].position;
-      for (auto [b, block] : llvm::enumerate(graph.blocks)) {
-        if (!block.contains(position))
-          continue;
-        unsigned offset = position - block.first;
-        blockOf[n] = b;
-        copyOf[n] = offset / block.length;
-        representative[n] =
-            graph.sequence[block.first + offset % block.length];
-      }
-    }
-    // Nodes outside the blocks that feed only later copies (each layer's
-    // weights and their casts) are per-copy inputs: drawn for the first
-    // copy only, like the copies themselves. Users come after producers, so
-    // one backward sweep decides.
-    std::vector<SmallVector<unsigned>> users(graph.nodes.size());
-    for (unsigned v = 0; v < graph.nodes.size(); ++v)
-      for (unsigned u : graph.nodes[v].inputs)
-        users[u].push_back(v);
-    std::vector<bool> perCopyInput(graph.nodes.size(), false);
-    for (unsigned n = graph.nodes.size(); n-- > 0;) {
-      if (blockOf[n] >= 0 || users[n].empty())
-        continue;
-      perCopyInput[n] = llvm::all_of(users[n], [&](unsigned user) {
-        return (blockOf[user] >= 0 && copyOf[user] > 0) ||
-               perCopyInput[user];
-      });
-    }
+    BlockLayout layout(graph);
+    const std::vector<int> &representative = layout.representative;
+    const std::vector<int> &blockOf = layout.blockOf;
+    const std::vector<int> &copyOf = layout.copyOf;
+    const std::vector<bool> &perCopyInput = layout.perCopyInput;
     auto isDrawn = [&](unsigned n) {
       return representative[n] == (int)n && !perCopyInput[n];
     };

@@ -78,6 +78,14 @@
 // LAYERS-NOT: identical blocks
 // LAYERS-COUNT-9: [label="cast f32->bf16"
 // LAYERS-NOT: identical blocks
+// LAYERS: label="func @unlinked";
+// LAYERS-NOT: identical blocks
+// LAYERS-COUNT-4: [label="math.exp\nbf16"
+// LAYERS-NOT: identical blocks
+// LAYERS: label="func @heads";
+// LAYERS: label="x4 identical blocks of 3 ops (drawn once)";
+// LAYERS: [label="linalg.matmul\nbf16 -> f32"
+// LAYERS-NOT: [label="linalg.matmul
 // LAYERS: subgraph cluster_legend {
 // LAYERS-DAG: [label="bf16", fillcolor="#a1d99b"
 // LAYERS-DAG: [label="f32", fillcolor="#9ecae1"
