@@ -2,8 +2,9 @@
 # The main job: install what is missing, build fp-opt, then compile the
 # bundled model (examples/models/mlp.mlir, an f32 MLP with a softmax head)
 # through the mixed-precision pipeline for several chips, printing what was
-# decided and why, and take it down the x86 path: run it on this machine
-# next to its f32 version and write the AVX512_BF16 assembly beside it.
+# decided and why, write the report page (one HTML file; its path is the
+# last line), and take it down the x86 path: run it on this machine next to
+# its f32 version and write the AVX512_BF16 assembly beside it.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${FPOPT_BUILD_DIR:-$ROOT/build}"
@@ -40,6 +41,20 @@ section "lowp-auto-mixed-precision target=sm_90 policy=fp8"
 echo "-> $OUT/$NAME.sm_90.fp8.mlir: $(grep -c 'lowp.quantize' "$OUT/$NAME.sm_90.fp8.mlir" || true) lowp.quantize"
 grep -o 'linalg.matmul ins([^)]*)' "$OUT/$NAME.sm_90.fp8.mlir" | sed 's/^/   /' || true
 
-# 3. The x86 path: run here and emit AVX512_BF16 assembly.
+# 3. The report page: the sm_90 decisions (picture, per-op table, casts,
+#    bytes, islands, hazards) as one self-contained HTML page.
+section "report page (scripts/lowp-report-html.py)"
+REPORT="$OUT/$NAME.sm_90.report.json"
+PAGE="$OUT/$NAME.sm_90.report.html"
+"$FPOPT" "$MODEL" --lowp-auto-mixed-precision="target=sm_90 report=$REPORT" \
+  -o /dev/null 2>&1 | sed 's/^/  /'
+/usr/bin/python3 "$ROOT/scripts/lowp-report-html.py" "$REPORT" -o "$PAGE" \
+  >/dev/null
+echo "-> $PAGE"
+
+# 4. The x86 path: run here and emit AVX512_BF16 assembly.
 section "x86: lowp-pipeline-x86, run on this machine, AVX512_BF16 assembly"
 bash "$ROOT/scripts/compile-x86.sh" "$MODEL" "$OUT/x86" sapphirerapids
+
+section "report page"
+echo "$PAGE"

@@ -41,7 +41,7 @@ llvm_config.use_default_substitutions()
 
 tool_dirs = [config.fpopt_tools_dir, config.llvm_tools_dir]
 tools = [
-    "fp-opt", "lowp-capi-test", "mlir-runner", "mlir-opt", "mlir-translate", "llc", "llvm-mca", "llvm-mc", "not",
+    "fp-opt", "fp-opt-lsp-server", "fp-opt-reduce", "lowp-capi-test", "mlir-runner", "mlir-opt", "mlir-translate", "llc", "llvm-mca", "llvm-mc", "not",
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 config.substitutions.append(
@@ -70,3 +70,7 @@ if glob.glob(os.path.join(config.llvm_lib_dir, "clang", "*", "lib", "*",
 if os.path.exists(os.path.join(config.fpopt_obj_root, "unittests",
                                "LowpUnitTests")):
     config.available_features.add("unittests")
+# Graphviz renders the precision picture to SVG (lowp-view-precision-graph
+# with output=*.svg); DOT output needs nothing.
+if shutil.which("dot"):
+    config.available_features.add("graphviz")

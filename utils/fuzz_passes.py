@@ -68,6 +68,10 @@ COMPOSITIONS = [
     ("amp-fp8-canonicalize", ["-lowp-auto-mixed-precision=target=gfx942 policy=fp8", "-canonicalize"]),
     ("lowered-then-infer", ["-lowp-auto-mixed-precision=target=sm_90", "-convert-lowp-to-linalg",
                             "-lowp-infer-precision=low=bf16"]),
+    # The picture of the decisions (reads the IR only; repeats searched in
+    # every function).
+    ("amp-fp8-picture", ["-lowp-auto-mixed-precision=target=sm_90 policy=fp8",
+                         "-lowp-view-precision-graph=output=/dev/null collapse-threshold=0"]),
 ]
 
 LOWERINGS = [

@@ -6,11 +6,25 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Location.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 
 using namespace mlir;
 using namespace mlir::lowp;
+
+std::string mlir::lowp::printReportLocation(Location loc) {
+  if (auto nameLoc = dyn_cast<NameLoc>(loc))
+    return nameLoc.getName().str();
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
+    return (fileLoc.getFilename().getValue() + ":" +
+            Twine(fileLoc.getLine()) + ":" + Twine(fileLoc.getColumn()))
+        .str();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  loc.print(os);
+  return text;
+}
 
 /// Bytes of a statically shaped float tensor, 0 for anything else.
 static int64_t getFloatTensorBytes(Type type) {
@@ -79,7 +93,9 @@ void PrecisionReport::writeJson(llvm::raw_ostream &os) const {
                                      {"precision", d.precision},
                                      {"class", d.opClass},
                                      {"rule", d.rule}});
-  llvm::json::Object root{{"low", lowFormat},
+  llvm::json::Object root{{"schema_version", kPrecisionReportSchemaVersion},
+                          {"producer", "fp-opt"},
+                          {"low", lowFormat},
                           {"accumulate", accumulate},
                           {"target", target},
                           {"note", note},

@@ -57,7 +57,14 @@ struct AutoMixedPrecisionOptions
   PassOptions::Option<std::string> report{
       *this, "report",
       llvm::cl::desc("Write the precision decision report here (.json: "
-                     "JSON, else a table, '-': stderr)")};
+                     "JSON, else a table, '-': stderr); a JSON report "
+                     "also gets the graph section of "
+                     "lowp-view-precision-graph (the report page's input)")};
+  PassOptions::Option<std::string> graph{
+      *this, "graph",
+      llvm::cl::desc("Draw the decided module here with "
+                     "lowp-view-precision-graph (.svg: rendered with "
+                     "Graphviz's dot, else DOT)")};
 
   // policy=fp8 only: passed to lowp-select-fp8-formats. The defaults are
   // the ones that need nothing but the model: hybrid formats, scales
@@ -164,6 +171,16 @@ static void buildAutoMixedPrecisionPipeline(
     fp8.fp8Attention = options.fp8Attention;
     fp8.allowBF16Fallback = options.allowBF16Fallback;
     pm.addPass(lowp::createSelectFP8Formats(fp8));
+  }
+  // 5. The picture of what was decided, and the JSON report completed with
+  //    it: every op's final precision (FP8 included), islands, casts,
+  //    scales and hazards, for scripts/lowp-report-html.py.
+  bool jsonReport = StringRef(options.report).ends_with(".json");
+  if (!options.graph.empty() || jsonReport) {
+    lowp::ViewPrecisionGraphOptions view;
+    view.output = options.graph;
+    view.report = jsonReport ? options.report.getValue() : std::string();
+    pm.addPass(lowp::createViewPrecisionGraph(view));
   }
 }
 

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lowp/Analysis/ConstantHazards.h"
 #include "lowp/Analysis/IslandPatterns.h"
 #include "lowp/Formats/FloatFormats.h"
 #include "lowp/IR/LowpDialect.h"
@@ -42,61 +43,13 @@ static constexpr StringLiteral kReasonsAttrName =
 // Hazardous constants
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// How a float constant fails in a narrower format.
-struct ConstantHazard {
-  APFloat value;
-  bool overflows; ///< becomes inf (or NaN); otherwise underflows to zero
-};
-} // namespace
-
-/// The first value of `attr` that `low` turns into inf/NaN or zero.
-static std::optional<ConstantHazard> findHazard(Attribute attr, FloatType low) {
-  auto check = [&](APFloat value) -> std::optional<ConstantHazard> {
-    if (!value.isFinite() || value.isZero())
-      return std::nullopt;
-    APFloat narrowed = value;
-    bool losesInfo = false;
-    narrowed.convert(low.getFloatSemantics(), APFloat::rmNearestTiesToEven,
-                     &losesInfo);
-    if (!narrowed.isFinite())
-      return ConstantHazard{value, /*overflows=*/true};
-    if (narrowed.isZero())
-      return ConstantHazard{value, /*overflows=*/false};
-    return std::nullopt;
-  };
-  if (auto floatAttr = dyn_cast<FloatAttr>(attr))
-    return check(floatAttr.getValue());
-  if (auto dense = dyn_cast<DenseFPElementsAttr>(attr)) {
-    if (dense.isSplat())
-      return check(dense.getSplatValue<APFloat>());
-    for (APFloat value : dense.getValues<APFloat>())
-      if (auto hazard = check(value))
-        return hazard;
-  }
-  // dense_resource blobs are parameters, not the eps and mask constants
-  // hazards are about; inference keeps a blob the low format overflows f32.
-  return std::nullopt;
-}
-
-/// The hazard of a float constant op wider than `low`, if any.
-static std::optional<ConstantHazard> findHazard(Operation *op, FloatType low) {
-  auto constant = dyn_cast<arith::ConstantOp>(op);
-  if (!constant)
-    return std::nullopt;
-  FloatType type = getFloatElementType(constant.getType());
-  if (!type || type.getWidth() <= low.getWidth())
-    return std::nullopt;
-  return findHazard(constant.getValue(), low);
-}
-
 /// True when `op` or its payload reads a constant `low` cannot represent.
 static bool readsHazardousConstant(Operation *op, FloatType low) {
   bool found = false;
   op->walk([&](Operation *nested) {
     for (Value operand : nested->getOperands())
       if (Operation *def = operand.getDefiningOp())
-        if (findHazard(def, low))
+        if (findConstantHazard(def, low))
           found = true;
   });
   return found;
@@ -707,7 +660,7 @@ void InsertFP32IslandsPass::reportHazards(FloatType low) {
   // sets up an AsmState, a fixed cost most runs have no use for.
   std::optional<FloatFormatInfo> info;
   getOperation()->walk([&](arith::ConstantOp constant) {
-    std::optional<ConstantHazard> hazard = findHazard(constant, low);
+    std::optional<ConstantHazard> hazard = findConstantHazard(constant, low);
     if (!hazard)
       return;
     if (!info)

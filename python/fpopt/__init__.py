@@ -15,6 +15,8 @@ bindings are not needed.
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 import tempfile
 from dataclasses import dataclass
 from typing import List, Optional
@@ -29,7 +31,8 @@ __version__: str = _fpopt.version
 
 __all__ = [
     "CompileError", "CompileResult", "DecisionReport", "FloatFormat",
-    "KeptWide", "Target", "TensorBytes", "compile", "describe_attr",
+    "KeptWide", "PrecisionGraph", "Target", "TensorBytes", "compile",
+    "describe_attr", "precision_graph", "render_svg",
     "FP8Decision", "InferenceResult", "auto_mixed_precision",
     "float_format", "select_fp8_format",
     "float_formats", "numerics", "policy_attr",
@@ -117,6 +120,54 @@ def auto_mixed_precision(ir: str, target: Optional[str] = None,
         with open(report_path) as f:
             report = DecisionReport.from_json(f.read())
     return InferenceResult(result.ir, report, result.diagnostics)
+
+
+@dataclass(frozen=True)
+class PrecisionGraph:
+    """The picture of a module's precisions (lowp-view-precision-graph)."""
+
+    dot: str  #: Graphviz DOT text
+    svg: Optional[str]  #: the rendered SVG, when it was asked for
+
+
+def render_svg(dot: str) -> str:
+    """Renders DOT text to SVG with Graphviz's ``dot``.
+
+    Raises RuntimeError when Graphviz is not installed or fails.
+    """
+    program = shutil.which("dot")
+    if program is None:
+        raise RuntimeError("rendering SVG needs Graphviz's 'dot', which is "
+                           "not on PATH (Debian: apt-get install graphviz)")
+    result = subprocess.run([program, "-Tsvg"], input=dot.encode(),
+                            capture_output=True)
+    if result.returncode != 0:
+        raise RuntimeError("dot failed: " +
+                           result.stderr.decode(errors="replace").strip())
+    return result.stdout.decode("utf-8", errors="replace")
+
+
+def precision_graph(ir: str, pipeline: Optional[str] = None, *,
+                    svg: bool = False, collapse_threshold: int = 64,
+                    source_name: str = "<input>") -> PrecisionGraph:
+    """Draws each function of ``ir`` coloured by precision.
+
+    ``pipeline`` (e.g. ``"lowp-auto-mixed-precision{target=sm_90}"``) runs
+    first, so the picture shows what it decided; without it the module is
+    drawn as it is. ``collapse_threshold`` is the pass option of the same
+    name (-1: never collapse repeated blocks). With ``svg`` the DOT is also
+    rendered (RuntimeError without Graphviz). Raises CompileError when the
+    pipeline fails.
+    """
+    with tempfile.TemporaryDirectory(prefix="fpopt-") as tmp:
+        dot_path = os.path.join(tmp, "graph.dot")
+        view = ('lowp-view-precision-graph{output="%s" '
+                "collapse-threshold=%d}" % (dot_path, collapse_threshold))
+        full = f"{pipeline},{view}" if pipeline else view
+        compile(ir, full, source_name=source_name)
+        with open(dot_path) as f:
+            dot = f.read()
+    return PrecisionGraph(dot, render_svg(dot) if svg else None)
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,20 @@
 #include <vector>
 
 namespace mlir {
+class Location;
 class Operation;
 namespace lowp {
+
+/// Version of the layout of the JSON decision report. Bumped whenever a
+/// field is removed or changes meaning, so that readers (the report page,
+/// scripts/lowp-report-html.py) refuse a report they would misread instead
+/// of drawing it wrong. Version 1 adds `schema_version` and the `graph`
+/// section of lowp-view-precision-graph.
+constexpr int64_t kPrecisionReportSchemaVersion = 1;
+
+/// `loc` as the report prints it: the name of a name location, file:line:col
+/// of a file location, else MLIR's own form.
+std::string printReportLocation(Location loc);
 
 /// The decision for one op.
 struct PrecisionDecision {

@@ -388,5 +388,62 @@ def ApplyCalibration : Pass<"lowp-apply-calibration", "::mlir::ModuleOp"> {
   ];
 }
 
+def ViewPrecisionGraph
+    : Pass<"lowp-view-precision-graph", "::mlir::ModuleOp"> {
+  let summary = "Draw each function's dataflow coloured by its precision "
+                "(Graphviz DOT or SVG)";
+  let description = [{
+    Writes the dataflow of every function (any FunctionOpInterface op) as
+    one Graphviz graph, for looking at what the decision passes did: where
+    the casts went, which ops stayed f32, and why. The pass only reads the IR; it runs after any of the
+    decision passes (or on IR that never saw them).
+
+    - One node per op that computes on the function's data (constants,
+      `tensor.empty` and fills of them are left out), coloured by the
+      element type of its inputs: f32, f16, bf16, each FP8 flavour, f64;
+      matrix ops show their inputs and their accumulator (`bf16 -> f32`).
+    - `lowp.cast`, `lowp.quantize` and `lowp.dequantize` are small nodes.
+    - Each `lowp.island` is a cluster labelled with what it protects.
+    - The tooltip of every node says why it has its precision: the island,
+      the FP8 format and where its scale comes from, `lowp.precision`, the
+      rule of `lowp-infer-precision` when `report` holds its decisions, or
+      else the op's precision class and its reason.
+    - Functions with more than `collapse-threshold` drawn ops are searched
+      for runs of structurally identical blocks (same ops, same precisions,
+      same internal dataflow, whole islands), such as the layers of a
+      transformer: a run of N copies is drawn once, in a cluster labelled
+      with N, and the edges leaving it come from its last copy.
+
+    With `output` ending in `.svg` the graph is rendered by Graphviz's `dot`
+    (Debian package graphviz), otherwise written as DOT ('-': stdout).
+    With `report`, the pass completes the JSON decision report that
+    `lowp-infer-precision` (or `lowp-auto-mixed-precision{report=...}`)
+    wrote there: it adds a `graph` section (every op with its final
+    precision and reason, islands, casts, FP8 choices with their scales,
+    hazardous constants, final tensor bytes, and the DOT text), from which
+    `scripts/lowp-report-html.py` builds the report page. A report file
+    that does not exist yet is created; one written by an fp-opt with
+    another report schema is an error.
+
+    ```
+    fp-opt model.mlir --lowp-auto-mixed-precision="target=sm_90" \
+      --lowp-view-precision-graph="output=model.svg"
+    ```
+  }];
+  let options = [
+    Option<"output", "output", "std::string", /*default=*/"\"\"",
+           "Where the graph goes: a .svg file (rendered with Graphviz's dot), "
+           "any other file (DOT), '-' (DOT on stdout), or empty (none)">,
+    Option<"report", "report", "std::string", /*default=*/"\"\"",
+           "A JSON decision report to complete with the graph section "
+           "(created when it does not exist)">,
+    Option<"collapseThreshold", "collapse-threshold", "int64_t",
+           /*default=*/"64",
+           "Look for repeated blocks in functions with more drawn ops than "
+           "this; -1: never collapse">,
+    Option<"minBlockOps", "min-block-ops", "unsigned", /*default=*/"3",
+           "Fewest ops in one copy of a collapsed repeated block">,
+  ];
+}
 
 #endif // LOWP_TRANSFORMS_PASSES_TD
