@@ -42,6 +42,30 @@ config.substitutions.append(
 if os.path.exists("/usr/local/cuda/bin/ptxas"):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", "/usr/local/cuda/bin/ptxas"))
+# fp-opt's CUDA runtime (mgpu* on the driver API), built where the CUDA
+# toolkit is; executing what it loads also needs a GPU and its driver.
+cuda_runtime = os.path.join(config.fpopt_obj_root, "lib",
+                            "liblowp_cuda_runtime.so")
+if os.path.exists(cuda_runtime):
+    config.available_features.add("cuda-runtime")
+    config.substitutions.append(("%lowp_cuda_runtime", cuda_runtime))
+
+
+def has_cuda_device():
+    """A CUDA driver that initializes and sees at least one device."""
+    import ctypes
+    try:
+        driver = ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return False
+    count = ctypes.c_int(0)
+    return (driver.cuInit(0) == 0 and
+            driver.cuDeviceGetCount(ctypes.byref(count)) == 0 and
+            count.value > 0)
+
+
+if has_cuda_device():
+    config.available_features.add("cuda-device")
 # Hosts that can execute AVX512_BF16 code (vdpbf16ps) run those paths too.
 try:
     with open("/proc/cpuinfo") as cpuinfo:
