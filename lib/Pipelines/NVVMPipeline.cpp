@@ -40,6 +40,11 @@ struct NVVMPipelineOptions : PassPipelineOptions<NVVMPipelineOptions> {
                      "(__nv_expf, ...), linked into every kernel; empty: "
                      "MLIR's default ($CUDA_ROOT, $CUDA_HOME, $CUDA_PATH); "
                      "without libdevice the PTX declares them .extern")};
+  Option<bool> tensorCores{
+      *this, "tensor-cores",
+      llvm::cl::desc("f16/bf16 contractions to mma.sync kernels (false: "
+                     "every op on the naive mapping)"),
+      llvm::cl::init(true)};
   Option<std::string> callingConvention{
       *this, "calling-convention",
       llvm::cl::desc("host: functions take and return host buffers and copy "
@@ -61,7 +66,8 @@ void buildNVVMPipeline(OpPassManager &pm, const NVVMPipelineOptions &opts) {
   //      (mma.sync, tiled as the capability table says; the others get a
   //      remark), and the naive mapping of everything else (GPUMapping.h).
   addNaiveGPUMapping(pm, *info, opts.threads, [&](OpPassManager &nested) {
-    nested.addPass(createLowpNVVMLowerContractions({opts.chip, false}));
+    if (opts.tensorCores)
+      nested.addPass(createLowpNVVMLowerContractions({opts.chip, false}));
   });
   // 3. Inside the kernels: FP8 conversions become the chip's cvt
   //    instructions (or a located error where it has none); bf16

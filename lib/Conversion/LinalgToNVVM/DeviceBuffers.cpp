@@ -77,6 +77,36 @@ Value copyToDevice(OpBuilder &b, Location loc, Value v) {
   return device;
 }
 
+/// Ops that may use a device buffer on the host: GPU operations, views,
+/// shape queries, returns, calls to functions defined here (which convert
+/// their own arguments).
+bool usesBufferOnlyByReference(Operation *op) {
+  if (isa<gpu::GPUDialect>(op->getDialect()) ||
+      isa<ViewLikeOpInterface, memref::CastOp, memref::DimOp,
+          memref::ExtractStridedMetadataOp,
+          memref::ExtractAlignedPointerAsIndexOp, memref::DeallocOp,
+          func::ReturnOp>(op))
+    return true;
+  // Whole contiguous copies become gpu.memcpy.
+  if (auto copy = dyn_cast<memref::CopyOp>(op))
+    return isContiguous(copy.getSource()) && isContiguous(copy.getTarget());
+  if (auto call = dyn_cast<func::CallOp>(op)) {
+    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        call, call.getCalleeAttr());
+    return callee && !callee.isExternal();
+  }
+  return false;
+}
+
+/// gpu.host_register / host_unregister take unranked memrefs.
+Value toUnranked(OpBuilder &b, Location loc, Value v) {
+  auto type = cast<MemRefType>(v.getType());
+  return memref::CastOp::create(
+      b, loc, UnrankedMemRefType::get(type.getElementType(),
+                                      type.getMemorySpace()),
+      v);
+}
+
 class FunctionRewriter {
 public:
   FunctionRewriter(func::FuncOp func, bool hostConvention)
@@ -91,6 +121,16 @@ private:
   SmallVector<Value> freeAtExit;
   /// Host arguments and their device copies (host convention).
   SmallVector<std::pair<Value, Value>> argumentCopies;
+  /// Buffers host code reads or writes itself (the naive mapping leaves
+  /// reductions to a scalar as host loops): they stay host memory,
+  /// registered with the driver so kernels can address them too.
+  llvm::SmallPtrSet<Value, 8> hostAccessed;
+  SmallVector<Value> registered;
+
+  void registerHostBuffer(OpBuilder &b, Location loc, Value v) {
+    gpu::HostRegisterOp::create(b, loc, toUnranked(b, loc, v));
+    registered.push_back(v);
+  }
 };
 
 LogicalResult FunctionRewriter::run() {
@@ -98,10 +138,37 @@ LogicalResult FunctionRewriter::run() {
   OpBuilder b(func.getContext());
   b.setInsertionPointToStart(&entry);
 
+  WalkResult scanned = func.walk([&](Operation *op) {
+    if (usesBufferOnlyByReference(op))
+      return WalkResult::advance();
+    for (Value operand : op->getOperands()) {
+      if (!isa<MemRefType>(operand.getType()))
+        continue;
+      Value root = getRootBuffer(operand);
+      if (!hostConvention && isa<BlockArgument>(root) &&
+          root.getParentBlock() == &entry) {
+        op->emitError() << "'" << op->getName()
+                        << "' on the host reads or writes argument #"
+                        << cast<BlockArgument>(root).getArgNumber()
+                        << ", which the device calling convention passes "
+                           "as a device pointer";
+        return WalkResult::interrupt();
+      }
+      hostAccessed.insert(root);
+    }
+    return WalkResult::advance();
+  });
+  if (scanned.wasInterrupted())
+    return failure();
+
   if (hostConvention) {
     for (BlockArgument arg : entry.getArguments()) {
       if (!isa<MemRefType>(arg.getType()))
         continue;
+      if (hostAccessed.contains(arg)) {
+        registerHostBuffer(b, func.getLoc(), arg);
+        continue;
+      }
       if (!isContiguous(arg))
         return func.emitError() << "argument #" << arg.getArgNumber()
                                 << " is not a contiguous row-major buffer: "
@@ -120,8 +187,13 @@ LogicalResult FunctionRewriter::run() {
     b.setInsertionPoint(op);
     Location loc = op->getLoc();
     if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      if (hostAccessed.contains(alloc.getMemref())) {
+        b.setInsertionPointAfter(alloc);
+        registerHostBuffer(b, loc, alloc.getMemref());
+        continue;
+      }
       if (!isContiguous(alloc.getMemref()))
-        continue; // left to the final check: used by a kernel, it errs
+        continue;
       auto device = gpu::AllocOp::create(
           b, loc, alloc.getType(), Type(), ValueRange{},
           alloc.getDynamicSizes(), alloc.getSymbolOperands(), false);
@@ -136,6 +208,11 @@ LogicalResult FunctionRewriter::run() {
     }
     if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
       Value root = getRootBuffer(dealloc.getMemref());
+      if (llvm::is_contained(registered, root)) {
+        gpu::HostUnregisterOp::create(b, loc, toUnranked(b, loc, root));
+        llvm::erase(registered, root);
+        continue;
+      }
       if (root.getDefiningOp<gpu::AllocOp>()) {
         gpu::DeallocOp::create(b, loc, Type(), ValueRange{},
                                dealloc.getMemref());
@@ -145,6 +222,18 @@ LogicalResult FunctionRewriter::run() {
       continue;
     }
     if (auto global = dyn_cast<memref::GetGlobalOp>(op)) {
+      if (hostAccessed.contains(global.getResult())) {
+        // A constant the host reads: the host gets its own copy to register
+        // (globals may live in read-only pages).
+        b.setInsertionPointAfter(global);
+        auto type = global.getType();
+        Value copy = memref::AllocOp::create(b, loc, type);
+        memref::CopyOp::create(b, loc, global.getResult(), copy);
+        global.getResult().replaceAllUsesExcept(copy,
+                                                copy.getDefiningOp()->getNextNode());
+        registerHostBuffer(b, loc, copy);
+        continue;
+      }
       b.setInsertionPointAfter(global);
       Value device = copyToDevice(b, loc, global.getResult());
       if (global->getBlock() == &entry)
@@ -167,6 +256,10 @@ LogicalResult FunctionRewriter::run() {
       for (Value result : call.getResults()) {
         if (!isa<MemRefType>(result.getType()) || !isContiguous(result))
           continue;
+        if (hostAccessed.contains(result)) {
+          registerHostBuffer(b, loc, result);
+          continue;
+        }
         Value device = copyToDevice(b, loc, result);
         if (call->getBlock() == &entry)
           freeAtExit.push_back(device);
@@ -202,37 +295,13 @@ LogicalResult FunctionRewriter::run() {
     for (Value buffer : freeAtExit)
       if (!llvm::is_contained(returnedRoots, buffer))
         gpu::DeallocOp::create(b, loc, Type(), ValueRange{}, buffer);
+    for (Value buffer : registered)
+      if (buffer.getParentBlock() == &entry ||
+          buffer.getParentRegion()->isAncestor(ret->getParentRegion()))
+        gpu::HostUnregisterOp::create(b, loc, toUnranked(b, loc, buffer));
   }
 
-  // Nothing on the host may touch a device buffer's contents.
-  WalkResult checked = func.walk([&](Operation *op) {
-    if (isa<gpu::GPUDialect>(op->getDialect()) ||
-        isa<ViewLikeOpInterface, memref::CastOp, memref::DimOp,
-            memref::ExtractStridedMetadataOp, memref::ExtractAlignedPointerAsIndexOp,
-            func::ReturnOp>(op))
-      return WalkResult::advance();
-    for (Value operand : op->getOperands()) {
-      if (!isa<MemRefType>(operand.getType()))
-        continue;
-      if (!getRootBuffer(operand).getDefiningOp<gpu::AllocOp>())
-        continue;
-      if (auto call = dyn_cast<func::CallOp>(op)) {
-        auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
-            call, call.getCalleeAttr());
-        // A defined callee converts its own arguments (host convention:
-        // the driver copies device to device through unified addresses).
-        if (callee && !callee.isExternal())
-          continue;
-      }
-      op->emitError() << "'" << op->getName()
-                      << "' on the host reads or writes a buffer that lives "
-                         "on the device (only kernels, copies and views may "
-                         "use it)";
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return failure(checked.wasInterrupted());
+  return success();
 }
 
 struct LowpGPUDeviceBuffersPass

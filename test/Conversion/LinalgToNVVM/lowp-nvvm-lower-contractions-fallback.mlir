@@ -115,12 +115,3 @@ func.func @f32(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf3
   linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
   return
 }
-
-// -----
-
-// expected-error @+1 {{'gfx942' is not an NVIDIA chip}}
-module attributes {lowp.target = #lowp.target<"gfx942">} {
-  func.func @amd(%x: f32) -> f32 {
-    return %x : f32
-  }
-}
