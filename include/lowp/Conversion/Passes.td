@@ -278,7 +278,7 @@ def LowpConvertFP8ToNVVM : Pass<"lowp-convert-fp8-to-nvvm"> {
   ];
 }
 
-def LowpNVVMLowerContractions : Pass<"lowp-nvvm-lower-contractions"> {
+def LowpNVVMLowerContractions : Pass<"lowp-nvvm-lower-contractions", "ModuleOp"> {
   let summary = "16-bit matrix ops to tensor-core kernels (mma.sync) for an "
                 "NVIDIA chip";
   let description = [{
@@ -286,9 +286,10 @@ def LowpNVVMLowerContractions : Pass<"lowp-nvvm-lower-contractions"> {
     bf16 (`linalg.matmul`, `linalg.batch_matmul`, batched matmuls with
     broadcast weights, and `linalg.generic` contractions of the same form:
     A[b?][m][k] x B[b?][k][n] or B[b?][n][k] -> f32 C[b][m][n], body
-    `extf, extf, mulf, addf`) into a `gpu.launch` of a tiled tensor-core
-    kernel, with the tiling of the chip's capability-table row
-    (`TargetInfo::mmaSync16`):
+    `extf, extf, mulf, addf`) into a `gpu.launch_func` of a tiled
+    tensor-core kernel (`gpu.module @<function>_mma_sync`, its staging
+    buffers aligned to 16 bytes), with the tiling of the chip's
+    capability-table row (`TargetInfo::mmaSync16`):
 
     - a thread block computes one blockM x blockN tile of C (grid z: the
       batch); blockK-deep slices of A and B are staged through shared

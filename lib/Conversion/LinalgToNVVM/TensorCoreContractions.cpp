@@ -109,10 +109,12 @@ bool resultsAre(AffineMap map, ArrayRef<unsigned> dims) {
   return true;
 }
 
-/// Whether `op` is a contraction with 16-bit or FP8 operands (the ops this
-/// pass is about: f32 ones are not its business and get no remark).
+/// Whether `op` is a reduction over two operands, one of them 16-bit or
+/// FP8: the matrix ops this pass is about (f32 ones and elementwise ops are
+/// not its business and get no remark).
 bool hasLowPrecisionOperands(linalg::LinalgOp op) {
-  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() == 0)
     return false;
   for (OpOperand *in : op.getDpsInputOperands()) {
     auto type = dyn_cast<FloatType>(getElementTypeOrSelf(in->get().getType()));
@@ -234,7 +236,7 @@ class GemmKernelBuilder {
 public:
   GemmKernelBuilder(OpBuilder &b, Location loc, const GemmProblem &p,
                     const MmaSyncTiling &t)
-      : b(b), loc(loc), p(p), t(t) {
+      : b(b), loc(loc), p(p), t(t), aBuf(p.a), bBuf(p.b), cBuf(p.c) {
     wm = t.blockM / t.warpsM;
     wn = t.blockN / t.warpsN;
     mTiles = wm / t.mma.m;
@@ -260,14 +262,16 @@ public:
            (t.blockN * t.blockK / kChunk) % threads == 0;
   }
 
-  /// The GPU kernel, outlined later as `<namePrefix>_mma_sync`.
-  void buildGPU(StringRef namePrefix) {
-    kernelNamePrefix = namePrefix;
-    buildGPU();
-  }
+  /// A gpu.module `name` in `symbols` with the kernel, and its launch at
+  /// the builder's insertion point.
+  void buildGPU(SymbolTable &symbols, StringRef name);
   void buildEmulated();
 
 private:
+  /// The GPU kernel's body at the insertion point.
+  void buildKernelBody(Value as, Value bs, Value tid, Value blockX,
+                       Value blockY, Value blockZ);
+
   // --- arithmetic on indices -------------------------------------------
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
@@ -336,11 +340,11 @@ private:
         copy(dst, ValueRange{stage, r, c}, src, srcIdx, inBounds);
       }
     };
-    copyTile(as, p.a, p.aBatched, t.blockM, t.blockK, rowBase, k0, p.m, p.k);
+    copyTile(as, aBuf, p.aBatched, t.blockM, t.blockK, rowBase, k0, p.m, p.k);
     if (p.bTransposed)
-      copyTile(bs, p.b, p.bBatched, t.blockN, t.blockK, colBase, k0, p.n, p.k);
+      copyTile(bs, bBuf, p.bBatched, t.blockN, t.blockK, colBase, k0, p.n, p.k);
     else
-      copyTile(bs, p.b, p.bBatched, t.blockK, t.blockN, k0, colBase, p.k, p.n);
+      copyTile(bs, bBuf, p.bBatched, t.blockK, t.blockN, k0, colBase, p.k, p.n);
   }
 
   /// ldmatrix row addresses (row, column in a stage) given by `lane` for the
@@ -392,7 +396,7 @@ private:
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(ifOp.thenBlock());
-      Value v = memref::LoadOp::create(b, loc, p.c, cIndices(batchIdx, row, col));
+      Value v = memref::LoadOp::create(b, loc, cBuf, cIndices(batchIdx, row, col));
       scf::YieldOp::create(b, loc, v);
       b.setInsertionPointToStart(ifOp.elseBlock());
       Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
@@ -409,7 +413,7 @@ private:
     b.setInsertionPointToStart(ifOp.thenBlock());
     Value pair = vector::FromElementsOp::create(
         b, loc, VectorType::get({2}, b.getF32Type()), ValueRange{lo, hi});
-    vector::StoreOp::create(b, loc, pair, p.c, cIndices(batchIdx, row, col));
+    vector::StoreOp::create(b, loc, pair, cBuf, cIndices(batchIdx, row, col));
   }
   /// A synchronous chunk copy (chips without cp.async, and the emulation):
   /// 16 bytes, or zeros outside the operand.
@@ -441,9 +445,8 @@ private:
   const MmaSyncTiling &t;
   int64_t wm, wn, mTiles, nTiles, numK8, aRegs, bRegs;
   int64_t gridX, gridY, numKTiles;
-  StringRef kernelNamePrefix;
-
-  void buildGPU();
+  /// The operands as the kernel sees them (its arguments on the GPU).
+  Value aBuf, bBuf, cBuf;
 };
 
 SmallVector<Value> GemmKernelBuilder::mmaSync(ArrayRef<Value> aFrag,
@@ -479,32 +482,63 @@ SmallVector<Value> GemmKernelBuilder::mmaSync(ArrayRef<Value> aFrag,
   return out;
 }
 
-void GemmKernelBuilder::buildGPU() {
+void GemmKernelBuilder::buildGPU(SymbolTable &symbols, StringRef name) {
   MLIRContext *ctx = b.getContext();
   auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   auto aTileType = MemRefType::get(aTileShape(), p.elem, nullptr, workgroup);
   auto bTileType = MemRefType::get(bTileShape(), p.elem, nullptr, workgroup);
-  // Outlined as <function>_mma_sync (reports and tests find it by name).
-  auto name = FlatSymbolRefAttr::get(
-      ctx, (kernelNamePrefix + "_mma_sync").str());
-  auto launch = gpu::LaunchOp::create(
-      b, loc, idx(gridX), idx(gridY), idx(p.batch), idx(t.threads()), idx(1),
-      idx(1), /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-      /*asyncDependencies=*/{}, TypeRange{aTileType, bTileType},
-      /*privateAttributions=*/{}, nullptr, nullptr, nullptr,
-      /*module=*/name, /*function=*/name);
-  OpBuilder::InsertionGuard g(b);
-  Block &body = launch.getBody().front();
-  b.setInsertionPointToStart(&body);
-  gpu::TerminatorOp::create(b, loc);
-  b.setInsertionPointToStart(&body);
 
-  Value as = launch.getWorkgroupAttributions()[0];
-  Value bs = launch.getWorkgroupAttributions()[1];
-  Value tid = launch.getThreadIds().x;
-  Value batchIdx = launch.getBlockIds().z;
-  Value rowBase = mul(launch.getBlockIds().y, t.blockM);
-  Value colBase = mul(launch.getBlockIds().x, t.blockN);
+  // The kernel is outlined here rather than by gpu-kernel-outlining: its
+  // staging buffers need 16-byte alignment (cp.async and ldmatrix address
+  // 16-byte rows), which only a gpu.func's attributions can carry.
+  Location hostLoc = loc;
+  Block *hostBlock = b.getInsertionBlock();
+  Block::iterator hostPoint = b.getInsertionPoint();
+  OpBuilder detached(ctx);
+  auto module = gpu::GPUModuleOp::create(detached, loc, name);
+  symbols.insert(module); // at the end, renamed if the name is taken
+  b.setInsertionPointToStart(module.getBody());
+  auto kernel = gpu::GPUFuncOp::create(
+      b, loc, name,
+      b.getFunctionType({p.a.getType(), p.b.getType(), p.c.getType()}, {}),
+      TypeRange{aTileType, bTileType});
+  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  for (unsigned i = 0; i < 2; ++i)
+    kernel.setWorkgroupAttributionAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                                       b.getI64IntegerAttr(16));
+  // No launch bounds (known_block_size becomes .reqntid, minctasm
+  // .minnctapersm): with either, ptxas targets a register budget these
+  // accumulators do not fit in and spills (checked on every chip by
+  // test/Pipelines/lowp-pipeline-nvvm-tensor-cores-ptxas.test).
+  Block &body = kernel.getBody().front();
+  b.setInsertionPointToStart(&body);
+  gpu::ReturnOp::create(b, loc);
+  b.setInsertionPointToStart(&body);
+  aBuf = kernel.getArgument(0);
+  bBuf = kernel.getArgument(1);
+  cBuf = kernel.getArgument(2);
+  buildKernelBody(kernel.getWorkgroupAttributions()[0],
+                  kernel.getWorkgroupAttributions()[1],
+                  gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x),
+                  gpu::BlockIdOp::create(b, loc, gpu::Dimension::x),
+                  gpu::BlockIdOp::create(b, loc, gpu::Dimension::y),
+                  gpu::BlockIdOp::create(b, loc, gpu::Dimension::z));
+
+  b.setInsertionPoint(hostBlock, hostPoint);
+  gpu::LaunchFuncOp::create(
+      b, hostLoc, kernel,
+      gpu::KernelDim3{idx(gridX), idx(gridY), idx(p.batch)},
+      gpu::KernelDim3{idx(t.threads()), idx(1), idx(1)},
+      /*dynamicSharedMemorySize=*/nullptr, ValueRange{p.a, p.b, p.c});
+}
+
+void GemmKernelBuilder::buildKernelBody(Value as, Value bs, Value tid,
+                                        Value blockX, Value blockY,
+                                        Value blockZ) {
+  MLIRContext *ctx = b.getContext();
+  Value batchIdx = blockZ;
+  Value rowBase = mul(blockY, t.blockM);
+  Value colBase = mul(blockX, t.blockN);
   Value lane = rem(tid, 32);
   Value warp = div(tid, 32);
   Value warpM = div(warp, t.warpsN), warpN = rem(warp, t.warpsN);
@@ -836,15 +870,22 @@ struct LowpNVVMLowerContractionsPass
       }
       work.emplace_back(op, *problem);
     });
+    if (!work.empty() && !emulate)
+      root->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    UnitAttr::get(root->getContext()));
+    SymbolTable symbols(root);
     for (auto &[op, problem] : work) {
       OpBuilder b(op);
       GemmKernelBuilder kernel(b, op.getLoc(), problem, tiling);
-      if (emulate)
+      if (emulate) {
         kernel.buildEmulated();
-      else if (auto parent = op->getParentOfType<FunctionOpInterface>())
-        kernel.buildGPU(parent.getName());
-      else
-        kernel.buildGPU("lowp");
+      } else {
+        auto parent = op->getParentOfType<FunctionOpInterface>();
+        kernel.buildGPU(symbols,
+                        ((parent ? parent.getName() : StringRef("lowp")) +
+                         "_mma_sync")
+                            .str());
+      }
       op->erase();
     }
   }
