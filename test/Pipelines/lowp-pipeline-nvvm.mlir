@@ -61,6 +61,7 @@
 // (N = 10, not a multiple of 8) is a naive kernel.
 // TC90: .version 8.0
 // TC90: .target sm_90
+// TC90-NOT: mma.sync.aligned
 // TC90-LABEL: .entry mlp_mma_sync(
 // TC90: cp.async.cg.shared.global
 // TC90: [[LOOP:\$L__BB[0-9_]+]]:
@@ -74,8 +75,6 @@
 // TC90-COUNT-32: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // TC90-NOT: {{^}}$L__BB
 // TC90: bra{{(.uni)?}} {{.*}}[[LOOP]];
-// TC90-LABEL: .entry mlp_kernel(
-// TC90-NOT: mma.sync
 
 // sm_90, policy auto (bf16), naive mapping: the inputs are rounded with the hardware
 // convert, and the matmul reduction runs in f32 in one thread: two bf16

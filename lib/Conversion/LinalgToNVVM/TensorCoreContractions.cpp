@@ -388,21 +388,16 @@ private:
     ix.append({row, col});
     return ix;
   }
-  /// C[row][col], or 0 outside C.
+  /// C[row][col], or 0 outside C (a load from a clamped address and a
+  /// select: no branch).
   Value loadInitial(Value batchIdx, Value row, Value col) {
     Value inBounds = andI(lt(row, p.m), lt(col, p.n));
-    Type f32 = b.getF32Type();
-    auto ifOp = scf::IfOp::create(b, loc, TypeRange{f32}, inBounds, true);
-    {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(ifOp.thenBlock());
-      Value v = memref::LoadOp::create(b, loc, cBuf, cIndices(batchIdx, row, col));
-      scf::YieldOp::create(b, loc, v);
-      b.setInsertionPointToStart(ifOp.elseBlock());
-      Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
-      scf::YieldOp::create(b, loc, zero);
-    }
-    return ifOp.getResult(0);
+    Value v = memref::LoadOp::create(
+        b, loc, cBuf,
+        cIndices(batchIdx, select(inBounds, row, idx(0)),
+                 select(inBounds, col, idx(0))));
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+    return select(inBounds, v, zero);
   }
   /// Stores c0, c1 (or c2, c3) of a lane: two adjacent columns, both inside
   /// or both outside C (N is a multiple of 8).
@@ -416,22 +411,19 @@ private:
     vector::StoreOp::create(b, loc, pair, cBuf, cIndices(batchIdx, row, col));
   }
   /// A synchronous chunk copy (chips without cp.async, and the emulation):
-  /// 16 bytes, or zeros outside the operand.
+  /// 16 bytes, or zeros outside the operand. The source indices are already
+  /// clamped into the operand, so the load is unconditional (no branch).
   void copyChunkSync(Value dst, ValueRange dstIdx, Value src,
                      ValueRange srcIdx, Value inBounds) {
+    // 16-byte accesses, as cp.async's (the operands' base addresses are
+    // 16-byte aligned, K and N multiples of 8, shared rows padded by 16).
     auto vecType = VectorType::get({kChunk}, p.elem);
-    auto ifOp = scf::IfOp::create(b, loc, TypeRange{vecType}, inBounds, true);
-    {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(ifOp.thenBlock());
-      Value v = vector::LoadOp::create(b, loc, vecType, src, srcIdx);
-      scf::YieldOp::create(b, loc, v);
-      b.setInsertionPointToStart(ifOp.elseBlock());
-      Value zero = arith::ConstantOp::create(
-          b, loc, DenseElementsAttr::get(vecType, b.getFloatAttr(p.elem, 0)));
-      scf::YieldOp::create(b, loc, zero);
-    }
-    vector::StoreOp::create(b, loc, ifOp.getResult(0), dst, dstIdx);
+    Value v = vector::LoadOp::create(b, loc, vecType, src, srcIdx,
+                                     /*nontemporal=*/false, llvm::Align(16));
+    Value zero = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(vecType, b.getFloatAttr(p.elem, 0)));
+    vector::StoreOp::create(b, loc, select(inBounds, v, zero), dst, dstIdx,
+                            /*nontemporal=*/false, llvm::Align(16));
   }
 
   /// mma.sync on one tile: A fragment registers (vector<2 x elem> each),
