@@ -24,6 +24,8 @@ parser.add_argument("--resources", action="store_true",
                     help="ptxas -v: print registers, smem, spills per kernel")
 parser.add_argument("--no-asm", action="store_true",
                     help="do not echo the assembly")
+parser.add_argument("--split-dir",
+                    help="also write each PTX module to DIR/<entry>.ptx")
 parser.add_argument("--max-spills", type=int,
                     help="fail when a kernel spills more bytes than this")
 args = parser.parse_args()
@@ -123,6 +125,11 @@ running = []
 for asm in modules:
     if not args.no_asm:
         sys.stdout.write(asm)
+    if args.split_dir:
+        entry = re.search(r"^\.visible \.entry (\w+)\(", asm, re.M)
+        name = entry.group(1) if entry else "module%d" % len(running)
+        with open(os.path.join(args.split_dir, name + ".ptx"), "w") as f:
+            f.write(asm)
     started = start_assembler(asm)
     if started:
         running.append(started)
