@@ -37,6 +37,8 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace mlir::lowp {
@@ -57,6 +59,19 @@ struct GemmProblem {
   bool aBatched = false, bBatched = false, cBatched = false;
   bool bTransposed = false; ///< B stored [n][k]
   FloatType elem;           ///< f16 or bf16
+
+  // The epilogue (collectEpilogue): elementwise ops that follow the
+  // contraction and are computed on the accumulators in registers.
+  /// C starts as zeros (a linalg.fill of 0 right before): the kernel does
+  /// not read C, and the fill goes.
+  linalg::FillOp zeroFill;
+  /// Elementwise generics applied in order to C's values.
+  SmallVector<linalg::GenericOp> epilogue;
+  /// Where the kernel stores: C, or the last epilogue op's output.
+  Value out;
+  /// Buffers the kernel reads besides A, B (and C when not zero-filled):
+  /// the epilogue ops' other operands.
+  SmallVector<Value> epilogueInputs;
 };
 
 /// Elements of a 16-byte chunk (cp.async's largest copy, one ldmatrix row).
@@ -230,13 +245,136 @@ FailureOr<GemmProblem> matchGemm(linalg::LinalgOp op, const TargetInfo &chip,
   return p;
 }
 
+/// The op after `op` in its block, skipping allocations and constants (the
+/// bufferized IR puts a result's alloc between producer and consumer).
+Operation *nextRelevantOp(Operation *op) {
+  Operation *next = op->getNextNode();
+  while (next && (isa<memref::AllocOp>(next) ||
+                  next->hasTrait<OpTrait::ConstantLike>()))
+    next = next->getNextNode();
+  return next;
+}
+
+/// Whether `buffer`, a temporary (memref.alloc), is used only by `users`
+/// and deallocations.
+bool onlyUsedBy(Value buffer, ArrayRef<Operation *> users) {
+  if (!buffer.getDefiningOp<memref::AllocOp>())
+    return false;
+  return llvm::all_of(buffer.getUsers(), [&](Operation *user) {
+    return isa<memref::DeallocOp>(user) || llvm::is_contained(users, user);
+  });
+}
+
+/// Fills p.zeroFill, p.epilogue, p.epilogueInputs and p.out: the zero fill
+/// of C right before `op`, and the chain of elementwise linalg.generic ops
+/// right after it that each consume the previous value (C, then their own
+/// output) through an identity map while that buffer is a temporary nobody
+/// else reads. Their other operands may be any buffer indexed by a
+/// projection of C's dimensions (a bias row), their payload may use
+/// constants from outside. The kernel then stores only the last value.
+void collectEpilogue(linalg::LinalgOp op, GemmProblem &p) {
+  p.out = p.c;
+  auto cType = cast<MemRefType>(p.c.getType());
+  // A zero fill right before the contraction.
+  Operation *prev = op->getPrevNode();
+  while (prev && (isa<memref::AllocOp>(prev) ||
+                  prev->hasTrait<OpTrait::ConstantLike>()))
+    prev = prev->getPrevNode();
+  if (auto fill = dyn_cast_or_null<linalg::FillOp>(prev)) {
+    FloatAttr value;
+    if (fill.getOutputs()[0] == p.c &&
+        matchPattern(fill.getInputs()[0], m_Constant(&value)) &&
+        value.getValue().isZero())
+      p.zeroFill = fill;
+  }
+
+  SmallVector<Operation *> chain{op};
+  if (p.zeroFill)
+    chain.push_back(p.zeroFill);
+  // Buffers the chain writes: the kernel reads none of them, and writes
+  // none of the buffers it reads (threads would race).
+  SmallVector<Value> written{p.c};
+  Value current = p.c;
+  Operation *last = op;
+  while (auto g = dyn_cast_or_null<linalg::GenericOp>(nextRelevantOp(last))) {
+    if (!g.hasPureBufferSemantics() || g.getNumDpsInits() != 1 ||
+        g.getNumReductionLoops() != 0 ||
+        g.getNumLoops() != static_cast<unsigned>(cType.getRank()) ||
+        g.getStaticLoopRanges() != SmallVector<int64_t>(cType.getShape()))
+      break;
+    Value out = g.getDpsInitOperand(0)->get();
+    auto outType = dyn_cast<MemRefType>(out.getType());
+    if (!outType || !isIdentityStatic(outType) ||
+        !g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity())
+      break;
+    bool readsCurrent = false, ok = true;
+    for (OpOperand &operand : g->getOpOperands()) {
+      AffineMap map = g.getMatchingIndexingMap(&operand);
+      if (operand.get() == current) {
+        readsCurrent = true;
+        ok &= map.isIdentity();
+        continue;
+      }
+      // Other operands: not a buffer the chain writes, a plain projection.
+      ok &= !llvm::is_contained(written, operand.get()) &&
+            map.isProjectedPermutation() &&
+            isa<MemRefType>(operand.get().getType());
+    }
+    // The payload: no value from outside but constants.
+    g.getRegion().walk([&](Operation *inner) {
+      for (Value v : inner->getOperands())
+        if (!g.getRegion().isAncestor(v.getParentRegion()) &&
+            !matchPattern(v, m_Constant()))
+          ok = false;
+    });
+    // A payload that reads its output's old value (other than the value
+    // so far, in place) would read what the kernel writes.
+    if (out != current && !g.getRegionOutputArgs()[0].use_empty())
+      ok = false;
+    bool outIsOwnInput = llvm::any_of(g.getDpsInputOperands(), [&](OpOperand *in) {
+      return in->get() == out && out != current;
+    });
+    if (!readsCurrent || !ok || outIsOwnInput ||
+        llvm::is_contained(p.epilogueInputs, out))
+      break;
+    // The value so far must not be needed by anyone but this op (an
+    // in-place op writes it again).
+    SmallVector<Operation *> users(chain);
+    users.push_back(g);
+    if (out != current && !onlyUsedBy(current, users))
+      break;
+    if (out == current && current == p.c && !onlyUsedBy(current, users))
+      break;
+    for (OpOperand *in : g.getDpsInputOperands())
+      if (in->get() != current &&
+          !llvm::is_contained(p.epilogueInputs, in->get()))
+        p.epilogueInputs.push_back(in->get());
+    p.epilogue.push_back(g);
+    chain.push_back(g);
+    written.push_back(out);
+    current = out;
+    last = g;
+  }
+  p.out = current;
+  // C itself must be dead after the chain unless it is what is stored.
+  if (!p.epilogue.empty() && p.out != p.c) {
+    SmallVector<Operation *> users(chain);
+    if (!onlyUsedBy(p.c, users)) {
+      p.epilogue.clear();
+      p.epilogueInputs.clear();
+      p.out = p.c;
+    }
+  }
+}
+
 /// Builds one kernel; the GPU and the emulated forms share every index
 /// function.
 class GemmKernelBuilder {
 public:
   GemmKernelBuilder(OpBuilder &b, Location loc, const GemmProblem &p,
                     const MmaSyncTiling &t)
-      : b(b), loc(loc), p(p), t(t), aBuf(p.a), bBuf(p.b), cBuf(p.c) {
+      : b(b), loc(loc), p(p), t(t), aBuf(p.a), bBuf(p.b), cBuf(p.c),
+        outBuf(p.out) {
     wm = t.blockM / t.warpsM;
     wn = t.blockN / t.warpsN;
     mTiles = wm / t.mma.m;
@@ -391,6 +529,8 @@ private:
   /// C[row][col], or 0 outside C (a load from a clamped address and a
   /// select: no branch).
   Value loadInitial(Value batchIdx, Value row, Value col) {
+    if (p.zeroFill)
+      return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
     Value inBounds = andI(lt(row, p.m), lt(col, p.n));
     Value v = memref::LoadOp::create(
         b, loc, cBuf,
@@ -399,16 +539,20 @@ private:
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
     return select(inBounds, v, zero);
   }
-  /// Stores c0, c1 (or c2, c3) of a lane: two adjacent columns, both inside
-  /// or both outside C (N is a multiple of 8).
+  /// Stores c0, c1 (or c2, c3) of a lane through the epilogue: two
+  /// adjacent columns, both inside or both outside C (N is a multiple of
+  /// 8); the epilogue's loads are inside the guard too.
   void storePair(Value batchIdx, Value row, Value col, Value lo, Value hi) {
     Value inBounds = andI(lt(row, p.m), lt(col, p.n));
     auto ifOp = scf::IfOp::create(b, loc, inBounds);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
+    lo = applyEpilogue(batchIdx, row, col, lo);
+    hi = applyEpilogue(batchIdx, row, add(col, 1), hi);
     Value pair = vector::FromElementsOp::create(
-        b, loc, VectorType::get({2}, b.getF32Type()), ValueRange{lo, hi});
-    vector::StoreOp::create(b, loc, pair, cBuf, cIndices(batchIdx, row, col));
+        b, loc, VectorType::get({2}, lo.getType()), ValueRange{lo, hi});
+    vector::StoreOp::create(b, loc, pair, outBuf,
+                            cIndices(batchIdx, row, col));
   }
   /// A synchronous chunk copy (chips without cp.async, and the emulation):
   /// 16 bytes, or zeros outside the operand. The source indices are already
@@ -438,8 +582,73 @@ private:
   int64_t wm, wn, mTiles, nTiles, numK8, aRegs, bRegs;
   int64_t gridX, gridY, numKTiles;
   /// The operands as the kernel sees them (its arguments on the GPU).
-  Value aBuf, bBuf, cBuf;
+  Value aBuf, bBuf, cBuf, outBuf;
+  /// Host buffers (epilogue inputs) to the kernel's values.
+  IRMapping kernelBuffers;
+
+  /// The host buffers the kernel reads or writes, in argument order.
+  SmallVector<Value> kernelOperands() const {
+    SmallVector<Value> operands{p.a, p.b};
+    auto add = [&](Value v) {
+      if (!llvm::is_contained(operands, v))
+        operands.push_back(v);
+    };
+    if (!p.zeroFill)
+      add(p.c);
+    for (Value v : p.epilogueInputs)
+      add(v);
+    add(p.out);
+    return operands;
+  }
+
+  /// The epilogue ops' payloads on `value`, C's element (row, col): the
+  /// value each produces feeds the next; their other operands are loaded
+  /// where their indexing maps say.
+  Value applyEpilogue(Value batchIdx, Value row, Value col, Value value);
 };
+
+Value GemmKernelBuilder::applyEpilogue(Value batchIdx, Value row, Value col,
+                                       Value value) {
+  SmallVector<Value> loopIdx;
+  if (p.cBatched)
+    loopIdx.push_back(batchIdx);
+  loopIdx.append({row, col});
+  Value current = p.c;
+  for (linalg::GenericOp g : p.epilogue) {
+    IRMapping map;
+    for (OpOperand &operand : g->getOpOperands()) {
+      BlockArgument arg = g.getMatchingBlockArgument(&operand);
+      if (operand.get() == current) {
+        map.map(arg, value);
+        continue;
+      }
+      if (arg.use_empty())
+        continue; // an output the payload only overwrites
+      SmallVector<Value> indices;
+      for (AffineExpr e : g.getMatchingIndexingMap(&operand).getResults())
+        indices.push_back(loopIdx[cast<AffineDimExpr>(e).getPosition()]);
+      map.map(arg, memref::LoadOp::create(
+                       b, loc, kernelBuffers.lookupOrDefault(operand.get()),
+                       indices));
+    }
+    Block *body = g.getBody();
+    for (Operation &inner : body->without_terminator()) {
+      // Constants from the host function are rebuilt where the epilogue is.
+      for (Value v : inner.getOperands())
+        if (!map.contains(v) && v.getParentBlock() != body)
+          if (Operation *def = v.getDefiningOp())
+            b.clone(*def, map);
+      b.clone(inner, map);
+    }
+    Value yielded = body->getTerminator()->getOperand(0);
+    if (!map.contains(yielded) && yielded.getParentBlock() != body)
+      if (Operation *def = yielded.getDefiningOp())
+        b.clone(*def, map);
+    value = map.lookupOrDefault(yielded);
+    current = g.getDpsInitOperand(0)->get();
+  }
+  return value;
+}
 
 SmallVector<Value> GemmKernelBuilder::mmaSync(ArrayRef<Value> aFrag,
                                               ArrayRef<Value> bFrag,
@@ -490,9 +699,10 @@ void GemmKernelBuilder::buildGPU(SymbolTable &symbols, StringRef name) {
   auto module = gpu::GPUModuleOp::create(detached, loc, name);
   symbols.insert(module); // at the end, renamed if the name is taken
   b.setInsertionPointToStart(module.getBody());
+  SmallVector<Value> operands = kernelOperands();
   auto kernel = gpu::GPUFuncOp::create(
       b, loc, name,
-      b.getFunctionType({p.a.getType(), p.b.getType(), p.c.getType()}, {}),
+      b.getFunctionType(ValueRange(operands).getTypes(), {}),
       TypeRange{aTileType, bTileType});
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   for (unsigned i = 0; i < 2; ++i)
@@ -506,9 +716,12 @@ void GemmKernelBuilder::buildGPU(SymbolTable &symbols, StringRef name) {
   b.setInsertionPointToStart(&body);
   gpu::ReturnOp::create(b, loc);
   b.setInsertionPointToStart(&body);
-  aBuf = kernel.getArgument(0);
-  bBuf = kernel.getArgument(1);
-  cBuf = kernel.getArgument(2);
+  for (auto [host, arg] : llvm::zip(operands, kernel.getArguments()))
+    kernelBuffers.map(host, arg);
+  aBuf = kernelBuffers.lookup(p.a);
+  bBuf = kernelBuffers.lookup(p.b);
+  cBuf = kernelBuffers.lookupOrDefault(p.c);
+  outBuf = kernelBuffers.lookup(p.out);
   buildKernelBody(kernel.getWorkgroupAttributions()[0],
                   kernel.getWorkgroupAttributions()[1],
                   gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x),
@@ -521,7 +734,7 @@ void GemmKernelBuilder::buildGPU(SymbolTable &symbols, StringRef name) {
       b, hostLoc, kernel,
       gpu::KernelDim3{idx(gridX), idx(gridY), idx(p.batch)},
       gpu::KernelDim3{idx(t.threads()), idx(1), idx(1)},
-      /*dynamicSharedMemorySize=*/nullptr, ValueRange{p.a, p.b, p.c});
+      /*dynamicSharedMemorySize=*/nullptr, operands);
 }
 
 void GemmKernelBuilder::buildKernelBody(Value as, Value bs, Value tid,
@@ -821,6 +1034,30 @@ void GemmKernelBuilder::buildEmulated() {
   });
 }
 
+/// Erases the contraction, its zero fill and epilogue ops (the kernel
+/// computes them), then the temporaries only deallocations still use.
+void eraseFusedOps(linalg::LinalgOp op, const GemmProblem &p) {
+  SmallVector<Value> buffers{p.c};
+  for (linalg::GenericOp g : llvm::reverse(p.epilogue)) {
+    // In-place ops write the buffer their producer wrote: once each.
+    if (!llvm::is_contained(buffers, g.getDpsInitOperand(0)->get()))
+      buffers.push_back(g.getDpsInitOperand(0)->get());
+    g->erase();
+  }
+  op->erase();
+  if (p.zeroFill)
+    p.zeroFill->erase();
+  for (Value buffer : buffers) {
+    if (buffer == p.out || !buffer.getDefiningOp<memref::AllocOp>() ||
+        !llvm::all_of(buffer.getUsers(),
+                      [](Operation *u) { return isa<memref::DeallocOp>(u); }))
+      continue;
+    for (Operation *user : llvm::make_early_inc_range(buffer.getUsers()))
+      user->erase();
+    buffer.getDefiningOp()->erase();
+  }
+}
+
 struct LowpNVVMLowerContractionsPass
     : lowp::impl::LowpNVVMLowerContractionsBase<
           LowpNVVMLowerContractionsPass> {
@@ -860,6 +1097,7 @@ struct LowpNVVMLowerContractionsPass
                          << "; it runs on the naive kernel";
         return;
       }
+      collectEpilogue(op, *problem);
       work.emplace_back(op, *problem);
     });
     if (!work.empty() && !emulate)
@@ -867,7 +1105,10 @@ struct LowpNVVMLowerContractionsPass
                     UnitAttr::get(root->getContext()));
     SymbolTable symbols(root);
     for (auto &[op, problem] : work) {
-      OpBuilder b(op);
+      // At the last op the kernel computes: its buffers are all allocated
+      // by then, and only allocations and constants lie in between.
+      OpBuilder b(problem.epilogue.empty() ? op.getOperation()
+                                           : problem.epilogue.back());
       GemmKernelBuilder kernel(b, op.getLoc(), problem, tiling);
       if (emulate) {
         kernel.buildEmulated();
@@ -878,7 +1119,7 @@ struct LowpNVVMLowerContractionsPass
                          "_mma_sync")
                             .str());
       }
-      op->erase();
+      eraseFusedOps(op, problem);
     }
   }
 };

@@ -118,3 +118,105 @@ func.func @matmul_f16(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref
   linalg.matmul ins(%a, %b : memref<128x64xf16>, memref<64x128xf16>) outs(%c : memref<128x128xf32>)
   return
 }
+
+// -----
+
+// Epilogue: the zero fill, the bias add (bias indexed by the column), the
+// in-place GELU-like op and the cast to bf16 are computed on the
+// accumulators; the f32 temporaries and the fill are gone, the kernel reads
+// the bias and stores bf16 pairs; constants of the payload are rebuilt in
+// the kernel.
+#id = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (j)>
+// CHECK-LABEL: func.func @epilogue
+// CHECK-NOT: linalg.
+// CHECK-NOT: memref<64x64xf32>
+// CHECK: gpu.launch_func @epilogue_mma_sync::@epilogue_mma_sync {{.*}} args(%arg0 : memref<64x32xbf16>, %arg1 : memref<32x64xbf16>, %arg2 : memref<64xf32>, %arg3 : memref<64x64xbf16>)
+// CHECK-NEXT: return
+// CHECK: gpu.func @epilogue_mma_sync(%{{.*}}: memref<64x32xbf16>, %{{.*}}: memref<32x64xbf16>, %[[BIAS:.*]]: memref<64xf32>, %[[OUT:.*]]: memref<64x64xbf16>)
+// CHECK-NOT: memref.load
+// CHECK: scf.for
+// CHECK: scf.if
+// CHECK: memref.load %[[BIAS]]
+// CHECK: arith.addf
+// CHECK: arith.constant 5.000000e-01 : f32
+// CHECK: math.tanh
+// CHECK: arith.truncf {{.*}} : f32 to bf16
+// CHECK: vector.store %{{.*}}, %[[OUT]]{{.*}} : memref<64x64xbf16>, vector<2xbf16>
+func.func @epilogue(%a: memref<64x32xbf16>, %b: memref<32x64xbf16>, %bias: memref<64xf32>,
+                    %out: memref<64x64xbf16>) {
+  %zero = arith.constant 0.0 : f32
+  %half = arith.constant 0.5 : f32
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x32xbf16>, memref<32x64xbf16>) outs(%c : memref<64x64xf32>)
+  %t = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %bias : memref<64x64xf32>, memref<64xf32>) outs(%t : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%t : memref<64x64xf32>) outs(%t : memref<64x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %h = arith.mulf %x, %half : f32
+    %th = math.tanh %h : f32
+    linalg.yield %th : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%t : memref<64x64xf32>) outs(%out : memref<64x64xbf16>) {
+  ^bb0(%x: f32, %o: bf16):
+    %n = arith.truncf %x : f32 to bf16
+    linalg.yield %n : bf16
+  }
+  memref.dealloc %c : memref<64x64xf32>
+  memref.dealloc %t : memref<64x64xf32>
+  return
+}
+
+// -----
+
+// Not fused: C is read again after the elementwise op (so it must be
+// stored), and a fill with 1.0 is not a zero start (the kernel loads C).
+#id = affine_map<(i, j) -> (i, j)>
+// CHECK-LABEL: func.func @c_still_needed
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[C:.*]] : memref<64x64xf32>)
+// CHECK: gpu.launch_func {{.*}} args(%arg0 : memref<64x32xbf16>, %arg1 : memref<32x64xbf16>, %[[C]] : memref<64x64xf32>)
+// CHECK: linalg.generic
+// CHECK: linalg.copy
+func.func @c_still_needed(%a: memref<64x32xbf16>, %b: memref<32x64xbf16>, %out: memref<64x64xbf16>,
+                          %keep: memref<64x64xf32>) {
+  %one = arith.constant 1.0 : f32
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%one : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x32xbf16>, memref<32x64xbf16>) outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<64x64xf32>) outs(%out : memref<64x64xbf16>) {
+  ^bb0(%x: f32, %o: bf16):
+    %n = arith.truncf %x : f32 to bf16
+    linalg.yield %n : bf16
+  }
+  linalg.copy ins(%c : memref<64x64xf32>) outs(%keep : memref<64x64xf32>)
+  return
+}
+
+// -----
+
+// Not fused: the payload uses a value from outside that is not a constant,
+// and an op writing a function argument's C.
+#id = affine_map<(i, j) -> (i, j)>
+// CHECK-LABEL: func.func @outside_value
+// CHECK: gpu.launch_func
+// CHECK: linalg.generic
+func.func @outside_value(%a: memref<64x32xbf16>, %b: memref<32x64xbf16>, %c: memref<64x64xf32>,
+                         %out: memref<64x64xf32>, %s: f32) {
+  linalg.matmul ins(%a, %b : memref<64x32xbf16>, memref<32x64xbf16>) outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<64x64xf32>) outs(%out : memref<64x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = arith.mulf %x, %s : f32
+    linalg.yield %m : f32
+  }
+  return
+}

@@ -15,7 +15,8 @@
 // Shapes leave tails everywhere: M = 200 and N = 136 are not multiples of
 // the 128 x 128 block, K = 72 not of the 32-deep slice; a batched matmul
 // broadcasts its weights (torch-mlir's form), a generic reads B as [n][k];
-// sm_75 runs m16n8k8 with one synchronous stage.
+// sm_75 runs m16n8k8 with one synchronous stage. Case 5 fuses a bias, an
+// in-place ReLU and the cast to bf16 into the kernel's epilogue.
 //
 // RUN: fp-opt %s -lowp-nvvm-lower-contractions="chip=sm_80 emulate" \
 // RUN: | FileCheck %s --check-prefix=IR
@@ -55,6 +56,16 @@
 // IR-LABEL: func.func @mm_f16
 // IR-NOT: linalg.
 // IR: return
+// The epilogue (bias, in-place ReLU, narrowing cast) is computed on the
+// accumulators: no linalg op, no f32 temporary, and C starts at zero
+// without the fill.
+// IR-LABEL: func.func @mm_epilogue
+// IR-NOT: linalg.
+// IR-NOT: memref.alloc() : memref<72x24xf32>
+// IR: arith.maximumf
+// IR: arith.truncf {{.*}} : f32 to bf16
+// IR: vector.store {{.*}} : memref<72x24xbf16>, vector<2xbf16>
+// IR: return
 func.func @mm_bf16(%a: memref<200x72xbf16>, %b: memref<72x136xbf16>, %c: memref<200x136xf32>) {
   linalg.matmul ins(%a, %b : memref<200x72xbf16>, memref<72x136xbf16>)
                 outs(%c : memref<200x136xf32>)
@@ -89,6 +100,37 @@ func.func @mm_bt_f16(%a: memref<64x40xf16>, %b: memref<48x40xf16>, %c: memref<64
 func.func @mm_f16(%a: memref<130x40xf16>, %b: memref<40x16xf16>, %c: memref<130x16xf32>) {
   linalg.matmul ins(%a, %b : memref<130x40xf16>, memref<40x16xf16>)
                 outs(%c : memref<130x16xf32>)
+  return
+}
+
+#row = affine_map<(i, j) -> (j)>
+func.func @mm_epilogue(%a: memref<72x40xbf16>, %b: memref<40x24xbf16>, %bias: memref<24xf32>,
+                       %out: memref<72x24xbf16>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<72x24xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<72x24xf32>)
+  linalg.matmul ins(%a, %b : memref<72x40xbf16>, memref<40x24xbf16>) outs(%c : memref<72x24xf32>)
+  %t = memref.alloc() : memref<72x24xf32>
+  linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %bias : memref<72x24xf32>, memref<24xf32>) outs(%t : memref<72x24xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%t : memref<72x24xf32>) outs(%t : memref<72x24xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.maximumf %x, %zero : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%t : memref<72x24xf32>) outs(%out : memref<72x24xbf16>) {
+  ^bb0(%x: f32, %o: bf16):
+    %n = arith.truncf %x : f32 to bf16
+    linalg.yield %n : bf16
+  }
+  memref.dealloc %c : memref<72x24xf32>
+  memref.dealloc %t : memref<72x24xf32>
   return
 }
 
@@ -318,7 +360,79 @@ func.func @run_mm_f16() {
   return
 }
 
-// sm_80 runs all four; on sm_75 the bf16 ones stay linalg (no bf16 tensor
+func.func @to_f32(%src: memref<?x?xbf16>, %dst: memref<?x?xf32>) {
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%src : memref<?x?xbf16>) outs(%dst : memref<?x?xf32>) {
+  ^bb0(%x: bf16, %o: f32):
+    %t = arith.extf %x : bf16 to f32
+    linalg.yield %t : f32
+  }
+  return
+}
+
+// The same epilogue on the f32 reference matmul (bias, ReLU, rounding to
+// bf16: the same roundings of the same exact values).
+func.func @run_mm_epilogue() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c5 = arith.constant 5 : index
+  %c7 = arith.constant 7 : index
+  %zero = arith.constant 0.0 : f32
+  %af = memref.alloc() : memref<72x40xf32>
+  %bf = memref.alloc() : memref<40x24xf32>
+  %biasf = memref.alloc() : memref<1x24xf32>
+  %ref = memref.alloc() : memref<72x24xf32>
+  %reff = memref.alloc() : memref<72x24xf32>
+  %refb = memref.alloc() : memref<72x24xbf16>
+  %a = memref.alloc() : memref<72x40xbf16>
+  %b = memref.alloc() : memref<40x24xbf16>
+  %out = memref.alloc() : memref<72x24xbf16>
+  %outf = memref.alloc() : memref<72x24xf32>
+  %afd = memref.cast %af : memref<72x40xf32> to memref<?x?xf32>
+  %bfd = memref.cast %bf : memref<40x24xf32> to memref<?x?xf32>
+  %biasd = memref.cast %biasf : memref<1x24xf32> to memref<?x?xf32>
+  func.call @fill(%afd, %c7, %c5, %c1) : (memref<?x?xf32>, index, index, index) -> ()
+  func.call @fill(%bfd, %c3, %c2, %c0) : (memref<?x?xf32>, index, index, index) -> ()
+  func.call @fill(%biasd, %c1, %c3, %c2) : (memref<?x?xf32>, index, index, index) -> ()
+  %ad = memref.cast %a : memref<72x40xbf16> to memref<?x?xbf16>
+  %bd = memref.cast %b : memref<40x24xbf16> to memref<?x?xbf16>
+  func.call @to_bf16(%afd, %ad) : (memref<?x?xf32>, memref<?x?xbf16>) -> ()
+  func.call @to_bf16(%bfd, %bd) : (memref<?x?xf32>, memref<?x?xbf16>) -> ()
+  %bias = memref.collapse_shape %biasf [[0, 1]] : memref<1x24xf32> into memref<24xf32>
+  func.call @mm_epilogue(%a, %b, %bias, %out) : (memref<72x40xbf16>, memref<40x24xbf16>, memref<24xf32>, memref<72x24xbf16>) -> ()
+  linalg.fill ins(%zero : f32) outs(%ref : memref<72x24xf32>)
+  linalg.matmul ins(%af, %bf : memref<72x40xf32>, memref<40x24xf32>) outs(%ref : memref<72x24xf32>)
+  linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%ref, %bias : memref<72x24xf32>, memref<24xf32>) outs(%refb : memref<72x24xbf16>) {
+  ^bb0(%x: f32, %y: f32, %o: bf16):
+    %s = arith.addf %x, %y : f32
+    %r = arith.maximumf %s, %zero : f32
+    %n = arith.truncf %r : f32 to bf16
+    linalg.yield %n : bf16
+  }
+  %outd = memref.cast %out : memref<72x24xbf16> to memref<?x?xbf16>
+  %outfd = memref.cast %outf : memref<72x24xf32> to memref<?x?xf32>
+  %refbd = memref.cast %refb : memref<72x24xbf16> to memref<?x?xbf16>
+  %reffd = memref.cast %reff : memref<72x24xf32> to memref<?x?xf32>
+  func.call @to_f32(%outd, %outfd) : (memref<?x?xbf16>, memref<?x?xf32>) -> ()
+  func.call @to_f32(%refbd, %reffd) : (memref<?x?xbf16>, memref<?x?xf32>) -> ()
+  func.call @check(%c5, %outfd, %reffd) : (index, memref<?x?xf32>, memref<?x?xf32>) -> ()
+  memref.dealloc %af : memref<72x40xf32>
+  memref.dealloc %bf : memref<40x24xf32>
+  memref.dealloc %biasf : memref<1x24xf32>
+  memref.dealloc %ref : memref<72x24xf32>
+  memref.dealloc %reff : memref<72x24xf32>
+  memref.dealloc %refb : memref<72x24xbf16>
+  memref.dealloc %a : memref<72x40xbf16>
+  memref.dealloc %b : memref<40x24xbf16>
+  memref.dealloc %out : memref<72x24xbf16>
+  memref.dealloc %outf : memref<72x24xf32>
+  return
+}
+
+// sm_80 runs all five; on sm_75 the bf16 ones stay linalg (no bf16 tensor
 // cores: a remark, and the plain loops compute them), the f16 ones run
 // m16n8k8 with one stage.
 // CHECK: case 1
@@ -329,6 +443,8 @@ func.func @run_mm_f16() {
 // CHECK-NEXT: max |kernel - f32 reference| = 0
 // CHECK-NEXT: case 4
 // CHECK-NEXT: max |kernel - f32 reference| = 0
+// CHECK-NEXT: case 5
+// CHECK-NEXT: max |kernel - f32 reference| = 0
 // SM75: case 1
 // SM75-NEXT: max |kernel - f32 reference| = 0
 // SM75-NEXT: case 2
@@ -337,10 +453,13 @@ func.func @run_mm_f16() {
 // SM75-NEXT: max |kernel - f32 reference| = 0
 // SM75-NEXT: case 4
 // SM75-NEXT: max |kernel - f32 reference| = 0
+// SM75-NEXT: case 5
+// SM75-NEXT: max |kernel - f32 reference| = 0
 func.func @main() {
   func.call @run_mm_bf16() : () -> ()
   func.call @run_bmm_broadcast_bf16() : () -> ()
   func.call @run_mm_bt_f16() : () -> ()
   func.call @run_mm_f16() : () -> ()
+  func.call @run_mm_epilogue() : () -> ()
   return
 }
