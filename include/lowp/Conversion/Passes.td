@@ -301,10 +301,13 @@ def LowpNVVMLowerContractions : Pass<"lowp-nvvm-lower-contractions", "ModuleOp">
       accumulators in registers, fed by `ldmatrix` (`.trans` for a
       row-major B) and multiplied by `mma.sync.aligned.m16n8k16` (sm_80+,
       f16 and bf16) or `m16n8k8` (sm_75, f16);
-    - the epilogue adds the accumulators to C's initial values in registers
-      and stores them; rows and columns past M and N are guarded (loads
-      zero-filled), so M is free and only N and K must be multiples of 8
-      (16-byte rows for `cp.async`).
+    - the epilogue starts the accumulators at zero when a `linalg.fill` of
+      0 writes C right before (else at C's values), computes the
+      elementwise `linalg.generic` ops that follow and consume the result
+      (bias, activation, the narrowing cast) on them in registers, and
+      stores only the last value; rows and columns past M and N are
+      guarded (loads zero-filled), so M is free and only N and K must be
+      multiples of 8 (16-byte rows for `cp.async`).
 
     Contractions with 16-bit operands the kernel cannot take fall back to
     the naive mapping with a remark naming the op and the reason: dynamic
