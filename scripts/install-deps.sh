@@ -6,6 +6,7 @@ PACKAGES=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22 lld-22
   ninja-build cmake python3-dev pybind11-dev python3-numpy python3-pytest
   libgtest-dev ccache
+  libclang-rt-22-dev  # AddressSanitizer/LeakSanitizer for the leak tests
   libopenblas-dev  # bench/x86 only (the sgemm baseline); no test needs it
 )
 
