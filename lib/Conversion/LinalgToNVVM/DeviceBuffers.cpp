@@ -138,11 +138,19 @@ LogicalResult FunctionRewriter::run() {
   OpBuilder b(func.getContext());
   b.setInsertionPointToStart(&entry);
 
+  // Buffers kernels use: a buffer only the host touches stays as it is.
+  llvm::SmallPtrSet<Value, 8> kernelUsed;
+  func.walk([&](gpu::LaunchFuncOp launch) {
+    for (Value operand : launch.getKernelOperands())
+      if (isa<BaseMemRefType>(operand.getType()))
+        kernelUsed.insert(getRootBuffer(operand));
+  });
   WalkResult scanned = func.walk([&](Operation *op) {
     if (usesBufferOnlyByReference(op))
       return WalkResult::advance();
     for (Value operand : op->getOperands()) {
-      if (!isa<MemRefType>(operand.getType()))
+      // Ranked or not: printMemrefF32 takes memref<*xf32>.
+      if (!isa<BaseMemRefType>(operand.getType()))
         continue;
       Value root = getRootBuffer(operand);
       if (!hostConvention && isa<BlockArgument>(root) &&
@@ -158,12 +166,15 @@ LogicalResult FunctionRewriter::run() {
     }
     return WalkResult::advance();
   });
+  auto hostOnly = [&](Value buffer) {
+    return hostAccessed.contains(buffer) && !kernelUsed.contains(buffer);
+  };
   if (scanned.wasInterrupted())
     return failure();
 
   if (hostConvention) {
     for (BlockArgument arg : entry.getArguments()) {
-      if (!isa<MemRefType>(arg.getType()))
+      if (!isa<MemRefType>(arg.getType()) || hostOnly(arg))
         continue;
       if (hostAccessed.contains(arg)) {
         registerHostBuffer(b, func.getLoc(), arg);
@@ -187,6 +198,8 @@ LogicalResult FunctionRewriter::run() {
     b.setInsertionPoint(op);
     Location loc = op->getLoc();
     if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      if (hostOnly(alloc.getMemref()))
+        continue;
       if (hostAccessed.contains(alloc.getMemref())) {
         b.setInsertionPointAfter(alloc);
         registerHostBuffer(b, loc, alloc.getMemref());
@@ -222,6 +235,8 @@ LogicalResult FunctionRewriter::run() {
       continue;
     }
     if (auto global = dyn_cast<memref::GetGlobalOp>(op)) {
+      if (hostOnly(global.getResult()))
+        continue;
       if (hostAccessed.contains(global.getResult())) {
         // A constant the host reads: the host gets its own copy to register
         // (globals may live in read-only pages).
@@ -254,7 +269,8 @@ LogicalResult FunctionRewriter::run() {
         continue;
       b.setInsertionPointAfter(call);
       for (Value result : call.getResults()) {
-        if (!isa<MemRefType>(result.getType()) || !isContiguous(result))
+        if (!isa<MemRefType>(result.getType()) || !isContiguous(result) ||
+            hostOnly(result))
           continue;
         if (hostAccessed.contains(result)) {
           registerHostBuffer(b, loc, result);
