@@ -40,7 +40,7 @@ llvm_config.use_default_substitutions()
 
 tool_dirs = [config.fpopt_tools_dir, config.llvm_tools_dir]
 tools = [
-    "fp-opt", "lowp-capi-test", "mlir-runner", "mlir-opt", "mlir-translate", "llc", "llvm-mca", "llvm-mc", "llvm-nm", "clang", "not",
+    "fp-opt", "lowp-capi-test", "mlir-runner", "mlir-opt", "mlir-translate", "llc", "llvm-mca", "llvm-mc", "llvm-nm", "not",
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 config.substitutions.append(
@@ -57,6 +57,9 @@ cuda_runtime = os.path.join(config.fpopt_obj_root, "lib",
 if os.path.exists(cuda_runtime):
     config.available_features.add("cuda-runtime")
     config.substitutions.append(("%lowp_cuda_runtime", cuda_runtime))
+    # The C compiler test/Runtime builds its stand-in driver with.
+    config.substitutions.append(
+        ("%cuda_mock_cc", os.path.join(config.llvm_tools_dir, "clang")))
 
 
 def cuda_device_capability():

@@ -223,10 +223,11 @@ FailureOr<GemmProblem> matchGemm(linalg::LinalgOp op, const TargetInfo &chip,
     return fail("A and B have different element types");
   if (!getElementTypeOrSelf(p.c.getType()).isF32())
     return fail("the accumulator is not f32");
-  if (aType.getWidth() == 8)
-    return fail(Twine("FP8 operands (") +
-                stringifyFormat(*getFormat(aType)) +
-                ") have no mma.sync kernel yet");
+  if (aType.getWidth() == 8) {
+    std::string name;
+    llvm::raw_string_ostream(name) << aType;
+    return fail("FP8 operands (" + name + ") have no mma.sync kernel yet");
+  }
   if (!aType.isF16() && !aType.isBF16())
     return fail("operands are neither f16 nor bf16");
   p.elem = aType;

@@ -115,3 +115,14 @@ func.func @f32(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf3
   linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
   return
 }
+
+// -----
+
+// An 8-bit format outside the capability table's names.
+// CHECK-LABEL: func.func @fp8_other
+// CHECK: linalg.matmul
+func.func @fp8_other(%a: memref<64x64xf8E4M3>, %b: memref<64x64xf8E4M3>, %c: memref<64x64xf32>) {
+  // expected-remark @+1 {{FP8 operands (f8E4M3) have no mma.sync kernel yet}}
+  linalg.matmul ins(%a, %b : memref<64x64xf8E4M3>, memref<64x64xf8E4M3>) outs(%c : memref<64x64xf32>)
+  return
+}
