@@ -41,7 +41,7 @@ llvm_config.use_default_substitutions()
 
 tool_dirs = [config.fpopt_tools_dir, config.llvm_tools_dir]
 tools = [
-    "fp-opt", "fp-opt-lsp-server", "fp-opt-reduce", "lowp-capi-test", "mlir-runner", "mlir-opt", "mlir-translate", "llc", "llvm-mca", "llvm-mc", "not",
+    "fp-opt", "fp-opt-lsp-server", "fp-opt-reduce", "lowp-capi-test", "mlir-runner", "mlir-opt", "mlir-translate", "llc", "llvm-mca", "llvm-mc", "llvm-nm", "not",
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 config.substitutions.append(
@@ -51,6 +51,52 @@ config.substitutions.append(
 if os.path.exists("/usr/local/cuda/bin/ptxas"):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", "/usr/local/cuda/bin/ptxas"))
+# fp-opt's CUDA runtime (mgpu* on the driver API), built where the CUDA
+# toolkit is; executing what it loads also needs a GPU and its driver.
+cuda_runtime = os.path.join(config.fpopt_obj_root, "lib",
+                            "liblowp_cuda_runtime.so")
+if os.path.exists(cuda_runtime):
+    config.available_features.add("cuda-runtime")
+    config.substitutions.append(("%lowp_cuda_runtime", cuda_runtime))
+    # The C compiler test/Runtime builds its stand-in driver with.
+    config.substitutions.append(
+        ("%cuda_mock_cc", os.path.join(config.llvm_tools_dir, "clang")))
+
+
+def cuda_device_capability():
+    """(major, minor) of device 0 where a CUDA driver initializes and sees a
+    device; None elsewhere."""
+    import ctypes
+    try:
+        driver = ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return None
+    count, major, minor = ctypes.c_int(0), ctypes.c_int(0), ctypes.c_int(0)
+    if (driver.cuInit(0) != 0 or
+            driver.cuDeviceGetCount(ctypes.byref(count)) != 0 or
+            count.value == 0):
+        return None
+    # CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR / _MINOR
+    driver.cuDeviceGetAttribute(ctypes.byref(major), 75, 0)
+    driver.cuDeviceGetAttribute(ctypes.byref(minor), 76, 0)
+    return major.value, minor.value
+
+
+# Gated GPU execution tests (REQUIRES: cuda-device) compile for the
+# capability-table chip the device can run (%cuda_chip); cuda-fp8 marks
+# chips with FP8 tensor cores.
+capability = cuda_device_capability()
+if capability:
+    major, minor = capability
+    table = [((10, 0), "sm_100"), ((9, 0), "sm_90"), ((8, 9), "sm_89"),
+             ((8, 6), "sm_86"), ((8, 0), "sm_80"), ((7, 5), "sm_75"),
+             ((7, 0), "sm_70")]
+    chip = next((name for cc, name in table if (major, minor) >= cc), None)
+    if chip:
+        config.available_features.add("cuda-device")
+        config.substitutions.append(("%cuda_chip", chip))
+        if (major, minor) >= (8, 9):
+            config.available_features.add("cuda-fp8")
 # Hosts that can execute AVX512_BF16 code (vdpbf16ps) run those paths too.
 try:
     with open("/proc/cpuinfo") as cpuinfo:

@@ -68,6 +68,41 @@ TEST(TargetInfo, MatrixUnits) {
   EXPECT_TRUE(lookupTarget("tpu-v6e")->hasNativeArithmetic(Format::BF16));
 }
 
+TEST(TargetInfo, MmaSyncTilings) {
+  // Tensor-core GEMM kernels (lowp-nvvm-lower-contractions): every NVIDIA
+  // chip with m16n8 shapes and ldmatrix (sm_75+) has a tiling, sm_70 and
+  // non-NVIDIA rows none.
+  EXPECT_FALSE(lookupTarget("sm_70")->mmaSync16.valid());
+  EXPECT_FALSE(lookupTarget("gfx942")->mmaSync16.valid());
+  EXPECT_EQ(lookupTarget("sm_75")->mmaSync16.mma.k, 8u);
+  EXPECT_EQ(lookupTarget("sm_75")->mmaSync16.stages, 1u); // no cp.async
+  for (const char *chip : {"sm_80", "sm_86", "sm_89", "sm_90", "sm_100"}) {
+    const MmaSyncTiling &t = lookupTarget(chip)->mmaSync16;
+    EXPECT_EQ(t.mma.k, 16u) << chip;
+    EXPECT_EQ(t.stages, 2u) << chip;
+  }
+  for (const TargetInfo &target : getAllTargets()) {
+    const MmaSyncTiling &t = target.mmaSync16;
+    if (!t.valid())
+      continue;
+    // The layout the kernel builder assumes: whole 16 x 8 instruction
+    // tiles per warp, an even number of n tiles (ldmatrix.x4 loads two),
+    // whole k steps per slice, 16-byte chunks shared evenly by the threads.
+    EXPECT_EQ(t.mma.m, 16u) << target.name.str();
+    EXPECT_EQ(t.mma.n, 8u) << target.name.str();
+    EXPECT_EQ(t.blockM % (t.warpsM * 16), 0u) << target.name.str();
+    EXPECT_EQ(t.blockN % (t.warpsN * 16), 0u) << target.name.str();
+    EXPECT_EQ(t.blockK % t.mma.k, 0u) << target.name.str();
+    EXPECT_EQ((t.blockM * t.blockK / 8) % t.threads(), 0u) << target.name.str();
+    EXPECT_EQ((t.blockN * t.blockK / 8) % t.threads(), 0u) << target.name.str();
+    // Padded 16-bit stages fit in the 48 KB of static shared memory.
+    unsigned bytes = t.stages * 2 *
+                     (t.blockM * (t.blockK + 8) + t.blockK * (t.blockN + 8));
+    EXPECT_LE(bytes, 48u * 1024) << target.name.str();
+    EXPECT_EQ(target.vendor, Vendor::NVIDIA) << target.name.str();
+  }
+}
+
 TEST(TargetInfo, FormatTypeRoundTrip) {
   MLIRContext ctx;
   for (unsigned i = 0; i < kNumFormats; ++i) {

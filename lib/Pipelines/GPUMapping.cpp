@@ -10,8 +10,9 @@
 using namespace mlir;
 using namespace mlir::lowp;
 
-void mlir::lowp::addNaiveGPUMapping(OpPassManager &pm, const TargetInfo &chip,
-                                    unsigned threads) {
+void mlir::lowp::addNaiveGPUMapping(
+    OpPassManager &pm, const TargetInfo &chip, unsigned threads,
+    function_ref<void(OpPassManager &)> lowerMatrixOps) {
   // fp-opt's decisions become arith/linalg; tensors become buffers with
   // plain row-major layouts at function boundaries. As on x86, arith/math
   // on whole tensors become linalg.generic and branches that carry tensors
@@ -21,6 +22,8 @@ void mlir::lowp::addNaiveGPUMapping(OpPassManager &pm, const TargetInfo &chip,
   addBufferization(pm);
   addPipelineText(pm, "canonicalize");
   pm.addPass(createLowpInlineScalarResources());
+  if (lowerMatrixOps)
+    lowerMatrixOps(pm);
   // Constants (the FP8 clamp bounds, loop bounds) are sunk into the
   // launches, so the kernels see them as constants, not parameters.
   addPipelineText(pm,

@@ -22,9 +22,12 @@ namespace mlir::lowp {
 /// and the rest to the grid (a guard, not a min bound, keeps tails in range,
 /// so every loop becomes a launch), outlined into one gpu.module per kernel.
 /// Inside the kernels, arithmetic in formats `chip` cannot compute in runs
-/// in f32 between an extf and a truncf.
-void addNaiveGPUMapping(OpPassManager &pm, const TargetInfo &chip,
-                        unsigned threads);
+/// in f32 between an extf and a truncf. `lowerMatrixOps`, when given, runs
+/// on the bufferized module before the naive mapping (the NVVM pipeline's
+/// tensor-core kernels: what it leaves goes the naive way).
+void addNaiveGPUMapping(
+    OpPassManager &pm, const TargetInfo &chip, unsigned threads,
+    function_ref<void(OpPassManager &)> lowerMatrixOps = nullptr);
 
 } // namespace mlir::lowp
 

@@ -1,9 +1,10 @@
 //===- NVVMPipeline.cpp - lowp-pipeline-nvvm ------------------------------===//
 //
 // From a mixed-precision module (linalg + lowp on tensors) to host LLVM
-// dialect plus one gpu.binary of PTX per kernel for one NVIDIA chip. The
-// mapping to the GPU is the naive one (parallel loops -> blocks x threads,
-// reductions as sequential loops in a thread); no tensor cores yet.
+// dialect plus one gpu.binary of PTX per kernel for one NVIDIA chip. f16 and
+// bf16 contractions become tiled tensor-core kernels (mma.sync); everything
+// else gets the naive mapping (parallel loops -> blocks x threads,
+// reductions as sequential loops in a thread).
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +40,17 @@ struct NVVMPipelineOptions : PassPipelineOptions<NVVMPipelineOptions> {
                      "(__nv_expf, ...), linked into every kernel; empty: "
                      "MLIR's default ($CUDA_ROOT, $CUDA_HOME, $CUDA_PATH); "
                      "without libdevice the PTX declares them .extern")};
+  Option<bool> tensorCores{
+      *this, "tensor-cores",
+      llvm::cl::desc("f16/bf16 contractions to mma.sync kernels (false: "
+                     "every op on the naive mapping)"),
+      llvm::cl::init(true)};
+  Option<std::string> callingConvention{
+      *this, "calling-convention",
+      llvm::cl::desc("host: functions take and return host buffers and copy "
+                     "them to and from the device; device: they take and "
+                     "return device buffers"),
+      llvm::cl::init("host")};
 };
 
 void buildNVVMPipeline(OpPassManager &pm, const NVVMPipelineOptions &opts) {
@@ -50,8 +62,13 @@ void buildNVVMPipeline(OpPassManager &pm, const NVVMPipelineOptions &opts) {
     return;
   }
 
-  // 1-2. Bufferization and the naive mapping to kernels (GPUMapping.h).
-  addNaiveGPUMapping(pm, *info, opts.threads);
+  // 1-2. Bufferization, f16/bf16 contractions to tensor-core kernels
+  //      (mma.sync, tiled as the capability table says; the others get a
+  //      remark), and the naive mapping of everything else (GPUMapping.h).
+  addNaiveGPUMapping(pm, *info, opts.threads, [&](OpPassManager &nested) {
+    if (opts.tensorCores)
+      nested.addPass(createLowpNVVMLowerContractions({opts.chip, false}));
+  });
   // 3. Inside the kernels: FP8 conversions become the chip's cvt
   //    instructions (or a located error where it has none); bf16
   //    conversions a chip has no cvt for become exact integer code
@@ -59,6 +76,11 @@ void buildNVVMPipeline(OpPassManager &pm, const NVVMPipelineOptions &opts) {
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createLowpConvertFP8ToNVVM({opts.chip}));
   kernels.addPass(createLowpExpandFloatConversions({opts.chip}));
+  // Host functions allocate device memory and copy their arguments and
+  // results as the calling convention says; gpu-async-region puts the
+  // copies and launches on a stream (gpu-to-llvm lowers only async ones).
+  pm.addPass(createLowpGPUDeviceBuffers({opts.callingConvention}));
+  addPipelineText(pm, "func.func(gpu-async-region)");
   // 4. Upstream's gpu-lower-to-nvvm-pipeline, step by step (it has no
   //    CUDA path option): PTX for the chip at the PTX ISA version the
   //    capability table gives it, libdevice linked from cuda-path.

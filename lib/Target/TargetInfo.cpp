@@ -27,6 +27,14 @@ constexpr FormatSet kFP8FN{F::F8E4M3FN, F::F8E5M2};
 constexpr FormatSet kFP8FNUZ{F::F8E4M3FNUZ, F::F8E5M2FNUZ};
 constexpr FormatSet kMX{F::F6E2M3FN, F::F6E3M2FN, F::F4E2M1FN, F::F8E8M0FNU};
 constexpr TileShape kNoTile{};
+// Tensor-core GEMM kernels (lowp-nvvm-lower-contractions). 128 x 128 block
+// tiles, 32 deep, 8 warps of 64 x 32: 64 f32 accumulators per thread, and
+// two padded stages of A and B in 37 KB of static shared memory (under the
+// 48 KB every chip gives without opting in). Turing has ldmatrix but no
+// cp.async (one synchronous stage) and m16n8k8 for f16; Volta has neither
+// ldmatrix nor m16n8 shapes.
+constexpr MmaSyncTiling kMmaSyncSm75{{16, 8, 8}, 128, 128, 32, 2, 4, 1};
+constexpr MmaSyncTiling kMmaSyncSm80{{16, 8, 16}, 128, 128, 32, 2, 4, 2};
 } // namespace
 
 // clang-format off
@@ -37,28 +45,28 @@ static const TargetInfo kTargets[] = {
   // Volta: first fp16 tensor cores (mma.sync m8n8k4, wmma 16x16x16).
   {"sm_70", Vendor::NVIDIA, kF16, kF32 | kF16, kF16, F::F16,
    FP8Flavor::None, {16, 16, 16}, kNoTile, 0, 0, "sm_70", "+ptx60"},
-  // Turing: fp16 tensor cores (m16n8k8).
+  // Turing: fp16 tensor cores (m16n8k8); ldmatrix and m16n8k8 need PTX 6.5.
   {"sm_75", Vendor::NVIDIA, kF16, kF32 | kF16, kF16, F::F16,
-   FP8Flavor::None, {16, 8, 8}, kNoTile, 0, 0, "sm_75", "+ptx63"},
+   FP8Flavor::None, {16, 8, 8}, kNoTile, 0, 0, "sm_75", "+ptx65", kMmaSyncSm75},
   // Ampere: fp16, bf16, tf32 tensor cores (m16n8k16); no FP8.
   {"sm_80", Vendor::NVIDIA, kF16 | kBF16 | kTF32, kF32 | kF16 | kBF16,
    kF16 | kBF16, F::BF16, FP8Flavor::None, {16, 8, 16}, kNoTile, 0, 0,
-   "sm_80", "+ptx70"},
+   "sm_80", "+ptx70", kMmaSyncSm80},
   {"sm_86", Vendor::NVIDIA, kF16 | kBF16 | kTF32, kF32 | kF16 | kBF16,
    kF16 | kBF16, F::BF16, FP8Flavor::None, {16, 8, 16}, kNoTile, 0, 0,
-   "sm_86", "+ptx71"},
+   "sm_86", "+ptx71", kMmaSyncSm80},
   // Ada: adds FP8 E4M3/E5M2 tensor cores and cvt.rn.satfinite.e4m3x2.f32.
   {"sm_89", Vendor::NVIDIA, kF16 | kBF16 | kTF32 | kFP8FN,
    kF32 | kF16 | kBF16, kF16 | kBF16 | kFP8FN, F::BF16, FP8Flavor::FN,
-   {16, 8, 16}, {16, 8, 32}, 0, 0, "sm_89", "+ptx81"},
+   {16, 8, 16}, {16, 8, 32}, 0, 0, "sm_89", "+ptx81", kMmaSyncSm80},
   // Hopper: wgmma (m64nNk16 for 16-bit, k32 for FP8).
   {"sm_90", Vendor::NVIDIA, kF16 | kBF16 | kTF32 | kFP8FN,
    kF32 | kF16 | kBF16, kF16 | kBF16 | kFP8FN, F::BF16, FP8Flavor::FN,
-   {64, 256, 16}, {64, 256, 32}, 0, 0, "sm_90", "+ptx80"},
+   {64, 256, 16}, {64, 256, 32}, 0, 0, "sm_90", "+ptx80", kMmaSyncSm80},
   // Blackwell: adds MX block-scaled fp8/fp6/fp4.
   {"sm_100", Vendor::NVIDIA, kF16 | kBF16 | kTF32 | kFP8FN | kMX,
    kF32 | kF16 | kBF16, kF16 | kBF16 | kFP8FN | kMX, F::BF16, FP8Flavor::FN,
-   {128, 256, 16}, {128, 256, 32}, 0, 0, "sm_100", "+ptx86"},
+   {128, 256, 16}, {128, 256, 32}, 0, 0, "sm_100", "+ptx86", kMmaSyncSm80},
 
   // AMD. MI100: fp16 and bf16 MFMA, bf16 at half the fp16 rate.
   {"gfx908", Vendor::AMD, kF16 | kBF16, kF32 | kF16, kF16, F::F16,
@@ -247,6 +255,16 @@ static std::string tileToString(TileShape t) {
   return (Twine(t.m) + "x" + Twine(t.n) + "x" + Twine(t.k)).str();
 }
 
+static std::string mmaSyncTilingToString(const MmaSyncTiling &t) {
+  if (!t.valid())
+    return "-";
+  return (Twine("mma ") + tileToString(t.mma) + " block " + Twine(t.blockM) +
+          "x" + Twine(t.blockN) + "x" + Twine(t.blockK) + " warps " +
+          Twine(t.warpsM) + "x" + Twine(t.warpsN) + " stages " +
+          Twine(t.stages))
+      .str();
+}
+
 void mlir::lowp::printTargetTable(raw_ostream &os, bool json) {
   if (json) {
     os << "[\n";
@@ -271,6 +289,7 @@ void mlir::lowp::printTargetTable(raw_ostream &os, bool json) {
           os << ", \"fp8\": \"" << stringifyFP8Flavor(t.fp8Flavor)
              << "\", \"tile16\": \"" << tileToString(t.tile16)
              << "\", \"tile8\": \"" << tileToString(t.tile8)
+             << "\", \"mmaSync16\": \"" << mmaSyncTilingToString(t.mmaSync16)
              << "\", \"llvmCpu\": \"" << t.llvmCpu
              << "\", \"llvmFeatures\": \"" << t.llvmFeatures << "\"}";
         },

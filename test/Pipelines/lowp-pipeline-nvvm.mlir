@@ -7,9 +7,13 @@
 // RUN: fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="target=sm_90" \
 // RUN: | fp-opt -lowp-pipeline-nvvm=chip=sm_90 -o %t.sm_90.mlir
 // RUN: FileCheck %s --check-prefix=HOST < %t.sm_90.mlir
-// RUN: %python %S/Inputs/extract_gpu_asm.py < %t.sm_90.mlir | FileCheck %s --check-prefix=SM90
+// RUN: %python %S/Inputs/extract_gpu_asm.py < %t.sm_90.mlir | FileCheck %s --check-prefix=TC90
+// The naive mapping of every op (tensor-cores=false; what the tensor-core
+// kernel leaves, such as layer 2 here, gets it by default):
+// RUN: fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="target=sm_90" \
+// RUN: | fp-opt -lowp-pipeline-nvvm="chip=sm_90 tensor-cores=false" | %python %S/Inputs/extract_gpu_asm.py | FileCheck %s --check-prefix=SM90
 // RUN: fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="target=sm_80 policy=bf16" \
-// RUN: | fp-opt -lowp-pipeline-nvvm=chip=sm_80 | %python %S/Inputs/extract_gpu_asm.py | FileCheck %s --check-prefix=SM80
+// RUN: | fp-opt -lowp-pipeline-nvvm="chip=sm_80 tensor-cores=false" | %python %S/Inputs/extract_gpu_asm.py | FileCheck %s --check-prefix=SM80
 // RUN: fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="target=sm_75 policy=bf16" \
 // RUN: | fp-opt -lowp-pipeline-nvvm=chip=sm_75 | %python %S/Inputs/extract_gpu_asm.py | FileCheck %s --check-prefix=SM75
 // RUN: fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="target=sm_70 policy=f16" \
@@ -26,18 +30,53 @@
 // THREADS-DAG: %[[TWO:.*]] = llvm.mlir.constant(2 : index) : i64
 // THREADS-DAG: %[[EIGHT:.*]] = llvm.mlir.constant(8 : index) : i64
 // THREADS-DAG: %[[T:.*]] = llvm.mlir.constant(32 : index) : i64
-// THREADS: gpu.launch_func @mlp_kernel::@mlp_kernel blocks in (%[[EIGHT]], %[[TWO]], %[[ONE]]) threads in (%[[ONE]], %[[T]], %[[ONE]])
+// THREADS: gpu.launch_func <%{{.*}} : !llvm.ptr> @mlp_kernel::@mlp_kernel blocks in (%[[EIGHT]], %[[TWO]], %[[ONE]]) threads in (%[[ONE]], %[[T]], %[[ONE]])
 
-// Host: LLVM dialect launching the outlined kernels, one gpu.binary each,
-// PTX for sm_90 at the table's PTX ISA 8.0; no lowp attribute left.
+// Host: LLVM dialect launching the outlined kernels on a stream, one
+// gpu.binary each, PTX for sm_90 at the table's PTX ISA 8.0; arguments are
+// copied to device buffers, intermediate buffers are device allocations,
+// the first layer's matmul (8 x 64 x 128, bf16) is the tensor-core kernel,
+// the second's (N = 10) the naive one; the result comes back to the host;
+// no lowp attribute left.
 // HOST-NOT: lowp.
 // HOST: llvm.func @mlp(
-// HOST: gpu.launch_func @mlp_kernel::@mlp_kernel blocks in
+// HOST: [[STREAM:%[0-9]+]] = llvm.call @mgpuStreamCreate()
+// HOST: [[X:%[0-9]+]] = llvm.call @mgpuMemAlloc({{.*}}, [[STREAM]], {{.*}})
+// HOST-NEXT: llvm.call @mgpuMemcpy([[X]], %arg1, {{.*}}, [[STREAM]])
+// HOST: gpu.launch_func <[[STREAM]] : !llvm.ptr> @mlp_kernel::@mlp_kernel blocks in
 // HOST-SAME: threads in
+// HOST: gpu.launch_func <[[STREAM]] : !llvm.ptr> @mlp_mma_sync::@mlp_mma_sync blocks in
+// HOST: llvm.call @mgpuStreamSynchronize([[STREAM]])
+// HOST: llvm.call @mgpuStreamDestroy([[STREAM]])
+// HOST: [[HOSTRESULT:%[0-9]+]] = llvm.call @malloc
+// HOST: llvm.call @mgpuMemcpy([[HOSTRESULT]],
+// HOST: llvm.call @mgpuMemFree
+// HOST: llvm.call @mgpuStreamSynchronize
 // HOST: gpu.binary @mlp_kernel [#gpu.object<#nvvm.target<chip = "sm_90", features = "+ptx80">
 // HOST-NOT: lowp.
 
-// sm_90, policy auto (bf16): the inputs are rounded with the hardware
+// sm_90, policy auto (bf16), by default: layer 1's matmul (8 x 64 x 128)
+// is the tensor-core kernel (M = 8 is guarded: the block's other rows are
+// zero-filled and not stored), with mma.sync in its k loop; layer 2's
+// (N = 10, not a multiple of 8) is a naive kernel.
+// TC90: .version 8.0
+// TC90: .target sm_90
+// TC90-NOT: mma.sync.aligned
+// TC90-LABEL: .entry mlp_mma_sync(
+// TC90: cp.async.cg.shared.global
+// TC90: [[LOOP:\$L__BB[0-9_]+]]:
+// TC90-NOT: {{^}}$L__BB
+// TC90: cp.async.wait_group 1;
+// TC90-NOT: {{^}}$L__BB
+// TC90: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// TC90-NOT: {{^}}$L__BB
+// TC90: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// TC90-NOT: {{^}}$L__BB
+// TC90-COUNT-32: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// TC90-NOT: {{^}}$L__BB
+// TC90: bra{{(.uni)?}} {{.*}}[[LOOP]];
+
+// sm_90, policy auto (bf16), naive mapping: the inputs are rounded with the hardware
 // convert, and the matmul reduction runs in f32 in one thread: two bf16
 // loads widened by cvt.f32.bf16, an f32 product added to an f32
 // accumulator stored as 32 bits.

@@ -349,6 +349,102 @@ def LowpConvertFP8ToNVVM : Pass<"lowp-convert-fp8-to-nvvm"> {
   ];
 }
 
+def LowpNVVMLowerContractions : Pass<"lowp-nvvm-lower-contractions", "ModuleOp"> {
+  let summary = "16-bit matrix ops to tensor-core kernels (mma.sync) for an "
+                "NVIDIA chip";
+  let description = [{
+    Rewrites bufferized contractions whose operands the decision made f16 or
+    bf16 (`linalg.matmul`, `linalg.batch_matmul`, batched matmuls with
+    broadcast weights, and `linalg.generic` contractions of the same form:
+    A[b?][m][k] x B[b?][k][n] or B[b?][n][k] -> f32 C[b][m][n], body
+    `extf, extf, mulf, addf`) into a `gpu.launch_func` of a tiled
+    tensor-core kernel (`gpu.module @<function>_mma_sync`, its staging
+    buffers aligned to 16 bytes), with the tiling of the chip's
+    capability-table row (`TargetInfo::mmaSync16`):
+
+    - a thread block computes one blockM x blockN tile of C (grid z: the
+      batch); blockK-deep slices of A and B are staged through shared
+      memory, padded by 16 bytes per row so `ldmatrix` is free of bank
+      conflicts, by `cp.async` with two buffers (the next slice is in flight
+      while the current one is multiplied) or, on chips without `cp.async`
+      (sm_75), by synchronous 16-byte loads;
+    - each warp owns a (blockM / warpsM) x (blockN / warpsN) tile of f32
+      accumulators in registers, fed by `ldmatrix` (`.trans` for a
+      row-major B) and multiplied by `mma.sync.aligned.m16n8k16` (sm_80+,
+      f16 and bf16) or `m16n8k8` (sm_75, f16);
+    - the epilogue starts the accumulators at zero when a `linalg.fill` of
+      0 writes C right before (else at C's values), computes the
+      elementwise `linalg.generic` ops that follow and consume the result
+      (bias, activation, the narrowing cast) on them in registers, and
+      stores only the last value; rows and columns past M and N are
+      guarded (loads zero-filled), so M is free and only N and K must be
+      multiples of 8 (16-byte rows for `cp.async`).
+
+    Contractions with 16-bit operands the kernel cannot take fall back to
+    the naive mapping with a remark naming the op and the reason: dynamic
+    shapes, strided layouts, N or K not a multiple of 8, a transposed A,
+    mixed or FP8 operand formats, a format the chip has no tensor cores for
+    (bf16 before sm_80), a chip without an `mma.sync` tiling (sm_70). f32
+    contractions are left alone without a remark.
+
+    With `emulate`, the same kernel (same tiles, staging buffers, copy
+    assignment, `ldmatrix` addresses, epilogue coordinates and guards) is
+    emitted as loops over blocks, threads, warps and lanes in which
+    `cp.async`, `ldmatrix` and `mma.sync` are computed per lane as the PTX
+    ISA defines their fragments, so the host can execute it (mlir-runner)
+    and check the tiling against an f32 reference.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "NVIDIA chip from the capability table (overrides lowp.target)">,
+    Option<"emulate", "emulate", "bool", /*default=*/"false",
+           "Emit the kernel as host loops with warp instructions emulated "
+           "per lane (executable on the CPU, for testing)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::NVVM::NVVMDialect", "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
+  ];
+}
+
+def LowpGPUDeviceBuffers : Pass<"lowp-gpu-device-buffers", "ModuleOp"> {
+  let summary = "Host functions that launch kernels use device memory";
+  let description = [{
+    After the mapping to kernels, host functions still allocate with
+    `memref.alloc` (host memory) and pass their arguments' host pointers to
+    `gpu.launch_func`: nothing would run on a GPU. In every function that
+    launches a kernel this pass
+
+    - turns `memref.alloc` / `memref.dealloc` into `gpu.alloc` /
+      `gpu.dealloc`, `memref.copy` between buffers into `gpu.memcpy`, and
+      copies `memref.get_global` constants to the device where they are
+      read;
+    - with `calling-convention=host` (the default): copies every memref
+      argument to a device buffer at entry and back at each return, returns
+      host copies of returned buffers, and frees what it allocated at the
+      function's top level;
+    - with `calling-convention=device`: takes arguments as device pointers
+      and returns device buffers (the caller owns them), for an embedding
+      compiler that passes its own buffers.
+
+    Host code that would read or write a device buffer itself (a
+    `memref.load`, a call to an external function) is a located error.
+    Upstream's `gpu-async-region` then chains the operations on a stream.
+    Functions without launches are left alone.
+  }];
+  let options = [
+    Option<"callingConvention", "calling-convention", "std::string",
+           /*default=*/"\"host\"",
+           "host: memref arguments and results are host memory (copied); "
+           "device: they are device memory">,
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",
+  ];
+}
+
 def LowpTileForMXU : Pass<"lowp-tile-for-mxu"> {
   let summary = "Matrix ops on tensors to TPU MXU form: bf16 in, f32 "
                 "accumulator, padded and tiled to the MXU tile";

@@ -81,6 +81,21 @@ struct TileShape {
   bool valid() const { return m && n && k; }
 };
 
+/// The tiling of a tensor-core GEMM kernel built from warp-level `mma.sync`
+/// (lowp-nvvm-lower-contractions): a thread block computes a blockM x blockN
+/// tile of C, staging blockK-deep slices of A and B through shared memory in
+/// `stages` buffers (2: cp.async double buffering; 1: synchronous loads, for
+/// chips without cp.async); its warpsM x warpsN warps each own a
+/// (blockM / warpsM) x (blockN / warpsN) tile made of `mma` instruction tiles.
+struct MmaSyncTiling {
+  TileShape mma; ///< mma.sync shape for 16-bit operands (invalid: none)
+  unsigned blockM = 0, blockN = 0, blockK = 0;
+  unsigned warpsM = 0, warpsN = 0;
+  unsigned stages = 0;
+  bool valid() const { return mma.valid(); }
+  unsigned threads() const { return warpsM * warpsN * 32; }
+};
+
 /// One row of the capability table.
 struct TargetInfo {
   llvm::StringLiteral name;
@@ -104,6 +119,9 @@ struct TargetInfo {
   /// LLVM's names for code generation: CPU (-mcpu) and features (-mattr).
   llvm::StringLiteral llvmCpu;
   llvm::StringLiteral llvmFeatures;
+  /// Tensor-core GEMM kernel for f16/bf16 operands (NVIDIA rows; invalid
+  /// elsewhere and where the kernel has no instruction shape to use).
+  MmaSyncTiling mmaSync16 = {};
 
   bool hasMatrixUnit(Format f) const { return matrixFormats.contains(f); }
   bool hasNativeArithmetic(Format f) const {
