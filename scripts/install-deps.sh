@@ -6,6 +6,7 @@ PACKAGES=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22 lld-22
   ninja-build cmake python3-dev pybind11-dev python3-numpy python3-pytest
   libgtest-dev ccache
+  libomp-22-dev  # OpenMP runtime of lowp-pipeline-x86{threads=N} code
   libopenblas-dev  # bench/x86 only (the sgemm baseline); no test needs it
 )
 

@@ -52,3 +52,8 @@ except OSError:
 if os.path.exists(os.path.join(config.fpopt_obj_root, "unittests",
                                "LowpUnitTests")):
     config.available_features.add("unittests")
+# OpenMP runtime for lowp-pipeline-x86{threads=N} code (libomp-22-dev).
+libomp = os.path.join(config.mlir_lib_dir or config.llvm_lib_dir, "libomp.so")
+if os.path.exists(libomp):
+    config.available_features.add("libomp")
+    config.substitutions.append(("%libomp", libomp))

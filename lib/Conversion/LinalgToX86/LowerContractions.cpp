@@ -71,16 +71,23 @@ public:
   Value mulc(Value x, int64_t c) {
     return c == 1 ? x : arith::MulIOp::create(b, loc, x, idx(c)).getResult();
   }
-  /// for (i = 0; i < n; i += step) body(i)
-  void loop(int64_t n, int64_t step, function_ref<void(Value)> body) {
-    scf::ForOp::create(b, loc, idx(0), idx(n), idx(step), ValueRange{},
-                       [&](OpBuilder &nb, Location, Value iv, ValueRange) {
-                         OpBuilder::InsertionGuard g(b);
-                         b.setInsertionPoint(nb.getInsertionBlock(),
-                                             nb.getInsertionPoint());
-                         body(iv);
-                         scf::YieldOp::create(b, loc);
-                       });
+  /// for (i = 0; i < n; i += step) body(i). `parallel`: the iterations
+  /// write disjoint memory and read nothing another one writes; the loop
+  /// carries `lowp.parallel`, which lowp-parallelize-loops (threads= of
+  /// lowp-pipeline-x86) turns into an scf.parallel.
+  void loop(int64_t n, int64_t step, function_ref<void(Value)> body,
+            bool parallel = false) {
+    auto forOp = scf::ForOp::create(
+        b, loc, idx(0), idx(n), idx(step), ValueRange{},
+        [&](OpBuilder &nb, Location, Value iv, ValueRange) {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          body(iv);
+          scf::YieldOp::create(b, loc);
+        });
+    if (parallel)
+      forOp->setAttr(lowp::LowpDialect::getParallelLoopAttrName(),
+                     b.getUnitAttr());
   }
 
   /// C[m x n] += A[m x k] * B[k x n] (memrefs, maybe offset by `batch`).
@@ -106,6 +113,7 @@ public:
     Value packed =
         memref::AllocOp::create(b, loc, packedType, b.getI64IntegerAttr(64));
     auto narrowVec = VectorType::get({lanes}, elem);
+    // Panels are packed independently (parallel).
     loop(panels, 1, [&](Value jb) {
       Value col0 = mulc(jb, cfg.nr);
       loop(dot ? k / 2 : k, 1, [&](Value kk) {
@@ -130,7 +138,7 @@ public:
           }
         }
       });
-    });
+    }, /*parallel=*/true);
 
     // The f32 kernel broadcasts scalars of A, read in place (packing A into
     // row panels measured slower here: the k loop's broadcasts stream mr
@@ -262,12 +270,14 @@ public:
                   emitBlock(jb, row0, cfg.mr, kBegin, kEnd);
                   scf::YieldOp::create(b, loc);
                 });
-          });
+          }, /*parallel=*/true);
         });
       }
       if (tail)
-        loop(panels, 1,
-             [&](Value jb) { emitBlock(jb, idx(full), tail, kBegin, kEnd); });
+        loop(
+            panels, 1,
+            [&](Value jb) { emitBlock(jb, idx(full), tail, kBegin, kEnd); },
+            /*parallel=*/true);
     });
     memref::DeallocOp::create(b, loc, packed);
     if (widenedA)
@@ -420,11 +430,12 @@ struct BatchMatmulToKernel : OpRewritePattern<linalg::BatchMatmulOp> {
     auto a = cast<MemRefType>(op.getDpsInputs()[0].getType());
     auto bt = cast<MemRefType>(op.getDpsInputs()[1].getType());
     KernelBuilder kb(rw, op.getLoc(), cfg);
+    // Batches are independent (parallel): each packs its own B.
     kb.loop(a.getDimSize(0), 1, [&](Value batch) {
       kb.emitMatmul(op.getDpsInputs()[0], op.getDpsInputs()[1],
                     op.getDpsInits()[0], batch, a.getDimSize(1),
                     bt.getDimSize(2), a.getDimSize(2), a.getElementType());
-    });
+    }, /*parallel=*/true);
     rw.eraseOp(op);
     return success();
   }
