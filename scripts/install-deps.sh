@@ -7,6 +7,7 @@ PACKAGES=(
   ninja-build cmake python3-dev pybind11-dev python3-numpy python3-pytest
   libgtest-dev ccache
   libomp-22-dev  # OpenMP runtime of lowp-pipeline-x86{threads=N} code
+  libclang-rt-22-dev  # AddressSanitizer/LeakSanitizer for the leak tests
   libopenblas-dev  # bench/x86 only (the sgemm baseline); no test needs it
 )
 

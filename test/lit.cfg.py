@@ -11,7 +11,7 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.fpopt_obj_root, "test")
-config.excludes = ["Inputs", "CMakeLists.txt", "README.txt", "lit.cfg.py",
+config.excludes = ["Inputs", "lib", "CMakeLists.txt", "README.txt", "lit.cfg.py",
                    "lit.site.cfg.py"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
@@ -26,6 +26,14 @@ config.substitutions.append((
     ",".join(os.path.join(config.mlir_lib_dir or config.llvm_lib_dir, lib)
              for lib in
              ["libmlir_c_runner_utils.so", "libmlir_runner_utils.so"])))
+
+# Memory figures for tests that call compiled code many times.
+config.substitutions.append((
+    "%lowp_memory_probe",
+    os.path.join(config.fpopt_obj_root, "lib", "libLowpTestMemoryProbe.so")))
+config.substitutions.append((
+    "%memory_probe_source",
+    os.path.join(config.fpopt_src_root, "test", "lib", "MemoryProbe.c")))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
@@ -49,6 +57,14 @@ try:
             config.available_features.add("x86-avx512bf16")
 except OSError:
     pass
+# Test programs linked with AddressSanitizer (LeakSanitizer at exit) where
+# clang's sanitizer runtime is installed (Debian's libclang-rt-22-dev).
+import glob
+if glob.glob(os.path.join(config.llvm_lib_dir, "clang", "*", "lib", "*",
+                          "libclang_rt.asan*.a")):
+    config.available_features.add("asan")
+    config.substitutions.append(
+        ("%clang", os.path.join(config.llvm_tools_dir, "clang")))
 if os.path.exists(os.path.join(config.fpopt_obj_root, "unittests",
                                "LowpUnitTests")):
     config.available_features.add("unittests")

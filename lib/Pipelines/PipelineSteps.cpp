@@ -4,6 +4,7 @@
 
 #include "lowp/Conversion/Passes.h"
 
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 
 using namespace mlir;
@@ -23,4 +24,13 @@ void lowp::addBufferization(OpPassManager &pm) {
   addPipelineText(pm, "one-shot-bufferize{bufferize-function-boundaries "
                       "function-boundary-type-conversion=identity-layout-map "
                       "allow-return-allocs-from-loops}");
+  // Every buffer bufferization allocated is freed: ownership-based
+  // deallocation frees intermediates where their last use is and hands the
+  // buffers a function returns to its caller (who frees them), so a
+  // compiled function called in a loop keeps memory flat. Later steps that
+  // allocate (the contraction kernels' packing buffers) free their own.
+  bufferization::buildBufferDeallocationPipeline(pm);
+  // The clones it needs where ownership is not statically known become
+  // memref.alloc + memref.copy.
+  addPipelineText(pm, "convert-bufferization-to-memref");
 }

@@ -25,6 +25,8 @@ void addLowpToBufferizableTensors(OpPassManager &pm);
 /// Tensors to buffers, with plain row-major layouts at function boundaries
 /// (so later steps see identity-layout memrefs). Loops may yield new
 /// buffers: front ends carry freshly computed tensors through scf.for.
+/// Buffers are freed (ownership-based deallocation); buffers a function
+/// returns belong to its caller.
 void addBufferization(OpPassManager &pm);
 
 } // namespace mlir::lowp

@@ -44,14 +44,16 @@ func.func @scalar_resource(%x: tensor<8xf32>) -> tensor<8xf32> {
 
 // -----
 
-// An elementwise op on a dynamic tensor carried by scf.for: after
-// bufferization its size is memref.dim of a loop-carried buffer, no affine
-// symbol ('affine.for' op operand cannot be used as a dimension id); it
-// becomes scf loops instead.
-// (exp is lowp-approximate-math's polynomial: fma, no libm call.)
+// An elementwise op on a dynamic tensor carried by scf.for: where, after
+// bufferization, its size is memref.dim of a loop-carried buffer, no affine
+// symbol ('affine.for' op operand cannot be used as a dimension id), it
+// becomes scf loops instead. (Buffer deallocation's canonicalization now
+// updates the argument in place, so the size is the argument's and the
+// loop is vectorized; exp is lowp-approximate-math's polynomial: fma, no
+// libm call.)
 // CHECK-LABEL: llvm.func @dynamic_in_loop
 //       CHECK:   llvm.cond_br
-//       CHECK:   llvm.intr.fma({{.*}}) : (f32, f32, f32) -> f32
+//       CHECK:   llvm.intr.fma({{.*}}) : (vector<8xf32>, vector<8xf32>, vector<8xf32>) -> vector<8xf32>
 func.func @dynamic_in_loop(%x: tensor<?x8xf32>, %n: index) -> tensor<?x8xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
