@@ -10,9 +10,11 @@ of --calls calls, wall clock):
             this fp-opt against --before (an fp-opt built from an older
             commit, if given) and PyTorch (torch.softmax, F.layer_norm,
             F.gelu; one thread) when `import torch` works;
-  buffers   malloc call sites in the lowered bundled MLP and a transformer
-            layer (bench/gen_transformer.py), this fp-opt vs --before;
-  threads   a BERT-base-shaped layer (seq 128, 768, ffn 3072, one head) and
+  buffers   malloc / free call sites in the lowered bundled MLP, the BERT
+            layer and a pre-LN transformer layer (bench/gen_transformer.py),
+            this fp-opt vs --before;
+  threads   a BERT-base layer as torch-mlir exports it (test/Integration/
+            Inputs/gen_bert_layer.py: seq 128, 768, 12 heads, ffn 3072) and
             an MLP 1024-4096-4096-1024 at batch 64: threads=1 vs threads=N
             of this fp-opt, outputs compared bit for bit first.
 
@@ -238,9 +240,17 @@ def transformer_module(seq, dim, ffn):
                .replace(") -> tensor<", ") -> tensor<", 1)
 
 
-def transformer_params(text):
-    """Argument shapes of @transformer, from its signature."""
-    sig = text[text.index("func.func @transformer("):]
+def bert_module(seq, hidden, heads, ffn):
+    """A BERT encoder layer as torch-mlir exports it (@forward)."""
+    return subprocess.run([sys.executable, os.path.join(
+        ROOT, "test", "Integration", "Inputs", "gen_bert_layer.py"),
+        "--seq", str(seq), "--hidden", str(hidden), "--heads", str(heads),
+        "--ffn", str(ffn)], check=True, capture_output=True, text=True).stdout
+
+
+def signature_shapes(text, func):
+    """Argument and result shapes of @func, from its signature."""
+    sig = text[text.index(f"func.func @{func}("):]
     sig = sig[:sig.index("{")]
     shapes = []
     for part in sig.split("tensor<")[1:]:
@@ -325,7 +335,8 @@ def section_buffers(opts, work):
     print(f"== buffers: malloc / free call sites in the lowered module "
           f"(lowp-pipeline-x86{{cpu={opts.cpu}}})")
     models = [("examples/models/mlp.mlir", open(os.path.join(ROOT, "examples/models/mlp.mlir")).read()),
-              ("transformer layer (gen_transformer 128/768/3072)", transformer_module(128, 768, 3072)),
+              ("BERT-base layer, torch-mlir form (gen_bert_layer)", bert_module(128, 768, 12, 3072)),
+              ("pre-LN transformer layer (gen_transformer 128/768/3072)", transformer_module(128, 768, 3072)),
               ("MLP 1024-4096-4096-1024 (erf-GELU)", mlp_module(64, [1024, 4096, 4096, 1024]))]
     for name, text in models:
         new = count_mallocs(opts.fpopt, text, f"cpu={opts.cpu}", work, "bufnew")
@@ -339,9 +350,9 @@ def section_buffers(opts, work):
 def section_threads(opts, work):
     print(f"== threads: threads=1 vs threads={opts.threads} (OpenMP), cpu={opts.cpu}, "
           f"best of {opts.rounds} x {opts.calls_threads} calls, milliseconds per call")
-    bert = add_c_interface(transformer_module(128, 768, 3072), "transformer")
-    params, out = transformer_params(bert)
-    cases = [("BERT-base layer (seq 128, 1 head)", bert, "transformer", params, out),
+    bert = add_c_interface(bert_module(128, 768, 12, 3072), "forward")
+    params, out = signature_shapes(bert, "forward")
+    cases = [("BERT-base layer (seq 128, 12 heads)", bert, "forward", params, out),
              ("MLP 1024-4096-4096-1024, batch 64", mlp_module(64, [1024, 4096, 4096, 1024]),
               "mlp", [[64, 1024], [1024, 4096], [4096], [4096, 4096], [4096],
                       [4096, 1024], [1024]], [64, 1024])]

@@ -84,6 +84,8 @@ void buildX86Pipeline(OpPassManager &pm, const X86PipelineOptions &opts) {
   //    broadcast to memory. Reduction accumulators move from memory into
   //    loop-carried values, so row reductions (softmax, norms) vectorize
   //    too, into a vector accumulator and one horizontal reduction.
+  //    Row-invariant work (a norm's 1/sqrt(var + eps), a mean) leaves the
+  //    inner loop before vectorization: computed once per row, broadcast.
   pm.addPass(createLowpLowerStridedLinalgToLoops());
   //    Threads: the kernels' panel loops become scf.parallel, large linalg
   //    ops affine loops with an affine.parallel outermost (OpenMP in step
@@ -95,6 +97,7 @@ void buildX86Pipeline(OpPassManager &pm, const X86PipelineOptions &opts) {
   addPipelineText(pm, "func.func(convert-linalg-to-affine-loops,"
               "affine-loop-normalize{promote-single-iter=true},"
               "lowp-promote-reduction-accumulators,"
+              "affine-loop-invariant-code-motion,"
               "affine-super-vectorize{virtual-vector-size=" +
                   std::to_string(lanes) + " vectorize-reductions=true})");
   pm.addPass(createLowpInferTransferInBounds());
