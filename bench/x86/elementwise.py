@@ -19,6 +19,9 @@ of --calls calls, wall clock):
             of this fp-opt, outputs compared bit for bit first.
 
 Outputs of every variant are compared with the first one before timing.
+With OMP_WAIT_POLICY=passive, `threads` also splits the CPU time of a call
+between the calling thread and the OpenMP workers (per-thread CPU from
+/proc): what a call would take on idle cores, whatever the machine's load.
 Usage: bench/x86/elementwise.sh [--before OLD_FPOPT] [--threads 2] ...
 """
 import argparse
@@ -347,6 +350,39 @@ def section_buffers(opts, work):
         print(line)
 
 
+def thread_cpu_seconds():
+    """user + system CPU time of every thread of this process, by thread id."""
+    tick = os.sysconf("SC_CLK_TCK")
+    times = {}
+    for tid in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{tid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            times[tid] = (int(fields[11]) + int(fields[12])) / tick
+        except OSError:
+            pass
+    return times
+
+
+def cpu_split(compiled, out_shape, args, calls):
+    """CPU time per call of the calling thread and of all the others.
+
+    On a loaded machine wall time says little about scaling; the work each
+    thread does does not depend on the load. With static scheduling and no
+    spinning (OMP_WAIT_POLICY=passive), main = serial + its share of the
+    parallel loops, others = their shares: on as many idle cores as
+    threads, a call would take about max(main, others / (threads - 1)).
+    """
+    compiled.timed(out_shape, args, 1)  # thread pool up
+    before = thread_cpu_seconds()
+    compiled.timed(out_shape, args, calls)
+    after = thread_cpu_seconds()
+    me = str(ctypes.CDLL(None).syscall(186))  # gettid
+    main = (after.get(me, 0) - before.get(me, 0)) / calls
+    others = sum(after[t] - before.get(t, 0) for t in after if t != me) / calls
+    return main, others
+
+
 def section_threads(opts, work):
     print(f"== threads: threads=1 vs threads={opts.threads} (OpenMP), cpu={opts.cpu}, "
           f"best of {opts.rounds} x {opts.calls_threads} calls, milliseconds per call")
@@ -371,6 +407,13 @@ def section_threads(opts, work):
         print(f"{name:36s} 1 thread {best[0] * 1e3:8.2f} | {opts.threads} threads "
               f"{best[1] * 1e3:8.2f} | speed-up {best[0] / best[1]:4.2f}x | outputs "
               f"{'bit-identical' if same else f'differ by {max_diff(a, b):.1e}'}")
+        if os.environ.get("OMP_WAIT_POLICY", "").lower() == "passive":
+            one_main, _ = cpu_split(one, out_shape, args, opts.calls_threads)
+            main, others = cpu_split(many, out_shape, args, opts.calls_threads)
+            idle = max(main, others / max(1, opts.threads - 1))
+            print(f"{'':36s} CPU per call: 1 thread {one_main * 1e3:8.2f}; {opts.threads} threads: "
+                  f"calling thread {main * 1e3:8.2f}, others {others * 1e3:8.2f} "
+                  f"-> on {opts.threads} idle cores about {one_main / idle:4.2f}x")
 
 
 def main():
