@@ -44,8 +44,9 @@ MLIR_CAPI_EXPORTED MlirModule mlirLowpParseModule(
 /// not passed on to handlers attached to the context.
 ///
 /// Returns failure when the pipeline does not parse, names an unknown pass,
-/// or a pass fails (including the verifier after each pass); the module is
-/// then in whatever state the failing pass left it.
+/// or a pass fails (including the verifier after each pass) or reports an
+/// error without failing; the module is then in whatever state the passes
+/// left it.
 MLIR_CAPI_EXPORTED MlirLogicalResult
 mlirLowpRunPipeline(MlirModule module, MlirStringRef pipeline,
                     MlirStringCallback diagnosticCallback, void *userData);

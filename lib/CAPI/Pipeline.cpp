@@ -98,7 +98,12 @@ MlirLogicalResult mlirLowpRunPipeline(MlirModule module, MlirStringRef pipeline,
       diagnosticCallback(wrap(text), userData);
   };
 
+  // A pass may report an error and carry on; the run has failed all the
+  // same (its output is not trustworthy).
+  unsigned errors = 0;
   ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error)
+      ++errors;
     report(formatDiagnostic(diag));
     return success();
   });
@@ -115,5 +120,7 @@ MlirLogicalResult mlirLowpRunPipeline(MlirModule module, MlirStringRef pipeline,
                .str());
     return mlirLogicalResultFailure();
   }
-  return wrap(pm.run(moduleOp));
+  if (failed(pm.run(moduleOp)) || errors)
+    return mlirLogicalResultFailure();
+  return mlirLogicalResultSuccess();
 }

@@ -96,6 +96,12 @@ struct AutoMixedPrecisionOptions
       llvm::cl::desc("policy=fp8: keep the first and last matrix op of each "
                      "function at 16 bits"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> fp8Attention{
+      *this, "fp8-attention",
+      llvm::cl::desc("policy=fp8: FP8 also for products of two computed "
+                     "activations (attention's Q.K^T and P.V); by default "
+                     "they keep 16 bits"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> allowBF16Fallback{
       *this, "allow-bf16-fallback",
       llvm::cl::desc("policy=fp8: on a target without FP8, keep the 16-bit "
@@ -146,6 +152,7 @@ static void buildAutoMixedPrecisionPipeline(
     fp8.amaxHistory = options.fp8AmaxHistory;
     fp8.margin = options.fp8Margin;
     fp8.firstLastBF16 = options.firstLastBF16;
+    fp8.fp8Attention = options.fp8Attention;
     fp8.allowBF16Fallback = options.allowBF16Fallback;
     pm.addPass(lowp::createSelectFP8Formats(fp8));
   }

@@ -168,7 +168,12 @@ def LowpLowerStridedLinalgToLoops
     it. Ops with a dynamic size that is no affine symbol (a buffer defined
     in a loop body, such as an `scf.for` iter_arg) become `scf.for` loops
     too: `convert-linalg-to-affine-loops` would bound an `affine.for` by it
-    and fail to verify.
+    and fail to verify. So do ops on strided views (a memref operand with a
+    non-identity layout, e.g. a fused QKV projection split by
+    `tensor.extract_slice` and transposed per head): the affine vectorizer
+    reports "NYI: non-trivial layout map" as an error on them and leaves
+    the loops scalar anyway. Such an op gets a remark naming the operand:
+    it is a slow path.
 
     ```mlir
     linalg.pooling_nchw_sum {strides = dense<2> : vector<2xi64>, ...}

@@ -247,10 +247,19 @@ def SelectFP8Formats : Pass<"lowp-select-fp8-formats", "::mlir::ModuleOp"> {
     history of `amax-history` entries that becomes an extra argument and an
     extra result of the function (`amax-compute` = max or most-recent).
 
+    Which matrix ops take FP8 (as Transformer Engine does): with `hybrid`,
+    those with a parameter operand (a weight: a constant or a function
+    argument, `#lowp.role<weight>`, seen through casts, reshapes, slices,
+    transposes and broadcasts) and the backward pass's GEMMs (an operand is
+    a gradient); a product of two computed activations (attention's Q.K^T
+    and P.V) keeps 16 bits unless `fp8-attention`. The explicit recipes
+    (`e4m3`, `e5m2`, `range`) apply to every matrix op.
+
     Matrix ops pinned by `lowp.precision`, ops inside `lowp.island`, ops with
     a non-f32 accumulator, and (with `first-last-bf16`) the first and last
     matrix op of each function keep the precision inference gave them, and
-    so do ops with an operand that gets bf16. Every decision and its reason
+    so do ops with an operand that gets bf16. The report gives each matrix
+    op's choice and reason and the FP8 share of the matrix FLOPs. Every decision and its reason
     goes to `report` (JSON) and to remarks (`--remarks-filter="lowp.*"`).
 
     ```mlir
@@ -308,6 +317,9 @@ def SelectFP8Formats : Pass<"lowp-select-fp8-formats", "::mlir::ModuleOp"> {
                         "amax of the previous step"))}]>,
     Option<"firstLastBF16", "first-last-bf16", "bool", /*default=*/"false",
            "Keep the first and last matrix op of each function at 16 bits">,
+    Option<"fp8Attention", "fp8-attention", "bool", /*default=*/"false",
+           "hybrid: FP8 also for products of two computed activations "
+           "(attention's Q.K^T and P.V)">,
     Option<"report", "report", "std::string", /*default=*/"\"\"",
            "Write every decision as JSON to this file ('-': stdout)">,
   ];

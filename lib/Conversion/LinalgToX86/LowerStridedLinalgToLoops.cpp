@@ -5,7 +5,10 @@
 // contiguous (llvm/llvm-project#196973): they become scf loops, which that
 // pass does not look at. So do ops with a dynamic size that is no affine
 // symbol (a buffer defined inside a loop body, e.g. an scf.for iter_arg):
-// convert-linalg-to-affine-loops would bound an affine.for by it.
+// convert-linalg-to-affine-loops would bound an affine.for by it. And so do
+// ops on strided views (a fused QKV projection split by extract_slice, then
+// transposed per head): affine-super-vectorize reports an error on any
+// memref with a non-identity layout and leaves the loop scalar anyway.
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,6 +69,16 @@ bool hasNonAffineBounds(linalg::LinalgOp op) {
   });
 }
 
+/// The first memref operand with a non-identity layout (a strided view), or
+/// -1.
+int firstStridedViewOperand(linalg::LinalgOp op) {
+  for (OpOperand &operand : op->getOpOperands())
+    if (auto type = dyn_cast<MemRefType>(operand.get().getType()))
+      if (!type.getLayout().isIdentity())
+        return operand.getOperandNumber();
+  return -1;
+}
+
 struct LowerStridedLinalgOp : OpInterfaceRewritePattern<linalg::LinalgOp> {
   using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
 
@@ -76,9 +89,15 @@ struct LowerStridedLinalgOp : OpInterfaceRewritePattern<linalg::LinalgOp> {
     bool strided = llvm::any_of(op.getIndexingMapsArray(), [](AffineMap map) {
       return !llvm::all_of(map.getResults(), hasUnitDimSteps);
     });
-    if (!strided && !hasNonAffineBounds(op))
+    int view = firstStridedViewOperand(op);
+    if (!strided && !hasNonAffineBounds(op) && view < 0)
       return rewriter.notifyMatchFailure(
-          op, "unit-stride accesses and affine bounds only");
+          op, "unit-stride accesses, identity layouts and affine bounds only");
+    if (view >= 0)
+      op->emitRemark() << "slow path: scalar loops, operand #" << view
+                       << " is a strided view ("
+                       << op->getOperand(view).getType()
+                       << ") the vectorizer cannot read";
     if (failed(linalg::linalgOpToLoops(rewriter, op)))
       return rewriter.notifyMatchFailure(op, "no loop lowering");
     rewriter.eraseOp(op);

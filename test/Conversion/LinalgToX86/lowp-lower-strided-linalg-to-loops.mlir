@@ -1,4 +1,4 @@
-// RUN: fp-opt %s -lowp-lower-strided-linalg-to-loops -split-input-file | FileCheck %s
+// RUN: fp-opt %s -lowp-lower-strided-linalg-to-loops -split-input-file -verify-diagnostics | FileCheck %s
 
 // A stride-2 sum pool (NCHW: the window slides along the innermost
 // dimension, the one affine-super-vectorize would vectorize) becomes scf
@@ -120,5 +120,37 @@ func.func @dynamic_at_top(%x: memref<?x4xf32>, %acc: memref<4xf32>) {
     %s = arith.addf %a, %b : f32
     linalg.yield %s : f32
   }
+  return
+}
+
+// -----
+
+// One head of a fused QKV projection (columns 64..127 of a 16x192 buffer,
+// split per head) transposed: a strided view, which the affine vectorizer
+// cannot read. Scalar loops, with a remark that says so.
+// CHECK-LABEL: func @transpose_strided_view
+// CHECK-NOT: linalg.transpose
+// CHECK: scf.for
+// CHECK: memref.load %{{.*}} : memref<16x4x16xf32, strided<[192, 16, 1], offset: 64>>
+func.func @transpose_strided_view(%qkv: memref<16x192xf32>, %out: memref<4x16x16xf32>) {
+  %k = memref.subview %qkv[0, 64] [16, 64] [1, 1]
+      : memref<16x192xf32> to memref<16x64xf32, strided<[192, 1], offset: 64>>
+  %heads = memref.expand_shape %k [[0], [1, 2]] output_shape [16, 4, 16]
+      : memref<16x64xf32, strided<[192, 1], offset: 64>>
+        into memref<16x4x16xf32, strided<[192, 16, 1], offset: 64>>
+  // expected-remark @below {{slow path: scalar loops, operand #0 is a strided view}}
+  linalg.transpose ins(%heads : memref<16x4x16xf32, strided<[192, 16, 1], offset: 64>>)
+                   outs(%out : memref<4x16x16xf32>) permutation = [1, 0, 2]
+  return
+}
+
+// -----
+
+// Identity layouts stay for the vectorizer: no remark, no loops.
+// CHECK-LABEL: func @transpose_plain
+// CHECK: linalg.transpose
+func.func @transpose_plain(%in: memref<16x4x16xf32>, %out: memref<4x16x16xf32>) {
+  linalg.transpose ins(%in : memref<16x4x16xf32>) outs(%out : memref<4x16x16xf32>)
+                   permutation = [1, 0, 2]
   return
 }
