@@ -65,8 +65,8 @@ void parallelizeMarkedLoop(RewriterBase &rewriter, scf::ForOp loop) {
 
 /// True when `op` is worth threads and its outermost loop can take them:
 /// buffers of static sizes, at least `minIterations` points, a parallel
-/// first dimension of at least `threads` iterations and an inner loop left
-/// for the vectorizer.
+/// first dimension of at least `threads` iterations that indexes every
+/// output, and an inner loop left for the vectorizer.
 bool shouldSplitOverThreads(linalg::LinalgOp op, unsigned threads,
                             int64_t minIterations) {
   if (!op.hasPureBufferSemantics() || isa<linalg::FillOp>(op) ||
@@ -80,8 +80,16 @@ bool shouldSplitOverThreads(linalg::LinalgOp op, unsigned threads,
       return false;
     points *= r;
   }
-  return points >= minIterations &&
-         ranges.front() >= static_cast<int64_t>(threads);
+  if (points < minIterations ||
+      ranges.front() < static_cast<int64_t>(threads))
+    return false;
+  // Every output is indexed by the first dimension itself, so iterations
+  // write disjoint elements (a dimension only labelled parallel would race).
+  AffineExpr first = getAffineDimExpr(0, op.getContext());
+  return llvm::all_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
+    return llvm::is_contained(op.getMatchingIndexingMap(&init).getResults(),
+                              first);
+  });
 }
 
 struct LowpParallelizeLoopsPass

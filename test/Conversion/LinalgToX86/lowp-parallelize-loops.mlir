@@ -91,15 +91,16 @@ func.func @column_sum(%x: memref<128x768xf32>, %y: memref<768xf32>) {
 
 // Left sequential: an op smaller than min-iterations, one with dynamic
 // sizes, a full reduction (no parallel dimension), a one-dimensional op
-// (its only loop is the vectorizer's), and an op already inside a parallel
-// loop.
+// (its only loop is the vectorizer's), an op whose first dimension is
+// labelled parallel but does not index its output (iterations would write
+// the same elements), and an op already inside a parallel loop.
 // CHECK-LABEL: func @left_alone
 // CHECK-NOT: affine.parallel
-// CHECK-COUNT-4: linalg.generic
+// CHECK-COUNT-5: linalg.generic
 // CHECK: scf.parallel
 // CHECK-NOT: affine.parallel
 // CHECK: linalg.generic
-func.func @left_alone(%s: memref<16x16xf32>, %d: memref<?x?xf32>, %x: memref<256x256xf32>, %z: memref<f32>, %p: memref<4x256x256xf32>, %v: memref<65536xf32>) {
+func.func @left_alone(%s: memref<16x16xf32>, %d: memref<?x?xf32>, %x: memref<256x256xf32>, %z: memref<f32>, %p: memref<4x256x256xf32>, %v: memref<65536xf32>, %c: memref<256xf32>) {
   linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]}
       outs(%s : memref<16x16xf32>) {
   ^bb0(%o: f32):
@@ -123,6 +124,11 @@ func.func @left_alone(%s: memref<16x16xf32>, %d: memref<?x?xf32>, %x: memref<256
   ^bb0(%o: f32):
     %y = arith.addf %o, %o : f32
     linalg.yield %y : f32
+  }
+  linalg.generic {indexing_maps = [#id, affine_map<(d0, d1) -> (d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<256x256xf32>) outs(%c : memref<256xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
   }
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
