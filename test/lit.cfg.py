@@ -20,6 +20,7 @@ config.substitutions.append(("%fpopt_src_root", config.fpopt_src_root))
 config.substitutions.append(("%fpopt_obj_root", config.fpopt_obj_root))
 config.substitutions.append(("%mlir_lib_dir", config.mlir_lib_dir))
 config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%llvm_tools_dir", config.llvm_tools_dir))
 # The JIT runtime for executing lowered IR with mlir-runner.
 config.substitutions.append((
     "%mlir_runner_utils",

@@ -118,6 +118,10 @@ def LowpInferPrecision : Pass<"lowp-infer-precision", "::mlir::ModuleOp"> {
            "casts move to their callers)">,
     Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
            "Emit one remark per op with its precision and the reason">,
+    Option<"propagate", "propagate", "bool", /*default=*/"true",
+           "Carry the low format forward through follow ops (false: only "
+           "matrix ops and the moves that feed them are low, everything "
+           "else f32, as PyTorch autocast does)">,
     ListOption<"keepWideOps", "keep-f32", "std::string",
                "Op names (e.g. linalg.matmul) always kept at f32">,
     ListOption<"forceLowOps", "force-low", "std::string",

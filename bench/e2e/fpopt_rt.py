@@ -1,0 +1,288 @@
+"""Compiling a layer with fp-opt into a shared library and calling it from
+Python through MLIR's C interface (`llvm.emit_c_interface`), with no
+dependency beyond numpy.
+
+  compile_layer(mlir_text, workdir, tag, pipeline, tools) -> Compiled
+  Compiled.load() -> Kernel;  Kernel(args) -> numpy result
+
+The generated `_mlir_ciface_forward(Result*, Arg0*, Arg1*, ...)` takes
+memref descriptors {allocated, aligned, offset, sizes[r], strides[r]} by
+pointer and writes the result's descriptor into *Result. The result buffer
+is allocated by the generated code; `Kernel` frees it with the deallocation
+function the module itself uses (libc `free` for `malloc` / `aligned_alloc`),
+after copying it out, unless it points into an argument (then it is not the
+caller's to free).
+"""
+import ctypes
+import os
+import re
+import subprocess
+import time
+
+import numpy as np
+
+
+def host_has_avx512bf16():
+    try:
+        with open("/proc/cpuinfo") as f:
+            return " avx512_bf16" in f.read()
+    except OSError:
+        return False
+
+
+def default_cpu():
+    """(fp-opt target, llc -mcpu): znver4 where the host has AVX512_BF16,
+    else avx2 on x86-64-v3."""
+    if host_has_avx512bf16():
+        return "znver4", "znver4"
+    return "avx2", "x86-64-v3"
+
+
+class Tools:
+    def __init__(self, fpopt, llvm_bin, mcpu):
+        self.fpopt = fpopt
+        self.llvm_bin = llvm_bin
+        self.mcpu = mcpu
+
+    def tool(self, name):
+        return os.path.join(self.llvm_bin, name)
+
+
+def pipeline_flags(variant, cpu, extra_x86="", target=None, policy=None):
+    """fp-opt flags of the two compilations the benchmark compares; the
+    mixed one decides for `target` (default: the cpu lowered for)."""
+    x86 = f"--lowp-pipeline-x86=cpu={cpu}" + (f" {extra_x86}" if extra_x86 else "")
+    if variant == "f32":
+        return [x86]
+    if variant == "mixed":
+        amp = f"--lowp-auto-mixed-precision=target={target or cpu}"
+        return [amp + (f" policy={policy}" if policy else ""), x86]
+    raise ValueError(variant)
+
+
+class CompileError(RuntimeError):
+    pass
+
+
+def _run(cmd, **kw):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+    if p.returncode != 0:
+        raise CompileError(f"{' '.join(cmd)} failed ({p.returncode}):\n"
+                           f"{p.stderr.decode(errors='replace')[-4000:]}")
+    return p
+
+
+class Compiled:
+    def __init__(self, so_path, llvm_mlir_path, decided_path, seconds, dealloc):
+        self.so_path = so_path
+        self.llvm_mlir_path = llvm_mlir_path
+        self.decided_path = decided_path
+        self.seconds = seconds  # {"fp-opt": s, "translate": s, "llc": s, "link": s}
+        self.dealloc = dealloc
+
+    @property
+    def total_seconds(self):
+        return sum(self.seconds.values())
+
+    def load(self, layer):
+        return Kernel(self.so_path, layer, self.dealloc)
+
+
+def compile_layer(mlir_text, workdir, tag, variant, cpu, tools, extra_x86="", target=None,
+                  policy=None):
+    """Writes WORKDIR/TAG.{mlir,llvm.mlir,ll,o,so}; returns a Compiled."""
+    os.makedirs(workdir, exist_ok=True)
+    src = os.path.join(workdir, f"{tag}.mlir")
+    with open(src, "w") as f:
+        f.write(mlir_text)
+    base = os.path.join(workdir, tag)
+    seconds = {}
+    decided = None
+    t = time.perf_counter()
+    flags = pipeline_flags(variant, cpu, extra_x86, target, policy)
+    _run([tools.fpopt, src] + flags + ["-o", base + ".llvm.mlir"])
+    seconds["fp-opt"] = time.perf_counter() - t
+    if variant == "mixed":
+        # Not timed: the decided IR, to tell whether anything was narrowed.
+        decided = base + ".decided.mlir"
+        _run([tools.fpopt, src, flags[0], "-o", decided])
+    t = time.perf_counter()
+    _run([tools.tool("mlir-translate"), "--mlir-to-llvmir", base + ".llvm.mlir",
+          "-o", base + ".ll"])
+    seconds["translate"] = time.perf_counter() - t
+    t = time.perf_counter()
+    _run([tools.tool("llc"), "-O3", f"-mcpu={tools.mcpu}", "-filetype=obj",
+          "-relocation-model=pic", base + ".ll", "-o", base + ".o"])
+    seconds["llc"] = time.perf_counter() - t
+    t = time.perf_counter()
+    dealloc = dealloc_function(base + ".ll")
+    objects = [base + ".o"]
+    if dealloc == "_mlir_memref_to_llvm_free":
+        # MLIR's generic allocation functions (use-generic-functions) are the
+        # embedder's to define: here, over libc.
+        shim = os.path.join(workdir, "generic_alloc.c")
+        with open(shim, "w") as f:
+            f.write(GENERIC_ALLOC_C)
+        _run([tools.tool("clang"), "-O2", "-fPIC", "-c", shim, "-o", base + ".alloc.o"])
+        objects.append(base + ".alloc.o")
+    # memref.copy of a strided view (e.g. tensor.pad's interior) calls
+    # memrefCopy from MLIR's C runner utilities.
+    libdir = os.path.join(os.path.dirname(tools.llvm_bin.rstrip("/")), "lib")
+    _run([tools.tool("clang"), "-shared"] + objects + ["-o", base + ".so",
+          "-Wl,--as-needed", "-lm", f"-L{libdir}", f"-Wl,-rpath,{libdir}",
+          "-lmlir_c_runner_utils"])
+    seconds["link"] = time.perf_counter() - t
+    return Compiled(base + ".so", base + ".llvm.mlir", decided, seconds, dealloc)
+
+
+GENERIC_ALLOC_C = """
+#include <stdlib.h>
+void *_mlir_memref_to_llvm_alloc(size_t size) { return malloc(size); }
+void *_mlir_memref_to_llvm_aligned_alloc(size_t align, size_t size) {
+  return aligned_alloc(align, (size + align - 1) / align * align);
+}
+void _mlir_memref_to_llvm_free(void *p) { free(p); }
+"""
+
+
+def dealloc_function(ll_path):
+    """The function that frees what the module allocates: libc `free` for
+    malloc / aligned_alloc, `_mlir_memref_to_llvm_free` (defined by
+    GENERIC_ALLOC_C and linked in) for MLIR's generic allocation functions."""
+    with open(ll_path) as f:
+        text = f.read()
+    declared = set(re.findall(r"^declare [^@]*@([\w.]+)\(", text, re.M))
+    if declared & {"_mlir_memref_to_llvm_alloc", "_mlir_memref_to_llvm_aligned_alloc",
+                   "_mlir_memref_to_llvm_free"}:
+        return "_mlir_memref_to_llvm_free"
+    return "free"
+
+
+_DESC_TYPES = {}
+
+
+def descriptor_type(rank):
+    if rank not in _DESC_TYPES:
+        class Desc(ctypes.Structure):
+            _fields_ = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
+                        ("offset", ctypes.c_int64), ("sizes", ctypes.c_int64 * rank),
+                        ("strides", ctypes.c_int64 * rank)]
+        Desc.__name__ = f"MemRef{rank}D"
+        _DESC_TYPES[rank] = Desc
+    return _DESC_TYPES[rank]
+
+
+def descriptor(array):
+    assert array.dtype == np.float32 and array.flags["C_CONTIGUOUS"]
+    d = descriptor_type(array.ndim)()
+    ptr = array.ctypes.data
+    d.allocated = ptr
+    d.aligned = ptr
+    d.offset = 0
+    for i, (s, st) in enumerate(zip(array.shape, array.strides)):
+        d.sizes[i] = s
+        d.strides[i] = st // array.itemsize
+    return d
+
+
+_LIBC = ctypes.CDLL(None)
+_LIBC.free.argtypes = [ctypes.c_void_p]
+_LIBC.free.restype = None
+
+
+class Kernel:
+    """The compiled @forward of a layer, called with numpy f32 arrays."""
+
+    def __init__(self, so_path, layer, dealloc):
+        self.lib = ctypes.CDLL(so_path)
+        self.fn = self.lib._mlir_ciface_forward
+        self.fn.restype = None
+        self.result_shape = list(layer.result)
+        self.arg_names = [n for n, _ in layer.args]
+        self.arg_shapes = {n: list(s) for n, s in layer.args}
+        if dealloc == "free":
+            self.free = _LIBC.free
+        else:
+            self.free = getattr(self.lib, dealloc)
+            self.free.argtypes = [ctypes.c_void_p]
+            self.free.restype = None
+        self.bound = None
+
+    def bind(self, inputs):
+        """Builds the argument descriptors once (the arrays must outlive
+        the calls)."""
+        arrays = []
+        for n in self.arg_names:
+            a = inputs[n]
+            if list(a.shape) != self.arg_shapes[n] or a.dtype != np.float32:
+                raise ValueError(f"argument {n}: expected f32 {self.arg_shapes[n]}, "
+                                 f"got {a.dtype} {list(a.shape)}")
+            arrays.append(np.ascontiguousarray(a))
+        descs = [descriptor(a) for a in arrays]
+        self.ranges = [(a.ctypes.data, a.ctypes.data + a.nbytes) for a in arrays]
+        self.bound = (arrays, descs, [ctypes.byref(d) for d in descs])
+
+    def _release(self, res):
+        ptr = res.allocated
+        if ptr and self.free and not any(lo <= ptr < hi for lo, hi in self.ranges):
+            self.free(ptr)
+
+    def call_discard(self):
+        """One call on the bound arguments; the result is freed unread."""
+        res = descriptor_type(len(self.result_shape))()
+        self.fn(ctypes.byref(res), *self.bound[2])
+        self._release(res)
+
+    def __call__(self, inputs=None):
+        if inputs is not None:
+            self.bind(inputs)
+        res = descriptor_type(len(self.result_shape))()
+        self.fn(ctypes.byref(res), *self.bound[2])
+        sizes = list(res.sizes)
+        if sizes != self.result_shape:
+            self._release(res)
+            raise RuntimeError(f"result shape {sizes}, expected {self.result_shape}")
+        strides = [s * 4 for s in res.strides]
+        span = 1 + sum((n - 1) * s for n, s in zip(sizes, res.strides))
+        buf = (ctypes.c_float * span).from_address(res.aligned + 4 * res.offset)
+        view = np.lib.stride_tricks.as_strided(np.frombuffer(buf, dtype=np.float32),
+                                               shape=sizes, strides=strides)
+        out = np.array(view, copy=True)
+        self._release(res)
+        return out
+
+
+def keep_freed_memory():
+    """glibc: serve every allocation from the heap and never give freed
+    memory back (M_MMAP_MAX 0, M_TRIM_THRESHOLD max), so a buffer freed at
+    the end of one call is not page-faulted in again by the next. Affects
+    everything in the process (PyTorch too)."""
+    M_TRIM_THRESHOLD, M_MMAP_MAX = -1, -4
+    _LIBC.mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
+    ok = _LIBC.mallopt(M_MMAP_MAX, 0) and _LIBC.mallopt(M_TRIM_THRESHOLD, 2**31 - 1)
+    if not ok:
+        raise RuntimeError("mallopt failed")
+
+
+def rss_mib():
+    """Current resident set size (MiB), from /proc/self/statm."""
+    with open("/proc/self/statm") as f:
+        pages = int(f.read().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def peak_rss_mib():
+    """Peak resident set size (MiB) since the last reset_peak_rss()
+    (VmHWM of /proc/self/status)."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024.0
+    raise RuntimeError("no VmHWM in /proc/self/status")
+
+
+def reset_peak_rss():
+    """Sets the peak to the current RSS (Linux >= 4.0: clear_refs 5), so
+    that temporaries of argument generation do not mask a call's peak."""
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")
