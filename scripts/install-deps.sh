@@ -8,6 +8,7 @@ PACKAGES=(
   libgtest-dev ccache
   graphviz  # `dot`: SVG of lowp-view-precision-graph and the report page
   dpkg-dev file  # dpkg-shlibdeps and file: cpack -G DEB (scripts/build-deb.sh)
+  libomp-22-dev  # OpenMP runtime of lowp-pipeline-x86{threads=N} code
   libclang-rt-22-dev  # AddressSanitizer/LeakSanitizer for the leak tests
   libopenblas-dev  # bench/x86 only (the sgemm baseline); no test needs it
 )

@@ -120,3 +120,8 @@ if os.path.exists(os.path.join(config.fpopt_obj_root, "unittests",
 # with output=*.svg); DOT output needs nothing.
 if shutil.which("dot"):
     config.available_features.add("graphviz")
+# OpenMP runtime for lowp-pipeline-x86{threads=N} code (libomp-22-dev).
+libomp = os.path.join(config.mlir_lib_dir or config.llvm_lib_dir, "libomp.so")
+if os.path.exists(libomp):
+    config.available_features.add("libomp")
+    config.substitutions.append(("%libomp", libomp))

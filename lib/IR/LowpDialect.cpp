@@ -147,6 +147,11 @@ verifyDiscardableAttribute(function_ref<InFlightDiagnostic()> emitError,
                          << "' must name the 8-bit float type it scales";
     return success();
   }
+  if (name == LowpDialect::getParallelLoopAttrName()) {
+    if (!isa<UnitAttr>(value))
+      return emitError() << "'" << name << "' must be a unit attribute";
+    return success();
+  }
   if (std::optional<LogicalResult> result =
           verifyTrainingStepAttribute(emitError, name, value, numResults))
     return *result;

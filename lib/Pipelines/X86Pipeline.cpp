@@ -41,6 +41,12 @@ struct X86PipelineOptions : PassPipelineOptions<X86PipelineOptions> {
                       llvm::cl::desc("Rows of the matmul m block (0: no m "
                                      "blocking)"),
                       llvm::cl::init(0)};
+  Option<unsigned> threads{
+      *this, "threads",
+      llvm::cl::desc("Threads (OpenMP, libomp) for the matmul kernels' panel "
+                     "loops and large elementwise/reduction ops; 1: "
+                     "sequential code, no OpenMP"),
+      llvm::cl::init(1)};
   Option<bool> amx{*this, "amx",
                    llvm::cl::desc("bf16 matmuls on AMX-BF16 tiles "
                                   "(sapphirerapids)"),
@@ -66,6 +72,10 @@ void buildX86Pipeline(OpPassManager &pm, const X86PipelineOptions &opts) {
   //    Transposes and broadcasts of matmul operands become indexing maps
   //    (the kernels of step 3 read them while packing).
   pm.addPass(createLowpFoldLayoutIntoContractions());
+  //    Chains of elementwise ops (bias, activation, casts, broadcasts,
+  //    residuals) fuse into one loop nest each, while still on tensors: no
+  //    buffer between them. Matmuls and convolutions stay named.
+  addPipelineText(pm, "func.func(lowp-fuse-elementwise)");
   // 2. Tensors to buffers (identity layouts, so the kernels below see
   //    row-major memrefs).
   addBufferization(pm);
@@ -78,12 +88,25 @@ void buildX86Pipeline(OpPassManager &pm, const X86PipelineOptions &opts) {
   //    affine vectorizer would read their windows as contiguous.
   //    Single-iteration loops (a 1-wide window or channel) are promoted
   //    first: the affine vectorizer would vectorize one and write a
-  //    broadcast to memory.
+  //    broadcast to memory. Reduction accumulators move from memory into
+  //    loop-carried values, so row reductions (softmax, norms) vectorize
+  //    too, into a vector accumulator and one horizontal reduction.
+  //    Row-invariant work (a norm's 1/sqrt(var + eps), a mean) leaves the
+  //    inner loop before vectorization: computed once per row, broadcast.
   pm.addPass(createLowpLowerStridedLinalgToLoops());
+  //    Threads: the kernels' panel loops become scf.parallel, large linalg
+  //    ops affine loops with an affine.parallel outermost (OpenMP in step
+  //    6). One level: what is inside stays sequential. After the strided
+  //    lowering, so no strided op reaches the affine vectorizer this way.
+  if (opts.threads > 1)
+    pm.addPass(createLowpParallelizeLoops(
+        LowpParallelizeLoopsOptions{opts.threads, /*minIterations=*/16384}));
   addPipelineText(pm, "func.func(convert-linalg-to-affine-loops,"
               "affine-loop-normalize{promote-single-iter=true},"
+              "lowp-promote-reduction-accumulators,"
+              "affine-loop-invariant-code-motion,"
               "affine-super-vectorize{virtual-vector-size=" +
-                  std::to_string(lanes) + "})");
+                  std::to_string(lanes) + " vectorize-reductions=true})");
   pm.addPass(createLowpInferTransferInBounds());
   // 5. Arithmetic on formats the chip can neither compute in nor convert
   //    natively (FP8 everywhere, bf16 on AVX2) runs in f32 between an extf
@@ -98,6 +121,9 @@ void buildX86Pipeline(OpPassManager &pm, const X86PipelineOptions &opts) {
   addPipelineText(pm, "func.func(arith-emulate-unsupported-floats{source-types=" +
                   emulated + " target-type=f32},"
                   "math-extend-to-supported-types{target-type=f32})");
+  //    Transcendentals (exp, erf, tanh, log, ...) become polynomials in
+  //    arith/math.fma: LLVM would call libm once per vector element.
+  pm.addPass(createLowpApproximateMath());
   // ...and conversions the chip has no instruction for become integer code
   //    (bf16 on AVX2, every FP8 format): no __truncsfbf2 calls.
   pm.addPass(createLowpExpandFloatConversions({cpu}));
@@ -106,8 +132,16 @@ void buildX86Pipeline(OpPassManager &pm, const X86PipelineOptions &opts) {
   // 6. Down to the LLVM dialect. x86vector ops need the flag on
   //    convert-vector-to-llvm; 2-D transfers are fully unrolled (an alloca
   //    per iteration otherwise).
+  //    scf.parallel loops run on OpenMP threads (libomp at run time); the
+  //    alloca scopes that conversion wraps loop bodies in are inlined
+  //    (canonicalize) before scf-to-cf splits those bodies into blocks.
+  std::string openmp =
+      opts.threads > 1 ? "convert-scf-to-openmp{num-threads=" +
+                             std::to_string(opts.threads) + "},canonicalize,"
+                       : "";
   addPipelineText(pm, "lower-affine,convert-vector-to-scf{full-unroll=true},"
-              "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
+              "expand-strided-metadata,lower-affine," + openmp +
+              "convert-scf-to-cf,"
               "convert-vector-to-llvm{enable-x86vector=true},"
               "convert-math-to-llvm,convert-math-to-libm,"
               "finalize-memref-to-llvm,convert-to-llvm,"

@@ -57,10 +57,11 @@ func.func @scalar_resource(%x: tensor<8xf32>) -> tensor<8xf32> {
 // symbol ('affine.for' op operand cannot be used as a dimension id), it
 // becomes scf loops instead. (Buffer deallocation's canonicalization now
 // updates the argument in place, so the size is the argument's and the
-// loop is vectorized.)
+// loop is vectorized; exp is lowp-approximate-math's polynomial: fma, no
+// libm call.)
 // CHECK-LABEL: llvm.func @dynamic_in_loop
 //       CHECK:   llvm.cond_br
-//       CHECK:   llvm.intr.exp(%{{.*}}) : (vector<8xf32>) -> vector<8xf32>
+//       CHECK:   llvm.intr.fma({{.*}}) : (vector<8xf32>, vector<8xf32>, vector<8xf32>) -> vector<8xf32>
 func.func @dynamic_in_loop(%x: tensor<?x8xf32>, %n: index) -> tensor<?x8xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -82,7 +83,7 @@ func.func @dynamic_in_loop(%x: tensor<?x8xf32>, %n: index) -> tensor<?x8xf32> {
 // i1 condition values are supported"); convert-elementwise-to-linalg makes
 // them linalg.generic first, and they are vectorized like any other.
 // CHECK-LABEL: llvm.func @tensor_arith
-//       CHECK:   llvm.intr.exp(%{{.*}}) : (vector<8xf32>) -> vector<8xf32>
+//       CHECK:   llvm.intr.fma({{.*}}) : (vector<8xf32>, vector<8xf32>, vector<8xf32>) -> vector<8xf32>
 //       CHECK:   llvm.fcmp "olt" %{{.*}}, %{{.*}} : vector<8xf32>
 //       CHECK:   llvm.select %{{.*}}, %{{.*}}, %{{.*}} : vector<8xi1>, vector<8xf32>
 func.func @tensor_arith(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
@@ -99,7 +100,7 @@ func.func @tensor_arith(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8x
 // for bb argument #0 of successor #1"); lift-cf-to-scf makes it an scf.if
 // first (which canonicalizes to a select of the two buffers).
 // CHECK-LABEL: llvm.func @branch_carries_tensor
-//       CHECK:   llvm.intr.exp(%{{.*}}) : (vector<8xf32>) -> vector<8xf32>
+//       CHECK:   llvm.intr.fma({{.*}}) : (vector<8xf32>, vector<8xf32>, vector<8xf32>) -> vector<8xf32>
 //       CHECK:   llvm.select %arg10, %{{.*}}, %{{.*}} : i1, !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
 func.func @branch_carries_tensor(%x: tensor<?xf32>, %y: tensor<?xf32>, %c: i1) -> tensor<?xf32> {
   %e = math.exp %x : tensor<?xf32>

@@ -254,6 +254,173 @@ def LowpLowerStridedLinalgToLoops
   ];
 }
 
+def LowpApproximateMath : Pass<"lowp-approximate-math"> {
+  let summary = "Transcendental math to vectorizable polynomial approximations";
+  let description = [{
+    LLVM lowers `math.exp`, `math.erf`, `math.tanh`, `math.log` on vectors
+    to one libm call per element, so softmax, GELU and normalization loops
+    that `affine-super-vectorize` made vector become scalar again. This
+    pass rewrites the selected math ops on f32 (scalars and vectors of any
+    shape) into upstream MLIR's polynomial approximations: range reduction,
+    a minimax polynomial or rational function evaluated with `math.fma`, and
+    the exponent set by integer arithmetic - arith and math.fma only, so
+    the vectorized loop stays vector. f16 and bf16 ops are computed in f32
+    between an `arith.extf` and an `arith.truncf`. The ops not selected,
+    and f64, are left for `convert-math-to-llvm` / `convert-math-to-libm`.
+
+    Accuracy over the f32 ranges fp-opt's islands feed them, measured
+    against f64 libm on 2^20 points per range by
+    `test/Integration/X86/approximate-math.mlir` (docs/lowering-x86.md has
+    the table): at most 1 ulp for exp on [-87.3, 0] (softmax) and for log,
+    2.4 for expm1, 2.1 for log1p, 1.5 for log2, 4.1 for erf, 4.5 for tanh,
+    5.1 for exp on [0, 88.7]; results below 2^-126 flush to 0.
+
+    ```mlir
+    %e = math.exp %x : vector<8xf32>
+    // becomes ~25 arith ops on vector<8xf32> (fma, select, bitcast,
+    // shli): no call
+    ```
+  }];
+  let options = [
+    ListOption<"functions", "functions", "std::string",
+               "math ops to approximate, by mnemonic (default: exp, expm1, "
+               "log, log1p, log2, tanh, erf)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
+def LowpPromoteReductionAccumulators
+    : Pass<"lowp-promote-reduction-accumulators"> {
+  let summary = "Affine reduction accumulators from memory to loop-carried values";
+  let description = [{
+    `convert-linalg-to-affine-loops` writes a reduction as a load, combine
+    and store of the output element in every iteration of the reduction
+    loop. `affine-super-vectorize` cannot vectorize a loop that stores to an
+    address invariant in it, so a reduction along the innermost dimension
+    (softmax's row max and sum, layer norm's mean and variance, RMS norm)
+    stays scalar, one load and store per element. This pass moves such an
+    accumulator into an `iter_args` value of the loop: loaded once before
+    it, stored once after. `affine-super-vectorize{vectorize-reductions}`
+    then vectorizes the loop with a vector accumulator and one horizontal
+    reduction at the end.
+
+    A pair of `affine.load` / `affine.store` is promoted when both are in
+    the loop's body (not nested), access the same memref at the same
+    loop-invariant indices, the load comes first, nothing else in the loop
+    (nested ops included) writes memory or reads a buffer that may alias
+    the accumulator's, and the element type is f32, f64 or an integer
+    (formats narrower than f32 keep their sequential rounding order).
+
+    ```mlir
+    affine.for %j = 0 to 768 {
+      %a = affine.load %x[%i, %j] : memref<128x768xf32>
+      %acc = affine.load %y[%i] : memref<128xf32>
+      %s = arith.addf %a, %acc : f32
+      affine.store %s, %y[%i] : memref<128xf32>
+    }
+    // becomes
+    %init = affine.load %y[%i] : memref<128xf32>
+    %r = affine.for %j = 0 to 768 iter_args(%acc = %init) -> (f32) {
+      %a = affine.load %x[%i, %j] : memref<128x768xf32>
+      %s = arith.addf %a, %acc : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %y[%i] : memref<128xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect"];
+}
+
+def LowpFuseElementwise : Pass<"lowp-fuse-elementwise"> {
+  let summary = "Fuse chains of elementwise linalg ops on tensors";
+  let description = [{
+    Front ends write every bias add, activation, cast, broadcast and
+    residual as its own op; lowered one by one, each is a loop nest that
+    writes a buffer the next one reads back. On tensors, before
+    bufferization, this pass fuses an all-parallel producer into the
+    `linalg.generic` consuming it (upstream's elementwise fusion: the
+    consumer's body computes the producer's payload in registers), so the
+    intermediate buffer disappears; a reduction may consume a fused
+    producer too (exp(x - max) into softmax's sum).
+
+    - Named all-parallel ops (`linalg.add`, `linalg.map`,
+      `linalg.broadcast`, `linalg.transpose`, `linalg.elementwise`, ...)
+      are generalized first, except `linalg.fill` and any op consumed by a
+      named op with reduction loops: a matmul or convolution keeps its
+      named form for `lowp-x86-lower-contractions` and so do its operands'
+      producers (a transpose feeding a matmul belongs to its packing).
+    - A producer is fused into a consumer when it has one use, or when its
+      body is at most two additions, multiplications or comparisons besides
+      casts (a broadcast, transpose, conversion, scale, residual add or
+      centring is then recomputed per use instead of stored once and read
+      back); divisions and math functions are computed once.
+    - Contractions, convolutions, pooling and reductions are never fused
+      into a consumer (they are not all-parallel).
+
+    ```mlir
+    %b = linalg.generic {...} ins(%mm, %bias : ...) { addf }
+    %g = linalg.generic {...} ins(%b : ...) { erf-GELU }
+    // becomes one linalg.generic { addf; erf-GELU } with no %b buffer
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect", "::mlir::arith::ArithDialect",
+  ];
+}
+
+def LowpParallelizeLoops : Pass<"lowp-parallelize-loops"> {
+  let summary = "Outer loops of kernels and large linalg ops to parallel loops";
+  let description = [{
+    The thread-level parallelism of `lowp-pipeline-x86{threads=N}`, on
+    bufferized IR, ahead of the affine loop lowering; after `lower-affine`,
+    `convert-scf-to-openmp` turns each outermost `scf.parallel` into an
+    OpenMP parallel loop.
+
+    - An `scf.for` without `iter_args` that carries the `lowp.parallel`
+      unit attribute becomes an `scf.parallel` with the same bounds, unless
+      it has fewer than `threads` iterations (then marked loops inside it
+      are candidates). A lowering marks a loop so when its iterations write
+      disjoint memory and read nothing another iteration writes (the
+      column-panel loops of `lowp-x86-lower-contractions`' kernels, their B
+      packing, a batch_matmul's batches).
+    - A linalg op on buffers with static sizes, at least `min-iterations`
+      points, a parallel first dimension of at least `threads` iterations
+      and at least one more loop becomes its affine loop nest
+      (`convert-linalg-to-affine-loops`' own lowering) with the outermost
+      loop an `affine.parallel`; the inner loops stay `affine.for` for the
+      vectorizer. Splitting a parallel dimension leaves every reduction's
+      order as it was: results do not depend on the thread count.
+
+    Loops already inside a parallel loop stay sequential (one level of
+    threads); so do smaller, dynamically shaped or one-dimensional ops, and
+    ops whose first dimension is a reduction.
+
+    ```mlir
+    linalg.generic {iterator_types = ["parallel", "reduction"]}
+        ins(%x : memref<128x768xf32>) outs(%y : memref<128xf32>) {...}
+    // becomes
+    affine.parallel (%i) = (0) to (128) {
+      affine.for %j = 0 to 768 {
+        ... affine.load %x[%i, %j], %y[%i]; affine.store ... %y[%i]
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"threads", "threads", "unsigned", /*default=*/"2",
+           "Number of threads the parallel loops are meant for (1: no-op)">,
+    Option<"minIterations", "min-iterations", "int64_t", /*default=*/"16384",
+           "Smallest iteration space of a linalg op worth a parallel loop">,
+  ];
+  let dependentDialects = [
+    "::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+  ];
+}
+
 def LowpInlineScalarResources : Pass<"lowp-inline-scalar-resources"> {
   let summary = "Read rank-0 dense_resource global initializers into dense ones";
   let description = [{

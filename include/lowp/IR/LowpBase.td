@@ -63,6 +63,12 @@ def Lowp_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getRoleAttrName() {
       return ::llvm::StringLiteral("lowp.role");
     }
+    /// Name of the unit attribute a lowering puts on an `scf.for` whose
+    /// iterations are independent (disjoint writes, no read of another
+    /// iteration's writes); lowp-parallelize-loops runs it on threads.
+    static constexpr ::llvm::StringLiteral getParallelLoopAttrName() {
+      return ::llvm::StringLiteral("lowp.parallel");
+    }
   private:
     void registerAttributes();
   public:

@@ -99,24 +99,32 @@ public:
     all.append(rest.begin(), rest.end());
     return all;
   }
-  /// for (i = lo; i < hi; i += step) body(i)
-  void loop(Value lo, Value hi, int64_t step, function_ref<void(Value)> body) {
-    scf::ForOp::create(b, loc, lo, hi, idx(step), ValueRange{},
-                       [&](OpBuilder &nb, Location, Value iv, ValueRange) {
-                         OpBuilder::InsertionGuard g(b);
-                         b.setInsertionPoint(nb.getInsertionBlock(),
-                                             nb.getInsertionPoint());
-                         body(iv);
-                         scf::YieldOp::create(b, loc);
-                       });
+  /// for (i = lo; i < hi; i += step) body(i). `parallel`: the iterations
+  /// write disjoint memory and read nothing another one writes; the loop
+  /// carries `lowp.parallel`, which lowp-parallelize-loops (threads= of
+  /// lowp-pipeline-x86) turns into an scf.parallel.
+  void loop(Value lo, Value hi, int64_t step, function_ref<void(Value)> body,
+            bool parallel = false) {
+    auto forOp = scf::ForOp::create(
+        b, loc, lo, hi, idx(step), ValueRange{},
+        [&](OpBuilder &nb, Location, Value iv, ValueRange) {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          body(iv);
+          scf::YieldOp::create(b, loc);
+        });
+    if (parallel)
+      forOp->setAttr(lowp::LowpDialect::getParallelLoopAttrName(),
+                     b.getUnitAttr());
   }
   void loop(int64_t lo, int64_t hi, int64_t step,
-            function_ref<void(Value)> body) {
+            function_ref<void(Value)> body, bool parallel = false) {
     if (lo < hi)
-      loop(idx(lo), idx(hi), step, body);
+      loop(idx(lo), idx(hi), step, body, parallel);
   }
-  void loop(int64_t n, int64_t step, function_ref<void(Value)> body) {
-    loop(0, n, step, body);
+  void loop(int64_t n, int64_t step, function_ref<void(Value)> body,
+            bool parallel = false) {
+    loop(0, n, step, body, parallel);
   }
 
   /// The rows of a square block of vectors, transposed in registers:
@@ -339,7 +347,7 @@ public:
             }
           }
         });
-      });
+      }, /*parallel=*/true);
     }
     if (tailCols) {
       // The last panel: zeros, then its columns one by one (O(k * nr)).
@@ -520,7 +528,8 @@ public:
     };
     // Every panel: the full ones in a loop, then the zero-padded last one.
     auto forEachPanel = [&](function_ref<void(Value, int64_t)> body) {
-      loop(fullPanels, 1, [&](Value jb) { body(jb, nr); });
+      // Panels write disjoint columns of C (parallel).
+      loop(fullPanels, 1, [&](Value jb) { body(jb, nr); }, /*parallel=*/true);
       if (tailCols)
         body(idx(fullPanels), tailCols);
     };
@@ -608,16 +617,21 @@ public:
       if (!batches)
         one({}, packed);
       else
-        loop(batches, 1, [&](Value batch) { one(batch, packed); });
+        loop(batches, 1, [&](Value batch) { one(batch, packed); },
+             /*parallel=*/true);
       if (!prepacked)
         dealloc(packed);
       return;
     }
-    loop(batches, 1, [&](Value batch) {
-      Value packed = packB(bOp, batch, n, k, elem, dot, bCast);
-      one(batch, packed);
-      dealloc(packed);
-    });
+    // Batches are independent (parallel): each packs its own B.
+    loop(
+        batches, 1,
+        [&](Value batch) {
+          Value packed = packB(bOp, batch, n, k, elem, dot, bCast);
+          one(batch, packed);
+          dealloc(packed);
+        },
+        /*parallel=*/true);
   }
 
   /// True when the AMX kernel covers an m x n x k bf16 matmul: 2 x 2 C

@@ -1,0 +1,174 @@
+// RUN: fp-opt %s -lowp-fuse-elementwise -split-input-file | FileCheck %s
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+
+// Bias add (a broadcast of the bias by linalg.broadcast, then linalg.add)
+// and erf-GELU after a matmul: one generic reads the matmul result and
+// the bias directly; the matmul stays a named op.
+// CHECK-LABEL: func @bias_gelu
+// CHECK: %[[MM:.*]] = linalg.matmul
+// CHECK-NOT: linalg.broadcast
+// CHECK-NOT: linalg.add
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[MM]], %{{.*}} : tensor<16x64xf32>, tensor<64xf32>)
+// CHECK: arith.addf
+// CHECK: math.erf
+// CHECK: linalg.yield
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[R]]
+func.func @bias_gelu(%a: tensor<16x32xf32>, %w: tensor<32x64xf32>, %bias: tensor<64xf32>) -> tensor<16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x64xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %mm = linalg.matmul ins(%a, %w : tensor<16x32xf32>, tensor<32x64xf32>) outs(%c : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %bb = linalg.broadcast ins(%bias : tensor<64xf32>) outs(%e : tensor<16x64xf32>) dimensions = [0]
+  %sum = linalg.add ins(%mm, %bb : tensor<16x64xf32>, tensor<16x64xf32>) outs(%e : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %g = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%sum : tensor<16x64xf32>) outs(%e : tensor<16x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %half = arith.constant 0.5 : f32
+    %one = arith.constant 1.0 : f32
+    %rs2 = arith.constant 0.707106769 : f32
+    %s = arith.mulf %x, %rs2 : f32
+    %er = math.erf %s : f32
+    %p = arith.addf %er, %one : f32
+    %h = arith.mulf %x, %half : f32
+    %y = arith.mulf %h, %p : f32
+    linalg.yield %y : f32
+  } -> tensor<16x64xf32>
+  return %g : tensor<16x64xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// Softmax's exp(x - max) feeds both the sum and the division: it is
+// computed once (two uses, not a cast), and the division is not fused
+// into it. The max reduction is never fused into its consumer.
+// CHECK-LABEL: func @softmax
+// CHECK: %[[MAX:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK: arith.maximumf
+// CHECK: %[[EXP:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]
+// CHECK: math.exp
+// CHECK: %[[SUM:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[EXP]] :
+// CHECK: linalg.generic {{.*}} ins(%[[EXP]], %[[SUM]] :
+// CHECK: arith.divf
+func.func @softmax(%x: tensor<4x32xf32>) -> tensor<4x32xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<4xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %m = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x32xf32>) outs(%mi : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.maximumf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %e2 = tensor.empty() : tensor<4x32xf32>
+  %ex = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : tensor<4x32xf32>, tensor<4xf32>) outs(%e2 : tensor<4x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %d = arith.subf %a, %b : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  } -> tensor<4x32xf32>
+  %si = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<4x32xf32>) outs(%si : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %y = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %s : tensor<4x32xf32>, tensor<4xf32>) outs(%e2 : tensor<4x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %d = arith.divf %a, %b : f32
+    linalg.yield %d : f32
+  } -> tensor<4x32xf32>
+  return %y : tensor<4x32xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// A bf16 rounding (an island boundary's cast) consumed by two generics is
+// cheap: it is recomputed in both and its bf16 buffer disappears; the
+// rounding itself stays (truncf then extf in each consumer).
+// CHECK-LABEL: func @shared_cast
+// CHECK-NOT: tensor<8x16xbf16>
+// CHECK: linalg.generic
+// CHECK: arith.truncf {{.*}} : f32 to bf16
+// CHECK: arith.extf {{.*}} : bf16 to f32
+// CHECK: linalg.generic
+// CHECK: arith.truncf {{.*}} : f32 to bf16
+// CHECK: arith.extf {{.*}} : bf16 to f32
+func.func @shared_cast(%x: tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32>) {
+  %eb = tensor.empty() : tensor<8x16xbf16>
+  %b = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<8x16xf32>) outs(%eb : tensor<8x16xbf16>) {
+  ^bb0(%a: f32, %o: bf16):
+    %t = arith.truncf %a : f32 to bf16
+    linalg.yield %t : bf16
+  } -> tensor<8x16xbf16>
+  %e = tensor.empty() : tensor<8x16xf32>
+  %u = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%b : tensor<8x16xbf16>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%a: bf16, %o: f32):
+    %w = arith.extf %a : bf16 to f32
+    %y = math.tanh %w : f32
+    linalg.yield %y : f32
+  } -> tensor<8x16xf32>
+  %v = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%b : tensor<8x16xbf16>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%a: bf16, %o: f32):
+    %w = arith.extf %a : bf16 to f32
+    %y = math.exp %w : f32
+    linalg.yield %y : f32
+  } -> tensor<8x16xf32>
+  return %u, %v : tensor<8x16xf32>, tensor<8x16xf32>
+}
+
+// -----
+
+// Left alone: a transpose feeding a matmul (the kernel's packing may take
+// it), the fill that initializes the matmul, and an expensive producer
+// (tanh) with two consumers.
+// CHECK-LABEL: func @left_alone
+// CHECK: %[[T:.*]] = linalg.transpose
+// CHECK: %[[C:.*]] = linalg.fill
+// CHECK: linalg.matmul ins(%{{.*}}, %[[T]] : {{.*}}) outs(%[[C]] :
+// CHECK: %[[TH:.*]] = linalg.generic
+// CHECK: math.tanh
+// CHECK: linalg.generic {{.*}} ins(%[[TH]]
+// CHECK: linalg.generic {{.*}} ins(%[[TH]]
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @left_alone(%a: tensor<16x32xf32>, %w: tensor<64x32xf32>) -> (tensor<16x64xf32>, tensor<16x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %et = tensor.empty() : tensor<32x64xf32>
+  %t = linalg.transpose ins(%w : tensor<64x32xf32>) outs(%et : tensor<32x64xf32>) permutation = [1, 0]
+  %e = tensor.empty() : tensor<16x64xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %mm = linalg.matmul ins(%a, %t : tensor<16x32xf32>, tensor<32x64xf32>) outs(%c : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %th = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%mm : tensor<16x64xf32>) outs(%e : tensor<16x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.tanh %x : f32
+    linalg.yield %y : f32
+  } -> tensor<16x64xf32>
+  %p = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%th : tensor<16x64xf32>) outs(%e : tensor<16x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.mulf %x, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<16x64xf32>
+  %q = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%th : tensor<16x64xf32>) outs(%e : tensor<16x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.addf %x, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<16x64xf32>
+  return %p, %q : tensor<16x64xf32>, tensor<16x64xf32>
+}
