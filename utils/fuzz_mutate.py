@@ -28,6 +28,7 @@ a time, and failing mutants are written to --out.
 
   fuzz_mutate.py --mutants 2000                     # lit corpus + generated seeds
   fuzz_mutate.py --mutants 200 --quick --fp-opt build/bin/fp-opt
+  fuzz_mutate.py --unmutated                        # the corpus itself, unchanged
 """
 
 import argparse
@@ -372,6 +373,8 @@ def main():
     ap.add_argument("--quick", action="store_true", help="a few decision passes and convert-lowp-to-linalg")
     ap.add_argument("--only", default="", help="comma-separated configuration names")
     ap.add_argument("--out", default="", help="directory for failing mutants")
+    ap.add_argument("--unmutated", action="store_true",
+                    help="every seed as it is, once (the corpus check: no error on success)")
     args = ap.parse_args()
 
     configs = [(n, a) for n, a in fuzz_passes.DECISIONS] + [(n, a) for n, a in fuzz_passes.LOWERINGS]
@@ -383,8 +386,8 @@ def main():
     seeds = ([] if args.no_corpus else corpus_seeds(args.max_seed_chars)) + \
         generated_seeds(args.generated, 0)
     rng = random.Random(args.seed)
-    mutants = []
-    for _ in range(args.mutants):
+    mutants = [(origin, [], text) for origin, text in seeds] if args.unmutated else []
+    for _ in range(0 if args.unmutated else args.mutants):
         origin, text = rng.choice(seeds)
         edits, new = mutate(rng, text)
         mutants.append((origin, edits, new))
