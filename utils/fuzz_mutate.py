@@ -345,15 +345,21 @@ class Campaign:
                 self.fail(m, config, cargs, kind, detail)
         return good
 
-    def run(self, mutants, batch_size):
-        valid = []
+    def progress(self, config, start):
+        counts = " ".join(f"{k}={v}" for (c, k), v in sorted(self.outcomes.items()) if c == config)
+        print(f"  {config:24} {counts}  ({time.time() - start:.0f} s)", flush=True)
+
+    def run(self, mutants, batch_size, valid):
+        """Fills `valid` as it goes (a campaign cut short still reports)."""
+        start = time.time()
         for b in range(0, len(mutants), batch_size):
             chunk = mutants[b:b + batch_size]
             valid += [chunk[i] for i in self.batch(chunk, "parse", [])]
+        self.progress("parse", start)
         for name, cargs in self.configs:
             for b in range(0, len(valid), batch_size):
                 self.batch(valid[b:b + batch_size], name, cargs)
-        return valid
+            self.progress(name, start)
 
 
 QUICK = ["islands", "infer-bf16-demote", "infer-f16-acc", "loss-scaling", "fp8-sm90", "amp-sm_90-auto",
@@ -395,7 +401,11 @@ def main():
     start = time.time()
     runner = fuzz_passes.Runner(args.fp_opt, args.timeout)
     campaign = Campaign(runner, configs, args.out, args.timeout)
-    valid = campaign.run(mutants, args.batch)
+    valid = []
+    try:
+        campaign.run(mutants, args.batch, valid)
+    except KeyboardInterrupt:
+        print("interrupted: the figures below cover the configurations listed above")
     wall = time.time() - start
 
     parse = {k: v for (c, k), v in campaign.outcomes.items() if c == "parse"}
