@@ -3,8 +3,11 @@
 #include "lowp/Analysis/FP8Candidates.h"
 #include "lowp/IR/LowpDialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -17,6 +20,58 @@ bool mlir::lowp::isMatrixOp(Operation *op) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   return linalgOp && (linalg::isaContractionOpInterface(linalgOp) ||
                       linalg::isaConvolutionOpInterface(linalgOp));
+}
+
+/// The tensor a layout move reads (the same elements, moved or repeated),
+/// or null when `op` is not one.
+static Value getMovedTensor(Operation *op) {
+  if (isa<CastOp, tensor::CastOp, tensor::ExpandShapeOp,
+          tensor::CollapseShapeOp, tensor::ExtractSliceOp, tensor::ReshapeOp>(
+          op))
+    return op->getOperand(0);
+  if (auto transpose = dyn_cast<linalg::TransposeOp>(op))
+    return transpose.getInput();
+  if (auto broadcast = dyn_cast<linalg::BroadcastOp>(op))
+    return broadcast.getInput();
+  // A generic whose body yields its one input element: a transpose or
+  // broadcast written out (older torch-mlir, TOSA).
+  if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
+    if (generic.getNumDpsInputs() != 1 || generic.getNumDpsInits() != 1)
+      return nullptr;
+    Block &body = generic.getRegion().front();
+    auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
+    if (!yield || yield.getNumOperands() != 1)
+      return nullptr;
+    // A widening and the narrowing back (a copy computed in f32 on targets
+    // without arithmetic in the format) change nothing.
+    Value yielded = yield.getOperand(0);
+    if (auto trunc = yielded.getDefiningOp<arith::TruncFOp>())
+      if (auto ext = trunc.getIn().getDefiningOp<arith::ExtFOp>())
+        if (ext.getIn().getType() == trunc.getType())
+          yielded = ext.getIn();
+    if (yielded == body.getArgument(0))
+      return generic.getDpsInputs()[0];
+  }
+  return nullptr;
+}
+
+bool mlir::lowp::isParameterLike(Value value) {
+  while (true) {
+    if (auto role = getValueMark<TensorRoleAttr>(
+            value, LowpDialect::getRoleAttrName()))
+      return role.getValue() == TensorRole::Weight;
+    if (auto arg = dyn_cast<BlockArgument>(value))
+      return isa_and_nonnull<FunctionOpInterface>(
+                 arg.getOwner()->getParentOp()) &&
+             arg.getOwner()->isEntryBlock();
+    Operation *def = value.getDefiningOp();
+    if (matchPattern(value, m_Constant()))
+      return true;
+    Value moved = getMovedTensor(def);
+    if (!moved)
+      return false;
+    value = moved;
+  }
 }
 
 Value mlir::lowp::lookThroughNarrowingCast(Value value) {

@@ -14,7 +14,7 @@ using namespace mlir;
 namespace {
 /// What `policy=` asks for; an enum so that a misspelled policy is an error
 /// in the pipeline text, naming the values.
-enum class Policy { Auto, F16, BF16, FP8 };
+enum class Policy { Auto, F16, BF16, FP8, Autocast };
 
 /// The option's spelling, which the passes' own options take.
 StringRef stringifyPolicy(Policy policy) {
@@ -27,6 +27,8 @@ StringRef stringifyPolicy(Policy policy) {
     return "bf16";
   case Policy::FP8:
     return "fp8";
+  case Policy::Autocast:
+    return "autocast";
   }
   llvm_unreachable("unknown policy");
 }
@@ -47,7 +49,11 @@ struct AutoMixedPrecisionOptions
           clEnumValN(Policy::Auto, "auto", "the target's preferred format"),
           clEnumValN(Policy::F16, "f16", "f16"),
           clEnumValN(Policy::BF16, "bf16", "bf16"),
-          clEnumValN(Policy::FP8, "fp8", "16-bit inference, then FP8"))};
+          clEnumValN(Policy::FP8, "fp8", "16-bit inference, then FP8"),
+          clEnumValN(Policy::Autocast, "autocast",
+                     "PyTorch autocast's choice, for comparison: matrix op "
+                     "inputs in the target's preferred format, f32 "
+                     "accumulation, everything else f32"))};
   PassOptions::Option<std::string> report{
       *this, "report",
       llvm::cl::desc("Write the precision decision report here (.json: "
@@ -96,6 +102,12 @@ struct AutoMixedPrecisionOptions
       llvm::cl::desc("policy=fp8: keep the first and last matrix op of each "
                      "function at 16 bits"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> fp8Attention{
+      *this, "fp8-attention",
+      llvm::cl::desc("policy=fp8: FP8 also for products of two computed "
+                     "activations (attention's Q.K^T and P.V); by default "
+                     "they keep 16 bits"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> allowBF16Fallback{
       *this, "allow-bf16-fallback",
       llvm::cl::desc("policy=fp8: on a target without FP8, keep the 16-bit "
@@ -124,8 +136,10 @@ static void buildAutoMixedPrecisionPipeline(
   //    FP8 selection then narrows matrix inputs further.
   lowp::LowpInferPrecisionOptions infer;
   infer.targetChip = options.target;
-  infer.lowFormat =
-      policy == Policy::FP8 ? std::string("auto") : policyName.str();
+  infer.lowFormat = policy == Policy::FP8 || policy == Policy::Autocast
+                        ? std::string("auto")
+                        : policyName.str();
+  infer.propagate = policy != Policy::Autocast;
   infer.reportPath = options.report;
   pm.addPass(lowp::createLowpInferPrecision(infer));
 
@@ -133,7 +147,8 @@ static void buildAutoMixedPrecisionPipeline(
   //    docs/training-step.md), now that their compute type is decided: f16
   //    steps get dynamic scaling, bf16 and FP8 ones are left as they are.
   lowp::LowpMaterializeLossScalingOptions lossScaling;
-  lossScaling.policy = policyName.str();
+  lossScaling.policy =
+      policy == Policy::Autocast ? std::string("auto") : policyName.str();
   pm.addPass(lowp::createLowpMaterializeLossScaling(lossScaling));
   // 4. FP8: matrix ops take FP8 operands with per-tensor scales (by
   //    default the hybrid recipe with scales computed in the graph, which
@@ -146,6 +161,7 @@ static void buildAutoMixedPrecisionPipeline(
     fp8.amaxHistory = options.fp8AmaxHistory;
     fp8.margin = options.fp8Margin;
     fp8.firstLastBF16 = options.firstLastBF16;
+    fp8.fp8Attention = options.fp8Attention;
     fp8.allowBF16Fallback = options.allowBF16Fallback;
     pm.addPass(lowp::createSelectFP8Formats(fp8));
   }

@@ -85,6 +85,9 @@ struct InferenceConfig {
   /// chips: the same storage and matrix inputs, no emulated 16-bit
   /// arithmetic, and one rounding per payload instead of one per op.
   bool lowArithmetic = true;
+  /// Rules 2 and 3 (low values carried forward through follow ops); off,
+  /// matrix inputs are rounded and everything else stays f32 (autocast).
+  bool propagate = true;
 };
 
 /// True for types whose float elements are f32 in a shape the pass can
@@ -387,7 +390,8 @@ private:
       if (node.colour == Colour::Low)
         lowNodes.push_back(&node);
     SmallVector<Node *> worklist(lowNodes);
-    paintForward(worklist, Colour::Low, "follows low-precision");
+    if (config.propagate)
+      paintForward(worklist, Colour::Low, "follows low-precision");
 
     // Rule 4: transparent producers all of whose uses want low values.
     worklist.clear();
@@ -972,6 +976,7 @@ struct LowpInferPrecisionPass
       config.forceLow.insert(name);
     config.emitRemarks = emitRemarks;
     config.demoteSignatures = demoteSignatures;
+    config.propagate = propagate;
     config.recordDecisions = emitRemarks || !reportPath.empty();
 
     // The report is read only when it is written (reportPath) or its

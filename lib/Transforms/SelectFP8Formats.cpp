@@ -48,27 +48,6 @@ namespace {
 // Reading marks from the IR
 //===----------------------------------------------------------------------===//
 
-/// The attribute `name` that describes `value`: on its defining op (one
-/// attribute, or an array with one per result) or, for a function argument,
-/// among the argument's attributes.
-template <typename AttrT>
-AttrT getValueMark(Value value, StringRef name) {
-  if (auto result = dyn_cast<OpResult>(value)) {
-    Attribute attr = result.getOwner()->getAttr(name);
-    if (auto array = dyn_cast_if_present<ArrayAttr>(attr))
-      return result.getResultNumber() < array.size()
-                 ? dyn_cast<AttrT>(array[result.getResultNumber()])
-                 : AttrT();
-    return dyn_cast_if_present<AttrT>(attr);
-  }
-  auto arg = cast<BlockArgument>(value);
-  auto func =
-      dyn_cast_if_present<FunctionOpInterface>(arg.getOwner()->getParentOp());
-  if (!func || arg.getOwner() != &func.getFunctionBody().front())
-    return AttrT();
-  return func.getArgAttrOfType<AttrT>(arg.getArgNumber(), name);
-}
-
 /// The ops of the backward pass: everything computed from a training step's
 /// loss seed (docs/training-step.md), the seed included.
 llvm::SetVector<Operation *> getBackwardOps(FunctionOpInterface func) {
@@ -184,6 +163,9 @@ private:
   llvm::MapVector<Operation *, SmallVector<std::pair<BlockArgument, Value>>>
       historyUpdates;
   std::vector<ReportEntry> entries;
+  /// Matrix FLOPs (2 x iterations of ops with static shapes) seen, and
+  /// those now on FP8 operands.
+  int64_t matrixFlops = 0, fp8Flops = 0;
 };
 
 void SelectFP8FormatsPass::record(ReportEntry entry, Location loc,
@@ -198,6 +180,21 @@ void SelectFP8FormatsPass::record(ReportEntry entry, Location loc,
                          : std::string(),
       entry.format, entry.reason);
   entries.push_back(std::move(entry));
+}
+
+/// 2 x the iteration count of a linalg matrix op with static loop ranges,
+/// 0 otherwise.
+static int64_t getMatrixFlops(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp)
+    return 0;
+  int64_t iterations = 1;
+  for (int64_t range : linalgOp.getStaticLoopRanges()) {
+    if (ShapedType::isDynamic(range))
+      return 0;
+    iterations *= range;
+  }
+  return 2 * iterations;
 }
 
 /// Reshapes and transposes between a narrowing lowp.cast and a matrix
@@ -457,6 +454,8 @@ LogicalResult SelectFP8FormatsPass::processFunction(func::FuncOp func,
     opEntry.op = op->getName().getStringRef().str();
     opEntry.location = printLocation(op->getLoc());
     opEntry.action = "kept";
+    int64_t flops = getMatrixFlops(op);
+    matrixFlops += flops;
     auto keep = [&](std::string format, std::string reason) {
       opEntry.format = std::move(format);
       opEntry.reason = std::move(reason);
@@ -464,8 +463,10 @@ LogicalResult SelectFP8FormatsPass::processFunction(func::FuncOp func,
     };
 
     // Already on FP8 operands: a previous run rewrote it.
-    if (llvm::any_of(op->getOperandTypes(), isEightBitFloat))
+    if (llvm::any_of(op->getOperandTypes(), isEightBitFloat)) {
+      fp8Flops += flops;
       continue;
+    }
     if (auto pinned = op->getAttrOfType<TypeAttr>(
             LowpDialect::getPrecisionAttrName())) {
       std::string type;
@@ -486,6 +487,15 @@ LogicalResult SelectFP8FormatsPass::processFunction(func::FuncOp func,
     }
 
     auto linalgOp = cast<linalg::LinalgOp>(op);
+    if (recipe == FP8Recipe::Hybrid && !fp8Attention &&
+        !llvm::any_of(linalgOp.getDpsInputs(), [&](Value input) {
+          return isParameterLike(input) ||
+                 getRole(input, backwardOps) == TensorRole::Gradient;
+        })) {
+      keep("16-bit", "product of two computed activations (attention); "
+                     "fp8-attention=true makes it FP8");
+      continue;
+    }
     SmallVector<FP8Decision> decisions;
     std::vector<ReportEntry> operandEntries;
     for (auto [i, operand] : llvm::enumerate(linalgOp.getDpsInputs())) {
@@ -520,6 +530,7 @@ LogicalResult SelectFP8FormatsPass::processFunction(func::FuncOp func,
     }
     if (!allFP8)
       continue;
+    fp8Flops += flops;
 
     SmallVector<QuantizedTensor> operands;
     for (auto [operand, decision] :
@@ -607,6 +618,12 @@ LogicalResult SelectFP8FormatsPass::writeReport() {
       {"pass", "lowp-select-fp8-formats"},
       {"recipe", stringifyFP8Recipe(recipe)},
       {"margin", (int64_t)margin},
+      {"fp8_attention", fp8Attention.getValue()},
+      {"matrix_flops", matrixFlops},
+      {"fp8_matrix_flops", fp8Flops},
+      {"fp8_flop_share",
+       matrixFlops ? llvm::json::Value(double(fp8Flops) / matrixFlops)
+                   : llvm::json::Value(nullptr)},
       {"decisions", std::move(decisions)}};
   std::string error;
   std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(report, &error);
@@ -632,6 +649,7 @@ void SelectFP8FormatsPass::runOnOperation() {
   blockStartEnd.clear();
   historyUpdates.clear();
   entries.clear();
+  matrixFlops = fp8Flops = 0;
 
   // The target: the option sets (and records) it, else the module says it.
   FailureOr<const TargetInfo *> resolved = resolveTarget(module, target);

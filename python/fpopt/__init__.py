@@ -102,7 +102,9 @@ def auto_mixed_precision(ir: str, target: Optional[str] = None,
     its decision report as Python objects.
 
     ``target`` is a chip of the capability table (None: the module's
-    ``lowp.target``); ``policy`` is ``auto``, ``f16``, ``bf16`` or ``fp8``.
+    ``lowp.target``); ``policy`` is ``auto``, ``f16``, ``bf16``, ``fp8`` or
+    ``autocast`` (PyTorch autocast's decision, a baseline: matrix inputs
+    16-bit, everything else f32).
     Raises CompileError on failure.
     """
     with tempfile.TemporaryDirectory(prefix="fpopt-") as tmp:

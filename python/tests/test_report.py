@@ -76,3 +76,19 @@ def test_from_json_round_trip():
     assert report.kept_wide[0] == fpopt.KeptWide("math.exp", "loc(x)", "f32",
                                                  "sensitive", "exp")
     assert report.ops_in("bf16") == 3
+
+
+def test_autocast_policy_keeps_everything_but_matrix_inputs_wide():
+    auto = fpopt.auto_mixed_precision(MLP, target="sm_90").report
+    autocast = fpopt.auto_mixed_precision(MLP, target="sm_90",
+                                          policy="autocast").report
+    matmuls = MLP.count("linalg.matmul")
+    # The matrix ops are demoted either way...
+    assert autocast.low == "bf16"
+    assert autocast.counts["linalg.matmul"] == {"bf16": matmuls}
+    # ...but nothing else is: fewer ops in bf16 than the default decision.
+    assert autocast.ops_in("bf16") < auto.ops_in("bf16")
+    for op, precisions in autocast.counts.items():
+        if op not in ("linalg.matmul", "linalg.transpose", "linalg.fill",
+                      "tensor.empty", "arith.constant"):
+            assert "bf16" not in precisions, op

@@ -11,6 +11,7 @@
 
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
+#include "mlir/IR/Block.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace mlir::lowp {
@@ -22,6 +23,35 @@ bool isMatrixOp(Operation *op);
 /// The input of a narrowing lowp.cast (as precision inference inserts before
 /// matrix ops), else `value`: the widest form of the tensor.
 Value lookThroughNarrowingCast(Value value);
+
+/// The attribute `name` that describes `value`: on its defining op (one
+/// attribute, or an array with one per result) or, for a function argument,
+/// among the argument's attributes.
+template <typename AttrT>
+AttrT getValueMark(Value value, StringRef name) {
+  if (auto result = dyn_cast<OpResult>(value)) {
+    Attribute attr = result.getOwner()->getAttr(name);
+    if (auto array = dyn_cast_if_present<ArrayAttr>(attr))
+      return result.getResultNumber() < array.size()
+                 ? dyn_cast<AttrT>(array[result.getResultNumber()])
+                 : AttrT();
+    return dyn_cast_if_present<AttrT>(attr);
+  }
+  auto arg = cast<BlockArgument>(value);
+  auto func =
+      dyn_cast_if_present<FunctionOpInterface>(arg.getOwner()->getParentOp());
+  if (!func || arg.getOwner() != &func.getFunctionBody().front())
+    return AttrT();
+  return func.getArgAttrOfType<AttrT>(arg.getArgNumber(), name);
+}
+
+/// True when `value` is a parameter of the computation, not something it
+/// computed: a constant or an argument of the enclosing function (weights
+/// arrive either way from front ends), or a value marked
+/// `#lowp.role<weight>`, seen through the layout moves front ends put
+/// between a weight and its matrix op (casts, reshapes, slices, transposes,
+/// broadcasts, copy-like generics).
+bool isParameterLike(Value value);
 
 /// The widest forms of the float tensor operands of `func`'s matrix ops
 /// (outside lowp.island, not pinned by lowp.precision), in program order,

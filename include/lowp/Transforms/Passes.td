@@ -118,6 +118,10 @@ def LowpInferPrecision : Pass<"lowp-infer-precision", "::mlir::ModuleOp"> {
            "casts move to their callers)">,
     Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
            "Emit one remark per op with its precision and the reason">,
+    Option<"propagate", "propagate", "bool", /*default=*/"true",
+           "Carry the low format forward through follow ops (false: only "
+           "matrix ops and the moves that feed them are low, everything "
+           "else f32, as PyTorch autocast does)">,
     ListOption<"keepWideOps", "keep-f32", "std::string",
                "Op names (e.g. linalg.matmul) always kept at f32">,
     ListOption<"forceLowOps", "force-low", "std::string",
@@ -247,10 +251,19 @@ def SelectFP8Formats : Pass<"lowp-select-fp8-formats", "::mlir::ModuleOp"> {
     history of `amax-history` entries that becomes an extra argument and an
     extra result of the function (`amax-compute` = max or most-recent).
 
+    Which matrix ops take FP8 (as Transformer Engine does): with `hybrid`,
+    those with a parameter operand (a weight: a constant or a function
+    argument, `#lowp.role<weight>`, seen through casts, reshapes, slices,
+    transposes and broadcasts) and the backward pass's GEMMs (an operand is
+    a gradient); a product of two computed activations (attention's Q.K^T
+    and P.V) keeps 16 bits unless `fp8-attention`. The explicit recipes
+    (`e4m3`, `e5m2`, `range`) apply to every matrix op.
+
     Matrix ops pinned by `lowp.precision`, ops inside `lowp.island`, ops with
     a non-f32 accumulator, and (with `first-last-bf16`) the first and last
     matrix op of each function keep the precision inference gave them, and
-    so do ops with an operand that gets bf16. Every decision and its reason
+    so do ops with an operand that gets bf16. The report gives each matrix
+    op's choice and reason and the FP8 share of the matrix FLOPs. Every decision and its reason
     goes to `report` (JSON) and to remarks (`--remarks-filter="lowp.*"`).
 
     ```mlir
@@ -308,6 +321,9 @@ def SelectFP8Formats : Pass<"lowp-select-fp8-formats", "::mlir::ModuleOp"> {
                         "amax of the previous step"))}]>,
     Option<"firstLastBF16", "first-last-bf16", "bool", /*default=*/"false",
            "Keep the first and last matrix op of each function at 16 bits">,
+    Option<"fp8Attention", "fp8-attention", "bool", /*default=*/"false",
+           "hybrid: FP8 also for products of two computed activations "
+           "(attention's Q.K^T and P.V)">,
     Option<"report", "report", "std::string", /*default=*/"\"\"",
            "Write every decision as JSON to this file ('-': stdout)">,
   ];
