@@ -8,6 +8,7 @@ flags
   verifier     the pass left invalid IR (fails with -verify-each, passes
                without it);
   silent       a non-zero exit without an `error:` diagnostic;
+  error-exit-0 an `error:` diagnostic on a run that exits 0;
   roundtrip    the pass's output does not parse back;
   idempotence  for decision passes and the decision pipeline: running the
                pass on its own output changes it;
@@ -128,7 +129,8 @@ QUICK_DECISIONS = ["islands", "infer-f16", "infer-bf16-demote", "infer-f16-acc",
                    "amp-avx2-f16", "amp-sm_70-auto"]
 
 CRASH_RE = re.compile(r"LLVM ERROR|Assertion .* failed|PLEASE submit a bug report|Stack dump|"
-                      r"UNREACHABLE executed|Segmentation fault")
+                      r"UNREACHABLE executed|Segmentation fault|"
+                      r"ERROR: (Address|Leak|UndefinedBehavior)Sanitizer|runtime error: ")
 
 
 class Runner:
@@ -158,6 +160,11 @@ def classify(runner, text, args, idempotent, split=False):
     if rc < 0 or rc >= 128 or CRASH_RE.search(err):
         sig = next((l for l in err.splitlines() if CRASH_RE.search(l)), f"exit {rc}")
         return "crash", sig.strip(), None
+    if rc == 0 and "error:" in err:
+        # A run that reports an error must not succeed (tools would use the
+        # output of a failed compilation).
+        msg = next(l for l in err.splitlines() if "error:" in l)
+        return "error-exit-0", msg.strip(), None
     if rc != 0:
         if "error:" not in err:
             return "silent", f"exit {rc} without a diagnostic: {err[-300:]}", None

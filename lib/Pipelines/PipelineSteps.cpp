@@ -21,6 +21,9 @@ void lowp::addLowpToBufferizableTensors(OpPassManager &pm) {
 }
 
 void lowp::addBufferization(OpPassManager &pm) {
+  // Expands with two dynamic sizes in one group would reach upstream
+  // expand-strided-metadata as memref.expand_shape, which crashes on them.
+  pm.addPass(createLowpExpandShapeToReshape());
   addPipelineText(pm, "one-shot-bufferize{bufferize-function-boundaries "
                       "function-boundary-type-conversion=identity-layout-map "
                       "allow-return-allocs-from-loops}");

@@ -439,6 +439,35 @@ def LowpInlineScalarResources : Pass<"lowp-inline-scalar-resources"> {
   }];
 }
 
+def LowpExpandShapeToReshape : Pass<"lowp-expand-shape-to-reshape"> {
+  let summary = "Dynamic tensor.expand_shape with two unknown sizes in one group to tensor.reshape";
+  let description = [{
+    A `tensor.expand_shape` whose reassociation group has more than one
+    dynamic output size bufferizes to a `memref.expand_shape` that MLIR 22's
+    `expand-strided-metadata` (run by every lowering pipeline) dereferences a
+    null attribute on: the strides of such a group are not constants. This
+    pass, run by the lowering pipelines before bufferization, rewrites those
+    expands as a `tensor.reshape` to a shape built from the op's
+    `output_shape`, which bufferizes to `memref.reshape` (a copy first when
+    the source is a strided view) and lowers without strided metadata:
+
+    ```mlir
+    %e = tensor.expand_shape %t [[0, 1]] output_shape [%a, %b]
+        : tensor<?xf32> into tensor<?x?xf32>
+    // becomes
+    %shape = tensor.from_elements %a, %b : tensor<2xindex>
+    %e = tensor.reshape %t(%shape) : (tensor<?xf32>, tensor<2xindex>) -> tensor<?x?xf32>
+    ```
+
+    Expands with at most one dynamic size per group are left as they are.
+    An expand whose constant `output_shape` entry contradicts its static
+    result type (which `tensor.expand_shape`'s verifier accepts and
+    `memref.expand_shape`'s rejects) is reported here, with its location,
+    instead of leaving invalid IR after bufferization.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::tensor::TensorDialect"];
+}
+
 def LowpInferTransferInBounds : Pass<"lowp-infer-transfer-in-bounds"> {
   let summary = "Mark 1-D vector transfers in affine loops as in bounds";
   let description = [{
