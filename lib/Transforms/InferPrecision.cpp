@@ -116,19 +116,6 @@ static SmallVector<Type> getFloatTypes(Operation *op) {
   return types;
 }
 
-static std::string printLocation(Location loc) {
-  if (auto nameLoc = dyn_cast<NameLoc>(loc))
-    return nameLoc.getName().str();
-  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
-    return (fileLoc.getFilename().getValue() + ":" +
-            Twine(fileLoc.getLine()) + ":" + Twine(fileLoc.getColumn()))
-        .str();
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  loc.print(os);
-  return text;
-}
-
 static std::string printType(Type type) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -522,7 +509,7 @@ private:
     for (Node &node : nodes) {
       PrecisionDecision decision;
       decision.opName = node.op->getName().getStringRef().str();
-      decision.location = printLocation(node.op->getLoc());
+      decision.location = printReportLocation(node.op->getLoc());
       decision.opClass = node.hasClass
                              ? stringifyPrecisionClass(node.precisionClass).str()
                              : "none";
