@@ -12,6 +12,7 @@
 #include "PipelineSteps.h"
 
 #include "lowp/Conversion/Passes.h"
+#include "lowp/IR/TargetResolution.h"
 #include "lowp/Pipelines/Pipelines.h"
 #include "lowp/Target/TargetInfo.h"
 
@@ -25,10 +26,14 @@ using namespace mlir::lowp;
 
 namespace {
 struct NVVMPipelineOptions : PassPipelineOptions<NVVMPipelineOptions> {
-  Option<std::string> chip{
-      *this, "chip",
+  Option<std::string> target{
+      *this, "target",
       llvm::cl::desc("NVIDIA chip of the capability table: sm_70, sm_75, "
                      "sm_80, sm_86, sm_89, sm_90, sm_100")};
+  Option<std::string> deprecatedChip{
+      *this, "chip",
+      llvm::cl::desc("Deprecated spelling of `target` (removed in the next "
+                     "release)")};
   Option<unsigned> threads{
       *this, "threads",
       llvm::cl::desc("Threads per block along the innermost parallel "
@@ -45,20 +50,25 @@ struct NVVMPipelineOptions : PassPipelineOptions<NVVMPipelineOptions> {
       llvm::cl::desc("f16/bf16 contractions to mma.sync kernels (false: "
                      "every op on the naive mapping)"),
       llvm::cl::init(true)};
-  Option<std::string> callingConvention{
+  Option<CallingConvention> callingConvention{
       *this, "calling-convention",
-      llvm::cl::desc("host: functions take and return host buffers and copy "
-                     "them to and from the device; device: they take and "
-                     "return device buffers"),
-      llvm::cl::init("host")};
+      llvm::cl::desc("Where the memref arguments and results of functions "
+                     "that launch kernels live"),
+      llvm::cl::init(CallingConvention::Host),
+      llvm::cl::values(
+          clEnumValN(CallingConvention::Host, "host",
+                     "host buffers, copied to and from the device"),
+          clEnumValN(CallingConvention::Device, "device",
+                     "device buffers"))};
 };
 
-void buildNVVMPipeline(OpPassManager &pm, const NVVMPipelineOptions &opts) {
+void buildNVVMPipeline(OpPassManager &pm, const NVVMPipelineOptions &opts,
+                       StringRef chipName) {
   // Unknown or non-NVIDIA chips: lowp-convert-fp8-to-nvvm reports them on
   // the module, before it changes anything.
-  const TargetInfo *info = lookupTarget(opts.chip);
+  const TargetInfo *info = lookupTarget(chipName);
   if (!info || info->vendor != Vendor::NVIDIA) {
-    pm.addPass(createLowpConvertFP8ToNVVM({opts.chip}));
+    pm.addPass(createLowpConvertFP8ToNVVM({chipName.str()}));
     return;
   }
 
@@ -67,15 +77,15 @@ void buildNVVMPipeline(OpPassManager &pm, const NVVMPipelineOptions &opts) {
   //      remark), and the naive mapping of everything else (GPUMapping.h).
   addNaiveGPUMapping(pm, *info, opts.threads, [&](OpPassManager &nested) {
     if (opts.tensorCores)
-      nested.addPass(createLowpNVVMLowerContractions({opts.chip, false}));
+      nested.addPass(createLowpNVVMLowerContractions({chipName.str(), false}));
   });
   // 3. Inside the kernels: FP8 conversions become the chip's cvt
   //    instructions (or a located error where it has none); bf16
   //    conversions a chip has no cvt for become exact integer code
   //    (lowp-expand-float-conversions).
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
-  kernels.addPass(createLowpConvertFP8ToNVVM({opts.chip}));
-  kernels.addPass(createLowpExpandFloatConversions({opts.chip}));
+  kernels.addPass(createLowpConvertFP8ToNVVM({chipName.str()}));
+  kernels.addPass(createLowpExpandFloatConversions({chipName.str()}));
   // Host functions allocate device memory and copy their arguments and
   // results as the calling convention says; gpu-async-region puts the
   // copies and launches on a stream (gpu-to-llvm lowers only async ones).
@@ -123,9 +133,12 @@ void mlir::lowp::registerNVVMPipeline() {
         NVVMPipelineOptions options;
         if (failed(options.parseFromString(text)))
           return failure();
-        if (options.chip.empty())
-          return errorHandler("lowp-pipeline-nvvm needs chip=<sm_XX>");
-        buildNVVMPipeline(pm, options);
+        std::string chip =
+            selectTargetOption("lowp-pipeline-nvvm", options.target, "chip",
+                               options.deprecatedChip);
+        if (chip.empty())
+          return errorHandler("lowp-pipeline-nvvm needs target=<sm_XX>");
+        buildNVVMPipeline(pm, options, chip);
         return success();
       },
       [](function_ref<void(const mlir::detail::PassOptions &)> optionsHandler) {

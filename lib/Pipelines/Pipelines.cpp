@@ -12,27 +12,6 @@
 using namespace mlir;
 
 namespace {
-/// What `policy=` asks for; an enum so that a misspelled policy is an error
-/// in the pipeline text, naming the values.
-enum class Policy { Auto, F16, BF16, FP8, Autocast };
-
-/// The option's spelling, which the passes' own options take.
-StringRef stringifyPolicy(Policy policy) {
-  switch (policy) {
-  case Policy::Auto:
-    return "auto";
-  case Policy::F16:
-    return "f16";
-  case Policy::BF16:
-    return "bf16";
-  case Policy::FP8:
-    return "fp8";
-  case Policy::Autocast:
-    return "autocast";
-  }
-  llvm_unreachable("unknown policy");
-}
-
 /// Options of `lowp-auto-mixed-precision`.
 struct AutoMixedPrecisionOptions
     : public PassPipelineOptions<AutoMixedPrecisionOptions> {
@@ -40,17 +19,19 @@ struct AutoMixedPrecisionOptions
       *this, "target",
       llvm::cl::desc("Chip of the capability table (recorded on the module "
                      "as #lowp.target); empty: the module's lowp.target")};
-  PassOptions::Option<Policy> policy{
+  PassOptions::Option<lowp::PrecisionPolicy> policy{
       *this, "policy",
       llvm::cl::desc("auto (the target's preferred 16-bit format), f16, "
                      "bf16, or fp8 (16-bit inference, then FP8 selection)"),
-      llvm::cl::init(Policy::Auto),
+      llvm::cl::init(lowp::PrecisionPolicy::Auto),
       llvm::cl::values(
-          clEnumValN(Policy::Auto, "auto", "the target's preferred format"),
-          clEnumValN(Policy::F16, "f16", "f16"),
-          clEnumValN(Policy::BF16, "bf16", "bf16"),
-          clEnumValN(Policy::FP8, "fp8", "16-bit inference, then FP8"),
-          clEnumValN(Policy::Autocast, "autocast",
+          clEnumValN(lowp::PrecisionPolicy::Auto, "auto",
+                     "the target's preferred format"),
+          clEnumValN(lowp::PrecisionPolicy::F16, "f16", "f16"),
+          clEnumValN(lowp::PrecisionPolicy::BF16, "bf16", "bf16"),
+          clEnumValN(lowp::PrecisionPolicy::FP8, "fp8",
+                     "16-bit inference, then FP8"),
+          clEnumValN(lowp::PrecisionPolicy::Autocast, "autocast",
                      "PyTorch autocast's choice, for comparison: matrix op "
                      "inputs in the target's preferred format, f32 "
                      "accumulation, everything else f32"))};
@@ -130,23 +111,21 @@ static void buildAutoMixedPrecisionPipeline(
   // 1. FP32 islands first: inference never demotes inside an island, so
   //    softmax, norms, losses and long sums stay f32 whatever it decides.
   //    Hazards are judged against the format the policy will use.
-  lowp::InsertFP32IslandsOptions islands;
-  islands.targetChip = options.target;
-  Policy policy = options.policy;
-  StringRef policyName = stringifyPolicy(policy);
-  islands.low = policy == Policy::F16 || policy == Policy::BF16
-                    ? policyName.str()
-                    : std::string("auto");
-  pm.addPass(lowp::createInsertFP32Islands(islands));
+  using lowp::PrecisionPolicy;
+  lowp::LowpInsertFP32IslandsOptions islands;
+  islands.target = options.target;
+  PrecisionPolicy policy = options.policy;
+  islands.low = policy == PrecisionPolicy::F16    ? lowp::LowFormat::F16
+                : policy == PrecisionPolicy::BF16 ? lowp::LowFormat::BF16
+                                                  : lowp::LowFormat::Auto;
+  pm.addPass(lowp::createLowpInsertFP32Islands(islands));
 
   // 2. Precision inference. FP8 policies first decide the 16-bit baseline;
   //    FP8 selection then narrows matrix inputs further.
   lowp::LowpInferPrecisionOptions infer;
-  infer.targetChip = options.target;
-  infer.lowFormat = policy == Policy::FP8 || policy == Policy::Autocast
-                        ? std::string("auto")
-                        : policyName.str();
-  infer.propagate = policy != Policy::Autocast;
+  infer.target = options.target;
+  infer.lowFormat = islands.low;
+  infer.propagate = policy != PrecisionPolicy::Autocast;
   infer.reportPath = options.report;
   pm.addPass(lowp::createLowpInferPrecision(infer));
 
@@ -155,13 +134,13 @@ static void buildAutoMixedPrecisionPipeline(
   //    steps get dynamic scaling, bf16 and FP8 ones are left as they are.
   lowp::LowpMaterializeLossScalingOptions lossScaling;
   lossScaling.policy =
-      policy == Policy::Autocast ? std::string("auto") : policyName.str();
+      policy == PrecisionPolicy::Autocast ? PrecisionPolicy::Auto : policy;
   pm.addPass(lowp::createLowpMaterializeLossScaling(lossScaling));
   // 4. FP8: matrix ops take FP8 operands with per-tensor scales (by
   //    default the hybrid recipe with scales computed in the graph, which
   //    works without calibration).
-  if (policy == Policy::FP8) {
-    lowp::SelectFP8FormatsOptions fp8;
+  if (policy == PrecisionPolicy::FP8) {
+    lowp::LowpSelectFP8FormatsOptions fp8;
     fp8.target = options.target;
     fp8.recipe = options.fp8Recipe;
     fp8.scaling = options.fp8Scaling;
@@ -170,17 +149,17 @@ static void buildAutoMixedPrecisionPipeline(
     fp8.firstLastBF16 = options.firstLastBF16;
     fp8.fp8Attention = options.fp8Attention;
     fp8.allowBF16Fallback = options.allowBF16Fallback;
-    pm.addPass(lowp::createSelectFP8Formats(fp8));
+    pm.addPass(lowp::createLowpSelectFP8Formats(fp8));
   }
   // 5. The picture of what was decided, and the JSON report completed with
   //    it: every op's final precision (FP8 included), islands, casts,
   //    scales and hazards, for scripts/lowp-report-html.py.
   bool jsonReport = StringRef(options.report).ends_with(".json");
   if (!options.graph.empty() || jsonReport) {
-    lowp::ViewPrecisionGraphOptions view;
+    lowp::LowpViewPrecisionGraphOptions view;
     view.output = options.graph;
     view.report = jsonReport ? options.report.getValue() : std::string();
-    pm.addPass(lowp::createViewPrecisionGraph(view));
+    pm.addPass(lowp::createLowpViewPrecisionGraph(view));
   }
 }
 

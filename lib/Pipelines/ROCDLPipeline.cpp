@@ -10,6 +10,7 @@
 #include "PipelineSteps.h"
 
 #include "lowp/Conversion/Passes.h"
+#include "lowp/IR/TargetResolution.h"
 #include "lowp/Pipelines/Pipelines.h"
 #include "lowp/Target/TargetInfo.h"
 
@@ -23,10 +24,14 @@ using namespace mlir::lowp;
 
 namespace {
 struct ROCDLPipelineOptions : PassPipelineOptions<ROCDLPipelineOptions> {
-  Option<std::string> chip{
-      *this, "chip",
+  Option<std::string> target{
+      *this, "target",
       llvm::cl::desc("AMD chip of the capability table: gfx908, gfx90a, "
                      "gfx942, gfx950")};
+  Option<std::string> deprecatedChip{
+      *this, "chip",
+      llvm::cl::desc("Deprecated spelling of `target` (removed in the next "
+                     "release)")};
   Option<unsigned> threads{
       *this, "threads",
       llvm::cl::desc("Threads per block along the innermost parallel "
@@ -45,7 +50,7 @@ void buildROCDLPipeline(OpPassManager &pm, const TargetInfo &info,
   //    becomes LLVM intrinsics the AMDGPU backend expands itself, so no
   //    ROCm device library (ocml) is needed.
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
-  kernels.addPass(createLowpExpandFloatConversions({opts.chip}));
+  kernels.addPass(createLowpExpandFloatConversions({info.name.str()}));
   addPipelineText(kernels, "math-expand-ops,convert-math-to-llvm");
   // 4. Upstream's ROCDL lowering. convert-arith-to-amdgpu turns the FP8
   //    conversions left (the chip's own flavour) into packed hardware
@@ -83,12 +88,15 @@ void mlir::lowp::registerROCDLPipeline() {
         ROCDLPipelineOptions options;
         if (failed(options.parseFromString(text)))
           return failure();
-        const TargetInfo *info = lookupTarget(options.chip);
+        std::string chip =
+            selectTargetOption("lowp-pipeline-rocdl", options.target, "chip",
+                               options.deprecatedChip);
+        const TargetInfo *info = lookupTarget(chip);
         if (!info || info->vendor != Vendor::AMD)
-          return errorHandler("lowp-pipeline-rocdl needs chip=<gfx...> of "
+          return errorHandler("lowp-pipeline-rocdl needs target=<gfx...> of "
                               "the capability table (gfx908, gfx90a, gfx942, "
                               "gfx950), got '" +
-                              options.chip + "'");
+                              chip + "'");
         buildROCDLPipeline(pm, *info, options);
         return success();
       },

@@ -12,6 +12,7 @@
 #include "PipelineSteps.h"
 
 #include "lowp/Conversion/Passes.h"
+#include "lowp/IR/TargetResolution.h"
 #include "lowp/Pipelines/Pipelines.h"
 
 #include "mlir/Pass/PassManager.h"
@@ -23,10 +24,15 @@ using namespace mlir::lowp;
 
 namespace {
 struct TPUPipelineOptions : PassPipelineOptions<TPUPipelineOptions> {
-  Option<std::string> generation{
+  Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("TPU generation of the capability table: tpu-v2, "
+                     "tpu-v3, tpu-v4, tpu-v5e, tpu-v5p, tpu-v6e (default: "
+                     "the module's lowp.target)")};
+  Option<std::string> deprecatedGeneration{
       *this, "generation",
-      llvm::cl::desc("TPU generation: tpu-v2, tpu-v3, tpu-v4, tpu-v5e, "
-                     "tpu-v5p, tpu-v6e (default: the module's lowp.target)")};
+      llvm::cl::desc("Deprecated spelling of `target` (removed in the next "
+                     "release)")};
 };
 
 void buildTPUPipeline(OpPassManager &pm, const TPUPipelineOptions &opts) {
@@ -37,7 +43,9 @@ void buildTPUPipeline(OpPassManager &pm, const TPUPipelineOptions &opts) {
   //    and islands (their contents included) are all the same to it.
   //    Elementwise ops keep the precision lowp-infer-precision gave them
   //    (f32 compute on generations without bf16 vector arithmetic).
-  pm.addPass(createLowpTileForMXU({opts.generation}));
+  pm.addPass(createLowpTileForMXU({selectTargetOption(
+      "lowp-pipeline-tpu", opts.target, "generation",
+      opts.deprecatedGeneration)}));
   // 2. fp-opt's decisions become arith/linalg; as on x86, arith/math on
   //    whole tensors become linalg.generic and branches that carry tensors
   //    scf (neither bufferizes).

@@ -9,6 +9,7 @@
 #include "PipelineSteps.h"
 
 #include "lowp/Conversion/Passes.h"
+#include "lowp/IR/TargetResolution.h"
 #include "lowp/Pipelines/Pipelines.h"
 #include "lowp/Target/TargetInfo.h"
 
@@ -21,10 +22,14 @@ using namespace mlir::lowp;
 
 namespace {
 struct X86PipelineOptions : PassPipelineOptions<X86PipelineOptions> {
-  Option<std::string> cpu{*this, "cpu",
-                          llvm::cl::desc("x86 chip: avx2, avx512bf16, znver4, "
-                                         "sapphirerapids"),
-                          llvm::cl::init("avx2")};
+  Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("x86 chip of the capability table: avx2 (default), "
+                     "avx512bf16, znver4, sapphirerapids")};
+  Option<std::string> deprecatedCpu{
+      *this, "cpu",
+      llvm::cl::desc("Deprecated spelling of `target` (removed in the next "
+                     "release)")};
   Option<unsigned> mr{*this, "mr",
                       llvm::cl::desc("Rows of the matmul register block "
                                      "(0: the cpu's default)"),
@@ -58,10 +63,13 @@ struct X86PipelineOptions : PassPipelineOptions<X86PipelineOptions> {
 };
 
 void buildX86Pipeline(OpPassManager &pm, const X86PipelineOptions &opts) {
-  const TargetInfo *info = lookupTarget(opts.cpu);
+  std::string cpu = selectTargetOption("lowp-pipeline-x86", opts.target, "cpu",
+                                       opts.deprecatedCpu);
+  if (cpu.empty())
+    cpu = "avx2";
+  const TargetInfo *info = lookupTarget(cpu);
   // Unknown chips reach the passes, which report them with a location.
   bool avx512 = info && info->hasMatrixUnit(Format::BF16);
-  std::string cpu = opts.cpu;
   unsigned lanes = avx512 ? 16 : 8;
 
   // 1. fp-opt's decisions become arith/linalg, arith/math on whole tensors

@@ -9,16 +9,16 @@ namespace mlir::lowp {
 /// lowp-pipeline-x86, ...) with the global pass-pipeline registry.
 void registerLowpPipelines();
 
-/// Registers lowp-pipeline-x86{cpu=... mr=... nr=...}.
+/// Registers lowp-pipeline-x86{target=... mr=... nr=...}.
 void registerX86Pipeline();
 
-/// Registers lowp-pipeline-nvvm{chip=... threads=...}.
+/// Registers lowp-pipeline-nvvm{target=... threads=...}.
 void registerNVVMPipeline();
 
-/// Registers lowp-pipeline-rocdl{chip=... threads=...}.
+/// Registers lowp-pipeline-rocdl{target=... threads=...}.
 void registerROCDLPipeline();
 
-/// Registers lowp-pipeline-tpu{generation=...}.
+/// Registers lowp-pipeline-tpu{target=...}.
 void registerTPUPipeline();
 
 } // namespace mlir::lowp
