@@ -88,8 +88,8 @@
 // ATTN: v_exp_f32
 // ATTN-NOT: {{__ocml|s_swappc}}
 
-// BADCHIP: lowp-pipeline-rocdl needs target=<gfx...> of the capability table (gfx908, gfx90a, gfx942, gfx950), got 'sm_90'
-// NOCHIP: lowp-pipeline-rocdl needs target=<gfx...> {{.*}}, got ''
+// BADCHIP: lowp-pipeline-rocdl needs target=<chip>, one of the capability table's amd chips (gfx908, gfx90a, gfx942, gfx950); got 'sm_90'
+// NOCHIP: lowp-pipeline-rocdl needs target=<chip>, one of the capability table's amd chips ({{.*}}); got ''
 
 func.func @empty() {
   return
