@@ -26,9 +26,6 @@ CONFIGS=(
   # The decisions alone.
   "$AMP=target=sm_90|$AMP=target=sm_90"
   "$AMP=target=sm_90 policy=fp8|$AMP=target=sm_90 policy=fp8"
-  "$AMP=target=gfx942 policy=fp8 fp8-scaling=delayed|$AMP=target=gfx942 policy=fp8 fp8-scaling=delayed"
-  "$AMP=target=avx512bf16 policy=autocast|$AMP=target=avx512bf16 policy=autocast"
-  "$AMP=target=sm_80 policy=f16|$AMP=target=sm_80 policy=f16"
   # Each lowering on the inputs as they are (most tests' own inputs are
   # already decided).
   "--lowp-pipeline-x86=cpu=avx2|--lowp-pipeline-x86=target=avx2"
@@ -36,14 +33,11 @@ CONFIGS=(
   "--lowp-pipeline-x86=cpu=sapphirerapids amx=true prepack=true|--lowp-pipeline-x86=target=sapphirerapids amx=true prepack=true"
   "--lowp-pipeline-nvvm=chip=sm_80|--lowp-pipeline-nvvm=target=sm_80"
   "--lowp-pipeline-nvvm=chip=sm_90 calling-convention=device|--lowp-pipeline-nvvm=target=sm_90 calling-convention=device"
-  "--lowp-pipeline-nvvm=chip=sm_75 tensor-cores=false|--lowp-pipeline-nvvm=target=sm_75 tensor-cores=false"
   "--lowp-pipeline-rocdl=chip=gfx942|--lowp-pipeline-rocdl=target=gfx942"
   "--lowp-pipeline-rocdl=chip=gfx950 threads=64|--lowp-pipeline-rocdl=target=gfx950 threads=64"
-  "--lowp-pipeline-tpu=generation=tpu-v4|--lowp-pipeline-tpu=target=tpu-v4"
   "--lowp-pipeline-tpu=generation=tpu-v6e|--lowp-pipeline-tpu=target=tpu-v6e"
   # Decisions, then the lowering for the same chip.
   "$AMP=target=avx512bf16 --lowp-pipeline-x86=cpu=avx512bf16|$AMP=target=avx512bf16 --lowp-pipeline-x86=target=avx512bf16"
-  "$AMP=target=avx2 --lowp-pipeline-x86=cpu=avx2 threads=2|$AMP=target=avx2 --lowp-pipeline-x86=target=avx2 threads=2"
   "$AMP=target=sm_90 policy=fp8 --lowp-pipeline-nvvm=chip=sm_90|$AMP=target=sm_90 policy=fp8 --lowp-pipeline-nvvm=target=sm_90"
   "$AMP=target=gfx950 --lowp-pipeline-rocdl=chip=gfx950|$AMP=target=gfx950 --lowp-pipeline-rocdl=target=gfx950"
   "$AMP=target=tpu-v5e --lowp-pipeline-tpu|$AMP=target=tpu-v5e --lowp-pipeline-tpu"

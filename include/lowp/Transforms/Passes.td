@@ -440,7 +440,8 @@ def LowpApplyCalibration : Pass<"lowp-apply-calibration", "::mlir::ModuleOp"> {
   let options = [
     Option<"statsFile", "stats", "std::string", /*default=*/"\"\"",
            "JSON file with the measured statistics">,
-  ];
+  ];  // It creates #lowp.stats on modules that may hold no lowp op yet.
+  let dependentDialects = ["::mlir::lowp::LowpDialect"];
 }
 
 def LowpViewPrecisionGraph

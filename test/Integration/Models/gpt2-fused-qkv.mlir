@@ -6,7 +6,7 @@
 // `linalg.batch_matmul`, softmax, P.V, heads merged, `c_proj`. The strided
 // transposes used to print "NYI: non-trivial layout map" errors from the
 // affine vectorizer on a run that then exited 0; they now take scalar loops
-// with a remark (test/Conversion/LinalgToX86/lowp-lower-strided-linalg-to-loops.mlir).
+// with a remark (test/Conversion/LinalgToLoops/lowp-lower-strided-linalg-to-loops.mlir).
 //
 // Bound (Inputs/check_model.py): the f32 model through lowp-pipeline-x86
 // against the loop path, G = 32 + 16 + 8 + 8 + 32 (projection, scores,
