@@ -1,3 +1,4 @@
+// Front-end IR no lowering can take, each rejected with one located error.
 // Ops of unregistered dialects (a partial torch-mlir export, a custom call)
 // have no lowering: every lowering pipeline reports the first one with its
 // location, once, and a note counts the others (lowp-prepare-lowering-input),
@@ -58,4 +59,14 @@ func.func @in_payload(%x: tensor<8xf32>) -> tensor<8xf32> {
     linalg.yield %y : f32
   } -> tensor<8xf32>
   return %r : tensor<8xf32>
+}
+
+// -----
+
+// A runtime that frees a buffer it was handed: the pipelines' deallocation
+// owns every free, and says so at the op.
+func.func @free_argument(%cache: memref<16x64xf32>) {
+  // expected-error @below {{frees a buffer its function did not allocate}}
+  memref.dealloc %cache : memref<16x64xf32>
+  return
 }

@@ -236,3 +236,23 @@ func.func @dynamic(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> tensor<?x?xf32> 
   %s = linalg.softmax dimension(1) ins(%y : tensor<?x?xf32>) outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>
   return %s : tensor<?x?xf32>
 }
+
+// -----
+
+// A runtime's scratch buffer, allocated and freed by the front end around
+// linalg on buffers (the pipelines' own deallocation takes over the free).
+// AMP-LABEL: func.func @scratch
+// AMP: memref.dealloc %{{.*}} : memref<8x16xf32>
+// LLVM-LABEL: llvm.func @scratch(
+// LLVM: llvm.call @{{free|mgpuMemFree}}(
+// TPU-LABEL: llvm.func @scratch(
+// TPU: llvm.call @free(
+func.func @scratch(%a: memref<8x32xf32>, %b: memref<32x16xf32>, %out: memref<8x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %tmp = memref.alloc() : memref<8x16xf32>
+  linalg.fill ins(%zero : f32) outs(%tmp : memref<8x16xf32>)
+  linalg.matmul ins(%a, %b : memref<8x32xf32>, memref<32x16xf32>) outs(%tmp : memref<8x16xf32>)
+  memref.copy %tmp, %out : memref<8x16xf32> to memref<8x16xf32>
+  memref.dealloc %tmp : memref<8x16xf32>
+  return
+}

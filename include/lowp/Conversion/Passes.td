@@ -485,6 +485,12 @@ def LowpPrepareLoweringInput : Pass<"lowp-prepare-lowering-input"> {
       `ml_program.global_load` has one: on an immutable global the two are
       the same read, so it becomes `ml_program.global_load`, and the global
       becomes a `memref.global` during bufferization.
+    - `memref.dealloc` of a buffer the same function allocated with
+      `memref.alloc` (a runtime's scratch or cache buffers) is erased: the
+      ownership-based deallocation the pipelines run rejects IR that frees
+      buffers already, and frees every allocation itself, at its last use
+      (no later than the front end did). A free of anything else (an
+      argument, a callee's result) is reported with its location.
 
     ```mlir
     %b = ml_program.global_load_const @bias : tensor<16xf32>

@@ -9,6 +9,7 @@
 #include "lowp/Conversion/Passes.h"
 
 #include "mlir/Dialect/MLProgram/IR/MLProgram.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
@@ -28,6 +29,28 @@ struct LoadConstToLoad : OpRewritePattern<ml_program::GlobalLoadConstOp> {
                                 PatternRewriter &rewriter) const override {
     rewriter.replaceOpWithNewOp<ml_program::GlobalLoadOp>(
         op, op.getType(), op.getGlobalAttr());
+    return success();
+  }
+};
+
+/// The deallocation pipeline every lowering runs (ownership-based) rejects
+/// IR that already frees buffers, and frees every memref.alloc itself at its
+/// last use. A front end's own free of a buffer its function allocated is
+/// therefore redundant: the pipeline frees it no later than the front end
+/// did.
+static bool freesOwnAllocation(memref::DeallocOp op) {
+  auto alloc = op.getMemref().getDefiningOp<memref::AllocOp>();
+  return alloc && alloc->getParentOfType<FunctionOpInterface>() ==
+                      op->getParentOfType<FunctionOpInterface>();
+}
+
+struct EraseOwnDealloc : OpRewritePattern<memref::DeallocOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(memref::DeallocOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!freesOwnAllocation(op))
+      return rewriter.notifyMatchFailure(op, "not a local allocation");
+    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -57,8 +80,20 @@ struct LowpPrepareLoweringInputPass
                           << (others == 1 ? "" : "s") << " in this module";
       return signalPassFailure();
     }
+    WalkResult foreignFree = getOperation()->walk([](memref::DeallocOp op) {
+      if (freesOwnAllocation(op))
+        return WalkResult::advance();
+      op.emitError() << "frees a buffer its function did not allocate "
+                        "(memref.alloc): the lowering pipelines free buffers "
+                        "themselves (ownership-based deallocation) and "
+                        "cannot take a free of an argument or a callee's "
+                        "result";
+      return WalkResult::interrupt();
+    });
+    if (foreignFree.wasInterrupted())
+      return signalPassFailure();
     RewritePatternSet patterns(&getContext());
-    patterns.add<LoadConstToLoad>(&getContext());
+    patterns.add<LoadConstToLoad, EraseOwnDealloc>(&getContext());
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };

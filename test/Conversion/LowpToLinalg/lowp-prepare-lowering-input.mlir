@@ -39,3 +39,32 @@ func.func @unregistered(%x: tensor<4xf32>) -> tensor<4xf32> {
   %y = "torch.aten.exp"(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return %y : tensor<4xf32>
 }
+
+// -----
+
+// A front end's free of a buffer its function allocated is erased (the
+// pipelines' ownership-based deallocation frees it at its last use and
+// rejects IR that already frees buffers); the allocation stays.
+// CHECK-LABEL: func.func @own_buffer
+//       CHECK:   %[[A:.*]] = memref.alloc() : memref<16xf32>
+//       CHECK:   linalg.fill ins(%{{.*}} : f32) outs(%[[A]] : memref<16xf32>)
+//       CHECK:   memref.copy %[[A]], %arg0
+//   CHECK-NOT:   memref.dealloc
+//       CHECK:   return
+func.func @own_buffer(%out: memref<16xf32>) {
+  %a = memref.alloc() : memref<16xf32>
+  %one = arith.constant 1.0 : f32
+  linalg.fill ins(%one : f32) outs(%a : memref<16xf32>)
+  memref.copy %a, %out : memref<16xf32> to memref<16xf32>
+  memref.dealloc %a : memref<16xf32>
+  return
+}
+
+// -----
+
+// A free of an argument cannot be taken over: one located error.
+func.func @free_argument(%m: memref<16xf32>) {
+  // expected-error @below {{frees a buffer its function did not allocate (memref.alloc): the lowering pipelines free buffers themselves (ownership-based deallocation) and cannot take a free of an argument or a callee's result}}
+  memref.dealloc %m : memref<16xf32>
+  return
+}
