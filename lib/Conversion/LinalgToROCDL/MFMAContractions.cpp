@@ -106,6 +106,14 @@ public:
     return aTiling;
   }
 
+  /// LDS as AMDGPU's address space 3 rather than the gpu dialect's
+  /// attribute: lowp-pipeline-rocdl runs upstream's convert-vector-to-llvm
+  /// before convert-gpu-to-rocdl, and it maps no gpu address-space
+  /// attribute (the gpu.func verifier takes either).
+  Attribute sharedMemorySpace(MLIRContext *ctx) const override {
+    return IntegerAttr::get(IntegerType::get(ctx, 64), 3);
+  }
+
   bool supportsTiling(const GPUGemmTiling &t) const override {
     // Non-blocked forms: m = n in {16, 32}, whole k groups per lane.
     return t.waveSize == kWave && t.mma.m == t.mma.n &&
