@@ -8,10 +8,10 @@
 // CHECK-LABEL: func.func @fnuz_gfx942
 // CHECK-NOT: linalg.
 // CHECK: gpu.func @fnuz_gfx942_mfma(%{{.*}}: memref<136x80xf8E4M3FNUZ>, %{{.*}}: memref<80x48xf8E5M2FNUZ>, %{{.*}}: memref<f32>, %{{.*}}: memref<f32>, %{{.*}}: memref<136x48xbf16>)
-// CHECK-SAME: workgroup(%{{.*}} : memref<2x128x80xf8E4M3FNUZ, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %{{.*}} : memref<2x64x144xf8E5M2FNUZ, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK-SAME: workgroup(%{{.*}} : memref<2x128x80xf8E4M3FNUZ, 3> {llvm.align = 16 : i64}, %{{.*}} : memref<2x64x144xf8E5M2FNUZ, 3> {llvm.align = 16 : i64})
 // CHECK: scf.for
 // CHECK: vector.load {{.*}} : memref<136x80xf8E4M3FNUZ>, vector<16xf8E4M3FNUZ>
-// CHECK: vector.load {{.*}} : memref<2x128x80xf8E4M3FNUZ, #gpu.address_space<workgroup>>, vector<8xf8E4M3FNUZ>
+// CHECK: vector.load {{.*}} : memref<2x128x80xf8E4M3FNUZ, 3>, vector<8xf8E4M3FNUZ>
 // CHECK-COUNT-16: amdgpu.mfma 16x16x32 {{.*}} : vector<8xf8E4M3FNUZ>, vector<8xf8E5M2FNUZ>, vector<4xf32>
 // CHECK: gpu.barrier
 // CHECK: scf.yield

@@ -19,15 +19,15 @@
 // GFX90A: gpu.launch_func @mm_bf16_mfma::@mm_bf16_mfma blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}})
 // GFX90A: gpu.module @mm_bf16_mfma
 // GFX90A: gpu.func @mm_bf16_mfma(%{{.*}}: memref<200x72xbf16>, %{{.*}}: memref<72x136xbf16>, %{{.*}}: memref<200x136xf32>)
-// GFX90A-SAME: workgroup(%[[AS:[a-z0-9]+]] : memref<2x128x40xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[BS:[a-z0-9]+]] : memref<2x32x136xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// GFX90A-SAME: workgroup(%[[AS:[a-z0-9]+]] : memref<2x128x40xbf16, 3> {llvm.align = 16 : i64}, %[[BS:[a-z0-9]+]] : memref<2x32x136xbf16, 3> {llvm.align = 16 : i64})
 // GFX90A: vector.load {{.*}} : memref<200x72xbf16>, vector<8xbf16>
 // GFX90A: gpu.barrier
 // GFX90A: scf.for {{.*}} iter_args({{(%[a-z0-9_]+ = %[a-z0-9_]+, ){63}%[a-z0-9_]+ = %[a-z0-9_]+}})
 // GFX90A-COUNT-2: vector.load {{.*}} : memref<200x72xbf16>, vector<8xbf16>
 // GFX90A-COUNT-2: vector.load {{.*}} : memref<72x136xbf16>, vector<8xbf16>
-// GFX90A: vector.load %[[AS]]{{.*}} : memref<2x128x40xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
+// GFX90A: vector.load %[[AS]]{{.*}} : memref<2x128x40xbf16, 3>, vector<4xbf16>
 // GFX90A-COUNT-16: amdgpu.mfma 32x32x8 {{.*}} : vector<4xbf16>, vector<4xbf16>, vector<16xf32>
-// GFX90A-COUNT-4: vector.store {{.*}} : memref<2x{{.*}}xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+// GFX90A-COUNT-4: vector.store {{.*}} : memref<2x{{.*}}xbf16, 3>, vector<8xbf16>
 // GFX90A-NEXT: gpu.barrier
 // GFX90A-NEXT: scf.yield
 // GFX90A-COUNT-64: vector.store {{.*}} : memref<200x136xf32>, vector<1xf32>
@@ -49,9 +49,9 @@ func.func @mm_bf16(%a: memref<200x72xbf16>, %b: memref<72x136xbf16>, %c: memref<
 #tB = affine_map<(m, n, k) -> (n, k)>
 #tC = affine_map<(m, n, k) -> (m, n)>
 // GFX942-LABEL: gpu.func @linear_f16_mfma
-// GFX942-SAME: memref<2x128x40xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[BS:[a-z0-9]+]] : memref<2x128x40xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// GFX942-SAME: memref<2x128x40xf16, 3> {llvm.align = 16 : i64}, %[[BS:[a-z0-9]+]] : memref<2x128x40xf16, 3> {llvm.align = 16 : i64})
 // GFX942: scf.for
-// GFX942: vector.load %[[BS]]{{.*}} : memref<2x128x40xf16, #gpu.address_space<workgroup>>, vector<4xf16>
+// GFX942: vector.load %[[BS]]{{.*}} : memref<2x128x40xf16, 3>, vector<4xf16>
 // GFX942-COUNT-16: amdgpu.mfma 16x16x16 {{.*}} : vector<4xf16>, vector<4xf16>, vector<4xf32>
 // GFX90A-LABEL: gpu.func @linear_f16_mfma
 // GFX90A: amdgpu.mfma 32x32x8 {{.*}} : vector<4xf16>, vector<4xf16>, vector<16xf32>
