@@ -89,6 +89,10 @@ public:
     return &t;
   }
 
+  Attribute sharedMemorySpace(MLIRContext *ctx) const override {
+    return gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  }
+
   bool supportsTiling(const GPUGemmTiling &t) const override {
     // 16 x 8 tiles, an even number of n tiles per warp (ldmatrix.x4 loads
     // two), 32 lanes.
