@@ -15,6 +15,9 @@ void lowp::addPipelineText(OpPassManager &pm, StringRef text) {
 }
 
 void lowp::addLowpToBufferizableTensors(OpPassManager &pm) {
+  // Unregistered ops: one clear error here rather than whichever later step
+  // trips over them first.
+  pm.addPass(createLowpPrepareLoweringInput());
   pm.addPass(createConvertLowpToLinalg());
   addPipelineText(pm, "func.func(convert-elementwise-to-linalg),"
                       "lift-cf-to-scf");

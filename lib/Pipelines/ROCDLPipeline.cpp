@@ -50,9 +50,12 @@ void buildROCDLPipeline(OpPassManager &pm, const TargetInfo &info,
   // 4. Upstream's ROCDL lowering. convert-arith-to-amdgpu turns the FP8
   //    conversions left (the chip's own flavour) into packed hardware
   //    converts (v_cvt_pk_fp8_f32, v_cvt_f32_fp8); convert-vector-to-llvm
-  //    must come before convert-gpu-to-rocdl.
+  //    must come before convert-gpu-to-rocdl. Host vector code (a front
+  //    end's cache updates as vector.transfer_write) becomes loops and
+  //    1-D transfers first, as in the NVVM pipeline.
   addPipelineText(
-      pm, "convert-scf-to-cf,convert-func-to-llvm,expand-strided-metadata,"
+      pm, "convert-vector-to-scf,convert-scf-to-cf,convert-func-to-llvm,"
+          "expand-strided-metadata,"
           "rocdl-attach-target{chip=" +
               chip +
               "},lower-affine,"

@@ -52,7 +52,12 @@ void buildTPUPipeline(OpPassManager &pm, const TPUPipelineOptions &opts) {
   addPipelineText(pm, "convert-linalg-to-loops");
   pm.addPass(createLowpInlineScalarResources());
   pm.addPass(createLowpExpandFloatConversions());
-  addPipelineText(pm, "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
+  //    Vector code front ends leave next to linalg (cache updates as
+  //    vector.transfer_write) becomes 1-D transfers, then loads and stores
+  //    (convert-vector-to-llvm; convert-to-llvm has no transfer lowering).
+  addPipelineText(pm, "convert-vector-to-scf{full-unroll=true},"
+              "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
+              "convert-vector-to-llvm,"
               "convert-math-to-llvm,convert-math-to-libm,"
               "finalize-memref-to-llvm,convert-to-llvm,"
               "reconcile-unrealized-casts");

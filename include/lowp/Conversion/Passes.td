@@ -468,6 +468,38 @@ def LowpExpandShapeToReshape : Pass<"lowp-expand-shape-to-reshape"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::tensor::TensorDialect"];
 }
 
+def LowpPrepareLoweringInput : Pass<"lowp-prepare-lowering-input"> {
+  let summary = "Front-end IR the lowering pipelines reject or rewrite first";
+  let description = [{
+    Every lowering pipeline (`lowp-pipeline-x86`, `-nvvm`, `-rocdl`, `-tpu`)
+    runs this pass first, on IR as front ends export it:
+
+    - An op of an unregistered dialect (`torch.aten.*` left by a partial
+      export, a custom call) has no lowering; the decision passes leave such
+      ops in place, but a lowering cannot. The first one is reported with
+      its location and what to do, and a note counts the others: one error,
+      instead of whatever later step first trips over it ("op was not
+      bufferized", "ops with unknown memory side effects").
+    - `ml_program.global_load_const` (IREE and StableHLO constants held as
+      globals) has no bufferization model in MLIR 22 while
+      `ml_program.global_load` has one: on an immutable global the two are
+      the same read, so it becomes `ml_program.global_load`, and the global
+      becomes a `memref.global` during bufferization.
+    - `memref.dealloc` of a buffer the same function allocated with
+      `memref.alloc` (a runtime's scratch or cache buffers) is erased: the
+      ownership-based deallocation the pipelines run rejects IR that frees
+      buffers already, and frees every allocation itself, at its last use
+      (no later than the front end did). A free of anything else (an
+      argument, a callee's result) is reported with its location.
+
+    ```mlir
+    %b = ml_program.global_load_const @bias : tensor<16xf32>
+    // becomes
+    %b = ml_program.global_load @bias : tensor<16xf32>
+    ```
+  }];
+}
+
 def LowpInferTransferInBounds : Pass<"lowp-infer-transfer-in-bounds"> {
   let summary = "Mark 1-D vector transfers in affine loops as in bounds";
   let description = [{
