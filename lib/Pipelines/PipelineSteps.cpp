@@ -20,6 +20,9 @@ using namespace mlir;
 using namespace mlir::lowp;
 
 void lowp::addLowpToBufferizableTensors(OpPassManager &pm) {
+  // Unregistered ops: one clear error here rather than whichever later step
+  // trips over them first.
+  pm.addPass(createLowpPrepareLoweringInput());
   pm.addPass(createConvertLowpToLinalg());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addPass(createLiftControlFlowToSCFPass());

@@ -2,7 +2,9 @@
 //
 // From a mixed-precision module (linalg + lowp on tensors) to host LLVM
 // dialect plus one gpu.binary of AMDGCN assembly per kernel for one AMD
-// chip, with the same naive mapping as lowp-pipeline-nvvm; no MFMA yet.
+// chip: f16, bf16 and FP8 contractions become tiled MFMA kernels (the GPU
+// tiling shared with lowp-pipeline-nvvm), everything else gets the same
+// naive mapping as there.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +17,7 @@
 #include "lowp/Target/TargetInfo.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
@@ -43,8 +46,14 @@ mlir::lowp::buildROCDLPipeline(OpPassManager &pm,
   const TargetInfo &info = **found;
   std::string chip = info.llvmCpu.str();
 
-  // 1-2. Bufferization and the naive mapping to kernels (GPUMapping.h).
-  addNaiveGPUMapping(pm, info, opts.threads);
+  // 1-2. Bufferization, f16/bf16/FP8 contractions to MFMA kernels (tiled
+  //      as the capability table says; the others get a remark, FP8 of a
+  //      flavour the chip's MFMA lacks an error), and the naive mapping of
+  //      everything else (GPUMapping.h).
+  addNaiveGPUMapping(pm, info, opts.threads, [&](OpPassManager &nested) {
+    if (opts.mfma)
+      nested.addPass(createLowpROCDLLowerContractions({chip, false}));
+  });
   // 3. Inside the kernels: conversions the chip has no instruction for
   //    (bf16 before gfx950; FP8 of the other flavour than the chip's, and
   //    all FP8 on gfx90a) become exact integer code; transcendental math
@@ -57,7 +66,10 @@ mlir::lowp::buildROCDLPipeline(OpPassManager &pm,
   // 4. Upstream's ROCDL lowering. convert-arith-to-amdgpu turns the FP8
   //    conversions left (the chip's own flavour) into packed hardware
   //    converts (v_cvt_pk_fp8_f32, v_cvt_f32_fp8); convert-vector-to-llvm
-  //    must come before convert-gpu-to-rocdl.
+  //    must come before convert-gpu-to-rocdl. Host vector code (a front
+  //    end's cache updates as vector.transfer_write) becomes loops and
+  //    1-D transfers first, as in the NVVM pipeline.
+  pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(memref::createExpandStridedMetadataPass());

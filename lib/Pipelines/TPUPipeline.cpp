@@ -16,6 +16,7 @@
 #include "lowp/Pipelines/Pipelines.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
@@ -59,9 +60,16 @@ LogicalResult mlir::lowp::buildTPUPipeline(OpPassManager &pm,
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createLowpInlineScalarResources());
   pm.addPass(createLowpExpandFloatConversions());
+  // Vector code front ends leave next to linalg (cache updates as
+  // vector.transfer_write) becomes 1-D transfers, then loads and stores
+  // (convert-vector-to-llvm; convert-to-llvm has no transfer lowering).
+  VectorTransferToSCFOptions vectorToSCF;
+  vectorToSCF.enableFullUnroll();
+  pm.addPass(createConvertVectorToSCFPass(vectorToSCF));
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertVectorToLLVMPass());
   addCPUToLLVMFinalization(pm);
   return success();
 }

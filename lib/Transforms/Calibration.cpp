@@ -195,9 +195,26 @@ struct ApplyCalibrationPass
       std::optional<uint64_t> samples;
       if (std::optional<int64_t> n = object->getInteger("samples"))
         samples = *n;
+      // Optional: the |x| histogram per binade, from `lowest_binade` up.
+      DenseI64ArrayAttr histogram;
+      std::optional<int64_t> lowestBinade = object->getInteger("lowest_binade");
+      if (const llvm::json::Array *counts = object->getArray("histogram")) {
+        SmallVector<int64_t> values;
+        for (const llvm::json::Value &count : *counts) {
+          std::optional<int64_t> n = count.getAsInteger();
+          if (!n) {
+            module.emitError() << "calibration entry @" << *function << " "
+                               << *index
+                               << ": \"histogram\" holds a non-integer";
+            return signalPassFailure();
+          }
+          values.push_back(*n);
+        }
+        histogram = DenseI64ArrayAttr::get(ctx, values);
+      }
       auto stats = StatsAttr::getChecked(
           [&] { return module.emitError(); }, ctx, llvm::APFloat(*amax),
-          llvm::APFloat(*min), samples);
+          llvm::APFloat(*min), samples, histogram, lowestBinade);
       if (!stats)
         return signalPassFailure();
       if (failed(attach(it->second[*index], stats)))

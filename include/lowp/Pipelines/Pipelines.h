@@ -268,6 +268,11 @@ struct ROCDLPipelineOptions
       llvm::cl::desc("Threads per block along the innermost parallel "
                      "dimension (the outer ones map to blocks)"),
       llvm::cl::init(128)};
+  PassOptions::Option<bool> mfma{
+      *this, "mfma",
+      llvm::cl::desc("f16/bf16/FP8 contractions to MFMA kernels (false: "
+                     "every op on the naive mapping)"),
+      llvm::cl::init(true)};
   PassOptions::Option<std::string> deprecatedChip{
       *this, "chip",
       llvm::cl::desc("Deprecated spelling of `target` (removed in the next "

@@ -345,13 +345,18 @@ def LowpSelectFP8Formats : Pass<"lowp-select-fp8-formats", "::mlir::ModuleOp"> {
              clEnumValN(::mlir::lowp::FP8Recipe::E4M3, "e4m3", "E4M3 always"),
              clEnumValN(::mlir::lowp::FP8Recipe::E5M2, "e5m2", "E5M2 always"),
              clEnumValN(::mlir::lowp::FP8Recipe::Range, "range",
-                        "from #lowp.stats: E4M3 if it fits, else E5M2, "
+                        "from #lowp.stats: the lower predicted error "
+                        "(histogram) or E4M3 if the range fits, else E5M2, "
                         "else bf16"))}]>,
     Option<"target", "target", "std::string", /*default=*/"\"\"",
            "Chip of the capability table (overrides and sets the module's "
            "#lowp.target)">,
     Option<"margin", "margin", "unsigned", /*default=*/"0",
            "Binades of headroom between the scaled amax and the format max">,
+    Option<"maxError", "max-error", "double", /*default=*/"0.0",
+           "range with a histogram: bf16 when both FP8 formats' predicted "
+           "relative RMS error exceeds this (0: twice E5M2's rounding "
+           "error)">,
     Option<"allowBF16Fallback", "allow-bf16-fallback", "bool",
            /*default=*/"false",
            "On a target without FP8, keep bf16 instead of failing">,
@@ -428,11 +433,13 @@ def LowpApplyCalibration : Pass<"lowp-apply-calibration", "::mlir::ModuleOp"> {
 
     ```json
     {"tensors": [{"function": "mlp", "index": 0, "amax": 3.25,
-                  "min": 0.0078125, "samples": 4096} ] }
+                  "min": 0.0078125, "samples": 4096,
+                  "histogram": [12, 0, 96, ...], "lowest_binade": -9} ] }
     ```
 
-    and attaches `#lowp.stats<amax = 3.25, min = 0.0078125, samples = 4096>`
-    to the tensor with that function and index (numbered as
+    and attaches `#lowp.stats<amax = 3.25, min = 0.0078125, samples = 4096,
+    histogram = [12, 0, 96, ...], lowest_binade = -9>` (the histogram is
+    optional) to the tensor with that function and index (numbered as
     `lowp-instrument-calibration` numbers them): on its defining op, or as
     an argument attribute for function arguments. Entries that name no
     tensor are errors.
