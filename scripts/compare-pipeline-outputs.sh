@@ -12,7 +12,8 @@
 # generation=), the new one the spelling it documents (target=). The last
 # line is "N runs, N identical, N different"; the exit status is 0 only
 # when every run is identical. JOBS (default 2) runs that many at once;
-# FILTER (an extended regex) keeps only the inputs whose path matches.
+# FILTER (an extended regex) keeps only the inputs whose path matches,
+# CONFIG_FILTER only the configurations whose text matches.
 set -uo pipefail
 OLD="${1:?old fp-opt}"
 NEW="${2:?new fp-opt}"
@@ -45,6 +46,16 @@ CONFIGS=(
   "--lowp-pipeline-nvvm=chip=sm_1|--lowp-pipeline-nvvm=target=sm_1"
   "--lowp-pipeline-rocdl=chip=gfx1|--lowp-pipeline-rocdl=target=gfx1"
 )
+
+# CONFIG_FILTER (an extended regex) keeps only the configurations whose
+# "old|new" text matches.
+if [ -n "${CONFIG_FILTER:-}" ]; then
+  kept=()
+  for c in "${CONFIGS[@]}"; do
+    if grep -qE -- "$CONFIG_FILTER" <<<"$c"; then kept+=("$c"); fi
+  done
+  CONFIGS=("${kept[@]}")
+fi
 
 mapfile -t INPUTS < <(cd "$ROOT" && find test examples -name '*.mlir' | sort |
                       grep -E "${FILTER:-.}")
