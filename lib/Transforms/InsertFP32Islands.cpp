@@ -8,6 +8,7 @@
 
 #include "lowp/Analysis/ConstantHazards.h"
 #include "lowp/Analysis/IslandPatterns.h"
+#include "lowp/Analysis/PrecisionClassModels.h"
 #include "lowp/Formats/FloatFormats.h"
 #include "lowp/IR/LowpDialect.h"
 #include "lowp/IR/ResourceConstants.h"
@@ -100,9 +101,8 @@ static bool isIslandable(Operation *op) {
     if (nested != op && isa<cf::AssertOp>(nested))
       return WalkResult::advance();
     if (isa<arith::BitcastOp>(nested) ||
-        !isa_and_present<arith::ArithDialect, math::MathDialect,
-                         linalg::LinalgDialect, tensor::TensorDialect,
-                         LowpDialect>(nested->getDialect()))
+        !(isFloatPolymorphicDialect(nested->getDialect()) ||
+          isElementPolymorphicDialect(nested->getDialect())))
       return WalkResult::interrupt();
     // A linalg op has memory effects only on buffer operands (its payload
     // is visited by this walk); asking the interface would build the list

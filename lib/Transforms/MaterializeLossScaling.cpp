@@ -349,12 +349,18 @@ LogicalResult MaterializeLossScalingPass::verifyOptions(ModuleOp module) {
   };
   if (!(initScale > 0.0) || !std::isfinite(initScale))
     return fail("init-scale must be a positive finite number");
-  if (!(growthFactor > 1.0) || !std::isfinite(growthFactor))
-    return fail("growth-factor must be a finite number > 1");
-  if (!(backoffFactor > 0.0 && backoffFactor < 1.0))
-    return fail("backoff-factor must be in (0, 1)");
-  if (growthInterval < 1)
-    return fail("growth-interval must be at least 1");
+  if (std::optional<ScaleUpdateParameter> invalid =
+          findInvalidScaleUpdateParameter(growthFactor, backoffFactor,
+                                          growthInterval)) {
+    switch (*invalid) {
+    case ScaleUpdateParameter::GrowthFactor:
+      return fail("growth-factor must be a finite number > 1");
+    case ScaleUpdateParameter::BackoffFactor:
+      return fail("backoff-factor must be in (0, 1)");
+    case ScaleUpdateParameter::GrowthInterval:
+      return fail("growth-interval must be at least 1");
+    }
+  }
   if (minScale < 0.0 || maxScale < 0.0)
     return fail("min-scale and max-scale must be >= 0 (0: unbounded)");
   if (minScale > 0.0 && maxScale > 0.0 && minScale > maxScale)

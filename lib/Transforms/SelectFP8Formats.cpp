@@ -10,6 +10,7 @@
 #include "lowp/IR/TargetResolution.h"
 #include "lowp/Analysis/FP8Candidates.h"
 #include "lowp/Analysis/FP8Selection.h"
+#include "lowp/Analysis/PrecisionReport.h"
 #include "lowp/IR/TrainingStep.h"
 #include "lowp/Target/TargetInfo.h"
 #include "lowp/Transforms/Passes.h"
@@ -94,11 +95,6 @@ std::optional<TensorStatistics> getTensorStatistics(Value value) {
   return std::nullopt;
 }
 
-bool isEightBitFloat(Type type) {
-  FloatType element = getFloatElementType(type);
-  return element && element.getWidth() == 8;
-}
-
 /// Why `op` cannot take FP8 operands here, or empty when it can.
 std::string getUnsupportedReason(Operation *op) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
@@ -127,13 +123,6 @@ struct ReportEntry {
   double binadesNeeded = 0, binadesE4M3 = 0, binadesE5M2 = 0;
   std::optional<double> errorE4M3, errorE5M2, errorBound;
 };
-
-std::string printLocation(Location loc) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  loc.print(os);
-  return text;
-}
 
 //===----------------------------------------------------------------------===//
 // The pass
@@ -178,15 +167,14 @@ private:
 
 void SelectFP8FormatsPass::record(ReportEntry entry, Location loc,
                                   StringRef function) {
-  auto remark = remark::analysis(
-      loc, remark::RemarkOpts::name("FP8Format")
-               .category("lowp-select-fp8-formats")
-               .function(function));
-  remark << remark::add(
-      "{0}{1}: {2} ({3})", entry.op,
-      entry.operand >= 0 ? llvm::formatv(" operand #{0}", entry.operand).str()
-                         : std::string(),
-      entry.format, entry.reason);
+  emitDecisionRemark(
+      loc, DecisionCategory::FP8, "FP8Format", function,
+      llvm::formatv("{0}{1}: {2} ({3})", entry.op,
+                    entry.operand >= 0
+                        ? llvm::formatv(" operand #{0}", entry.operand).str()
+                        : std::string(),
+                    entry.format, entry.reason),
+      /*asDiagnostic=*/false);
   entries.push_back(std::move(entry));
 }
 
@@ -461,7 +449,7 @@ LogicalResult SelectFP8FormatsPass::processFunction(func::FuncOp func,
     ReportEntry opEntry;
     opEntry.function = funcName;
     opEntry.op = op->getName().getStringRef().str();
-    opEntry.location = printLocation(op->getLoc());
+    opEntry.location = printReportLocation(op->getLoc());
     opEntry.action = "kept";
     int64_t flops = getMatrixFlops(op);
     matrixFlops += flops;
@@ -476,11 +464,10 @@ LogicalResult SelectFP8FormatsPass::processFunction(func::FuncOp func,
       fp8Flops += flops;
       continue;
     }
-    if (auto pinned = op->getAttrOfType<TypeAttr>(
-            LowpDialect::getPrecisionAttrName())) {
+    if (FloatType pinned = getPinnedPrecision(op)) {
       std::string type;
       llvm::raw_string_ostream os(type);
-      pinned.getValue().print(os);
+      pinned.print(os);
       keep(type, "pinned by lowp.precision");
       continue;
     }
@@ -642,15 +629,13 @@ LogicalResult SelectFP8FormatsPass::writeReport() {
        matrixFlops ? llvm::json::Value(double(fp8Flops) / matrixFlops)
                    : llvm::json::Value(nullptr)},
       {"decisions", std::move(decisions)}};
-  std::string error;
-  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(report, &error);
-  if (!file)
-    return emitError(getOperation().getLoc())
-           << "cannot write the FP8 report: " << error;
-  file->os() << llvm::formatv("{0:2}", llvm::json::Value(std::move(root)))
-             << "\n";
-  file->keep();
-  return success();
+  return writeReportFile(getOperation(), report, "FP8 report",
+                         [&](raw_ostream &os) {
+                           os << llvm::formatv(
+                                     "{0:2}",
+                                     llvm::json::Value(std::move(root)))
+                              << "\n";
+                         });
 }
 
 void SelectFP8FormatsPass::runOnOperation() {

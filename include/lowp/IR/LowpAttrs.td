@@ -50,6 +50,58 @@ def Lowp_PrecisionClass : I32EnumAttr<"PrecisionClass",
 def Lowp_PrecisionClassAttr
     : EnumAttr<Lowp_Dialect, Lowp_PrecisionClass, "class">;
 
+def Lowp_ColourReason : I32EnumAttr<"ColourReason",
+    "why precision inference gave an op its colour (the analysis's result; "
+    "docs/passes/infer-precision.md lists the rules)", [
+      // Not retypeable: the op keeps its types.
+      I32EnumAttrCase<"Island", 0, "island">,
+      I32EnumAttrCase<"NoClass", 1, "no_class">,
+      I32EnumAttrCase<"Boundary", 2, "boundary">,
+      I32EnumAttrCase<"ControlFlow", 3, "control_flow">,
+      I32EnumAttrCase<"ConstantOverflow", 4, "constant_overflow">,
+      I32EnumAttrCase<"Complex", 5, "complex">,
+      I32EnumAttrCase<"Unranked", 6, "unranked">,
+      I32EnumAttrCase<"NonF32", 7, "non_f32">,
+      // User overrides.
+      I32EnumAttrCase<"PinnedWide", 8, "pinned_wide">,
+      I32EnumAttrCase<"PinnedLow", 9, "pinned_low">,
+      I32EnumAttrCase<"PinnedOther", 10, "pinned_other">,
+      I32EnumAttrCase<"KeepF32Option", 11, "keep_f32_option">,
+      I32EnumAttrCase<"ForceLowOption", 12, "force_low_option">,
+      // Rule 1: seeds by class.
+      I32EnumAttrCase<"MatrixClass", 13, "matrix_class">,
+      I32EnumAttrCase<"SensitiveClass", 14, "sensitive_class">,
+      // Rules 2 and 3: painted forward.
+      I32EnumAttrCase<"DownstreamOfSensitive", 15, "downstream_of_sensitive">,
+      I32EnumAttrCase<"FollowsLow", 16, "follows_low">,
+      // Rule 4: transparent producers of low users.
+      I32EnumAttrCase<"TransparentForLowUsers", 17, "transparent_for_low_users">,
+      // Rule 5: undone demotions.
+      I32EnumAttrCase<"NoLowUser", 18, "no_low_user">,
+      // Rule 6: nothing decided otherwise.
+      I32EnumAttrCase<"NoLowNeighbour", 19, "no_low_neighbour">
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::lowp";
+}
+
+def Lowp_IslandReason : I32EnumAttr<"IslandReason",
+    "what an FP32 island protects (spelled so in `lowp.island_reasons`; "
+    "islands list their reasons in this order)", [
+      I32EnumAttrCase<"Softmax", 0, "softmax">,
+      I32EnumAttrCase<"LogSoftmax", 1, "log_softmax">,
+      I32EnumAttrCase<"LogSumExp", 2, "logsumexp">,
+      I32EnumAttrCase<"LayerNorm", 3, "layer_norm">,
+      I32EnumAttrCase<"RMSNorm", 4, "rms_norm">,
+      I32EnumAttrCase<"BatchNorm", 5, "batch_norm">,
+      I32EnumAttrCase<"GroupNorm", 6, "group_norm">,
+      I32EnumAttrCase<"Loss", 7, "loss">,
+      I32EnumAttrCase<"LongReduction", 8, "long_reduction">
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::lowp";
+}
+
 def Lowp_TensorRole : I32EnumAttr<"TensorRole",
     "what a tensor is in a training step (FP8 format selection reads it)", [
       // Forward values: layer inputs and outputs.
