@@ -23,8 +23,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 namespace mlir::lowp {
-#define GEN_PASS_DEF_INSTRUMENTCALIBRATION
-#define GEN_PASS_DEF_APPLYCALIBRATION
+#define GEN_PASS_DEF_LOWPINSTRUMENTCALIBRATION
+#define GEN_PASS_DEF_LOWPAPPLYCALIBRATION
 #include "lowp/Transforms/Passes.h.inc"
 } // namespace mlir::lowp
 
@@ -93,7 +93,7 @@ Value buildBinadeHistogram(OpBuilder &b, Location loc, Value tensor) {
 }
 
 struct InstrumentCalibrationPass
-    : lowp::impl::InstrumentCalibrationBase<InstrumentCalibrationPass> {
+    : lowp::impl::LowpInstrumentCalibrationBase<InstrumentCalibrationPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     IRRewriter rewriter(&getContext());
@@ -136,7 +136,7 @@ struct InstrumentCalibrationPass
 };
 
 struct ApplyCalibrationPass
-    : lowp::impl::ApplyCalibrationBase<ApplyCalibrationPass> {
+    : lowp::impl::LowpApplyCalibrationBase<ApplyCalibrationPass> {
   using Base::Base;
 
   void runOnOperation() override {

@@ -15,7 +15,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 namespace mlir::lowp {
-#define GEN_PASS_DEF_PINMATRIXOPS
+#define GEN_PASS_DEF_LOWPPINMATRIXOPS
 #include "lowp/Transforms/Passes.h.inc"
 } // namespace mlir::lowp
 
@@ -24,7 +24,7 @@ using namespace mlir::lowp;
 
 namespace {
 
-struct PinMatrixOpsPass : lowp::impl::PinMatrixOpsBase<PinMatrixOpsPass> {
+struct PinMatrixOpsPass : lowp::impl::LowpPinMatrixOpsBase<PinMatrixOpsPass> {
   using Base::Base;
 
   void runOnOperation() override {

@@ -35,7 +35,7 @@
 #include <cmath>
 
 namespace mlir::lowp {
-#define GEN_PASS_DEF_SELECTFP8FORMATS
+#define GEN_PASS_DEF_LOWPSELECTFP8FORMATS
 #include "lowp/Transforms/Passes.h.inc"
 } // namespace mlir::lowp
 
@@ -147,7 +147,7 @@ struct QuantizedTensor {
 };
 
 struct SelectFP8FormatsPass
-    : lowp::impl::SelectFP8FormatsBase<SelectFP8FormatsPass> {
+    : lowp::impl::LowpSelectFP8FormatsBase<SelectFP8FormatsPass> {
   using Base::Base;
 
   void runOnOperation() override;

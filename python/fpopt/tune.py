@@ -316,7 +316,7 @@ def tune(ir: str, target: str, inputs, tolerance: float, *,
                 decided, _harness(name, arg_shapes, res_shapes, batch))
             try:
                 llvm = fp_compile(program,
-                                  f"lowp-pipeline-x86{{cpu={cpu}}}").ir
+                                  f"lowp-pipeline-x86{{target={cpu}}}").ir
             except CompileError as e:
                 raise TuneError(f"{what} does not lower for the CPU:\n{e}") \
                     from None

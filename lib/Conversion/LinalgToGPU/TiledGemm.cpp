@@ -557,7 +557,7 @@ Value TiledGemmBuilder::applyEpilogue(Value batchIdx, Value row, Value col,
 
 void TiledGemmBuilder::buildGPU(SymbolTable &symbols, StringRef name) {
   MLIRContext *ctx = b.getContext();
-  auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  Attribute workgroup = backend.sharedMemorySpace(ctx);
   auto aTileType = MemRefType::get(aTileShape(), p.aElem, nullptr, workgroup);
   auto bTileType = MemRefType::get(bTileShape(), p.bElem, nullptr, workgroup);
 

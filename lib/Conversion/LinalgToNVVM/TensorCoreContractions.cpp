@@ -89,6 +89,10 @@ public:
     return &t;
   }
 
+  Attribute sharedMemorySpace(MLIRContext *ctx) const override {
+    return gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  }
+
   bool supportsTiling(const GPUGemmTiling &t) const override {
     // 16 x 8 tiles, an even number of n tiles per warp (ldmatrix.x4 loads
     // two), 32 lanes.
@@ -372,12 +376,13 @@ struct LowpNVVMLowerContractionsPass
 
   void runOnOperation() override {
     Operation *root = getOperation();
-    FailureOr<const TargetInfo *> resolved = resolveTarget(root, chip);
+    FailureOr<const TargetInfo *> resolved = resolveTarget(
+        root, selectTargetOption(getArgument(), target, "chip", deprecatedChip));
     if (failed(resolved))
       return signalPassFailure();
     const TargetInfo *info = *resolved;
     if (!info) {
-      root->emitError("no NVIDIA chip: set chip=sm_XX or a lowp.target");
+      root->emitError("no NVIDIA chip: set target=sm_XX or a lowp.target");
       return signalPassFailure();
     }
     if (info->vendor != Vendor::NVIDIA) {

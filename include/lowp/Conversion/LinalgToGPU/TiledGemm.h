@@ -133,6 +133,9 @@ public:
   virtual FailureOr<const GPUGemmTiling *>
   selectTiling(const GemmProblem &p, const TargetInfo &chip,
                std::string &whyNot) const = 0;
+  /// The memory space of the staging buffers (the kernel's workgroup
+  /// attributions).
+  virtual Attribute sharedMemorySpace(MLIRContext *ctx) const = 0;
   /// Whether the builder can lay out `t` with this instruction.
   virtual bool supportsTiling(const GPUGemmTiling &t) const = 0;
 
