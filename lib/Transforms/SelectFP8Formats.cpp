@@ -449,7 +449,10 @@ LogicalResult SelectFP8FormatsPass::processFunction(func::FuncOp func,
     ReportEntry opEntry;
     opEntry.function = funcName;
     opEntry.op = op->getName().getStringRef().str();
-    opEntry.location = printReportLocation(op->getLoc());
+    // Printing a location is most of this pass's cost on large modules:
+    // only the JSON report needs it.
+    if (!report.empty())
+      opEntry.location = printReportLocation(op->getLoc());
     opEntry.action = "kept";
     int64_t flops = getMatrixFlops(op);
     matrixFlops += flops;

@@ -27,6 +27,7 @@ from . import numerics
 from .report import DecisionReport, KeptWide, TensorBytes
 from .tables import (FloatFormat, Target, float_format, float_formats, target,
                      targets)
+from .tune import Candidate, TuneError, TuneResult, tune
 
 __version__: str = _fpopt.version
 
@@ -38,6 +39,7 @@ __all__ = [
     "float_format", "select_fp8_format",
     "float_formats", "numerics", "policy_attr",
     "run_pipeline", "stats_attr", "target", "target_attr", "targets",
+    "Candidate", "TuneError", "TuneResult", "tune",
 ]
 
 

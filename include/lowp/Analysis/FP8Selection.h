@@ -50,6 +50,9 @@ enum class FP8Scaling {
 
 /// What calibration measured of one tensor (see #lowp.stats).
 struct TensorStatistics {
+  TensorStatistics() = default;
+  TensorStatistics(double amax, double min) : amax(amax), min(min) {}
+
   /// Largest magnitude.
   double amax = 0;
   /// Smallest magnitude that matters; 0 when nothing small matters.

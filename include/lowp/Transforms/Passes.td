@@ -451,6 +451,33 @@ def LowpApplyCalibration : Pass<"lowp-apply-calibration", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::lowp::LowpDialect"];
 }
 
+def LowpPinMatrixOps : Pass<"lowp-pin-matrix-ops", "::mlir::ModuleOp"> {
+  let summary = "Pin numbered matrix ops to a precision (lowp.precision)";
+  let description = [{
+    Numbers the matrix ops of the module (contractions and convolutions, as
+    `isMatrixOp` and the FP8 passes see them; outside `lowp.island`s; in
+    function order, then walk order, from 0) and sets
+    `lowp.precision = <precision>` on those listed in `ops`, so that the
+    decision passes keep them at that precision. With `list`, every matrix
+    op gets a remark `matrix op #i: <name>, <n> input elements` (its first
+    two float operands, 0 when a shape is dynamic) at its location (how a search
+    such as `fpopt.tune` learns what it can pin). An index the module does
+    not have is an error.
+
+    ```
+    fp-opt model.mlir --lowp-pin-matrix-ops="ops=0,3 precision=f32" \
+      --lowp-auto-mixed-precision="target=sm_90"
+    ```
+  }];
+  let options = [
+    ListOption<"ops", "ops", "int64_t", "Indices of the matrix ops to pin">,
+    Option<"precision", "precision", "std::string", /*default=*/"\"f32\"",
+           "The float type to pin them to (f32, bf16, f16, ...)">,
+    Option<"list", "list", "bool", /*default=*/"false",
+           "Emit a remark naming each matrix op and its index">,
+  ];
+}
+
 def LowpViewPrecisionGraph
     : Pass<"lowp-view-precision-graph", "::mlir::ModuleOp"> {
   let summary = "Draw each function's dataflow coloured by its precision "
