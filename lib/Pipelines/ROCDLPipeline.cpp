@@ -34,6 +34,24 @@ struct ROCDLPipelineOptions : PassPipelineOptions<ROCDLPipelineOptions> {
       llvm::cl::desc("Threads per block along the innermost parallel "
                      "dimension (the outer ones map to blocks)"),
       llvm::cl::init(128)};
+  Option<std::string> rocmPath{
+      *this, "rocm-path",
+      llvm::cl::desc("ROCm installation whose device library (ocml) "
+                     "provides math functions, linked into every kernel; "
+                     "empty: none is needed (sin, erf, ... become "
+                     "polynomial approximations, exp/log the backend's own)")};
+  Option<std::string> binaryFormat{
+      *this, "format",
+      llvm::cl::desc("What each gpu.binary holds: isa (AMDGCN assembly, the "
+                     "default) or bin (an HSA code object the HIP-style "
+                     "runtime loads; links with rocm-path's ld.lld)"),
+      llvm::cl::init("isa")};
+  Option<std::string> callingConvention{
+      *this, "calling-convention",
+      llvm::cl::desc("host: functions take and return host buffers and copy "
+                     "them to and from the device; device: they take and "
+                     "return device buffers"),
+      llvm::cl::init("host")};
   Option<bool> mfma{
       *this, "mfma",
       llvm::cl::desc("f16/bf16/FP8 contractions to MFMA kernels (false: "
@@ -55,11 +73,22 @@ void buildROCDLPipeline(OpPassManager &pm, const TargetInfo &info,
   // 3. Inside the kernels: conversions the chip has no instruction for
   //    (bf16 before gfx950; FP8 of the other flavour than the chip's, and
   //    all FP8 on gfx90a) become exact integer code; transcendental math
-  //    becomes LLVM intrinsics the AMDGPU backend expands itself, so no
-  //    ROCm device library (ocml) is needed.
+  //    becomes LLVM intrinsics the AMDGPU backend expands itself or, where
+  //    convert-gpu-to-rocdl would call the ROCm device library (sin, erf,
+  //    floor, ...), polynomial approximations, so no ocml is needed. With
+  //    rocm-path, math goes to the device library's __ocml_* instead.
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createLowpExpandFloatConversions({opts.chip}));
-  addPipelineText(kernels, "math-expand-ops,convert-math-to-llvm");
+  //    (convert-gpu-to-rocdl's own patterns).
+  if (opts.rocmPath.empty()) {
+    kernels.addPass(createLowpROCDLExpandMath());
+    addPipelineText(kernels, "math-expand-ops,convert-math-to-llvm");
+  }
+  // Host functions allocate device memory and copy as the calling
+  // convention says, on a stream (as in the NVVM pipeline): the host module
+  // then calls the HIP-style mgpu* interface of docs/lowering-gpu.md.
+  pm.addPass(createLowpGPUDeviceBuffers({opts.callingConvention}));
+  addPipelineText(pm, "func.func(gpu-async-region)");
   // 4. Upstream's ROCDL lowering. convert-arith-to-amdgpu turns the FP8
   //    conversions left (the chip's own flavour) into packed hardware
   //    converts (v_cvt_pk_fp8_f32, v_cvt_f32_fp8); convert-vector-to-llvm
@@ -77,7 +106,11 @@ void buildROCDLPipeline(OpPassManager &pm, const TargetInfo &info,
               "},convert-vector-to-llvm,convert-gpu-to-rocdl{chipset=" + chip +
               "},canonicalize,cse,reconcile-unrealized-casts),"
               "gpu-to-llvm,reconcile-unrealized-casts,"
-              "gpu-module-to-binary{format=isa},"
+              "gpu-module-to-binary{format=" + std::string(opts.binaryFormat) +
+              (opts.rocmPath.empty()
+                   ? std::string()
+                   : " toolkit=" + std::string(opts.rocmPath)) +
+              "},"
               "convert-math-to-llvm,canonicalize,cse,"
               "reconcile-unrealized-casts");
   // 5. mlir-translate does not know lowp's attributes.
