@@ -8,10 +8,10 @@
 // measures), floor and log10 through exact identities. With rocm-path the
 // same ops become __ocml_* calls linked from that installation's device
 // library (none here: the missing bitcode directory is reported).
-// RUN: fp-opt %s -lowp-pipeline-rocdl=chip=gfx942 \
+// RUN: fp-opt %s -lowp-pipeline-rocdl=target=gfx942 \
 // RUN: | %python %S/Inputs/extract_gpu_asm.py --llvm-mc llvm-mc --mcpu gfx942 | FileCheck %s
-// RUN: fp-opt %s -lowp-pipeline-rocdl=chip=gfx942 -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOERROR --allow-empty
-// RUN: not fp-opt %s -lowp-pipeline-rocdl="chip=gfx942 rocm-path=%t.no-rocm" 2>&1 | FileCheck %s --check-prefix=ROCM
+// RUN: fp-opt %s -lowp-pipeline-rocdl=target=gfx942 -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOERROR --allow-empty
+// RUN: not fp-opt %s -lowp-pipeline-rocdl="target=gfx942 rocm-path=%t.no-rocm" 2>&1 | FileCheck %s --check-prefix=ROCM
 
 // CHECK-NOT: {{__ocml|s_swappc}}
 // CHECK: v_exp_f32

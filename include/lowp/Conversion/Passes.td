@@ -5,6 +5,12 @@
 
 include "mlir/Pass/PassBase.td"
 
+// The old spelling of a pass's `target` option (a row of the capability
+// table), accepted for one release with a warning on stderr.
+class DeprecatedTargetSpelling<string varName, string arg>
+  : Option<varName, arg, "std::string", /*default=*/"\"\"",
+           "Deprecated spelling of `target` (removed in the next release)">;
+
 def ConvertLowpToLinalg : Pass<"convert-lowp-to-linalg"> {
   let summary = "Lower every lowp op to arith, math, linalg, tensor and scf";
   let description = [{
@@ -85,7 +91,7 @@ def LowpExpandFloatConversions : Pass<"lowp-expand-float-conversions"> {
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"\"",
-           "Chip name from the capability table (overrides lowp.target)">,
+           "Chip of the capability table (overrides lowp.target)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
@@ -148,9 +154,9 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     ```
   }];
   let options = [
-    Option<"cpu", "cpu", "std::string", /*default=*/"\"\"",
-           "x86 chip (avx2, avx512bf16, znver4, sapphirerapids); default: "
-           "the module's lowp.target, else avx2">,
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "x86 chip of the capability table (avx2, avx512bf16, znver4, "
+           "sapphirerapids); default: the module's lowp.target, else avx2">,
     Option<"mr", "mr", "unsigned", /*default=*/"0",
            "Rows of the register block (0: the cpu's default)">,
     Option<"nr", "nr", "unsigned", /*default=*/"0",
@@ -170,6 +176,7 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
            "each function F into F_prepack, run once by the caller; F then "
            "takes the packed buffers in the weights' places "
            "(docs/lowering-x86.md)">,
+    DeprecatedTargetSpelling<"deprecatedCpu", "cpu">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
@@ -568,8 +575,9 @@ def LowpConvertFP8ToNVVM : Pass<"lowp-convert-fp8-to-nvvm"> {
     ```
   }];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
-           "NVIDIA chip from the capability table (overrides lowp.target)">,
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "NVIDIA chip of the capability table (overrides lowp.target)">,
+    DeprecatedTargetSpelling<"deprecatedChip", "chip">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::LLVM::LLVMDialect",
@@ -623,11 +631,12 @@ def LowpNVVMLowerContractions : Pass<"lowp-nvvm-lower-contractions", "ModuleOp">
     and check the tiling against an f32 reference.
   }];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
-           "NVIDIA chip from the capability table (overrides lowp.target)">,
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "NVIDIA chip of the capability table (overrides lowp.target)">,
     Option<"emulate", "emulate", "bool", /*default=*/"false",
            "Emit the kernel as host loops with warp instructions emulated "
            "per lane (executable on the CPU, for testing)">,
+    DeprecatedTargetSpelling<"deprecatedChip", "chip">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
@@ -677,7 +686,7 @@ def LowpROCDLLowerContractions : Pass<"lowp-rocdl-lower-contractions", "ModuleOp
     layouts, so the tiling executes on the CPU.
   }];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
            "AMD chip from the capability table (overrides lowp.target)">,
     Option<"emulate", "emulate", "bool", /*default=*/"false",
            "Emit the kernel as host loops with wave instructions emulated "
@@ -739,10 +748,15 @@ def LowpGPUDeviceBuffers : Pass<"lowp-gpu-device-buffers", "ModuleOp"> {
     Functions without launches are left alone.
   }];
   let options = [
-    Option<"callingConvention", "calling-convention", "std::string",
-           /*default=*/"\"host\"",
-           "host: memref arguments and results are host memory (copied); "
-           "device: they are device memory">,
+    Option<"callingConvention", "calling-convention",
+           "::mlir::lowp::CallingConvention",
+           /*default=*/"::mlir::lowp::CallingConvention::Host",
+           "Where memref arguments and results live",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::lowp::CallingConvention::Host, "host",
+                        "host memory (copied to and from the device)"),
+             clEnumValN(::mlir::lowp::CallingConvention::Device, "device",
+                        "device memory"))}]>,
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",
@@ -791,9 +805,10 @@ def LowpTileForMXU : Pass<"lowp-tile-for-mxu"> {
     ```
   }];
   let options = [
-    Option<"generation", "generation", "std::string", /*default=*/"\"\"",
-           "TPU generation from the capability table (tpu-v2 ... tpu-v6e); "
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "TPU generation of the capability table (tpu-v2 ... tpu-v6e); "
            "default: the module's lowp.target">,
+    DeprecatedTargetSpelling<"deprecatedGeneration", "generation">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",

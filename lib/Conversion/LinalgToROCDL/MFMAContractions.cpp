@@ -322,12 +322,12 @@ struct LowpROCDLLowerContractionsPass
 
   void runOnOperation() override {
     Operation *root = getOperation();
-    FailureOr<const TargetInfo *> resolved = resolveTarget(root, chip);
+    FailureOr<const TargetInfo *> resolved = resolveTarget(root, target);
     if (failed(resolved))
       return signalPassFailure();
     const TargetInfo *info = *resolved;
     if (!info) {
-      root->emitError("no AMD chip: set chip=gfx... or a lowp.target");
+      root->emitError("no AMD chip: set target=gfx... or a lowp.target");
       return signalPassFailure();
     }
     if (info->vendor != Vendor::AMD) {

@@ -2,7 +2,7 @@
 // keep their linalg op (the naive mapping computes them) with a remark
 // naming the op and the reason; f32 ones get neither kernel nor remark.
 // RUN: fp-opt %s -split-input-file -verify-diagnostics \
-// RUN:   -lowp-rocdl-lower-contractions=chip=gfx942 | FileCheck %s
+// RUN:   -lowp-rocdl-lower-contractions=target=gfx942 | FileCheck %s
 
 // CHECK-LABEL: func.func @dynamic
 // CHECK: linalg.matmul

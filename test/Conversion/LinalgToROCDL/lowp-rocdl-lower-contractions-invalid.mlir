@@ -2,7 +2,7 @@
 // errors that name what the chip has (the FP8 decision was made for another
 // chip: running its matmuls on the naive kernel would hide that); so are
 // chips outside the table's AMD rows.
-// RUN: not fp-opt %s -lowp-rocdl-lower-contractions=chip=gfx1234 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not fp-opt %s -lowp-rocdl-lower-contractions=target=gfx1234 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: fp-opt %s -split-input-file -verify-diagnostics -lowp-rocdl-lower-contractions
 
 // UNKNOWN: error: unknown target 'gfx1234'
@@ -41,7 +41,7 @@ module attributes {lowp.target = #lowp.target<"gfx950">} {
 
 // -----
 
-// expected-error @+1 {{no AMD chip: set chip=gfx... or a lowp.target}}
+// expected-error @+1 {{no AMD chip: set target=gfx... or a lowp.target}}
 module {
   func.func @none(%x: f32) -> f32 {
     return %x : f32

@@ -5,10 +5,10 @@
 // 32-deep (16-bit) or 64-deep (FP8) slices padded by 16 bytes, the next
 // slice loaded into registers before the MFMAs and stored to the other
 // stage after them, one barrier per slice.
-// RUN: fp-opt %s -split-input-file -lowp-rocdl-lower-contractions=chip=gfx90a | FileCheck %s --check-prefix=GFX90A
-// RUN: fp-opt %s -split-input-file -lowp-rocdl-lower-contractions=chip=gfx908 | FileCheck %s --check-prefix=GFX908
-// RUN: fp-opt %s -split-input-file -lowp-rocdl-lower-contractions=chip=gfx942 | FileCheck %s --check-prefix=GFX942
-// RUN: fp-opt %s -split-input-file -lowp-rocdl-lower-contractions=chip=gfx950 | FileCheck %s --check-prefix=GFX950
+// RUN: fp-opt %s -split-input-file -lowp-rocdl-lower-contractions=target=gfx90a | FileCheck %s --check-prefix=GFX90A
+// RUN: fp-opt %s -split-input-file -lowp-rocdl-lower-contractions=target=gfx908 | FileCheck %s --check-prefix=GFX908
+// RUN: fp-opt %s -split-input-file -lowp-rocdl-lower-contractions=target=gfx942 | FileCheck %s --check-prefix=GFX942
+// RUN: fp-opt %s -split-input-file -lowp-rocdl-lower-contractions=target=gfx950 | FileCheck %s --check-prefix=GFX950
 
 // bf16, C zero-filled, M = 200 and N = 136 with tails: a 2 x 2 grid.
 // gfx90a: 32x32x8 bf16_1k (4 bf16 per lane, 16 accumulators per tile): a

@@ -11,22 +11,22 @@
 // instruction: 32x32x8 (gfx90a), 32x32x8 f16 and 32x32x4 bf16 (gfx908),
 // 16x16x16 (gfx942), 16x16x32 (gfx950). Integer-valued operands make every
 // product and sum exact in f32: the tolerance is 0.
-// RUN: fp-opt %S/tensor-core-emulated.mlir -lowp-rocdl-lower-contractions="chip=gfx908 emulate" \
+// RUN: fp-opt %S/tensor-core-emulated.mlir -lowp-rocdl-lower-contractions="target=gfx908 emulate" \
 // RUN:   -convert-linalg-to-loops -expand-strided-metadata -lower-affine -convert-scf-to-cf -convert-to-llvm \
 // RUN:   -reconcile-unrealized-casts \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %S/tensor-core-emulated.mlir
-// RUN: fp-opt %S/tensor-core-emulated.mlir -lowp-rocdl-lower-contractions="chip=gfx90a emulate" \
+// RUN: fp-opt %S/tensor-core-emulated.mlir -lowp-rocdl-lower-contractions="target=gfx90a emulate" \
 // RUN:   -convert-linalg-to-loops -expand-strided-metadata -lower-affine -convert-scf-to-cf -convert-to-llvm \
 // RUN:   -reconcile-unrealized-casts \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %S/tensor-core-emulated.mlir
-// RUN: fp-opt %S/tensor-core-emulated.mlir -lowp-rocdl-lower-contractions="chip=gfx942 emulate" \
+// RUN: fp-opt %S/tensor-core-emulated.mlir -lowp-rocdl-lower-contractions="target=gfx942 emulate" \
 // RUN:   -convert-linalg-to-loops -expand-strided-metadata -lower-affine -convert-scf-to-cf -convert-to-llvm \
 // RUN:   -reconcile-unrealized-casts \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %S/tensor-core-emulated.mlir
-// RUN: fp-opt %S/tensor-core-emulated.mlir -lowp-rocdl-lower-contractions="chip=gfx950 emulate" \
+// RUN: fp-opt %S/tensor-core-emulated.mlir -lowp-rocdl-lower-contractions="target=gfx950 emulate" \
 // RUN:   -convert-linalg-to-loops -expand-strided-metadata -lower-affine -convert-scf-to-cf -convert-to-llvm \
 // RUN:   -reconcile-unrealized-casts \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
@@ -37,13 +37,13 @@
 // program with OCP types on gfx950. lowp-expand-float-conversions turns
 // the FP8 conversions (the test's quantization, the emulated MFMA's
 // widening) into exact integer code for this CPU.
-// RUN: fp-opt %s -lowp-rocdl-lower-contractions="chip=gfx942 emulate" \
+// RUN: fp-opt %s -lowp-rocdl-lower-contractions="target=gfx942 emulate" \
 // RUN:   -convert-linalg-to-loops -lowp-expand-float-conversions -expand-strided-metadata -lower-affine \
 // RUN:   -convert-scf-to-cf -convert-to-llvm -reconcile-unrealized-casts \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s
 // RUN: sed -e 's/f8E4M3FNUZ/f8E4M3FN/g' -e 's/f8E5M2FNUZ/f8E5M2/g' %s \
-// RUN: | fp-opt -lowp-rocdl-lower-contractions="chip=gfx950 emulate" \
+// RUN: | fp-opt -lowp-rocdl-lower-contractions="target=gfx950 emulate" \
 // RUN:   -convert-linalg-to-loops -lowp-expand-float-conversions -expand-strided-metadata -lower-affine \
 // RUN:   -convert-scf-to-cf -convert-to-llvm -reconcile-unrealized-casts \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
