@@ -18,6 +18,7 @@
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
@@ -57,12 +58,23 @@ mlir::lowp::buildROCDLPipeline(OpPassManager &pm,
   // 3. Inside the kernels: conversions the chip has no instruction for
   //    (bf16 before gfx950; FP8 of the other flavour than the chip's, and
   //    all FP8 on gfx90a) become exact integer code; transcendental math
-  //    becomes LLVM intrinsics the AMDGPU backend expands itself, so no
-  //    ROCm device library (ocml) is needed.
+  //    becomes LLVM intrinsics the AMDGPU backend expands itself or, where
+  //    convert-gpu-to-rocdl would call the ROCm device library (sin, erf,
+  //    floor, ...), polynomial approximations, so no ocml is needed. With
+  //    rocm-path, convert-gpu-to-rocdl's own patterns make __ocml_* calls
+  //    and the device library is linked.
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createLowpExpandFloatConversions({info.name.str()}));
-  kernels.addPass(math::createMathExpandOpsPass());
-  kernels.addPass(createConvertMathToLLVMPass());
+  if (opts.rocmPath.empty()) {
+    kernels.addPass(createLowpROCDLExpandMath());
+    kernels.addPass(math::createMathExpandOpsPass());
+    kernels.addPass(createConvertMathToLLVMPass());
+  }
+  // Host functions allocate device memory and copy as the calling
+  // convention says, on a stream (as in the NVVM pipeline): the host module
+  // calls the HIP-style mgpu* interface of docs/lowering-gpu.md.
+  pm.addPass(createLowpGPUDeviceBuffers({opts.callingConvention}));
+  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
   // 4. Upstream's ROCDL lowering. convert-arith-to-amdgpu turns the FP8
   //    conversions left (the chip's own flavour) into packed hardware
   //    converts (v_cvt_pk_fp8_f32, v_cvt_f32_fp8); convert-vector-to-llvm
@@ -93,6 +105,6 @@ mlir::lowp::buildROCDLPipeline(OpPassManager &pm,
   gpuModules.addPass(createReconcileUnrealizedCastsPass());
   // 5. Launches to LLVM, kernels to AMDGCN assembly, lowp's attributes
   //    dropped.
-  addGPUToLLVMFinalization(pm, /*toolkitPath=*/"");
+  addGPUToLLVMFinalization(pm, opts.rocmPath);
   return success();
 }

@@ -700,6 +700,28 @@ def LowpROCDLLowerContractions : Pass<"lowp-rocdl-lower-contractions", "ModuleOp
   ];
 }
 
+def LowpROCDLExpandMath : Pass<"lowp-rocdl-expand-math"> {
+  let summary = "Math ops in AMDGPU kernels without the ROCm device library";
+  let description = [{
+    LLVM's AMDGPU backend expands `llvm.exp`, `llvm.log`, `llvm.sqrt`,
+    `llvm.ceil` and friends itself (`v_exp_f32`, `v_log_f32`, ...), but
+    upstream's `convert-gpu-to-rocdl` lowers `sin`, `cos`, `log2`, `log10`,
+    `floor` and the functions LLVM has no intrinsic for (`erf`, `erfc`,
+    `atan`, `atan2`, `asin`, `acos`, `cbrt`) to `__ocml_*` calls, which link
+    only with the ROCm device library. `lowp-pipeline-rocdl` without
+    `rocm-path` runs this pass in every kernel first: those ops on f32 (f16
+    and bf16 through f32) become upstream MLIR's polynomial approximations
+    (arith and `math.fma` only, as `lowp-approximate-math` on x86; `tan`
+    reaches them through `math-expand-ops`' sin / cos), `floor(x)` becomes
+    `-ceil(-x)` (exact) and `log10(x)` `log(x) * (1 / ln 10)`. Other ops and
+    f64 are left alone.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 def LowpGPUDeviceBuffers : Pass<"lowp-gpu-device-buffers", "ModuleOp"> {
   let summary = "Host functions that launch kernels use device memory";
   let description = [{

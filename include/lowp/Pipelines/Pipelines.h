@@ -273,6 +273,22 @@ struct ROCDLPipelineOptions
       llvm::cl::desc("f16/bf16/FP8 contractions to MFMA kernels (false: "
                      "every op on the naive mapping)"),
       llvm::cl::init(true)};
+  PassOptions::Option<std::string> rocmPath{
+      *this, "rocm-path",
+      llvm::cl::desc("ROCm installation whose device library (ocml) "
+                     "provides math functions, linked into every kernel; "
+                     "empty: none is needed (sin, erf, ... become "
+                     "polynomial approximations, exp/log the backend's own)")};
+  PassOptions::Option<CallingConvention> callingConvention{
+      *this, "calling-convention",
+      llvm::cl::desc("Where the memref arguments and results of functions "
+                     "that launch kernels live"),
+      llvm::cl::init(CallingConvention::Host),
+      llvm::cl::values(
+          clEnumValN(CallingConvention::Host, "host",
+                     "host buffers, copied to and from the device"),
+          clEnumValN(CallingConvention::Device, "device",
+                     "device buffers"))};
   PassOptions::Option<std::string> deprecatedChip{
       *this, "chip",
       llvm::cl::desc("Deprecated spelling of `target` (removed in the next "
