@@ -5,6 +5,8 @@
 
 #include "lowp/Conversion/Passes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Pass/PassRegistry.h"
 
 using namespace mlir;
@@ -19,15 +21,17 @@ void mlir::lowp::addNaiveGPUMapping(
   // scf first (neither bufferizes), and scalar dense_resource globals are
   // read into dense ones (finalize-memref-to-llvm aborts on them).
   addLowpToBufferizableTensors(pm);
+  addGPUTensorFusion(pm);
   addBufferization(pm);
   addPipelineText(pm, "canonicalize");
   pm.addPass(createLowpInlineScalarResources());
   if (lowerMatrixOps)
     lowerMatrixOps(pm);
+  addRowReductionKernels(pm, chip);
   // Constants (the FP8 clamp bounds, loop bounds) are sunk into the
   // launches, so the kernels see them as constants, not parameters.
   addPipelineText(pm,
-                  "func.func(convert-linalg-to-parallel-loops,"
+                  "func.func(convert-linalg-to-parallel-loops,lowp-gpu-fuse-parallel-loops,"
                   "scf-parallel-loop-tiling{parallel-loop-tile-sizes=1," +
                       std::to_string(threads) +
                       " no-min-max-bounds=true},"
@@ -45,4 +49,32 @@ void mlir::lowp::addNaiveGPUMapping(
       "gpu.module(arith-emulate-unsupported-floats{source-types=" + emulated +
           " target-type=f32},"
           "math-extend-to-supported-types{target-type=f32})");
+  // The row kernels' subgroup reductions become the chip's cross-lane
+  // instructions (shuffles, DPP) for its subgroup size.
+  pm.nest<gpu::GPUModuleOp>().addPass(
+      createLowpGPULowerSubgroupReduce({chip.name.str()}));
+  // What fusion achieved: a remark per function with its kernel count.
+  pm.addPass(createLowpGPUReportKernels());
+}
+
+void mlir::lowp::addGPUTensorFusion(OpPassManager &pm) {
+  // Transposes and broadcasts of matmul operands become indexing maps (the
+  // tensor-core kernels read B as [n][k]): no transpose kernel.
+  pm.addPass(createLowpFoldLayoutIntoContractions());
+  // Chains of elementwise ops (bias, activation, casts, broadcasts,
+  // residuals) fuse into one generic each, and cheap producers into the
+  // reductions that consume them (x - mean into the variance), while still
+  // on tensors: one kernel, no buffer between them. Matmuls stay named for
+  // the tensor-core kernels, whose epilogues take the fused chain after
+  // them.
+  addPipelineText(pm, "func.func(lowp-fuse-elementwise)");
+}
+
+void mlir::lowp::addRowReductionKernels(OpPassManager &pm,
+                                        const TargetInfo &chip) {
+  // Row reductions (softmax, norms) and the elementwise ops on their rows:
+  // one kernel per group, a thread block per row, subgroup and
+  // shared-memory reductions sized by the table's subgroup size.
+  pm.addNestedPass<func::FuncOp>(
+      createLowpGPUMapRowReductions({chip.name.str(), 256}));
 }

@@ -29,6 +29,15 @@ void addNaiveGPUMapping(
     OpPassManager &pm, const TargetInfo &chip, unsigned threads,
     function_ref<void(OpPassManager &)> lowerMatrixOps = nullptr);
 
+/// Layout folding into contractions and elementwise fusion on tensors, so
+/// that chains of elementwise ops become one kernel (or a tensor-core
+/// kernel's epilogue).
+void addGPUTensorFusion(OpPassManager &pm);
+
+/// Bufferized row reductions and the ops on their rows to one kernel each:
+/// a thread block per row (lowp-gpu-map-row-reductions).
+void addRowReductionKernels(OpPassManager &pm, const TargetInfo &chip);
+
 } // namespace mlir::lowp
 
 #endif // LOWP_LIB_PIPELINES_GPUMAPPING_H

@@ -122,6 +122,11 @@ struct TargetInfo {
   /// Tensor-core GEMM kernel for f16/bf16 operands (NVIDIA rows; invalid
   /// elsewhere and where the kernel has no instruction shape to use).
   MmaSyncTiling mmaSync16 = {};
+  /// Lanes that execute in lockstep and exchange registers (shuffles, DPP):
+  /// an NVIDIA warp (32), an AMD CDNA wavefront (64); 0 off the GPUs. Block
+  /// and subgroup reductions are built from it (lowp-gpu-map-row-reductions,
+  /// lowp-gpu-lower-subgroup-reduce).
+  unsigned subgroupSize = 0;
 
   bool hasMatrixUnit(Format f) const { return matrixFormats.contains(f); }
   bool hasNativeArithmetic(Format f) const {
