@@ -53,8 +53,6 @@ void mlir::lowp::addNaiveGPUMapping(
   // instructions (shuffles, DPP) for its subgroup size.
   pm.nest<gpu::GPUModuleOp>().addPass(
       createLowpGPULowerSubgroupReduce({chip.name.str()}));
-  // What fusion achieved: a remark per function with its kernel count.
-  pm.addPass(createLowpGPUReportKernels());
 }
 
 void mlir::lowp::addGPUTensorFusion(OpPassManager &pm) {
@@ -77,4 +75,8 @@ void mlir::lowp::addRowReductionKernels(OpPassManager &pm,
   // shared-memory reductions sized by the table's subgroup size.
   pm.addNestedPass<func::FuncOp>(
       createLowpGPUMapRowReductions({chip.name.str(), 256}));
+}
+
+void mlir::lowp::addKernelReport(OpPassManager &pm) {
+  pm.addPass(createLowpGPUReportKernels());
 }

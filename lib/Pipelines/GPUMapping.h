@@ -38,6 +38,11 @@ void addGPUTensorFusion(OpPassManager &pm);
 /// a thread block per row (lowp-gpu-map-row-reductions).
 void addRowReductionKernels(OpPassManager &pm, const TargetInfo &chip);
 
+/// What fusion achieved: a remark per host function with the number of
+/// kernels it launches, by kind (lowp-gpu-report-kernels). After the
+/// kernels' conversions, so a module that fails there reports nothing.
+void addKernelReport(OpPassManager &pm);
+
 } // namespace mlir::lowp
 
 #endif // LOWP_LIB_PIPELINES_GPUMAPPING_H

@@ -76,6 +76,7 @@ void buildNVVMPipeline(OpPassManager &pm, const NVVMPipelineOptions &opts) {
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createLowpConvertFP8ToNVVM({opts.chip}));
   kernels.addPass(createLowpExpandFloatConversions({opts.chip}));
+  addKernelReport(pm);
   // Host functions allocate device memory and copy their arguments and
   // results as the calling convention says; gpu-async-region puts the
   // copies and launches on a stream (gpu-to-llvm lowers only async ones).

@@ -47,6 +47,7 @@ void buildROCDLPipeline(OpPassManager &pm, const TargetInfo &info,
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createLowpExpandFloatConversions({opts.chip}));
   addPipelineText(kernels, "math-expand-ops,convert-math-to-llvm");
+  addKernelReport(pm);
   // 4. Upstream's ROCDL lowering. convert-arith-to-amdgpu turns the FP8
   //    conversions left (the chip's own flavour) into packed hardware
   //    converts (v_cvt_pk_fp8_f32, v_cvt_f32_fp8); convert-vector-to-llvm

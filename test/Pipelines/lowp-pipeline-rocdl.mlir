@@ -83,9 +83,9 @@
 // OCP-ON-GFX942-NOT: fp8
 
 // ATTN-NOT: {{__ocml|s_swappc}}
-// ATTN: v_cvt_pk_fp8_f32
-// ATTN: v_cvt_f32_fp8_sdwa
-// ATTN: v_exp_f32
+// ATTN-DAG: v_cvt_pk_fp8_f32
+// ATTN-DAG: v_cvt_f32_fp8_sdwa
+// ATTN-DAG: v_exp_f32
 // ATTN-NOT: {{__ocml|s_swappc}}
 
 // BADCHIP: lowp-pipeline-rocdl needs chip=<gfx...> of the capability table (gfx908, gfx90a, gfx942, gfx950), got 'sm_90'

@@ -331,70 +331,87 @@ findRowGroups(Block &block,
       // An op that is not splits the group: before the seed, the members
       // so far are dropped (a fill of a buffer the op then writes); after
       // it, the group ends there.
-      SmallPtrSet<Value, 8> doneReads, doneWrites;
-      SmallVector<Operation *> kept;
-      bool seedKept = false;
-      unsigned next = 0;
-      for (unsigned i = position[ordered.front()];
-           i < run.size() && next < ordered.size(); ++i) {
-        auto op = cast<linalg::LinalgOp>(run[i]);
-        SmallPtrSet<Value, 8> r, w;
-        collectAccesses(op, r, w);
-        if (run[i] == ordered[next]) {
-          seedKept |= run[i] == seedOp;
-          kept.push_back(run[i]);
-          doneReads.insert(r.begin(), r.end());
-          doneWrites.insert(w.begin(), w.end());
-          ++next;
-          continue;
+      auto keepInOrder = [&](ArrayRef<Operation *> ordered) {
+        SmallPtrSet<Value, 8> doneReads, doneWrites;
+        SmallVector<Operation *> kept;
+        bool seedKept = false;
+        unsigned next = 0;
+        for (unsigned i = position[ordered.front()];
+             i < run.size() && next < ordered.size(); ++i) {
+          auto op = cast<linalg::LinalgOp>(run[i]);
+          SmallPtrSet<Value, 8> r, w;
+          collectAccesses(op, r, w);
+          if (run[i] == ordered[next]) {
+            seedKept |= run[i] == seedOp;
+            kept.push_back(run[i]);
+            doneReads.insert(r.begin(), r.end());
+            doneWrites.insert(w.begin(), w.end());
+            ++next;
+            continue;
+          }
+          bool conflicts =
+              llvm::any_of(r,
+                           [&](Value v) { return doneWrites.contains(v); }) ||
+              llvm::any_of(w, [&](Value v) {
+                return doneWrites.contains(v) || doneReads.contains(v);
+              });
+          if (conflicts && seedKept)
+            break;
+          if (conflicts) {
+            kept.clear();
+            doneReads.clear();
+            doneWrites.clear();
+          }
         }
-        bool conflicts =
-            llvm::any_of(r, [&](Value v) { return doneWrites.contains(v); }) ||
-            llvm::any_of(w, [&](Value v) {
-              return doneWrites.contains(v) || doneReads.contains(v);
-            });
-        if (conflicts && seedKept)
-          break;
-        if (conflicts) {
-          kept.clear();
-          doneReads.clear();
-          doneWrites.clear();
-        }
-      }
-
+        return kept;
+      };
       // Buffers written in the kernel are accessed only within the row and
-      // through one view each (no aliasing through another view).
-      SmallPtrSet<Value, 8> written;
-      for (Operation *op : kept)
-        for (Value v : cast<linalg::LinalgOp>(op).getDpsInits())
-          written.insert(getRootBuffer(v));
-      DenseMap<Value, Value> viewOf;
-      bool rowLocal = true;
-      for (Operation *op : kept) {
-        auto linalgOp = cast<linalg::LinalgOp>(op);
-        for (OpOperand &operand : op->getOpOperands()) {
-          if (!isa<MemRefType>(operand.get().getType()))
-            continue;
-          Value root = getRootBuffer(operand.get());
-          if (!written.contains(root))
-            continue;
-          auto [it, inserted] = viewOf.try_emplace(root, operand.get());
-          if (it->second != operand.get() ||
-              !hasRowPrefix(linalgOp.getMatchingIndexingMap(&operand),
-                            rowShape.size()))
-            rowLocal = false;
+      // through one view each (no aliasing through another view): the first
+      // member that does otherwise leaves the group (the seed: no kernel).
+      auto firstNonLocal = [&](ArrayRef<Operation *> kept) -> Operation * {
+        SmallPtrSet<Value, 8> written;
+        for (Operation *op : kept)
+          for (Value v : cast<linalg::LinalgOp>(op).getDpsInits())
+            written.insert(getRootBuffer(v));
+        DenseMap<Value, Value> viewOf;
+        for (Operation *op : kept) {
+          auto linalgOp = cast<linalg::LinalgOp>(op);
+          for (OpOperand &operand : op->getOpOperands()) {
+            if (!isa<MemRefType>(operand.get().getType()))
+              continue;
+            Value root = getRootBuffer(operand.get());
+            if (!written.contains(root))
+              continue;
+            auto [it, inserted] = viewOf.try_emplace(root, operand.get());
+            if (it->second != operand.get() ||
+                !hasRowPrefix(linalgOp.getMatchingIndexingMap(&operand),
+                              rowShape.size()))
+              return op;
+          }
         }
+        return nullptr;
+      };
+      SmallVector<Operation *> kept = keepInOrder(ordered);
+      std::string failure;
+      while (failure.empty()) {
+        if (!llvm::is_contained(kept, seedOp)) {
+          failure = "an op between it and the ops it shares buffers with "
+                    "depends on them";
+          break;
+        }
+        Operation *offender = firstNonLocal(kept);
+        if (!offender)
+          break;
+        if (offender == seedOp) {
+          failure = "the ops around it read or write its rows' buffers "
+                    "outside the row or through another view";
+          break;
+        }
+        llvm::erase(kept, offender);
+        kept = keepInOrder(kept);
       }
-      if (!rowLocal) {
-        rejected.push_back(
-            {seedOp, "the ops around it read or write its rows' buffers "
-                     "outside the row or through another view"});
-        continue;
-      }
-      if (!llvm::is_contained(kept, seedOp)) {
-        rejected.push_back(
-            {seedOp, "an op between it and the ops it shares buffers with "
-                     "depends on them"});
+      if (!failure.empty()) {
+        rejected.push_back({seedOp, failure});
         continue;
       }
 
