@@ -86,16 +86,43 @@ Value getRootBuffer(Value v) {
   return v;
 }
 
-/// True when the first `rows` results of `map` are d0 .. d(rows-1).
-bool hasRowPrefix(AffineMap map, unsigned rows) {
-  if (map.getNumResults() < rows)
-    return false;
-  for (unsigned i = 0; i < rows; ++i) {
-    auto d = dyn_cast<AffineDimExpr>(map.getResult(i));
-    if (!d || d.getPosition() != i)
+/// Where `map` puts the row dimensions: the positions of its first `rows`
+/// dimension results, which must be d0 .. d(rows-1) in order (constant
+/// zeros, size-1 dimensions, may come between). None when they are not.
+std::optional<SmallVector<unsigned>> getRowPositions(AffineMap map,
+                                                     unsigned rows) {
+  SmallVector<unsigned> positions;
+  for (auto [i, e] : llvm::enumerate(map.getResults())) {
+    if (positions.size() == rows)
+      break;
+    if (isa<AffineConstantExpr>(e))
+      continue;
+    auto d = dyn_cast<AffineDimExpr>(e);
+    if (!d || d.getPosition() != positions.size())
+      return std::nullopt;
+    positions.push_back(i);
+  }
+  if (positions.size() != rows)
+    return std::nullopt;
+  return positions;
+}
+
+/// True when `map` reads one element per row: its results are d0 ..
+/// d(rows-1) in order, with constant zeros between them (the size-1
+/// dimensions of a keepdim reduction, as torch-mlir emits them).
+bool isRowValueMap(AffineMap map, unsigned rows) {
+  unsigned next = 0;
+  for (AffineExpr e : map.getResults()) {
+    if (auto c = dyn_cast<AffineConstantExpr>(e)) {
+      if (c.getValue() != 0)
+        return false;
+      continue;
+    }
+    auto d = dyn_cast<AffineDimExpr>(e);
+    if (!d || d.getPosition() != next++)
       return false;
   }
-  return true;
+  return next == rows;
 }
 
 /// What every member must be, whatever its kind: a bufferized linalg op with
@@ -147,7 +174,7 @@ FailureOr<unsigned> matchRowReduction(linalg::LinalgOp op,
     }
   for (OpOperand &init : op.getDpsInitsMutable()) {
     AffineMap map = op.getMatchingIndexingMap(&init);
-    if (map.getNumResults() != rows || !hasRowPrefix(map, rows)) {
+    if (!isRowValueMap(map, rows)) {
       whyNot = "an output is not indexed by the leading parallel loops";
       return failure();
     }
@@ -373,7 +400,9 @@ findRowGroups(Block &block,
         for (Operation *op : kept)
           for (Value v : cast<linalg::LinalgOp>(op).getDpsInits())
             written.insert(getRootBuffer(v));
-        DenseMap<Value, Value> viewOf;
+        // Every access to such a buffer puts the row dimensions at the
+        // same positions, so an element belongs to one row for all.
+        DenseMap<Value, std::pair<Value, SmallVector<unsigned>>> viewOf;
         for (Operation *op : kept) {
           auto linalgOp = cast<linalg::LinalgOp>(op);
           for (OpOperand &operand : op->getOpOperands()) {
@@ -382,10 +411,14 @@ findRowGroups(Block &block,
             Value root = getRootBuffer(operand.get());
             if (!written.contains(root))
               continue;
-            auto [it, inserted] = viewOf.try_emplace(root, operand.get());
-            if (it->second != operand.get() ||
-                !hasRowPrefix(linalgOp.getMatchingIndexingMap(&operand),
-                              rowShape.size()))
+            std::optional<SmallVector<unsigned>> positions = getRowPositions(
+                linalgOp.getMatchingIndexingMap(&operand), rowShape.size());
+            if (!positions)
+              return op;
+            auto [it, inserted] =
+                viewOf.try_emplace(root, operand.get(), *positions);
+            if (it->second.first != operand.get() ||
+                it->second.second != *positions)
               return op;
           }
         }
@@ -537,8 +570,7 @@ void RowKernelEmitter::store(OpBuilder &b, Value value, Value buffer,
 /// True when the per-row value of `operand` can be taken from a register.
 static bool isRowValueAccess(linalg::LinalgOp op, OpOperand &operand,
                              unsigned rows) {
-  AffineMap map = op.getMatchingIndexingMap(&operand);
-  return map.getNumResults() == rows && hasRowPrefix(map, rows);
+  return isRowValueMap(op.getMatchingIndexingMap(&operand), rows);
 }
 
 void RowKernelEmitter::mapOperands(OpBuilder &b, linalg::LinalgOp op,
