@@ -742,6 +742,14 @@ def LowpGPUMapRowReductions : Pass<"lowp-gpu-map-row-reductions"> {
     accumulator, an element type wider than 32 bits. Contractions and
     convolutions are not its business (no remark).
 
+    With `emulate`, the same kernel (same thread count, thread-to-element
+    assignment, identities, forwarding and stores) is emitted as host loops
+    over rows and threads; each subgroup reduction is computed over the
+    threads' partials in the order of the shuffle butterfly (offsets 1, 2,
+    ..., subgroup size / 2), lane 0's values exchanged as through shared
+    memory, and the butterfly again, so the reduction logic runs on the CPU
+    (mlir-runner) and is checked against a reference.
+
     ```mlir
     linalg.fill ins(%zero : f32) outs(%sum : memref<64xf32>)
     linalg.generic {iterator_types = ["parallel", "reduction"]}
@@ -764,6 +772,10 @@ def LowpGPUMapRowReductions : Pass<"lowp-gpu-map-row-reductions"> {
     Option<"threads", "threads", "unsigned", /*default=*/"256",
            "Most threads per block (rounded down to a multiple of the "
            "subgroup size)">,
+    Option<"emulate", "emulate", "bool", /*default=*/"false",
+           "Emit the kernel as host loops over rows and threads, with the "
+           "subgroup reductions computed as the shuffle butterfly does "
+           "(executable on the CPU, for testing)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

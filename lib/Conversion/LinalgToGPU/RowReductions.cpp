@@ -464,8 +464,8 @@ findRowGroups(Block &block,
 class RowKernelEmitter {
 public:
   RowKernelEmitter(RowGroup &group, unsigned subgroupSize,
-                   unsigned maxThreads)
-      : group(group), subgroupSize(subgroupSize) {
+                   unsigned maxThreads, bool emulate)
+      : group(group), subgroupSize(subgroupSize), emulate(emulate) {
     int64_t widest = 1;
     for (Member &m : group.members)
       widest = std::max(widest, rowElements(m.op));
@@ -477,7 +477,9 @@ public:
         limit, llvm::divideCeil(widest, subgroupSize) * subgroupSize);
   }
 
-  gpu::LaunchOp emit(OpBuilder &b, StringRef kernelName);
+  /// The kernel: a gpu.launch, or with `emulate` the same kernel as host
+  /// loops over rows and threads (see emitEmulated).
+  Operation *emit(OpBuilder &b, StringRef kernelName);
 
 private:
   /// Elements of one row of `op` (1 for ops over the rows alone).
@@ -512,6 +514,15 @@ private:
   /// kernel reads the buffer.
   void storeRowValue(OpBuilder &b, Value value, OpOperand &init);
   Value blockReduce(OpBuilder &b, Value partial, const ReductionOutput &out);
+  /// The same two-level tree on the threads' partials in `lanes`
+  /// (emulation): the butterfly of the shuffle lowering in each subgroup,
+  /// lane 0's values exchanged, the butterfly again.
+  Value emulatedBlockReduce(OpBuilder &b, Value lanes,
+                            const ReductionOutput &out);
+  /// Emits `perThread` once on the GPU (for the thread `tid`), or in a loop
+  /// over all threads when emulating.
+  void forEachThread(OpBuilder &b, function_ref<void(OpBuilder &)> perThread);
+  void emitMembers(OpBuilder &b);
 
   void emitRowScalar(OpBuilder &b, Member &m);
   void emitRowElementwise(OpBuilder &b, Member &m);
@@ -519,7 +530,12 @@ private:
 
   RowGroup &group;
   unsigned subgroupSize;
+  bool emulate;
   int64_t threads = 0;
+  /// Emulation: per reduction output, a buffer of one partial per thread,
+  /// and scratch for the butterfly (allocated before the row loop).
+  SmallVector<std::pair<Value, Value>> laneBuffers;
+  unsigned nextLanes = 0;
   Location loc = UnknownLoc();
   Value tid;
   SmallVector<Value> rowIvs;
@@ -630,7 +646,8 @@ void RowKernelEmitter::syncBefore(OpBuilder &b, linalg::LinalgOp op) {
         return writtenSinceBarrier.contains(v) || readSinceBarrier.contains(v);
       });
   if (hazard) {
-    gpu::BarrierOp::create(b, loc);
+    if (!emulate)
+      gpu::BarrierOp::create(b, loc);
     readSinceBarrier.clear();
     writtenSinceBarrier.clear();
   }
@@ -709,6 +726,7 @@ void RowKernelEmitter::emitRowElementwise(OpBuilder &b, Member &m) {
   syncBefore(b, m.op);
   for (OpOperand &init : m.op.getDpsInitsMutable())
     rowValues.erase(init.get());
+  forEachThread(b, [&](OpBuilder &b) {
   ArrayRef<int64_t> ranges = m.op.getStaticLoopRanges();
   auto loop = scf::ForOp::create(b, loc, tid, index(b, rowElements(m.op)),
                                  index(b, threads));
@@ -728,6 +746,7 @@ void RowKernelEmitter::emitRowElementwise(OpBuilder &b, Member &m) {
           mapping.lookupOrDefault(yield.getOperand(init.getOperandNumber() -
                                                    m.op.getNumDpsInputs())),
           init.get(), m.op.getMatchingIndexingMap(&init), ivs);
+  });
 }
 
 void RowKernelEmitter::emitRowReduction(OpBuilder &b, Member &m) {
@@ -738,6 +757,8 @@ void RowKernelEmitter::emitRowReduction(OpBuilder &b, Member &m) {
     identities.push_back(arith::ConstantOp::create(b, loc, out.identity));
   // Each thread folds its elements (r = tid, tid + threads, ...) into
   // partials that start at the combiners' identities.
+  SmallVector<Value> partials;
+  forEachThread(b, [&](OpBuilder &b) {
   auto loop = scf::ForOp::create(b, loc, tid, index(b, rowElements(m.op)),
                                  index(b, threads), identities);
   {
@@ -776,8 +797,18 @@ void RowKernelEmitter::emitRowReduction(OpBuilder &b, Member &m) {
       next.push_back(b.clone(*out.combiner, mapping)->getResult(0));
     scf::YieldOp::create(b, loc, next);
   }
+  if (!emulate) {
+    partials.assign(loop.getResults().begin(), loop.getResults().end());
+    return;
+  }
+  for (auto [i, result] : llvm::enumerate(loop.getResults()))
+    memref::StoreOp::create(b, loc, result, laneBuffers[nextLanes + i].first,
+                            tid);
+  });
   for (auto [i, out] : llvm::enumerate(m.outputs)) {
-    Value total = blockReduce(b, loop.getResult(i), out);
+    Value total =
+        emulate ? emulatedBlockReduce(b, laneBuffers[nextLanes++].first, out)
+                : blockReduce(b, partials[i], out);
     // The row's value folds into the accumulator's initial value, as the
     // sequential loop would (up to reassociation).
     OpOperand &init = m.op.getDpsInitsMutable()[i];
@@ -798,7 +829,7 @@ void RowKernelEmitter::emitRowReduction(OpBuilder &b, Member &m) {
   recordAccesses(m.op);
 }
 
-gpu::LaunchOp RowKernelEmitter::emit(OpBuilder &b, StringRef kernelName) {
+Operation *RowKernelEmitter::emit(OpBuilder &b, StringRef kernelName) {
   loc = group.members.back().op.getLoc();
   int64_t rows = 1;
   for (int64_t size : group.rowShape)
@@ -829,6 +860,32 @@ gpu::LaunchOp RowKernelEmitter::emit(OpBuilder &b, StringRef kernelName) {
     }
   }
 
+  if (emulate) {
+    // One thread's values of each reduction output, and butterfly scratch.
+    SmallVector<Value> scratch;
+    for (Member &m : group.members)
+      for (const ReductionOutput &out : m.outputs) {
+        auto type = MemRefType::get({threads}, out.acc.getType());
+        laneBuffers.push_back({memref::AllocOp::create(b, loc, type),
+                               memref::AllocOp::create(b, loc, type)});
+      }
+    auto rowLoop = scf::ForOp::create(b, loc, index(b, 0), index(b, rows),
+                                      index(b, 1));
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(rowLoop.getBody());
+      rowIvs = delinearize(b, rowLoop.getInductionVar(), group.rowShape);
+      // Uniform code runs as thread 0 (its stores included).
+      tid = index(b, 0);
+      emitMembers(b);
+    }
+    for (auto [lanes, tmp] : laneBuffers) {
+      memref::DeallocOp::create(b, loc, lanes);
+      memref::DeallocOp::create(b, loc, tmp);
+    }
+    return rowLoop;
+  }
+
   SmallVector<Type> sharedTypes;
   if (threads > subgroupSize) {
     auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
@@ -853,6 +910,12 @@ gpu::LaunchOp RowKernelEmitter::emit(OpBuilder &b, StringRef kernelName) {
   tid = launch.getThreadIds().x;
   sharedBuffers = launch.getWorkgroupAttributions();
   rowIvs = delinearize(b, launch.getBlockIds().x, group.rowShape);
+  emitMembers(b);
+  gpu::TerminatorOp::create(b, loc);
+  return launch;
+}
+
+void RowKernelEmitter::emitMembers(OpBuilder &b) {
   for (Member &m : group.members) {
     switch (m.kind) {
     case MemberKind::RowScalar:
@@ -866,8 +929,94 @@ gpu::LaunchOp RowKernelEmitter::emit(OpBuilder &b, StringRef kernelName) {
       break;
     }
   }
-  gpu::TerminatorOp::create(b, loc);
-  return launch;
+}
+
+void RowKernelEmitter::forEachThread(
+    OpBuilder &b, function_ref<void(OpBuilder &)> perThread) {
+  if (!emulate)
+    return perThread(b);
+  Value uniform = tid;
+  auto threadLoop = scf::ForOp::create(b, loc, index(b, 0), index(b, threads),
+                                       index(b, 1));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(threadLoop.getBody());
+    tid = threadLoop.getInductionVar();
+    perThread(b);
+  }
+  tid = uniform;
+}
+
+Value RowKernelEmitter::emulatedBlockReduce(OpBuilder &b, Value lanes,
+                                            const ReductionOutput &out) {
+  Value tmp = laneBuffers[nextLanes - 1].second;
+  Value contribution = out.combiner->getOperand(0) == out.acc
+                           ? out.combiner->getOperand(1)
+                           : out.combiner->getOperand(0);
+  auto combine = [&](OpBuilder &b, Value mine, Value other) {
+    IRMapping mapping;
+    mapping.map(out.acc, mine);
+    mapping.map(contribution, other);
+    return b.clone(*out.combiner, mapping)->getResult(0);
+  };
+  // gpu.shuffle xor with offsets 1, 2, ..., subgroupSize / 2 over the
+  // first `count` lanes of `values`, each lane combining its value with
+  // the shuffled one (as the upstream lowering to shuffles does).
+  auto butterfly = [&](OpBuilder &b, Value values, int64_t count) {
+    for (int64_t offset = 1; offset < subgroupSize; offset *= 2) {
+      auto loop = scf::ForOp::create(b, loc, index(b, 0), index(b, count),
+                                     index(b, 1));
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(loop.getBody());
+        Value lane = loop.getInductionVar();
+        Value partner = arith::XOrIOp::create(b, loc, lane, index(b, offset));
+        Value mine = memref::LoadOp::create(b, loc, values, lane);
+        Value other = memref::LoadOp::create(b, loc, values, partner);
+        memref::StoreOp::create(b, loc, combine(b, mine, other), tmp, lane);
+      }
+      memref::CopyOp::create(b, loc, tmp, values);
+    }
+  };
+  butterfly(b, lanes, threads);
+  int64_t subgroups = threads / subgroupSize;
+  if (subgroups == 1)
+    return memref::LoadOp::create(b, loc, lanes, index(b, 0));
+  // Lane 0 of subgroup w leaves its value in "shared memory" (slot w of
+  // `lanes`' first subgroup, read before it is overwritten: slots are
+  // copied to the scratch first); lanes past the subgroup count take the
+  // identity.
+  auto gather = scf::ForOp::create(b, loc, index(b, 0), index(b, subgroupSize),
+                                   index(b, 1));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(gather.getBody());
+    Value lane = gather.getInductionVar();
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          lane, index(b, subgroups));
+    Value clamped =
+        arith::MinUIOp::create(b, loc, lane, index(b, subgroups - 1));
+    Value slot = arith::MulIOp::create(b, loc, clamped, index(b, subgroupSize));
+    Value value = memref::LoadOp::create(b, loc, lanes, slot);
+    Value identity = arith::ConstantOp::create(b, loc, out.identity);
+    memref::StoreOp::create(
+        b, loc, arith::SelectOp::create(b, loc, inRange, value, identity), tmp,
+        lane);
+  }
+  // The second butterfly runs in one subgroup: its lanes go back to the
+  // first subgroup's slots of `lanes`.
+  auto back = scf::ForOp::create(b, loc, index(b, 0), index(b, subgroupSize),
+                                 index(b, 1));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(back.getBody());
+    Value lane = back.getInductionVar();
+    memref::StoreOp::create(b, loc,
+                            memref::LoadOp::create(b, loc, tmp, lane), lanes,
+                            lane);
+  }
+  butterfly(b, lanes, subgroupSize);
+  return memref::LoadOp::create(b, loc, lanes, index(b, 0));
 }
 
 struct LowpGPUMapRowReductionsPass
@@ -912,7 +1061,8 @@ struct LowpGPUMapRowReductionsPass
         if (auto func = last->getParentOfType<FunctionOpInterface>())
           name = (func.getName() + "_row_reduction").str();
         OpBuilder b(last);
-        RowKernelEmitter(group, info->subgroupSize, threads).emit(b, name);
+        RowKernelEmitter(group, info->subgroupSize, threads, emulate)
+            .emit(b, name);
         for (Member &m : llvm::reverse(group.members))
           m.op->erase();
       }
