@@ -24,22 +24,24 @@ struct LowpGPUReportKernelsPass
     getOperation()->walk([](FunctionOpInterface func) {
       if (isa<gpu::GPUFuncOp>(func))
         return;
-      unsigned tensorCore = 0, rowReduction = 0, naive = 0;
+      unsigned matrixUnit = 0, rowReduction = 0, naive = 0;
       func->walk([&](gpu::LaunchFuncOp launch) {
         StringRef module = launch.getKernelModuleName().getValue();
-        if (module.contains("_mma_sync"))
-          ++tensorCore;
+        // The GEMM kernels' modules end in their back end's suffix.
+        if (module.ends_with("_mma_sync") || module.ends_with("_mfma") ||
+            module.contains("_mma_sync_") || module.contains("_mfma_"))
+          ++matrixUnit;
         else if (module.contains("_row_reduction"))
           ++rowReduction;
         else
           ++naive;
       });
-      unsigned total = tensorCore + rowReduction + naive;
+      unsigned total = matrixUnit + rowReduction + naive;
       if (total == 0)
         return;
       emitRemark(func.getLoc()) << "@" << func.getName() << " launches " << total
                          << " kernel" << (total == 1 ? "" : "s") << ": "
-                         << tensorCore << " tensor-core, " << rowReduction
+                         << matrixUnit << " matrix-unit, " << rowReduction
                          << " row-reduction, " << naive << " naive";
     });
   }

@@ -13,7 +13,7 @@ module attributes {gpu.container_module} {
   gpu.module @f_kernel {
     gpu.func @f_kernel() kernel { gpu.return }
   }
-  // expected-remark @+1 {{@f launches 4 kernels: 1 tensor-core, 1 row-reduction, 2 naive}}
+  // expected-remark @+1 {{@f launches 4 kernels: 1 matrix-unit, 1 row-reduction, 2 naive}}
   func.func @f(%n: index) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index

@@ -1,0 +1,68 @@
+//===- X86Kernels.h - x86 micro-kernels for contractions and convs --------===//
+//
+// The rewrite patterns of lowp-x86-lower-contractions, one family per file
+// in lib/Conversion/LinalgToX86: the packed register-blocked GEMM kernels
+// (f32 FMA, AVX512_BF16 vdpbf16ps, AMX-BF16 tiles), the NCHW and depthwise
+// convolution kernels, and the vectorized layout copies. Every pattern works
+// on buffers (after bufferization) and leaves ops it cannot take alone.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LOWP_CONVERSION_LINALGTOX86_X86KERNELS_H
+#define LOWP_CONVERSION_LINALGTOX86_X86KERNELS_H
+
+#include "lowp/Target/TargetInfo.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::lowp::x86 {
+
+/// The register block and instruction choice of one target.
+struct KernelConfig {
+  unsigned lanes; ///< f32 lanes per vector register (8: AVX2, 16: AVX-512)
+  unsigned mr, nr;
+  unsigned kc;  ///< k block (0: all of k)
+  unsigned mc;  ///< row block (0: all of m)
+  bool bf16Dot; ///< vdpbf16ps available (AVX512_BF16)
+  /// AMX tile (rows x columns x k) for bf16, when AMX is requested and the
+  /// target has it; invalid otherwise.
+  TileShape amxTile;
+};
+
+/// linalg.matmul / linalg.batch_matmul (operands maybe transposed, B maybe
+/// shared by the batch, a constant B packed at compile time, the cast that
+/// produced B applied while packing) -> the packed kernels
+/// (MatmulKernels.cpp; AMX-BF16 tiles where `cfg.amxTile` covers the shape,
+/// AmxKernel.cpp).
+void populateMatmulKernelPatterns(RewritePatternSet &patterns,
+                                  const KernelConfig &cfg);
+
+/// linalg.conv_2d_nchw_fchw as blocked im2col in the kernel's layout + the
+/// GEMM kernel; depthwise NHWC / NCHW convolutions as a direct kernel
+/// (ConvKernels.cpp).
+void populateConvKernelPatterns(RewritePatternSet &patterns,
+                                const KernelConfig &cfg);
+
+/// A linalg.transpose moving the innermost dimension as register transposes;
+/// a memref.copy with a strided side as vector loops (LayoutCopies.cpp).
+void populateLayoutCopyPatterns(RewritePatternSet &patterns,
+                                const KernelConfig &cfg);
+
+/// The weight packing of `func` split into `<func>_prepack`
+/// (PrepackWeights.cpp, the `prepack` option); null when no weight argument
+/// qualifies.
+func::FuncOp splitPrepacking(func::FuncOp func, const KernelConfig &cfg);
+
+/// Why a contraction or convolution is left to the generic loop path by the
+/// patterns above, or nothing for ops they take or that are neither.
+std::optional<std::string> whyGenericPath(linalg::LinalgOp op,
+                                          const KernelConfig &cfg);
+
+} // namespace mlir::lowp::x86
+
+#endif // LOWP_CONVERSION_LINALGTOX86_X86KERNELS_H

@@ -1,0 +1,170 @@
+//===- LoopBuilder.cpp - scf/vector loop nests for hand-written kernels ---===//
+
+#include "lowp/Conversion/LinalgCommon/LoopBuilder.h"
+#include "lowp/IR/LowpDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace mlir::lowp;
+
+MemRefType mlir::lowp::getPlainMemRef(Value v, unsigned rank) {
+  auto type = dyn_cast<MemRefType>(v.getType());
+  if (!type || type.getRank() != rank || !type.hasStaticShape() ||
+      !type.getLayout().isIdentity())
+    return nullptr;
+  return type;
+}
+
+Value LoopBuilder::idx(int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+Value LoopBuilder::addc(Value x, int64_t c) {
+  return c ? arith::AddIOp::create(b, loc, x, idx(c)).getResult() : x;
+}
+
+Value LoopBuilder::mulc(Value x, int64_t c) {
+  return c == 1 ? x : arith::MulIOp::create(b, loc, x, idx(c)).getResult();
+}
+
+Value LoopBuilder::addIdx(Value x, Value y) {
+  return arith::AddIOp::create(b, loc, x, y);
+}
+
+Value LoopBuilder::alloc(MemRefType type) {
+  return memref::AllocOp::create(b, loc, type, b.getI64IntegerAttr(64));
+}
+
+void LoopBuilder::dealloc(Value v) { memref::DeallocOp::create(b, loc, v); }
+
+SmallVector<Value> LoopBuilder::at(ValueRange prefix,
+                                   std::initializer_list<Value> rest) {
+  SmallVector<Value> all(prefix.begin(), prefix.end());
+  all.append(rest.begin(), rest.end());
+  return all;
+}
+
+void LoopBuilder::loop(Value lo, Value hi, int64_t step,
+                       function_ref<void(Value)> body, bool parallel) {
+  auto forOp = scf::ForOp::create(
+      b, loc, lo, hi, idx(step), ValueRange{},
+      [&](OpBuilder &nb, Location, Value iv, ValueRange) {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+        body(iv);
+        scf::YieldOp::create(b, loc);
+      });
+  if (parallel)
+    forOp->setAttr(lowp::LowpDialect::getParallelLoopAttrName(),
+                   b.getUnitAttr());
+}
+
+void LoopBuilder::loop(int64_t lo, int64_t hi, int64_t step,
+                       function_ref<void(Value)> body, bool parallel) {
+  if (lo < hi)
+    loop(idx(lo), idx(hi), step, body, parallel);
+}
+
+void LoopBuilder::loop(int64_t n, int64_t step, function_ref<void(Value)> body,
+                       bool parallel) {
+  loop(0, n, step, body, parallel);
+}
+
+SmallVector<Value> LoopBuilder::transposeBlock(ArrayRef<Value> rows) {
+  int64_t n = rows.size();
+  auto type = cast<VectorType>(rows[0].getType());
+  Type elem = type.getElementType();
+  auto intType =
+      VectorType::get({n}, b.getIntegerType(elem.getIntOrFloatBitWidth()));
+  SmallVector<Value> r;
+  for (Value v : rows)
+    r.push_back(elem.isInteger()
+                    ? v
+                    : vector::BitCastOp::create(b, loc, intType, v));
+  // Stage h swaps the off-diagonal h x h blocks of every 2h x 2h block.
+  for (int64_t h = n / 2; h >= 1; h /= 2) {
+    SmallVector<int64_t> lo(n), hi(n);
+    for (int64_t p = 0; p < n; ++p) {
+      lo[p] = (p & h) ? n + p - h : p;
+      hi[p] = (p & h) ? n + p : p + h;
+    }
+    SmallVector<Value> next(r);
+    for (int64_t i = 0; i < n; ++i) {
+      if (i & h)
+        continue;
+      next[i] = vector::ShuffleOp::create(b, loc, r[i], r[i + h], lo);
+      next[i + h] = vector::ShuffleOp::create(b, loc, r[i], r[i + h], hi);
+    }
+    r = std::move(next);
+  }
+  if (!elem.isInteger())
+    for (Value &v : r)
+      v = vector::BitCastOp::create(b, loc, type, v);
+  return r;
+}
+
+void LoopBuilder::emitTransposeCopy(
+    int64_t rows, int64_t cols, int64_t lanes,
+    function_ref<Value(Value, Value)> loadRow,
+    function_ref<void(Value, Value, Value)> storeRow,
+    function_ref<void(Value, Value)> copyOne) {
+  int64_t rFull = rows / lanes * lanes, cFull = cols / lanes * lanes;
+  if (rFull && cFull)
+    loop(rFull, lanes, [&](Value r0) {
+      loop(cFull, lanes, [&](Value c0) {
+        SmallVector<Value> block;
+        for (int64_t i = 0; i < lanes; ++i)
+          block.push_back(loadRow(addc(r0, i), c0));
+        SmallVector<Value> t = transposeBlock(block);
+        for (int64_t j = 0; j < lanes; ++j)
+          storeRow(addc(c0, j), r0, t[j]);
+      });
+    });
+  if (rFull && cFull < cols)
+    loop(rFull, 1, [&](Value r) {
+      loop(cFull, cols, 1, [&](Value c) { copyOne(r, c); });
+    });
+  if (rFull < rows)
+    loop(rFull, rows, 1, [&](Value r) {
+      loop(cols, 1, [&](Value c) { copyOne(r, c); });
+    });
+}
+
+void LoopBuilder::emitVectorizedLoop(int64_t n, int64_t lanes,
+                                     function_ref<void(Value)> vec,
+                                     function_ref<void(Value)> one) {
+  int64_t full = n / lanes * lanes;
+  loop(full, lanes, vec);
+  loop(full, n, 1, one);
+}
+
+Value LoopBuilder::applyBody(linalg::LinalgOp op, Value x) {
+  Block *body = op.getBlock();
+  auto vt = dyn_cast<VectorType>(x.getType());
+  IRMapping map;
+  map.map(body->getArgument(0), x);
+  auto get = [&](Value v) {
+    Value m = map.lookupOrDefault(v);
+    if (vt && !isa<VectorType>(m.getType()))
+      m = vector::BroadcastOp::create(
+          b, loc, VectorType::get(vt.getShape(), m.getType()), m);
+    return m;
+  };
+  for (Operation &inner : body->without_terminator()) {
+    if (inner.getNumOperands() == 0) {
+      b.clone(inner, map); // constants stay scalar until used
+      continue;
+    }
+    for (Value v : inner.getOperands())
+      map.map(v, get(v));
+    Operation *cloned = b.clone(inner, map);
+    if (vt)
+      for (Value r : cloned->getResults())
+        r.setType(VectorType::get(vt.getShape(), r.getType()));
+  }
+  return get(body->getTerminator()->getOperand(0));
+}

@@ -1,0 +1,453 @@
+//===- ConvKernels.cpp - NCHW and depthwise convolution kernels -----------===//
+//
+// linalg.conv_2d_nchw_fchw as GEMMs on blocks of im2col built in the GEMM
+// kernel's own layout, and depthwise convolutions (NHWC, NCHW) as a direct
+// register-blocked kernel. (conv_2d_nhwc_hwcf is target-independent
+// im2col + linalg.matmul: lib/Conversion/LinalgCommon/Im2col.cpp.)
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelBuilder.h"
+#include "lowp/Conversion/LinalgCommon/Im2col.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::lowp;
+using namespace mlir::lowp::x86;
+
+/// Why a convolution cannot take its kernel (im2col + GEMM, the NCHW GEMM
+/// or the depthwise kernel), or success.
+LogicalResult mlir::lowp::x86::matchConv(linalg::LinalgOp op,
+                                         const KernelConfig &cfg,
+                                         std::string &why) {
+  if (failed(checkConvOperands(op, why)))
+    return failure();
+  Type elem = getElementTypeOrSelf(op.getDpsInputs()[0].getType());
+  // NCHW: the GEMM's K is C*KH*KW, read in pairs by the bf16 dot.
+  auto filter = cast<MemRefType>(op.getDpsInputs()[1].getType());
+  if (isa<linalg::Conv2DNchwFchwOp>(op) && cfg.bf16Dot && elem.isBF16() &&
+      filter.getNumElements() / filter.getDimSize(0) % 2) {
+    why = "odd C*KH*KW: the bf16 dot kernel reads K in pairs";
+    return failure();
+  }
+  // NCHW depthwise: vectorized along the output row, read contiguously
+  // only at stride 1 there.
+  if (auto dw = dyn_cast<linalg::DepthwiseConv2DNchwChwOp>(op.getOperation()))
+    if (*std::next(dw.getStrides().getValues<int64_t>().begin()) != 1) {
+      why = "stride along W: the NCHW depthwise kernel vectorizes output rows";
+      return failure();
+    }
+  return success();
+}
+
+namespace {
+
+/// Depthwise convolutions (one filter per channel, no reduction across
+/// channels: not a GEMM) as a direct register-blocked kernel. Along the
+/// contiguous dimension - channels in NHWC, output columns in NCHW - `lanes`
+/// values per vector; a block of `xb` output positions x `cv` vectors stays
+/// in registers across all filter taps (loop over filter rows, unrolled
+/// over columns): one filter load (NHWC) or broadcast (NCHW) per tap and
+/// vector column, one input load and FMA per accumulator. Narrow inputs are
+/// widened as they are loaded. Edges (channels or columns beyond the last
+/// full vector) go element by element.
+template <typename OpTy, bool Nhwc>
+struct DepthwiseToKernel : OpRewritePattern<OpTy> {
+  DepthwiseToKernel(MLIRContext *ctx, KernelConfig cfg)
+      : OpRewritePattern<OpTy>(ctx), cfg(cfg) {}
+  LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rw) const override {
+    std::string why;
+    if (failed(matchConv(cast<linalg::LinalgOp>(op.getOperation()), cfg, why)))
+      return rw.notifyMatchFailure(op, why);
+    Value input = op.getDpsInputs()[0], filter = op.getDpsInputs()[1],
+          output = op.getDpsInits()[0];
+    auto fil = cast<MemRefType>(filter.getType()),
+         out = cast<MemRefType>(output.getType());
+    Type elem = fil.getElementType(), f32 = rw.getF32Type();
+    SmallVector<int64_t> st(op.getStrides().template getValues<int64_t>());
+    SmallVector<int64_t> dl(op.getDilations().template getValues<int64_t>());
+    // NHWC: out[n][y][x][c], filter[i][j][c]; NCHW: out[n][c][y][x],
+    // filter[c][i][j].
+    int64_t batches = out.getDimSize(0);
+    int64_t channels = Nhwc ? out.getDimSize(3) : out.getDimSize(1);
+    int64_t oh = Nhwc ? out.getDimSize(1) : out.getDimSize(2);
+    int64_t ow = Nhwc ? out.getDimSize(2) : out.getDimSize(3);
+    int64_t kh = Nhwc ? fil.getDimSize(0) : fil.getDimSize(1);
+    int64_t kw = Nhwc ? fil.getDimSize(1) : fil.getDimSize(2);
+    unsigned lanes = cfg.lanes;
+    Location loc = op.getLoc();
+    KernelBuilder kb(rw, loc, cfg);
+    auto accType = VectorType::get({lanes}, f32);
+    auto inVec = VectorType::get({lanes}, elem);
+    auto widen = [&](Value v) -> Value {
+      if (elem == f32)
+        return v;
+      return arith::ExtFOp::create(
+          rw, loc, isa<VectorType>(v.getType()) ? Type(accType) : f32, v);
+    };
+    auto inIx = [&](Value n, Value c, Value iy, Value ix) {
+      return Nhwc ? SmallVector<Value>{n, iy, ix, c}
+                  : SmallVector<Value>{n, c, iy, ix};
+    };
+    auto outIx = [&](Value n, Value c, Value y, Value x) {
+      return Nhwc ? SmallVector<Value>{n, y, x, c}
+                  : SmallVector<Value>{n, c, y, x};
+    };
+    auto filIx = [&](Value c, Value i, Value j) {
+      return Nhwc ? SmallVector<Value>{i, j, c} : SmallVector<Value>{c, i, j};
+    };
+    // The vectorized dimension: channels (NHWC) or output columns (NCHW).
+    int64_t vecExtent = Nhwc ? channels : ow;
+    int64_t vecFull = vecExtent / lanes * lanes;
+    // Accumulators: NHWC xb pixels x 2 channel vectors; NCHW 1 x 4 column
+    // vectors (8 or 4 registers; 16 and 32 exist).
+    int64_t xb = Nhwc ? 4 : 1, cv = Nhwc ? 2 : 4;
+    // One block: output row y, positions x0.. (NHWC; NCHW: channel c0) and
+    // vectors v0.. of the vectorized dimension.
+    // `partial` (< lanes, 0: none): the one vector of the block covers only
+    // that many elements (masked loads and stores).
+    auto emitBlock = [&](Value n, Value y, Value other0, int64_t others,
+                         Value v0, int64_t vecs, int64_t partial = 0) {
+      Value mask, zeroAcc, zeroIn;
+      if (partial) {
+        mask = vector::ConstantMaskOp::create(
+            rw, loc, VectorType::get({lanes}, rw.getI1Type()),
+            ArrayRef<int64_t>{partial});
+        zeroAcc = arith::ConstantOp::create(
+            rw, loc, accType, DenseElementsAttr::get(accType, rw.getZeroAttr(f32)));
+        zeroIn = arith::ConstantOp::create(
+            rw, loc, inVec, DenseElementsAttr::get(inVec, rw.getZeroAttr(elem)));
+      }
+      auto load = [&](VectorType t, Value mem, ValueRange ix) -> Value {
+        if (partial)
+          return vector::MaskedLoadOp::create(rw, loc, t, mem, ix, mask,
+                                              t == accType ? zeroAcc : zeroIn);
+        return vector::LoadOp::create(rw, loc, t, mem, ix);
+      };
+      SmallVector<Value> init;
+      auto at = [&](int64_t o, int64_t v) {
+        Value vecPos = kb.addc(v0, v * lanes);
+        Value otherPos = kb.addc(other0, o);
+        // NHWC: other = x, vector = c. NCHW: other = c, vector = x.
+        return Nhwc ? outIx(n, vecPos, y, otherPos)
+                    : outIx(n, otherPos, y, vecPos);
+      };
+      for (int64_t o = 0; o < others; ++o)
+        for (int64_t v = 0; v < vecs; ++v)
+          init.push_back(load(accType, output, at(o, v)));
+      auto rows = scf::ForOp::create(
+          rw, loc, kb.idx(0), kb.idx(kh), kb.idx(1), init,
+          [&](OpBuilder &nb, Location, Value i, ValueRange accs) {
+            OpBuilder::InsertionGuard g(rw);
+            rw.setInsertionPoint(nb.getInsertionBlock(),
+                                 nb.getInsertionPoint());
+            SmallVector<Value> next(accs.begin(), accs.end());
+            Value iy = kb.addIdx(kb.mulc(y, st[0]), kb.mulc(i, dl[0]));
+            for (int64_t j = 0; j < kw; ++j) {
+              Value jc = kb.idx(j);
+              for (int64_t v = 0; v < vecs; ++v) {
+                Value vecPos = kb.addc(v0, v * lanes);
+                Value w;
+                if (Nhwc)
+                  w = widen(load(inVec, filter, filIx(vecPos, i, jc)));
+                for (int64_t o = 0; o < others; ++o) {
+                  Value otherPos = kb.addc(other0, o);
+                  if (!Nhwc)
+                    w = vector::BroadcastOp::create(
+                        rw, loc, accType,
+                        widen(memref::LoadOp::create(rw, loc, filter,
+                                                     filIx(otherPos, i, jc))));
+                  Value x = Nhwc
+                                ? kb.addc(kb.mulc(otherPos, st[1]), j * dl[1])
+                                : kb.addc(vecPos, j * dl[1]);
+                  Value c = Nhwc ? vecPos : otherPos;
+                  Value a = widen(load(inVec, input, inIx(n, c, iy, x)));
+                  Value &acc = next[o * vecs + v];
+                  acc = vector::FMAOp::create(rw, loc, a, w, acc);
+                }
+              }
+            }
+            scf::YieldOp::create(rw, loc, next);
+          });
+      for (int64_t o = 0; o < others; ++o)
+        for (int64_t v = 0; v < vecs; ++v) {
+          Value acc = rows.getResult(o * vecs + v);
+          if (partial)
+            vector::MaskedStoreOp::create(rw, loc, output, at(o, v), mask,
+                                          acc);
+          else
+            vector::StoreOp::create(rw, loc, acc, output, at(o, v));
+        }
+    };
+    // One output element, every tap (the edges).
+    auto emitOne = [&](Value n, Value c, Value y, Value x) {
+      Value acc = memref::LoadOp::create(rw, loc, output, outIx(n, c, y, x));
+      for (int64_t i = 0; i < kh; ++i)
+        for (int64_t j = 0; j < kw; ++j) {
+          Value iy = kb.addc(kb.mulc(y, st[0]), i * dl[0]);
+          Value ix = kb.addc(kb.mulc(x, st[1]), j * dl[1]);
+          Value a = widen(
+              memref::LoadOp::create(rw, loc, input, inIx(n, c, iy, ix)));
+          Value w = widen(memref::LoadOp::create(
+              rw, loc, filter, filIx(c, kb.idx(i), kb.idx(j))));
+          acc = math::FmaOp::create(rw, loc, a, w, acc);
+        }
+      memref::StoreOp::create(rw, loc, acc, output, outIx(n, c, y, x));
+    };
+    int64_t otherExtent = Nhwc ? ow : channels;
+    int64_t otherFull = otherExtent / xb * xb;
+    kb.loop(batches, 1, [&](Value n) {
+      kb.loop(oh, 1, [&](Value y) {
+        // Full vectors of the vectorized dimension, cv at a time, then one
+        // at a time.
+        int64_t vecBlocks = vecFull / (cv * lanes) * (cv * lanes);
+        auto overOthers = [&](Value v0, int64_t vecs, int64_t partial) {
+          kb.loop(otherFull, xb, [&](Value o0) {
+            emitBlock(n, y, o0, xb, v0, vecs, partial);
+          });
+          if (otherFull < otherExtent)
+            emitBlock(n, y, kb.idx(otherFull), otherExtent - otherFull, v0,
+                      vecs, partial);
+        };
+        kb.loop(vecBlocks, cv * lanes,
+                [&](Value v0) { overOthers(v0, cv, 0); });
+        kb.loop(vecBlocks, vecFull, lanes,
+                [&](Value v0) { overOthers(v0, 1, 0); });
+        // The rest of the vectorized dimension: one masked vector of f32
+        // (element by element for narrow types, which AVX2 cannot mask).
+        if (vecFull < vecExtent) {
+          if (elem == f32 || cfg.bf16Dot) {
+            overOthers(kb.idx(vecFull), 1, vecExtent - vecFull);
+          } else {
+            kb.loop(otherExtent, 1, [&](Value o) {
+              kb.loop(vecFull, vecExtent, 1, [&](Value v) {
+                if (Nhwc)
+                  emitOne(n, v, y, o);
+                else
+                  emitOne(n, o, y, v);
+              });
+            });
+          }
+        }
+      });
+    });
+    rw.eraseOp(op);
+    return success();
+  }
+  KernelConfig cfg;
+};
+
+/// linalg.conv_2d_nchw_fchw (torch-mlir's default layout) as GEMMs:
+/// out[n] (F x OH*OW) += filter (F x C*KH*KW) * col (C*KH*KW x OH*OW), the
+/// filter and output viewed as matrices in place. col is built for a block
+/// of R output rows at a time, sized to stay in L2, directly in the layout
+/// the kernel reads (f32 rows, or VNNI pairs of rows for the bf16 dot), so
+/// it is written once and read from cache: no separate packing pass and no
+/// full-size buffer. At stride 1 a row of OW pixels is a contiguous run of
+/// the input, copied a vector at a time.
+struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
+  ConvNchwToKernel(MLIRContext *ctx, KernelConfig cfg)
+      : OpRewritePattern(ctx), cfg(cfg) {}
+  LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp op,
+                                PatternRewriter &rw) const override {
+    std::string why;
+    if (failed(matchConv(op, cfg, why)))
+      return rw.notifyMatchFailure(op, why);
+    Value input = op.getDpsInputs()[0], filter = op.getDpsInputs()[1],
+          output = op.getDpsInits()[0];
+    auto fil = cast<MemRefType>(filter.getType()),
+         out = cast<MemRefType>(output.getType());
+    Type elem = fil.getElementType();
+    Type f32 = rw.getF32Type();
+    bool dot = cfg.bf16Dot && elem.isBF16();
+    SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
+    SmallVector<int64_t> dilations(op.getDilations().getValues<int64_t>());
+    int64_t batches = out.getDimSize(0), f = out.getDimSize(1),
+            oh = out.getDimSize(2), ow = out.getDimSize(3),
+            c = fil.getDimSize(1), kh = fil.getDimSize(2),
+            kw = fil.getDimSize(3);
+    int64_t depth = c * kh * kw;
+    // Rows per block: col within ~512 KiB (L2), preferring a pixel count
+    // that is a multiple of nr (no masked last panel).
+    Type colElem = dot ? elem : f32;
+    int64_t bytes = colElem.getIntOrFloatBitWidth() / 8;
+    int64_t budget = 512 * 1024;
+    int64_t rowsPerBlock =
+        std::clamp<int64_t>(budget / std::max<int64_t>(1, depth * ow * bytes),
+                            1, oh);
+    for (int64_t r = rowsPerBlock; r * 2 > rowsPerBlock; --r)
+      if (r * ow % cfg.nr == 0) {
+        rowsPerBlock = r;
+        break;
+      }
+    Location loc = op.getLoc();
+    KernelBuilder kb(rw, loc, cfg);
+    MatrixOperand a;
+    a.mem = memref::CollapseShapeOp::create(
+        rw, loc, filter, ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+    Value cMat = memref::CollapseShapeOp::create(
+        rw, loc, output, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+    int64_t blockCols = ceilDiv(rowsPerBlock * ow, cfg.nr) * cfg.nr;
+    Value col = kb.alloc(dot ? MemRefType::get({depth / 2, 2 * blockCols}, elem)
+                             : MemRefType::get({depth, blockCols}, f32));
+    // The filter as the kernel's A (widened once for the f32 kernel).
+    Value aCopy;
+    SmallVector<Value> aIx;
+    bool aTransposed;
+    Value aMem = kb.prepareA(a, {}, f, depth, dot, aCopy, aIx, aTransposed);
+    auto vec = VectorType::get({cfg.lanes}, elem);
+    auto f32Vec = VectorType::get({cfg.lanes}, f32);
+    auto widen = [&](Value v) -> Value {
+      if (dot || elem == f32)
+        return v;
+      return arith::ExtFOp::create(rw, loc, isa<VectorType>(v.getType())
+                                                ? Type(f32Vec)
+                                                : f32,
+                                   v);
+    };
+    // Input coordinates of filter tap `kk` = (ci, i, j) for output row y:
+    // channel, row, column offset.
+    struct Tap {
+      Value ci, iy, jx;
+    };
+    auto tap = [&](Value kk, Value y) {
+      Value ci = arith::DivUIOp::create(rw, loc, kk, kb.idx(kh * kw));
+      Value ij = arith::RemUIOp::create(rw, loc, kk, kb.idx(kh * kw));
+      Value i = arith::DivUIOp::create(rw, loc, ij, kb.idx(kw));
+      Value j = arith::RemUIOp::create(rw, loc, ij, kb.idx(kw));
+      Value iy = kb.addIdx(kb.mulc(y, strides[0]), kb.mulc(i, dilations[0]));
+      return Tap{ci, iy, kb.mulc(j, dilations[1])};
+    };
+    // Output columns copied a vector at a time: at stride 1 a contiguous
+    // run of the input; at stride 2 two runs with the even elements
+    // shuffled out, as long as the second run stays inside the input row
+    // for every filter column.
+    int64_t inW = cast<MemRefType>(input.getType()).getDimSize(3);
+    int64_t lanes = cfg.lanes, jMax = (kw - 1) * dilations[1];
+    int64_t vecEnd = 0;
+    if (strides[1] == 1) {
+      vecEnd = ow / lanes * lanes;
+    } else if (strides[1] == 2 && inW - 2 * lanes - jMax >= 0) {
+      int64_t blocks = (inW - 2 * lanes - jMax) / 2 / lanes + 1;
+      vecEnd = std::min(blocks * lanes, ow / lanes * lanes);
+    }
+    SmallVector<int64_t> evens;
+    for (int64_t l = 0; l < lanes; ++l)
+      evens.push_back(2 * l);
+    // `lanes` input values of tap `t` for output columns x.., image ni.
+    Value niCur;
+    auto loadRun = [&](const Tap &t, Value x) -> Value {
+      Value x0 = kb.addIdx(kb.mulc(x, strides[1]), t.jx);
+      Value first = vector::LoadOp::create(rw, loc, vec, input,
+                                           ValueRange{niCur, t.ci, t.iy, x0});
+      if (strides[1] == 1)
+        return first;
+      Value second = vector::LoadOp::create(
+          rw, loc, vec, input,
+          ValueRange{niCur, t.ci, t.iy, kb.addc(x0, lanes)});
+      // On integers of the element's width (bf16 shuffles may be
+      // scalarized).
+      auto asInt = VectorType::get(
+          {lanes}, rw.getIntegerType(elem.getIntOrFloatBitWidth()));
+      Value a = vector::BitCastOp::create(rw, loc, asInt, first);
+      Value b = vector::BitCastOp::create(rw, loc, asInt, second);
+      Value even = vector::ShuffleOp::create(rw, loc, a, b, evens);
+      return vector::BitCastOp::create(rw, loc, vec, even);
+    };
+    // col for rows [y0, y0 + rows), then the GEMM on its pixels.
+    auto emitBlock = [&](Value ni, Value y0, int64_t rows) {
+      niCur = ni;
+      kb.loop(rows, 1, [&](Value r) {
+        Value y = kb.addIdx(y0, r);
+        Value p0 = kb.mulc(r, ow);
+        // One col row (or VNNI row pair) for the pixels of output row y.
+        auto copyRow = [&](Value kk, function_ref<void(Value, Value)> store,
+                           function_ref<void(Value, Value)> storeOne) {
+          Tap t = tap(kk, y);
+          Value ci = t.ci, iy = t.iy;
+          auto ix = [&](Value x) {
+            return kb.addIdx(kb.mulc(x, strides[1]), t.jx);
+          };
+          auto one = [&](Value x) {
+            storeOne(x, memref::LoadOp::create(
+                            rw, loc, input, ValueRange{ni, ci, iy, ix(x)}));
+          };
+          kb.loop(vecEnd, cfg.lanes, [&](Value x) { store(x, loadRun(t, x)); });
+          kb.loop(vecEnd, ow, 1, one);
+        };
+        if (!dot) {
+          kb.loop(depth, 1, [&](Value kk) {
+            copyRow(
+                kk,
+                [&](Value x, Value v) {
+                  vector::StoreOp::create(rw, loc, widen(v), col,
+                                          ValueRange{kk, kb.addIdx(p0, x)});
+                },
+                [&](Value x, Value v) {
+                  memref::StoreOp::create(rw, loc, widen(v), col,
+                                          ValueRange{kk, kb.addIdx(p0, x)});
+                });
+          });
+          return;
+        }
+        // VNNI: rows 2kk2 and 2kk2+1 interleaved, pixel by pixel.
+        kb.loop(depth / 2, 1, [&](Value kk2) {
+          for (int64_t e = 0; e < 2; ++e) {
+            Value kk = kb.addc(kb.mulc(kk2, 2), e);
+            // Vector runs land in every other slot: strided stores would be
+            // scalar, so the even and odd rows are interleaved in registers
+            // when the run is full (below) and stored pairwise otherwise.
+            copyRow(
+                kk,
+                [&](Value x, Value v) {
+                  if (e == 0)
+                    return; // the odd row's pass stores both
+                  Value even = loadRun(tap(kb.mulc(kk2, 2), y), x);
+                  Value pairs = vector::InterleaveOp::create(rw, loc, even, v);
+                  vector::StoreOp::create(
+                      rw, loc, pairs, col,
+                      ValueRange{kk2, kb.mulc(kb.addIdx(p0, x), 2)});
+                },
+                [&](Value x, Value v) {
+                  memref::StoreOp::create(
+                      rw, loc, v, col,
+                      ValueRange{kk2, kb.addc(kb.mulc(kb.addIdx(p0, x), 2), e)});
+                });
+          }
+        });
+      });
+      kb.emitKernel(aMem, aIx, aTransposed, col, cMat, ni, f, rows * ow,
+                    depth, dot, /*bRowMajor=*/true, kb.mulc(y0, ow));
+    };
+    int64_t fullRows = oh / rowsPerBlock * rowsPerBlock;
+    kb.loop(batches, 1, [&](Value ni) {
+      kb.loop(fullRows, rowsPerBlock,
+              [&](Value y0) { emitBlock(ni, y0, rowsPerBlock); });
+      if (fullRows < oh)
+        emitBlock(ni, kb.idx(fullRows), oh - fullRows);
+    });
+    if (aCopy)
+      kb.dealloc(aCopy);
+    kb.dealloc(col);
+    rw.eraseOp(op);
+    return success();
+  }
+  KernelConfig cfg;
+};
+
+} // namespace
+
+void mlir::lowp::x86::populateConvKernelPatterns(RewritePatternSet &patterns,
+                                                 const KernelConfig &cfg) {
+  patterns.add<ConvNchwToKernel,
+               DepthwiseToKernel<linalg::DepthwiseConv2DNhwcHwcOp, true>,
+               DepthwiseToKernel<linalg::DepthwiseConv2DNchwChwOp, false>>(
+      patterns.getContext(), cfg);
+}

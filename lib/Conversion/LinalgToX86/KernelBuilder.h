@@ -1,0 +1,126 @@
+//===- KernelBuilder.h - shared pieces of the x86 kernels -----------------===//
+//
+// Internal to lib/Conversion/LinalgToX86: the GEMM building blocks (B
+// packing, the register-blocked micro-kernel, A preparation) that the matmul,
+// convolution and prepacking code share, and the matching of a contraction.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_CONVERSION_LINALGTOX86_KERNELBUILDER_H
+#define LIB_CONVERSION_LINALGTOX86_KERNELBUILDER_H
+
+#include "lowp/Conversion/LinalgCommon/LoopBuilder.h"
+#include "lowp/Conversion/LinalgToX86/X86Kernels.h"
+
+namespace mlir::lowp::x86 {
+
+/// How a kernel reads one matrix operand of a (batched) contraction.
+struct MatrixOperand {
+  Value mem;
+  bool transposed = false; ///< stored as [cols][rows]
+  bool batched = false;    ///< indexed by the batch first
+};
+
+/// A matmul / batch_matmul as the kernels see it.
+struct ContractionShape {
+  MatrixOperand a, b;
+  Value c;
+  int64_t batches = 0; ///< 0: a plain matmul
+  int64_t m = 0, n = 0, k = 0;
+  Type elem;
+};
+
+/// The kernels' view of a bufferized matmul or batch_matmul, or why they
+/// cannot take it (for the remark of the fallback).
+FailureOr<ContractionShape> matchContraction(linalg::LinalgOp op,
+                                             const KernelConfig &cfg,
+                                             std::string &why);
+
+/// The elementwise op that produced `bMem`, a buffer the contraction
+/// `consumer` reads as B, when packing can read its source and apply its
+/// payload instead (the narrowing cast of a weight); null otherwise.
+linalg::LinalgOp findFusableCast(Value bMem, Operation *consumer);
+
+/// Why a convolution cannot take its kernel (ConvKernels.cpp), or success.
+LogicalResult matchConv(linalg::LinalgOp op, const KernelConfig &cfg,
+                        std::string &why);
+
+/// The GEMM pieces on top of LoopBuilder, for one target's KernelConfig.
+class KernelBuilder : public LoopBuilder {
+public:
+  KernelBuilder(OpBuilder &b, Location loc, const KernelConfig &cfg)
+      : LoopBuilder(b, loc), cfg(cfg) {}
+
+  /// The type packB returns for a k x n B of `elem`.
+  MemRefType packedType(int64_t n, int64_t k, Type elem) const;
+
+  /// B[k x n] packed for the kernel: panels of nr columns, [panels][k][nr]
+  /// in f32 (narrow types widened), or VNNI pairs [panels][k/2][2*nr] in
+  /// bf16 for the dot kernel. A transposed B ([n][k], nn.Linear's weight) is
+  /// read through `lanes` x `lanes` register transposes: for the dot, a
+  /// pair of bf16 along k is one i32 of a B^T row, so VNNI packing is a
+  /// 32-bit transpose. The last panel of an N not divisible by nr is padded
+  /// with zeros. The caller deallocates the result.
+  ///
+  /// With `cast` (an elementwise op that produced B from `bOp.mem`, e.g. the
+  /// narrowing cast of a weight the precision decisions insert), B is read
+  /// from its source and converted while packing, a vector at a time.
+  Value packB(const MatrixOperand &bOp, ValueRange batch, int64_t n, int64_t k,
+              Type elem, bool dot, linalg::LinalgOp cast = nullptr);
+
+  /// A copy of `src` ([rows][cols], maybe batched) widened to f32, in the
+  /// same layout: O(rows * cols) shifts, vectorized along the rows.
+  Value widenCopy(Value src, ValueRange batch, int64_t rows, int64_t cols);
+
+  /// A row-major copy of a transposed operand ([cols][rows] -> [rows][cols])
+  /// in its own type.
+  Value transposedCopy(Value src, ValueRange batch, int64_t rows,
+                       int64_t cols);
+
+  /// C[m x n] += A[m x k] * B[k x n] for one batch: `aBatch` / `cBatch`
+  /// index A and C, B is packed (packB) or, with `bRowMajor`, already in
+  /// the kernel's element layout as rows of at least n rounded up to nr
+  /// ([k][n'] f32, [k/2][2n'] VNNI pairs for dot: im2col writes it so). C's
+  /// columns start at `cColOffset` (null: 0). A is read in place: broadcast
+  /// scalars (f32 kernel; `aTransposed` reads A^T[k][m]) or broadcast pairs
+  /// (dot kernel, row-major A only).
+  void emitKernel(Value a, ValueRange aBatch, bool aTransposed, Value packed,
+                  Value c, ValueRange cBatch, int64_t m, int64_t n, int64_t k,
+                  bool dot, bool bRowMajor = false,
+                  Value cColOffset = nullptr);
+
+  /// The operand the kernel reads as A for one batch: in place, or a copy
+  /// (widened to f32 for the f32 kernel on narrow types; made row-major for
+  /// the dot kernel when transposed). Sets `copy` when the caller must free
+  /// it.
+  Value prepareA(const MatrixOperand &aOp, ValueRange batch, int64_t m,
+                 int64_t k, bool dot, Value &copy, SmallVector<Value> &aBatch,
+                 bool &aTransposed);
+
+  /// C[batch][m x n] += A * B for every batch (batch = 0: a plain matmul).
+  /// A B shared by every batch (broadcast) is packed once.
+  /// `prepacked`: B already packed (an argument filled by the prepacking
+  /// function); `bCast`: as for packB.
+  void emitMatmul(const MatrixOperand &aOp, const MatrixOperand &bOp, Value c,
+                  int64_t batches, int64_t m, int64_t n, int64_t k, Type elem,
+                  Value prepacked = nullptr, linalg::LinalgOp bCast = nullptr);
+
+  /// True when the AMX kernel covers an m x n x k bf16 matmul: 2 x 2 C
+  /// tiles per block (4 accumulators, 2 A and 2 B tiles: all 8 tmm).
+  bool amxCovers(int64_t m, int64_t n, int64_t k, Type elem) const;
+
+  /// C[m x n] += A[m x k] * B[k x n] on AMX (tdpbf16ps): B packed into VNNI
+  /// panels of 2 tile columns, 2 x 2 accumulator tiles carried across k
+  /// (AmxKernel.cpp).
+  void emitAmxMatmul(Value a, Value bMat, Value c, int64_t m, int64_t n,
+                     int64_t k, Type elem);
+
+  const KernelConfig &config() const { return cfg; }
+
+private:
+  const KernelConfig &cfg;
+};
+
+} // namespace mlir::lowp::x86
+
+#endif // LIB_CONVERSION_LINALGTOX86_KERNELBUILDER_H

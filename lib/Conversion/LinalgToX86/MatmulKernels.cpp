@@ -1,0 +1,721 @@
+//===- MatmulKernels.cpp - packed register-blocked GEMM kernels -----------===//
+//
+// linalg.matmul / linalg.batch_matmul on buffers -> a packed,
+// register-blocked micro-kernel for x86 (the GotoBLAS/BLIS structure):
+//
+//  * B is packed once per call into column panels of `nr` columns so the
+//    k loop reads it contiguously. On AVX512_BF16 a bf16 B is packed into
+//    VNNI pairs (k/2 x nr x 2) for vdpbf16ps; elsewhere it is widened to f32
+//    while packing (the widening is a shift, see SoftFloatConversions), so
+//    bf16 stays the storage format and costs O(n^2) conversions, not O(n^3).
+//  * An mr x nr block of C lives in vector registers (scf.for iter_args)
+//    across the whole k loop: per k step, nr/VL vector loads of B, mr
+//    broadcasts of A and mr*nr/VL FMAs (or vdpbf16ps).
+//
+// AMX-BF16 tiles (AmxKernel.cpp) take the shapes they cover.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelBuilder.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+using namespace mlir;
+using namespace mlir::lowp;
+using namespace mlir::lowp::x86;
+
+MemRefType KernelBuilder::packedType(int64_t n, int64_t k, Type elem) const {
+  int64_t panels = ceilDiv(n, cfg.nr);
+  if (cfg.bf16Dot && elem.isBF16())
+    return MemRefType::get({panels, k / 2, 2 * int64_t(cfg.nr)}, elem);
+  return MemRefType::get({panels, k, int64_t(cfg.nr)},
+                         Float32Type::get(elem.getContext()));
+}
+
+Value KernelBuilder::packB(const MatrixOperand &bOp, ValueRange batch, int64_t n, int64_t k,
+            Type elem, bool dot, linalg::LinalgOp cast) {
+  Type f32 = b.getF32Type();
+  unsigned lanes = cfg.lanes, nr = cfg.nr, nv = nr / lanes;
+  int64_t fullPanels = n / nr;
+  int64_t tailCols = n % nr, kSteps = dot ? k / 2 : k;
+  Value bMem = bOp.mem;
+  Value packed = alloc(packedType(n, k, elem));
+  auto f32Vec = VectorType::get({lanes}, f32);
+  auto pairVec = VectorType::get({2 * lanes}, elem);
+  auto intVec = VectorType::get({lanes}, b.getI32Type());
+  // `width` consecutive elements of B's source, converted to `elem`.
+  Type srcElem = getElementTypeOrSelf(bMem.getType());
+  auto loadVec = [&](int64_t width, ValueRange ix) -> Value {
+    Value v = vector::LoadOp::create(
+        b, loc, VectorType::get({width}, srcElem), bMem, ix);
+    return cast ? applyBody(cast, v) : v;
+  };
+  auto loadOne = [&](ValueRange ix) -> Value {
+    Value v = memref::LoadOp::create(b, loc, bMem, ix);
+    return cast ? applyBody(cast, v) : v;
+  };
+  // Element (row, col) of the logical k x n matrix.
+  auto bAt = [&](Value row, Value col) {
+    return bOp.transposed ? at(batch, {col, row}) : at(batch, {row, col});
+  };
+  auto widen = [&](Value x) -> Value {
+    if (getElementTypeOrSelf(x.getType()) == f32)
+      return x;
+    Type to = isa<VectorType>(x.getType()) ? Type(f32Vec) : f32;
+    return arith::ExtFOp::create(b, loc, to, x);
+  };
+  // Packs one element: column c of panel jb, k step kk (a pair for dot).
+  auto packOne = [&](Value jb, Value kk, Value c) {
+    Value col = addIdx(mulc(jb, nr), c);
+    if (dot) {
+      for (int64_t p = 0; p < 2; ++p) {
+        Value x = loadOne(bAt(addc(mulc(kk, 2), p), col));
+        memref::StoreOp::create(b, loc, x, packed,
+                                ValueRange{jb, kk, addc(mulc(c, 2), p)});
+      }
+    } else {
+      Value x = loadOne(bAt(kk, col));
+      memref::StoreOp::create(b, loc, widen(x), packed,
+                              ValueRange{jb, kk, c});
+    }
+  };
+  if (fullPanels > 0) {
+    loop(fullPanels, 1, [&](Value jb) {
+      Value col0 = mulc(jb, nr);
+      if (bOp.transposed) {
+        // Rows of the copy: the panel's nr columns (rows of B^T);
+        // columns: k (k pairs for dot).
+        emitTransposeCopy(
+            nr, kSteps, lanes,
+            [&](Value r, Value kk) -> Value {
+              Value row = addIdx(col0, r);
+              if (dot) {
+                Value x = loadVec(2 * lanes, at(batch, {row, mulc(kk, 2)}));
+                return vector::BitCastOp::create(b, loc, intVec, x);
+              }
+              return widen(loadVec(lanes, at(batch, {row, kk})));
+            },
+            [&](Value kk, Value r0, Value v) {
+              if (dot) {
+                v = vector::BitCastOp::create(b, loc, pairVec, v);
+                r0 = mulc(r0, 2);
+              }
+              vector::StoreOp::create(b, loc, v, packed,
+                                      ValueRange{jb, kk, r0});
+            },
+            [&](Value r, Value kk) { packOne(jb, kk, r); });
+        return;
+      }
+      loop(kSteps, 1, [&](Value kk) {
+        for (unsigned v = 0; v < nv; ++v) {
+          Value col = addc(col0, v * lanes);
+          if (dot) {
+            Value row0 = mulc(kk, 2);
+            Value even = loadVec(lanes, bAt(row0, col));
+            Value odd = loadVec(lanes, bAt(addc(row0, 1), col));
+            Value pairs = vector::InterleaveOp::create(b, loc, even, odd);
+            vector::StoreOp::create(b, loc, pairs, packed,
+                                    {jb, kk, idx(2 * v * lanes)});
+          } else {
+            Value x = loadVec(lanes, bAt(kk, col));
+            vector::StoreOp::create(b, loc, widen(x), packed,
+                                    {jb, kk, idx(v * lanes)});
+          }
+        }
+      });
+    }, /*parallel=*/true);
+  }
+  if (tailCols) {
+    // The last panel: zeros, then its columns one by one (O(k * nr)).
+    Value jb = idx(fullPanels);
+    VectorType rowVec = dot ? pairVec : f32Vec;
+    Value zero = arith::ConstantOp::create(
+        b, loc, rowVec, DenseElementsAttr::get(rowVec, b.getZeroAttr(
+                                                          rowVec.getElementType())));
+    loop(kSteps, 1, [&](Value kk) {
+      for (unsigned v = 0; v < nv; ++v)
+        vector::StoreOp::create(b, loc, zero, packed,
+                                {jb, kk, idx((dot ? 2 : 1) * v * lanes)});
+      loop(tailCols, 1, [&](Value c) { packOne(jb, kk, c); });
+    });
+  }
+  return packed;
+}
+
+Value KernelBuilder::widenCopy(Value src, ValueRange batch, int64_t rows, int64_t cols) {
+  Type f32 = b.getF32Type();
+  Type elem = getElementTypeOrSelf(src.getType());
+  Value dst = alloc(MemRefType::get({rows, cols}, f32));
+  auto narrowVec = VectorType::get({cfg.lanes}, elem);
+  auto f32Vec = VectorType::get({cfg.lanes}, f32);
+  loop(rows, 1, [&](Value i) {
+    emitVectorizedLoop(
+        cols, cfg.lanes,
+        [&](Value j) {
+          Value x =
+              vector::LoadOp::create(b, loc, narrowVec, src, at(batch, {i, j}));
+          vector::StoreOp::create(b, loc,
+                                  arith::ExtFOp::create(b, loc, f32Vec, x),
+                                  dst, ValueRange{i, j});
+        },
+        [&](Value j) {
+          Value x = memref::LoadOp::create(b, loc, src, at(batch, {i, j}));
+          memref::StoreOp::create(b, loc,
+                                  arith::ExtFOp::create(b, loc, f32, x), dst,
+                                  ValueRange{i, j});
+        });
+  });
+  return dst;
+}
+
+Value KernelBuilder::transposedCopy(Value src, ValueRange batch, int64_t rows,
+                     int64_t cols) {
+  Type elem = getElementTypeOrSelf(src.getType());
+  Value dst = alloc(MemRefType::get({rows, cols}, elem));
+  auto vec = VectorType::get({cfg.lanes}, elem);
+  emitTransposeCopy(
+      cols, rows, cfg.lanes,
+      [&](Value c, Value r0) -> Value {
+        return vector::LoadOp::create(b, loc, vec, src, at(batch, {c, r0}));
+      },
+      [&](Value r, Value c0, Value v) {
+        vector::StoreOp::create(b, loc, v, dst, ValueRange{r, c0});
+      },
+      [&](Value c, Value r) {
+        Value x = memref::LoadOp::create(b, loc, src, at(batch, {c, r}));
+        memref::StoreOp::create(b, loc, x, dst, ValueRange{r, c});
+      });
+  return dst;
+}
+
+void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Value packed,
+                Value c, ValueRange cBatch, int64_t m, int64_t n, int64_t k,
+                bool dot, bool bRowMajor,
+                Value cColOffset) {
+  Type f32 = b.getF32Type();
+  Type elem = getElementTypeOrSelf(packed.getType());
+  unsigned lanes = cfg.lanes, nr = cfg.nr;
+  auto accType = VectorType::get({lanes}, f32);
+  int64_t fullPanels = n / nr, tailCols = n % nr;
+  int64_t tail = m % cfg.mr;
+  auto pairVec = VectorType::get({2}, elem);
+  auto pairAsInt = VectorType::get({1}, b.getI32Type());
+  auto bcastInt = VectorType::get({lanes}, b.getI32Type());
+  auto dotOperand = VectorType::get({2 * lanes}, elem);
+  unsigned unroll = 1;
+  // One block of `blockRows` rows and `cols` columns (nr, or the last
+  // panel's) of C, in registers across [kBegin, kEnd).
+  auto emitBlock = [&](Value jb, Value row0, unsigned blockRows,
+                       int64_t cols, Value kBegin, Value kEnd) {
+    Value bCol0 = mulc(jb, nr);
+    Value col0 = cColOffset ? addIdx(bCol0, cColOffset) : bCol0;
+    unsigned nv = ceilDiv(cols, lanes);
+    int64_t partial = cols % lanes;
+    Value mask, zero;
+    if (partial) {
+      mask = vector::ConstantMaskOp::create(
+          b, loc, VectorType::get({lanes}, b.getI1Type()),
+          ArrayRef<int64_t>{partial});
+      zero = arith::ConstantOp::create(
+          b, loc, accType,
+          DenseElementsAttr::get(accType, b.getZeroAttr(f32)));
+    }
+    auto isPartial = [&](unsigned v) { return partial && v + 1 == nv; };
+    SmallVector<Value> rows, init;
+    for (unsigned r = 0; r < blockRows; ++r)
+      rows.push_back(addc(row0, r));
+    for (unsigned r = 0; r < blockRows; ++r)
+      for (unsigned v = 0; v < nv; ++v) {
+        SmallVector<Value> ix = at(cBatch, {rows[r], addc(col0, v * lanes)});
+        init.push_back(isPartial(v)
+                           ? vector::MaskedLoadOp::create(b, loc, accType, c,
+                                                          ix, mask, zero)
+                                 .getResult()
+                           : vector::LoadOp::create(b, loc, accType, c, ix)
+                                 .getResult());
+      }
+    auto kLoop = scf::ForOp::create(
+        b, loc, kBegin, kEnd, idx(unroll), init,
+        [&](OpBuilder &nb, Location, Value kLoopIv, ValueRange accs) {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          SmallVector<Value> next(accs.begin(), accs.end());
+          for (unsigned u = 0; u < unroll; ++u) {
+            Value kk = addc(kLoopIv, u);
+            SmallVector<Value> bv;
+            for (unsigned v = 0; v < nv; ++v)
+              bv.push_back(vector::LoadOp::create(
+                  b, loc, dot ? dotOperand : accType, packed,
+                  bRowMajor
+                      ? ValueRange{kk, mulc(addc(bCol0, v * lanes),
+                                            dot ? 2 : 1)}
+                      : ValueRange{jb, kk, idx((dot ? 2 : 1) * v * lanes)}));
+            for (unsigned r = 0; r < blockRows; ++r) {
+              Value av;
+              if (dot) {
+                // One pair of A (two bf16 = one i32) splat to every lane.
+                Value pair = vector::LoadOp::create(
+                    b, loc, pairVec, a, at(aBatch, {rows[r], mulc(kk, 2)}));
+                Value asInt =
+                    vector::BitCastOp::create(b, loc, pairAsInt, pair);
+                Value scalar = vector::ExtractOp::create(b, loc, asInt, 0);
+                Value splat =
+                    vector::BroadcastOp::create(b, loc, bcastInt, scalar);
+                av = vector::BitCastOp::create(b, loc, dotOperand, splat);
+              } else {
+                Value scalar = memref::LoadOp::create(
+                    b, loc, a,
+                    aTransposed ? at(aBatch, {kk, rows[r]})
+                                : at(aBatch, {rows[r], kk}));
+                av = vector::BroadcastOp::create(b, loc, accType, scalar);
+              }
+              for (unsigned v = 0; v < nv; ++v) {
+                Value &acc = next[r * nv + v];
+                acc = dot ? x86vector::DotBF16Op::create(b, loc, accType, acc,
+                                                         av, bv[v])
+                                .getResult()
+                          : vector::FMAOp::create(b, loc, av, bv[v], acc)
+                                .getResult();
+              }
+            }
+          }
+          scf::YieldOp::create(b, loc, next);
+        });
+    for (unsigned r = 0; r < blockRows; ++r)
+      for (unsigned v = 0; v < nv; ++v) {
+        Value acc = kLoop.getResult(r * nv + v);
+        SmallVector<Value> ix = at(cBatch, {rows[r], addc(col0, v * lanes)});
+        if (isPartial(v))
+          vector::MaskedStoreOp::create(b, loc, c, ix, mask, acc);
+        else
+          vector::StoreOp::create(b, loc, acc, c, ix);
+      }
+  };
+  // Every panel: the full ones in a loop, then the zero-padded last one.
+  auto forEachPanel = [&](function_ref<void(Value, int64_t)> body) {
+    // Panels write disjoint columns of C (parallel).
+    loop(fullPanels, 1, [&](Value jb) { body(jb, nr); }, /*parallel=*/true);
+    if (tailCols)
+      body(idx(fullPanels), tailCols);
+  };
+  // K blocks of kc (GotoBLAS): the kc x nr slice of a B panel stays in L1
+  // and the m x kc slice of A in L2 while every block of C passes by.
+  int64_t kSteps = dot ? k / 2 : k;
+  int64_t kcSteps = std::min<int64_t>(
+      kSteps,
+      cfg.kc ? std::max<int64_t>(1, dot ? cfg.kc / 2 : cfg.kc) : kSteps);
+  // The k loop is unrolled when every k block divides evenly: fewer
+  // loop-control instructions among the FMAs / dots.
+  unroll = (kSteps % kcSteps == 0 && kcSteps % 4 == 0) ? 4 : 1;
+  loop(kSteps, kcSteps, [&](Value kBegin) {
+    Value kEnd =
+        arith::MinSIOp::create(b, loc, addc(kBegin, kcSteps), idx(kSteps));
+    // Row blocks of mc (a multiple of mr): the mc x kc block of A stays
+    // in L2 while every panel of B passes by.
+    int64_t full = m - tail;
+    int64_t mcRows =
+        cfg.mc ? std::max<int64_t>(cfg.mr, cfg.mc / cfg.mr * cfg.mr) : full;
+    if (full > 0) {
+      loop(full, std::min(mcRows, full), [&](Value ic) {
+        Value icEnd = arith::MinSIOp::create(
+            b, loc, addc(ic, std::min(mcRows, full)), idx(full));
+        forEachPanel([&](Value jb, int64_t cols) {
+          loop(ic, icEnd, cfg.mr, [&](Value row0) {
+            emitBlock(jb, row0, cfg.mr, cols, kBegin, kEnd);
+          });
+        });
+      });
+    }
+    if (tail)
+      forEachPanel([&](Value jb, int64_t cols) {
+        emitBlock(jb, idx(full), tail, cols, kBegin, kEnd);
+      });
+  });
+}
+
+Value KernelBuilder::prepareA(const MatrixOperand &aOp, ValueRange batch, int64_t m,
+               int64_t k, bool dot, Value &copy, SmallVector<Value> &aBatch,
+               bool &aTransposed) {
+  Type elem = getElementTypeOrSelf(aOp.mem.getType());
+  aTransposed = aOp.transposed;
+  aBatch.assign(batch.begin(), batch.end());
+  copy = nullptr;
+  if (!dot && !elem.isF32()) {
+    copy = aOp.transposed ? widenCopy(aOp.mem, batch, k, m)
+                          : widenCopy(aOp.mem, batch, m, k);
+  } else if (dot && aOp.transposed) {
+    copy = transposedCopy(aOp.mem, batch, m, k);
+    aTransposed = false;
+  }
+  if (!copy)
+    return aOp.mem;
+  aBatch.clear();
+  return copy;
+}
+
+void KernelBuilder::emitMatmul(const MatrixOperand &aOp, const MatrixOperand &bOp, Value c,
+                int64_t batches, int64_t m, int64_t n, int64_t k, Type elem,
+                Value prepacked,
+                linalg::LinalgOp bCast) {
+  bool dot = cfg.bf16Dot && elem.isBF16();
+  auto one = [&](ValueRange batch, Value packed) {
+    ValueRange aB = aOp.batched ? batch : ValueRange{};
+    Value aCopy;
+    SmallVector<Value> aIx;
+    bool aTransposed;
+    Value a = prepareA(aOp, aB, m, k, dot, aCopy, aIx, aTransposed);
+    emitKernel(a, aIx, aTransposed, packed, c, batch, m, n, k, dot);
+    if (aCopy)
+      dealloc(aCopy);
+  };
+  if (!bOp.batched) {
+    Value packed =
+        prepacked ? prepacked : packB(bOp, {}, n, k, elem, dot, bCast);
+    if (!batches)
+      one({}, packed);
+    else
+      loop(batches, 1, [&](Value batch) { one(batch, packed); },
+           /*parallel=*/true);
+    if (!prepacked)
+      dealloc(packed);
+    return;
+  }
+  // Batches are independent (parallel): each packs its own B.
+  loop(
+      batches, 1,
+      [&](Value batch) {
+        Value packed = packB(bOp, batch, n, k, elem, dot, bCast);
+        one(batch, packed);
+        dealloc(packed);
+      },
+      /*parallel=*/true);
+}
+
+/// How one operand map reads a matrix whose default map is
+/// ([batch,] row, col): `row`/`col` are loop dimensions. Fails on maps the
+/// kernels do not read.
+static FailureOr<MatrixOperand> classifyOperand(AffineMap map, unsigned row,
+                                                unsigned col,
+                                                std::optional<unsigned> batch) {
+  if (!map.isProjectedPermutation())
+    return failure();
+  SmallVector<unsigned> dims;
+  for (AffineExpr e : map.getResults())
+    dims.push_back(cast<AffineDimExpr>(e).getPosition());
+  MatrixOperand op;
+  if (dims.size() == 3 && batch && dims[0] == *batch) {
+    op.batched = true;
+    dims.erase(dims.begin());
+  }
+  if (dims.size() != 2)
+    return failure();
+  if (dims[0] == col && dims[1] == row)
+    op.transposed = true;
+  else if (dims[0] != row || dims[1] != col)
+    return failure();
+  return op;
+}
+
+/// The kernels' view of a bufferized matmul or batch_matmul, or why they
+/// cannot take it (for the remark of the fallback).
+FailureOr<ContractionShape>
+mlir::lowp::x86::matchContraction(linalg::LinalgOp op,
+                                  const KernelConfig &cfg, std::string &why) {
+  bool batch = isa<linalg::BatchMatmulOp>(op);
+  if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op)) {
+    why = "no x86 kernel for this contraction";
+    return failure();
+  }
+  if (!op.hasPureBufferSemantics()) {
+    why = "operands are not buffers (the kernels run after bufferization)";
+    return failure();
+  }
+  unsigned m = batch ? 1 : 0, n = m + 1, k = m + 2;
+  std::optional<unsigned> bDim =
+      batch ? std::optional<unsigned>(0) : std::nullopt;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  FailureOr<MatrixOperand> a = classifyOperand(maps[0], m, k, bDim);
+  FailureOr<MatrixOperand> b = classifyOperand(maps[1], k, n, bDim);
+  FailureOr<MatrixOperand> c = classifyOperand(maps[2], m, n, bDim);
+  if (failed(a) || failed(b) || failed(c) || c->transposed ||
+      c->batched != batch) {
+    why = "indexing maps other than a (transposed, broadcast) matrix per "
+          "operand";
+    return failure();
+  }
+  ContractionShape s;
+  s.a = *a;
+  s.b = *b;
+  s.a.mem = op.getDpsInputs()[0];
+  s.b.mem = op.getDpsInputs()[1];
+  s.c = op.getDpsInits()[0];
+  MemRefType at = getPlainMemRef(s.a.mem, a->batched ? 3 : 2);
+  MemRefType bt = getPlainMemRef(s.b.mem, b->batched ? 3 : 2);
+  MemRefType ct = getPlainMemRef(s.c, batch ? 3 : 2);
+  if (!at || !bt || !ct) {
+    why = "operands are not static identity-layout memrefs";
+    return failure();
+  }
+  s.elem = at.getElementType();
+  auto floatElem = dyn_cast<FloatType>(s.elem);
+  if (s.elem != bt.getElementType() || !floatElem ||
+      floatElem.getWidth() > 32 || !ct.getElementType().isF32()) {
+    why = "needs float inputs of at most 32 bits of one type and an f32 "
+          "output";
+    return failure();
+  }
+  unsigned ar = at.getRank(), cr = ct.getRank();
+  s.batches = batch ? ct.getDimSize(0) : 0;
+  s.m = ct.getDimSize(cr - 2);
+  s.n = ct.getDimSize(cr - 1);
+  s.k = at.getDimSize(s.a.transposed ? ar - 2 : ar - 1);
+  if (cfg.bf16Dot && s.elem.isBF16() && s.k % 2) {
+    why = "odd K: the bf16 dot kernel reads K in pairs";
+    return failure();
+  }
+  return s;
+}
+
+/// The buffer a view (subview, collapse_shape, ...) reads, through every
+/// view.
+static Value rootBuffer(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
+/// The elementwise op that produced `bMem`, a buffer the contraction
+/// `consumer` reads as B, when packing can read its source and apply its
+/// payload instead (the narrowing cast of a weight): `bMem` is an alloc of
+/// the same block that only it writes and only `consumer` reads (besides
+/// deallocations); the op has one input of B's shape and layout, identity
+/// maps, and a payload of elementwise ops that ignores the output; nothing
+/// between it and `consumer` may write its input.
+linalg::LinalgOp mlir::lowp::x86::findFusableCast(Value bMem,
+                                                  Operation *consumer) {
+  auto alloc = bMem.getDefiningOp<memref::AllocOp>();
+  if (!alloc || alloc->getBlock() != consumer->getBlock())
+    return nullptr;
+  linalg::LinalgOp producer;
+  for (OpOperand &use : alloc->getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<memref::DeallocOp>(user))
+      continue;
+    if (user == consumer) {
+      if (use.getOperandNumber() != 1)
+        return nullptr;
+      continue;
+    }
+    auto l = dyn_cast<linalg::LinalgOp>(user);
+    if (!l || producer || !l.isDpsInit(&use))
+      return nullptr;
+    producer = l;
+  }
+  if (!producer || producer->getBlock() != consumer->getBlock() ||
+      !producer->isBeforeInBlock(consumer) ||
+      !producer.hasPureBufferSemantics() || producer.getNumDpsInputs() != 1 ||
+      producer.getNumDpsInits() != 1 ||
+      producer.getNumLoops() != producer.getNumParallelLoops() ||
+      !llvm::all_of(producer.getIndexingMapsArray(),
+                    [](AffineMap m) { return m.isIdentity(); }))
+    return nullptr;
+  Value src = producer.getDpsInputs()[0];
+  auto srcType = dyn_cast<MemRefType>(src.getType());
+  auto dstType = cast<MemRefType>(bMem.getType());
+  if (!srcType || srcType.getShape() != dstType.getShape() ||
+      !srcType.getLayout().isIdentity() ||
+      !srcType.getElementType().isIntOrFloat())
+    return nullptr;
+  Block *body = producer.getBlock();
+  if (!body->getArgument(1).use_empty() ||
+      !llvm::all_of(body->without_terminator(), [](Operation &inner) {
+        return inner.getNumRegions() == 0 &&
+               (inner.hasTrait<OpTrait::ConstantLike>() ||
+                (OpTrait::hasElementwiseMappableTraits(&inner) &&
+                 isPure(&inner)));
+      }))
+    return nullptr;
+  // Nothing in between may write the source.
+  Value srcRoot = rootBuffer(src);
+  for (Operation *it = producer->getNextNode(); it != consumer;
+       it = it->getNextNode()) {
+    std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+        getEffectsRecursively(it);
+    if (!effects)
+      return nullptr;
+    for (const MemoryEffects::EffectInstance &e : *effects)
+      if (isa<MemoryEffects::Write>(e.getEffect()) &&
+          (!e.getValue() || rootBuffer(e.getValue()) == srcRoot))
+        return nullptr;
+  }
+  return producer;
+}
+
+/// The values of a constant buffer (memref.get_global of a constant global
+/// with dense or dense_resource contents of f32 / bf16), or nothing.
+static std::optional<SmallVector<APFloat>> constantValues(Value mem) {
+  auto get = mem.getDefiningOp<memref::GetGlobalOp>();
+  if (!get)
+    return std::nullopt;
+  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+      get, get.getNameAttr());
+  if (!global || !global.getConstant() || !global.getInitialValue())
+    return std::nullopt;
+  Attribute init = *global.getInitialValue();
+  auto type = cast<MemRefType>(mem.getType());
+  auto elem = dyn_cast<FloatType>(type.getElementType());
+  if (!elem || !(elem.isF32() || elem.isBF16()))
+    return std::nullopt;
+  SmallVector<APFloat> values;
+  if (auto dense = dyn_cast<DenseFPElementsAttr>(init)) {
+    if (dense.isSplat())
+      values.assign(type.getNumElements(), dense.getSplatValue<APFloat>());
+    else
+      values.assign(dense.value_begin<APFloat>(), dense.value_end<APFloat>());
+    return values;
+  }
+  auto resource = dyn_cast<DenseResourceElementsAttr>(init);
+  if (!resource || !resource.getRawHandle().getBlob())
+    return std::nullopt;
+  ArrayRef<char> data = resource.getRawHandle().getBlob()->getData();
+  unsigned bytes = elem.getWidth() / 8;
+  if (data.size() != size_t(type.getNumElements()) * bytes)
+    return std::nullopt;
+  for (int64_t i = 0, e = type.getNumElements(); i < e; ++i) {
+    uint64_t bits = 0;
+    std::memcpy(&bits, data.data() + i * bytes, bytes);
+    values.push_back(APFloat(elem.getFloatSemantics(),
+                             APInt(elem.getWidth(), bits)));
+  }
+  return values;
+}
+
+/// B packed at compile time, when B (or the source of the cast that
+/// produced it, see findFusableCast) is a constant buffer and the cast, if
+/// any, is a plain arith.truncf: the values are rounded with APFloat
+/// (nearest-even, as the run-time conversion) and laid out as packB would,
+/// in a new private constant global. Returns its memref.get_global.
+static Value packConstantB(const ContractionShape &s, linalg::LinalgOp bCast,
+                           Value source, const KernelConfig &cfg,
+                           PatternRewriter &rw, Location loc) {
+  if (s.b.batched)
+    return nullptr;
+  if (bCast) {
+    Block *body = bCast.getBlock();
+    auto ops = body->without_terminator();
+    if (std::distance(ops.begin(), ops.end()) != 1 ||
+        !isa<arith::TruncFOp>(*ops.begin()) ||
+        body->getTerminator()->getOperand(0) != ops.begin()->getResult(0))
+      return nullptr;
+  }
+  std::optional<SmallVector<APFloat>> values = constantValues(source);
+  if (!values)
+    return nullptr;
+  auto elem = cast_or_null<FloatType>(s.elem);
+  bool dot = cfg.bf16Dot && s.elem.isBF16();
+  int64_t n = s.n, k = s.k, nr = cfg.nr;
+  KernelBuilder probe(rw, loc, cfg);
+  MemRefType packed = probe.packedType(n, k, s.elem);
+  Type packedElem = packed.getElementType();
+  const llvm::fltSemantics &kernelSem = elem.getFloatSemantics();
+  const llvm::fltSemantics &packedSem =
+      cast<FloatType>(packedElem).getFloatSemantics();
+  // B(row, col) of the logical k x n matrix, in the kernel's element type,
+  // then in the packed buffer's.
+  auto at = [&](int64_t row, int64_t col) {
+    APFloat v = (*values)[s.b.transposed ? col * k + row : row * n + col];
+    bool lost;
+    v.convert(kernelSem, APFloat::rmNearestTiesToEven, &lost);
+    v.convert(packedSem, APFloat::rmNearestTiesToEven, &lost);
+    return v;
+  };
+  APFloat zero = APFloat::getZero(packedSem);
+  SmallVector<APFloat> out;
+  out.reserve(packed.getNumElements());
+  int64_t panels = packed.getDimSize(0);
+  for (int64_t jb = 0; jb < panels; ++jb)
+    for (int64_t kk = 0; kk < (dot ? k / 2 : k); ++kk)
+      for (int64_t c = 0; c < nr; ++c) {
+        int64_t col = jb * nr + c;
+        if (dot) {
+          out.push_back(col < n ? at(2 * kk, col) : zero);
+          out.push_back(col < n ? at(2 * kk + 1, col) : zero);
+        } else {
+          out.push_back(col < n ? at(kk, col) : zero);
+        }
+      }
+  auto tensorType = RankedTensorType::get(packed.getShape(), packedElem);
+  auto module = source.getDefiningOp()->getParentOfType<ModuleOp>();
+  if (!module)
+    return nullptr;
+  // A fresh symbol name.
+  std::string name = "__lowp_packed_weight";
+  for (unsigned i = 0; SymbolTable::lookupSymbolIn(module, name); ++i)
+    name = "__lowp_packed_weight_" + std::to_string(i);
+  memref::GlobalOp global;
+  {
+    OpBuilder::InsertionGuard g(rw);
+    rw.setInsertionPointToStart(module.getBody());
+    global = memref::GlobalOp::create(
+        rw, loc, rw.getStringAttr(name), rw.getStringAttr("private"),
+        TypeAttr::get(packed), DenseElementsAttr::get(tensorType, out),
+        rw.getUnitAttr(), rw.getI64IntegerAttr(64));
+  }
+  return memref::GetGlobalOp::create(rw, loc, packed, global.getSymName());
+}
+
+namespace {
+
+/// matmul / batch_matmul (any of the operand maps classifyOperand reads)
+/// -> packed register-blocked kernel.
+template <typename OpTy>
+struct ContractionToKernel : OpRewritePattern<OpTy> {
+  ContractionToKernel(MLIRContext *ctx, KernelConfig cfg)
+      : OpRewritePattern<OpTy>(ctx), cfg(cfg) {}
+  LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rw) const override {
+    std::string why;
+    FailureOr<ContractionShape> s =
+        matchContraction(cast<linalg::LinalgOp>(op.getOperation()), cfg, why);
+    if (failed(s))
+      return rw.notifyMatchFailure(op, why);
+    KernelBuilder kb(rw, op.getLoc(), cfg);
+    if (!s->batches && !s->a.transposed && !s->b.transposed &&
+        kb.amxCovers(s->m, s->n, s->k, s->elem))
+      kb.emitAmxMatmul(s->a.mem, s->b.mem, s->c, s->m, s->n, s->k, s->elem);
+    else {
+      // A cast producing B is applied while packing (it was a full pass
+      // over B writing a buffer the packing then read).
+      linalg::LinalgOp cast =
+          s->b.batched ? nullptr : findFusableCast(s->b.mem, op);
+      MatrixOperand b = s->b;
+      if (cast)
+        b.mem = cast.getDpsInputs()[0];
+      // A constant weight is packed (and rounded) here, once.
+      Value prepacked = packConstantB(*s, cast, b.mem, cfg, rw, op.getLoc());
+      kb.emitMatmul(s->a, b, s->c, s->batches, s->m, s->n, s->k, s->elem,
+                    prepacked, cast);
+      if (cast)
+        rw.eraseOp(cast);
+    }
+    rw.eraseOp(op);
+    return success();
+  }
+  KernelConfig cfg;
+};
+
+} // namespace
+
+void mlir::lowp::x86::populateMatmulKernelPatterns(RewritePatternSet &patterns,
+                                                   const KernelConfig &cfg) {
+  patterns.add<ContractionToKernel<linalg::MatmulOp>,
+               ContractionToKernel<linalg::BatchMatmulOp>>(
+      patterns.getContext(), cfg);
+}
