@@ -25,15 +25,21 @@ void mlir::lowp::addNaiveGPUMapping(
   // scf first (neither bufferizes), and scalar dense_resource globals are
   // read into dense ones (finalize-memref-to-llvm aborts on them).
   addLowpToBufferizableTensors(pm);
+  addGPUTensorFusion(pm);
   addBufferization(pm);
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createLowpInlineScalarResources());
   if (lowerMatrixOps)
     lowerMatrixOps(pm);
+  addRowReductionKernels(pm, chip);
   // Constants (the FP8 clamp bounds, loop bounds) are sunk into the
   // launches, so the kernels see them as constants, not parameters.
   OpPassManager &funcs = pm.nest<func::FuncOp>();
   funcs.addPass(createConvertLinalgToParallelLoopsPass());
+  // Adjacent loops over the same space (a fill, the reduction it
+  // initializes, the cast of its result; same-shaped conversions) become
+  // one loop, so one kernel.
+  funcs.addPass(createLowpGPUFuseParallelLoops());
   funcs.addPass(createParallelLoopTilingPass(
       {1, static_cast<int64_t>(threads)}, /*noMinMaxBounds=*/true));
   funcs.addPass(createGpuMapParallelLoopsPass());
@@ -46,4 +52,35 @@ void mlir::lowp::addNaiveGPUMapping(
   addFloatEmulation(pm.nest<gpu::GPUModuleOp>(), [&](Format format) {
     return !chip.hasNativeArithmetic(format);
   });
+  // The row kernels' subgroup reductions become the chip's cross-lane
+  // instructions (shuffles, DPP) for its subgroup size.
+  pm.nest<gpu::GPUModuleOp>().addPass(
+      createLowpGPULowerSubgroupReduce({chip.name.str()}));
+}
+
+void mlir::lowp::addGPUTensorFusion(OpPassManager &pm) {
+  // Transposes and broadcasts of matmul operands become indexing maps (the
+  // tensor-core kernels read B as [n][k]): no transpose kernel.
+  pm.addPass(createLowpFoldLayoutIntoContractions());
+  // Chains of elementwise ops (bias, activation, casts, broadcasts,
+  // residuals) fuse into one generic each, and cheap producers into the
+  // reductions that consume them (x - mean into the variance), while still
+  // on tensors: one kernel, no buffer between them. Matmuls stay named for
+  // the tensor-core kernels, whose epilogues take the fused chain after
+  // them.
+  pm.addNestedPass<func::FuncOp>(createLowpFuseElementwise());
+}
+
+void mlir::lowp::addRowReductionKernels(OpPassManager &pm,
+                                        const TargetInfo &chip) {
+  // Row reductions (softmax, norms) and the elementwise ops on their rows:
+  // one kernel per group, a thread block per row, subgroup and
+  // shared-memory reductions sized by the table's subgroup size.
+  LowpGPUMapRowReductionsOptions options;
+  options.target = chip.name.str();
+  pm.addNestedPass<func::FuncOp>(createLowpGPUMapRowReductions(options));
+}
+
+void mlir::lowp::addKernelReport(OpPassManager &pm) {
+  pm.addPass(createLowpGPUReportKernels());
 }

@@ -28,6 +28,20 @@ void addNaiveGPUMapping(
     OpPassManager &pm, const TargetInfo &chip, unsigned threads,
     function_ref<void(OpPassManager &)> lowerMatrixOps = nullptr);
 
+/// Layout folding into contractions and elementwise fusion on tensors, so
+/// that chains of elementwise ops become one kernel (or a tensor-core
+/// kernel's epilogue).
+void addGPUTensorFusion(OpPassManager &pm);
+
+/// Bufferized row reductions and the ops on their rows to one kernel each:
+/// a thread block per row (lowp-gpu-map-row-reductions).
+void addRowReductionKernels(OpPassManager &pm, const TargetInfo &chip);
+
+/// What fusion achieved: a remark per host function with the number of
+/// kernels it launches, by kind (lowp-gpu-report-kernels). After the
+/// kernels' conversions, so a module that fails there reports nothing.
+void addKernelReport(OpPassManager &pm);
+
 } // namespace mlir::lowp
 
 #endif // LOWP_LIB_PIPELINES_GPUMAPPING_H

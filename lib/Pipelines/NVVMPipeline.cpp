@@ -59,6 +59,7 @@ LogicalResult mlir::lowp::buildNVVMPipeline(OpPassManager &pm,
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createLowpConvertFP8ToNVVM({chip}));
   kernels.addPass(createLowpExpandFloatConversions({chip}));
+  addKernelReport(pm);
   // Host functions allocate device memory and copy their arguments and
   // results as the calling convention says; gpu-async-region puts the
   // copies and launches on a stream (gpu-to-llvm lowers only async ones).

@@ -70,6 +70,7 @@ mlir::lowp::buildROCDLPipeline(OpPassManager &pm,
     kernels.addPass(math::createMathExpandOpsPass());
     kernels.addPass(createConvertMathToLLVMPass());
   }
+  addKernelReport(pm);
   // Host functions allocate device memory and copy as the calling
   // convention says, on a stream (as in the NVVM pipeline): the host module
   // calls the HIP-style mgpu* interface of docs/lowering-gpu.md.

@@ -86,9 +86,9 @@
 // OCP-ON-GFX942-NOT: fp8
 
 // ATTN-NOT: {{__ocml|s_swappc}}
-// ATTN: v_cvt_pk_fp8_f32
-// ATTN: v_cvt_f32_fp8_sdwa
-// ATTN: v_exp_f32
+// ATTN-DAG: v_cvt_pk_fp8_f32
+// ATTN-DAG: v_cvt_f32_fp8_sdwa
+// ATTN-DAG: v_exp_f32
 // ATTN-NOT: {{__ocml|s_swappc}}
 
 // BADCHIP: lowp-pipeline-rocdl needs target=<chip>, one of the capability table's amd chips (gfx908, gfx90a, gfx942, gfx950); got 'sm_90'

@@ -816,4 +816,148 @@ def LowpTileForMXU : Pass<"lowp-tile-for-mxu"> {
   ];
 }
 
+def LowpGPUMapRowReductions : Pass<"lowp-gpu-map-row-reductions"> {
+  let summary = "Row reductions and their elementwise neighbours to one GPU "
+                "kernel each: a thread block per row, subgroup + shared-memory "
+                "reductions";
+  let description = [{
+    Softmax, layer/RMS norm and the other row reductions of FP32 islands
+    reach the GPU as a handful of bufferized linalg ops per row: fills of
+    the accumulators, one `linalg.generic` reduction per statistic (max,
+    sum, sum of squares; producers fused in by `lowp-fuse-elementwise`),
+    elementwise ops on the row and on the per-row statistics. The naive
+    mapping launches one kernel per op and gives each row to one thread,
+    which loops over the whole row.
+
+    This pass finds, in each block, the ops that share the same leading
+    parallel ("row") dimensions P, with at least one reduction over the
+    trailing dimensions R, and that depend on each other only within a row;
+    it replaces them by one `gpu.launch` with one thread block per row
+    (grid prod(P)) and T threads (a multiple of the capability table's
+    subgroup size, `TargetInfo::subgroupSize`: 32 on NVIDIA, 64 on AMD;
+    at most `threads`, at least covering R where it can):
+
+    - elementwise ops over the row: thread t handles r = t, t + T, ...
+      (coalesced);
+    - reductions: each thread folds its elements into a partial (from the
+      combiner's identity), `gpu.subgroup_reduce` combines the lanes of a
+      subgroup, the subgroups' results meet in shared memory (a
+      workgroup buffer of T / subgroupSize values) and a second
+      `gpu.subgroup_reduce` gives every thread the row's value, which is
+      folded into the accumulator's initial value;
+    - ops over P alone (the statistics: mean, rsqrt(var + eps)) are
+      computed by every thread from the reductions' values, which are
+      forwarded in registers; a per-row buffer that nothing outside the
+      kernel reads is never stored;
+    - `gpu.barrier` separates ops where one reads what another wrote
+      (or overwrites what it read).
+
+    The combiners are those `gpu.subgroup_reduce` has (addf, mulf,
+    maximumf, minimumf, maxnumf, minnumf, addi, muli, andi, ori, xori,
+    signed/unsigned min/max) on scalars of at most 32 bits.
+    `lowp-gpu-lower-subgroup-reduce` then lowers the subgroup reductions
+    for the chip (shuffles on NVIDIA, DPP on AMD).
+
+    A reduction this pass cannot take stays on the naive mapping with a
+    remark naming the op and the reason: dynamic shapes, reduction loops
+    that are not the innermost ones, an output not indexed by the leading
+    parallel loops, a body that is not an associative combine of the
+    accumulator, an element type wider than 32 bits. Contractions and
+    convolutions are not its business (no remark).
+
+    With `emulate`, the same kernel (same thread count, thread-to-element
+    assignment, identities, forwarding and stores) is emitted as host loops
+    over rows and threads; each subgroup reduction is computed over the
+    threads' partials in the order of the shuffle butterfly (offsets 1, 2,
+    ..., subgroup size / 2), lane 0's values exchanged as through shared
+    memory, and the butterfly again, so the reduction logic runs on the CPU
+    (mlir-runner) and is checked against a reference.
+
+    ```mlir
+    linalg.fill ins(%zero : f32) outs(%sum : memref<64xf32>)
+    linalg.generic {iterator_types = ["parallel", "reduction"]}
+        ins(%x : memref<64x768xf32>) outs(%sum : memref<64xf32>) { addf }
+    linalg.generic {iterator_types = ["parallel", "parallel"]}
+        ins(%x, %sum : ...) outs(%y : memref<64x768xf32>) { x - sum / 768 }
+    // becomes
+    gpu.launch blocks(%row, ...) in (64, 1, 1) threads(%t, ...) in (256, 1, 1)
+        workgroup(%partials : memref<8xf32, #gpu.address_space<workgroup>>) {
+      scf.for %r = %t to 768 step 256 iter_args(%p = 0.0) { addf }
+      gpu.subgroup_reduce add ... ; shared memory ; gpu.subgroup_reduce add
+      scf.for %r = %t to 768 step 256 { y[row][r] = x - sum / 768 }
+    }
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "GPU of the capability table (overrides lowp.target); its "
+           "subgroup size shapes the reductions">,
+    Option<"threads", "threads", "unsigned", /*default=*/"256",
+           "Most threads per block (rounded down to a multiple of the "
+           "subgroup size)">,
+    Option<"emulate", "emulate", "bool", /*default=*/"false",
+           "Emit the kernel as host loops over rows and threads, with the "
+           "subgroup reductions computed as the shuffle butterfly does "
+           "(executable on the CPU, for testing)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+  ];
+}
+
+def LowpGPUFuseParallelLoops : Pass<"lowp-gpu-fuse-parallel-loops"> {
+  let summary = "Adjacent parallel loops over the same space to one loop "
+                "(one kernel)";
+  let description = [{
+    On the naive GPU mapping each `scf.parallel` becomes a kernel. This pass
+    moves operand-free `memref.alloc` ops to the top of their block (the
+    allocation bufferization puts before every op otherwise separates any
+    two loops) and then fuses adjacent `scf.parallel` loops with the same
+    bounds and steps where no dependence forbids it (upstream's
+    `naivelyFuseParallelOps` with alias analysis: the second loop may read
+    what the first wrote only at the same iteration). A fill and the
+    reduction it initializes, a reduction and the elementwise op that
+    consumes its result, and independent same-shaped ops (the conversions
+    of several weights) become one kernel.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
+def LowpGPULowerSubgroupReduce
+    : Pass<"lowp-gpu-lower-subgroup-reduce", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "gpu.subgroup_reduce to the chip's cross-lane instructions";
+  let description = [{
+    Lowers every `gpu.subgroup_reduce` in a kernel module for the chip's
+    subgroup size (capability table): on NVIDIA chips to a butterfly of
+    `gpu.shuffle xor` (`shfl.sync.bfly.b32`), on AMD chips to DPP row
+    operations (`amdgpu.dpp`, `row_bcast` / `permlanex16` by generation)
+    with the shuffle butterfly (`ds_bpermute`) for what DPP does not
+    cover. Values wider than 32 bits are split first. A subgroup
+    reduction left over is a located error.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "GPU of the capability table (overrides lowp.target)">,
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::amdgpu::AMDGPUDialect",
+    "::mlir::ROCDL::ROCDLDialect", "::mlir::arith::ArithDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
+def LowpGPUReportKernels : Pass<"lowp-gpu-report-kernels", "::mlir::ModuleOp"> {
+  let summary = "A remark per host function: how many kernels it launches";
+  let description = [{
+    After the mapping to kernels, counts the `gpu.launch_func` ops of every
+    host function (a launch inside a loop counts once) and reports them as a
+    remark on the function, by kind: matrix-unit kernels (modules named
+    `*_mma_sync`, `*_mfma`), row-reduction kernels (`lowp-gpu-map-row-reductions`),
+    and the rest (the naive mapping), e.g.
+    `remark: @forward launches 14 kernels: 7 matrix-unit, 3 row-reduction, 4 naive`.
+    Fusion is measured by this count.
+  }];
+}
+
 #endif // LOWP_CONVERSION_PASSES_TD

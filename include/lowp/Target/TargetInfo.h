@@ -129,6 +129,11 @@ struct TargetInfo {
   /// MFMA GEMM kernels (AMD rows) for f16, bf16 and FP8 operands of the
   /// chip's flavour (invalid where the chip has no such MFMA).
   GPUGemmTiling mfmaF16 = {}, mfmaBF16 = {}, mfmaFP8 = {};
+  /// Lanes that execute in lockstep and exchange registers (shuffles, DPP):
+  /// an NVIDIA warp (32), an AMD CDNA wavefront (64); 0 off the GPUs. Block
+  /// and subgroup reductions are built from it (lowp-gpu-map-row-reductions,
+  /// lowp-gpu-lower-subgroup-reduce).
+  unsigned subgroupSize = 0;
 
   /// The GEMM kernel tiling for operands in `f` (mma.sync or MFMA), or
   /// null where the table has none.
