@@ -46,6 +46,15 @@ void buildROCDLPipeline(OpPassManager &pm, const TargetInfo &info,
   //    ROCm device library (ocml) is needed.
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createLowpExpandFloatConversions({opts.chip}));
+  //    f32 erf, tanh and log1p become polynomials (the x86 pipeline's
+  //    lowp-approximate-math): they have no LLVM intrinsic, so
+  //    convert-gpu-to-rocdl would call ocml, a ROCm install this pipeline
+  //    does not require. Not exp and expm1: their range reduction needs
+  //    floor, which convert-gpu-to-rocdl sends to ocml too; llvm.intr.exp
+  //    is legal.
+  LowpApproximateMathOptions approximate;
+  approximate.functions = {"erf", "tanh", "log1p"};
+  kernels.addPass(createLowpApproximateMath(approximate));
   addPipelineText(kernels, "math-expand-ops,convert-math-to-llvm");
   // 4. Upstream's ROCDL lowering. convert-arith-to-amdgpu turns the FP8
   //    conversions left (the chip's own flavour) into packed hardware
