@@ -24,6 +24,7 @@ a time).
 
   check_no_error_on_success.py                        # lit corpus + 200 generated
   check_no_error_on_success.py --generated 0 --only x86,nvvm
+  check_no_error_on_success.py --sample 16 --generated 10    # test/Fuzz's slice
   check_no_error_on_success.py --fp-opt build-asan/bin/fp-opt   # sanitized
 """
 
@@ -64,6 +65,8 @@ def main():
     ap.add_argument("--fp-opt", default=os.path.join(fuzz_mutate.ROOT, "build", "bin", "fp-opt"))
     ap.add_argument("--generated", type=int, default=200, help="fuzz_linalg programs (seeds 0..N-1)")
     ap.add_argument("--no-corpus", action="store_true", help="generated programs only")
+    ap.add_argument("--sample", type=int, default=1,
+                    help="every K-th lit split only (CI's slice; 1: the whole corpus)")
     ap.add_argument("--only", default="", help="comma-separated configuration names")
     ap.add_argument("--batch", type=int, default=20, help="inputs per fp-opt run")
     ap.add_argument("--timeout", type=float, default=120, help="seconds per fp-opt run")
@@ -78,7 +81,8 @@ def main():
             ap.error(f"unknown configurations: {', '.join(sorted(unknown))}")
         configs = [c for c in PIPELINES if c[0] in wanted]
 
-    seeds = [] if args.no_corpus else fuzz_mutate.corpus_seeds(max_chars=1 << 30)
+    seeds = [] if args.no_corpus else fuzz_mutate.corpus_seeds(max_chars=1 << 30)[::max(args.sample, 1)]
+    corpus = len(seeds)
     seeds += fuzz_mutate.generated_seeds(args.generated, 0)
     inputs = [(origin, [], text) for origin, text in seeds]
 
@@ -92,8 +96,7 @@ def main():
         print("interrupted: the figures below cover the configurations listed above")
 
     parse = {k: v for (c, k), v in campaign.outcomes.items() if c == "parse"}
-    print(f"\n{len(inputs)} inputs ({len(inputs) - args.generated if not args.no_corpus else 0} lit splits, "
-          f"{args.generated} generated): {parse.get('rejected', 0)} rejected by the parser or verifier "
+    print(f"\n{len(inputs)} inputs ({corpus} lit splits, {len(inputs) - corpus} generated): {parse.get('rejected', 0)} rejected by the parser or verifier "
           f"(the invalid-input tests), {len(valid)} valid; {len(configs)} configurations, "
           f"{runner.calls} fp-opt runs, {time.time() - start:.0f} s")
     totals = collections.Counter()

@@ -70,3 +70,20 @@ func.func @free_argument(%cache: memref<16x64xf32>) {
   memref.dealloc %cache : memref<16x64xf32>
   return
 }
+
+// -----
+
+// A nested module (per-module targets, a bundle of exports): no lowering
+// looks inside one, and its functions came out unlowered on a run that
+// succeeded.
+func.func @outer(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %y = math.exp %x : tensor<8xf32>
+  return %y : tensor<8xf32>
+}
+// expected-error @below {{nested module: the lowering pipelines compile the functions of the top-level module only (these would be left as they are); lower each module on its own}}
+module @inner attributes {lowp.target = #lowp.target<"gfx942">} {
+  func.func @nested_sqrt(%x: tensor<f32>) -> tensor<f32> {
+    %y = math.sqrt %x : tensor<f32>
+    return %y : tensor<f32>
+  }
+}

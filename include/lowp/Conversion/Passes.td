@@ -492,6 +492,9 @@ def LowpPrepareLoweringInput : Pass<"lowp-prepare-lowering-input"> {
       `ml_program.global_load` has one: on an immutable global the two are
       the same read, so it becomes `ml_program.global_load`, and the global
       becomes a `memref.global` during bufferization.
+    - A nested `builtin.module` is reported: no lowering step looks inside
+      one, so its functions would come out unlowered on a run that
+      succeeds.
     - `memref.dealloc` of a buffer the same function allocated with
       `memref.alloc` (a runtime's scratch or cache buffers) is erased: the
       ownership-based deallocation the pipelines run rejects IR that frees

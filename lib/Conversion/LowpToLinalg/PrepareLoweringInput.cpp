@@ -80,6 +80,20 @@ struct LowpPrepareLoweringInputPass
                           << (others == 1 ? "" : "s") << " in this module";
       return signalPassFailure();
     }
+    // Nested modules (a generator's per-module targets, a bundle of
+    // exports): no lowering step looks inside them, so their functions
+    // would come out as they went in, on a run that succeeds.
+    WalkResult nested = getOperation()->walk([&](ModuleOp module) {
+      if (module == getOperation())
+        return WalkResult::advance();
+      module.emitError()
+          << "nested module: the lowering pipelines compile the functions "
+             "of the top-level module only (these would be left as they "
+             "are); lower each module on its own";
+      return WalkResult::interrupt();
+    });
+    if (nested.wasInterrupted())
+      return signalPassFailure();
     WalkResult foreignFree = getOperation()->walk([](memref::DeallocOp op) {
       if (freesOwnAllocation(op))
         return WalkResult::advance();
