@@ -52,7 +52,8 @@ def inputs_for(ir, sensitive_block, rng):
 def scenario(title, ir, target, inputs, tolerance, policies):
     t = time.perf_counter()
     result = fpopt.tune(ir, target, inputs, tolerance=tolerance,
-                        policies=policies, max_candidates=80)
+                        policies=policies, max_candidates=80,
+                        log=lambda line: print("   ", line, flush=True))
     seconds = time.perf_counter() - t
     n = len(result.candidates)
     print(f"== {title} ==")

@@ -325,7 +325,7 @@ def tune(ir: str, target: str, inputs, tolerance: float, *,
             llvm = re.sub(r"lowp\.target = #lowp\.target<\"[\w-]+\">,?\s*", "",
                           llvm)
             p = subprocess.run(
-                [MLIR_RUNNER, "-e", "main", "-entry-point-result=void",
+                [MLIR_RUNNER, "-e", "main", "-entry-point-result=void", "-O0",
                  "-shared-libs=" + runner_libs], input=llvm,
                 capture_output=True, text=True)
             if p.returncode != 0:
