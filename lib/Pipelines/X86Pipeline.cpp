@@ -146,6 +146,10 @@ void buildX86Pipeline(OpPassManager &pm, const X86PipelineOptions &opts) {
               "convert-math-to-llvm,convert-math-to-libm,"
               "finalize-memref-to-llvm,convert-to-llvm,"
               "reconcile-unrealized-casts");
+  //    Lanes of 16-bit float vectors moved one at a time (masked accesses
+  //    past a row, strided reads) move as integers: LLVM would round-trip
+  //    each bf16 lane through f32 on AVX2 (__truncsfbf2).
+  pm.addPass(createLowpNarrowFloatMovesAsIntegers());
   // 7. mlir-translate does not know lowp's attributes.
   pm.addPass(createLowpStripAttributes());
 }
