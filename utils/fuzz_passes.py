@@ -138,6 +138,13 @@ class Runner:
         self.fp_opt = fp_opt
         self.timeout = timeout
         self.calls = 0
+        # FUZZ_CHILD_PRELOAD: a library preloaded into fp-opt only (not into
+        # this interpreter), e.g. the ASan runtime for an uninstrumented
+        # fp-opt: its allocator and interceptors catch double and invalid
+        # frees, heap overflows inside libc calls, and leaks (LSan).
+        self.env = None
+        if os.environ.get("FUZZ_CHILD_PRELOAD"):
+            self.env = dict(os.environ, LD_PRELOAD=os.environ["FUZZ_CHILD_PRELOAD"])
 
     def run(self, text, args, split=False, verify_each=True):
         self.calls += 1
@@ -146,7 +153,8 @@ class Runner:
             cmd.append("-split-input-file")
         cmd += args + ["-"]
         try:
-            p = subprocess.run(cmd, input=text, capture_output=True, text=True, timeout=self.timeout)
+            p = subprocess.run(cmd, input=text, capture_output=True, text=True, timeout=self.timeout,
+                               env=self.env)
         except subprocess.TimeoutExpired:
             return None, "", "timeout"
         return p.returncode, p.stdout, p.stderr

@@ -3,37 +3,60 @@
 #include "lowp/Analysis/ConstantHazards.h"
 
 #include "lowp/IR/LowpDialect.h"
+#include "lowp/IR/ResourceConstants.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
 using namespace mlir::lowp;
 
+/// What rounding `value` to `format` does to it: the hazard, if any.
+static std::optional<ConstantHazard> checkNarrowing(const APFloat &value,
+                                                    FloatType format) {
+  if (!value.isFinite() || value.isZero())
+    return std::nullopt;
+  APFloat narrowed = value;
+  bool losesInfo = false;
+  narrowed.convert(format.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                   &losesInfo);
+  if (!narrowed.isFinite())
+    return ConstantHazard{value, /*overflows=*/true};
+  if (narrowed.isZero())
+    return ConstantHazard{value, /*overflows=*/false};
+  return std::nullopt;
+}
+
 std::optional<ConstantHazard>
 mlir::lowp::findConstantHazard(Attribute attr, FloatType low) {
-  auto check = [&](APFloat value) -> std::optional<ConstantHazard> {
-    if (!value.isFinite() || value.isZero())
-      return std::nullopt;
-    APFloat narrowed = value;
-    bool losesInfo = false;
-    narrowed.convert(low.getFloatSemantics(), APFloat::rmNearestTiesToEven,
-                     &losesInfo);
-    if (!narrowed.isFinite())
-      return ConstantHazard{value, /*overflows=*/true};
-    if (narrowed.isZero())
-      return ConstantHazard{value, /*overflows=*/false};
-    return std::nullopt;
-  };
   if (auto floatAttr = dyn_cast<FloatAttr>(attr))
-    return check(floatAttr.getValue());
+    return checkNarrowing(floatAttr.getValue(), low);
   if (auto dense = dyn_cast<DenseFPElementsAttr>(attr)) {
     if (dense.isSplat())
-      return check(dense.getSplatValue<APFloat>());
+      return checkNarrowing(dense.getSplatValue<APFloat>(), low);
     for (APFloat value : dense.getValues<APFloat>())
-      if (auto hazard = check(value))
+      if (auto hazard = checkNarrowing(value, low))
         return hazard;
   }
   return std::nullopt;
+}
+
+bool mlir::lowp::fitsFormatRange(Attribute value, FloatType format) {
+  auto fits = [&](const APFloat &x) {
+    std::optional<ConstantHazard> hazard = checkNarrowing(x, format);
+    return !hazard || !hazard->overflows;
+  };
+  if (auto scalar = dyn_cast<FloatAttr>(value))
+    return fits(scalar.getValue());
+  if (auto dense = dyn_cast<DenseFPElementsAttr>(value)) {
+    if (dense.isSplat())
+      return fits(dense.getSplatValue<APFloat>());
+    return llvm::all_of(dense.getValues<APFloat>(), fits);
+  }
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
+    if (std::optional<SmallVector<APFloat>> values =
+            readResourceFloats(resource))
+      return llvm::all_of(*values, fits);
+  return true;
 }
 
 std::optional<ConstantHazard>

@@ -86,7 +86,7 @@ SmallVector<Value> mlir::lowp::getFP8CandidateTensors(FunctionOpInterface func) 
   func.walk([&](Operation *op) {
     // Islands and pinned ops keep their precision: never FP8.
     if (op->getParentOfType<IslandOp>() || !isMatrixOp(op) ||
-        op->hasAttr(LowpDialect::getPrecisionAttrName()))
+        getPinnedPrecision(op))
       return;
     auto dps = dyn_cast<DestinationStyleOpInterface>(op);
     if (!dps)

@@ -196,6 +196,15 @@ mlir::lowp::classifyStructuredOp(linalg::LinalgOp op, FloatType low) {
 // Registration
 //===----------------------------------------------------------------------===//
 
+bool mlir::lowp::isFloatPolymorphicDialect(Dialect *dialect) {
+  return isa_and_present<arith::ArithDialect, math::MathDialect>(dialect);
+}
+
+bool mlir::lowp::isElementPolymorphicDialect(Dialect *dialect) {
+  return isa_and_present<linalg::LinalgDialect, tensor::TensorDialect,
+                         LowpDialect>(dialect);
+}
+
 void mlir::lowp::registerPrecisionClassModels(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *context, linalg::LinalgDialect *) {
     // Every structured op (generic and all named ops: matmul, batch_matmul,

@@ -6,9 +6,13 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
+#include "mlir/IR/Remarks.h"
+#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
 using namespace mlir::lowp;
@@ -24,6 +28,47 @@ std::string mlir::lowp::printReportLocation(Location loc) {
   llvm::raw_string_ostream os(text);
   loc.print(os);
   return text;
+}
+
+static StringRef getCategoryName(DecisionCategory category) {
+  switch (category) {
+  case DecisionCategory::Islands:
+    return "lowp-insert-fp32-islands";
+  case DecisionCategory::Precision:
+    return "lowp-infer-precision";
+  case DecisionCategory::LossScaling:
+    return "lowp-materialize-loss-scaling";
+  case DecisionCategory::FP8:
+    return "lowp-select-fp8-formats";
+  }
+  llvm_unreachable("unknown decision category");
+}
+
+void mlir::lowp::emitDecisionRemark(Location loc, DecisionCategory category,
+                                    StringRef name, StringRef function,
+                                    const Twine &message, bool asDiagnostic) {
+  std::string text = message.str();
+  {
+    auto remark = remark::analysis(loc, remark::RemarkOpts::name(name)
+                                            .category(getCategoryName(category))
+                                            .function(function));
+    remark << text;
+  }
+  if (asDiagnostic)
+    mlir::emitRemark(loc) << text;
+}
+
+LogicalResult mlir::lowp::writeReportFile(
+    Operation *anchor, StringRef path, StringRef what,
+    llvm::function_ref<void(llvm::raw_ostream &)> write) {
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
+  if (!file)
+    return anchor->emitError()
+           << "cannot write the " << what << " to '" << path << "': " << error;
+  write(file->os());
+  file->keep();
+  return success();
 }
 
 /// Bytes of a statically shaped float tensor, 0 for anything else.

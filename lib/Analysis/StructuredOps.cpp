@@ -50,3 +50,16 @@ unsigned lowp::getNumReductionLoops(linalg::LinalgOp op) {
     });
   return op.getNumReductionLoops();
 }
+
+int64_t lowp::getStaticLoopSize(linalg::LinalgOp op, unsigned dim) {
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto shaped = dyn_cast<ShapedType>(operand.get().getType());
+    if (!shaped || !shaped.hasRank())
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    for (auto [position, expr] : llvm::enumerate(map.getResults()))
+      if (auto d = dyn_cast<AffineDimExpr>(expr); d && d.getPosition() == dim)
+        return shaped.getDimSize(position);
+  }
+  return op.getStaticLoopRanges()[dim];
+}

@@ -36,6 +36,19 @@ FloatType mlir::lowp::getFloatElementType(Type type) {
   return dyn_cast<FloatType>(getElementTypeOrSelf(type));
 }
 
+FloatType mlir::lowp::getPinnedPrecision(Operation *op) {
+  auto attr = dyn_cast_or_null<TypeAttr>(
+      op->getDiscardableAttr(LowpDialect::getPrecisionAttrName()));
+  return attr ? dyn_cast<FloatType>(attr.getValue()) : FloatType();
+}
+
+bool mlir::lowp::isEightBitFloat(Type type) {
+  if (!type)
+    return false;
+  FloatType element = getFloatElementType(type);
+  return element && element.getWidth() == 8;
+}
+
 Type mlir::lowp::withFloatElementType(Type type, FloatType elementType) {
   if (!getFloatElementType(type))
     return type;
@@ -357,18 +370,37 @@ OpFoldResult AllFiniteOp::fold(FoldAdaptor adaptor) {
 // UpdateScaleOp
 //===----------------------------------------------------------------------===//
 
+std::optional<ScaleUpdateParameter>
+mlir::lowp::findInvalidScaleUpdateParameter(double growthFactor,
+                                            double backoffFactor,
+                                            int64_t growthInterval) {
+  if (!(growthFactor > 1.0) || !std::isfinite(growthFactor))
+    return ScaleUpdateParameter::GrowthFactor;
+  if (!(backoffFactor > 0.0 && backoffFactor < 1.0))
+    return ScaleUpdateParameter::BackoffFactor;
+  if (growthInterval < 1)
+    return ScaleUpdateParameter::GrowthInterval;
+  return std::nullopt;
+}
+
 LogicalResult UpdateScaleOp::verify() {
   double growth = getGrowthFactor().convertToDouble();
   double backoff = getBackoffFactor().convertToDouble();
-  if (!(growth > 1.0) || !std::isfinite(growth))
-    return emitOpError("growth_factor must be a finite number > 1, got ")
-           << formatNumber(growth);
-  if (!(backoff > 0.0 && backoff < 1.0))
-    return emitOpError("backoff_factor must be in (0, 1), got ")
-           << formatNumber(backoff);
-  if (getGrowthInterval() < 1)
-    return emitOpError("growth_interval must be at least 1, got ")
-           << getGrowthInterval();
+  if (std::optional<ScaleUpdateParameter> invalid =
+          findInvalidScaleUpdateParameter(growth, backoff,
+                                          getGrowthInterval())) {
+    switch (*invalid) {
+    case ScaleUpdateParameter::GrowthFactor:
+      return emitOpError("growth_factor must be a finite number > 1, got ")
+             << formatNumber(growth);
+    case ScaleUpdateParameter::BackoffFactor:
+      return emitOpError("backoff_factor must be in (0, 1), got ")
+             << formatNumber(backoff);
+    case ScaleUpdateParameter::GrowthInterval:
+      return emitOpError("growth_interval must be at least 1, got ")
+             << getGrowthInterval();
+    }
+  }
   std::optional<APFloat> minScale = getMinScale();
   std::optional<APFloat> maxScale = getMaxScale();
   if (minScale && !(minScale->convertToDouble() > 0.0))
@@ -389,10 +421,6 @@ LogicalResult UpdateScaleOp::verify() {
 //===----------------------------------------------------------------------===//
 // QuantizeOp / DequantizeOp
 //===----------------------------------------------------------------------===//
-
-static bool isEightBitFloat(FloatType type) {
-  return type && type.getWidth() == 8;
-}
 
 LogicalResult QuantizeOp::verify() {
   FloatType resultElement = getFloatElementType(getResult().getType());

@@ -5,7 +5,13 @@
 
 #include "lowp/Conversion/Passes.h"
 
-#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace mlir::lowp;
@@ -19,30 +25,62 @@ void mlir::lowp::addNaiveGPUMapping(
   // scf first (neither bufferizes), and scalar dense_resource globals are
   // read into dense ones (finalize-memref-to-llvm aborts on them).
   addLowpToBufferizableTensors(pm);
+  addGPUTensorFusion(pm);
   addBufferization(pm);
-  addPipelineText(pm, "canonicalize");
+  pm.addPass(createCanonicalizerPass());
   pm.addPass(createLowpInlineScalarResources());
   if (lowerMatrixOps)
     lowerMatrixOps(pm);
+  addRowReductionKernels(pm, chip);
   // Constants (the FP8 clamp bounds, loop bounds) are sunk into the
   // launches, so the kernels see them as constants, not parameters.
-  addPipelineText(pm,
-                  "func.func(convert-linalg-to-parallel-loops,"
-                  "scf-parallel-loop-tiling{parallel-loop-tile-sizes=1," +
-                      std::to_string(threads) +
-                      " no-min-max-bounds=true},"
-                      "gpu-map-parallel-loops,convert-parallel-loops-to-gpu),"
-                      "gpu-launch-sink-index-computations,gpu-kernel-outlining,"
-                      "lower-affine,canonicalize");
+  OpPassManager &funcs = pm.nest<func::FuncOp>();
+  funcs.addPass(createConvertLinalgToParallelLoopsPass());
+  // Adjacent loops over the same space (a fill, the reduction it
+  // initializes, the cast of its result; same-shaped conversions) become
+  // one loop, so one kernel.
+  funcs.addPass(createLowpGPUFuseParallelLoops());
+  funcs.addPass(createParallelLoopTilingPass(
+      {1, static_cast<int64_t>(threads)}, /*noMinMaxBounds=*/true));
+  funcs.addPass(createGpuMapParallelLoopsPass());
+  funcs.addPass(createConvertParallelLoopToGpuPass());
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createCanonicalizerPass());
   // FP8 everywhere, bf16 where the table has no bf16 arithmetic.
-  std::string emulated;
-  for (Format f : {Format::F16, Format::BF16, Format::F8E4M3FN, Format::F8E5M2,
-                   Format::F8E4M3FNUZ, Format::F8E5M2FNUZ})
-    if (!chip.hasNativeArithmetic(f))
-      emulated += (emulated.empty() ? "" : ",") + stringifyFormat(f).str();
-  addPipelineText(
-      pm,
-      "gpu.module(arith-emulate-unsupported-floats{source-types=" + emulated +
-          " target-type=f32},"
-          "math-extend-to-supported-types{target-type=f32})");
+  addFloatEmulation(pm.nest<gpu::GPUModuleOp>(), [&](Format format) {
+    return !chip.hasNativeArithmetic(format);
+  });
+  // The row kernels' subgroup reductions become the chip's cross-lane
+  // instructions (shuffles, DPP) for its subgroup size.
+  pm.nest<gpu::GPUModuleOp>().addPass(
+      createLowpGPULowerSubgroupReduce({chip.name.str()}));
+}
+
+void mlir::lowp::addGPUTensorFusion(OpPassManager &pm) {
+  // Transposes and broadcasts of matmul operands become indexing maps (the
+  // tensor-core kernels read B as [n][k]): no transpose kernel.
+  pm.addPass(createLowpFoldLayoutIntoContractions());
+  // Chains of elementwise ops (bias, activation, casts, broadcasts,
+  // residuals) fuse into one generic each, and cheap producers into the
+  // reductions that consume them (x - mean into the variance), while still
+  // on tensors: one kernel, no buffer between them. Matmuls stay named for
+  // the tensor-core kernels, whose epilogues take the fused chain after
+  // them.
+  pm.addNestedPass<func::FuncOp>(createLowpFuseElementwise());
+}
+
+void mlir::lowp::addRowReductionKernels(OpPassManager &pm,
+                                        const TargetInfo &chip) {
+  // Row reductions (softmax, norms) and the elementwise ops on their rows:
+  // one kernel per group, a thread block per row, subgroup and
+  // shared-memory reductions sized by the table's subgroup size.
+  LowpGPUMapRowReductionsOptions options;
+  options.target = chip.name.str();
+  pm.addNestedPass<func::FuncOp>(createLowpGPUMapRowReductions(options));
+}
+
+void mlir::lowp::addKernelReport(OpPassManager &pm) {
+  pm.addPass(createLowpGPUReportKernels());
 }

@@ -1,5 +1,4 @@
-//===- GPUMapping.h - shared front half of the GPU pipelines -----*- C++
-//-*-===//
+//===- GPUMapping.h - shared front half of the GPU pipelines -----*- C++ -*-===//
 //
 // lowp-pipeline-nvvm and lowp-pipeline-rocdl differ only from the kernels'
 // conversions on; the way to the kernels is the same.
@@ -28,6 +27,20 @@ namespace mlir::lowp {
 void addNaiveGPUMapping(
     OpPassManager &pm, const TargetInfo &chip, unsigned threads,
     function_ref<void(OpPassManager &)> lowerMatrixOps = nullptr);
+
+/// Layout folding into contractions and elementwise fusion on tensors, so
+/// that chains of elementwise ops become one kernel (or a tensor-core
+/// kernel's epilogue).
+void addGPUTensorFusion(OpPassManager &pm);
+
+/// Bufferized row reductions and the ops on their rows to one kernel each:
+/// a thread block per row (lowp-gpu-map-row-reductions).
+void addRowReductionKernels(OpPassManager &pm, const TargetInfo &chip);
+
+/// What fusion achieved: a remark per host function with the number of
+/// kernels it launches, by kind (lowp-gpu-report-kernels). After the
+/// kernels' conversions, so a module that fails there reports nothing.
+void addKernelReport(OpPassManager &pm);
 
 } // namespace mlir::lowp
 

@@ -33,55 +33,82 @@ constexpr TileShape kNoTile{};
 // 48 KB every chip gives without opting in). Turing has ldmatrix but no
 // cp.async (one synchronous stage) and m16n8k8 for f16; Volta has neither
 // ldmatrix nor m16n8 shapes.
-constexpr MmaSyncTiling kMmaSyncSm75{{16, 8, 8}, 128, 128, 32, 2, 4, 1};
-constexpr MmaSyncTiling kMmaSyncSm80{{16, 8, 16}, 128, 128, 32, 2, 4, 2};
+constexpr GPUGemmTiling kMmaSyncSm75{{16, 8, 8}, 128, 128, 32, 2, 4, 1};
+constexpr GPUGemmTiling kMmaSyncSm80{{16, 8, 16}, 128, 128, 32, 2, 4, 2};
+// Subgroup sizes: NVIDIA warps are 32 lanes; CDNA (gfx9) runs wave64 only.
+constexpr unsigned kWarp = 32;
+constexpr unsigned kWave64 = 64;
+// MFMA GEMM kernels (lowp-rocdl-lower-contractions). 128 x 128 workgroup
+// tiles of 2 x 2 waves of 64 lanes (256 threads), each wave 64 x 64: 64 f32
+// accumulators per lane whatever the instruction (2 x 2 32x32 tiles of 16
+// registers, or 4 x 4 16x16 tiles of 4). Slices 32 deep for 16-bit operands
+// and 64 for FP8 (both 64-byte rows), two padded LDS stages (37 KB, of
+// 64 KB), the next slice loaded through registers while the current one is
+// multiplied (gfx9 has no asynchronous global-to-LDS copy of 16 bytes).
+// gfx908/gfx90a: v_mfma_f32_32x32x8f16, bf16 as 32x32x4bf16 (gfx908) and
+// 32x32x8bf16_1k (gfx90a); gfx942: the 16x16x16 forms and
+// 16x16x32 fp8/bf8 (FNUZ); gfx950: 16x16x32 f16/bf16 and fp8/bf8 (OCP).
+constexpr GPUGemmTiling mfmaTiling(unsigned m, unsigned n, unsigned k,
+                                   unsigned blockK) {
+  return {{m, n, k}, 128, 128, blockK, 2, 2, 2, 64};
+}
+constexpr GPUGemmTiling kMfma32x32x8 = mfmaTiling(32, 32, 8, 32);
+constexpr GPUGemmTiling kMfma32x32x4 = mfmaTiling(32, 32, 4, 32);
+constexpr GPUGemmTiling kMfma16x16x16 = mfmaTiling(16, 16, 16, 32);
+constexpr GPUGemmTiling kMfma16x16x32 = mfmaTiling(16, 16, 32, 32);
+constexpr GPUGemmTiling kMfma16x16x32FP8 = mfmaTiling(16, 16, 32, 64);
 } // namespace
 
 // clang-format off
 static const TargetInfo kTargets[] = {
   // NVIDIA. sm_60: fp16 arithmetic but no tensor cores, so no AMP benefit.
   {"sm_60", Vendor::NVIDIA, {}, kF32 | kF16, kF16, std::nullopt,
-   FP8Flavor::None, kNoTile, kNoTile, 0, 0, "sm_60", "+ptx60"},
+   FP8Flavor::None, kNoTile, kNoTile, 0, 0, "sm_60", "+ptx60", {}, {}, {}, {}, kWarp},
   // Volta: first fp16 tensor cores (mma.sync m8n8k4, wmma 16x16x16).
   {"sm_70", Vendor::NVIDIA, kF16, kF32 | kF16, kF16, F::F16,
-   FP8Flavor::None, {16, 16, 16}, kNoTile, 0, 0, "sm_70", "+ptx60"},
+   FP8Flavor::None, {16, 16, 16}, kNoTile, 0, 0, "sm_70", "+ptx60", {}, {}, {}, {}, kWarp},
   // Turing: fp16 tensor cores (m16n8k8); ldmatrix and m16n8k8 need PTX 6.5.
   {"sm_75", Vendor::NVIDIA, kF16, kF32 | kF16, kF16, F::F16,
-   FP8Flavor::None, {16, 8, 8}, kNoTile, 0, 0, "sm_75", "+ptx65", kMmaSyncSm75},
+   FP8Flavor::None, {16, 8, 8}, kNoTile, 0, 0, "sm_75", "+ptx65", kMmaSyncSm75, {}, {}, {},
+   kWarp},
   // Ampere: fp16, bf16, tf32 tensor cores (m16n8k16); no FP8.
   {"sm_80", Vendor::NVIDIA, kF16 | kBF16 | kTF32, kF32 | kF16 | kBF16,
    kF16 | kBF16, F::BF16, FP8Flavor::None, {16, 8, 16}, kNoTile, 0, 0,
-   "sm_80", "+ptx70", kMmaSyncSm80},
+   "sm_80", "+ptx70", kMmaSyncSm80, {}, {}, {}, kWarp},
   {"sm_86", Vendor::NVIDIA, kF16 | kBF16 | kTF32, kF32 | kF16 | kBF16,
    kF16 | kBF16, F::BF16, FP8Flavor::None, {16, 8, 16}, kNoTile, 0, 0,
-   "sm_86", "+ptx71", kMmaSyncSm80},
+   "sm_86", "+ptx71", kMmaSyncSm80, {}, {}, {}, kWarp},
   // Ada: adds FP8 E4M3/E5M2 tensor cores and cvt.rn.satfinite.e4m3x2.f32.
   {"sm_89", Vendor::NVIDIA, kF16 | kBF16 | kTF32 | kFP8FN,
    kF32 | kF16 | kBF16, kF16 | kBF16 | kFP8FN, F::BF16, FP8Flavor::FN,
-   {16, 8, 16}, {16, 8, 32}, 0, 0, "sm_89", "+ptx81", kMmaSyncSm80},
+   {16, 8, 16}, {16, 8, 32}, 0, 0, "sm_89", "+ptx81", kMmaSyncSm80, {}, {}, {}, kWarp},
   // Hopper: wgmma (m64nNk16 for 16-bit, k32 for FP8).
   {"sm_90", Vendor::NVIDIA, kF16 | kBF16 | kTF32 | kFP8FN,
    kF32 | kF16 | kBF16, kF16 | kBF16 | kFP8FN, F::BF16, FP8Flavor::FN,
-   {64, 256, 16}, {64, 256, 32}, 0, 0, "sm_90", "+ptx80", kMmaSyncSm80},
+   {64, 256, 16}, {64, 256, 32}, 0, 0, "sm_90", "+ptx80", kMmaSyncSm80, {}, {}, {}, kWarp},
   // Blackwell: adds MX block-scaled fp8/fp6/fp4.
   {"sm_100", Vendor::NVIDIA, kF16 | kBF16 | kTF32 | kFP8FN | kMX,
    kF32 | kF16 | kBF16, kF16 | kBF16 | kFP8FN | kMX, F::BF16, FP8Flavor::FN,
-   {128, 256, 16}, {128, 256, 32}, 0, 0, "sm_100", "+ptx86", kMmaSyncSm80},
+   {128, 256, 16}, {128, 256, 32}, 0, 0, "sm_100", "+ptx86", kMmaSyncSm80, {}, {}, {}, kWarp},
 
   // AMD. MI100: fp16 and bf16 MFMA, bf16 at half the fp16 rate.
   {"gfx908", Vendor::AMD, kF16 | kBF16, kF32 | kF16, kF16, F::F16,
-   FP8Flavor::None, {32, 32, 8}, kNoTile, 0, 0, "gfx908", ""},
+   FP8Flavor::None, {32, 32, 8}, kNoTile, 0, 0, "gfx908", "", {},
+   kMfma32x32x8, kMfma32x32x4, {}, kWave64},
   // MI200: full-rate bf16 MFMA; no FP8 conversions.
   {"gfx90a", Vendor::AMD, kF16 | kBF16, kF32 | kF16, kF16, F::BF16,
-   FP8Flavor::None, {32, 32, 8}, kNoTile, 0, 0, "gfx90a", ""},
+   FP8Flavor::None, {32, 32, 8}, kNoTile, 0, 0, "gfx90a", "", {},
+   kMfma32x32x8, kMfma32x32x8, {}, kWave64},
   // MI300: FNUZ fp8/bf8 MFMA and v_cvt_pk_fp8_f32; bf16 converts emulated.
   {"gfx942", Vendor::AMD, kF16 | kBF16 | kTF32 | kFP8FNUZ, kF32 | kF16,
    kF16 | kFP8FNUZ, F::BF16, FP8Flavor::FNUZ, {16, 16, 16}, {16, 16, 32},
-   0, 0, "gfx942", ""},
+   0, 0, "gfx942", "", {}, kMfma16x16x16, kMfma16x16x16, kMfma16x16x32FP8,
+   kWave64},
   // MI350: OCP fp8, MX scaling, v_cvt_pk_bf16_f32.
   {"gfx950", Vendor::AMD, kF16 | kBF16 | kFP8FN | kMX, kF32 | kF16 | kBF16,
    kF16 | kBF16 | kFP8FN, F::BF16, FP8Flavor::FN, {16, 16, 32}, {16, 16, 64},
-   0, 0, "gfx950", ""},
+   0, 0, "gfx950", "", {}, kMfma16x16x32, kMfma16x16x32, kMfma16x16x32FP8,
+   kWave64},
 
   // Google TPU: bf16 MXU with f32 accumulation, (8, 128) vector layout tiles;
   // vector units have no bf16 arithmetic before v6e; no fp16, no fp8.
@@ -129,6 +156,21 @@ std::string mlir::lowp::getKnownTargetNames() {
   llvm::interleaveComma(kTargets, os,
                         [&](const TargetInfo &t) { os << t.name; });
   return names;
+}
+
+const GPUGemmTiling *TargetInfo::getGemmTiling(Format f) const {
+  if (!hasMatrixUnit(f))
+    return nullptr;
+  const GPUGemmTiling *t = nullptr;
+  if (vendor == Vendor::NVIDIA && (f == F::F16 || f == F::BF16))
+    t = &mmaSync16;
+  else if (vendor == Vendor::AMD && f == F::F16)
+    t = &mfmaF16;
+  else if (vendor == Vendor::AMD && f == F::BF16)
+    t = &mfmaBF16;
+  else if (vendor == Vendor::AMD && (f == getE4M3() || f == getE5M2()))
+    t = &mfmaFP8;
+  return t && t->valid() ? t : nullptr;
 }
 
 std::optional<Format> TargetInfo::getE4M3() const {
@@ -255,13 +297,14 @@ static std::string tileToString(TileShape t) {
   return (Twine(t.m) + "x" + Twine(t.n) + "x" + Twine(t.k)).str();
 }
 
-static std::string mmaSyncTilingToString(const MmaSyncTiling &t) {
+static std::string gemmTilingToString(const GPUGemmTiling &t) {
   if (!t.valid())
     return "-";
   return (Twine("mma ") + tileToString(t.mma) + " block " + Twine(t.blockM) +
           "x" + Twine(t.blockN) + "x" + Twine(t.blockK) + " warps " +
           Twine(t.warpsM) + "x" + Twine(t.warpsN) + " stages " +
-          Twine(t.stages))
+          Twine(t.stages) + (t.waveSize == 32 ? Twine() : Twine(" wave ") +
+          Twine(t.waveSize)))
       .str();
 }
 
@@ -289,8 +332,12 @@ void mlir::lowp::printTargetTable(raw_ostream &os, bool json) {
           os << ", \"fp8\": \"" << stringifyFP8Flavor(t.fp8Flavor)
              << "\", \"tile16\": \"" << tileToString(t.tile16)
              << "\", \"tile8\": \"" << tileToString(t.tile8)
-             << "\", \"mmaSync16\": \"" << mmaSyncTilingToString(t.mmaSync16)
-             << "\", \"llvmCpu\": \"" << t.llvmCpu
+             << "\", \"mmaSync16\": \"" << gemmTilingToString(t.mmaSync16)
+             << "\", \"mfmaF16\": \"" << gemmTilingToString(t.mfmaF16)
+             << "\", \"mfmaBF16\": \"" << gemmTilingToString(t.mfmaBF16)
+             << "\", \"mfmaFP8\": \"" << gemmTilingToString(t.mfmaFP8)
+             << "\", \"subgroupSize\": " << t.subgroupSize
+             << ", \"llvmCpu\": \"" << t.llvmCpu
              << "\", \"llvmFeatures\": \"" << t.llvmFeatures << "\"}";
         },
         ",\n");

@@ -10,6 +10,7 @@
 #include "lowp/IR/TargetResolution.h"
 #include "lowp/Analysis/FP8Candidates.h"
 #include "lowp/Analysis/FP8Selection.h"
+#include "lowp/Analysis/PrecisionReport.h"
 #include "lowp/IR/TrainingStep.h"
 #include "lowp/Target/TargetInfo.h"
 #include "lowp/Transforms/Passes.h"
@@ -35,7 +36,7 @@
 #include <cmath>
 
 namespace mlir::lowp {
-#define GEN_PASS_DEF_SELECTFP8FORMATS
+#define GEN_PASS_DEF_LOWPSELECTFP8FORMATS
 #include "lowp/Transforms/Passes.h.inc"
 } // namespace mlir::lowp
 
@@ -82,14 +83,16 @@ TensorRole getRole(Value value,
 std::optional<TensorStatistics> getTensorStatistics(Value value) {
   for (Value v : {value, lookThroughNarrowingCast(value)})
     if (auto stats =
-            getValueMark<StatsAttr>(v, LowpDialect::getStatsAttrName()))
-      return TensorStatistics{stats.getAmaxValue(), stats.getMinValue()};
+            getValueMark<StatsAttr>(v, LowpDialect::getStatsAttrName())) {
+      TensorStatistics result{stats.getAmaxValue(), stats.getMinValue()};
+      if (DenseI64ArrayAttr histogram = stats.getHistogram()) {
+        result.histogram.assign(histogram.asArrayRef().begin(),
+                                histogram.asArrayRef().end());
+        result.lowestBinade = (int)stats.getLowestBinade().value_or(0);
+      }
+      return result;
+    }
   return std::nullopt;
-}
-
-bool isEightBitFloat(Type type) {
-  FloatType element = getFloatElementType(type);
-  return element && element.getWidth() == 8;
 }
 
 /// Why `op` cannot take FP8 operands here, or empty when it can.
@@ -118,14 +121,8 @@ struct ReportEntry {
   std::optional<TensorStatistics> stats;
   std::optional<double> scale;
   double binadesNeeded = 0, binadesE4M3 = 0, binadesE5M2 = 0;
+  std::optional<double> errorE4M3, errorE5M2, errorBound;
 };
-
-std::string printLocation(Location loc) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  loc.print(os);
-  return text;
-}
 
 //===----------------------------------------------------------------------===//
 // The pass
@@ -139,7 +136,7 @@ struct QuantizedTensor {
 };
 
 struct SelectFP8FormatsPass
-    : lowp::impl::SelectFP8FormatsBase<SelectFP8FormatsPass> {
+    : lowp::impl::LowpSelectFP8FormatsBase<SelectFP8FormatsPass> {
   using Base::Base;
 
   void runOnOperation() override;
@@ -170,15 +167,14 @@ private:
 
 void SelectFP8FormatsPass::record(ReportEntry entry, Location loc,
                                   StringRef function) {
-  auto remark = remark::analysis(
-      loc, remark::RemarkOpts::name("FP8Format")
-               .category("lowp-select-fp8-formats")
-               .function(function));
-  remark << remark::add(
-      "{0}{1}: {2} ({3})", entry.op,
-      entry.operand >= 0 ? llvm::formatv(" operand #{0}", entry.operand).str()
-                         : std::string(),
-      entry.format, entry.reason);
+  emitDecisionRemark(
+      loc, DecisionCategory::FP8, "FP8Format", function,
+      llvm::formatv("{0}{1}: {2} ({3})", entry.op,
+                    entry.operand >= 0
+                        ? llvm::formatv(" operand #{0}", entry.operand).str()
+                        : std::string(),
+                    entry.format, entry.reason),
+      /*asDiagnostic=*/false);
   entries.push_back(std::move(entry));
 }
 
@@ -442,6 +438,7 @@ LogicalResult SelectFP8FormatsPass::processFunction(func::FuncOp func,
   options.recipe = recipe;
   options.margin = margin;
   options.allowBF16Fallback = allowBF16Fallback;
+  options.maxRelativeError = maxError;
 
   MLIRContext *ctx = &getContext();
   IRRewriter rewriter(ctx);
@@ -452,7 +449,10 @@ LogicalResult SelectFP8FormatsPass::processFunction(func::FuncOp func,
     ReportEntry opEntry;
     opEntry.function = funcName;
     opEntry.op = op->getName().getStringRef().str();
-    opEntry.location = printLocation(op->getLoc());
+    // Printing a location is most of this pass's cost on large modules:
+    // only the JSON report needs it.
+    if (!report.empty())
+      opEntry.location = printReportLocation(op->getLoc());
     opEntry.action = "kept";
     int64_t flops = getMatrixFlops(op);
     matrixFlops += flops;
@@ -467,11 +467,10 @@ LogicalResult SelectFP8FormatsPass::processFunction(func::FuncOp func,
       fp8Flops += flops;
       continue;
     }
-    if (auto pinned = op->getAttrOfType<TypeAttr>(
-            LowpDialect::getPrecisionAttrName())) {
+    if (FloatType pinned = getPinnedPrecision(op)) {
       std::string type;
       llvm::raw_string_ostream os(type);
-      pinned.getValue().print(os);
+      pinned.print(os);
       keep(type, "pinned by lowp.precision");
       continue;
     }
@@ -517,6 +516,9 @@ LogicalResult SelectFP8FormatsPass::processFunction(func::FuncOp func,
       entry.binadesNeeded = decision->binadesNeeded;
       entry.binadesE4M3 = decision->binadesE4M3;
       entry.binadesE5M2 = decision->binadesE5M2;
+      entry.errorE4M3 = decision->errorE4M3;
+      entry.errorE5M2 = decision->errorE5M2;
+      entry.errorBound = decision->errorBound;
       decisions.push_back(*decision);
       operandEntries.push_back(std::move(entry));
     }
@@ -611,6 +613,11 @@ LogicalResult SelectFP8FormatsPass::writeReport() {
       if (e.stats)
         object["stats"] =
             llvm::json::Object{{"amax", e.stats->amax}, {"min", e.stats->min}};
+      if (e.errorE4M3 && e.errorE5M2) {
+        object["predicted_error_e4m3"] = *e.errorE4M3;
+        object["predicted_error_e5m2"] = *e.errorE5M2;
+        object["error_bound"] = *e.errorBound;
+      }
     }
     decisions.push_back(std::move(object));
   }
@@ -625,15 +632,13 @@ LogicalResult SelectFP8FormatsPass::writeReport() {
        matrixFlops ? llvm::json::Value(double(fp8Flops) / matrixFlops)
                    : llvm::json::Value(nullptr)},
       {"decisions", std::move(decisions)}};
-  std::string error;
-  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(report, &error);
-  if (!file)
-    return emitError(getOperation().getLoc())
-           << "cannot write the FP8 report: " << error;
-  file->os() << llvm::formatv("{0:2}", llvm::json::Value(std::move(root)))
-             << "\n";
-  file->keep();
-  return success();
+  return writeReportFile(getOperation(), report, "FP8 report",
+                         [&](raw_ostream &os) {
+                           os << llvm::formatv(
+                                     "{0:2}",
+                                     llvm::json::Value(std::move(root)))
+                              << "\n";
+                         });
 }
 
 void SelectFP8FormatsPass::runOnOperation() {

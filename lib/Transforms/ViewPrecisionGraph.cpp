@@ -42,7 +42,7 @@
 #include <set>
 
 namespace mlir::lowp {
-#define GEN_PASS_DEF_VIEWPRECISIONGRAPH
+#define GEN_PASS_DEF_LOWPVIEWPRECISIONGRAPH
 #include "lowp/Transforms/Passes.h.inc"
 } // namespace mlir::lowp
 
@@ -838,7 +838,7 @@ private:
 //===----------------------------------------------------------------------===//
 
 struct ViewPrecisionGraphPass
-    : public lowp::impl::ViewPrecisionGraphBase<ViewPrecisionGraphPass> {
+    : public lowp::impl::LowpViewPrecisionGraphBase<ViewPrecisionGraphPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -958,15 +958,8 @@ struct ViewPrecisionGraphPass
   LogicalResult writeGraph(StringRef dot) {
     ModuleOp module = getOperation();
     if (!StringRef(output).ends_with(".svg")) {
-      std::string error;
-      std::unique_ptr<llvm::ToolOutputFile> file =
-          openOutputFile(output, &error);
-      if (!file)
-        return module.emitError() << "cannot write the precision graph to '"
-                                  << output << "': " << error;
-      file->os() << dot;
-      file->keep();
-      return success();
+      return writeReportFile(module, output, "precision graph",
+                             [&](raw_ostream &os) { os << dot; });
     }
     // SVG: Graphviz renders the DOT text from a temporary file.
     llvm::ErrorOr<std::string> dotProgram = llvm::sys::findProgramByName("dot");
@@ -1101,16 +1094,13 @@ struct ViewPrecisionGraphPass
                             {"conversions", bytes.conversions},
                             {"total", bytes.total()}}},
         {"dot", dot}};
-    std::string error;
-    std::unique_ptr<llvm::ToolOutputFile> file =
-        openOutputFile(report, &error);
-    if (!file)
-      return getOperation().emitError()
-             << "cannot write the report to '" << report << "': " << error;
-    file->os() << llvm::formatv("{0:2}", llvm::json::Value(std::move(root)))
-               << "\n";
-    file->keep();
-    return success();
+    return writeReportFile(getOperation(), report, "report",
+                           [&](raw_ostream &os) {
+                             os << llvm::formatv(
+                                       "{0:2}",
+                                       llvm::json::Value(std::move(root)))
+                                << "\n";
+                           });
   }
 };
 } // namespace

@@ -2,9 +2,9 @@
 // with x86, see lowp-pipeline-x86-robustness.mlir, found by
 // utils/fuzz_passes.py): each now lowers to LLVM code (host code and a
 // kernel binary on GPUs).
-// RUN: fp-opt %s -split-input-file -lowp-pipeline-nvvm=chip=sm_90 | FileCheck %s --check-prefixes=CHECK,NVVM
-// RUN: fp-opt %s -split-input-file -lowp-pipeline-rocdl=chip=gfx942 | FileCheck %s --check-prefixes=CHECK,ROCDL
-// RUN: fp-opt %s -split-input-file -lowp-pipeline-tpu=generation=tpu-v5e | FileCheck %s
+// RUN: fp-opt %s -split-input-file -lowp-pipeline-nvvm=target=sm_90 | FileCheck %s --check-prefixes=CHECK,NVVM
+// RUN: fp-opt %s -split-input-file -lowp-pipeline-rocdl=target=gfx942 | FileCheck %s --check-prefixes=CHECK,ROCDL
+// RUN: fp-opt %s -split-input-file -lowp-pipeline-tpu=target=tpu-v5e | FileCheck %s
 
 // A scalar dense_resource parameter: finalize-memref-to-llvm aborted on it.
 //       CHECK: llvm.mlir.global private constant @__constant_xf32(2.000000e+00 : f32)
@@ -73,3 +73,31 @@ func.func @complex_abs(%x: tensor<16xcomplex<f32>>) -> tensor<16xf32> {
   } -> tensor<16xf32>
   return %0 : tensor<16xf32>
 }
+
+// -----
+
+// GELU's erf in a kernel (utils/check_no_error_on_success.py): the ROCDL
+// pipeline called ocml's __ocml_erf_f32 and failed without a ROCm install
+// ("amdgcn bitcode path does not exist"); f32 transcendentals are
+// polynomials in the kernel now (lowp-approximate-math), on both GPUs.
+// CHECK-LABEL: llvm.func @gelu_erf
+//        NVVM: gpu.binary @gelu_erf_kernel  [#gpu.object<#nvvm.target<chip = "sm_90"
+//       ROCDL: gpu.binary @gelu_erf_kernel  [#gpu.object<#rocdl.target<chip = "gfx942"
+#id = affine_map<(d0) -> (d0)>
+func.func @gelu_erf(%x: tensor<64xf32>) -> tensor<64xf32> {
+  %e = tensor.empty() : tensor<64xf32>
+  %g = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%x : tensor<64xf32>) outs(%e : tensor<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %half = arith.constant 0.5 : f32
+    %one = arith.constant 1.0 : f32
+    %rs2 = arith.constant 0.707106769 : f32
+    %s = arith.mulf %in, %rs2 : f32
+    %er = math.erf %s : f32
+    %p = arith.addf %er, %one : f32
+    %h = arith.mulf %in, %half : f32
+    %y = arith.mulf %h, %p : f32
+    linalg.yield %y : f32
+  } -> tensor<64xf32>
+  return %g : tensor<64xf32>
+}
+

@@ -1,6 +1,6 @@
 // Programs utils/fuzz_passes.py found the x86 pipeline failing on, reduced:
 // each now lowers to the LLVM dialect.
-// RUN: fp-opt %s -split-input-file -lowp-pipeline-x86=cpu=avx2 | FileCheck %s
+// RUN: fp-opt %s -split-input-file -lowp-pipeline-x86=target=avx2 | FileCheck %s
 
 // A convolution with a 1-wide filter: its single-iteration filter loops are
 // promoted before affine-super-vectorize, which vectorized one of them and
@@ -107,4 +107,55 @@ func.func @branch_carries_tensor(%x: tensor<?xf32>, %y: tensor<?xf32>, %c: i1) -
   cf.cond_br %c, ^bb1(%e : tensor<?xf32>), ^bb1(%y : tensor<?xf32>)
 ^bb1(%r: tensor<?xf32>):
   return %r : tensor<?xf32>
+}
+
+// -----
+
+// A causal softmax (utils/check_no_error_on_success.py, on the lit corpus):
+// the mask's `j <= i` uses the loop's induction variable inside the row
+// max, and MLIR 22's affine-super-vectorize crashed on that reduction once
+// lowp-promote-reduction-accumulators carried its accumulator. The row
+// reductions with a mask stay scalar; the unmasked ones still vectorize.
+// CHECK-LABEL: llvm.func @causal_softmax
+//       CHECK:   llvm.icmp "sge"
+//       CHECK:   llvm.intr.vector.reduce.fadd
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#map1 = affine_map<(d0, d1) -> (d0, 0)>
+func.func @causal_softmax(%s: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<8x8xf32>
+  %masked = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%s : tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %keep = arith.cmpi sge, %i, %j : index
+    %v = arith.select %keep, %in, %ninf : f32
+    linalg.yield %v : f32
+  } -> tensor<8x8xf32>
+  %re = tensor.empty() : tensor<8x1xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%re : tensor<8x1xf32>) -> tensor<8x1xf32>
+  %m = linalg.generic {indexing_maps = [#map, #map1], iterator_types = ["parallel", "reduction"]} ins(%masked : tensor<8x8xf32>) outs(%m0 : tensor<8x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %x = arith.maximumf %in, %out : f32
+    linalg.yield %x : f32
+  } -> tensor<8x1xf32>
+  %ex = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel"]} ins(%masked, %m : tensor<8x8xf32>, tensor<8x1xf32>) outs(%e : tensor<8x8xf32>) {
+  ^bb0(%in: f32, %mx: f32, %out: f32):
+    %d = arith.subf %in, %mx : f32
+    %x = math.exp %d : f32
+    linalg.yield %x : f32
+  } -> tensor<8x8xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%re : tensor<8x1xf32>) -> tensor<8x1xf32>
+  %z = linalg.generic {indexing_maps = [#map, #map1], iterator_types = ["parallel", "reduction"]} ins(%ex : tensor<8x8xf32>) outs(%z0 : tensor<8x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %x = arith.addf %in, %out : f32
+    linalg.yield %x : f32
+  } -> tensor<8x1xf32>
+  %p = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel"]} ins(%ex, %z : tensor<8x8xf32>, tensor<8x1xf32>) outs(%e : tensor<8x8xf32>) {
+  ^bb0(%in: f32, %sum: f32, %out: f32):
+    %x = arith.divf %in, %sum : f32
+    linalg.yield %x : f32
+  } -> tensor<8x8xf32>
+  return %p : tensor<8x8xf32>
 }

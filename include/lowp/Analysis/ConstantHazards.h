@@ -31,6 +31,11 @@ struct ConstantHazard {
 std::optional<ConstantHazard> findConstantHazard(Attribute attr,
                                                  FloatType low);
 
+/// False when some finite element of the float constant `value` (float,
+/// dense or dense_resource attribute) rounds to an infinity or NaN in
+/// `format`; underflow to zero is not checked.
+bool fitsFormatRange(Attribute value, FloatType format);
+
 /// The hazard of `op` when it is an `arith.constant` of a float type wider
 /// than `low`.
 std::optional<ConstantHazard> findConstantHazard(Operation *op, FloatType low);

@@ -19,6 +19,17 @@ class LinalgOp;
 
 namespace lowp {
 
+/// True for the dialects whose ops compute in whatever float type their
+/// operands have (arith, math): a payload of them can be retyped or
+/// recomputed at another precision. The island recognizers, the FP32 island
+/// pass and precision inference all ask this one question.
+bool isFloatPolymorphicDialect(Dialect *dialect);
+
+/// True for the dialects of tensor-level ops that are polymorphic in their
+/// element type (linalg and tensor on tensors, lowp): with
+/// isFloatPolymorphicDialect, what an FP32 island may hold.
+bool isElementPolymorphicDialect(Dialect *dialect);
+
 /// A class and the reason that chose it (a string literal).
 struct PrecisionClassification {
   PrecisionClass precisionClass;

@@ -10,6 +10,10 @@
 #ifndef LOWP_ANALYSIS_PRECISIONREPORT_H
 #define LOWP_ANALYSIS_PRECISIONREPORT_H
 
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
@@ -32,6 +36,25 @@ constexpr int64_t kPrecisionReportSchemaVersion = 1;
 /// `loc` as the report prints it: the name of a name location, file:line:col
 /// of a file location, else MLIR's own form.
 std::string printReportLocation(Location loc);
+
+/// Which decision pass a remark explains: its category in MLIR's remark
+/// engine is the pass's flag (`--remarks-filter=lowp-select-fp8-formats`).
+enum class DecisionCategory { Islands, Precision, LossScaling, FP8 };
+
+/// The one way the decision passes explain a decision: an analysis remark
+/// named `name` in `category` through MLIR's remark engine (seen when a
+/// remark filter selects it) and, when `asDiagnostic` (the passes' `remarks`
+/// options), a remark diagnostic at `loc` as well.
+void emitDecisionRemark(Location loc, DecisionCategory category,
+                        llvm::StringRef name, llvm::StringRef function,
+                        const llvm::Twine &message, bool asDiagnostic);
+
+/// Writes a report to the file `path` through `write`; a file that cannot be
+/// opened is an error at `anchor`: "cannot write the <what> to '<path>'".
+LogicalResult writeReportFile(Operation *anchor, llvm::StringRef path,
+                              llvm::StringRef what,
+                              llvm::function_ref<void(llvm::raw_ostream &)>
+                                  write);
 
 /// The decision for one op.
 struct PrecisionDecision {

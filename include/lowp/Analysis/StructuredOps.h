@@ -42,6 +42,11 @@ OpOperand *getTiedInit(Operation *op, OpResult result);
 /// iterator_types attribute without building the iterator array.
 unsigned getNumReductionLoops(linalg::LinalgOp op);
 
+/// The static size of loop `dim` of `op`, as LinalgOp::getStaticLoopRanges
+/// computes it (the first operand dimension indexed by exactly that loop),
+/// without building and inverting the loops-to-shapes map.
+int64_t getStaticLoopSize(linalg::LinalgOp op, unsigned dim);
+
 } // namespace mlir::lowp
 
 #endif // LOWP_ANALYSIS_STRUCTUREDOPS_H

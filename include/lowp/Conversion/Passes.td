@@ -5,6 +5,12 @@
 
 include "mlir/Pass/PassBase.td"
 
+// The old spelling of a pass's `target` option (a row of the capability
+// table), accepted for one release with a warning on stderr.
+class DeprecatedTargetSpelling<string varName, string arg>
+  : Option<varName, arg, "std::string", /*default=*/"\"\"",
+           "Deprecated spelling of `target` (removed in the next release)">;
+
 def ConvertLowpToLinalg : Pass<"convert-lowp-to-linalg"> {
   let summary = "Lower every lowp op to arith, math, linalg, tensor and scf";
   let description = [{
@@ -85,7 +91,7 @@ def LowpExpandFloatConversions : Pass<"lowp-expand-float-conversions"> {
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"\"",
-           "Chip name from the capability table (overrides lowp.target)">,
+           "Chip of the capability table (overrides lowp.target)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
@@ -178,9 +184,9 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     ```
   }];
   let options = [
-    Option<"cpu", "cpu", "std::string", /*default=*/"\"\"",
-           "x86 chip (avx2, avx512bf16, znver4, sapphirerapids); default: "
-           "the module's lowp.target, else avx2">,
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "x86 chip of the capability table (avx2, avx512bf16, znver4, "
+           "sapphirerapids); default: the module's lowp.target, else avx2">,
     Option<"mr", "mr", "unsigned", /*default=*/"0",
            "Rows of the register block (0: the cpu's default)">,
     Option<"nr", "nr", "unsigned", /*default=*/"0",
@@ -200,6 +206,7 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
            "each function F into F_prepack, run once by the caller; F then "
            "takes the packed buffers in the weights' places "
            "(docs/lowering-x86.md)">,
+    DeprecatedTargetSpelling<"deprecatedCpu", "cpu">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
@@ -498,6 +505,41 @@ def LowpExpandShapeToReshape : Pass<"lowp-expand-shape-to-reshape"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::tensor::TensorDialect"];
 }
 
+def LowpPrepareLoweringInput : Pass<"lowp-prepare-lowering-input"> {
+  let summary = "Front-end IR the lowering pipelines reject or rewrite first";
+  let description = [{
+    Every lowering pipeline (`lowp-pipeline-x86`, `-nvvm`, `-rocdl`, `-tpu`)
+    runs this pass first, on IR as front ends export it:
+
+    - An op of an unregistered dialect (`torch.aten.*` left by a partial
+      export, a custom call) has no lowering; the decision passes leave such
+      ops in place, but a lowering cannot. The first one is reported with
+      its location and what to do, and a note counts the others: one error,
+      instead of whatever later step first trips over it ("op was not
+      bufferized", "ops with unknown memory side effects").
+    - `ml_program.global_load_const` (IREE and StableHLO constants held as
+      globals) has no bufferization model in MLIR 22 while
+      `ml_program.global_load` has one: on an immutable global the two are
+      the same read, so it becomes `ml_program.global_load`, and the global
+      becomes a `memref.global` during bufferization.
+    - A nested `builtin.module` is reported: no lowering step looks inside
+      one, so its functions would come out unlowered on a run that
+      succeeds.
+    - `memref.dealloc` of a buffer the same function allocated with
+      `memref.alloc` (a runtime's scratch or cache buffers) is erased: the
+      ownership-based deallocation the pipelines run rejects IR that frees
+      buffers already, and frees every allocation itself, at its last use
+      (no later than the front end did). A free of anything else (an
+      argument, a callee's result) is reported with its location.
+
+    ```mlir
+    %b = ml_program.global_load_const @bias : tensor<16xf32>
+    // becomes
+    %b = ml_program.global_load @bias : tensor<16xf32>
+    ```
+  }];
+}
+
 def LowpInferTransferInBounds : Pass<"lowp-infer-transfer-in-bounds"> {
   let summary = "Make 1-D vector transfers in affine loops contiguous and in bounds";
   let description = [{
@@ -582,8 +624,9 @@ def LowpConvertFP8ToNVVM : Pass<"lowp-convert-fp8-to-nvvm"> {
     ```
   }];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
-           "NVIDIA chip from the capability table (overrides lowp.target)">,
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "NVIDIA chip of the capability table (overrides lowp.target)">,
+    DeprecatedTargetSpelling<"deprecatedChip", "chip">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::LLVM::LLVMDialect",
@@ -637,17 +680,94 @@ def LowpNVVMLowerContractions : Pass<"lowp-nvvm-lower-contractions", "ModuleOp">
     and check the tiling against an f32 reference.
   }];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
-           "NVIDIA chip from the capability table (overrides lowp.target)">,
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "NVIDIA chip of the capability table (overrides lowp.target)">,
     Option<"emulate", "emulate", "bool", /*default=*/"false",
            "Emit the kernel as host loops with warp instructions emulated "
            "per lane (executable on the CPU, for testing)">,
+    DeprecatedTargetSpelling<"deprecatedChip", "chip">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect",
     "::mlir::NVVM::NVVMDialect", "::mlir::nvgpu::NVGPUDialect",
     "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
+  ];
+}
+
+def LowpROCDLLowerContractions : Pass<"lowp-rocdl-lower-contractions", "ModuleOp"> {
+  let summary = "16-bit and FP8 matrix ops to MFMA kernels for an AMD chip";
+  let description = [{
+    The AMD back end of the GPU GEMM tiling that `lowp-nvvm-lower-contractions`
+    uses (lib/Conversion/LinalgToGPU): the same contractions (`linalg.matmul`,
+    `linalg.batch_matmul`, broadcast weights, `linalg.generic` of the form
+    A[b?][m][k] x B[b?][k][n] or B[b?][n][k] -> f32 C[b][m][n] with an
+    `extf, extf, mulf, addf` body), the same workgroup tiles staged through
+    LDS (16-byte chunks, rows padded by 16 bytes; the next slice loaded
+    into registers while the current one is multiplied, then stored to the
+    other stage), the same fused epilogue (zero fill, the elementwise ops
+    that follow, the FP8 dequantization and the narrowing cast, computed on
+    the accumulators before the store) become a `gpu.launch_func` of a
+    kernel in `gpu.module @<function>_mfma` whose waves of 64 lanes
+    multiply with `amdgpu.mfma` (lowered to the chip's `v_mfma_*`), with the
+    tiling of the chip's capability-table row (`TargetInfo::mfmaF16`,
+    `mfmaBF16`, `mfmaFP8`):
+
+    - gfx908: `v_mfma_f32_32x32x8f16`, `v_mfma_f32_32x32x4bf16`;
+    - gfx90a: `v_mfma_f32_32x32x8f16`, `v_mfma_f32_32x32x8bf16_1k`;
+    - gfx942: `v_mfma_f32_16x16x16f16` / `bf16_1k`, and
+      `v_mfma_f32_16x16x32_{fp8,bf8}_{fp8,bf8}` on FNUZ operands in any
+      E4M3/E5M2 mix;
+    - gfx950: `v_mfma_f32_16x16x32_{f16,bf16}` and the FP8 forms on OCP
+      operands (f8E4M3FN, f8E5M2).
+
+    Contractions the kernel cannot take keep their linalg op (the naive
+    mapping computes them) with a remark naming the op and the reason
+    (dynamic shapes, strided layouts, N or K not a multiple of the 16-byte
+    chunk, a transposed A, mixed 16-bit formats, a non-f32 accumulator).
+    FP8 operands of a flavour the chip's MFMA does not take (any FP8 on
+    gfx908/gfx90a, OCP on gfx942, FNUZ on gfx950) are a located error that
+    names what the chip has: the FP8 decision was made for another chip.
+
+    With `emulate`, the kernel is emitted as host loops over workgroups,
+    threads, waves and lanes, with each lane's fragments loaded as on the
+    GPU and the MFMA computed from the CDNA ISA's operand and accumulator
+    layouts, so the tiling executes on the CPU.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "AMD chip from the capability table (overrides lowp.target)">,
+    Option<"emulate", "emulate", "bool", /*default=*/"false",
+           "Emit the kernel as host loops with wave instructions emulated "
+           "per lane (executable on the CPU, for testing)">,
+  ];
+  let dependentDialects = [
+    "::mlir::amdgpu::AMDGPUDialect", "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
+def LowpROCDLExpandMath : Pass<"lowp-rocdl-expand-math"> {
+  let summary = "Math ops in AMDGPU kernels without the ROCm device library";
+  let description = [{
+    LLVM's AMDGPU backend expands `llvm.exp`, `llvm.log`, `llvm.sqrt`,
+    `llvm.ceil` and friends itself (`v_exp_f32`, `v_log_f32`, ...), but
+    upstream's `convert-gpu-to-rocdl` lowers `sin`, `cos`, `log2`, `log10`,
+    `floor` and the functions LLVM has no intrinsic for (`erf`, `erfc`,
+    `atan`, `atan2`, `asin`, `acos`, `cbrt`) to `__ocml_*` calls, which link
+    only with the ROCm device library. `lowp-pipeline-rocdl` without
+    `rocm-path` runs this pass in every kernel first: those ops on f32 (f16
+    and bf16 through f32) become upstream MLIR's polynomial approximations
+    (arith and `math.fma` only, as `lowp-approximate-math` on x86; `tan`
+    reaches them through `math-expand-ops`' sin / cos), `floor(x)` becomes
+    `-ceil(-x)` (exact) and `log10(x)` `log(x) * (1 / ln 10)`. Other ops and
+    f64 are left alone.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::vector::VectorDialect",
   ];
 }
 
@@ -677,10 +797,15 @@ def LowpGPUDeviceBuffers : Pass<"lowp-gpu-device-buffers", "ModuleOp"> {
     Functions without launches are left alone.
   }];
   let options = [
-    Option<"callingConvention", "calling-convention", "std::string",
-           /*default=*/"\"host\"",
-           "host: memref arguments and results are host memory (copied); "
-           "device: they are device memory">,
+    Option<"callingConvention", "calling-convention",
+           "::mlir::lowp::CallingConvention",
+           /*default=*/"::mlir::lowp::CallingConvention::Host",
+           "Where memref arguments and results live",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::lowp::CallingConvention::Host, "host",
+                        "host memory (copied to and from the device)"),
+             clEnumValN(::mlir::lowp::CallingConvention::Device, "device",
+                        "device memory"))}]>,
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",
@@ -729,14 +854,159 @@ def LowpTileForMXU : Pass<"lowp-tile-for-mxu"> {
     ```
   }];
   let options = [
-    Option<"generation", "generation", "std::string", /*default=*/"\"\"",
-           "TPU generation from the capability table (tpu-v2 ... tpu-v6e); "
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "TPU generation of the capability table (tpu-v2 ... tpu-v6e); "
            "default: the module's lowp.target">,
+    DeprecatedTargetSpelling<"deprecatedGeneration", "generation">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect",
   ];
+}
+
+def LowpGPUMapRowReductions : Pass<"lowp-gpu-map-row-reductions"> {
+  let summary = "Row reductions and their elementwise neighbours to one GPU "
+                "kernel each: a thread block per row, subgroup + shared-memory "
+                "reductions";
+  let description = [{
+    Softmax, layer/RMS norm and the other row reductions of FP32 islands
+    reach the GPU as a handful of bufferized linalg ops per row: fills of
+    the accumulators, one `linalg.generic` reduction per statistic (max,
+    sum, sum of squares; producers fused in by `lowp-fuse-elementwise`),
+    elementwise ops on the row and on the per-row statistics. The naive
+    mapping launches one kernel per op and gives each row to one thread,
+    which loops over the whole row.
+
+    This pass finds, in each block, the ops that share the same leading
+    parallel ("row") dimensions P, with at least one reduction over the
+    trailing dimensions R, and that depend on each other only within a row;
+    it replaces them by one `gpu.launch` with one thread block per row
+    (grid prod(P)) and T threads (a multiple of the capability table's
+    subgroup size, `TargetInfo::subgroupSize`: 32 on NVIDIA, 64 on AMD;
+    at most `threads`, at least covering R where it can):
+
+    - elementwise ops over the row: thread t handles r = t, t + T, ...
+      (coalesced);
+    - reductions: each thread folds its elements into a partial (from the
+      combiner's identity), `gpu.subgroup_reduce` combines the lanes of a
+      subgroup, the subgroups' results meet in shared memory (a
+      workgroup buffer of T / subgroupSize values) and a second
+      `gpu.subgroup_reduce` gives every thread the row's value, which is
+      folded into the accumulator's initial value;
+    - ops over P alone (the statistics: mean, rsqrt(var + eps)) are
+      computed by every thread from the reductions' values, which are
+      forwarded in registers; a per-row buffer that nothing outside the
+      kernel reads is never stored;
+    - `gpu.barrier` separates ops where one reads what another wrote
+      (or overwrites what it read).
+
+    The combiners are those `gpu.subgroup_reduce` has (addf, mulf,
+    maximumf, minimumf, maxnumf, minnumf, addi, muli, andi, ori, xori,
+    signed/unsigned min/max) on scalars of at most 32 bits.
+    `lowp-gpu-lower-subgroup-reduce` then lowers the subgroup reductions
+    for the chip (shuffles on NVIDIA, DPP on AMD).
+
+    A reduction this pass cannot take stays on the naive mapping with a
+    remark naming the op and the reason: dynamic shapes, reduction loops
+    that are not the innermost ones, an output not indexed by the leading
+    parallel loops, a body that is not an associative combine of the
+    accumulator, an element type wider than 32 bits. Contractions and
+    convolutions are not its business (no remark).
+
+    With `emulate`, the same kernel (same thread count, thread-to-element
+    assignment, identities, forwarding and stores) is emitted as host loops
+    over rows and threads; each subgroup reduction is computed over the
+    threads' partials in the order of the shuffle butterfly (offsets 1, 2,
+    ..., subgroup size / 2), lane 0's values exchanged as through shared
+    memory, and the butterfly again, so the reduction logic runs on the CPU
+    (mlir-runner) and is checked against a reference.
+
+    ```mlir
+    linalg.fill ins(%zero : f32) outs(%sum : memref<64xf32>)
+    linalg.generic {iterator_types = ["parallel", "reduction"]}
+        ins(%x : memref<64x768xf32>) outs(%sum : memref<64xf32>) { addf }
+    linalg.generic {iterator_types = ["parallel", "parallel"]}
+        ins(%x, %sum : ...) outs(%y : memref<64x768xf32>) { x - sum / 768 }
+    // becomes
+    gpu.launch blocks(%row, ...) in (64, 1, 1) threads(%t, ...) in (256, 1, 1)
+        workgroup(%partials : memref<8xf32, #gpu.address_space<workgroup>>) {
+      scf.for %r = %t to 768 step 256 iter_args(%p = 0.0) { addf }
+      gpu.subgroup_reduce add ... ; shared memory ; gpu.subgroup_reduce add
+      scf.for %r = %t to 768 step 256 { y[row][r] = x - sum / 768 }
+    }
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "GPU of the capability table (overrides lowp.target); its "
+           "subgroup size shapes the reductions">,
+    Option<"threads", "threads", "unsigned", /*default=*/"256",
+           "Most threads per block (rounded down to a multiple of the "
+           "subgroup size)">,
+    Option<"emulate", "emulate", "bool", /*default=*/"false",
+           "Emit the kernel as host loops over rows and threads, with the "
+           "subgroup reductions computed as the shuffle butterfly does "
+           "(executable on the CPU, for testing)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+  ];
+}
+
+def LowpGPUFuseParallelLoops : Pass<"lowp-gpu-fuse-parallel-loops"> {
+  let summary = "Adjacent parallel loops over the same space to one loop "
+                "(one kernel)";
+  let description = [{
+    On the naive GPU mapping each `scf.parallel` becomes a kernel. This pass
+    moves operand-free `memref.alloc` ops to the top of their block (the
+    allocation bufferization puts before every op otherwise separates any
+    two loops) and then fuses adjacent `scf.parallel` loops with the same
+    bounds and steps where no dependence forbids it (upstream's
+    `naivelyFuseParallelOps` with alias analysis: the second loop may read
+    what the first wrote only at the same iteration). A fill and the
+    reduction it initializes, a reduction and the elementwise op that
+    consumes its result, and independent same-shaped ops (the conversions
+    of several weights) become one kernel.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
+def LowpGPULowerSubgroupReduce
+    : Pass<"lowp-gpu-lower-subgroup-reduce", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "gpu.subgroup_reduce to the chip's cross-lane instructions";
+  let description = [{
+    Lowers every `gpu.subgroup_reduce` in a kernel module for the chip's
+    subgroup size (capability table): on NVIDIA chips to a butterfly of
+    `gpu.shuffle xor` (`shfl.sync.bfly.b32`), on AMD chips to DPP row
+    operations (`amdgpu.dpp`, `row_bcast` / `permlanex16` by generation)
+    with the shuffle butterfly (`ds_bpermute`) for what DPP does not
+    cover. Values wider than 32 bits are split first. A subgroup
+    reduction left over is a located error.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "GPU of the capability table (overrides lowp.target)">,
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::amdgpu::AMDGPUDialect",
+    "::mlir::ROCDL::ROCDLDialect", "::mlir::arith::ArithDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
+def LowpGPUReportKernels : Pass<"lowp-gpu-report-kernels", "::mlir::ModuleOp"> {
+  let summary = "A remark per host function: how many kernels it launches";
+  let description = [{
+    After the mapping to kernels, counts the `gpu.launch_func` ops of every
+    host function (a launch inside a loop counts once) and reports them as a
+    remark on the function, by kind: matrix-unit kernels (modules named
+    `*_mma_sync`, `*_mfma`), row-reduction kernels (`lowp-gpu-map-row-reductions`),
+    and the rest (the naive mapping), e.g.
+    `remark: @forward launches 14 kernels: 7 matrix-unit, 3 row-reduction, 4 naive`.
+    Fusion is measured by this count.
+  }];
 }
 
 #endif // LOWP_CONVERSION_PASSES_TD

@@ -50,6 +50,58 @@ def Lowp_PrecisionClass : I32EnumAttr<"PrecisionClass",
 def Lowp_PrecisionClassAttr
     : EnumAttr<Lowp_Dialect, Lowp_PrecisionClass, "class">;
 
+def Lowp_ColourReason : I32EnumAttr<"ColourReason",
+    "why precision inference gave an op its colour (the analysis's result; "
+    "docs/passes/infer-precision.md lists the rules)", [
+      // Not retypeable: the op keeps its types.
+      I32EnumAttrCase<"Island", 0, "island">,
+      I32EnumAttrCase<"NoClass", 1, "no_class">,
+      I32EnumAttrCase<"Boundary", 2, "boundary">,
+      I32EnumAttrCase<"ControlFlow", 3, "control_flow">,
+      I32EnumAttrCase<"ConstantOverflow", 4, "constant_overflow">,
+      I32EnumAttrCase<"Complex", 5, "complex">,
+      I32EnumAttrCase<"Unranked", 6, "unranked">,
+      I32EnumAttrCase<"NonF32", 7, "non_f32">,
+      // User overrides.
+      I32EnumAttrCase<"PinnedWide", 8, "pinned_wide">,
+      I32EnumAttrCase<"PinnedLow", 9, "pinned_low">,
+      I32EnumAttrCase<"PinnedOther", 10, "pinned_other">,
+      I32EnumAttrCase<"KeepF32Option", 11, "keep_f32_option">,
+      I32EnumAttrCase<"ForceLowOption", 12, "force_low_option">,
+      // Rule 1: seeds by class.
+      I32EnumAttrCase<"MatrixClass", 13, "matrix_class">,
+      I32EnumAttrCase<"SensitiveClass", 14, "sensitive_class">,
+      // Rules 2 and 3: painted forward.
+      I32EnumAttrCase<"DownstreamOfSensitive", 15, "downstream_of_sensitive">,
+      I32EnumAttrCase<"FollowsLow", 16, "follows_low">,
+      // Rule 4: transparent producers of low users.
+      I32EnumAttrCase<"TransparentForLowUsers", 17, "transparent_for_low_users">,
+      // Rule 5: undone demotions.
+      I32EnumAttrCase<"NoLowUser", 18, "no_low_user">,
+      // Rule 6: nothing decided otherwise.
+      I32EnumAttrCase<"NoLowNeighbour", 19, "no_low_neighbour">
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::lowp";
+}
+
+def Lowp_IslandReason : I32EnumAttr<"IslandReason",
+    "what an FP32 island protects (spelled so in `lowp.island_reasons`; "
+    "islands list their reasons in this order)", [
+      I32EnumAttrCase<"Softmax", 0, "softmax">,
+      I32EnumAttrCase<"LogSoftmax", 1, "log_softmax">,
+      I32EnumAttrCase<"LogSumExp", 2, "logsumexp">,
+      I32EnumAttrCase<"LayerNorm", 3, "layer_norm">,
+      I32EnumAttrCase<"RMSNorm", 4, "rms_norm">,
+      I32EnumAttrCase<"BatchNorm", 5, "batch_norm">,
+      I32EnumAttrCase<"GroupNorm", 6, "group_norm">,
+      I32EnumAttrCase<"Loss", 7, "loss">,
+      I32EnumAttrCase<"LongReduction", 8, "long_reduction">
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::lowp";
+}
+
 def Lowp_TensorRole : I32EnumAttr<"TensorRole",
     "what a tensor is in a training step (FP8 format selection reads it)", [
       // Forward values: layer inputs and outputs.
@@ -136,21 +188,36 @@ def Lowp_StatsAttr : Lowp_Attr<"Stats", "stats"> {
     What a calibration run measured of one tensor: the largest magnitude
     (`amax`), the smallest magnitude that still matters (`min` — e.g. a low
     percentile of |x| over the non-zero entries), and optionally how many
-    samples the numbers summarize. FP8 format selection reads the dynamic
-    range `amax / min` from it.
+    samples the numbers summarize and a histogram of the non-zero |x| per
+    binade: `histogram[i]` counts the |x| in `[2^(e+i), 2^(e+i+1))` where
+    `e = lowest_binade` (f32's subnormals count in the binade -127). FP8
+    format selection reads the dynamic range `amax / min` from it, and, with
+    a histogram, predicts each format's error from it.
 
     ```mlir
     #lowp.stats<amax = 3.5e+02, min = 1.0e-03>
     #lowp.stats<amax = 1.0, min = 1.0e-06, samples = 4096>
+    #lowp.stats<amax = 6.0, min = 0.038, samples = 32,
+                histogram = [1, 0, 0, 3, 9, 12, 5, 2], lowest_binade = -10>
     ```
   }];
   let parameters = (ins
     Lowp_F64Parameter<"largest magnitude">:$amax,
     Lowp_F64Parameter<"smallest significant magnitude">:$min,
-    OptionalParameter<"std::optional<uint64_t>">:$samples);
-  let assemblyFormat = [{
-    `<` `amax` `=` $amax `,` `min` `=` $min (`,` `samples` `=` $samples^)? `>`
-  }];
+    OptionalParameter<"std::optional<uint64_t>">:$samples,
+    OptionalParameter<"::mlir::DenseI64ArrayAttr",
+                      "non-zero |x| per binade">:$histogram,
+    OptionalParameter<"std::optional<int64_t>",
+                      "binade of histogram[0]">:$lowest_binade);
+  // `key = value` pairs; optional ones may be left out.
+  let assemblyFormat = "`<` struct(params) `>`";
+  let builders = [
+    AttrBuilder<(ins "::llvm::APFloat":$amax, "::llvm::APFloat":$min,
+                     CArg<"std::optional<uint64_t>", "std::nullopt">:$samples), [{
+      return $_get($_ctxt, amax, min, samples, ::mlir::DenseI64ArrayAttr(),
+                   std::nullopt);
+    }]>
+  ];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     double getAmaxValue() const { return getAmax().convertToDouble(); }

@@ -37,9 +37,23 @@ FailureOr<llvm::APFloat> parseF64Parameter(AsmParser &parser);
 
 /// The float element type of a float scalar, vector or tensor type, or null.
 FloatType getFloatElementType(Type type);
+/// The float type a user pinned `op` to with `lowp.precision`, or null: the
+/// colouring, the FP8 pass and the calibration candidates all honour it.
+FloatType getPinnedPrecision(Operation *op);
+/// True for 8-bit float scalars, vectors and tensors (every FP8 flavour);
+/// false for null and non-float types.
+bool isEightBitFloat(Type type);
 /// `type` with its float element type replaced by `elementType`; non-float
 /// types are returned unchanged.
 Type withFloatElementType(Type type, FloatType elementType);
+
+/// The parameter of GradScaler's scale update that is out of its domain:
+/// growth must be finite and > 1, backoff in (0, 1), the interval >= 1.
+/// The op verifier and the loss-scaling pass's options share these rules.
+enum class ScaleUpdateParameter { GrowthFactor, BackoffFactor, GrowthInterval };
+std::optional<ScaleUpdateParameter>
+findInvalidScaleUpdateParameter(double growthFactor, double backoffFactor,
+                                int64_t growthInterval);
 
 /// Removes every discardable `lowp.*` attribute under `root` (on ops,
 /// function arguments and function results), so that tools that do not load

@@ -1,5 +1,5 @@
-// RUN: fp-opt %s -lowp-x86-lower-contractions="cpu=sapphirerapids mr=2" -split-input-file | FileCheck %s --check-prefix=DOT
-// RUN: fp-opt %s -lowp-x86-lower-contractions="cpu=avx2 mr=3 nr=8" -split-input-file | FileCheck %s --check-prefix=FMA
+// RUN: fp-opt %s -lowp-x86-lower-contractions="target=sapphirerapids mr=2" -split-input-file | FileCheck %s --check-prefix=DOT
+// RUN: fp-opt %s -lowp-x86-lower-contractions="target=avx2 mr=3 nr=8" -split-input-file | FileCheck %s --check-prefix=FMA
 
 // AVX512_BF16: B packed into VNNI pairs (k/2 x 2*nr) one k block of one
 // panel at a time, inside the kernel's loops, into a buffer freed after the

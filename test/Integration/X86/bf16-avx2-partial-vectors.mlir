@@ -8,12 +8,12 @@
 // maximum is the exact f32 one; filter values v + 2^-13 with |v| >= 1/8
 // round to v (2^-13 is below half a bf16 ulp of v).
 //
-// RUN: fp-opt %s -lowp-pipeline-x86=cpu=avx2 \
+// RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s
-// RUN: fp-opt %s -lowp-pipeline-x86=cpu=avx2 | mlir-translate --mlir-to-llvmir \
+// RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 | mlir-translate --mlir-to-llvmir \
 // RUN: | llc -O3 -mcpu=x86-64-v3 | FileCheck %s --check-prefix=ASM
-// RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86=cpu=sapphirerapids \
+// RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86=target=sapphirerapids \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s %}
 //

@@ -146,3 +146,33 @@ func.func @not_accumulators(%x: memref<16x32xf32>, %xb: memref<16x32xbf16>) {
   }
   return
 }
+
+// -----
+
+// A causal mask's `j <= i` inside a row reduction (an attention softmax's
+// max): the induction variable is used as a value. The accumulator stays
+// in memory: MLIR 22's affine-super-vectorize crashes on such a reduction
+// loop once it is carried (utils/check_no_error_on_success.py found it),
+// and could not vectorize it.
+// CHECK-LABEL: func @causal_max
+//       CHECK:   affine.for %[[I:.*]] = 0 to 8 {
+//   CHECK-NOT:     iter_args
+//       CHECK:     affine.load %arg1[%[[I]]]
+//       CHECK:     arith.cmpi sge, %[[I]], %{{.*}} : index
+//       CHECK:     affine.store %{{.*}}, %arg1[%[[I]]]
+// VEC-LABEL: func @causal_max
+//       VEC:   arith.cmpi sge
+func.func @causal_max(%x: memref<8x8xf32>, %m: memref<8xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  affine.for %i = 0 to 8 {
+    affine.for %j = 0 to 8 {
+      %a = affine.load %x[%i, %j] : memref<8x8xf32>
+      %acc = affine.load %m[%i] : memref<8xf32>
+      %keep = arith.cmpi sge, %i, %j : index
+      %v = arith.select %keep, %a, %ninf : f32
+      %r = arith.maximumf %v, %acc : f32
+      affine.store %r, %m[%i] : memref<8xf32>
+    }
+  }
+  return
+}

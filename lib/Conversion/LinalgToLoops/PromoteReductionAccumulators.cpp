@@ -57,6 +57,18 @@ struct PromoteAccumulators : OpRewritePattern<affine::AffineForOp> {
 
   LogicalResult matchAndRewrite(affine::AffineForOp loop,
                                 PatternRewriter &rewriter) const override {
+    // MLIR 22's affine-super-vectorize crashes on a reduction loop whose
+    // induction variable is used as a value (a causal mask's `i >= j`, a
+    // position): it has no vector form for it and would not vectorize the
+    // loop anyway, so its accumulator stays in memory (LLVM promotes it).
+    Value iv = loop.getInductionVar();
+    if (llvm::any_of(iv.getUsers(), [&](Operation *user) {
+          if (auto write = dyn_cast<affine::AffineWriteOpInterface>(user))
+            return write.getValueToStore() == iv;
+          return !isa<affine::AffineReadOpInterface>(user);
+        }))
+      return rewriter.notifyMatchFailure(loop, "induction variable used as a "
+                                               "value");
     SmallVector<Accumulator> accs;
     for (auto store : loop.getBody()->getOps<affine::AffineStoreOp>()) {
       if (!isPromotableElementType(store.getMemRefType().getElementType()) ||

@@ -1,0 +1,503 @@
+"""A precision search driven by measured error: ``fpopt.tune``.
+
+Runs the f32 model and candidate decisions on calibration inputs through
+fp-opt's own CPU lowering (``lowp-pipeline-x86``, executed by MLIR's JIT,
+``mlir-runner``) and returns the decision with the most low-precision bytes
+whose output error is within the tolerance, with the error and bytes of
+every candidate it tried.
+
+The search space is the decision pipeline's policy (the target's FP8
+policy where it has FP8, then its 16-bit one) and per-op overrides:
+``lowp.precision = f32`` on matrix ops, set by ``lowp-pin-matrix-ops``,
+which numbers them the way the decision passes see them. For each policy:
+
+1. all matrix ops low (the pipeline's own decision); if the error is within
+   the tolerance, that is the answer for the policy;
+2. otherwise the matrix ops are split in halves (program order, so halves
+   are runs of layers) and each half is tried low with everything else
+   pinned to f32, recursively, until the parts that stay within the
+   tolerance are found; parts found good separately are tried together and
+   kept together when they still are (else the one with more bytes).
+
+Every candidate is one compile and one JIT run; results are memoized by the
+pinned set. With k ops that cannot go low among G matrix ops the search
+evaluates about 2 k log2(G) candidates per policy: on a 12-layer
+transformer (96 matrix ops) with one sensitive layer, ~15 candidates of
+one compile + one run each (bench/tune/tune_transformer.py prints the
+figures).
+
+Error: max |y - y_ref| / max |y_ref| over every output element (the
+reference is the f32 model through the same lowering, or ``expected``);
+non-finite outputs count as infinite error.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Dict, FrozenSet, List, Optional, Sequence
+
+import numpy as np
+
+LLVM_LIB = "/usr/lib/llvm-22/lib"
+MLIR_RUNNER = "/usr/lib/llvm-22/bin/mlir-runner"
+
+
+class TuneError(Exception):
+    """Bad input for ``tune``: the message names the cause."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One decision the search compiled and ran."""
+
+    policy: str  #: policy of lowp-auto-mixed-precision
+    pinned: List[int]  #: matrix ops pinned to f32 (lowp-pin-matrix-ops)
+    error: float  #: max |y - y_ref| / max |y_ref|
+    bytes_saved: int  #: tensor bytes saved, from the decision report
+    low_input_bytes: int  #: matrix-op input bytes saved by low precision
+    low_matrix_ops: int  #: matrix ops not pinned
+    seconds: float  #: compile + run
+    within_tolerance: bool
+
+
+@dataclass
+class TuneResult:
+    """The chosen decision and everything tried on the way."""
+
+    ir: str  #: the decided module (input to a lowering pipeline)
+    pipeline: str  #: the fp-opt pipeline that produces ``ir`` from the input
+    chosen: Candidate
+    candidates: List[Candidate] = field(default_factory=list)
+    matrix_ops: List[str] = field(default_factory=list)  #: "name at loc"
+    all_f32: bool = False  #: no low-precision candidate met the tolerance
+    summary: str = ""
+
+    def table(self) -> str:
+        """The candidates as a Markdown table."""
+        rows = ["| policy | pinned f32 | error | matrix input bytes saved | "
+                "tensor bytes saved | low matrix ops | within | s |",
+                "|---|---|---|---|---|---|---|---|"]
+        for c in self.candidates:
+            rows.append("| %s | %s | %.3g | %d | %d | %d | %s | %.1f |" % (
+                c.policy, ",".join(map(str, c.pinned)) or "-", c.error,
+                c.low_input_bytes, c.bytes_saved, c.low_matrix_ops,
+                "yes" if c.within_tolerance else "no", c.seconds))
+        return "\n".join(rows)
+
+
+# --------------------------------------------------------------------------
+# Reading the entry function's signature
+# --------------------------------------------------------------------------
+
+_TENSOR = re.compile(r"tensor<((?:\d+x)*)f32>")
+
+
+def _balanced(text: str, start: int) -> int:
+    """Index just past the bracket group opening at text[start]."""
+    pairs = {"(": ")", "<": ">", "[": "]", "{": "}"}
+    stack = []
+    i = start
+    while i < len(text):
+        ch = text[i]
+        if ch == '"':
+            i = text.index('"', i + 1)
+        elif ch in pairs and not (ch == "<" and text[i - 1] == "-"):
+            stack.append(pairs[ch])
+        elif stack and ch == stack[-1]:
+            stack.pop()
+            if not stack:
+                return i + 1
+        i += 1
+    raise TuneError("unbalanced brackets in the model's text")
+
+
+def _split_top(text: str) -> List[str]:
+    """Splits at commas outside brackets."""
+    parts, depth, cur = [], 0, []
+    for ch in text:
+        if ch in "(<[{":
+            depth += 1
+        elif ch in ")>]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    if "".join(cur).strip():
+        parts.append("".join(cur))
+    return parts
+
+
+def _shape(type_text: str, what: str):
+    m = _TENSOR.fullmatch(type_text.strip())
+    if not m:
+        raise TuneError(f"{what} has type {type_text.strip()}: tune runs "
+                        "models whose arguments and results are statically "
+                        "shaped f32 tensors")
+    return tuple(int(d) for d in m.group(1).split("x") if d)
+
+
+def read_signature(ir: str, entry: Optional[str]):
+    """(name, argument shapes, result shapes) of the entry function: `entry`
+    or the first public func.func with a body."""
+    for m in re.finditer(r"func\.func\s+(private\s+)?@([\w$.\-]+)\s*\(", ir):
+        name = m.group(2)
+        if entry is not None and name != entry:
+            continue
+        if entry is None and m.group(1):
+            continue
+        close = _balanced(ir, m.end() - 1)
+        args = ir[m.end():close - 1]
+        rest = ir[close:]
+        body = rest.find("{")
+        sig_tail = rest[:body] if body >= 0 else rest
+        if "attributes" in sig_tail:  # the body follows the attribute dict
+            sig_tail = sig_tail[:sig_tail.index("attributes")]
+        arrow = sig_tail.find("->")
+        results = sig_tail[arrow + 2:] if arrow >= 0 else ""
+        results = results.split("attributes")[0].strip()
+        if results.startswith("("):
+            results = results[1:_balanced(results, 0) - 1]
+        arg_shapes = []
+        for i, arg in enumerate(_split_top(args)):
+            t = arg.split(":", 1)[1] if ":" in arg else arg
+            t = t.strip()
+            if t.endswith("}"):  # argument attributes
+                t = t[:t.index("{")]
+            arg_shapes.append(_shape(t, f"argument #{i} of @{name}"))
+        res_shapes = [_shape(r.split("{")[0], f"result #{i} of @{name}")
+                      for i, r in enumerate(_split_top(results))]
+        if not res_shapes:
+            raise TuneError(f"@{name} returns nothing to compare")
+        return name, arg_shapes, res_shapes
+    if entry is not None:
+        raise TuneError(f"the model has no function @{entry}")
+    raise TuneError("the model has no public func.func with a body")
+
+
+# --------------------------------------------------------------------------
+# Running a decided module
+# --------------------------------------------------------------------------
+
+def _hex_constant(array: np.ndarray) -> str:
+    data = np.ascontiguousarray(array, dtype="<f4").tobytes().hex().upper()
+    dims = "x".join(map(str, array.shape))
+    return f'dense<"0x{data}"> : tensor<{dims}xf32>'
+
+
+def _harness(name, arg_shapes, res_shapes, batch) -> str:
+    """@main: the inputs as constants, one call, every result printed
+    bit-exactly as i32."""
+    lines = ["  func.func private @printMemrefI32(tensor<*xi32>)",
+             "  func.func @main() {"]
+    for i, a in enumerate(batch):
+        lines.append(f"    %in{i} = arith.constant {_hex_constant(a)}")
+    ins = ", ".join(f"%in{i}" for i in range(len(batch)))
+    tys = lambda shapes: ", ".join(
+        "tensor<%sf32>" % "".join(f"{d}x" for d in s) for s in shapes)
+    outs = ", ".join(f"%r#{i}" for i in range(len(res_shapes))) \
+        if len(res_shapes) > 1 else "%r"
+    lines.append(f"    %r{':%d' % len(res_shapes) if len(res_shapes) > 1 else ''}"
+                 f" = func.call @{name}({ins}) : ({tys(arg_shapes)}) -> "
+                 f"({tys(res_shapes)})")
+    for i, s in enumerate(res_shapes):
+        v = outs.split(", ")[i]
+        t = "tensor<%sf32>" % "".join(f"{d}x" for d in s)
+        ti = t.replace("f32>", "i32>")
+        lines += [f"    %b{i} = arith.bitcast {v} : {t} to {ti}",
+                  f"    %u{i} = tensor.cast %b{i} : {ti} to tensor<*xi32>",
+                  f"    func.call @printMemrefI32(%u{i}) : (tensor<*xi32>) -> ()"]
+    lines += ["    return", "  }"]
+    return "\n".join(lines) + "\n"
+
+
+def _append_to_module(ir: str, text: str) -> str:
+    end = ir.rstrip().rfind("}")
+    if ir.lstrip().startswith("module") or re.search(r"^module\b", ir, re.M):
+        return ir[:end] + text + "}\n"
+    return ir + "\n" + text
+
+
+def _parse_outputs(out: str, res_shapes) -> List[np.ndarray]:
+    arrays = []
+    for chunk in out.split("Unranked Memref")[1:]:
+        data = chunk[chunk.index("data =") + len("data ="):]
+        ints = [int(t) for t in re.findall(r"-?\d+", data)]
+        arrays.append(np.array(ints, dtype=np.int64).astype(np.uint32)
+                      .view(np.float32))
+    if len(arrays) != len(res_shapes):
+        raise TuneError("the compiled model printed %d results, expected %d"
+                        % (len(arrays), len(res_shapes)))
+    return [a.reshape(s) for a, s in zip(arrays, res_shapes)]
+
+
+# --------------------------------------------------------------------------
+# The search
+# --------------------------------------------------------------------------
+
+def _error(outputs, reference) -> float:
+    peak = max(float(np.max(np.abs(r))) if r.size else 0.0 for r in reference)
+    worst = 0.0
+    for y, r in zip(outputs, reference):
+        if not np.all(np.isfinite(y)):
+            return float("inf")
+        if y.size:
+            worst = max(worst, float(np.max(np.abs(y.astype(np.float64) -
+                                                   r.astype(np.float64)))))
+    return worst / peak if peak > 0 else worst
+
+
+def tune(ir: str, target: str, inputs, tolerance: float, *,
+         expected=None, entry: Optional[str] = None,
+         policies: Optional[Sequence[str]] = None, cpu: str = "avx2",
+         max_candidates: int = 64, log=None) -> TuneResult:
+    """Searches for the decision with the most low-precision bytes whose
+    error on ``inputs`` stays within ``tolerance``.
+
+    ``inputs``: one numpy array per argument of the entry function (its
+    exact shape), or a list of such lists (several calibration batches).
+    ``expected``: reference outputs (one array per result, or a list per
+    batch); default: the f32 model's outputs through the same lowering.
+    ``policies``: the decision policies to try (default: ``fp8`` where the
+    target has FP8, then ``auto``, the target's 16-bit format).
+    ``cpu``: the x86 lowering that executes candidates (``avx2`` runs on
+    every x86-64 host). ``max_candidates`` bounds the compiles and runs; a
+    search stopped by it keeps the best decision found and says so.
+    Raises TuneError on bad input (naming the cause), never answers all-f32
+    silently: when no low-precision candidate is within the tolerance the
+    result says so (``all_f32``, ``summary``).
+    """
+    from . import CompileError, DecisionReport, compile as fp_compile
+    from . import target as lookup_target
+
+    if not (isinstance(tolerance, (int, float)) and np.isfinite(tolerance)
+            and tolerance > 0):
+        raise TuneError(f"tolerance must be a positive finite number, got "
+                        f"{tolerance!r}")
+    try:
+        chip = lookup_target(target)
+    except Exception as e:  # the table's message lists the targets
+        raise TuneError(str(e)) from None
+    name, arg_shapes, res_shapes = read_signature(ir, entry)
+
+    # Inputs: one batch or several.
+    if len(inputs) and isinstance(inputs[0], (list, tuple)):
+        batches = [list(b) for b in inputs]
+    else:
+        batches = [list(inputs)]
+    if not batches or not batches[0]:
+        raise TuneError("no calibration inputs")
+    for bi, batch in enumerate(batches):
+        if len(batch) != len(arg_shapes):
+            raise TuneError(f"batch {bi}: @{name} takes {len(arg_shapes)} "
+                            f"arguments, got {len(batch)} inputs")
+        for i, (a, s) in enumerate(zip(batch, arg_shapes)):
+            a = np.asarray(a)
+            if tuple(a.shape) != s:
+                raise TuneError(f"batch {bi}: input #{i} of @{name} has shape "
+                                f"{tuple(a.shape)}, the model expects {s}")
+            if not np.all(np.isfinite(a)):
+                raise TuneError(f"batch {bi}: input #{i} has NaN or inf")
+            batch[i] = a.astype(np.float32)
+
+    runner_libs = ",".join(os.path.join(LLVM_LIB, lib) for lib in [
+        "libmlir_c_runner_utils.so", "libmlir_runner_utils.so"])
+
+    def run(decided: str, what: str) -> List[List[np.ndarray]]:
+        results = []
+        for batch in batches:
+            program = _append_to_module(
+                decided, _harness(name, arg_shapes, res_shapes, batch))
+            try:
+                llvm = fp_compile(program,
+                                  f"lowp-pipeline-x86{{target={cpu}}}").ir
+            except CompileError as e:
+                raise TuneError(f"{what} does not lower for the CPU:\n{e}") \
+                    from None
+            # mlir-runner does not load the lowp dialect: drop its module
+            # attributes (the lowering has consumed them).
+            llvm = re.sub(r"lowp\.target = #lowp\.target<\"[\w-]+\">,?\s*", "",
+                          llvm)
+            p = subprocess.run(
+                [MLIR_RUNNER, "-e", "main", "-entry-point-result=void",
+                 "-shared-libs=" + runner_libs], input=llvm,
+                capture_output=True, text=True)
+            if p.returncode != 0:
+                raise TuneError(f"{what} does not run (mlir-runner exit "
+                                f"{p.returncode}):\n{p.stderr[-3000:]}")
+            results.append(_parse_outputs(p.stdout, res_shapes))
+        return results
+
+    # The matrix ops the search can pin.
+    try:
+        listed = fp_compile(ir, "lowp-pin-matrix-ops{list=true}")
+    except CompileError as e:
+        raise TuneError(f"the model does not parse:\n{e}") from None
+    matrix_ops, op_elements = [], []
+    for d in listed.diagnostics:
+        m = re.search(r"remark: matrix op #\d+: (.*), (\d+) input elements",
+                      d)
+        if m:
+            matrix_ops.append(f"{m.group(1)} at {d.split(': remark')[0]}")
+            op_elements.append(int(m.group(2)))
+    count = len(matrix_ops)
+
+    # The reference.
+    t0 = time.perf_counter()
+    try:
+        f32_outputs = run(ir, "the f32 model")
+    except TuneError as e:
+        raise TuneError(f"the f32 model does not run: {e}") from None
+    for outs in f32_outputs:
+        for i, y in enumerate(outs):
+            if not np.all(np.isfinite(y)):
+                raise TuneError(f"the f32 model's result #{i} has NaN or inf "
+                                "on these inputs: no decision can be "
+                                "measured against it")
+    if expected is not None:
+        exp = expected if isinstance(expected[0], (list, tuple)) \
+            else [expected]
+        if len(exp) != len(batches):
+            raise TuneError(f"expected holds {len(exp)} batches, inputs "
+                            f"{len(batches)}")
+        reference = []
+        for bi, outs in enumerate(exp):
+            if len(outs) != len(res_shapes):
+                raise TuneError(f"expected batch {bi}: @{name} has "
+                                f"{len(res_shapes)} results, got {len(outs)}")
+            arrays = []
+            for i, (o, s) in enumerate(zip(outs, res_shapes)):
+                o = np.asarray(o, dtype=np.float64)
+                if tuple(o.shape) != s:
+                    raise TuneError(f"expected batch {bi}: result #{i} has "
+                                    f"shape {tuple(o.shape)}, the model "
+                                    f"returns {s}")
+                arrays.append(o)
+            reference.append(arrays)
+        f32_error = max(_error(o, r) for o, r in zip(f32_outputs, reference))
+        if f32_error > tolerance:
+            raise TuneError(f"the f32 model itself has error {f32_error:.3g} "
+                            f"against the expected outputs, above the "
+                            f"tolerance {tolerance:.3g}: no decision can "
+                            f"meet it")
+    else:
+        reference = f32_outputs
+    f32_seconds = time.perf_counter() - t0
+
+    if policies is None:
+        policies = (["fp8"] if chip.fp8_flavor not in ("none", "") else []) \
+            + ["auto"]
+    candidates: List[Candidate] = []
+    decided_ir: Dict[tuple, str] = {}
+    memo: Dict[tuple, Candidate] = {}
+    all_ops = frozenset(range(count))
+
+    def evaluate(policy: str, pinned: FrozenSet[int]) -> Candidate:
+        key = (policy, pinned)
+        if key in memo:
+            return memo[key]
+        t = time.perf_counter()
+        steps = []
+        if pinned:
+            steps.append("lowp-pin-matrix-ops{ops=%s}" %
+                         ",".join(map(str, sorted(pinned))))
+        with tempfile.TemporaryDirectory(prefix="fpopt-tune-") as tmp:
+            report = os.path.join(tmp, "report.json")
+            steps.append(f'lowp-auto-mixed-precision{{target={target} '
+                         f'policy={policy} report="{report}"}}')
+            pipeline = ",".join(steps)
+            try:
+                decided = fp_compile(ir, pipeline).ir
+            except CompileError as e:
+                raise TuneError(f"the decision pipeline fails on the model:"
+                                f"\n{e}") from None
+            with open(report) as f:
+                saved = DecisionReport.from_json(f.read()).bytes_saved
+        outs = run(decided, f"the decision {pipeline}")
+        err = max(_error(o, r) for o, r in zip(outs, reference))
+        # Bytes a low matrix input saves per element: 3 for FP8, 2 for the
+        # 16-bit formats (the report's `low`).
+        per_element = 3 if policy == "fp8" else 2
+        low_bytes = per_element * sum(
+            n for i, n in enumerate(op_elements) if i not in pinned)
+        c = Candidate(policy, sorted(pinned), err, saved, low_bytes,
+                      count - len(pinned), time.perf_counter() - t,
+                      err <= tolerance)
+        memo[key] = c
+        decided_ir[key] = (decided, pipeline)
+        candidates.append(c)
+        if log:
+            log(f"{policy} pinned={sorted(pinned)} error={err:.3g} "
+                f"bytes_saved={saved} ({c.seconds:.1f} s)")
+        return c
+
+    stopped = []
+
+    def low_set(policy: str, low: List[int]) -> List[int]:
+        """A subset of `low` that can be low together (everything else
+        pinned), by halving."""
+        if not low:
+            return []
+        if len(memo) >= max_candidates:
+            stopped.append(policy)
+            return []
+        if evaluate(policy, all_ops - frozenset(low)).within_tolerance:
+            return low
+        if len(low) == 1:
+            return []
+        half = len(low) // 2
+        a, b = low_set(policy, low[:half]), low_set(policy, low[half:])
+        if a and b:
+            if evaluate(policy, all_ops - frozenset(a + b)).within_tolerance:
+                return a + b
+            ca = memo[(policy, all_ops - frozenset(a))]
+            cb = memo[(policy, all_ops - frozenset(b))]
+            return a if ca.low_input_bytes >= cb.low_input_bytes else b
+        return a or b
+
+    best: Optional[Candidate] = None
+    for policy in policies:
+        base = evaluate(policy, frozenset())
+        if base.within_tolerance:
+            chosen = base
+        else:
+            low = low_set(policy, list(range(count)))
+            chosen = memo[(policy, all_ops - frozenset(low))] if low else None
+        if chosen and chosen.within_tolerance and \
+                chosen.low_matrix_ops > 0 and (
+                    best is None or (chosen.low_input_bytes,
+                                     chosen.bytes_saved) >
+                    (best.low_input_bytes, best.bytes_saved)):
+            best = chosen
+        if best is not None and best is base and policy == policies[0]:
+            break  # the most aggressive policy fits as it is
+
+    if best is None:
+        # Nothing low fits: the answer is the f32 model, said loudly.
+        f32 = Candidate("none", list(range(count)), 0.0 if expected is None
+                        else max(_error(o, r) for o, r in
+                                 zip(f32_outputs, reference)), 0, 0, 0,
+                        f32_seconds, True)
+        candidates.append(f32)
+        return TuneResult(ir, "", f32, candidates, matrix_ops, True,
+                          f"no low-precision decision of {len(candidates) - 1}"
+                          f" tried is within tolerance {tolerance:.3g} "
+                          f"(smallest error "
+                          f"{min(c.error for c in candidates[:-1]):.3g}); "
+                          f"the model stays f32")
+    decided, pipeline = decided_ir[(best.policy, frozenset(best.pinned))]
+    summary = (f"policy {best.policy}, {len(best.pinned)} of {count} matrix "
+               f"ops pinned to f32, error {best.error:.3g} <= {tolerance:.3g},"
+               f" {best.low_input_bytes} matrix-input bytes saved; "
+               f"{len(candidates)} candidates")
+    if stopped:
+        summary += (f"; the search stopped at max_candidates="
+                    f"{max_candidates} (policy {stopped[0]})")
+    return TuneResult(decided, pipeline, best, candidates, matrix_ops, False,
+                      summary)
