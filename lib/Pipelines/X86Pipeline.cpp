@@ -141,5 +141,9 @@ LogicalResult mlir::lowp::buildX86Pipeline(OpPassManager &pm,
   vectorToLLVM.x86Vector = true;
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   addCPUToLLVMFinalization(pm);
+  //    Lanes of 16-bit float vectors moved one at a time (masked accesses
+  //    past a row, lane inserts and extracts) move as integers: LLVM would
+  //    round-trip each bf16 lane through f32 on AVX2 (__truncsfbf2).
+  pm.addPass(createLowpNarrowFloatMovesAsIntegers());
   return success();
 }

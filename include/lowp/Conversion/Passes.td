@@ -96,6 +96,36 @@ def LowpExpandFloatConversions : Pass<"lowp-expand-float-conversions"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def LowpNarrowFloatMovesAsIntegers
+    : Pass<"lowp-narrow-float-moves-as-integers"> {
+  let summary = "Moves of narrow float vector lanes move integers instead";
+  let description = [{
+    On the LLVM dialect: `llvm.intr.masked.load` / `llvm.intr.masked.store`,
+    `llvm.insertelement` and `llvm.extractelement` on vectors of 16- or
+    8-bit floats become the same ops on integers of that width, with
+    bitcasts around them. The bits moved are the same; but on a target
+    without that float type (bf16 on AVX2) LLVM legalizes every scalar bf16
+    lane it touches by promoting it to f32 and truncating it back: one
+    `__truncsfbf2` call per lane (code that does not link without
+    compiler-rt, and slow). Integer lanes are just moved. Masked accesses
+    come from transfers that run past a row (a 3-wide filter row, 8 lanes);
+    element inserts and extracts from transfers unrolled lane by lane (a
+    strided read).
+
+    ```mlir
+    llvm.intr.masked.store %v, %p, %m {alignment = 2 : i32}
+      : vector<8xbf16>, vector<8xi1> into !llvm.ptr
+    // becomes
+    %i = llvm.bitcast %v : vector<8xbf16> to vector<8xi16>
+    llvm.intr.masked.store %i, %p, %m {alignment = 2 : i32}
+      : vector<8xi16>, vector<8xi1> into !llvm.ptr
+    ```
+
+    Other ops (and 32-bit or wider floats) are left alone.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
   let summary = "Bufferized matmuls to packed, register-blocked x86 kernels";
   let description = [{
@@ -511,7 +541,7 @@ def LowpPrepareLoweringInput : Pass<"lowp-prepare-lowering-input"> {
 }
 
 def LowpInferTransferInBounds : Pass<"lowp-infer-transfer-in-bounds"> {
-  let summary = "Mark 1-D vector transfers in affine loops as in bounds";
+  let summary = "Make 1-D vector transfers in affine loops contiguous and in bounds";
   let description = [{
     `affine-super-vectorize` leaves its transfers without `in_bounds`, so
     they become masked loads/stores; AVX2 has no masked move for 16-bit
@@ -526,8 +556,24 @@ def LowpInferTransferInBounds : Pass<"lowp-infer-transfer-in-bounds"> {
       %v = vector.transfer_read %m[%i, %j], %p : memref<64x128xbf16>, vector<16xbf16>
     // gains {in_bounds = [true]}
     ```
+
+    A transfer along a dimension followed only by unit dimensions (a
+    keep-dim reduction result read along its rows) is contiguous but not a
+    minor identity, so it would be unrolled lane by lane, again through
+    `__truncsfbf2` per lane for bf16 on AVX2. It reads a collapsed view
+    instead (then the rule above applies):
+
+    ```mlir
+    %v = vector.transfer_read %m[%c0, %i, %c0], %p
+           {permutation_map = affine_map<(d0, d1, d2) -> (d1)>}
+           : memref<1x128x1xbf16>, vector<8xbf16>
+    // becomes
+    %c = memref.collapse_shape %m [[0], [1, 2]] : memref<1x128x1xbf16> into memref<1x128xbf16>
+    %v = vector.transfer_read %c[%c0, %i], %p : memref<1x128xbf16>, vector<8xbf16>
+    ```
   }];
-  let dependentDialects = ["::mlir::vector::VectorDialect"];
+  let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 def LowpStripAttributes : Pass<"lowp-strip-attributes"> {

@@ -12,6 +12,8 @@
 #include "lowp/Conversion/LinalgCommon/LoopBuilder.h"
 #include "lowp/Conversion/LinalgToX86/X86Kernels.h"
 
+#include <functional>
+
 namespace mlir::lowp::x86 {
 
 /// How a kernel reads one matrix operand of a (batched) contraction.
@@ -84,10 +86,24 @@ public:
   /// columns start at `cColOffset` (null: 0). A is read in place: broadcast
   /// scalars (f32 kernel; `aTransposed` reads A^T[k][m]) or broadcast pairs
   /// (dot kernel, row-major A only).
+  ///
+  /// With `packSlice`, `packed` is unused: B is packed inside the kernel, one
+  /// k block of one panel at a time, by packSlice(jb, columns, kBegin,
+  /// k steps) into a small buffer it frees after the panel (packPanelSlice).
+  using PanelPacker =
+      std::function<Value(Value jb, int64_t cols, Value kBegin, int64_t steps)>;
   void emitKernel(Value a, ValueRange aBatch, bool aTransposed, Value packed,
                   Value c, ValueRange cBatch, int64_t m, int64_t n, int64_t k,
                   bool dot, bool bRowMajor = false,
-                  Value cColOffset = nullptr);
+                  Value cColOffset = nullptr, PanelPacker packSlice = nullptr);
+
+  /// `steps` k steps (pairs for dot) of B from k step `kBegin`, columns
+  /// jb*nr.. (`cols` of them; the rest of the nr are zero), packed as one
+  /// panel of packB would be ([steps][nr] f32, [steps][2*nr] VNNI bf16) into
+  /// a new buffer the caller frees. `cast` as for packB.
+  Value packPanelSlice(const MatrixOperand &bOp, ValueRange batch, Value jb,
+                       int64_t cols, Value kBegin, int64_t steps, Type elem,
+                       bool dot, linalg::LinalgOp cast = nullptr);
 
   /// The operand the kernel reads as A for one batch: in place, or a copy
   /// (widened to f32 for the f32 kernel on narrow types; made row-major for

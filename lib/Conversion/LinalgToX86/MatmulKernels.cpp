@@ -150,6 +150,112 @@ Value KernelBuilder::packB(const MatrixOperand &bOp, ValueRange batch, int64_t n
   return packed;
 }
 
+Value KernelBuilder::packPanelSlice(const MatrixOperand &bOp, ValueRange batch,
+                                    Value jb, int64_t cols, Value kBegin,
+                                    int64_t steps, Type elem, bool dot,
+                                    linalg::LinalgOp cast) {
+  Type f32 = b.getF32Type();
+  unsigned lanes = cfg.lanes, nr = cfg.nr, nv = nr / lanes;
+  Value bMem = bOp.mem;
+  Value slice = alloc(dot ? MemRefType::get({steps, 2 * int64_t(nr)}, elem)
+                          : MemRefType::get({steps, int64_t(nr)}, f32));
+  auto f32Vec = VectorType::get({lanes}, f32);
+  auto pairVec = VectorType::get({2 * lanes}, elem);
+  auto intVec = VectorType::get({lanes}, b.getI32Type());
+  Type srcElem = getElementTypeOrSelf(bMem.getType());
+  auto loadVec = [&](int64_t width, ValueRange ix) -> Value {
+    Value v = vector::LoadOp::create(b, loc, VectorType::get({width}, srcElem),
+                                     bMem, ix);
+    return cast ? applyBody(cast, v) : v;
+  };
+  auto loadOne = [&](ValueRange ix) -> Value {
+    Value v = memref::LoadOp::create(b, loc, bMem, ix);
+    return cast ? applyBody(cast, v) : v;
+  };
+  auto bAt = [&](Value row, Value col) {
+    return bOp.transposed ? at(batch, {col, row}) : at(batch, {row, col});
+  };
+  auto widen = [&](Value x) -> Value {
+    if (getElementTypeOrSelf(x.getType()) == f32)
+      return x;
+    Type to = isa<VectorType>(x.getType()) ? Type(f32Vec) : f32;
+    return arith::ExtFOp::create(b, loc, to, x);
+  };
+  Value col0 = mulc(jb, nr);
+  // The k step (pair for dot) `kk` of the slice, as B's row (first of pair).
+  auto row = [&](Value kk) {
+    Value step = addIdx(kBegin, kk);
+    return dot ? mulc(step, 2) : step;
+  };
+  auto packOne = [&](Value kk, Value c) {
+    Value col = addIdx(col0, c);
+    if (dot) {
+      for (int64_t p = 0; p < 2; ++p) {
+        Value x = loadOne(bAt(addc(row(kk), p), col));
+        memref::StoreOp::create(b, loc, x, slice,
+                                ValueRange{kk, addc(mulc(c, 2), p)});
+      }
+    } else {
+      Value x = loadOne(bAt(row(kk), col));
+      memref::StoreOp::create(b, loc, widen(x), slice, ValueRange{kk, c});
+    }
+  };
+  if (cols < int64_t(nr)) {
+    // The last panel: zeros, then its columns one by one.
+    VectorType rowVec = dot ? pairVec : f32Vec;
+    Value zero = arith::ConstantOp::create(
+        b, loc, rowVec,
+        DenseElementsAttr::get(rowVec, b.getZeroAttr(rowVec.getElementType())));
+    loop(steps, 1, [&](Value kk) {
+      for (unsigned v = 0; v < nv; ++v)
+        vector::StoreOp::create(b, loc, zero, slice,
+                                ValueRange{kk, idx((dot ? 2 : 1) * v * lanes)});
+      loop(cols, 1, [&](Value c) { packOne(kk, c); });
+    });
+    return slice;
+  }
+  if (bOp.transposed) {
+    // nr rows of B^T (the panel's columns) x `steps` k steps, transposed
+    // `lanes` x `lanes` in registers (for dot, a k pair is one i32).
+    emitTransposeCopy(
+        nr, steps, lanes,
+        [&](Value r, Value kk) -> Value {
+          Value bRow = addIdx(col0, r);
+          if (dot) {
+            Value x = loadVec(2 * lanes, at(batch, {bRow, row(kk)}));
+            return vector::BitCastOp::create(b, loc, intVec, x);
+          }
+          return widen(loadVec(lanes, at(batch, {bRow, row(kk)})));
+        },
+        [&](Value kk, Value r0, Value v) {
+          if (dot) {
+            v = vector::BitCastOp::create(b, loc, pairVec, v);
+            r0 = mulc(r0, 2);
+          }
+          vector::StoreOp::create(b, loc, v, slice, ValueRange{kk, r0});
+        },
+        [&](Value r, Value kk) { packOne(kk, r); });
+    return slice;
+  }
+  loop(steps, 1, [&](Value kk) {
+    for (unsigned v = 0; v < nv; ++v) {
+      Value col = addc(col0, v * lanes);
+      if (dot) {
+        Value even = loadVec(lanes, bAt(row(kk), col));
+        Value odd = loadVec(lanes, bAt(addc(row(kk), 1), col));
+        Value pairs = vector::InterleaveOp::create(b, loc, even, odd);
+        vector::StoreOp::create(b, loc, pairs, slice,
+                                ValueRange{kk, idx(2 * v * lanes)});
+      } else {
+        Value x = loadVec(lanes, bAt(row(kk), col));
+        vector::StoreOp::create(b, loc, widen(x), slice,
+                                ValueRange{kk, idx(v * lanes)});
+      }
+    }
+  });
+  return slice;
+}
+
 Value KernelBuilder::widenCopy(Value src, ValueRange batch, int64_t rows, int64_t cols) {
   Type f32 = b.getF32Type();
   Type elem = getElementTypeOrSelf(src.getType());
@@ -199,9 +305,11 @@ Value KernelBuilder::transposedCopy(Value src, ValueRange batch, int64_t rows,
 void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Value packed,
                 Value c, ValueRange cBatch, int64_t m, int64_t n, int64_t k,
                 bool dot, bool bRowMajor,
-                Value cColOffset) {
+                Value cColOffset, PanelPacker packSlice) {
   Type f32 = b.getF32Type();
-  Type elem = getElementTypeOrSelf(packed.getType());
+  // B's element type as the kernel reads it (bf16 pairs for dot, else f32).
+  Type elem = packed ? getElementTypeOrSelf(packed.getType())
+                     : (dot ? getElementTypeOrSelf(a.getType()) : f32);
   unsigned lanes = cfg.lanes, nr = cfg.nr;
   auto accType = VectorType::get({lanes}, f32);
   int64_t fullPanels = n / nr, tailCols = n % nr;
@@ -213,8 +321,11 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
   unsigned unroll = 1;
   // One block of `blockRows` rows and `cols` columns (nr, or the last
   // panel's) of C, in registers across [kBegin, kEnd).
+  // `slice`: B's panel jb for [kBegin, kEnd) packed on the fly
+  // ([kEnd - kBegin][nr], see packPanelSlice) instead of `packed`.
   auto emitBlock = [&](Value jb, Value row0, unsigned blockRows,
-                       int64_t cols, Value kBegin, Value kEnd) {
+                       int64_t cols, Value kBegin, Value kEnd,
+                       Value slice = nullptr) {
     Value bCol0 = mulc(jb, nr);
     Value col0 = cColOffset ? addIdx(bCol0, cColOffset) : bCol0;
     unsigned nv = ceilDiv(cols, lanes);
@@ -253,8 +364,11 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
             SmallVector<Value> bv;
             for (unsigned v = 0; v < nv; ++v)
               bv.push_back(vector::LoadOp::create(
-                  b, loc, dot ? dotOperand : accType, packed,
-                  bRowMajor
+                  b, loc, dot ? dotOperand : accType, slice ? slice : packed,
+                  slice ? ValueRange{arith::SubIOp::create(b, loc, kk, kBegin)
+                                         .getResult(),
+                                     idx((dot ? 2 : 1) * v * lanes)}
+                  : bRowMajor
                       ? ValueRange{kk, mulc(addc(bCol0, v * lanes),
                                             dot ? 2 : 1)}
                       : ValueRange{jb, kk, idx((dot ? 2 : 1) * v * lanes)}));
@@ -312,6 +426,35 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
   int64_t kcSteps = std::min<int64_t>(
       kSteps,
       cfg.kc ? std::max<int64_t>(1, dot ? cfg.kc / 2 : cfg.kc) : kSteps);
+  if (packSlice) {
+    // B packed a k block of one panel at a time, into a small buffer that
+    // stays in L1/L2 while every row block of A passes by: B is read once
+    // from memory and never written back (a full packed copy of a large
+    // weight is a fresh, page-faulted allocation per call; a 64 KiB one is
+    // a reused heap chunk). One buffer per panel iteration, so threads
+    // sharing the panels do not share it. Full k blocks, then the rest.
+    // The buffer stays within 256 KiB whatever kc (0: all of k) is.
+    kcSteps = std::min<int64_t>(kcSteps, (256 << 10) / (4 * nr));
+    int64_t fullK = kSteps / kcSteps * kcSteps, restK = kSteps - fullK;
+    unroll = (kcSteps % 4 == 0 && restK % 4 == 0) ? 4 : 1;
+    int64_t full = m - tail;
+    auto kBlock = [&](Value kBegin, int64_t len) {
+      Value kEnd = addc(kBegin, len);
+      forEachPanel([&](Value jb, int64_t cols) {
+        Value slice = packSlice(jb, cols, kBegin, len);
+        loop(full, cfg.mr, [&](Value row0) {
+          emitBlock(jb, row0, cfg.mr, cols, kBegin, kEnd, slice);
+        });
+        if (tail)
+          emitBlock(jb, idx(full), tail, cols, kBegin, kEnd, slice);
+        dealloc(slice);
+      });
+    };
+    loop(fullK, kcSteps, [&](Value kBegin) { kBlock(kBegin, kcSteps); });
+    if (restK)
+      kBlock(idx(fullK), restK);
+    return;
+  }
   // The k loop is unrolled when every k block divides evenly: fewer
   // loop-control instructions among the FMAs / dots.
   unroll = (kSteps % kcSteps == 0 && kcSteps % 4 == 0) ? 4 : 1;
@@ -366,37 +509,43 @@ void KernelBuilder::emitMatmul(const MatrixOperand &aOp, const MatrixOperand &bO
                 Value prepacked,
                 linalg::LinalgOp bCast) {
   bool dot = cfg.bf16Dot && elem.isBF16();
+  // `packed`: B packed whole; null: packed a panel slice at a time, inside
+  // the kernel (B of this batch).
   auto one = [&](ValueRange batch, Value packed) {
     ValueRange aB = aOp.batched ? batch : ValueRange{};
+    ValueRange bB = bOp.batched ? batch : ValueRange{};
     Value aCopy;
     SmallVector<Value> aIx;
     bool aTransposed;
     Value a = prepareA(aOp, aB, m, k, dot, aCopy, aIx, aTransposed);
-    emitKernel(a, aIx, aTransposed, packed, c, batch, m, n, k, dot);
+    auto packSlice = [&](Value jb, int64_t cols, Value kBegin,
+                         int64_t steps) {
+      return packPanelSlice(bOp, bB, jb, cols, kBegin, steps, elem, dot,
+                            bCast);
+    };
+    emitKernel(a, aIx, aTransposed, packed, c, batch, m, n, k, dot,
+               /*bRowMajor=*/false, /*cColOffset=*/nullptr,
+               packed ? PanelPacker() : PanelPacker(packSlice));
     if (aCopy)
       dealloc(aCopy);
   };
-  if (!bOp.batched) {
-    Value packed =
-        prepacked ? prepacked : packB(bOp, {}, n, k, elem, dot, bCast);
-    if (!batches)
-      one({}, packed);
-    else
-      loop(batches, 1, [&](Value batch) { one(batch, packed); },
-           /*parallel=*/true);
-    if (!prepacked)
-      dealloc(packed);
+  // A B shared by several batches is packed whole, once, outside the batch
+  // loop; any other B that is not already packed is packed slice by slice
+  // inside the kernel.
+  if (!bOp.batched && batches && !prepacked) {
+    Value packed = packB(bOp, {}, n, k, elem, dot, bCast);
+    loop(batches, 1, [&](Value batch) { one(batch, packed); },
+         /*parallel=*/true);
+    dealloc(packed);
     return;
   }
-  // Batches are independent (parallel): each packs its own B.
-  loop(
-      batches, 1,
-      [&](Value batch) {
-        Value packed = packB(bOp, batch, n, k, elem, dot, bCast);
-        one(batch, packed);
-        dealloc(packed);
-      },
-      /*parallel=*/true);
+  if (!batches) {
+    one({}, prepacked);
+    return;
+  }
+  // Batches are independent (parallel).
+  loop(batches, 1, [&](Value batch) { one(batch, prepacked); },
+       /*parallel=*/true);
 }
 
 /// How one operand map reads a matrix whose default map is

@@ -1,11 +1,15 @@
 // RUN: fp-opt %s -lowp-x86-lower-contractions="target=sapphirerapids mr=2" -split-input-file | FileCheck %s --check-prefix=DOT
 // RUN: fp-opt %s -lowp-x86-lower-contractions="target=avx2 mr=3 nr=8" -split-input-file | FileCheck %s --check-prefix=FMA
 
-// AVX512_BF16: B packed into VNNI pairs (k/2 x 2*nr), a 2 x 32 block of C in
+// AVX512_BF16: B packed into VNNI pairs (k/2 x 2*nr) one k block of one
+// panel at a time, inside the kernel's loops, into a buffer freed after the
+// panel; a 2 x 32 block of C in
 // four zmm accumulators carried by the k loop, one vdpbf16ps per
 // accumulator and k pair.
 // DOT-LABEL: func @matmul_bf16
-// DOT: %[[P:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x4x64xbf16>
+// DOT: scf.for
+// DOT: scf.for
+// DOT: %[[P:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4x64xbf16>
 // DOT: scf.for
 // DOT: %[[E:.*]] = vector.load %{{.*}} : memref<8x32xbf16>, vector<16xbf16>
 // DOT: %[[O:.*]] = vector.load %{{.*}} : memref<8x32xbf16>, vector<16xbf16>
@@ -14,8 +18,8 @@
 // DOT: scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %c2
 // DOT-COUNT-4: vector.load %{{.*}} : memref<4x32xf32>, vector<16xf32>
 // DOT: %{{.*}}:4 = scf.for %{{.*}} iter_args(%[[A0:.*]] = %{{.*}}, %[[A1:.*]] = %{{.*}}, %[[A2:.*]] = %{{.*}}, %[[A3:.*]] = %{{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
-// DOT: %[[B0:.*]] = vector.load %[[P]]{{.*}} : memref<1x4x64xbf16>, vector<32xbf16>
-// DOT: %[[B1:.*]] = vector.load %[[P]]{{.*}} : memref<1x4x64xbf16>, vector<32xbf16>
+// DOT: %[[B0:.*]] = vector.load %[[P]]{{.*}} : memref<4x64xbf16>, vector<32xbf16>
+// DOT: %[[B1:.*]] = vector.load %[[P]]{{.*}} : memref<4x64xbf16>, vector<32xbf16>
 // DOT: vector.load %{{.*}} : memref<4x8xbf16>, vector<2xbf16>
 // DOT: vector.bitcast %{{.*}} : vector<2xbf16> to vector<1xi32>
 // DOT: %[[S:.*]] = vector.broadcast %{{.*}} : i32 to vector<16xi32>
@@ -31,9 +35,9 @@
 // of 8 columns, A into an f32 copy) and the kernel is f32 FMA on a 3 x 8
 // block, k unrolled 4 times; M = 4 leaves a 1-row tail block.
 // FMA-LABEL: func @matmul_bf16
-// FMA: %[[P:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4x8x8xf32>
-// FMA: arith.extf %{{.*}} : vector<8xbf16> to vector<8xf32>
 // FMA: %[[WA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4x8xf32>
+// FMA: arith.extf %{{.*}} : vector<8xbf16> to vector<8xf32>
+// FMA: %[[P:.*]] = memref.alloc() {alignment = 64 : i64} : memref<8x8xf32>
 // FMA: arith.extf %{{.*}} : vector<8xbf16> to vector<8xf32>
 // FMA: scf.for %{{.*}} = %c0 to %c3 step %c3
 // FMA: scf.for {{.*}} step %c4 iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>)
@@ -53,7 +57,7 @@ func.func @matmul_bf16(%a: memref<4x8xbf16>, %b: memref<8x32xbf16>, %c: memref<4
 // Batches loop around the same kernel.
 // DOT-LABEL: func @batch_matmul_f32
 // DOT: scf.for %[[BATCH:.*]] =
-// DOT: memref.alloc() {alignment = 64 : i64} : memref<1x8x32xf32>
+// DOT: memref.alloc() {alignment = 64 : i64} : memref<8x32xf32>
 // DOT: vector.load %{{.*}}[%[[BATCH]], %{{.*}}, %{{.*}}] : memref<3x8x32xf32>, vector<16xf32>
 // DOT: memref.load %{{.*}}[%[[BATCH]], %{{.*}}, %{{.*}}] : memref<3x2x8xf32>
 // DOT: vector.fma
@@ -82,20 +86,22 @@ func.func @untouched(%a: tensor<4x8xf32>, %b: tensor<8x32xf32>, %c: tensor<4x32x
 // stages of shuffles (64), stored as VNNI rows. N = 40: a zero-padded last
 // panel and a masked last vector of C.
 // DOT-LABEL: func @matmul_bt_bf16
-// DOT: %[[P:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x32x64xbf16>
+// DOT: %[[P:.*]] = memref.alloc() {alignment = 64 : i64} : memref<32x64xbf16>
 // DOT-COUNT-16: vector.bitcast %{{.*}} : vector<32xbf16> to vector<16xi32>
 // DOT-COUNT-64: vector.shuffle {{.*}} : vector<16xi32>, vector<16xi32>
-// DOT-COUNT-16: vector.store %{{.*}}, %[[P]]{{.*}} : memref<2x32x64xbf16>, vector<32xbf16>
-// DOT: vector.store %{{.*}}, %[[P]][%c1, %{{.*}}, %c0] : memref<2x32x64xbf16>, vector<32xbf16>
+// DOT-COUNT-16: vector.store %{{.*}}, %[[P]]{{.*}} : memref<32x64xbf16>, vector<32xbf16>
 // DOT: x86vector.avx512.dot
+// DOT: memref.dealloc %[[P]]
+// DOT: %[[Q:.*]] = memref.alloc() {alignment = 64 : i64} : memref<32x64xbf16>
+// DOT: vector.store %{{.*}}, %[[Q]][%{{.*}}, %c0] : memref<32x64xbf16>, vector<32xbf16>
 // DOT: %[[M:.*]] = vector.constant_mask [8] : vector<16xi1>
 // DOT: vector.maskedload %{{.*}}[%{{.*}}, %c32], %[[M]]
 // DOT: x86vector.avx512.dot
 // DOT: vector.maskedstore %{{.*}}[%{{.*}}, %c32], %[[M]]
-// DOT: memref.dealloc %[[P]]
+// DOT: memref.dealloc %[[Q]]
 // On AVX2 the f32 B^T is transposed in 8 x 8 blocks (24 shuffles each).
 // FMA-LABEL: func @matmul_bt_bf16
-// FMA: memref.alloc() {alignment = 64 : i64} : memref<5x64x8xf32>
+// FMA: memref.alloc() {alignment = 64 : i64} : memref<64x8xf32>
 // FMA-COUNT-8: arith.extf %{{.*}} : vector<8xbf16> to vector<8xf32>
 // FMA-COUNT-24: vector.shuffle {{.*}} : vector<8xi32>, vector<8xi32>
 // FMA: vector.fma
