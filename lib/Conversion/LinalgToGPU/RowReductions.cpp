@@ -484,10 +484,9 @@ public:
 private:
   /// Elements of one row of `op` (1 for ops over the rows alone).
   int64_t rowElements(linalg::LinalgOp op) const {
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     int64_t n = 1;
-    for (int64_t size :
-         ArrayRef<int64_t>(op.getStaticLoopRanges()).drop_front(
-             group.rowShape.size()))
+    for (int64_t size : ArrayRef(ranges).drop_front(group.rowShape.size()))
       n *= size;
     return n;
   }
@@ -727,14 +726,14 @@ void RowKernelEmitter::emitRowElementwise(OpBuilder &b, Member &m) {
   for (OpOperand &init : m.op.getDpsInitsMutable())
     rowValues.erase(init.get());
   forEachThread(b, [&](OpBuilder &b) {
-  ArrayRef<int64_t> ranges = m.op.getStaticLoopRanges();
+  SmallVector<int64_t> ranges = m.op.getStaticLoopRanges();
   auto loop = scf::ForOp::create(b, loc, tid, index(b, rowElements(m.op)),
                                  index(b, threads));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   SmallVector<Value> ivs(rowIvs);
   llvm::append_range(ivs, delinearize(b, loop.getInductionVar(),
-                                      ranges.drop_front(rowIvs.size())));
+                                      ArrayRef(ranges).drop_front(rowIvs.size())));
   IRMapping mapping;
   mapOperands(b, m.op, ivs, mapping);
   Block *body = m.op.getBlock();
@@ -751,7 +750,7 @@ void RowKernelEmitter::emitRowElementwise(OpBuilder &b, Member &m) {
 
 void RowKernelEmitter::emitRowReduction(OpBuilder &b, Member &m) {
   syncBefore(b, m.op);
-  ArrayRef<int64_t> ranges = m.op.getStaticLoopRanges();
+  SmallVector<int64_t> ranges = m.op.getStaticLoopRanges();
   SmallVector<Value> identities;
   for (const ReductionOutput &out : m.outputs)
     identities.push_back(arith::ConstantOp::create(b, loc, out.identity));
@@ -766,7 +765,7 @@ void RowKernelEmitter::emitRowReduction(OpBuilder &b, Member &m) {
     b.setInsertionPointToStart(loop.getBody());
     SmallVector<Value> ivs(rowIvs);
     llvm::append_range(ivs, delinearize(b, loop.getInductionVar(),
-                                        ranges.drop_front(rowIvs.size())));
+                                        ArrayRef(ranges).drop_front(rowIvs.size())));
     IRMapping mapping;
     // Accumulators are used only by their combiners, mapped below.
     for (OpOperand *in : m.op.getDpsInputOperands()) {
