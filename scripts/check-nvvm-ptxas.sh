@@ -17,7 +17,7 @@ for model in "$ROOT/examples/models/mlp.mlir" \
     set -- $cfg
     arch=$1; [ "$arch" = sm_70 ] && arch=sm_75
     ptx="$("$FPOPT" "$model" --lowp-auto-mixed-precision="target=$1 policy=$2" 2>/dev/null \
-      | "$FPOPT" -lowp-pipeline-nvvm="chip=$1 cuda-path=$CUDA" \
+      | "$FPOPT" -lowp-pipeline-nvvm="target=$1 cuda-path=$CUDA" \
       | python3 "$EXTRACT" --ptxas "$CUDA/bin/ptxas" --arch "$arch")"
     rc=$?
     [ $rc -ne 0 ] && status=1

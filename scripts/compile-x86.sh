@@ -34,7 +34,7 @@ echo "== $OUT/$NAME.mixed.mlir: $(grep -c 'lowp.cast' "$OUT/$NAME.mixed.mlir" ||
 /usr/bin/python3 "$ROOT/scripts/x86-harness.py" "$OUT/$NAME.mixed.mlir" > "$OUT/$NAME.mixed.run.mlir"
 /usr/bin/python3 "$ROOT/scripts/x86-harness.py" "$MODEL" > "$OUT/$NAME.f32.run.mlir"
 for v in mixed f32; do
-  "$FPOPT" "$OUT/$NAME.$v.run.mlir" -lowp-pipeline-x86="cpu=$HOST" -o "$OUT/$NAME.$v.$HOST.llvm.mlir"
+  "$FPOPT" "$OUT/$NAME.$v.run.mlir" -lowp-pipeline-x86="target=$HOST" -o "$OUT/$NAME.$v.$HOST.llvm.mlir"
   "$LLVM/mlir-runner" "$OUT/$NAME.$v.$HOST.llvm.mlir" -e main -entry-point-result=void \
     -shared-libs="$RUNLIBS" > "$OUT/$NAME.$v.out"
 done
@@ -51,7 +51,7 @@ row = [t for t in json.load(sys.stdin) if t['name'] == '$CHIP'][0]
 print(row['llvmCpu'], row['llvmFeatures'] or '-')")
 LLC_FLAGS=(-O3 -mcpu="$MCPU")
 if [ "$MATTR" != "-" ]; then LLC_FLAGS+=(-mattr="$MATTR"); fi
-"$FPOPT" "$OUT/$NAME.mixed.mlir" -lowp-pipeline-x86="cpu=$CHIP" \
+"$FPOPT" "$OUT/$NAME.mixed.mlir" -lowp-pipeline-x86="target=$CHIP" \
   | "$LLVM/mlir-translate" --mlir-to-llvmir -o "$OUT/$NAME.$CHIP.ll"
 "$LLVM/llc" "${LLC_FLAGS[@]}" "$OUT/$NAME.$CHIP.ll" -o "$OUT/$NAME.$CHIP.s"
 "$LLVM/llc" "${LLC_FLAGS[@]}" -filetype=obj "$OUT/$NAME.$CHIP.ll" -o "$OUT/$NAME.$CHIP.o"

@@ -16,7 +16,11 @@ statistics are
   min      the `percentile`-th percentile of the non-zero |x|: found in the
            binade where the cumulative count (smallest first) reaches it,
            placed inside that binade assuming log-uniform values;
-  samples  the number of non-zero elements seen.
+  samples  the number of non-zero elements seen;
+  histogram, lowest_binade
+           the counts per binade, from the lowest non-empty one
+           (binade = f32 exponent field - 127; field 0, the subnormals,
+           is binade -127), for `range`'s predicted-error rule.
 
 Only the standard library is used.
 """
@@ -68,10 +72,27 @@ def binade_floor(exponent_field):
     return 2.0 ** (exponent_field - F32_BIAS)
 
 
-def statistics(amax, counts, percentile):
+def histogram(counts):
+    """The counts from the lowest to the highest non-empty binade."""
+    used = [field for field, count in enumerate(counts) if count]
+    if not used:
+        return {}
+    return {"histogram": counts[used[0]:used[-1] + 1],
+            "lowest_binade": used[0] - F32_BIAS}
+
+
+def statistics(amax, counts, percentile, with_histogram=True):
     total = sum(counts)
     if total == 0:
         return {"amax": amax, "min": 0.0, "samples": 0}
+    stats = statistics_without_histogram(amax, counts, percentile)
+    if with_histogram:
+        stats.update(histogram(counts))
+    return stats
+
+
+def statistics_without_histogram(amax, counts, percentile):
+    total = sum(counts)
     threshold = total * percentile / 100.0
     seen = 0
     for field, count in enumerate(counts):
@@ -93,6 +114,9 @@ def main(argv):
     parser.add_argument("--percentile", type=float, default=4.0,
                         help="percent of non-zero |x| allowed below min "
                              "(default 4)")
+    parser.add_argument("--no-histogram", action="store_true",
+                        help="write amax and min only (`range` then decides "
+                             "by dynamic range, not by predicted error)")
     parser.add_argument("--apply", metavar="MODEL",
                         help="write the statistics into this MLIR file")
     parser.add_argument("--fp-opt", default="fp-opt",
@@ -110,7 +134,8 @@ def main(argv):
     entries = []
     for (function, index), (amax, counts) in sorted(tensors.items()):
         entry = {"function": function, "index": index}
-        entry.update(statistics(amax, counts, args.percentile))
+        entry.update(statistics(amax, counts, args.percentile,
+                                 not args.no_histogram))
         entries.append(entry)
     with open(args.stats, "w") as f:
         json.dump({"percentile": args.percentile, "tensors": entries}, f,

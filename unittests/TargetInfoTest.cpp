@@ -77,12 +77,12 @@ TEST(TargetInfo, MmaSyncTilings) {
   EXPECT_EQ(lookupTarget("sm_75")->mmaSync16.mma.k, 8u);
   EXPECT_EQ(lookupTarget("sm_75")->mmaSync16.stages, 1u); // no cp.async
   for (const char *chip : {"sm_80", "sm_86", "sm_89", "sm_90", "sm_100"}) {
-    const MmaSyncTiling &t = lookupTarget(chip)->mmaSync16;
+    const GPUGemmTiling &t = lookupTarget(chip)->mmaSync16;
     EXPECT_EQ(t.mma.k, 16u) << chip;
     EXPECT_EQ(t.stages, 2u) << chip;
   }
   for (const TargetInfo &target : getAllTargets()) {
-    const MmaSyncTiling &t = target.mmaSync16;
+    const GPUGemmTiling &t = target.mmaSync16;
     if (!t.valid())
       continue;
     // The layout the kernel builder assumes: whole 16 x 8 instruction

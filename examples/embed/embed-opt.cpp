@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lowp/InitLowp.h"
+#include "lowp/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -27,6 +28,12 @@ using namespace mlir;
 namespace {
 struct EmbedPipelineOptions
     : public PassPipelineOptions<EmbedPipelineOptions> {
+  Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("Run fp-opt's decisions for this chip of its "
+                     "capability table, built from C++ "
+                     "(lowp::buildAutoMixedPrecisionPipeline)"),
+      llvm::cl::init("")};
   Option<std::string> precision{
       *this, "precision",
       llvm::cl::desc("fp-opt passes or pipeline to run, in textual form"),
@@ -34,25 +41,48 @@ struct EmbedPipelineOptions
 };
 } // namespace
 
-/// The embedder's own flow: clean up, let fp-opt decide precisions (the
-/// `precision` option names fp-opt's pipeline, e.g.
-/// "lowp-auto-mixed-precision{target=sm_90}"), clean up again.
-static void buildEmbedPipeline(OpPassManager &pm,
-                               const EmbedPipelineOptions &options) {
+/// The embedder's own flow: clean up, let fp-opt decide precisions, clean
+/// up again. fp-opt's pipeline comes from its C++ API (`target`) or from
+/// text (`precision`, e.g. "lowp-auto-mixed-precision{target=sm_90}"); an
+/// error in either is an error in the embedder's pipeline, not an abort.
+static LogicalResult
+buildEmbedPipeline(OpPassManager &pm, const EmbedPipelineOptions &options,
+                   function_ref<LogicalResult(const Twine &)> errorHandler) {
   pm.addPass(createCanonicalizerPass());
-  if (!options.precision.empty() &&
-      failed(parsePassPipeline(options.precision, pm, llvm::errs())))
-    llvm::report_fatal_error("embed-pipeline: invalid precision pipeline");
+  if (!options.target.empty()) {
+    lowp::AutoMixedPrecisionOptions decisions;
+    decisions.target = options.target.getValue();
+    if (failed(lowp::buildAutoMixedPrecisionPipeline(pm, decisions,
+                                                     errorHandler)))
+      return failure();
+  }
+  if (!options.precision.empty()) {
+    std::string message;
+    llvm::raw_string_ostream os(message);
+    if (failed(parsePassPipeline(options.precision, pm, os)))
+      return errorHandler("embed-pipeline: invalid precision pipeline: " +
+                          message);
+  }
   pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
+  return success();
 }
 
 int main(int argc, char **argv) {
   registerAllPasses();                       // upstream passes
   lowp::registerLowpPassesAndPipelines();    // fp-opt's, next to them
-  PassPipelineRegistration<EmbedPipelineOptions>(
+  registerPassPipeline(
       "embed-pipeline", "The embedding compiler's flow around fp-opt",
-      buildEmbedPipeline);
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        EmbedPipelineOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        return buildEmbedPipeline(pm, options, errorHandler);
+      },
+      [](function_ref<void(const detail::PassOptions &)> handler) {
+        handler(EmbedPipelineOptions());
+      });
 
   DialectRegistry registry;
   registry.insert<arith::ArithDialect, func::FuncDialect,

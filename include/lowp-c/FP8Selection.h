@@ -54,7 +54,7 @@ typedef struct MlirLowpFP8Decision {
   double binadesE4M3, binadesE5M2;
 } MlirLowpFP8Decision;
 
-/// Chooses the format of one tensor for target `chip`.
+/// Chooses the format of one tensor for `target`, a row of the capability table.
 ///
 /// With `hasStats`, `amax` and `min` are the tensor's calibration statistics
 /// (as in #lowp.stats); without, only the role and recipe decide and no
@@ -65,7 +65,7 @@ typedef struct MlirLowpFP8Decision {
 /// `messageCallback`; on failure (unknown chip, target without FP8 and no
 /// fallback) hands the error message to it. The callback may be null.
 MLIR_CAPI_EXPORTED MlirLogicalResult mlirLowpSelectFP8Format(
-    MlirStringRef chip, MlirLowpTensorRole role, bool hasStats, double amax,
+    MlirStringRef target, MlirLowpTensorRole role, bool hasStats, double amax,
     double min, MlirLowpFP8Recipe recipe, unsigned margin,
     bool allowBF16Fallback, MlirLowpFP8Decision *decision,
     MlirStringCallback messageCallback, void *userData);

@@ -8,9 +8,11 @@
 #include "lowp/Analysis/FP8Selection.h"
 #include "lowp/Formats/FloatFormats.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mlir;
@@ -80,6 +82,120 @@ double mlir::lowp::computeFP8Scale(Format format, double amax,
       getFP8Info(format).maxFinite / amax / std::ldexp(1.0, (int)margin);
   // The scale is an f32 operand: keep it a normal f32.
   return std::clamp(scale, std::ldexp(1.0, -126), std::ldexp(1.0, 127));
+}
+
+namespace {
+/// n * E[y^2] and n * E[(q(y) - y)^2] summed over populations of scaled
+/// values.
+struct ErrorSums {
+  double signal = 0, error = 0;
+};
+} // namespace
+
+/// Mean squared rounding error of `format` at a magnitude `y` that is neither
+/// flushed nor saturated: a twelfth of the squared spacing there.
+static double roundingVariance(const FloatFormatInfo &format, double y) {
+  double ulp = y < format.minNormal
+                   ? format.minSubnormal
+                   : std::ldexp(1.0, std::ilogb(y) - (int)format.mantissaBits);
+  return ulp * ulp / 12.0;
+}
+
+/// Adds `count` values spread log-uniformly over [a, b] (a point mass when
+/// a == b) of an already scaled tensor. The interval is cut where the
+/// format's behaviour changes: half its smallest subnormal (flush below),
+/// its normal binades (spacing doubles at each), its largest finite value
+/// (saturation above).
+static void addScaledPopulation(const FloatFormatInfo &format, double a,
+                                double b, double count, ErrorSums &sums) {
+  double flushBelow = format.minSubnormal / 2, maxFinite = format.maxFinite;
+  if (!(b > a)) {
+    sums.signal += count * a * a;
+    if (a < flushBelow)
+      sums.error += count * a * a;
+    else if (a > maxFinite)
+      sums.error += count * (a - maxFinite) * (a - maxFinite);
+    else
+      sums.error += count * roundingVariance(format, a);
+    return;
+  }
+  double logWidth = std::log(b / a);
+  sums.signal += count * (b * b - a * a) / (2 * logWidth);
+  for (double c = a; c < b;) {
+    double d;
+    if (c < flushBelow) {
+      d = std::min(b, flushBelow);
+      // Flushed: the error is the value itself.
+      sums.error += count * (d * d - c * c) / (2 * logWidth);
+    } else if (c >= maxFinite) {
+      d = b;
+      // Saturated: integral of (y - M)^2 / y.
+      sums.error += count / logWidth *
+                    ((d * d - c * c) / 2 - 2 * maxFinite * (d - c) +
+                     maxFinite * maxFinite * std::log(d / c));
+    } else {
+      double next = c < format.minNormal
+                        ? format.minNormal
+                        : std::ldexp(1.0, std::ilogb(c) + 1);
+      d = std::min({b, next, maxFinite});
+      if (d <= c) // c sits exactly on maxFinite's binade edge
+        d = std::min(b, maxFinite);
+      sums.error +=
+          count * std::log(d / c) / logWidth * roundingVariance(format, c);
+    }
+    if (d <= c)
+      break;
+    c = d;
+  }
+}
+
+std::optional<double>
+mlir::lowp::predictFP8RelativeError(Format format,
+                                    const TensorStatistics &stats,
+                                    unsigned margin) {
+  if (stats.histogram.empty() || !(stats.amax > 0) ||
+      !std::isfinite(stats.amax))
+    return std::nullopt;
+  FloatFormatInfo info = getFP8Info(format);
+  double scale = computeFP8Scale(format, stats.amax, margin);
+  ErrorSums sums;
+  // The element at amax scales to max_finite / 2^margin, which the format
+  // holds exactly; in heavy-tailed tensors it alone can carry most of the
+  // energy, so it is counted as the exact point it is.
+  double top = stats.amax * scale;
+  sums.signal += top * top;
+  if (top > info.maxFinite)
+    sums.error += (top - info.maxFinite) * (top - info.maxFinite);
+  bool amaxCounted = false;
+  for (size_t i = stats.histogram.size(); i-- > 0;) {
+    double count = (double)stats.histogram[i];
+    if (!amaxCounted && count > 0) {
+      count -= 1;
+      amaxCounted = true;
+    }
+    if (count <= 0)
+      continue;
+    int binade = stats.lowestBinade + (int)i;
+    // f32's subnormals share the binade -127: [2^-149, 2^-126).
+    double lo = std::ldexp(1.0, binade == -127 ? -149 : binade);
+    double hi = std::min(std::ldexp(1.0, binade + 1), stats.amax);
+    if (hi < lo) // inconsistent with amax: take the values as amax
+      lo = hi;
+    addScaledPopulation(info, lo * scale, hi * scale, count, sums);
+  }
+  if (!(sums.signal > 0))
+    return std::nullopt;
+  return std::sqrt(sums.error / sums.signal);
+}
+
+double mlir::lowp::getFP8RoundingError(Format format) {
+  return std::ldexp(1.0, -(int)getFP8Info(format).mantissaBits) *
+         std::sqrt(std::log(2.0) / 18.0);
+}
+
+double mlir::lowp::getDefaultFP8ErrorBound(const TargetInfo &target) {
+  std::optional<Format> e5m2 = target.getE5M2();
+  return e5m2 ? 2 * getFP8RoundingError(*e5m2) : 0.0;
 }
 
 /// Does a tensor with `stats`, scaled for `format`, keep its smallest
@@ -153,6 +269,32 @@ mlir::lowp::selectFP8Format(const TargetInfo &target, TensorRole role,
     return byRole("recipe range without #lowp.stats");
   if (stats->amax <= 0)
     return choose(*e4m3, "all-zero tensor: any format holds it, E4M3");
+  std::optional<double> errorE4M3 =
+      predictFP8RelativeError(*e4m3, *stats, options.margin);
+  std::optional<double> errorE5M2 =
+      predictFP8RelativeError(*e5m2, *stats, options.margin);
+  if (errorE4M3 && errorE5M2) {
+    double bound = options.maxRelativeError > 0
+                       ? options.maxRelativeError
+                       : getDefaultFP8ErrorBound(target);
+    decision.errorE4M3 = errorE4M3;
+    decision.errorE5M2 = errorE5M2;
+    decision.errorBound = bound;
+    std::string errors =
+        llvm::formatv("predicted relative RMS error E4M3 {0:e2}, E5M2 {1:e2}",
+                      *errorE4M3, *errorE5M2)
+            .str();
+    if (std::min(*errorE4M3, *errorE5M2) > bound) {
+      decision.format = Format::BF16;
+      decision.reason =
+          llvm::formatv("{0} > bound {1:e2}: bf16", errors, bound).str();
+      return decision;
+    }
+    // Ties go to E4M3: the same error with one more mantissa bit in reserve.
+    if (*errorE4M3 <= *errorE5M2)
+      return choose(*e4m3, errors + ": E4M3");
+    return choose(*e5m2, errors + ": E5M2");
+  }
   if (stats->min <= 0)
     return choose(*e4m3,
                   "no small magnitude matters (min = 0): E4M3 holds amax");

@@ -55,7 +55,9 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult StatsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                 llvm::APFloat amax, llvm::APFloat min,
-                                std::optional<uint64_t> samples) {
+                                std::optional<uint64_t> samples,
+                                DenseI64ArrayAttr histogram,
+                                std::optional<int64_t> lowestBinade) {
   if (!amax.isFinite() || amax.isNegative())
     return emitError() << "amax must be finite and non-negative";
   if (!min.isFinite() || min.isNegative())
@@ -66,6 +68,19 @@ LogicalResult StatsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     amax.toString(amaxText);
     return emitError() << "min (" << minText << ") exceeds amax (" << amaxText
                        << ")";
+  }
+  if (bool(histogram) != lowestBinade.has_value())
+    return emitError() << "histogram and lowest_binade go together";
+  if (histogram) {
+    // f32's binades: -127 (its subnormals) to 127.
+    int64_t first = *lowestBinade;
+    if (first < -127 || first + (int64_t)histogram.size() - 1 > 127)
+      return emitError() << "histogram binades [" << first << ", "
+                         << first + (int64_t)histogram.size() - 1
+                         << "] lie outside f32's [-127, 127]";
+    if (llvm::any_of(histogram.asArrayRef(),
+                     [](int64_t count) { return count < 0; }))
+      return emitError() << "histogram counts must be non-negative";
   }
   return success();
 }

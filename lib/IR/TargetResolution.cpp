@@ -3,6 +3,10 @@
 #include "lowp/IR/TargetResolution.h"
 #include "lowp/IR/LowpDialect.h"
 
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Mutex.h"
+#include "llvm/Support/raw_ostream.h"
+
 using namespace mlir;
 using namespace mlir::lowp;
 
@@ -25,4 +29,23 @@ FailureOr<const TargetInfo *> mlir::lowp::resolveTarget(Operation *op,
   op->emitError() << "unknown target '" << chip
                   << "'; known targets: " << getKnownTargetNames();
   return failure();
+}
+
+std::string mlir::lowp::selectTargetOption(StringRef owner, StringRef target,
+                                           StringRef oldName,
+                                           StringRef oldValue) {
+  if (oldValue.empty())
+    return target.str();
+  static llvm::sys::SmartMutex<true> mutex;
+  static llvm::StringSet<> warned;
+  {
+    llvm::sys::SmartScopedLock<true> lock(mutex);
+    std::string key = (owner + " " + oldName).str();
+    if (warned.insert(key).second)
+      llvm::errs() << "warning: " << owner << ": option '" << oldName
+                   << "' is deprecated and will be removed in the next "
+                      "release; use 'target'"
+                   << (target.empty() ? "" : " (given too: it wins)") << "\n";
+  }
+  return target.empty() ? oldValue.str() : target.str();
 }

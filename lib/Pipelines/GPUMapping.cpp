@@ -5,7 +5,13 @@
 
 #include "lowp/Conversion/Passes.h"
 
-#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace mlir::lowp;
@@ -20,29 +26,24 @@ void mlir::lowp::addNaiveGPUMapping(
   // read into dense ones (finalize-memref-to-llvm aborts on them).
   addLowpToBufferizableTensors(pm);
   addBufferization(pm);
-  addPipelineText(pm, "canonicalize");
+  pm.addPass(createCanonicalizerPass());
   pm.addPass(createLowpInlineScalarResources());
   if (lowerMatrixOps)
     lowerMatrixOps(pm);
   // Constants (the FP8 clamp bounds, loop bounds) are sunk into the
   // launches, so the kernels see them as constants, not parameters.
-  addPipelineText(pm,
-                  "func.func(convert-linalg-to-parallel-loops,"
-                  "scf-parallel-loop-tiling{parallel-loop-tile-sizes=1," +
-                      std::to_string(threads) +
-                      " no-min-max-bounds=true},"
-                      "gpu-map-parallel-loops,convert-parallel-loops-to-gpu),"
-                      "gpu-launch-sink-index-computations,gpu-kernel-outlining,"
-                      "lower-affine,canonicalize");
+  OpPassManager &funcs = pm.nest<func::FuncOp>();
+  funcs.addPass(createConvertLinalgToParallelLoopsPass());
+  funcs.addPass(createParallelLoopTilingPass(
+      {1, static_cast<int64_t>(threads)}, /*noMinMaxBounds=*/true));
+  funcs.addPass(createGpuMapParallelLoopsPass());
+  funcs.addPass(createConvertParallelLoopToGpuPass());
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createCanonicalizerPass());
   // FP8 everywhere, bf16 where the table has no bf16 arithmetic.
-  std::string emulated;
-  for (Format f : {Format::F16, Format::BF16, Format::F8E4M3FN, Format::F8E5M2,
-                   Format::F8E4M3FNUZ, Format::F8E5M2FNUZ})
-    if (!chip.hasNativeArithmetic(f))
-      emulated += (emulated.empty() ? "" : ",") + stringifyFormat(f).str();
-  addPipelineText(
-      pm,
-      "gpu.module(arith-emulate-unsupported-floats{source-types=" + emulated +
-          " target-type=f32},"
-          "math-extend-to-supported-types{target-type=f32})");
+  addFloatEmulation(pm.nest<gpu::GPUModuleOp>(), [&](Format format) {
+    return !chip.hasNativeArithmetic(format);
+  });
 }

@@ -1,5 +1,4 @@
-//===- GPUMapping.h - shared front half of the GPU pipelines -----*- C++
-//-*-===//
+//===- GPUMapping.h - shared front half of the GPU pipelines -----*- C++ -*-===//
 //
 // lowp-pipeline-nvvm and lowp-pipeline-rocdl differ only from the kernels'
 // conversions on; the way to the kernels is the same.

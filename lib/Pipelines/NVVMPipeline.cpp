@@ -12,123 +12,83 @@
 #include "PipelineSteps.h"
 
 #include "lowp/Conversion/Passes.h"
+#include "lowp/IR/TargetResolution.h"
 #include "lowp/Pipelines/Pipelines.h"
 #include "lowp/Target/TargetInfo.h"
 
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassOptions.h"
-#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace mlir::lowp;
 
-namespace {
-struct NVVMPipelineOptions : PassPipelineOptions<NVVMPipelineOptions> {
-  Option<std::string> chip{
-      *this, "chip",
-      llvm::cl::desc("NVIDIA chip of the capability table: sm_70, sm_75, "
-                     "sm_80, sm_86, sm_89, sm_90, sm_100")};
-  Option<unsigned> threads{
-      *this, "threads",
-      llvm::cl::desc("Threads per block along the innermost parallel "
-                     "dimension (the outer ones map to blocks)"),
-      llvm::cl::init(128)};
-  Option<std::string> cudaPath{
-      *this, "cuda-path",
-      llvm::cl::desc("CUDA toolkit whose libdevice provides math functions "
-                     "(__nv_expf, ...), linked into every kernel; empty: "
-                     "MLIR's default ($CUDA_ROOT, $CUDA_HOME, $CUDA_PATH); "
-                     "without libdevice the PTX declares them .extern")};
-  Option<bool> tensorCores{
-      *this, "tensor-cores",
-      llvm::cl::desc("f16/bf16 contractions to mma.sync kernels (false: "
-                     "every op on the naive mapping)"),
-      llvm::cl::init(true)};
-  Option<std::string> callingConvention{
-      *this, "calling-convention",
-      llvm::cl::desc("host: functions take and return host buffers and copy "
-                     "them to and from the device; device: they take and "
-                     "return device buffers"),
-      llvm::cl::init("host")};
-};
+std::string NVVMPipelineOptions::getTarget() const {
+  return selectTargetOption("lowp-pipeline-nvvm", target, "chip",
+                            deprecatedChip);
+}
 
-void buildNVVMPipeline(OpPassManager &pm, const NVVMPipelineOptions &opts) {
-  // Unknown or non-NVIDIA chips: lowp-convert-fp8-to-nvvm reports them on
-  // the module, before it changes anything.
-  const TargetInfo *info = lookupTarget(opts.chip);
-  if (!info || info->vendor != Vendor::NVIDIA) {
-    pm.addPass(createLowpConvertFP8ToNVVM({opts.chip}));
-    return;
-  }
+LogicalResult mlir::lowp::buildNVVMPipeline(OpPassManager &pm,
+                                            const NVVMPipelineOptions &opts,
+                                            PipelineErrorHandler errorHandler) {
+  // The PTX target is fixed here, so a module's lowp.target cannot stand
+  // in for a missing or unknown chip.
+  FailureOr<const TargetInfo *> found = lookupPipelineTarget(
+      "lowp-pipeline-nvvm", opts.getTarget(), Vendor::NVIDIA, errorHandler);
+  if (failed(found))
+    return failure();
+  const TargetInfo &info = **found;
+  std::string chip = info.name.str();
 
   // 1-2. Bufferization, f16/bf16 contractions to tensor-core kernels
   //      (mma.sync, tiled as the capability table says; the others get a
   //      remark), and the naive mapping of everything else (GPUMapping.h).
-  addNaiveGPUMapping(pm, *info, opts.threads, [&](OpPassManager &nested) {
+  addNaiveGPUMapping(pm, info, opts.threads, [&](OpPassManager &nested) {
     if (opts.tensorCores)
-      nested.addPass(createLowpNVVMLowerContractions({opts.chip, false}));
+      nested.addPass(createLowpNVVMLowerContractions({chip, false}));
   });
   // 3. Inside the kernels: FP8 conversions become the chip's cvt
   //    instructions (or a located error where it has none); bf16
   //    conversions a chip has no cvt for become exact integer code
   //    (lowp-expand-float-conversions).
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
-  kernels.addPass(createLowpConvertFP8ToNVVM({opts.chip}));
-  kernels.addPass(createLowpExpandFloatConversions({opts.chip}));
+  kernels.addPass(createLowpConvertFP8ToNVVM({chip}));
+  kernels.addPass(createLowpExpandFloatConversions({chip}));
   // Host functions allocate device memory and copy their arguments and
   // results as the calling convention says; gpu-async-region puts the
   // copies and launches on a stream (gpu-to-llvm lowers only async ones).
   pm.addPass(createLowpGPUDeviceBuffers({opts.callingConvention}));
-  addPipelineText(pm, "func.func(gpu-async-region)");
+  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
   // 4. Upstream's gpu-lower-to-nvvm-pipeline, step by step (it has no
   //    CUDA path option): PTX for the chip at the PTX ISA version the
   //    capability table gives it, libdevice linked from cuda-path.
-  std::string chip = info->llvmCpu.str();
-  std::string features = info->llvmFeatures.str();
-  addPipelineText(
-      pm,
-      "convert-nvgpu-to-nvvm,convert-vector-to-scf,convert-scf-to-cf,"
-      "convert-nvvm-to-llvm,convert-func-to-llvm,"
-      "expand-strided-metadata,nvvm-attach-target{chip=" +
-          chip + " features=" + features +
-          "},lower-affine,convert-arith-to-llvm,"
-          "convert-index-to-llvm,canonicalize,cse,"
-          "gpu.module(strip-debuginfo,convert-gpu-to-nvvm,"
-          "canonicalize,cse,reconcile-unrealized-casts),"
-          "gpu-to-llvm,reconcile-unrealized-casts,"
-          "gpu-module-to-binary{format=isa" +
-          (opts.cudaPath.empty() ? std::string()
-                                 : " toolkit=" + std::string(opts.cudaPath)) +
-          "},convert-math-to-llvm,canonicalize,cse,"
-          "reconcile-unrealized-casts");
-  // 5. mlir-translate does not know lowp's attributes.
-  pm.addPass(createLowpStripAttributes());
-}
-} // namespace
-
-void mlir::lowp::registerNVVMPipeline() {
-  // registerPassPipeline rather than PassPipelineRegistration: a missing
-  // chip is an error in the pipeline text (the PTX target is fixed when the
-  // pipeline is built, so a module's lowp.target cannot stand in for it).
-  registerPassPipeline(
-      "lowp-pipeline-nvvm",
-      "Lower a mixed-precision module to host LLVM dialect and PTX for an "
-      "NVIDIA chip: naive parallel-loop mapping, f32 accumulation, hardware "
-      "bf16/f16/FP8 conversions (cvt.rn.bf16.f32, "
-      "cvt.rn.satfinite.e4m3x2.f32), exact integer conversions where the "
-      "chip has none",
-      [](OpPassManager &pm, StringRef text,
-         function_ref<LogicalResult(const Twine &)> errorHandler) {
-        NVVMPipelineOptions options;
-        if (failed(options.parseFromString(text)))
-          return failure();
-        if (options.chip.empty())
-          return errorHandler("lowp-pipeline-nvvm needs chip=<sm_XX>");
-        buildNVVMPipeline(pm, options);
-        return success();
-      },
-      [](function_ref<void(const mlir::detail::PassOptions &)> optionsHandler) {
-        optionsHandler(NVVMPipelineOptions());
-      });
+  pm.addPass(createConvertNVGPUToNVVMPass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  GpuNVVMAttachTargetOptions attach;
+  attach.chip = info.llvmCpu.str();
+  attach.features = info.llvmFeatures.str();
+  pm.addPass(createGpuNVVMAttachTarget(attach));
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  OpPassManager &gpuModules = pm.nest<gpu::GPUModuleOp>();
+  gpuModules.addPass(createStripDebugInfoPass());
+  gpuModules.addPass(createConvertGpuOpsToNVVMOps());
+  gpuModules.addPass(createCanonicalizerPass());
+  gpuModules.addPass(createCSEPass());
+  gpuModules.addPass(createReconcileUnrealizedCastsPass());
+  // 5. Launches to LLVM, kernels to PTX, lowp's attributes dropped.
+  addGPUToLLVMFinalization(pm, opts.cudaPath);
+  return success();
 }

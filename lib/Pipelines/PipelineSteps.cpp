@@ -1,35 +1,43 @@
-//===- PipelineSteps.cpp - steps the lowering pipelines share -------------===//
+//===- PipelineSteps.cpp - steps the pipelines share ----------------------===//
 
 #include "PipelineSteps.h"
 
 #include "lowp/Conversion/Passes.h"
 
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
-#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
+
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
-
-void lowp::addPipelineText(OpPassManager &pm, StringRef text) {
-  if (failed(parsePassPipeline(text, pm, llvm::errs())))
-    llvm::report_fatal_error("lowp pipeline: bad pipeline text");
-}
+using namespace mlir::lowp;
 
 void lowp::addLowpToBufferizableTensors(OpPassManager &pm) {
   // Unregistered ops: one clear error here rather than whichever later step
   // trips over them first.
   pm.addPass(createLowpPrepareLoweringInput());
   pm.addPass(createConvertLowpToLinalg());
-  addPipelineText(pm, "func.func(convert-elementwise-to-linalg),"
-                      "lift-cf-to-scf");
+  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  pm.addPass(createLiftControlFlowToSCFPass());
 }
 
 void lowp::addBufferization(OpPassManager &pm) {
   // Expands with two dynamic sizes in one group would reach upstream
   // expand-strided-metadata as memref.expand_shape, which crashes on them.
   pm.addPass(createLowpExpandShapeToReshape());
-  addPipelineText(pm, "one-shot-bufferize{bufferize-function-boundaries "
-                      "function-boundary-type-conversion=identity-layout-map "
-                      "allow-return-allocs-from-loops}");
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  bufferize.allowReturnAllocsFromLoops = true;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   // Every buffer bufferization allocated is freed: ownership-based
   // deallocation frees intermediates where their last use is and hands the
   // buffers a function returns to its caller (who frees them), so a
@@ -38,5 +46,68 @@ void lowp::addBufferization(OpPassManager &pm) {
   bufferization::buildBufferDeallocationPipeline(pm);
   // The clones it needs where ownership is not statically known become
   // memref.alloc + memref.copy.
-  addPipelineText(pm, "convert-bufferization-to-memref");
+  pm.addPass(createConvertBufferizationToMemRefPass());
+}
+
+void lowp::addFloatEmulation(OpPassManager &pm,
+                             function_ref<bool(Format)> isEmulated) {
+  // The formats the decisions produce. The others of the table (tf32, the
+  // 6- and 4-bit formats, e8m0) never reach a lowering as arithmetic.
+  static constexpr Format kDecidedFormats[] = {
+      Format::F16,      Format::BF16,       Format::F8E4M3FN,
+      Format::F8E5M2,   Format::F8E4M3FNUZ, Format::F8E5M2FNUZ};
+  arith::ArithEmulateUnsupportedFloatsOptions emulate;
+  for (Format format : kDecidedFormats)
+    if (isEmulated(format))
+      emulate.sourceTypeStrs.push_back(stringifyFormat(format).str());
+  emulate.targetTypeStr = "f32";
+  pm.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
+  math::MathExtendToSupportedTypesOptions extend;
+  extend.targetTypeStr = "f32";
+  pm.addPass(math::createMathExtendToSupportedTypes(extend));
+}
+
+void lowp::addCPUToLLVMFinalization(OpPassManager &pm) {
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createLowpStripAttributes());
+}
+
+void lowp::addGPUToLLVMFinalization(OpPassManager &pm,
+                                    StringRef toolkitPath) {
+  pm.addPass(createGpuToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  GpuModuleToBinaryPassOptions serialize;
+  serialize.compilationTarget = "isa";
+  serialize.toolkitPath = toolkitPath.str();
+  pm.addPass(createGpuModuleToBinaryPass(serialize));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createLowpStripAttributes());
+}
+
+FailureOr<const TargetInfo *>
+lowp::lookupPipelineTarget(StringRef pipeline, StringRef chip, Vendor vendor,
+                           PipelineErrorHandler errorHandler) {
+  const TargetInfo *info = lookupTarget(chip);
+  if (info && info->vendor == vendor)
+    return info;
+  std::string rows;
+  for (const TargetInfo &row : getAllTargets())
+    if (row.vendor == vendor)
+      rows += (rows.empty() ? "" : ", ") + row.name.str();
+  std::string message =
+      (pipeline + " needs target=<chip>, one of the capability table's " +
+       stringifyVendor(vendor) + " chips (" + rows + "); got '" + chip + "'")
+          .str();
+  if (errorHandler)
+    (void)errorHandler(message);
+  else
+    llvm::errs() << message << "\n";
+  return failure();
 }

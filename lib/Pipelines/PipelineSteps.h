@@ -1,19 +1,19 @@
-//===- PipelineSteps.h - steps the lowering pipelines share ------*- C++ -*-===//
+//===- PipelineSteps.h - steps the pipelines share ---------------*- C++ -*-===//
 //
-// What lowp-pipeline-x86, -nvvm, -rocdl and -tpu do alike.
+// What lowp-pipeline-x86, -nvvm, -rocdl and -tpu do alike, written once.
+// Upstream passes are added through their C++ factories.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef LOWP_LIB_PIPELINES_PIPELINESTEPS_H
 #define LOWP_LIB_PIPELINES_PIPELINESTEPS_H
 
+#include "lowp/Pipelines/Pipelines.h"
+#include "lowp/Target/TargetInfo.h"
+
 #include "mlir/Pass/PassManager.h"
 
 namespace mlir::lowp {
-
-/// Appends a textual pipeline; the pieces are fixed strings, so a parse
-/// failure is a bug in the calling pipeline.
-void addPipelineText(OpPassManager &pm, StringRef text);
 
 /// The first step of every lowering: fp-opt's decisions become arith and
 /// linalg (convert-lowp-to-linalg), arith/math on whole tensors (front ends
@@ -28,6 +28,33 @@ void addLowpToBufferizableTensors(OpPassManager &pm);
 /// Buffers are freed (ownership-based deallocation); buffers a function
 /// returns belong to its caller.
 void addBufferization(OpPassManager &pm);
+
+/// Arithmetic in the formats lowp decides (f16, bf16, the FP8 formats) for
+/// which `isEmulated` holds runs in f32 between an extf and a truncf
+/// (arith-emulate-unsupported-floats, math-extend-to-supported-types), on
+/// the ops `pm` runs on.
+void addFloatEmulation(OpPassManager &pm,
+                       function_ref<bool(Format)> isEmulated);
+
+/// The end of the CPU pipelines (x86, TPU), after their own vector
+/// lowering: math to LLVM intrinsics or libm, memrefs and everything left
+/// to the LLVM dialect, and lowp's attributes dropped (mlir-translate does
+/// not know them).
+void addCPUToLLVMFinalization(OpPassManager &pm);
+
+/// The end of the GPU pipelines (NVVM, ROCDL), once the kernels are in the
+/// target's dialect: host launches to LLVM, each gpu.module serialized to
+/// assembly (`toolkitPath`: the CUDA toolkit whose libdevice is linked;
+/// empty: MLIR's default), host math to LLVM, and lowp's attributes
+/// dropped.
+void addGPUToLLVMFinalization(OpPassManager &pm, StringRef toolkitPath);
+
+/// The row of `vendor` named `chip`; otherwise reports, through
+/// `errorHandler` (stderr when null), that `pipeline` needs one, listing
+/// the vendor's rows.
+FailureOr<const TargetInfo *> lookupPipelineTarget(
+    StringRef pipeline, StringRef chip, Vendor vendor,
+    PipelineErrorHandler errorHandler);
 
 } // namespace mlir::lowp
 

@@ -2,7 +2,9 @@
 //
 // From a mixed-precision module (linalg + lowp on tensors) to host LLVM
 // dialect plus one gpu.binary of AMDGCN assembly per kernel for one AMD
-// chip, with the same naive mapping as lowp-pipeline-nvvm; no MFMA yet.
+// chip: f16, bf16 and FP8 contractions become tiled MFMA kernels (the GPU
+// tiling shared with lowp-pipeline-nvvm), everything else gets the same
+// naive mapping as there.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,42 +12,55 @@
 #include "PipelineSteps.h"
 
 #include "lowp/Conversion/Passes.h"
+#include "lowp/IR/TargetResolution.h"
 #include "lowp/Pipelines/Pipelines.h"
 #include "lowp/Target/TargetInfo.h"
 
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassOptions.h"
-#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace mlir::lowp;
 
-namespace {
-struct ROCDLPipelineOptions : PassPipelineOptions<ROCDLPipelineOptions> {
-  Option<std::string> chip{
-      *this, "chip",
-      llvm::cl::desc("AMD chip of the capability table: gfx908, gfx90a, "
-                     "gfx942, gfx950")};
-  Option<unsigned> threads{
-      *this, "threads",
-      llvm::cl::desc("Threads per block along the innermost parallel "
-                     "dimension (the outer ones map to blocks)"),
-      llvm::cl::init(128)};
-};
+std::string ROCDLPipelineOptions::getTarget() const {
+  return selectTargetOption("lowp-pipeline-rocdl", target, "chip",
+                            deprecatedChip);
+}
 
-void buildROCDLPipeline(OpPassManager &pm, const TargetInfo &info,
-                        const ROCDLPipelineOptions &opts) {
+LogicalResult
+mlir::lowp::buildROCDLPipeline(OpPassManager &pm,
+                               const ROCDLPipelineOptions &opts,
+                               PipelineErrorHandler errorHandler) {
+  // The AMDGCN target is fixed here, so a module's lowp.target cannot
+  // stand in for a missing or unknown chip.
+  FailureOr<const TargetInfo *> found = lookupPipelineTarget(
+      "lowp-pipeline-rocdl", opts.getTarget(), Vendor::AMD, errorHandler);
+  if (failed(found))
+    return failure();
+  const TargetInfo &info = **found;
   std::string chip = info.llvmCpu.str();
-  // 1-2. Bufferization and the naive mapping to kernels (GPUMapping.h).
-  addNaiveGPUMapping(pm, info, opts.threads);
+
+  // 1-2. Bufferization, f16/bf16/FP8 contractions to MFMA kernels (tiled
+  //      as the capability table says; the others get a remark, FP8 of a
+  //      flavour the chip's MFMA lacks an error), and the naive mapping of
+  //      everything else (GPUMapping.h).
+  addNaiveGPUMapping(pm, info, opts.threads, [&](OpPassManager &nested) {
+    if (opts.mfma)
+      nested.addPass(createLowpROCDLLowerContractions({chip, false}));
+  });
   // 3. Inside the kernels: conversions the chip has no instruction for
   //    (bf16 before gfx950; FP8 of the other flavour than the chip's, and
   //    all FP8 on gfx90a) become exact integer code; transcendental math
   //    becomes LLVM intrinsics the AMDGPU backend expands itself, so no
   //    ROCm device library (ocml) is needed.
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
-  kernels.addPass(createLowpExpandFloatConversions({opts.chip}));
+  kernels.addPass(createLowpExpandFloatConversions({info.name.str()}));
   //    f32 erf, tanh and log1p become polynomials (the x86 pipeline's
   //    lowp-approximate-math): they have no LLVM intrinsic, so
   //    convert-gpu-to-rocdl would call ocml, a ROCm install this pipeline
@@ -55,56 +70,38 @@ void buildROCDLPipeline(OpPassManager &pm, const TargetInfo &info,
   LowpApproximateMathOptions approximate;
   approximate.functions = {"erf", "tanh", "log1p"};
   kernels.addPass(createLowpApproximateMath(approximate));
-  addPipelineText(kernels, "math-expand-ops,convert-math-to-llvm");
+  kernels.addPass(math::createMathExpandOpsPass());
+  kernels.addPass(createConvertMathToLLVMPass());
   // 4. Upstream's ROCDL lowering. convert-arith-to-amdgpu turns the FP8
   //    conversions left (the chip's own flavour) into packed hardware
   //    converts (v_cvt_pk_fp8_f32, v_cvt_f32_fp8); convert-vector-to-llvm
   //    must come before convert-gpu-to-rocdl. Host vector code (a front
   //    end's cache updates as vector.transfer_write) becomes loops and
   //    1-D transfers first, as in the NVVM pipeline.
-  addPipelineText(
-      pm, "convert-vector-to-scf,convert-scf-to-cf,convert-func-to-llvm,"
-          "expand-strided-metadata,"
-          "rocdl-attach-target{chip=" +
-              chip +
-              "},lower-affine,"
-              "gpu.module(convert-arith-to-amdgpu{chipset=" +
-              chip + "},convert-amdgpu-to-rocdl{chipset=" + chip +
-              "},convert-vector-to-llvm,convert-gpu-to-rocdl{chipset=" + chip +
-              "},canonicalize,cse,reconcile-unrealized-casts),"
-              "gpu-to-llvm,reconcile-unrealized-casts,"
-              "gpu-module-to-binary{format=isa},"
-              "convert-math-to-llvm,canonicalize,cse,"
-              "reconcile-unrealized-casts");
-  // 5. mlir-translate does not know lowp's attributes.
-  pm.addPass(createLowpStripAttributes());
-}
-} // namespace
-
-void mlir::lowp::registerROCDLPipeline() {
-  // The chip is checked when the pipeline is built: the AMDGCN target is
-  // fixed then, so a module's lowp.target cannot stand in for it.
-  registerPassPipeline(
-      "lowp-pipeline-rocdl",
-      "Lower a mixed-precision module to host LLVM dialect and AMDGCN "
-      "assembly for an AMD chip: naive parallel-loop mapping, f32 "
-      "accumulation, packed FP8 converts of the chip's flavour, exact "
-      "integer conversions where the chip has none",
-      [](OpPassManager &pm, StringRef text,
-         function_ref<LogicalResult(const Twine &)> errorHandler) {
-        ROCDLPipelineOptions options;
-        if (failed(options.parseFromString(text)))
-          return failure();
-        const TargetInfo *info = lookupTarget(options.chip);
-        if (!info || info->vendor != Vendor::AMD)
-          return errorHandler("lowp-pipeline-rocdl needs chip=<gfx...> of "
-                              "the capability table (gfx908, gfx90a, gfx942, "
-                              "gfx950), got '" +
-                              options.chip + "'");
-        buildROCDLPipeline(pm, *info, options);
-        return success();
-      },
-      [](function_ref<void(const mlir::detail::PassOptions &)> handler) {
-        handler(ROCDLPipelineOptions());
-      });
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  GpuROCDLAttachTargetOptions attach;
+  attach.chip = chip;
+  pm.addPass(createGpuROCDLAttachTarget(attach));
+  pm.addPass(createLowerAffinePass());
+  OpPassManager &gpuModules = pm.nest<gpu::GPUModuleOp>();
+  ArithToAMDGPUConversionPassOptions arithToAMDGPU;
+  arithToAMDGPU.chipset = chip;
+  gpuModules.addPass(createArithToAMDGPUConversionPass(arithToAMDGPU));
+  ConvertAMDGPUToROCDLPassOptions amdgpuToROCDL;
+  amdgpuToROCDL.chipset = chip;
+  gpuModules.addPass(createConvertAMDGPUToROCDLPass(amdgpuToROCDL));
+  gpuModules.addPass(createConvertVectorToLLVMPass());
+  ConvertGpuOpsToROCDLOpsOptions gpuToROCDL;
+  gpuToROCDL.chipset = chip;
+  gpuModules.addPass(createConvertGpuOpsToROCDLOps(gpuToROCDL));
+  gpuModules.addPass(createCanonicalizerPass());
+  gpuModules.addPass(createCSEPass());
+  gpuModules.addPass(createReconcileUnrealizedCastsPass());
+  // 5. Launches to LLVM, kernels to AMDGCN assembly, lowp's attributes
+  //    dropped.
+  addGPUToLLVMFinalization(pm, /*toolkitPath=*/"");
+  return success();
 }

@@ -33,8 +33,27 @@ constexpr TileShape kNoTile{};
 // 48 KB every chip gives without opting in). Turing has ldmatrix but no
 // cp.async (one synchronous stage) and m16n8k8 for f16; Volta has neither
 // ldmatrix nor m16n8 shapes.
-constexpr MmaSyncTiling kMmaSyncSm75{{16, 8, 8}, 128, 128, 32, 2, 4, 1};
-constexpr MmaSyncTiling kMmaSyncSm80{{16, 8, 16}, 128, 128, 32, 2, 4, 2};
+constexpr GPUGemmTiling kMmaSyncSm75{{16, 8, 8}, 128, 128, 32, 2, 4, 1};
+constexpr GPUGemmTiling kMmaSyncSm80{{16, 8, 16}, 128, 128, 32, 2, 4, 2};
+// MFMA GEMM kernels (lowp-rocdl-lower-contractions). 128 x 128 workgroup
+// tiles of 2 x 2 waves of 64 lanes (256 threads), each wave 64 x 64: 64 f32
+// accumulators per lane whatever the instruction (2 x 2 32x32 tiles of 16
+// registers, or 4 x 4 16x16 tiles of 4). Slices 32 deep for 16-bit operands
+// and 64 for FP8 (both 64-byte rows), two padded LDS stages (37 KB, of
+// 64 KB), the next slice loaded through registers while the current one is
+// multiplied (gfx9 has no asynchronous global-to-LDS copy of 16 bytes).
+// gfx908/gfx90a: v_mfma_f32_32x32x8f16, bf16 as 32x32x4bf16 (gfx908) and
+// 32x32x8bf16_1k (gfx90a); gfx942: the 16x16x16 forms and
+// 16x16x32 fp8/bf8 (FNUZ); gfx950: 16x16x32 f16/bf16 and fp8/bf8 (OCP).
+constexpr GPUGemmTiling mfmaTiling(unsigned m, unsigned n, unsigned k,
+                                   unsigned blockK) {
+  return {{m, n, k}, 128, 128, blockK, 2, 2, 2, 64};
+}
+constexpr GPUGemmTiling kMfma32x32x8 = mfmaTiling(32, 32, 8, 32);
+constexpr GPUGemmTiling kMfma32x32x4 = mfmaTiling(32, 32, 4, 32);
+constexpr GPUGemmTiling kMfma16x16x16 = mfmaTiling(16, 16, 16, 32);
+constexpr GPUGemmTiling kMfma16x16x32 = mfmaTiling(16, 16, 32, 32);
+constexpr GPUGemmTiling kMfma16x16x32FP8 = mfmaTiling(16, 16, 32, 64);
 } // namespace
 
 // clang-format off
@@ -70,18 +89,20 @@ static const TargetInfo kTargets[] = {
 
   // AMD. MI100: fp16 and bf16 MFMA, bf16 at half the fp16 rate.
   {"gfx908", Vendor::AMD, kF16 | kBF16, kF32 | kF16, kF16, F::F16,
-   FP8Flavor::None, {32, 32, 8}, kNoTile, 0, 0, "gfx908", ""},
+   FP8Flavor::None, {32, 32, 8}, kNoTile, 0, 0, "gfx908", "", {},
+   kMfma32x32x8, kMfma32x32x4},
   // MI200: full-rate bf16 MFMA; no FP8 conversions.
   {"gfx90a", Vendor::AMD, kF16 | kBF16, kF32 | kF16, kF16, F::BF16,
-   FP8Flavor::None, {32, 32, 8}, kNoTile, 0, 0, "gfx90a", ""},
+   FP8Flavor::None, {32, 32, 8}, kNoTile, 0, 0, "gfx90a", "", {},
+   kMfma32x32x8, kMfma32x32x8},
   // MI300: FNUZ fp8/bf8 MFMA and v_cvt_pk_fp8_f32; bf16 converts emulated.
   {"gfx942", Vendor::AMD, kF16 | kBF16 | kTF32 | kFP8FNUZ, kF32 | kF16,
    kF16 | kFP8FNUZ, F::BF16, FP8Flavor::FNUZ, {16, 16, 16}, {16, 16, 32},
-   0, 0, "gfx942", ""},
+   0, 0, "gfx942", "", {}, kMfma16x16x16, kMfma16x16x16, kMfma16x16x32FP8},
   // MI350: OCP fp8, MX scaling, v_cvt_pk_bf16_f32.
   {"gfx950", Vendor::AMD, kF16 | kBF16 | kFP8FN | kMX, kF32 | kF16 | kBF16,
    kF16 | kBF16 | kFP8FN, F::BF16, FP8Flavor::FN, {16, 16, 32}, {16, 16, 64},
-   0, 0, "gfx950", ""},
+   0, 0, "gfx950", "", {}, kMfma16x16x32, kMfma16x16x32, kMfma16x16x32FP8},
 
   // Google TPU: bf16 MXU with f32 accumulation, (8, 128) vector layout tiles;
   // vector units have no bf16 arithmetic before v6e; no fp16, no fp8.
@@ -129,6 +150,21 @@ std::string mlir::lowp::getKnownTargetNames() {
   llvm::interleaveComma(kTargets, os,
                         [&](const TargetInfo &t) { os << t.name; });
   return names;
+}
+
+const GPUGemmTiling *TargetInfo::getGemmTiling(Format f) const {
+  if (!hasMatrixUnit(f))
+    return nullptr;
+  const GPUGemmTiling *t = nullptr;
+  if (vendor == Vendor::NVIDIA && (f == F::F16 || f == F::BF16))
+    t = &mmaSync16;
+  else if (vendor == Vendor::AMD && f == F::F16)
+    t = &mfmaF16;
+  else if (vendor == Vendor::AMD && f == F::BF16)
+    t = &mfmaBF16;
+  else if (vendor == Vendor::AMD && (f == getE4M3() || f == getE5M2()))
+    t = &mfmaFP8;
+  return t && t->valid() ? t : nullptr;
 }
 
 std::optional<Format> TargetInfo::getE4M3() const {
@@ -255,13 +291,14 @@ static std::string tileToString(TileShape t) {
   return (Twine(t.m) + "x" + Twine(t.n) + "x" + Twine(t.k)).str();
 }
 
-static std::string mmaSyncTilingToString(const MmaSyncTiling &t) {
+static std::string gemmTilingToString(const GPUGemmTiling &t) {
   if (!t.valid())
     return "-";
   return (Twine("mma ") + tileToString(t.mma) + " block " + Twine(t.blockM) +
           "x" + Twine(t.blockN) + "x" + Twine(t.blockK) + " warps " +
           Twine(t.warpsM) + "x" + Twine(t.warpsN) + " stages " +
-          Twine(t.stages))
+          Twine(t.stages) + (t.waveSize == 32 ? Twine() : Twine(" wave ") +
+          Twine(t.waveSize)))
       .str();
 }
 
@@ -289,7 +326,10 @@ void mlir::lowp::printTargetTable(raw_ostream &os, bool json) {
           os << ", \"fp8\": \"" << stringifyFP8Flavor(t.fp8Flavor)
              << "\", \"tile16\": \"" << tileToString(t.tile16)
              << "\", \"tile8\": \"" << tileToString(t.tile8)
-             << "\", \"mmaSync16\": \"" << mmaSyncTilingToString(t.mmaSync16)
+             << "\", \"mmaSync16\": \"" << gemmTilingToString(t.mmaSync16)
+             << "\", \"mfmaF16\": \"" << gemmTilingToString(t.mfmaF16)
+             << "\", \"mfmaBF16\": \"" << gemmTilingToString(t.mfmaBF16)
+             << "\", \"mfmaFP8\": \"" << gemmTilingToString(t.mfmaFP8)
              << "\", \"llvmCpu\": \"" << t.llvmCpu
              << "\", \"llvmFeatures\": \"" << t.llvmFeatures << "\"}";
         },

@@ -23,8 +23,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 namespace mlir::lowp {
-#define GEN_PASS_DEF_INSTRUMENTCALIBRATION
-#define GEN_PASS_DEF_APPLYCALIBRATION
+#define GEN_PASS_DEF_LOWPINSTRUMENTCALIBRATION
+#define GEN_PASS_DEF_LOWPAPPLYCALIBRATION
 #include "lowp/Transforms/Passes.h.inc"
 } // namespace mlir::lowp
 
@@ -93,7 +93,7 @@ Value buildBinadeHistogram(OpBuilder &b, Location loc, Value tensor) {
 }
 
 struct InstrumentCalibrationPass
-    : lowp::impl::InstrumentCalibrationBase<InstrumentCalibrationPass> {
+    : lowp::impl::LowpInstrumentCalibrationBase<InstrumentCalibrationPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     IRRewriter rewriter(&getContext());
@@ -136,7 +136,7 @@ struct InstrumentCalibrationPass
 };
 
 struct ApplyCalibrationPass
-    : lowp::impl::ApplyCalibrationBase<ApplyCalibrationPass> {
+    : lowp::impl::LowpApplyCalibrationBase<ApplyCalibrationPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -195,9 +195,26 @@ struct ApplyCalibrationPass
       std::optional<uint64_t> samples;
       if (std::optional<int64_t> n = object->getInteger("samples"))
         samples = *n;
+      // Optional: the |x| histogram per binade, from `lowest_binade` up.
+      DenseI64ArrayAttr histogram;
+      std::optional<int64_t> lowestBinade = object->getInteger("lowest_binade");
+      if (const llvm::json::Array *counts = object->getArray("histogram")) {
+        SmallVector<int64_t> values;
+        for (const llvm::json::Value &count : *counts) {
+          std::optional<int64_t> n = count.getAsInteger();
+          if (!n) {
+            module.emitError() << "calibration entry @" << *function << " "
+                               << *index
+                               << ": \"histogram\" holds a non-integer";
+            return signalPassFailure();
+          }
+          values.push_back(*n);
+        }
+        histogram = DenseI64ArrayAttr::get(ctx, values);
+      }
       auto stats = StatsAttr::getChecked(
           [&] { return module.emitError(); }, ctx, llvm::APFloat(*amax),
-          llvm::APFloat(*min), samples);
+          llvm::APFloat(*min), samples, histogram, lowestBinade);
       if (!stats)
         return signalPassFailure();
       if (failed(attach(it->second[*index], stats)))

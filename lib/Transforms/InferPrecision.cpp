@@ -908,23 +908,25 @@ struct LowpInferPrecisionPass
     PrecisionReport report;
 
     // The target: the option (recorded on the module) or the module's.
-    FailureOr<const TargetInfo *> resolved = resolveTarget(module, targetChip);
+    FailureOr<const TargetInfo *> resolved = resolveTarget(module, this->target);
     if (failed(resolved))
       return signalPassFailure();
     const TargetInfo *target = *resolved;
     // The option sets the target for every later pass too.
-    if (!targetChip.empty())
+    if (!this->target.empty())
       module->setAttr(LowpDialect::getTargetAttrName(),
-                      TargetAttr::get(context, targetChip));
+                      TargetAttr::get(context, this->target));
     if (target)
       report.target = target->name.str();
 
     InferenceConfig config;
-    if (lowFormat == "f16") {
+    // `low` and `accumulate` are enum options: the pipeline parser has
+    // rejected other spellings (low offers auto, f16 and bf16).
+    if (lowFormat == LowFormat::F16) {
       config.low = Float16Type::get(context);
-    } else if (lowFormat == "bf16") {
+    } else if (lowFormat == LowFormat::BF16) {
       config.low = BFloat16Type::get(context);
-    } else if (lowFormat == "auto") {
+    } else {
       if (!target) {
         module.emitError() << "low=auto needs a target: pass target=<chip> "
                               "or set the module's lowp.target";
@@ -943,20 +945,8 @@ struct LowpInferPrecisionPass
         return markAllAnalysesPreserved();
       }
       config.low = getFloatType(context, *target->preferred16);
-    } else {
-      module.emitError() << "unknown low format '" << lowFormat
-                         << "'; expected f16, bf16 or auto";
-      return signalPassFailure();
     }
-    if (accumulate == "f32") {
-      config.wideAccumulator = true;
-    } else if (accumulate == "low") {
-      config.wideAccumulator = false;
-    } else {
-      module.emitError() << "unknown accumulator '" << accumulate
-                         << "'; expected f32 or low";
-      return signalPassFailure();
-    }
+    config.wideAccumulator = accumulate == Accumulator::F32;
     for (const std::string &name : keepWideOps)
       config.keepWide.insert(name);
     for (const std::string &name : forceLowOps)

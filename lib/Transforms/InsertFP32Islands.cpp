@@ -28,7 +28,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 namespace mlir::lowp {
-#define GEN_PASS_DEF_INSERTFP32ISLANDS
+#define GEN_PASS_DEF_LOWPINSERTFP32ISLANDS
 #include "lowp/Transforms/Passes.h.inc"
 } // namespace mlir::lowp
 
@@ -577,7 +577,7 @@ static IslandOp buildIsland(IslandGroup &group, Block &block,
 
 namespace {
 struct InsertFP32IslandsPass
-    : lowp::impl::InsertFP32IslandsBase<InsertFP32IslandsPass> {
+    : lowp::impl::LowpInsertFP32IslandsBase<InsertFP32IslandsPass> {
   using Base::Base;
 
   void runOnOperation() override;
@@ -685,7 +685,7 @@ void InsertFP32IslandsPass::reportHazards(FloatType low) {
 FailureOr<FloatType> InsertFP32IslandsPass::getPreferredLowFormat() {
   MLIRContext *context = &getContext();
   FailureOr<const TargetInfo *> target =
-      resolveTarget(getOperation(), targetChip);
+      resolveTarget(getOperation(), this->target);
   if (failed(target))
     return failure();
   if (!*target || !(*target)->preferred16)
@@ -694,21 +694,16 @@ FailureOr<FloatType> InsertFP32IslandsPass::getPreferredLowFormat() {
 }
 
 void InsertFP32IslandsPass::runOnOperation() {
+  // `low` is an enum option: the pipeline parser has rejected any other
+  // spelling, so every non-auto value names a float type narrower than f32.
   FloatType low;
-  if (this->low == "auto") {
+  if (this->low == LowFormat::Auto) {
     FailureOr<FloatType> preferred = getPreferredLowFormat();
     if (failed(preferred))
       return signalPassFailure();
     low = *preferred;
-  } else if (Type parsed = parseType(this->low, &getContext())) {
-    low = dyn_cast<FloatType>(parsed);
-  }
-  if (!low || low.getWidth() >= 32) {
-    getOperation()->emitError()
-        << "lowp-insert-fp32-islands: invalid option low=" << this->low
-        << ": not a float type narrower than f32 (f16, bf16, an f8 type) "
-           "or auto";
-    return signalPassFailure();
+  } else {
+    low = cast<FloatType>(parseType(stringifyLowFormat(this->low), &getContext()));
   }
   if (longReductionThreshold < -1) {
     getOperation()->emitError()

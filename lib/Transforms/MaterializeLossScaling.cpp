@@ -347,11 +347,6 @@ LogicalResult MaterializeLossScalingPass::verifyOptions(ModuleOp module) {
   auto fail = [&](const Twine &message) {
     return module.emitError("lowp-materialize-loss-scaling: ") << message;
   };
-  if (!llvm::is_contained({"auto", "none", "static", "dynamic"}, mode))
-    return fail("mode must be auto, none, static or dynamic, got '" + mode +
-                "'");
-  if (!llvm::is_contained({"auto", "f16", "bf16", "fp8"}, policy))
-    return fail("policy must be auto, f16, bf16 or fp8, got '" + policy + "'");
   if (!(initScale > 0.0) || !std::isfinite(initScale))
     return fail("init-scale must be a positive finite number");
   if (!(growthFactor > 1.0) || !std::isfinite(growthFactor))
@@ -375,11 +370,12 @@ MaterializeLossScalingPass::decideMode(func::FuncOp func) {
   FloatType compute;
   StringRef computeSource;
   Builder b(func.getContext());
-  if (policy != "auto") {
-    compute = llvm::StringSwitch<FloatType>(policy)
-                  .Case("f16", b.getF16Type())
-                  .Case("bf16", b.getBF16Type())
-                  .Default(b.getType<Float8E4M3FNType>());
+  // Autocast (which the option does not offer; a C++ caller may pass it)
+  // decides per op, so the IR says what the step computes in, as for auto.
+  if (policy != PrecisionPolicy::Auto && policy != PrecisionPolicy::Autocast) {
+    compute = policy == PrecisionPolicy::F16    ? b.getF16Type()
+              : policy == PrecisionPolicy::BF16 ? b.getBF16Type()
+                                                : FloatType(b.getType<Float8E4M3FNType>());
     computeSource = "the pass's policy option";
   } else if (policyAttr) {
     compute = policyAttr.getCompute();
@@ -403,8 +399,10 @@ MaterializeLossScalingPass::decideMode(func::FuncOp func) {
 
   LossScaleMode chosen = LossScaleMode::Dynamic;
   StringRef modeSource = "the f16 default";
-  if (mode != "auto") {
-    chosen = *symbolizeLossScaleMode(mode);
+  if (mode != LossScalingChoice::Auto) {
+    chosen = mode == LossScalingChoice::None     ? LossScaleMode::None
+             : mode == LossScalingChoice::Static ? LossScaleMode::Static
+                                                 : LossScaleMode::Dynamic;
     modeSource = "the pass's mode option";
   } else if (policyAttr) {
     chosen = policyAttr.getLossScale();

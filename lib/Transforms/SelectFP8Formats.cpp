@@ -35,7 +35,7 @@
 #include <cmath>
 
 namespace mlir::lowp {
-#define GEN_PASS_DEF_SELECTFP8FORMATS
+#define GEN_PASS_DEF_LOWPSELECTFP8FORMATS
 #include "lowp/Transforms/Passes.h.inc"
 } // namespace mlir::lowp
 
@@ -82,8 +82,15 @@ TensorRole getRole(Value value,
 std::optional<TensorStatistics> getTensorStatistics(Value value) {
   for (Value v : {value, lookThroughNarrowingCast(value)})
     if (auto stats =
-            getValueMark<StatsAttr>(v, LowpDialect::getStatsAttrName()))
-      return TensorStatistics{stats.getAmaxValue(), stats.getMinValue()};
+            getValueMark<StatsAttr>(v, LowpDialect::getStatsAttrName())) {
+      TensorStatistics result{stats.getAmaxValue(), stats.getMinValue()};
+      if (DenseI64ArrayAttr histogram = stats.getHistogram()) {
+        result.histogram.assign(histogram.asArrayRef().begin(),
+                                histogram.asArrayRef().end());
+        result.lowestBinade = (int)stats.getLowestBinade().value_or(0);
+      }
+      return result;
+    }
   return std::nullopt;
 }
 
@@ -118,6 +125,7 @@ struct ReportEntry {
   std::optional<TensorStatistics> stats;
   std::optional<double> scale;
   double binadesNeeded = 0, binadesE4M3 = 0, binadesE5M2 = 0;
+  std::optional<double> errorE4M3, errorE5M2, errorBound;
 };
 
 std::string printLocation(Location loc) {
@@ -139,7 +147,7 @@ struct QuantizedTensor {
 };
 
 struct SelectFP8FormatsPass
-    : lowp::impl::SelectFP8FormatsBase<SelectFP8FormatsPass> {
+    : lowp::impl::LowpSelectFP8FormatsBase<SelectFP8FormatsPass> {
   using Base::Base;
 
   void runOnOperation() override;
@@ -442,6 +450,7 @@ LogicalResult SelectFP8FormatsPass::processFunction(func::FuncOp func,
   options.recipe = recipe;
   options.margin = margin;
   options.allowBF16Fallback = allowBF16Fallback;
+  options.maxRelativeError = maxError;
 
   MLIRContext *ctx = &getContext();
   IRRewriter rewriter(ctx);
@@ -517,6 +526,9 @@ LogicalResult SelectFP8FormatsPass::processFunction(func::FuncOp func,
       entry.binadesNeeded = decision->binadesNeeded;
       entry.binadesE4M3 = decision->binadesE4M3;
       entry.binadesE5M2 = decision->binadesE5M2;
+      entry.errorE4M3 = decision->errorE4M3;
+      entry.errorE5M2 = decision->errorE5M2;
+      entry.errorBound = decision->errorBound;
       decisions.push_back(*decision);
       operandEntries.push_back(std::move(entry));
     }
@@ -611,6 +623,11 @@ LogicalResult SelectFP8FormatsPass::writeReport() {
       if (e.stats)
         object["stats"] =
             llvm::json::Object{{"amax", e.stats->amax}, {"min", e.stats->min}};
+      if (e.errorE4M3 && e.errorE5M2) {
+        object["predicted_error_e4m3"] = *e.errorE4M3;
+        object["predicted_error_e5m2"] = *e.errorE5M2;
+        object["error_bound"] = *e.errorBound;
+      }
     }
     decisions.push_back(std::move(object));
   }

@@ -42,7 +42,7 @@
 #include <set>
 
 namespace mlir::lowp {
-#define GEN_PASS_DEF_VIEWPRECISIONGRAPH
+#define GEN_PASS_DEF_LOWPVIEWPRECISIONGRAPH
 #include "lowp/Transforms/Passes.h.inc"
 } // namespace mlir::lowp
 
@@ -838,7 +838,7 @@ private:
 //===----------------------------------------------------------------------===//
 
 struct ViewPrecisionGraphPass
-    : public lowp::impl::ViewPrecisionGraphBase<ViewPrecisionGraphPass> {
+    : public lowp::impl::LowpViewPrecisionGraphBase<ViewPrecisionGraphPass> {
   using Base::Base;
 
   void runOnOperation() override {

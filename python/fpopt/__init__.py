@@ -18,6 +18,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import warnings
 from dataclasses import dataclass
 from typing import List, Optional
 
@@ -218,9 +219,19 @@ def select_fp8_format(target: str, role: str = "activation", *,
 _LOSS_SCALE_MODES = {"none": 0, "static": 1, "dynamic": 2}
 
 
-def target_attr(chip: str) -> str:
-    """``#lowp.target<"chip">``; ValueError for chips not in the table."""
-    return _fpopt.target_attr(chip)
+def target_attr(target: Optional[str] = None, *,
+                chip: Optional[str] = None) -> str:
+    """``#lowp.target<"...">`` for ``target``, a row of the capability
+    table; ValueError for names not in the table. ``chip=`` is the
+    deprecated spelling of ``target`` (one release; DeprecationWarning)."""
+    if chip is not None:
+        warnings.warn("fpopt.target_attr(chip=...) is deprecated; use target=",
+                      DeprecationWarning, stacklevel=2)
+        if target is None:
+            target = chip
+    if target is None:
+        raise TypeError("target_attr() needs a target")
+    return _fpopt.target_attr(target)
 
 
 def policy_attr(compute: str, accumulate: str = "f32", storage: str = "f32",

@@ -11,6 +11,13 @@ def test_target_attr():
     assert fpopt.describe_attr(text) == {"kind": "target", "chip": "sm_90"}
     with pytest.raises(ValueError, match="unknown target 'sm_1'"):
         fpopt.target_attr("sm_1")
+    assert fpopt.target_attr(target="gfx942") == '#lowp.target<"gfx942">'
+
+
+def test_target_attr_deprecated_chip_keyword():
+    # chip= is the old spelling of target=, kept for one release.
+    with pytest.warns(DeprecationWarning, match="use target="):
+        assert fpopt.target_attr(chip="sm_80") == '#lowp.target<"sm_80">'
 
 
 def test_policy_attr():

@@ -13,7 +13,7 @@ PIPELINES = [
     "lowp-auto-mixed-precision{target=sm_90 policy=bf16}",
     "lowp-auto-mixed-precision{target=gfx942 policy=fp8},canonicalize,cse",
     "lowp-infer-precision{low=f16},lowp-insert-fp32-islands",
-    "lowp-pipeline-x86{cpu=avx2}",
+    "lowp-pipeline-x86{target=avx2}",
 ]
 
 

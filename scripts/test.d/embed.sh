@@ -87,6 +87,17 @@ expect_output own-pipeline-runs-fp-opt \
 expect_absent own-pipeline-respects-target 'bf16' \
   "$EMBED_OPT" "$ROOT/examples/embed/matmul.mlir" \
   '--embed-pipeline=precision=lowp-auto-mixed-precision{target=avx2}'
+# The same decisions built from fp-opt's C++ pipeline API, without text.
+expect_output own-pipeline-builds-fp-opt-from-cpp \
+  'linalg.matmul ins\(%[0-9]+, %[0-9]+ : tensor<4x8xbf16>, tensor<8x4xbf16>\)' \
+  "$EMBED_OPT" "$ROOT/examples/embed/matmul.mlir" '--embed-pipeline=target=sm_90'
+expect_absent own-pipeline-cpp-respects-target 'bf16' \
+  "$EMBED_OPT" "$ROOT/examples/embed/matmul.mlir" '--embed-pipeline=target=avx2'
+# A bad fp-opt pipeline is an error in the embedder's pipeline, not an abort.
+check own-pipeline-reports-bad-text bash -c \
+  "err=\$('$EMBED_OPT' '$ROOT/examples/embed/matmul.mlir' \
+     '--embed-pipeline=precision=lowp-no-such-pipeline' 2>&1); rc=\$?;
+   [ \$rc -eq 1 ] && grep -q 'invalid precision pipeline' <<<\"\$err\""
 # Its dialect set is its own: the ops of dialects it did not register fail.
 check opt-rejects-unregistered bash -c \
   "! echo 'func.func @f() { gpu.barrier return }' | '$EMBED_OPT' -"

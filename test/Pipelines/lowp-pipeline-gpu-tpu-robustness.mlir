@@ -2,9 +2,9 @@
 // with x86, see lowp-pipeline-x86-robustness.mlir, found by
 // utils/fuzz_passes.py): each now lowers to LLVM code (host code and a
 // kernel binary on GPUs).
-// RUN: fp-opt %s -split-input-file -lowp-pipeline-nvvm=chip=sm_90 | FileCheck %s --check-prefixes=CHECK,NVVM
-// RUN: fp-opt %s -split-input-file -lowp-pipeline-rocdl=chip=gfx942 | FileCheck %s --check-prefixes=CHECK,ROCDL
-// RUN: fp-opt %s -split-input-file -lowp-pipeline-tpu=generation=tpu-v5e | FileCheck %s
+// RUN: fp-opt %s -split-input-file -lowp-pipeline-nvvm=target=sm_90 | FileCheck %s --check-prefixes=CHECK,NVVM
+// RUN: fp-opt %s -split-input-file -lowp-pipeline-rocdl=target=gfx942 | FileCheck %s --check-prefixes=CHECK,ROCDL
+// RUN: fp-opt %s -split-input-file -lowp-pipeline-tpu=target=tpu-v5e | FileCheck %s
 
 // A scalar dense_resource parameter: finalize-memref-to-llvm aborted on it.
 //       CHECK: llvm.mlir.global private constant @__constant_xf32(2.000000e+00 : f32)

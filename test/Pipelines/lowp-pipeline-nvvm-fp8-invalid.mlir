@@ -1,9 +1,9 @@
 // FP8 a chip cannot convert is an error at the op that asked for it, not a
 // translation failure: E4M3FN on sm_80 (no FP8 hardware), FNUZ (AMD's
 // encoding) on sm_90.
-// RUN: fp-opt %s -split-input-file -verify-diagnostics -lowp-pipeline-nvvm=chip=sm_80
+// RUN: fp-opt %s -split-input-file -verify-diagnostics -lowp-pipeline-nvvm=target=sm_80
 // RUN: sed 's/f8E4M3FN>/f8E4M3FNUZ>/g; s/f8E5M2>/f8E5M2FNUZ>/g; s/sm_80 has no FP8 conversion instructions/which NVIDIA hardware has no encoding of/' %s \
-// RUN: | fp-opt -split-input-file -verify-diagnostics -lowp-pipeline-nvvm=chip=sm_90
+// RUN: | fp-opt -split-input-file -verify-diagnostics -lowp-pipeline-nvvm=target=sm_90
 
 func.func @quantize(%x: tensor<4xf32>) -> tensor<4xf8E4M3FN> {
   // expected-error-re @+1 {{'arith.truncf' op converts 'f8E4M3FN{{(UZ)?}}', {{.*}}sm_80 has no FP8 conversion instructions}}

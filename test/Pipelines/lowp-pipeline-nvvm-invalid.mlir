@@ -1,10 +1,17 @@
-// Bad chips are reported on the module before anything is lowered; a
-// missing chip is an error in the pipeline text.
-// RUN: fp-opt %s -verify-diagnostics -lowp-pipeline-nvvm=chip=sm_999
+// The PTX target is fixed when the pipeline is built, so a missing, unknown
+// or non-NVIDIA chip is an error in the pipeline text, before anything runs
+// (lowp-pipeline-rocdl rejects chips the same way), naming the chips the
+// capability table has.
+// RUN: not fp-opt %s -lowp-pipeline-nvvm=target=sm_999 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not fp-opt %s -lowp-pipeline-nvvm=target=gfx942 2>&1 | FileCheck %s --check-prefix=AMD
 // RUN: not fp-opt %s -lowp-pipeline-nvvm 2>&1 | FileCheck %s --check-prefix=NOCHIP
-// NOCHIP: lowp-pipeline-nvvm needs chip=<sm_XX>
+// UNKNOWN: lowp-pipeline-nvvm needs target=<chip>, one of the capability table's nvidia chips (sm_60, sm_70, sm_75, sm_80, sm_86, sm_89, sm_90, sm_100); got 'sm_999'
+// AMD: lowp-pipeline-nvvm needs target=<chip>, one of the capability table's nvidia chips ({{.*}}); got 'gfx942'
+// NOCHIP: lowp-pipeline-nvvm needs target=<chip>, one of the capability table's nvidia chips ({{.*}}); got ''
+// The module is never printed: nothing ran.
+// UNKNOWN-NOT: func.func
+// AMD-NOT: func.func
 
-// expected-error-re @+1 {{unknown target 'sm_999'; known targets: sm_60, sm_70, {{.*}}, sm_100, gfx908}}
 module {
   func.func @f(%x: tensor<4xf32>) -> tensor<4xbf16> {
     %y = lowp.cast %x : tensor<4xf32> to tensor<4xbf16>

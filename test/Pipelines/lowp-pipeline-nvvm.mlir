@@ -5,27 +5,27 @@
 // same PTX: lowp-pipeline-nvvm-ptxas.test.
 //
 // RUN: fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="target=sm_90" \
-// RUN: | fp-opt -lowp-pipeline-nvvm=chip=sm_90 -o %t.sm_90.mlir
+// RUN: | fp-opt -lowp-pipeline-nvvm=target=sm_90 -o %t.sm_90.mlir
 // RUN: FileCheck %s --check-prefix=HOST < %t.sm_90.mlir
 // RUN: %python %S/Inputs/extract_gpu_asm.py < %t.sm_90.mlir | FileCheck %s --check-prefix=TC90
 // The naive mapping of every op (tensor-cores=false; what the tensor-core
 // kernel leaves, such as layer 2 here, gets it by default):
 // RUN: fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="target=sm_90" \
-// RUN: | fp-opt -lowp-pipeline-nvvm="chip=sm_90 tensor-cores=false" | %python %S/Inputs/extract_gpu_asm.py | FileCheck %s --check-prefix=SM90
+// RUN: | fp-opt -lowp-pipeline-nvvm="target=sm_90 tensor-cores=false" | %python %S/Inputs/extract_gpu_asm.py | FileCheck %s --check-prefix=SM90
 // RUN: fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="target=sm_80 policy=bf16" \
-// RUN: | fp-opt -lowp-pipeline-nvvm="chip=sm_80 tensor-cores=false" | %python %S/Inputs/extract_gpu_asm.py | FileCheck %s --check-prefix=SM80
+// RUN: | fp-opt -lowp-pipeline-nvvm="target=sm_80 tensor-cores=false" | %python %S/Inputs/extract_gpu_asm.py | FileCheck %s --check-prefix=SM80
 // RUN: fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="target=sm_75 policy=bf16" \
-// RUN: | fp-opt -lowp-pipeline-nvvm=chip=sm_75 | %python %S/Inputs/extract_gpu_asm.py | FileCheck %s --check-prefix=SM75
+// RUN: | fp-opt -lowp-pipeline-nvvm=target=sm_75 | %python %S/Inputs/extract_gpu_asm.py | FileCheck %s --check-prefix=SM75
 // RUN: fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="target=sm_70 policy=f16" \
-// RUN: | fp-opt -lowp-pipeline-nvvm=chip=sm_70 | %python %S/Inputs/extract_gpu_asm.py | FileCheck %s --check-prefix=SM70
+// RUN: | fp-opt -lowp-pipeline-nvvm=target=sm_70 | %python %S/Inputs/extract_gpu_asm.py | FileCheck %s --check-prefix=SM70
 // RUN: fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="target=sm_89 policy=fp8" \
-// RUN: | fp-opt -lowp-pipeline-nvvm=chip=sm_89 | %python %S/Inputs/extract_gpu_asm.py | FileCheck %s --check-prefixes=FP8,SM89
+// RUN: | fp-opt -lowp-pipeline-nvvm=target=sm_89 | %python %S/Inputs/extract_gpu_asm.py | FileCheck %s --check-prefixes=FP8,SM89
 // RUN: fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="target=sm_90 policy=fp8" \
-// RUN: | fp-opt -lowp-pipeline-nvvm=chip=sm_90 | %python %S/Inputs/extract_gpu_asm.py | FileCheck %s --check-prefixes=FP8,SM90FP8
+// RUN: | fp-opt -lowp-pipeline-nvvm=target=sm_90 | %python %S/Inputs/extract_gpu_asm.py | FileCheck %s --check-prefixes=FP8,SM90FP8
 // threads=32: the first kernel (x, 8 x 64, rounded to bf16) runs on 8 x 2
 // blocks of 1 x 32 threads.
 // RUN: fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="target=sm_90" \
-// RUN: | fp-opt -lowp-pipeline-nvvm="chip=sm_90 threads=32" | FileCheck %s --check-prefix=THREADS
+// RUN: | fp-opt -lowp-pipeline-nvvm="target=sm_90 threads=32" | FileCheck %s --check-prefix=THREADS
 // THREADS-DAG: %[[ONE:.*]] = llvm.mlir.constant(1 : index) : i64
 // THREADS-DAG: %[[TWO:.*]] = llvm.mlir.constant(2 : index) : i64
 // THREADS-DAG: %[[EIGHT:.*]] = llvm.mlir.constant(8 : index) : i64

@@ -1,34 +1,37 @@
 // The bundled MLP decided by lowp-auto-mixed-precision for an AMD chip and
-// lowered by lowp-pipeline-rocdl: every kernel's AMDGCN assembly (one
+// lowered by lowp-pipeline-rocdl on the naive mapping (`mfma=false`: the
+// precision handling of every kernel, matmuls included; the MFMA kernels
+// are lowp-pipeline-rocdl-mfma.test's): every kernel's AMDGCN assembly (one
 // gpu.binary each) is checked, and for the FP8 runs assembled again by
 // llvm-mc for the chip (Inputs/extract_gpu_asm.py exits non-zero on any
 // rejection; the other runs skip it to keep the test fast).
 //
 // RUN: fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="target=gfx942 policy=fp8" \
-// RUN: | fp-opt -lowp-pipeline-rocdl=chip=gfx942 \
+// RUN: | fp-opt -lowp-pipeline-rocdl="target=gfx942 mfma=false" \
 // RUN: | %python %S/Inputs/extract_gpu_asm.py --llvm-mc llvm-mc --mcpu gfx942 | FileCheck %s --check-prefix=GFX942-FP8
 // RUN: fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="target=gfx950 policy=fp8" \
-// RUN: | fp-opt -lowp-pipeline-rocdl=chip=gfx950 \
+// RUN: | fp-opt -lowp-pipeline-rocdl="target=gfx950 mfma=false" \
 // RUN: | %python %S/Inputs/extract_gpu_asm.py --llvm-mc llvm-mc --mcpu gfx950 | FileCheck %s --check-prefix=GFX950-FP8
 // RUN: fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="target=gfx942 policy=bf16" \
-// RUN: | fp-opt -lowp-pipeline-rocdl=chip=gfx942 \
+// RUN: | fp-opt -lowp-pipeline-rocdl="target=gfx942 mfma=false" \
 // RUN: | %python %S/Inputs/extract_gpu_asm.py | FileCheck %s --check-prefix=GFX942-BF16
 // RUN: fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="target=gfx90a policy=f16" \
-// RUN: | fp-opt -lowp-pipeline-rocdl=chip=gfx90a \
+// RUN: | fp-opt -lowp-pipeline-rocdl="target=gfx90a mfma=false" \
 // RUN: | %python %S/Inputs/extract_gpu_asm.py | FileCheck %s --check-prefix=GFX90A-F16
 // OCP FP8 (decided for sm_90) on gfx942, whose converts are FNUZ: exact
-// integer conversions, no hardware FP8 convert.
+// integer conversions, no hardware FP8 convert (on the naive mapping; its
+// matmuls have no MFMA there, a located error by default).
 // RUN: fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="target=sm_90 policy=fp8" \
-// RUN: | fp-opt -lowp-pipeline-rocdl=chip=gfx942 \
+// RUN: | fp-opt -lowp-pipeline-rocdl="target=gfx942 mfma=false" \
 // RUN: | %python %S/Inputs/extract_gpu_asm.py | FileCheck %s --check-prefix=OCP-ON-GFX942
 // One attention head (Inputs/attention-block.mlir) with E4M3FNUZ matmul
 // operands on gfx942: the softmax's exp is v_exp_f32, not a call into a
 // ROCm device library.
 // RUN: fp-opt %S/Inputs/attention-block.mlir --lowp-auto-mixed-precision="target=gfx942 policy=fp8" \
-// RUN: | fp-opt -lowp-pipeline-rocdl=chip=gfx942 \
+// RUN: | fp-opt -lowp-pipeline-rocdl="target=gfx942 mfma=false" \
 // RUN: | %python %S/Inputs/extract_gpu_asm.py | FileCheck %s --check-prefix=ATTN
 // Chips the pipeline does not know:
-// RUN: not fp-opt %s -lowp-pipeline-rocdl=chip=sm_90 2>&1 | FileCheck %s --check-prefix=BADCHIP
+// RUN: not fp-opt %s -lowp-pipeline-rocdl=target=sm_90 2>&1 | FileCheck %s --check-prefix=BADCHIP
 // RUN: not fp-opt %s -lowp-pipeline-rocdl 2>&1 | FileCheck %s --check-prefix=NOCHIP
 
 // gfx942 (FNUZ): the saturating quantization clamps to E4M3FNUZ's +-240
@@ -88,8 +91,8 @@
 // ATTN: v_exp_f32
 // ATTN-NOT: {{__ocml|s_swappc}}
 
-// BADCHIP: lowp-pipeline-rocdl needs chip=<gfx...> of the capability table (gfx908, gfx90a, gfx942, gfx950), got 'sm_90'
-// NOCHIP: lowp-pipeline-rocdl needs chip=<gfx...> {{.*}}, got ''
+// BADCHIP: lowp-pipeline-rocdl needs target=<chip>, one of the capability table's amd chips (gfx908, gfx90a, gfx942, gfx950); got 'sm_90'
+// NOCHIP: lowp-pipeline-rocdl needs target=<chip>, one of the capability table's amd chips ({{.*}}); got ''
 
 func.func @empty() {
   return

@@ -1,5 +1,5 @@
 // RUN: fp-opt %s -split-input-file -lowp-pipeline-tpu -verify-diagnostics
-// RUN: not fp-opt %s -split-input-file -lowp-pipeline-tpu=generation=tpu-v9 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not fp-opt %s -split-input-file -lowp-pipeline-tpu=target=tpu-v9 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 
 // UNKNOWN: error: unknown target 'tpu-v9'; known targets:
 

@@ -20,7 +20,7 @@
 // RUN: fp-opt %t.mlp.mlir %{upstream} > %t.f32.ll.mlir
 // RUN: %{run} -e main %t.f32.ll.mlir > %t.f32
 // RUN: fp-opt %t.mlp.mlir --lowp-auto-mixed-precision="target=tpu-v5e" -o %t.bf16.mlir
-// RUN: fp-opt %t.bf16.mlir -lowp-pipeline-tpu=generation=tpu-v5e > %t.tpu.ll.mlir
+// RUN: fp-opt %t.bf16.mlir -lowp-pipeline-tpu=target=tpu-v5e > %t.tpu.ll.mlir
 // RUN: %{run} -e main %t.tpu.ll.mlir > %t.tpu
 // RUN: %python %S/../Integration/Models/Inputs/check_model.py %t.f32 %t.tpu --term bf16:64,128 --min-rel 6.1e-5 | FileCheck %s
 // CHECK-NOT: FAIL
@@ -31,7 +31,7 @@
 // RUN: fp-opt %t.mlp.mlir --lowp-auto-mixed-precision="target=tpu-v6e" -o %t.v6e.mlir
 // RUN: fp-opt %t.v6e.mlir -lowp-pipeline-tpu | %{run} -e main > %t.v6e
 // RUN: %python %S/../Integration/Models/Inputs/check_model.py %t.f32 %t.v6e --term bf16:64,128 --min-rel 6.1e-5 | FileCheck %s
-// RUN: fp-opt %t.mlp.mlir -lowp-pipeline-tpu=generation=tpu-v5e | %{run} -e main > %t.f32-on-mxu
+// RUN: fp-opt %t.mlp.mlir -lowp-pipeline-tpu=target=tpu-v5e | %{run} -e main > %t.f32-on-mxu
 // RUN: %python %S/../Integration/Models/Inputs/check_model.py %t.f32 %t.f32-on-mxu --term bf16:64,128 --min-rel 6.1e-5 | FileCheck %s
 //    What the pipeline is given: bf16 x bf16 -> f32 matmuls, and
 //    elementwise ops computing in f32 on tpu-v5e (its vector units have no
@@ -57,7 +57,7 @@
 // RUN: %{run} -e main_bits %t.plain.ll.mlir | grep -v base@ > %t.plain.bits
 // RUN: %{run} -e main_bits %t.tpu.ll.mlir | grep -v base@ > %t.tpu.bits
 // RUN: diff %t.plain.bits %t.tpu.bits
-// RUN: fp-opt %t.bf16.mlir -lowp-pipeline-tpu=generation=tpu-v6e | %{run} -e main_bits | grep -v base@ > %t.v6e.bits
+// RUN: fp-opt %t.bf16.mlir -lowp-pipeline-tpu=target=tpu-v6e | %{run} -e main_bits | grep -v base@ > %t.v6e.bits
 // RUN: diff %t.plain.bits %t.v6e.bits
 // RUN: fp-opt %t.bf16.mlir -lowp-pipeline-tpu | %{run} -e main_bits | grep -v base@ > %t.attr.bits
 // RUN: diff %t.plain.bits %t.attr.bits
@@ -69,9 +69,9 @@
 //    256x512 @ 512x256 (tpu-v6e: 2 k tiles): bit for bit the unpadded
 //    loop nest.
 // RUN: fp-opt %s %{upstream} | %{run} -e main | grep -v base@ > %t.mm.plain
-// RUN: fp-opt %s -lowp-pipeline-tpu=generation=tpu-v5e | %{run} -e main | grep -v base@ > %t.mm.v5e
+// RUN: fp-opt %s -lowp-pipeline-tpu=target=tpu-v5e | %{run} -e main | grep -v base@ > %t.mm.v5e
 // RUN: diff %t.mm.plain %t.mm.v5e
-// RUN: fp-opt %s -lowp-pipeline-tpu=generation=tpu-v6e | %{run} -e main | grep -v base@ > %t.mm.v6e
+// RUN: fp-opt %s -lowp-pipeline-tpu=target=tpu-v6e | %{run} -e main | grep -v base@ > %t.mm.v6e
 // RUN: diff %t.mm.plain %t.mm.v6e
 // RUN: FileCheck %s --check-prefix=MM < %t.mm.v5e
 // MM: [1{{[0-9]+}},

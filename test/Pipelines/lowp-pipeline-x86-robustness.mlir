@@ -1,6 +1,6 @@
 // Programs utils/fuzz_passes.py found the x86 pipeline failing on, reduced:
 // each now lowers to the LLVM dialect.
-// RUN: fp-opt %s -split-input-file -lowp-pipeline-x86=cpu=avx2 | FileCheck %s
+// RUN: fp-opt %s -split-input-file -lowp-pipeline-x86=target=avx2 | FileCheck %s
 
 // A convolution with a 1-wide filter: its single-iteration filter loops are
 // promoted before affine-super-vectorize, which vectorized one of them and

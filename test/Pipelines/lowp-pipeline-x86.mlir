@@ -5,24 +5,24 @@
 // accumulators, 2 loads of VNNI-packed B, 8 broadcast pairs of A per k
 // pair, unrolled 4 times: 64 vdpbf16ps) with no scalar fallback, and the
 // f32 -> bf16 result store uses vcvtneps2bf16.
-// RUN: fp-opt %s -lowp-pipeline-x86=cpu=sapphirerapids | mlir-translate --mlir-to-llvmir \
+// RUN: fp-opt %s -lowp-pipeline-x86=target=sapphirerapids | mlir-translate --mlir-to-llvmir \
 // RUN: | llc -O3 -mcpu=sapphirerapids | FileCheck %s --check-prefix=SPR
-// RUN: fp-opt %s -lowp-pipeline-x86=cpu=znver4 | mlir-translate --mlir-to-llvmir \
+// RUN: fp-opt %s -lowp-pipeline-x86=target=znver4 | mlir-translate --mlir-to-llvmir \
 // RUN: | llc -O3 -mcpu=znver4 | FileCheck %s --check-prefix=SPR
 //
 // On AVX2 bf16 is storage only. The inner loop is the 6 x 16 f32 FMA kernel
 // (12 ymm accumulators, k unrolled 4 times: 48 FMAs) and nothing calls __truncsfbf2: narrowing is the
 // integer sequence of lowp-expand-float-conversions.
-// RUN: fp-opt %s -lowp-pipeline-x86=cpu=avx2 | mlir-translate --mlir-to-llvmir \
+// RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 | mlir-translate --mlir-to-llvmir \
 // RUN: | llc -O3 -mcpu=x86-64-v3 | FileCheck %s --check-prefix=AVX2
 //
 // Sapphire Rapids with amx=true: AMX-BF16 tiles, 2 x 2 accumulator tiles
 // carried across the k loop (4 tdpbf16ps per 32 k), B in VNNI panels.
-// RUN: fp-opt %s -lowp-pipeline-x86="cpu=sapphirerapids amx=true" | mlir-translate --mlir-to-llvmir \
+// RUN: fp-opt %s -lowp-pipeline-x86="target=sapphirerapids amx=true" | mlir-translate --mlir-to-llvmir \
 // RUN: | llc -O3 -mcpu=sapphirerapids | FileCheck %s --check-prefix=AMX
 //
 // The LLVM dialect itself: no float conversion left for AVX2 to lower.
-// RUN: fp-opt %s -lowp-pipeline-x86=cpu=avx2 | FileCheck %s --check-prefix=LLVM-AVX2
+// RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 | FileCheck %s --check-prefix=LLVM-AVX2
 
 // SPR-LABEL: matmul_bf16:
 // SPR: This Inner Loop Header: Depth=3

@@ -8,7 +8,7 @@
 // RUN: fp-opt %s -allow-unregistered-dialect -split-input-file -lowp-select-fp8-formats=target=sm_90 | FileCheck %s
 // RUN: fp-opt %s -allow-unregistered-dialect -split-input-file -lowp-auto-mixed-precision=target=sm_90 | FileCheck %s
 // RUN: fp-opt %s -allow-unregistered-dialect -split-input-file -lowp-auto-mixed-precision="target=sm_90 policy=fp8" | FileCheck %s
-// RUN: fp-opt %s -allow-unregistered-dialect -split-input-file -lowp-tile-for-mxu=generation=tpu-v5e | FileCheck %s
+// RUN: fp-opt %s -allow-unregistered-dialect -split-input-file -lowp-tile-for-mxu=target=tpu-v5e | FileCheck %s
 
 // CHECK-LABEL: func @unregistered
 // CHECK: %[[A:.*]]:2 = "test.two"() : () -> (f32, f32)

@@ -1,11 +1,16 @@
-// Bad options are reported at the module, which is left as it was.
-// RUN: fp-opt %s -verify-diagnostics --lowp-infer-precision="low=f8"
+// Formats and accumulators outside the option's choices are errors in the
+// pipeline text, naming the choices.
+// RUN: not fp-opt %s --lowp-infer-precision="low=f8" 2>&1 | FileCheck %s --check-prefix=LOW
+// RUN: not fp-opt %s --lowp-infer-precision="low=bf16 accumulate=f64" 2>&1 | FileCheck %s --check-prefix=ACC
+// LOW: for the --low option: 'f8' is not one of: auto, f16, bf16
+// ACC: for the --accumulate option: 'f64' is not one of: f32, low
+
+// Other bad options are reported at the module, which is left as it was.
 // RUN: fp-opt %s -verify-diagnostics --lowp-infer-precision="target=sm_999"
-// RUN: fp-opt %s -verify-diagnostics --lowp-infer-precision="low=bf16 accumulate=f64"
 // RUN: fp-opt %s -verify-diagnostics --lowp-infer-precision="low=auto"
 
 // Each RUN line triggers exactly one of these errors.
-// expected-error-re @below {{{{(unknown low format 'f8'; expected f16, bf16 or auto|unknown target 'sm_999'; known targets: sm_60, .*|unknown accumulator 'f64'; expected f32 or low|low=auto needs a target: pass target=<chip> or set the module's lowp.target)}}}}
+// expected-error-re @below {{{{(unknown target 'sm_999'; known targets: sm_60, .*|low=auto needs a target: pass target=<chip> or set the module's lowp.target)}}}}
 module {
   func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
     return %a : tensor<4xf32>

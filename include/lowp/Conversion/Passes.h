@@ -4,6 +4,7 @@
 #define LOWP_CONVERSION_PASSES_H
 
 #include "lowp/Conversion/LowpToLinalg/LowpToLinalg.h"
+#include "lowp/Support/OptionEnums.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::lowp {

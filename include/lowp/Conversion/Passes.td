@@ -5,6 +5,12 @@
 
 include "mlir/Pass/PassBase.td"
 
+// The old spelling of a pass's `target` option (a row of the capability
+// table), accepted for one release with a warning on stderr.
+class DeprecatedTargetSpelling<string varName, string arg>
+  : Option<varName, arg, "std::string", /*default=*/"\"\"",
+           "Deprecated spelling of `target` (removed in the next release)">;
+
 def ConvertLowpToLinalg : Pass<"convert-lowp-to-linalg"> {
   let summary = "Lower every lowp op to arith, math, linalg, tensor and scf";
   let description = [{
@@ -85,7 +91,7 @@ def LowpExpandFloatConversions : Pass<"lowp-expand-float-conversions"> {
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"\"",
-           "Chip name from the capability table (overrides lowp.target)">,
+           "Chip of the capability table (overrides lowp.target)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
@@ -148,9 +154,9 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     ```
   }];
   let options = [
-    Option<"cpu", "cpu", "std::string", /*default=*/"\"\"",
-           "x86 chip (avx2, avx512bf16, znver4, sapphirerapids); default: "
-           "the module's lowp.target, else avx2">,
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "x86 chip of the capability table (avx2, avx512bf16, znver4, "
+           "sapphirerapids); default: the module's lowp.target, else avx2">,
     Option<"mr", "mr", "unsigned", /*default=*/"0",
            "Rows of the register block (0: the cpu's default)">,
     Option<"nr", "nr", "unsigned", /*default=*/"0",
@@ -170,6 +176,7 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
            "each function F into F_prepack, run once by the caller; F then "
            "takes the packed buffers in the weights' places "
            "(docs/lowering-x86.md)">,
+    DeprecatedTargetSpelling<"deprecatedCpu", "cpu">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
@@ -571,8 +578,9 @@ def LowpConvertFP8ToNVVM : Pass<"lowp-convert-fp8-to-nvvm"> {
     ```
   }];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
-           "NVIDIA chip from the capability table (overrides lowp.target)">,
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "NVIDIA chip of the capability table (overrides lowp.target)">,
+    DeprecatedTargetSpelling<"deprecatedChip", "chip">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::LLVM::LLVMDialect",
@@ -626,17 +634,72 @@ def LowpNVVMLowerContractions : Pass<"lowp-nvvm-lower-contractions", "ModuleOp">
     and check the tiling against an f32 reference.
   }];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
-           "NVIDIA chip from the capability table (overrides lowp.target)">,
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "NVIDIA chip of the capability table (overrides lowp.target)">,
     Option<"emulate", "emulate", "bool", /*default=*/"false",
            "Emit the kernel as host loops with warp instructions emulated "
            "per lane (executable on the CPU, for testing)">,
+    DeprecatedTargetSpelling<"deprecatedChip", "chip">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect",
     "::mlir::NVVM::NVVMDialect", "::mlir::nvgpu::NVGPUDialect",
     "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
+  ];
+}
+
+def LowpROCDLLowerContractions : Pass<"lowp-rocdl-lower-contractions", "ModuleOp"> {
+  let summary = "16-bit and FP8 matrix ops to MFMA kernels for an AMD chip";
+  let description = [{
+    The AMD back end of the GPU GEMM tiling that `lowp-nvvm-lower-contractions`
+    uses (lib/Conversion/LinalgToGPU): the same contractions (`linalg.matmul`,
+    `linalg.batch_matmul`, broadcast weights, `linalg.generic` of the form
+    A[b?][m][k] x B[b?][k][n] or B[b?][n][k] -> f32 C[b][m][n] with an
+    `extf, extf, mulf, addf` body), the same workgroup tiles staged through
+    LDS (16-byte chunks, rows padded by 16 bytes; the next slice loaded
+    into registers while the current one is multiplied, then stored to the
+    other stage), the same fused epilogue (zero fill, the elementwise ops
+    that follow, the FP8 dequantization and the narrowing cast, computed on
+    the accumulators before the store) become a `gpu.launch_func` of a
+    kernel in `gpu.module @<function>_mfma` whose waves of 64 lanes
+    multiply with `amdgpu.mfma` (lowered to the chip's `v_mfma_*`), with the
+    tiling of the chip's capability-table row (`TargetInfo::mfmaF16`,
+    `mfmaBF16`, `mfmaFP8`):
+
+    - gfx908: `v_mfma_f32_32x32x8f16`, `v_mfma_f32_32x32x4bf16`;
+    - gfx90a: `v_mfma_f32_32x32x8f16`, `v_mfma_f32_32x32x8bf16_1k`;
+    - gfx942: `v_mfma_f32_16x16x16f16` / `bf16_1k`, and
+      `v_mfma_f32_16x16x32_{fp8,bf8}_{fp8,bf8}` on FNUZ operands in any
+      E4M3/E5M2 mix;
+    - gfx950: `v_mfma_f32_16x16x32_{f16,bf16}` and the FP8 forms on OCP
+      operands (f8E4M3FN, f8E5M2).
+
+    Contractions the kernel cannot take keep their linalg op (the naive
+    mapping computes them) with a remark naming the op and the reason
+    (dynamic shapes, strided layouts, N or K not a multiple of the 16-byte
+    chunk, a transposed A, mixed 16-bit formats, a non-f32 accumulator).
+    FP8 operands of a flavour the chip's MFMA does not take (any FP8 on
+    gfx908/gfx90a, OCP on gfx942, FNUZ on gfx950) are a located error that
+    names what the chip has: the FP8 decision was made for another chip.
+
+    With `emulate`, the kernel is emitted as host loops over workgroups,
+    threads, waves and lanes, with each lane's fragments loaded as on the
+    GPU and the MFMA computed from the CDNA ISA's operand and accumulator
+    layouts, so the tiling executes on the CPU.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "AMD chip from the capability table (overrides lowp.target)">,
+    Option<"emulate", "emulate", "bool", /*default=*/"false",
+           "Emit the kernel as host loops with wave instructions emulated "
+           "per lane (executable on the CPU, for testing)">,
+  ];
+  let dependentDialects = [
+    "::mlir::amdgpu::AMDGPUDialect", "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
   ];
 }
 
@@ -666,10 +729,15 @@ def LowpGPUDeviceBuffers : Pass<"lowp-gpu-device-buffers", "ModuleOp"> {
     Functions without launches are left alone.
   }];
   let options = [
-    Option<"callingConvention", "calling-convention", "std::string",
-           /*default=*/"\"host\"",
-           "host: memref arguments and results are host memory (copied); "
-           "device: they are device memory">,
+    Option<"callingConvention", "calling-convention",
+           "::mlir::lowp::CallingConvention",
+           /*default=*/"::mlir::lowp::CallingConvention::Host",
+           "Where memref arguments and results live",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::lowp::CallingConvention::Host, "host",
+                        "host memory (copied to and from the device)"),
+             clEnumValN(::mlir::lowp::CallingConvention::Device, "device",
+                        "device memory"))}]>,
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",
@@ -718,9 +786,10 @@ def LowpTileForMXU : Pass<"lowp-tile-for-mxu"> {
     ```
   }];
   let options = [
-    Option<"generation", "generation", "std::string", /*default=*/"\"\"",
-           "TPU generation from the capability table (tpu-v2 ... tpu-v6e); "
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "TPU generation of the capability table (tpu-v2 ... tpu-v6e); "
            "default: the module's lowp.target">,
+    DeprecatedTargetSpelling<"deprecatedGeneration", "generation">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",

@@ -136,21 +136,36 @@ def Lowp_StatsAttr : Lowp_Attr<"Stats", "stats"> {
     What a calibration run measured of one tensor: the largest magnitude
     (`amax`), the smallest magnitude that still matters (`min` — e.g. a low
     percentile of |x| over the non-zero entries), and optionally how many
-    samples the numbers summarize. FP8 format selection reads the dynamic
-    range `amax / min` from it.
+    samples the numbers summarize and a histogram of the non-zero |x| per
+    binade: `histogram[i]` counts the |x| in `[2^(e+i), 2^(e+i+1))` where
+    `e = lowest_binade` (f32's subnormals count in the binade -127). FP8
+    format selection reads the dynamic range `amax / min` from it, and, with
+    a histogram, predicts each format's error from it.
 
     ```mlir
     #lowp.stats<amax = 3.5e+02, min = 1.0e-03>
     #lowp.stats<amax = 1.0, min = 1.0e-06, samples = 4096>
+    #lowp.stats<amax = 6.0, min = 0.038, samples = 32,
+                histogram = [1, 0, 0, 3, 9, 12, 5, 2], lowest_binade = -10>
     ```
   }];
   let parameters = (ins
     Lowp_F64Parameter<"largest magnitude">:$amax,
     Lowp_F64Parameter<"smallest significant magnitude">:$min,
-    OptionalParameter<"std::optional<uint64_t>">:$samples);
-  let assemblyFormat = [{
-    `<` `amax` `=` $amax `,` `min` `=` $min (`,` `samples` `=` $samples^)? `>`
-  }];
+    OptionalParameter<"std::optional<uint64_t>">:$samples,
+    OptionalParameter<"::mlir::DenseI64ArrayAttr",
+                      "non-zero |x| per binade">:$histogram,
+    OptionalParameter<"std::optional<int64_t>",
+                      "binade of histogram[0]">:$lowest_binade);
+  // `key = value` pairs; optional ones may be left out.
+  let assemblyFormat = "`<` struct(params) `>`";
+  let builders = [
+    AttrBuilder<(ins "::llvm::APFloat":$amax, "::llvm::APFloat":$min,
+                     CArg<"std::optional<uint64_t>", "std::nullopt">:$samples), [{
+      return $_get($_ctxt, amax, min, samples, ::mlir::DenseI64ArrayAttr(),
+                   std::nullopt);
+    }]>
+  ];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     double getAmaxValue() const { return getAmax().convertToDouble(); }

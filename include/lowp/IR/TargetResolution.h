@@ -24,6 +24,15 @@ StringRef getEnclosingTargetChip(Operation *op);
 FailureOr<const TargetInfo *> resolveTarget(Operation *op,
                                             StringRef optionChip);
 
+/// The chip that pass or pipeline `owner` was given: its `target` option, or,
+/// when that is empty, `oldValue`, the value of the option's deprecated
+/// spelling `oldName` (cpu=, chip=, generation=: accepted for one release).
+/// Using an old spelling prints a warning on stderr, once per process and
+/// spelling: it is about the command line, not about the IR, so it is no
+/// diagnostic on an op (and `-verify-diagnostics` runs are not disturbed).
+std::string selectTargetOption(StringRef owner, StringRef target,
+                               StringRef oldName, StringRef oldValue);
+
 } // namespace mlir::lowp
 
 #endif // LOWP_IR_TARGETRESOLUTION_H

@@ -1,25 +1,322 @@
-//===- Pipelines.h - fp-opt's named pipelines --------------------*- C++ -*-===//
+//===- Pipelines.h - fp-opt's pipelines as a C++ API -------------*- C++ -*-===//
+//
+// Every named pipeline of fp-opt is an options struct and a builder that
+// appends it to an OpPassManager anchored on builtin.module, so a compiler
+// that embeds fp-opt builds them from C++ without pipeline text:
+//
+//   mlir::lowp::X86PipelineOptions options;
+//   options.target = "avx512bf16";
+//   options.threads = 8;
+//   if (failed(mlir::lowp::buildX86Pipeline(pm, options)))
+//     return failure();
+//
+// The structs are PassPipelineOptions, so the same struct is what the
+// textual form (`lowp-pipeline-x86{target=avx512bf16 threads=8}`) parses.
+// Options that only configure one of fp-opt's passes are handed on through
+// that pass's ODS-generated options struct (lowp/Transforms/Passes.h,
+// lowp/Conversion/Passes.h).
+//
+// A builder fails, before anything runs, when its options cannot make a
+// pipeline (a GPU pipeline without an NVIDIA / AMD target of the capability
+// table); the message goes to `errorHandler`, or to stderr when none is
+// given. Everything else (an unknown target of the x86 or TPU pipelines,
+// unsupported IR) is reported by the passes, with a location, when the
+// pipeline runs.
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef LOWP_PIPELINES_PIPELINES_H
 #define LOWP_PIPELINES_PIPELINES_H
 
+#include "lowp/Conversion/Passes.h"
+#include "lowp/Transforms/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
 namespace mlir::lowp {
 
-/// Registers every named pipeline of fp-opt (lowp-auto-mixed-precision,
-/// lowp-pipeline-x86, ...) with the global pass-pipeline registry.
+/// Receives a builder's error message; returns failure().
+using PipelineErrorHandler = function_ref<LogicalResult(const Twine &)>;
+
+//===----------------------------------------------------------------------===//
+// lowp-auto-mixed-precision
+//===----------------------------------------------------------------------===//
+
+/// The decisions: FP32 islands, precision inference, loss scaling, FP8
+/// selection (docs/design.md).
+struct AutoMixedPrecisionOptions
+    : public PassPipelineOptions<AutoMixedPrecisionOptions> {
+  PassOptions::Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("Chip of the capability table (recorded on the module "
+                     "as #lowp.target); empty: the module's lowp.target")};
+  PassOptions::Option<PrecisionPolicy> policy{
+      *this, "policy",
+      llvm::cl::desc("auto (the target's preferred 16-bit format), f16, "
+                     "bf16, or fp8 (16-bit inference, then FP8 selection)"),
+      llvm::cl::init(PrecisionPolicy::Auto),
+      llvm::cl::values(
+          clEnumValN(PrecisionPolicy::Auto, "auto",
+                     "the target's preferred format"),
+          clEnumValN(PrecisionPolicy::F16, "f16", "f16"),
+          clEnumValN(PrecisionPolicy::BF16, "bf16", "bf16"),
+          clEnumValN(PrecisionPolicy::FP8, "fp8",
+                     "16-bit inference, then FP8"),
+          clEnumValN(PrecisionPolicy::Autocast, "autocast",
+                     "PyTorch autocast's choice, for comparison: matrix op "
+                     "inputs in the target's preferred format, f32 "
+                     "accumulation, everything else f32"))};
+  PassOptions::Option<std::string> report{
+      *this, "report",
+      llvm::cl::desc("Write the precision decision report here (.json: "
+                     "JSON, else a table, '-': stderr); a JSON report "
+                     "also gets the graph section of "
+                     "lowp-view-precision-graph (the report page's input)")};
+  PassOptions::Option<std::string> graph{
+      *this, "graph",
+      llvm::cl::desc("Draw the decided module here with "
+                     "lowp-view-precision-graph (.svg: rendered with "
+                     "Graphviz's dot, else DOT)")};
+
+  // policy=fp8 only: handed to lowp-select-fp8-formats. The defaults are
+  // the ones that need nothing but the model: hybrid formats, scales
+  // computed in the graph.
+  PassOptions::Option<FP8Recipe> fp8Recipe{
+      *this, "fp8-recipe",
+      llvm::cl::desc("policy=fp8: how FP8 formats are chosen (default "
+                     "hybrid: E4M3 forward, E5M2 gradients)"),
+      llvm::cl::init(FP8Recipe::Hybrid),
+      llvm::cl::values(
+          clEnumValN(FP8Recipe::Hybrid, "hybrid",
+                     "E4M3 forward, E5M2 for gradients"),
+          clEnumValN(FP8Recipe::E4M3, "e4m3", "E4M3 always"),
+          clEnumValN(FP8Recipe::E5M2, "e5m2", "E5M2 always"),
+          clEnumValN(FP8Recipe::Range, "range",
+                     "from #lowp.stats: E4M3 if it fits, else E5M2, else "
+                     "bf16 (needs calibration statistics)"))};
+  PassOptions::Option<FP8Scaling> fp8Scaling{
+      *this, "fp8-scaling",
+      llvm::cl::desc("policy=fp8: where per-tensor scales come from "
+                     "(default current: needs no calibration)"),
+      llvm::cl::init(FP8Scaling::Current),
+      llvm::cl::values(
+          clEnumValN(FP8Scaling::Static, "static",
+                     "constants from #lowp.stats (needs calibration)"),
+          clEnumValN(FP8Scaling::Delayed, "delayed",
+                     "amax history carried as function state"),
+          clEnumValN(FP8Scaling::Current, "current",
+                     "amax of this step, computed in the graph"))};
+  PassOptions::Option<unsigned> fp8AmaxHistory{
+      *this, "fp8-amax-history",
+      llvm::cl::desc("policy=fp8, fp8-scaling=delayed: length of the amax "
+                     "history"),
+      llvm::cl::init(1024)};
+  PassOptions::Option<unsigned> fp8Margin{
+      *this, "fp8-margin",
+      llvm::cl::desc("policy=fp8: binades of headroom between the scaled "
+                     "amax and the format max"),
+      llvm::cl::init(0)};
+  PassOptions::Option<bool> firstLastBF16{
+      *this, "first-last-bf16",
+      llvm::cl::desc("policy=fp8: keep the first and last matrix op of each "
+                     "function at 16 bits"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> fp8Attention{
+      *this, "fp8-attention",
+      llvm::cl::desc("policy=fp8: FP8 also for products of two computed "
+                     "activations (attention's Q.K^T and P.V); by default "
+                     "they keep 16 bits"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> allowBF16Fallback{
+      *this, "allow-bf16-fallback",
+      llvm::cl::desc("policy=fp8: on a target without FP8, keep the 16-bit "
+                     "decision instead of failing"),
+      llvm::cl::init(false)};
+
+  /// What each step is given (ODS options of the passes).
+  LowpInsertFP32IslandsOptions getIslandsOptions() const;
+  LowpInferPrecisionOptions getInferenceOptions() const;
+  LowpMaterializeLossScalingOptions getLossScalingOptions() const;
+  LowpSelectFP8FormatsOptions getFP8Options() const;
+};
+
+LogicalResult
+buildAutoMixedPrecisionPipeline(OpPassManager &pm,
+                                const AutoMixedPrecisionOptions &options,
+                                PipelineErrorHandler errorHandler = nullptr);
+
+//===----------------------------------------------------------------------===//
+// lowp-pipeline-x86
+//===----------------------------------------------------------------------===//
+
+/// To the LLVM dialect for one x86 chip (docs/lowering-x86.md).
+struct X86PipelineOptions : public PassPipelineOptions<X86PipelineOptions> {
+  PassOptions::Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("x86 chip of the capability table: avx2 (default), "
+                     "avx512bf16, znver4, sapphirerapids")};
+  PassOptions::Option<unsigned> mr{
+      *this, "mr",
+      llvm::cl::desc("Rows of the matmul register block (0: the target's "
+                     "default)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<unsigned> nr{
+      *this, "nr",
+      llvm::cl::desc("Columns of the matmul register block (0: the "
+                     "target's default)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<unsigned> kc{
+      *this, "kc",
+      llvm::cl::desc("Depth of the matmul k block (0: no k blocking)"),
+      llvm::cl::init(512)};
+  PassOptions::Option<unsigned> mc{
+      *this, "mc",
+      llvm::cl::desc("Rows of the matmul m block (0: no m blocking)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<unsigned> threads{
+      *this, "threads",
+      llvm::cl::desc("Threads (OpenMP, libomp) for the matmul kernels' panel "
+                     "loops and large elementwise/reduction ops; 1: "
+                     "sequential code, no OpenMP"),
+      llvm::cl::init(1)};
+  PassOptions::Option<bool> amx{
+      *this, "amx",
+      llvm::cl::desc("bf16 matmuls on AMX-BF16 tiles (sapphirerapids)"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> prepack{
+      *this, "prepack",
+      llvm::cl::desc("Pack weight arguments once: F_prepack "
+                     "(docs/lowering-x86.md)"),
+      llvm::cl::init(false)};
+  PassOptions::Option<std::string> deprecatedCpu{
+      *this, "cpu",
+      llvm::cl::desc("Deprecated spelling of `target` (removed in the next "
+                     "release)")};
+
+  /// The chip: `target` (or its deprecated spelling), avx2 when empty.
+  std::string getTarget() const;
+  /// The options of lowp-x86-lower-contractions.
+  LowpX86LowerContractionsOptions getContractionOptions() const;
+};
+
+LogicalResult buildX86Pipeline(OpPassManager &pm,
+                               const X86PipelineOptions &options,
+                               PipelineErrorHandler errorHandler = nullptr);
+
+//===----------------------------------------------------------------------===//
+// lowp-pipeline-nvvm and lowp-pipeline-rocdl
+//===----------------------------------------------------------------------===//
+
+/// To host LLVM dialect plus one PTX gpu.binary per kernel for one NVIDIA
+/// chip (docs/lowering-gpu.md).
+struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
+  PassOptions::Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("NVIDIA chip of the capability table (sm_70, sm_75, "
+                     "sm_80, sm_86, sm_89, sm_90, sm_100); required: the "
+                     "PTX target is fixed when the pipeline is built")};
+  PassOptions::Option<unsigned> threads{
+      *this, "threads",
+      llvm::cl::desc("Threads per block along the innermost parallel "
+                     "dimension (the outer ones map to blocks)"),
+      llvm::cl::init(128)};
+  PassOptions::Option<std::string> cudaPath{
+      *this, "cuda-path",
+      llvm::cl::desc("CUDA toolkit whose libdevice provides math functions "
+                     "(__nv_expf, ...), linked into every kernel; empty: "
+                     "MLIR's default ($CUDA_ROOT, $CUDA_HOME, $CUDA_PATH); "
+                     "without libdevice the PTX declares them .extern")};
+  PassOptions::Option<bool> tensorCores{
+      *this, "tensor-cores",
+      llvm::cl::desc("f16/bf16 contractions to mma.sync kernels (false: "
+                     "every op on the naive mapping)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<CallingConvention> callingConvention{
+      *this, "calling-convention",
+      llvm::cl::desc("Where the memref arguments and results of functions "
+                     "that launch kernels live"),
+      llvm::cl::init(CallingConvention::Host),
+      llvm::cl::values(
+          clEnumValN(CallingConvention::Host, "host",
+                     "host buffers, copied to and from the device"),
+          clEnumValN(CallingConvention::Device, "device",
+                     "device buffers"))};
+  PassOptions::Option<std::string> deprecatedChip{
+      *this, "chip",
+      llvm::cl::desc("Deprecated spelling of `target` (removed in the next "
+                     "release)")};
+
+  /// The chip: `target` or its deprecated spelling.
+  std::string getTarget() const;
+};
+
+LogicalResult buildNVVMPipeline(OpPassManager &pm,
+                                const NVVMPipelineOptions &options,
+                                PipelineErrorHandler errorHandler = nullptr);
+
+/// The same mapping to AMDGCN assembly for one AMD chip.
+struct ROCDLPipelineOptions
+    : public PassPipelineOptions<ROCDLPipelineOptions> {
+  PassOptions::Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("AMD chip of the capability table (gfx908, gfx90a, "
+                     "gfx942, gfx950); required: the AMDGCN target is fixed "
+                     "when the pipeline is built")};
+  PassOptions::Option<unsigned> threads{
+      *this, "threads",
+      llvm::cl::desc("Threads per block along the innermost parallel "
+                     "dimension (the outer ones map to blocks)"),
+      llvm::cl::init(128)};
+  PassOptions::Option<bool> mfma{
+      *this, "mfma",
+      llvm::cl::desc("f16/bf16/FP8 contractions to MFMA kernels (false: "
+                     "every op on the naive mapping)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<std::string> deprecatedChip{
+      *this, "chip",
+      llvm::cl::desc("Deprecated spelling of `target` (removed in the next "
+                     "release)")};
+
+  /// The chip: `target` or its deprecated spelling.
+  std::string getTarget() const;
+};
+
+LogicalResult buildROCDLPipeline(OpPassManager &pm,
+                                 const ROCDLPipelineOptions &options,
+                                 PipelineErrorHandler errorHandler = nullptr);
+
+//===----------------------------------------------------------------------===//
+// lowp-pipeline-tpu
+//===----------------------------------------------------------------------===//
+
+/// TPU-style structuring, lowered for this CPU (docs/lowering-tpu.md).
+struct TPUPipelineOptions : public PassPipelineOptions<TPUPipelineOptions> {
+  PassOptions::Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("TPU generation of the capability table: tpu-v2, "
+                     "tpu-v3, tpu-v4, tpu-v5e, tpu-v5p, tpu-v6e (default: "
+                     "the module's lowp.target)")};
+  PassOptions::Option<std::string> deprecatedGeneration{
+      *this, "generation",
+      llvm::cl::desc("Deprecated spelling of `target` (removed in the next "
+                     "release)")};
+
+  /// The options of lowp-tile-for-mxu.
+  LowpTileForMXUOptions getTilingOptions() const;
+};
+
+LogicalResult buildTPUPipeline(OpPassManager &pm,
+                               const TPUPipelineOptions &options,
+                               PipelineErrorHandler errorHandler = nullptr);
+
+//===----------------------------------------------------------------------===//
+// Registration
+//===----------------------------------------------------------------------===//
+
+/// Registers every named pipeline above with the global pass-pipeline
+/// registry (for textual pipelines and fp-opt's command line).
 void registerLowpPipelines();
-
-/// Registers lowp-pipeline-x86{cpu=... mr=... nr=...}.
-void registerX86Pipeline();
-
-/// Registers lowp-pipeline-nvvm{chip=... threads=...}.
-void registerNVVMPipeline();
-
-/// Registers lowp-pipeline-rocdl{chip=... threads=...}.
-void registerROCDLPipeline();
-
-/// Registers lowp-pipeline-tpu{generation=...}.
-void registerTPUPipeline();
 
 } // namespace mlir::lowp
 

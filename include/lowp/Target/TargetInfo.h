@@ -81,19 +81,23 @@ struct TileShape {
   bool valid() const { return m && n && k; }
 };
 
-/// The tiling of a tensor-core GEMM kernel built from warp-level `mma.sync`
-/// (lowp-nvvm-lower-contractions): a thread block computes a blockM x blockN
-/// tile of C, staging blockK-deep slices of A and B through shared memory in
-/// `stages` buffers (2: cp.async double buffering; 1: synchronous loads, for
-/// chips without cp.async); its warpsM x warpsN warps each own a
-/// (blockM / warpsM) x (blockN / warpsN) tile made of `mma` instruction tiles.
-struct MmaSyncTiling {
-  TileShape mma; ///< mma.sync shape for 16-bit operands (invalid: none)
+/// The tiling of a GPU GEMM kernel built from wave-level matrix
+/// instructions (lib/Conversion/LinalgToGPU: NVIDIA `mma.sync`, AMD MFMA):
+/// a workgroup computes a blockM x blockN tile of C, staging blockK-deep
+/// slices of A and B through shared memory / LDS in `stages` buffers (2:
+/// the next slice is loaded while the current one is multiplied, by
+/// cp.async where the chip has it, through registers elsewhere; 1:
+/// synchronous loads); its warpsM x warpsN waves of `waveSize` lanes each
+/// own a (blockM / warpsM) x (blockN / warpsN) tile made of `mma`
+/// instruction tiles.
+struct GPUGemmTiling {
+  TileShape mma; ///< the matrix instruction's shape (invalid: none)
   unsigned blockM = 0, blockN = 0, blockK = 0;
   unsigned warpsM = 0, warpsN = 0;
   unsigned stages = 0;
+  unsigned waveSize = 32; ///< lanes per warp (NVIDIA) or wave (AMD: 64)
   bool valid() const { return mma.valid(); }
-  unsigned threads() const { return warpsM * warpsN * 32; }
+  unsigned threads() const { return warpsM * warpsN * waveSize; }
 };
 
 /// One row of the capability table.
@@ -121,7 +125,14 @@ struct TargetInfo {
   llvm::StringLiteral llvmFeatures;
   /// Tensor-core GEMM kernel for f16/bf16 operands (NVIDIA rows; invalid
   /// elsewhere and where the kernel has no instruction shape to use).
-  MmaSyncTiling mmaSync16 = {};
+  GPUGemmTiling mmaSync16 = {};
+  /// MFMA GEMM kernels (AMD rows) for f16, bf16 and FP8 operands of the
+  /// chip's flavour (invalid where the chip has no such MFMA).
+  GPUGemmTiling mfmaF16 = {}, mfmaBF16 = {}, mfmaFP8 = {};
+
+  /// The GEMM kernel tiling for operands in `f` (mma.sync or MFMA), or
+  /// null where the table has none.
+  const GPUGemmTiling *getGemmTiling(Format f) const;
 
   bool hasMatrixUnit(Format f) const { return matrixFormats.contains(f); }
   bool hasNativeArithmetic(Format f) const {

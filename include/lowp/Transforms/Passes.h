@@ -5,7 +5,13 @@
 
 #include "lowp/Analysis/FP8Selection.h"
 #include "lowp/IR/LowpDialect.h"
+#include "lowp/Support/OptionEnums.h"
 #include "mlir/Pass/Pass.h"
+
+// Enum options of these passes name their values when given a wrong one.
+LOWP_LISTING_ENUM_OPTION(::mlir::lowp::FP8Recipe)
+LOWP_LISTING_ENUM_OPTION(::mlir::lowp::FP8Scaling)
+LOWP_LISTING_ENUM_OPTION(::mlir::lowp::AmaxCompute)
 
 namespace mlir::lowp {
 
@@ -14,6 +20,31 @@ namespace mlir::lowp {
 
 #define GEN_PASS_REGISTRATION
 #include "lowp/Transforms/Passes.h.inc"
+
+// The factories are ODS's create<Name>, with Name the pass flag in
+// CamelCase. The spellings of the previous release without the Lowp prefix
+// stay for one release.
+using InsertFP32IslandsOptions [[deprecated("use LowpInsertFP32IslandsOptions")]] =
+    LowpInsertFP32IslandsOptions;
+using SelectFP8FormatsOptions [[deprecated("use LowpSelectFP8FormatsOptions")]] =
+    LowpSelectFP8FormatsOptions;
+using ViewPrecisionGraphOptions [[deprecated("use LowpViewPrecisionGraphOptions")]] =
+    LowpViewPrecisionGraphOptions;
+using ApplyCalibrationOptions [[deprecated("use LowpApplyCalibrationOptions")]] =
+    LowpApplyCalibrationOptions;
+#define LOWP_DEPRECATED_FACTORY(OLD, NEW)                                      \
+  template <typename... Args>                                                  \
+  [[deprecated("use " #NEW)]] std::unique_ptr<::mlir::Pass> OLD(               \
+      Args &&...args) {                                                        \
+    return NEW(std::forward<Args>(args)...);                                   \
+  }
+LOWP_DEPRECATED_FACTORY(createInsertFP32Islands, createLowpInsertFP32Islands)
+LOWP_DEPRECATED_FACTORY(createSelectFP8Formats, createLowpSelectFP8Formats)
+LOWP_DEPRECATED_FACTORY(createInstrumentCalibration,
+                        createLowpInstrumentCalibration)
+LOWP_DEPRECATED_FACTORY(createApplyCalibration, createLowpApplyCalibration)
+LOWP_DEPRECATED_FACTORY(createViewPrecisionGraph, createLowpViewPrecisionGraph)
+#undef LOWP_DEPRECATED_FACTORY
 
 } // namespace mlir::lowp
 

@@ -11,7 +11,33 @@
 
 include "mlir/Pass/PassBase.td"
 
-def InsertFP32Islands : Pass<"lowp-insert-fp32-islands"> {
+// `target`: a row of the capability table (lowp/Target/TargetInfo.h), the
+// same name in every pass and pipeline.
+defvar TargetOption = Option<"target", "target", "std::string",
+    /*default=*/"\"\"",
+    "Chip of the capability table (low=auto takes its preferred format); "
+    "empty: the module's lowp.target">;
+
+// Every float type narrower than f32, and auto.
+defvar LowFormatValues = [{::llvm::cl::values(
+    clEnumValN(::mlir::lowp::LowFormat::Auto, "auto",
+               "the target's preferred 16-bit format"),
+    clEnumValN(::mlir::lowp::LowFormat::F16, "f16", ""),
+    clEnumValN(::mlir::lowp::LowFormat::BF16, "bf16", ""),
+    clEnumValN(::mlir::lowp::LowFormat::TF32, "tf32", ""),
+    clEnumValN(::mlir::lowp::LowFormat::F8E5M2, "f8E5M2", ""),
+    clEnumValN(::mlir::lowp::LowFormat::F8E4M3, "f8E4M3", ""),
+    clEnumValN(::mlir::lowp::LowFormat::F8E4M3FN, "f8E4M3FN", ""),
+    clEnumValN(::mlir::lowp::LowFormat::F8E5M2FNUZ, "f8E5M2FNUZ", ""),
+    clEnumValN(::mlir::lowp::LowFormat::F8E4M3FNUZ, "f8E4M3FNUZ", ""),
+    clEnumValN(::mlir::lowp::LowFormat::F8E4M3B11FNUZ, "f8E4M3B11FNUZ", ""),
+    clEnumValN(::mlir::lowp::LowFormat::F8E3M4, "f8E3M4", ""),
+    clEnumValN(::mlir::lowp::LowFormat::F8E8M0FNU, "f8E8M0FNU", ""),
+    clEnumValN(::mlir::lowp::LowFormat::F6E2M3FN, "f6E2M3FN", ""),
+    clEnumValN(::mlir::lowp::LowFormat::F6E3M2FN, "f6E3M2FN", ""),
+    clEnumValN(::mlir::lowp::LowFormat::F4E2M1FN, "f4E2M1FN", ""))}];
+
+def LowpInsertFP32Islands : Pass<"lowp-insert-fp32-islands"> {
   let summary = "runs softmax, normalizations, losses and long sums in FP32 islands";
   let description = [{
     Recognizes, by dataflow and payload semantics (never by op names or
@@ -46,14 +72,14 @@ def InsertFP32Islands : Pass<"lowp-insert-fp32-islands"> {
   }];
   let dependentDialects = ["::mlir::lowp::LowpDialect"];
   let options = [
-    Option<"low", "low", "std::string", /*default=*/"\"auto\"",
+    Option<"low", "low", "::mlir::lowp::LowFormat",
+           /*default=*/"::mlir::lowp::LowFormat::Auto",
            "the low-precision format the rest of the program will use "
-           "(f16, bf16 or an f8 type); hazards and the default long-reduction "
-           "threshold are judged against it. auto: the target's preferred "
-           "16-bit format, f16 (the narrowest range) without a target">,
-    Option<"targetChip", "target", "std::string", /*default=*/"\"\"",
-           "chip of the capability table that low=auto consults; empty: the "
-           "module's lowp.target">,
+           "(a float type narrower than f32); hazards and the default "
+           "long-reduction threshold are judged against it. auto: the "
+           "target's preferred 16-bit format, f16 (the narrowest range) "
+           "without a target", LowFormatValues>,
+    TargetOption,
     Option<"longReductionThreshold", "long-reduction-threshold", "int64_t",
            /*default=*/"0",
            "sums over more elements than this get an island; 0 derives it "
@@ -100,14 +126,25 @@ def LowpInferPrecision : Pass<"lowp-infer-precision", "::mlir::ModuleOp"> {
     ```
   }];
   let options = [
-    Option<"lowFormat", "low", "std::string", /*default=*/"\"auto\"",
+    Option<"lowFormat", "low", "::mlir::lowp::LowFormat",
+           /*default=*/"::mlir::lowp::LowFormat::Auto",
            "Low-precision format: f16, bf16, or auto (the target's preferred "
-           "16-bit format)">,
-    Option<"targetChip", "target", "std::string", /*default=*/"\"\"",
+           "16-bit format)",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::lowp::LowFormat::Auto, "auto",
+                        "the target's preferred 16-bit format"),
+             clEnumValN(::mlir::lowp::LowFormat::F16, "f16", "f16"),
+             clEnumValN(::mlir::lowp::LowFormat::BF16, "bf16", "bf16"))}]>,
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
            "Chip of the capability table (sets the module's lowp.target); "
            "empty: read the module's lowp.target">,
-    Option<"accumulate", "accumulate", "std::string", /*default=*/"\"f32\"",
-           "Accumulator of matrix ops: f32, or low (the low format)">,
+    Option<"accumulate", "accumulate", "::mlir::lowp::Accumulator",
+           /*default=*/"::mlir::lowp::Accumulator::F32",
+           "Accumulator of matrix ops",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::lowp::Accumulator::F32, "f32", "f32"),
+             clEnumValN(::mlir::lowp::Accumulator::Low, "low",
+                        "the low format"))}]>,
     Option<"reportPath", "report", "std::string", /*default=*/"\"\"",
            "Write the decision report to this file: JSON when it ends in "
            ".json, a table otherwise; '-' prints the table to stderr">,
@@ -188,11 +225,28 @@ def LowpMaterializeLossScaling
     and source location (`vector.print`).
   }];
   let options = [
-    Option<"mode", "mode", "std::string", /*default=*/"\"auto\"",
-           "auto (from #lowp.policy, else dynamic), none, static or dynamic">,
-    Option<"policy", "policy", "std::string", /*default=*/"\"auto\"",
-           "compute format: auto (from #lowp.policy, else the IR's types), "
-           "f16, bf16 or fp8">,
+    Option<"mode", "mode", "::mlir::lowp::LossScalingChoice",
+           /*default=*/"::mlir::lowp::LossScalingChoice::Auto",
+           "Loss scaling to apply",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::lowp::LossScalingChoice::Auto, "auto",
+                        "from #lowp.policy, else dynamic"),
+             clEnumValN(::mlir::lowp::LossScalingChoice::None, "none",
+                        "no loss scaling"),
+             clEnumValN(::mlir::lowp::LossScalingChoice::Static, "static",
+                        "the constant init-scale"),
+             clEnumValN(::mlir::lowp::LossScalingChoice::Dynamic, "dynamic",
+                        "GradScaler's dynamic scale"))}]>,
+    Option<"policy", "policy", "::mlir::lowp::PrecisionPolicy",
+           /*default=*/"::mlir::lowp::PrecisionPolicy::Auto",
+           "Compute format",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::lowp::PrecisionPolicy::Auto, "auto",
+                        "from #lowp.policy, else the IR's types"),
+             clEnumValN(::mlir::lowp::PrecisionPolicy::F16, "f16", "f16"),
+             clEnumValN(::mlir::lowp::PrecisionPolicy::BF16, "bf16", "bf16"),
+             clEnumValN(::mlir::lowp::PrecisionPolicy::FP8, "fp8",
+                        "8-bit floats"))}]>,
     Option<"initScale", "init-scale", "double", /*default=*/"65536.0",
            "static: the fixed scale; dynamic: the initial scale, recorded on "
            "the scale argument">,
@@ -217,7 +271,7 @@ def LowpMaterializeLossScaling
   ];
 }
 
-def SelectFP8Formats : Pass<"lowp-select-fp8-formats", "::mlir::ModuleOp"> {
+def LowpSelectFP8Formats : Pass<"lowp-select-fp8-formats", "::mlir::ModuleOp"> {
   let summary = "Run matrix ops on FP8 operands with per-tensor formats and "
                 "scales";
   let description = [{
@@ -291,12 +345,18 @@ def SelectFP8Formats : Pass<"lowp-select-fp8-formats", "::mlir::ModuleOp"> {
              clEnumValN(::mlir::lowp::FP8Recipe::E4M3, "e4m3", "E4M3 always"),
              clEnumValN(::mlir::lowp::FP8Recipe::E5M2, "e5m2", "E5M2 always"),
              clEnumValN(::mlir::lowp::FP8Recipe::Range, "range",
-                        "from #lowp.stats: E4M3 if it fits, else E5M2, "
+                        "from #lowp.stats: the lower predicted error "
+                        "(histogram) or E4M3 if the range fits, else E5M2, "
                         "else bf16"))}]>,
     Option<"target", "target", "std::string", /*default=*/"\"\"",
-           "Chip name (overrides and sets the module's #lowp.target)">,
+           "Chip of the capability table (overrides and sets the module's "
+           "#lowp.target)">,
     Option<"margin", "margin", "unsigned", /*default=*/"0",
            "Binades of headroom between the scaled amax and the format max">,
+    Option<"maxError", "max-error", "double", /*default=*/"0.0",
+           "range with a histogram: bf16 when both FP8 formats' predicted "
+           "relative RMS error exceeds this (0: twice E5M2's rounding "
+           "error)">,
     Option<"allowBF16Fallback", "allow-bf16-fallback", "bool",
            /*default=*/"false",
            "On a target without FP8, keep bf16 instead of failing">,
@@ -335,7 +395,7 @@ def SelectFP8Formats : Pass<"lowp-select-fp8-formats", "::mlir::ModuleOp"> {
   ];
 }
 
-def InstrumentCalibration
+def LowpInstrumentCalibration
     : Pass<"lowp-instrument-calibration", "::mlir::ModuleOp"> {
   let summary = "Record the amax and |x| histogram of FP8 candidates at run time";
   let description = [{
@@ -366,18 +426,20 @@ def InstrumentCalibration
   ];
 }
 
-def ApplyCalibration : Pass<"lowp-apply-calibration", "::mlir::ModuleOp"> {
+def LowpApplyCalibration : Pass<"lowp-apply-calibration", "::mlir::ModuleOp"> {
   let summary = "Attach measured statistics to FP8 candidates as #lowp.stats";
   let description = [{
     Reads the JSON that `scripts/lowp-calibrate.py` writes,
 
     ```json
     {"tensors": [{"function": "mlp", "index": 0, "amax": 3.25,
-                  "min": 0.0078125, "samples": 4096} ] }
+                  "min": 0.0078125, "samples": 4096,
+                  "histogram": [12, 0, 96, ...], "lowest_binade": -9} ] }
     ```
 
-    and attaches `#lowp.stats<amax = 3.25, min = 0.0078125, samples = 4096>`
-    to the tensor with that function and index (numbered as
+    and attaches `#lowp.stats<amax = 3.25, min = 0.0078125, samples = 4096,
+    histogram = [12, 0, 96, ...], lowest_binade = -9>` (the histogram is
+    optional) to the tensor with that function and index (numbered as
     `lowp-instrument-calibration` numbers them): on its defining op, or as
     an argument attribute for function arguments. Entries that name no
     tensor are errors.
@@ -388,7 +450,7 @@ def ApplyCalibration : Pass<"lowp-apply-calibration", "::mlir::ModuleOp"> {
   ];
 }
 
-def ViewPrecisionGraph
+def LowpViewPrecisionGraph
     : Pass<"lowp-view-precision-graph", "::mlir::ModuleOp"> {
   let summary = "Draw each function's dataflow coloured by its precision "
                 "(Graphviz DOT or SVG)";

@@ -197,12 +197,13 @@ struct LowpConvertFP8ToNVVMPass
 
   void runOnOperation() override {
     Operation *root = getOperation();
-    FailureOr<const TargetInfo *> resolved = resolveTarget(root, chip);
+    FailureOr<const TargetInfo *> resolved = resolveTarget(
+        root, selectTargetOption(getArgument(), target, "chip", deprecatedChip));
     if (failed(resolved))
       return signalPassFailure();
     const TargetInfo *info = *resolved;
     if (!info) {
-      root->emitError("no NVIDIA chip: set chip=sm_XX or a lowp.target");
+      root->emitError("no NVIDIA chip: set target=sm_XX or a lowp.target");
       return signalPassFailure();
     }
     if (info->vendor != Vendor::NVIDIA) {

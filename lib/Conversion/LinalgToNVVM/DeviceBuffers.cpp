@@ -325,12 +325,6 @@ struct LowpGPUDeviceBuffersPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (callingConvention != "host" && callingConvention != "device") {
-      getOperation()->emitError()
-          << "calling-convention must be 'host' or 'device', not '"
-          << callingConvention << "'";
-      return signalPassFailure();
-    }
     for (auto func :
          llvm::to_vector(getOperation().getOps<func::FuncOp>())) {
       if (func.isExternal())
@@ -339,7 +333,7 @@ struct LowpGPUDeviceBuffersPass
       func.walk([&](gpu::LaunchFuncOp) { launches = true; });
       if (!launches)
         continue;
-      if (failed(FunctionRewriter(func, callingConvention == "host").run()))
+      if (failed(FunctionRewriter(func, callingConvention == CallingConvention::Host).run()))
         return signalPassFailure();
     }
   }

@@ -257,13 +257,15 @@ struct LowpTileForMXUPass
 
   void runOnOperation() override {
     Operation *root = getOperation();
-    FailureOr<const TargetInfo *> resolved = resolveTarget(root, generation);
+    FailureOr<const TargetInfo *> resolved = resolveTarget(
+        root, selectTargetOption(getArgument(), target, "generation",
+                                 deprecatedGeneration));
     if (failed(resolved))
       return signalPassFailure();
     const TargetInfo *info = *resolved;
     if (!info) {
       root->emitError("lowp-tile-for-mxu: no TPU generation (set "
-                      "generation= or the module's lowp.target)");
+                      "target= or the module's lowp.target)");
       return signalPassFailure();
     }
     if (info->vendor != Vendor::Google || !info->tile16.valid() ||

@@ -64,7 +64,8 @@ struct LowpX86LowerContractionsPass
 
   void runOnOperation() override {
     Operation *root = getOperation();
-    FailureOr<const TargetInfo *> resolved = resolveTarget(root, cpu);
+    FailureOr<const TargetInfo *> resolved = resolveTarget(
+        root, selectTargetOption(getArgument(), target, "cpu", deprecatedCpu));
     if (failed(resolved))
       return signalPassFailure();
     // Without a target, the baseline every x86-64 machine here has.

@@ -1,4 +1,4 @@
-// RUN: fp-opt %s -split-input-file -verify-diagnostics -lowp-convert-fp8-to-nvvm=chip=sm_90
+// RUN: fp-opt %s -split-input-file -verify-diagnostics -lowp-convert-fp8-to-nvvm=target=sm_90
 
 // FNUZ is AMD's encoding; no NVIDIA convert produces it.
 func.func @fnuz(%x: f32) -> f8E4M3FNUZ {

@@ -21,7 +21,7 @@ module attributes {lowp.target = #lowp.target<"gfx942">} {
 
 // -----
 
-// expected-error @+1 {{no NVIDIA chip: set chip=sm_XX or a lowp.target}}
+// expected-error @+1 {{no NVIDIA chip: set target=sm_XX or a lowp.target}}
 module {
   func.func @none(%x: f32) -> f32 {
     return %x : f32

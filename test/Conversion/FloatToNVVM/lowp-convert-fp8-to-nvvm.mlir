@@ -1,5 +1,5 @@
-// RUN: fp-opt %s -split-input-file -lowp-convert-fp8-to-nvvm=chip=sm_90 | FileCheck %s
-// RUN: fp-opt %s -split-input-file -lowp-convert-fp8-to-nvvm=chip=sm_89 | FileCheck %s
+// RUN: fp-opt %s -split-input-file -lowp-convert-fp8-to-nvvm=target=sm_90 | FileCheck %s
+// RUN: fp-opt %s -split-input-file -lowp-convert-fp8-to-nvvm=target=sm_89 | FileCheck %s
 
 // A plain truncf: the saturating convert (value in the low byte), then
 // E4M3FN's overflow result, NaN (0x7f with the sign kept), where |x|

@@ -1,7 +1,7 @@
 // RUN: fp-opt %s -split-input-file -verify-diagnostics -lowp-gpu-device-buffers=calling-convention=device
 // RUN: not fp-opt %s -lowp-gpu-device-buffers=calling-convention=managed 2>&1 | FileCheck %s --check-prefix=OPTION
 
-// OPTION: calling-convention must be 'host' or 'device', not 'managed'
+// OPTION: for the --calling-convention option: 'managed' is not one of: host, device
 
 module attributes {gpu.container_module} {
   gpu.module @k {

@@ -3,7 +3,7 @@
 // remark naming the op and the reason; f32 ones are not this pass's
 // business (no remark). Unknown, missing and non-NVIDIA chips are errors.
 // RUN: fp-opt %s -split-input-file -verify-diagnostics \
-// RUN:   -lowp-nvvm-lower-contractions=chip=sm_80 | FileCheck %s
+// RUN:   -lowp-nvvm-lower-contractions=target=sm_80 | FileCheck %s
 
 // CHECK-LABEL: func.func @dynamic
 // CHECK: linalg.matmul

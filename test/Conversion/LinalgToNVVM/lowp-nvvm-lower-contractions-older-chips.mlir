@@ -2,8 +2,8 @@
 // (no mma.sync tiling in the table): a remark, the naive kernel. The
 // decision picks f16 on both by default; f16 on sm_75 gets the m16n8k8
 // kernel.
-// RUN: fp-opt %s -lowp-nvvm-lower-contractions=chip=sm_75 2>&1 | FileCheck %s --check-prefix=SM75
-// RUN: fp-opt %s -lowp-nvvm-lower-contractions=chip=sm_70 2>&1 | FileCheck %s --check-prefix=SM70
+// RUN: fp-opt %s -lowp-nvvm-lower-contractions=target=sm_75 2>&1 | FileCheck %s --check-prefix=SM75
+// RUN: fp-opt %s -lowp-nvvm-lower-contractions=target=sm_70 2>&1 | FileCheck %s --check-prefix=SM70
 
 // SM75: remark: no tensor-core kernel for 'linalg.matmul' on sm_75: sm_75 has no bf16 tensor cores; it runs on the naive kernel
 // SM75-NOT: remark

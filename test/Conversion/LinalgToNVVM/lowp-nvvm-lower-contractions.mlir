@@ -1,8 +1,8 @@
 // The GPU form of the tensor-core kernel (lowering to PTX and ptxas:
 // test/Pipelines/lowp-pipeline-nvvm-tensor-cores-ptxas.test; the same
 // kernel executed on the CPU: test/Integration/GPU/tensor-core-emulated.mlir).
-// RUN: fp-opt %s -split-input-file -lowp-nvvm-lower-contractions=chip=sm_80 -cse | FileCheck %s
-// RUN: fp-opt %s -split-input-file -lowp-nvvm-lower-contractions=chip=sm_75 -cse 2>&1 | FileCheck %s --check-prefix=SM75
+// RUN: fp-opt %s -split-input-file -lowp-nvvm-lower-contractions=target=sm_80 -cse | FileCheck %s
+// RUN: fp-opt %s -split-input-file -lowp-nvvm-lower-contractions=target=sm_75 -cse 2>&1 | FileCheck %s --check-prefix=SM75
 
 // bf16 on sm_80: one 128 x 128 block per tile of C (2 x 2 for 200 x 256),
 // 256 threads; the launch replaces the matmul.

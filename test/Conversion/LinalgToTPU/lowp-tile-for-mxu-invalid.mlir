@@ -1,5 +1,5 @@
 // RUN: fp-opt %s -split-input-file -lowp-tile-for-mxu -verify-diagnostics
-// RUN: not fp-opt %s -split-input-file -lowp-tile-for-mxu=generation=tpu-v9 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not fp-opt %s -split-input-file -lowp-tile-for-mxu=target=tpu-v9 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 
 // UNKNOWN: error: unknown target 'tpu-v9'; known targets: {{.*}}tpu-v5e, tpu-v5p, tpu-v6e
 
@@ -17,7 +17,7 @@ module attributes {lowp.target = #lowp.target<"sm_90">} {
 // -----
 
 // No generation at all.
-// expected-error @+1 {{lowp-tile-for-mxu: no TPU generation (set generation= or the module's lowp.target)}}
+// expected-error @+1 {{lowp-tile-for-mxu: no TPU generation (set target= or the module's lowp.target)}}
 module {
   func.func @no_target(%a: tensor<8x64xbf16>, %b: tensor<64x10xbf16>,
                        %c: tensor<8x10xf32>) -> tensor<8x10xf32> {

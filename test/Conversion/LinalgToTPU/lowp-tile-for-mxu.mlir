@@ -1,7 +1,7 @@
-// RUN: fp-opt %s -split-input-file -lowp-tile-for-mxu=generation=tpu-v5e | FileCheck %s --check-prefixes=CHECK,V5E
-// RUN: fp-opt %s -split-input-file -lowp-tile-for-mxu=generation=tpu-v6e | FileCheck %s --check-prefixes=CHECK,V6E
+// RUN: fp-opt %s -split-input-file -lowp-tile-for-mxu=target=tpu-v5e | FileCheck %s --check-prefixes=CHECK,V5E
+// RUN: fp-opt %s -split-input-file -lowp-tile-for-mxu=target=tpu-v6e | FileCheck %s --check-prefixes=CHECK,V6E
 // Idempotent: a second run finds every matrix op in MXU form already.
-// RUN: fp-opt %s -split-input-file -lowp-tile-for-mxu=generation=tpu-v5e -lowp-tile-for-mxu=generation=tpu-v5e | FileCheck %s --check-prefixes=CHECK,V5E
+// RUN: fp-opt %s -split-input-file -lowp-tile-for-mxu=target=tpu-v5e -lowp-tile-for-mxu=target=tpu-v5e | FileCheck %s --check-prefixes=CHECK,V5E
 
 // 200x300 @ 300x70: M, K, N padded to whole tiles (128 on tpu-v5e, 256 on
 // tpu-v6e), one MXU tile per inner matmul, the result cut back.

@@ -1,5 +1,5 @@
-// RUN: fp-opt %s -lowp-x86-lower-contractions="cpu=sapphirerapids mr=2" -split-input-file | FileCheck %s --check-prefix=DOT
-// RUN: fp-opt %s -lowp-x86-lower-contractions="cpu=avx2 mr=3 nr=8" -split-input-file | FileCheck %s --check-prefix=FMA
+// RUN: fp-opt %s -lowp-x86-lower-contractions="target=sapphirerapids mr=2" -split-input-file | FileCheck %s --check-prefix=DOT
+// RUN: fp-opt %s -lowp-x86-lower-contractions="target=avx2 mr=3 nr=8" -split-input-file | FileCheck %s --check-prefix=FMA
 
 // AVX512_BF16: B packed into VNNI pairs (k/2 x 2*nr), a 2 x 32 block of C in
 // four zmm accumulators carried by the k loop, one vdpbf16ps per

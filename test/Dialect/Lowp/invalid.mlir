@@ -460,3 +460,24 @@ func.func @unknown_attribute(%x: f32) {
   %0 = math.exp %x {lowp.colour = "red"} : f32
   return
 }
+
+// -----
+
+// expected-error @+1 {{histogram and lowest_binade go together}}
+func.func @stats_histogram_alone() attributes {s = #lowp.stats<amax = 1.0, min = 0.0, histogram = [1, 2]>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{histogram binades [126, 128] lie outside f32's [-127, 127]}}
+func.func @stats_histogram_range() attributes {s = #lowp.stats<amax = 1.0, min = 0.0, histogram = [1, 2, 3], lowest_binade = 126>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{histogram counts must be non-negative}}
+func.func @stats_histogram_negative() attributes {s = #lowp.stats<amax = 1.0, min = 0.0, histogram = [1, -2], lowest_binade = 0>} {
+  return
+}

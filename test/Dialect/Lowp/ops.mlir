@@ -86,6 +86,8 @@ func.func @attributes(%x: tensor<4xf32> {lowp.stats = #lowp.stats<amax = 350.0, 
   %0 = math.exp %x {lowp.precision = f32} : tensor<4xf32>
   // CHECK: lowp.stats = #lowp.stats<amax = 1.000000e+00, min = 9.9999999999999995E-7, samples = 4096>
   %1 = math.tanh %0 {lowp.stats = #lowp.stats<amax = 1.0, min = 1.0e-6, samples = 4096>} : tensor<4xf32>
+  // CHECK: lowp.stats = #lowp.stats<amax = 1.000000e+00, min = 5.000000e-01, samples = 7, histogram = [3, 0, 4], lowest_binade = -3>
+  %h = math.tanh %1 {lowp.stats = #lowp.stats<amax = 1.0, min = 0.5, samples = 7, histogram = [3, 0, 4], lowest_binade = -3>} : tensor<4xf32>
   // CHECK: lowp.stats = [#lowp.stats<amax = 2.000000e+00, min = 0.000000e+00>, #lowp.stats<amax = 1.000000e+00, min = 5.000000e-01>]
   %2:2 = "test.two"() {lowp.stats = [#lowp.stats<amax = 2.0, min = 0.0>, #lowp.stats<amax = 1.0, min = 0.5>]} : () -> (f32, f32)
   return %1 : tensor<4xf32>

@@ -9,6 +9,11 @@
 // RUN: %python %fpopt_src_root/scripts/lowp-calibrate.py %t.log -o %t.json \
 // RUN:   --apply %s --fp-opt fp-opt --output %t.stats.mlir
 // RUN: FileCheck %s --check-prefix=STATS < %t.stats.mlir
+// Without the histogram, `range` decides by dynamic range (amax / min):
+// RUN: %python %fpopt_src_root/scripts/lowp-calibrate.py %t.log -o %t.nohist.json \
+// RUN:   --no-histogram --apply %s --fp-opt fp-opt --output %t.nohist.mlir
+// RUN: fp-opt %t.nohist.mlir -lowp-select-fp8-formats="recipe=range scaling=static target=sm_90" \
+// RUN:   | FileCheck %s --check-prefix=SELECT-RANGE
 // RUN: fp-opt %t.stats.mlir -lowp-select-fp8-formats="recipe=range scaling=static target=sm_90" \
 // RUN:   | FileCheck %s --check-prefix=SELECT
 // convert-lowp-to-linalg drops the target attribute the option records, so
@@ -31,16 +36,27 @@
 // x: 4% of 32 is 1.28 elements; 0.001 is the first, the second (0.0559)
 // lies in [2^-5, 2^-4): min = 2^-5 * 2^0.28 = 0.0379. w2: two of 32 elements
 // (5e-8, 5.5e-8) lie in [2^-25, 2^-24): min = 2^-25 * 2^(1.28 / 2).
-// STATS: func.func @mlp(%arg0: tensor<4x8xf32> {lowp.stats = #lowp.stats<amax = 6.000000e+00, min = 0.037943590137345218, samples = 32>}, %arg1: tensor<8x8xf32> {lowp.stats = #lowp.stats<amax = 5.000000e-01, min = {{.*}}, samples = 64>}, %arg2: tensor<8x4xf32> {lowp.stats = #lowp.stats<amax = 1.000000e-02, min = 4.6441827992230648E-8, samples = 32>})
+// The histogram runs from the lowest non-empty binade: x's 0.001 is in
+// [2^-10, 2^-9), 6 in [2^2, 2^3); w2's two tiny values in [2^-25, 2^-24).
+// STATS: func.func @mlp(%arg0: tensor<4x8xf32> {lowp.stats = #lowp.stats<amax = 6.000000e+00, min = 0.037943590137345218, samples = 32, histogram = [1, 0, 0, 0, 0, 1, 0, 1, 2, 2, 10, 14, 1], lowest_binade = -10>}, %arg1: tensor<8x8xf32> {lowp.stats = #lowp.stats<amax = 5.000000e-01, min = {{.*}}, samples = 64, histogram = [{{.*}}], lowest_binade = -6>}, %arg2: tensor<8x4xf32> {lowp.stats = #lowp.stats<amax = 1.000000e-02, min = 4.6441827992230648E-8, samples = 32, histogram = [2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 9, 10, 8], lowest_binade = -25>})
 // h = relu(x w1): 19 of 32 entries are non-zero.
-// STATS: linalg.generic {{.*}} attrs = {lowp.stats = #lowp.stats<amax = 3.317770e+00, min = {{.*}}, samples = 19>}
+// STATS: linalg.generic {{.*}} attrs = {lowp.stats = #lowp.stats<amax = 3.317770e+00, min = {{.*}}, samples = 19, histogram = [{{.*}}], lowest_binade = {{.*}}>}
 
-// x needs 7.3 binades (E4M3), w2 17.7 (> E4M3's 16.8: E5M2).
+// With the histogram, the predicted relative RMS error decides: w2's two
+// values 2^17 below amax carry ~1e-11 of its energy, so E4M3 (error 0.024)
+// beats E5M2 (0.048) on every tensor.
 // SELECT: lowp.quantize %arg0, %{{.*}} : tensor<4x8xf32>, f32 to tensor<4x8xf8E4M3FN>
 // SELECT: lowp.quantize %arg1, %{{.*}} : tensor<8x8xf32>, f32 to tensor<8x8xf8E4M3FN>
-// SELECT: lowp.quantize %arg2, %{{.*}} : tensor<8x4xf32>, f32 to tensor<8x4xf8E5M2>
+// SELECT: lowp.quantize %arg2, %{{.*}} : tensor<8x4xf32>, f32 to tensor<8x4xf8E4M3FN>
 // SELECT: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xf8E4M3FN>, tensor<8x8xf8E4M3FN>)
-// SELECT: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xf8E4M3FN>, tensor<8x4xf8E5M2>)
+// SELECT: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xf8E4M3FN>, tensor<8x4xf8E4M3FN>)
+
+// By dynamic range: x needs 7.3 binades (E4M3), w2 17.7 (> E4M3's 16.8: E5M2).
+// SELECT-RANGE: lowp.quantize %arg0, %{{.*}} : tensor<4x8xf32>, f32 to tensor<4x8xf8E4M3FN>
+// SELECT-RANGE: lowp.quantize %arg1, %{{.*}} : tensor<8x8xf32>, f32 to tensor<8x8xf8E4M3FN>
+// SELECT-RANGE: lowp.quantize %arg2, %{{.*}} : tensor<8x4xf32>, f32 to tensor<8x4xf8E5M2>
+// SELECT-RANGE: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xf8E4M3FN>, tensor<8x8xf8E4M3FN>)
+// SELECT-RANGE: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xf8E4M3FN>, tensor<8x4xf8E5M2>)
 
 // The FP8 forward against the f32 one: max |y8 - y32| <= 0.1 * max |y32|.
 // EXEC: ok 1

@@ -18,14 +18,14 @@
 // sm_75 runs m16n8k8 with one synchronous stage. Case 5 fuses a bias, an
 // in-place ReLU and the cast to bf16 into the kernel's epilogue.
 //
-// RUN: fp-opt %s -lowp-nvvm-lower-contractions="chip=sm_80 emulate" \
+// RUN: fp-opt %s -lowp-nvvm-lower-contractions="target=sm_80 emulate" \
 // RUN: | FileCheck %s --check-prefix=IR
-// RUN: fp-opt %s -lowp-nvvm-lower-contractions="chip=sm_80 emulate" \
+// RUN: fp-opt %s -lowp-nvvm-lower-contractions="target=sm_80 emulate" \
 // RUN:   -convert-linalg-to-loops -expand-strided-metadata -lower-affine -convert-scf-to-cf -convert-to-llvm \
 // RUN:   -reconcile-unrealized-casts \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s
-// RUN: fp-opt %s -lowp-nvvm-lower-contractions="chip=sm_75 emulate" \
+// RUN: fp-opt %s -lowp-nvvm-lower-contractions="target=sm_75 emulate" \
 // RUN:   -convert-linalg-to-loops -expand-strided-metadata -lower-affine -convert-scf-to-cf -convert-to-llvm \
 // RUN:   -reconcile-unrealized-casts 2>/dev/null \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \

@@ -14,19 +14,19 @@
 // gain for these O(1) logits).
 //
 // RUN: fp-opt %s %upstream_to_llvm | %run > %t.ref
-// RUN: fp-opt %s -lowp-pipeline-x86=cpu=avx2 2>%t.avx2.diag | %run > %t.x86.f32
+// RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 2>%t.avx2.diag | %run > %t.x86.f32
 // RUN: %check %t.ref %t.x86.f32 --term f32:32,16,8,8,32 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=DIAG < %t.avx2.diag
 //
 // RUN: fp-opt %s --lowp-auto-mixed-precision="target=sapphirerapids policy=bf16" -o %t.bf16.mlir
-// RUN: fp-opt %t.bf16.mlir -lowp-pipeline-x86=cpu=avx2 2>/dev/null | %run > %t.bf16.avx2
+// RUN: fp-opt %t.bf16.mlir -lowp-pipeline-x86=target=avx2 2>/dev/null | %run > %t.bf16.avx2
 // RUN: %check %t.ref %t.bf16.avx2 --term bf16:32,16,8,8,32 --factor 2 --min-rel 6.1e-5 | FileCheck %s
-// RUN: %if x86-avx512bf16 %{ fp-opt %t.bf16.mlir -lowp-pipeline-x86=cpu=sapphirerapids 2>%t.avx512.diag | %run > %t.bf16.avx512 %}
+// RUN: %if x86-avx512bf16 %{ fp-opt %t.bf16.mlir -lowp-pipeline-x86=target=sapphirerapids 2>%t.avx512.diag | %run > %t.bf16.avx512 %}
 // RUN: %if x86-avx512bf16 %{ %check %t.ref %t.bf16.avx512 --term bf16:32,16,8,8,32 --factor 2 --min-rel 6.1e-5 | FileCheck %s %}
 // RUN: %if x86-avx512bf16 %{ FileCheck %s --check-prefix=DIAG < %t.avx512.diag %}
 //
 // RUN: fp-opt %s --lowp-auto-mixed-precision="target=sapphirerapids policy=f16" -o %t.f16.mlir
-// RUN: fp-opt %t.f16.mlir -lowp-pipeline-x86=cpu=avx2 2>/dev/null | %run > %t.f16.avx2
+// RUN: fp-opt %t.f16.mlir -lowp-pipeline-x86=target=avx2 2>/dev/null | %run > %t.f16.avx2
 // RUN: %check %t.ref %t.f16.avx2 --term f16:32,16,8,8,32 --factor 2 --min-rel 7.6e-6 | FileCheck %s
 
 // CHECK-NOT: FAIL

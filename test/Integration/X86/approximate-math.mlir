@@ -12,7 +12,7 @@
 // ulp being f32's spacing at the reference (2^-149 below 2^-126, so a
 // result that must be 0 has to be exactly 0).
 //
-// RUN: fp-opt %s -lowp-pipeline-x86=cpu=avx2 -o %t.ll.mlir
+// RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 -o %t.ll.mlir
 // RUN: FileCheck %s --check-prefix=LLVM < %t.ll.mlir
 // RUN: mlir-runner %t.ll.mlir -e main -entry-point-result=void -shared-libs=%mlir_runner_utils > %t.out
 // RUN: %python %S/Inputs/check_accuracy.py %t.out \
@@ -21,7 +21,7 @@
 // RUN:   log2_normals=2:0:0 tanh=5:0:0 erf=5:0:0 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=SPECIAL < %t.out
 // The same on 16 lanes (AVX-512) where the host has AVX512_BF16:
-// RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86=cpu=sapphirerapids \
+// RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86=target=sapphirerapids \
 // RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils > %t.avx512 %}
 // RUN: %if x86-avx512bf16 %{ %python %S/Inputs/check_accuracy.py %t.avx512 \
 // RUN:   exp_softmax=1.5:0:0 exp_positive=6:0:0 exp_subnormal=0:1.18e-38:0 \

@@ -5,10 +5,10 @@
 // bf16 values are exact in f32, so only the summation order differs:
 // |x - ref| <= 1e-5 |ref| + 1e-4 (144 terms of magnitude <= 1).
 //
-// RUN: fp-opt %s -lowp-pipeline-x86=cpu=avx2 \
+// RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s
-// RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86=cpu=sapphirerapids \
+// RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86=target=sapphirerapids \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s %}
 // CHECK: 1

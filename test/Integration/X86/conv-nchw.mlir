@@ -10,14 +10,14 @@
 // bf16 products are exact in f32). Each case prints 1; the last one is a
 // negative control (a wrong filter layout must fail the check).
 //
-// RUN: fp-opt %s -lowp-pipeline-x86=cpu=avx2 2>/dev/null \
+// RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 2>/dev/null \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s
-// RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86=cpu=sapphirerapids 2>/dev/null \
+// RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86=target=sapphirerapids 2>/dev/null \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s %}
 // No convolution is left to the generic loops (only the references):
-// RUN: fp-opt %s -lowp-pipeline-x86=cpu=avx2 -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // REMARK-NOT: generic loop path for 'linalg.conv_2d_nchw_fchw'
 // CHECK: 1
 // CHECK: 1

@@ -4,12 +4,12 @@
 // segfaulted MLIR 22's expand-strided-metadata in every lowering pipeline.
 // Each element of the 3x4 view gets its row index added: x[i*4+j] + i,
 // checked against values computed by hand from the same formula in f32.
-// RUN: fp-opt %s -lowp-pipeline-x86=cpu=avx2 \
+// RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s
-// RUN: fp-opt %s -lowp-pipeline-nvvm=chip=sm_90 -o /dev/null
-// RUN: fp-opt %s -lowp-pipeline-rocdl=chip=gfx942 -o /dev/null
-// RUN: fp-opt %s -lowp-pipeline-tpu=generation=tpu-v5e -o /dev/null
+// RUN: fp-opt %s -lowp-pipeline-nvvm=target=sm_90 -o /dev/null
+// RUN: fp-opt %s -lowp-pipeline-rocdl=target=gfx942 -o /dev/null
+// RUN: fp-opt %s -lowp-pipeline-tpu=target=tpu-v5e -o /dev/null
 
 // CHECK: ( ( 0, 1, 2, 3 ), ( 5, 6, 7, 8 ), ( 10, 11, 12, 13 ) )
 

@@ -2,12 +2,12 @@
 // front ends carry state through loops: bufferization must let the loop
 // yield a new buffer. Squaring x three times gives x^8, exact in f32 for
 // these small integers (1, 2, 3 -> 1, 256, 6561).
-// RUN: fp-opt %s -lowp-pipeline-x86=cpu=avx2 \
+// RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s
-// RUN: fp-opt %s -lowp-pipeline-nvvm=chip=sm_90 -o /dev/null
-// RUN: fp-opt %s -lowp-pipeline-rocdl=chip=gfx942 -o /dev/null
-// RUN: fp-opt %s -lowp-pipeline-tpu=generation=tpu-v5e -o /dev/null
+// RUN: fp-opt %s -lowp-pipeline-nvvm=target=sm_90 -o /dev/null
+// RUN: fp-opt %s -lowp-pipeline-rocdl=target=gfx942 -o /dev/null
+// RUN: fp-opt %s -lowp-pipeline-tpu=target=tpu-v5e -o /dev/null
 
 // CHECK: ( 1, 256, 6561, 65536, 390625, 1.67962e+06, 5.7648e+06, 1.67772e+07 )
 

@@ -3,15 +3,15 @@
 // the kernel pass leaves alone, so it takes the plain loop path). M = 50 is
 // not a multiple of the register block: the tail block is exercised too.
 //
-// RUN: fp-opt %s -lowp-pipeline-x86=cpu=avx2 \
+// RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s
-// RUN: fp-opt %s -lowp-pipeline-x86="cpu=avx2 mr=4 nr=8" \
+// RUN: fp-opt %s -lowp-pipeline-x86="target=avx2 mr=4 nr=8" \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s
 //
 // The AVX512_BF16 path (vdpbf16ps on VNNI-packed B) runs where the host has it.
-// RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86=cpu=sapphirerapids \
+// RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86=target=sapphirerapids \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s %}
 

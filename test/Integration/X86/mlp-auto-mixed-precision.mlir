@@ -6,10 +6,10 @@
 // layers with rounded inputs and hidden activations, GELU and softmax
 // amplify by a small factor), at least 2^-14 (bf16 really was used).
 //
-// RUN: fp-opt %s -lowp-pipeline-x86=cpu=avx2 \
+// RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils > %t.f32
 // RUN: fp-opt %s --lowp-auto-mixed-precision="target=sapphirerapids policy=bf16" \
-// RUN: | fp-opt -lowp-pipeline-x86=cpu=avx2 \
+// RUN: | fp-opt -lowp-pipeline-x86=target=avx2 \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils > %t.bf16
 // RUN: %python %S/Inputs/compare.py %t.f32 %t.bf16 6.103515625e-05 0.03125 | FileCheck %s
 // CHECK: PASS

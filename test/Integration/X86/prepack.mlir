@@ -17,26 +17,26 @@
 // bf16 VNNI pairs for the dot kernel), so the driver's declarations are
 // filled in per run.
 //
-// RUN: fp-opt %S/Inputs/prepack-linear.mlir -lowp-pipeline-x86="cpu=avx2 prepack=true" 2>&1 >%t.avx2.mlir | FileCheck %s --check-prefix=REMARK
+// RUN: fp-opt %S/Inputs/prepack-linear.mlir -lowp-pipeline-x86="target=avx2 prepack=true" 2>&1 >%t.avx2.mlir | FileCheck %s --check-prefix=REMARK
 // RUN: mlir-translate --mlir-to-llvmir %t.avx2.mlir | llc -O2 -mcpu=x86-64-v3 -relocation-model=pic -filetype=obj -o %t.avx2.o
 // RUN: %clang -shared %t.avx2.o -o %t.avx2.so
-// RUN: sed -e 's/PACKED1/3x38x16xf32/g' -e 's/PACKED2/2x40x16xf32/g' %s | fp-opt -lowp-pipeline-x86=cpu=avx2 2>/dev/null \
+// RUN: sed -e 's/PACKED1/3x38x16xf32/g' -e 's/PACKED2/2x40x16xf32/g' %s | fp-opt -lowp-pipeline-x86=target=avx2 2>/dev/null \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%t.avx2.so,%mlir_runner_utils | FileCheck %s
 //
 // bf16 on AVX2: the rounding cast runs in forward_prepack; packed in f32.
 // RUN: fp-opt %S/Inputs/prepack-linear.mlir --lowp-auto-mixed-precision="target=sapphirerapids policy=bf16" \
-// RUN: | fp-opt -lowp-pipeline-x86="cpu=avx2 prepack=true" 2>/dev/null \
+// RUN: | fp-opt -lowp-pipeline-x86="target=avx2 prepack=true" 2>/dev/null \
 // RUN: | mlir-translate --mlir-to-llvmir | llc -O2 -mcpu=x86-64-v3 -relocation-model=pic -filetype=obj -o %t.mixed.o
 // RUN: %clang -shared %t.mixed.o -o %t.mixed.so
-// RUN: sed -e 's/PACKED1/3x38x16xf32/g' -e 's/PACKED2/2x40x16xf32/g' %s | fp-opt -lowp-pipeline-x86=cpu=avx2 2>/dev/null \
+// RUN: sed -e 's/PACKED1/3x38x16xf32/g' -e 's/PACKED2/2x40x16xf32/g' %s | fp-opt -lowp-pipeline-x86=target=avx2 2>/dev/null \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%t.mixed.so,%mlir_runner_utils | FileCheck %s
 //
 // bf16 on AVX512_BF16: VNNI pairs for vdpbf16ps.
 // RUN: %if x86-avx512bf16 %{ fp-opt %S/Inputs/prepack-linear.mlir --lowp-auto-mixed-precision="target=sapphirerapids policy=bf16" \
-// RUN: | fp-opt -lowp-pipeline-x86="cpu=sapphirerapids prepack=true" 2>/dev/null \
+// RUN: | fp-opt -lowp-pipeline-x86="target=sapphirerapids prepack=true" 2>/dev/null \
 // RUN: | mlir-translate --mlir-to-llvmir | llc -O2 -mcpu=sapphirerapids -relocation-model=pic -filetype=obj -o %t.spr.o %}
 // RUN: %if x86-avx512bf16 %{ %clang -shared %t.spr.o -o %t.spr.so %}
-// RUN: %if x86-avx512bf16 %{ sed -e 's/PACKED1/2x19x64xbf16/g' -e 's/PACKED2/1x20x64xbf16/g' %s | fp-opt -lowp-pipeline-x86=cpu=avx2 2>/dev/null \
+// RUN: %if x86-avx512bf16 %{ sed -e 's/PACKED1/2x19x64xbf16/g' -e 's/PACKED2/1x20x64xbf16/g' %s | fp-opt -lowp-pipeline-x86=target=avx2 2>/dev/null \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%t.spr.so,%mlir_runner_utils | FileCheck %s %}
 
 // REMARK: remark: weights of 'forward' are packed once, by 'forward_prepack'

@@ -11,10 +11,10 @@
 // summation bound n u, plus a few ulp for exp, division and sqrt); every
 // f32 result must also differ from f64 somewhere (err > 0).
 //
-// RUN: fp-opt %s -lowp-pipeline-x86=cpu=avx2 -o %t.ll.mlir
+// RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 -o %t.ll.mlir
 // RUN: FileCheck %s --check-prefix=IR < %t.ll.mlir
 // RUN: mlir-runner %t.ll.mlir -e main -entry-point-result=void -shared-libs=%mlir_runner_utils | FileCheck %s
-// RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86=cpu=sapphirerapids \
+// RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86=target=sapphirerapids \
 // RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils | FileCheck %s %}
 //
 // The f32 row reductions are vector: horizontal reductions of 8-lane

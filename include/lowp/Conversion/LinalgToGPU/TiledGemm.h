@@ -1,0 +1,206 @@
+//===- TiledGemm.h - GPU GEMM tiling shared by the back ends -----*- C++ -*-===//
+//
+// One GPU tiling layer for matrix ops, two matrix-instruction back ends
+// (NVIDIA mma.sync in lib/Conversion/LinalgToNVVM, AMD MFMA in
+// lib/Conversion/LinalgToROCDL). This layer owns everything that does not
+// depend on the instruction:
+//
+//  * which contractions qualify (C[b][m][n] += A[b?][m][k] * B[b?][k|n][n|k]
+//    with an exact f32 product sum) and the elementwise epilogue fused
+//    after them;
+//  * the workgroup tile (grid: one workgroup per blockM x blockN tile of C,
+//    z: the batch), the staging of blockK-deep slices of A and B through
+//    shared memory / LDS (16-byte chunks, rows padded by 16 bytes, one or
+//    two stages; the second stage filled by the back end's asynchronous
+//    copy or through registers), the k loop, the wave tiles of f32
+//    accumulators, the guarded stores through the epilogue;
+//  * the emulated form (`emulate`): the same kernel as host loops over
+//    workgroups, threads, waves and lanes, executable on the CPU.
+//
+// A back end (MatrixInstructionBackend) supplies the instruction: its
+// fragment loads, the multiply-accumulate, where each accumulator register
+// lies in the instruction tile, optionally an asynchronous copy, and the
+// per-lane emulation of its fragments and instruction from the vendor's
+// ISA description.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LOWP_CONVERSION_LINALGTOGPU_TILEDGEMM_H
+#define LOWP_CONVERSION_LINALGTOGPU_TILEDGEMM_H
+
+#include "lowp/Target/TargetInfo.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <string>
+#include <utility>
+
+namespace mlir::lowp::gpu_gemm {
+
+/// One contraction C[b][m][n] += A[b?][m][k] * B[b?][k][n] (or B[b?][n][k])
+/// the tiled kernel can take.
+struct GemmProblem {
+  Value a, b, c;
+  int64_t batch = 1, m = 0, n = 0, k = 0;
+  bool aBatched = false, bBatched = false, cBatched = false;
+  bool bTransposed = false; ///< B stored [n][k]
+  FloatType aElem, bElem;   ///< operand formats (checked by the back end)
+
+  // The epilogue (collectEpilogue): elementwise ops that follow the
+  // contraction and are computed on the accumulators in registers.
+  /// C starts as zeros (a linalg.fill of 0 right before): the kernel does
+  /// not read C, and the fill goes.
+  linalg::FillOp zeroFill;
+  /// Elementwise generics applied in order to C's values.
+  SmallVector<linalg::GenericOp> epilogue;
+  /// Where the kernel stores: C, or the last epilogue op's output.
+  Value out;
+  /// Buffers the kernel reads besides A, B (and C when not zero-filled):
+  /// the epilogue ops' other operands.
+  SmallVector<Value> epilogueInputs;
+};
+
+/// Elements of a 16-byte chunk of `elem` (one staging copy, one padded row
+/// end in shared memory).
+int64_t chunkElements(FloatType elem);
+
+/// Whether `op` is a reduction over two operands, one of them 16-bit or
+/// FP8: the matrix ops the tiled kernels are about (f32 ones and
+/// elementwise ops are nobody's business here and get no remark).
+bool hasLowPrecisionOperands(linalg::LinalgOp op);
+
+/// The structure of `op` as a GemmProblem (dimensions, maps, static
+/// row-major buffers, an exact f32 product sum), or the reason it has none.
+/// Operand formats are left to the back end.
+FailureOr<GemmProblem> matchGemmStructure(linalg::LinalgOp op,
+                                          std::string &whyNot);
+
+/// Small index arithmetic on a builder (shared by the layer and the back
+/// ends so that both forms of the kernel compute the same indices).
+struct IndexBuilder {
+  OpBuilder &b;
+  Location loc;
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value add(Value x, int64_t c) { return c ? add(x, idx(c)) : x; }
+  Value mul(Value x, int64_t c) {
+    return c == 1 ? x : arith::MulIOp::create(b, loc, x, idx(c)).getResult();
+  }
+  Value div(Value x, int64_t c) {
+    return c == 1 ? x : arith::DivUIOp::create(b, loc, x, idx(c)).getResult();
+  }
+  Value rem(Value x, int64_t c) {
+    return arith::RemUIOp::create(b, loc, x, idx(c));
+  }
+  Value lt(Value x, int64_t c) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, idx(c));
+  }
+  Value andI(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+  Value select(Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, c, x, y);
+  }
+  /// for (iv = 0; iv < n; ++iv) body(iv), at the current insertion point.
+  void loop(int64_t n, function_ref<void(Value)> body);
+};
+
+/// Where one wave's fragments come from: the staged tiles of the current
+/// k slice, the wave's position, and the problem's layout.
+struct WaveContext {
+  const GemmProblem &problem;
+  const GPUGemmTiling &tiling;
+  Value aStage, bStage; ///< shared tiles: [stage][row][col]
+  Value stage;          ///< the stage being multiplied
+  Value warpM, warpN;   ///< the wave's position in the workgroup
+  int64_t waveM, waveN; ///< the wave tile's extent (blockM / warpsM, ...)
+  int64_t mTiles, nTiles;
+};
+
+/// The matrix instruction of one vendor, as the tiled kernel uses it.
+class MatrixInstructionBackend {
+public:
+  virtual ~MatrixInstructionBackend() = default;
+
+  /// "tensor-core" (remarks: "no tensor-core kernel for ...") and the
+  /// suffix of the kernel's gpu.module ("mma_sync").
+  virtual StringRef kernelKind() const = 0;
+  virtual StringRef moduleSuffix() const = 0;
+
+  /// The tiling for `p`'s operand formats on `chip`, or the reason there is
+  /// none (formats the instruction does not take, a chip without it).
+  virtual FailureOr<const GPUGemmTiling *>
+  selectTiling(const GemmProblem &p, const TargetInfo &chip,
+               std::string &whyNot) const = 0;
+  /// The memory space of the staging buffers (the kernel's workgroup
+  /// attributions).
+  virtual Attribute sharedMemorySpace(MLIRContext *ctx) const = 0;
+  /// Whether the builder can lay out `t` with this instruction.
+  virtual bool supportsTiling(const GPUGemmTiling &t) const = 0;
+
+  /// f32 accumulator registers per lane per instruction tile of `t`.
+  virtual int64_t accumulatorsPerTile(const GPUGemmTiling &t) const = 0;
+  /// Consecutive accumulator registers that hold adjacent columns of one
+  /// row (stored together).
+  virtual int64_t storeWidth() const = 0;
+  /// Where accumulator register `i` of `lane` lies in an instruction tile
+  /// of `t`: a constant offset and a lane-dependent one, for rows and
+  /// columns.
+  virtual std::pair<int64_t, int64_t>
+  accumulatorOffset(const GPUGemmTiling &t, int64_t i) const = 0;
+  virtual Value accumulatorLaneRow(IndexBuilder &ib, const GPUGemmTiling &t,
+                                   Value lane, int64_t i) const = 0;
+  virtual Value accumulatorLaneCol(IndexBuilder &ib, const GPUGemmTiling &t,
+                                   Value lane, int64_t i) const = 0;
+
+  /// Asynchronous 16-byte global-to-shared copies (the second stage is then
+  /// filled by them; otherwise through registers).
+  virtual bool hasAsyncCopy(const GPUGemmTiling &t) const { return false; }
+  virtual void asyncCopy(IndexBuilder &ib, Value dst, ValueRange dstIdx,
+                         Value src, ValueRange srcIdx, int64_t elements,
+                         Value inBounds) {}
+  /// Closes the copies issued since the last call into one group.
+  virtual void commitCopies(IndexBuilder &ib) {}
+  /// Waits until at most `pending` groups are in flight.
+  virtual void waitCopies(IndexBuilder &ib, int64_t pending) {}
+
+  /// The GPU form, per k step `kk` of a slice: loads the wave's fragments
+  /// (opaque values), the instruction operands of m tile `mi` / n tile
+  /// `ni` from them, and one instruction on the accumulators `acc`.
+  struct Fragments {
+    SmallVector<Value> a, b;
+  };
+  virtual Fragments loadFragments(IndexBuilder &ib, const WaveContext &w,
+                                  Value lane, int64_t kk) = 0;
+  virtual SmallVector<Value> operandsA(IndexBuilder &ib, const WaveContext &w,
+                                       const Fragments &f, int64_t mi) = 0;
+  virtual SmallVector<Value> operandsB(IndexBuilder &ib, const WaveContext &w,
+                                       const Fragments &f, int64_t ni) = 0;
+  virtual SmallVector<Value> multiplyAccumulate(IndexBuilder &ib,
+                                                const WaveContext &w,
+                                                ArrayRef<Value> a,
+                                                ArrayRef<Value> b,
+                                                ArrayRef<Value> acc) = 0;
+
+  /// The emulated form of wave `warp`'s k step `kk`: its fragment loads
+  /// and instructions computed per lane on host memory, as the vendor's ISA
+  /// defines them. `acc` holds the workgroup's f32 accumulators
+  /// [waves][mTiles][nTiles][lanes][accumulatorsPerTile].
+  virtual void emulateStep(IndexBuilder &ib, const WaveContext &w, Value acc,
+                           Value warp, int64_t kk) = 0;
+};
+
+/// Rewrites every qualifying contraction under `root` into a launch of a
+/// tiled kernel built with `backend` (each in its own gpu.module
+/// @<function>_<suffix>), or with `emulate` into host loops; contractions
+/// with low-precision operands the kernel cannot take get a remark and are
+/// left for the naive mapping.
+LogicalResult lowerContractionsToTiledKernels(Operation *root,
+                                              const TargetInfo &chip,
+                                              MatrixInstructionBackend &backend,
+                                              bool emulate);
+
+} // namespace mlir::lowp::gpu_gemm
+
+#endif // LOWP_CONVERSION_LINALGTOGPU_TILEDGEMM_H

@@ -1,0 +1,932 @@
+//===- TiledGemm.cpp - GPU GEMM tiling shared by the back ends ------------===//
+//
+// The target-independent half of the GPU matrix kernels (see TiledGemm.h):
+// matching, epilogue fusion, the workgroup / wave tiling, the staging
+// through shared memory, the k loop and the guarded stores, in a GPU form
+// and an emulated (host-executable) form that share every index function.
+// The instruction-specific parts are the back end's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lowp/Conversion/LinalgToGPU/TiledGemm.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::lowp;
+using namespace mlir::lowp::gpu_gemm;
+
+int64_t mlir::lowp::gpu_gemm::chunkElements(FloatType elem) {
+  return 16 / std::max<int64_t>(1, elem.getWidth() / 8);
+}
+
+void IndexBuilder::loop(int64_t n, function_ref<void(Value)> body) {
+  auto forOp = scf::ForOp::create(b, loc, idx(0), idx(n), idx(1));
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(forOp.getBody());
+  body(forOp.getInductionVar());
+}
+
+namespace {
+bool isIdentityStatic(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  return memref && memref.hasStaticShape() && memref.getLayout().isIdentity() &&
+         !memref.getMemorySpace();
+}
+
+/// The body is acc + extf(a) * extf(b) (either operand order) and nothing
+/// else: the exact product the tensor cores compute, summed in f32.
+bool hasMulAddBody(linalg::LinalgOp op) {
+  Block &body = op->getRegion(0).front();
+  if (body.getNumArguments() != 3 || body.getOperations().size() != 5)
+    return false;
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return false;
+  Value acc = body.getArgument(2);
+  Value product = add.getLhs() == acc ? add.getRhs() : add.getLhs();
+  if ((add.getLhs() == acc) == (add.getRhs() == acc))
+    return false;
+  auto mul = product.getDefiningOp<arith::MulFOp>();
+  if (!mul)
+    return false;
+  auto widened = [&](Value v) -> Value {
+    if (auto ext = v.getDefiningOp<arith::ExtFOp>())
+      return ext.getIn();
+    return {};
+  };
+  Value x = widened(mul.getLhs()), y = widened(mul.getRhs());
+  Value a = body.getArgument(0), b = body.getArgument(1);
+  return (x == a && y == b) || (x == b && y == a);
+}
+
+/// True when `map`'s results are exactly the loop dimensions `dims`.
+bool resultsAre(AffineMap map, ArrayRef<unsigned> dims) {
+  if (map.getNumResults() != dims.size())
+    return false;
+  for (auto [expr, dim] : llvm::zip(map.getResults(), dims)) {
+    auto d = dyn_cast<AffineDimExpr>(expr);
+    if (!d || d.getPosition() != dim)
+      return false;
+  }
+  return true;
+}
+
+} // namespace
+
+bool mlir::lowp::gpu_gemm::hasLowPrecisionOperands(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() == 0)
+    return false;
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    auto type = dyn_cast<FloatType>(getElementTypeOrSelf(in->get().getType()));
+    if (type && type.getWidth() < 32)
+      return true;
+  }
+  return false;
+}
+
+FailureOr<GemmProblem>
+mlir::lowp::gpu_gemm::matchGemmStructure(linalg::LinalgOp op,
+                                         std::string &whyNot) {
+  auto fail = [&](const Twine &reason) {
+    whyNot = reason.str();
+    return failure();
+  };
+  if (!op.hasPureBufferSemantics())
+    return fail("not bufferized");
+  if (!linalg::isaContractionOpInterface(op) || !hasMulAddBody(op))
+    return fail("not a multiply-accumulate contraction (acc + extf(a) * "
+                "extf(b))");
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  // A batch dimension one operand lacks (broadcast weights) is classified
+  // as an m (or n) dimension: the outer one is the batch (the maps are
+  // checked below).
+  if (succeeded(dims) && dims->batch.empty() && dims->k.size() == 1) {
+    if (dims->m.size() == 2 && dims->n.size() == 1) {
+      dims->batch.push_back(dims->m[0]);
+      dims->m.erase(dims->m.begin());
+    } else if (dims->n.size() == 2 && dims->m.size() == 1) {
+      dims->batch.push_back(dims->n[0]);
+      dims->n.erase(dims->n.begin());
+    }
+  }
+  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+      dims->k.size() != 1 || dims->batch.size() > 1)
+    return fail("not one m, one n, one k and at most one batch dimension");
+
+  GemmProblem p;
+  p.a = op.getDpsInputOperand(0)->get();
+  p.b = op.getDpsInputOperand(1)->get();
+  p.c = op.getDpsInitOperand(0)->get();
+  for (Value v : {p.a, p.b, p.c})
+    if (!isIdentityStatic(v.getType()))
+      return fail("an operand is not a statically shaped, row-major buffer");
+
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  unsigned m = dims->m[0], n = dims->n[0], k = dims->k[0];
+  SmallVector<unsigned> batch(dims->batch.begin(), dims->batch.end());
+  auto withBatch = [&](std::initializer_list<unsigned> rest) {
+    SmallVector<unsigned> d(batch);
+    d.append(rest);
+    return d;
+  };
+  auto plain = [&](std::initializer_list<unsigned> rest) {
+    return SmallVector<unsigned>(rest);
+  };
+  // Operands without the batch dimension are broadcast (torch-mlir's
+  // batched matmul with shared weights).
+  if (resultsAre(maps[0], withBatch({m, k})))
+    p.aBatched = !batch.empty();
+  else if (batch.empty() || !resultsAre(maps[0], plain({m, k})))
+    return fail("A is not indexed [batch][m][k] (a transposed A is not "
+                "supported)");
+  if (resultsAre(maps[1], withBatch({k, n}))) {
+    p.bBatched = !batch.empty();
+  } else if (resultsAre(maps[1], withBatch({n, k}))) {
+    p.bBatched = !batch.empty();
+    p.bTransposed = true;
+  } else if (!batch.empty() && resultsAre(maps[1], plain({k, n}))) {
+    p.bBatched = false;
+  } else if (!batch.empty() && resultsAre(maps[1], plain({n, k}))) {
+    p.bTransposed = true;
+  } else {
+    return fail("B is not indexed [batch][k][n] or [batch][n][k]");
+  }
+  if (!resultsAre(maps[2], withBatch({m, n})))
+    return fail("C is not indexed [batch][m][n]");
+  p.cBatched = !batch.empty();
+
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  p.m = ranges[m];
+  p.n = ranges[n];
+  p.k = ranges[k];
+  p.batch = batch.empty() ? 1 : ranges[batch[0]];
+
+  p.aElem = dyn_cast<FloatType>(getElementTypeOrSelf(p.a.getType()));
+  p.bElem = dyn_cast<FloatType>(getElementTypeOrSelf(p.b.getType()));
+  return p;
+}
+
+namespace {
+/// The op after `op` in its block, skipping allocations and constants (the
+/// bufferized IR puts a result's alloc between producer and consumer).
+Operation *nextRelevantOp(Operation *op) {
+  Operation *next = op->getNextNode();
+  while (next && (isa<memref::AllocOp>(next) ||
+                  next->hasTrait<OpTrait::ConstantLike>()))
+    next = next->getNextNode();
+  return next;
+}
+
+/// Whether `buffer`, a temporary (memref.alloc), is used only by `users`
+/// and deallocations.
+bool onlyUsedBy(Value buffer, ArrayRef<Operation *> users) {
+  if (!buffer.getDefiningOp<memref::AllocOp>())
+    return false;
+  return llvm::all_of(buffer.getUsers(), [&](Operation *user) {
+    return isa<memref::DeallocOp>(user) || llvm::is_contained(users, user);
+  });
+}
+
+/// Fills p.zeroFill, p.epilogue, p.epilogueInputs and p.out: the zero fill
+/// of C right before `op`, and the chain of elementwise linalg.generic ops
+/// right after it that each consume the previous value (C, then their own
+/// output) through an identity map while that buffer is a temporary nobody
+/// else reads. Their other operands may be any buffer indexed by a
+/// projection of C's dimensions (a bias row), their payload may use
+/// constants from outside. The kernel then stores only the last value.
+void collectEpilogue(linalg::LinalgOp op, GemmProblem &p) {
+  p.out = p.c;
+  auto cType = cast<MemRefType>(p.c.getType());
+  // A zero fill right before the contraction.
+  Operation *prev = op->getPrevNode();
+  while (prev && (isa<memref::AllocOp>(prev) ||
+                  prev->hasTrait<OpTrait::ConstantLike>()))
+    prev = prev->getPrevNode();
+  if (auto fill = dyn_cast_or_null<linalg::FillOp>(prev)) {
+    FloatAttr value;
+    if (fill.getOutputs()[0] == p.c &&
+        matchPattern(fill.getInputs()[0], m_Constant(&value)) &&
+        value.getValue().isZero())
+      p.zeroFill = fill;
+  }
+
+  SmallVector<Operation *> chain{op};
+  if (p.zeroFill)
+    chain.push_back(p.zeroFill);
+  // Buffers the chain writes: the kernel reads none of them, and writes
+  // none of the buffers it reads (threads would race).
+  SmallVector<Value> written{p.c};
+  Value current = p.c;
+  Operation *last = op;
+  while (auto g = dyn_cast_or_null<linalg::GenericOp>(nextRelevantOp(last))) {
+    if (!g.hasPureBufferSemantics() || g.getNumDpsInits() != 1 ||
+        g.getNumReductionLoops() != 0 ||
+        g.getNumLoops() != static_cast<unsigned>(cType.getRank()) ||
+        g.getStaticLoopRanges() != SmallVector<int64_t>(cType.getShape()))
+      break;
+    Value out = g.getDpsInitOperand(0)->get();
+    auto outType = dyn_cast<MemRefType>(out.getType());
+    if (!outType || !isIdentityStatic(outType) ||
+        !g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity())
+      break;
+    bool readsCurrent = false, ok = true;
+    for (OpOperand &operand : g->getOpOperands()) {
+      AffineMap map = g.getMatchingIndexingMap(&operand);
+      if (operand.get() == current) {
+        readsCurrent = true;
+        ok &= map.isIdentity();
+        continue;
+      }
+      // Other operands: not a buffer the chain writes, a plain projection.
+      ok &= !llvm::is_contained(written, operand.get()) &&
+            map.isProjectedPermutation() &&
+            isa<MemRefType>(operand.get().getType());
+    }
+    // The payload: no value from outside but constants.
+    g.getRegion().walk([&](Operation *inner) {
+      for (Value v : inner->getOperands())
+        if (!g.getRegion().isAncestor(v.getParentRegion()) &&
+            !matchPattern(v, m_Constant()))
+          ok = false;
+    });
+    // A payload that reads its output's old value (other than the value
+    // so far, in place) would read what the kernel writes.
+    if (out != current && !g.getRegionOutputArgs()[0].use_empty())
+      ok = false;
+    bool outIsOwnInput = llvm::any_of(g.getDpsInputOperands(), [&](OpOperand *in) {
+      return in->get() == out && out != current;
+    });
+    if (!readsCurrent || !ok || outIsOwnInput ||
+        llvm::is_contained(p.epilogueInputs, out))
+      break;
+    // The value so far must not be needed by anyone but this op (an
+    // in-place op writes it again).
+    SmallVector<Operation *> users(chain);
+    users.push_back(g);
+    if (out != current && !onlyUsedBy(current, users))
+      break;
+    if (out == current && current == p.c && !onlyUsedBy(current, users))
+      break;
+    for (OpOperand *in : g.getDpsInputOperands())
+      if (in->get() != current &&
+          !llvm::is_contained(p.epilogueInputs, in->get()))
+        p.epilogueInputs.push_back(in->get());
+    p.epilogue.push_back(g);
+    chain.push_back(g);
+    written.push_back(out);
+    current = out;
+    last = g;
+  }
+  p.out = current;
+  // C itself must be dead after the chain unless it is what is stored.
+  if (!p.epilogue.empty() && p.out != p.c) {
+    SmallVector<Operation *> users(chain);
+    if (!onlyUsedBy(p.c, users)) {
+      p.epilogue.clear();
+      p.epilogueInputs.clear();
+      p.out = p.c;
+    }
+  }
+}
+
+
+/// Builds one kernel; the GPU and the emulated forms share every index
+/// function, the back end supplies the instruction.
+class TiledGemmBuilder {
+public:
+  TiledGemmBuilder(OpBuilder &b, Location loc, const GemmProblem &p,
+                   const GPUGemmTiling &t, MatrixInstructionBackend &backend)
+      : b(b), loc(loc), ib{b, loc}, p(p), t(t), backend(backend), aBuf(p.a),
+        bBuf(p.b), cBuf(p.c), outBuf(p.out) {
+    wm = t.blockM / t.warpsM;
+    wn = t.blockN / t.warpsN;
+    mTiles = wm / t.mma.m;
+    nTiles = wn / t.mma.n;
+    accRegs = backend.accumulatorsPerTile(t);
+    aChunk = chunkElements(p.aElem);
+    bChunk = chunkElements(p.bElem);
+    gridX = llvm::divideCeil(p.n, t.blockN);
+    gridY = llvm::divideCeil(p.m, t.blockM);
+    numKTiles = llvm::divideCeil(p.k, t.blockK);
+  }
+
+  /// A gpu.module `name` in `symbols` with the kernel, and its launch at
+  /// the builder's insertion point.
+  void buildGPU(SymbolTable &symbols, StringRef name);
+  void buildEmulated();
+
+private:
+  /// The GPU kernel's body at the insertion point.
+  void buildKernelBody(Value as, Value bs, Value tid, Value blockX,
+                       Value blockY, Value blockZ);
+
+  Value idx(int64_t v) { return ib.idx(v); }
+  Value add(Value x, Value y) { return ib.add(x, y); }
+  Value add(Value x, int64_t c) { return ib.add(x, c); }
+  Value mul(Value x, int64_t c) { return ib.mul(x, c); }
+  Value div(Value x, int64_t c) { return ib.div(x, c); }
+  Value rem(Value x, int64_t c) { return ib.rem(x, c); }
+  Value lt(Value x, int64_t c) { return ib.lt(x, c); }
+  Value andI(Value x, Value y) { return ib.andI(x, y); }
+  Value select(Value c, Value x, Value y) { return ib.select(c, x, y); }
+  void loop(int64_t n, function_ref<void(Value)> body) { ib.loop(n, body); }
+
+  // --- shared index functions -------------------------------------------
+  /// The shapes of the A and B tiles in shared memory, rows padded by one
+  /// 16-byte chunk.
+  SmallVector<int64_t> aTileShape() const {
+    return {t.stages, t.blockM, t.blockK + aChunk};
+  }
+  SmallVector<int64_t> bTileShape() const {
+    if (p.bTransposed)
+      return {t.stages, t.blockN, t.blockK + bChunk};
+    return {t.stages, t.blockK, t.blockN + bChunk};
+  }
+
+  /// Copies of one k slice (starting at `k0`) into `stage`, the chunks thread
+  /// `tid` owns: chunk q = tid + i * threads of a row-major tile, its global
+  /// coordinates, and whether it lies inside the operand (K and N are
+  /// multiples of the chunk: a chunk is entirely in or out).
+  /// `copy(dst, dstIdx, src, srcIdx, elements, inBounds)` moves one chunk.
+  using CopyFn = function_ref<void(Value, ValueRange, Value, ValueRange,
+                                   int64_t, Value)>;
+  void copySlice(Value as, Value bs, Value tid, Value stage, Value k0,
+                 Value batchIdx, Value rowBase, Value colBase, CopyFn copy) {
+    auto copyTile = [&](Value dst, Value src, bool batched, int64_t rows,
+                        int64_t cols, Value base0, Value base1, int64_t bound0,
+                        int64_t bound1, int64_t chunk) {
+      int64_t perRow = cols / chunk;
+      int64_t chunks = rows * perRow;
+      for (int64_t i = 0; i < chunks / t.threads(); ++i) {
+        Value q = add(tid, i * t.threads());
+        Value r = div(q, perRow);
+        Value c = mul(rem(q, perRow), chunk);
+        Value g0 = add(base0, r), g1 = add(base1, c);
+        Value inBounds = andI(lt(g0, bound0), lt(g1, bound1));
+        SmallVector<Value> srcIdx;
+        if (batched)
+          srcIdx.push_back(batchIdx);
+        // Out-of-range chunks read element 0 (zero-filled, never used).
+        srcIdx.push_back(select(inBounds, g0, idx(0)));
+        srcIdx.push_back(select(inBounds, g1, idx(0)));
+        copy(dst, ValueRange{stage, r, c}, src, srcIdx, chunk, inBounds);
+      }
+    };
+    copyTile(as, aBuf, p.aBatched, t.blockM, t.blockK, rowBase, k0, p.m, p.k,
+             aChunk);
+    if (p.bTransposed)
+      copyTile(bs, bBuf, p.bBatched, t.blockN, t.blockK, colBase, k0, p.n, p.k,
+               bChunk);
+    else
+      copyTile(bs, bBuf, p.bBatched, t.blockK, t.blockN, k0, colBase, p.k, p.n,
+               bChunk);
+  }
+
+  /// Where accumulator register `i` of `lane` in instruction tile (mi, ni)
+  /// of wave (warpM, warpN) lies in C.
+  std::pair<Value, Value> accumulatorCoordinates(Value rowBase, Value colBase,
+                                                 Value warpM, Value warpN,
+                                                 Value lane, int64_t mi,
+                                                 int64_t ni, int64_t i) {
+    auto [rowOff, colOff] = backend.accumulatorOffset(t, i);
+    Value row = add(add(add(rowBase, mul(warpM, wm)), mi * t.mma.m + rowOff),
+                    backend.accumulatorLaneRow(ib, t, lane, i));
+    Value col = add(add(add(colBase, mul(warpN, wn)), ni * t.mma.n + colOff),
+                    backend.accumulatorLaneCol(ib, t, lane, i));
+    return {row, col};
+  }
+  SmallVector<Value> cIndices(Value batchIdx, Value row, Value col) {
+    SmallVector<Value> ix;
+    if (p.cBatched)
+      ix.push_back(batchIdx);
+    ix.append({row, col});
+    return ix;
+  }
+  /// C[row][col], or 0 outside C (a load from a clamped address and a
+  /// select: no branch).
+  Value loadInitial(Value batchIdx, Value row, Value col) {
+    if (p.zeroFill)
+      return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+    Value inBounds = andI(lt(row, p.m), lt(col, p.n));
+    Value v = memref::LoadOp::create(
+        b, loc, cBuf,
+        cIndices(batchIdx, select(inBounds, row, idx(0)),
+                 select(inBounds, col, idx(0))));
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+    return select(inBounds, v, zero);
+  }
+  /// Stores `values` (accumulators of adjacent columns of one row, starting
+  /// at `col`) through the epilogue: all inside or all outside C (N is a
+  /// multiple of the store width); the epilogue's loads are inside the
+  /// guard too.
+  void storeGroup(Value batchIdx, Value row, Value col, ArrayRef<Value> values) {
+    Value inBounds = andI(lt(row, p.m), lt(col, p.n));
+    auto ifOp = scf::IfOp::create(b, loc, inBounds);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    SmallVector<Value> results;
+    for (auto [j, v] : llvm::enumerate(values))
+      results.push_back(
+          applyEpilogue(batchIdx, row, j ? add(col, j) : col, v));
+    Value group = vector::FromElementsOp::create(
+        b, loc,
+        VectorType::get({static_cast<int64_t>(results.size())},
+                        results.front().getType()),
+        results);
+    vector::StoreOp::create(b, loc, group, outBuf,
+                            cIndices(batchIdx, row, col));
+  }
+  /// A synchronous 16-byte chunk load: the chunk, or zeros outside the
+  /// operand. The source indices are already clamped into the operand, so
+  /// the load is unconditional (no branch).
+  Value loadChunk(Value src, ValueRange srcIdx, int64_t elements,
+                  Value inBounds) {
+    Type elem = cast<MemRefType>(src.getType()).getElementType();
+    auto vecType = VectorType::get({elements}, elem);
+    Value v = vector::LoadOp::create(b, loc, vecType, src, srcIdx,
+                                     /*nontemporal=*/false, llvm::Align(16));
+    Value zero = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(vecType, b.getFloatAttr(elem, 0)));
+    return select(inBounds, v, zero);
+  }
+  /// A synchronous chunk copy (chips without asynchronous copies, and the
+  /// emulation): 16-byte accesses, as cp.async's (the operands' base
+  /// addresses are 16-byte aligned, rows whole chunks, shared rows padded
+  /// by 16 bytes).
+  void copyChunkSync(Value dst, ValueRange dstIdx, Value src,
+                     ValueRange srcIdx, int64_t elements, Value inBounds) {
+    Value v = loadChunk(src, srcIdx, elements, inBounds);
+    vector::StoreOp::create(b, loc, v, dst, dstIdx, /*nontemporal=*/false,
+                            llvm::Align(16));
+  }
+
+  OpBuilder &b;
+  Location loc;
+  IndexBuilder ib;
+  const GemmProblem &p;
+  const GPUGemmTiling &t;
+  MatrixInstructionBackend &backend;
+  int64_t wm, wn, mTiles, nTiles, accRegs, aChunk, bChunk;
+  int64_t gridX, gridY, numKTiles;
+  /// The operands as the kernel sees them (its arguments on the GPU).
+  Value aBuf, bBuf, cBuf, outBuf;
+  /// Host buffers (epilogue inputs) to the kernel's values.
+  IRMapping kernelBuffers;
+
+  WaveContext waveContext(Value as, Value bs, Value stage, Value warpM,
+                          Value warpN) const {
+    return WaveContext{p, t, as, bs, stage, warpM, warpN, wm, wn, mTiles,
+                       nTiles};
+  }
+
+  /// The host buffers the kernel reads or writes, in argument order.
+  SmallVector<Value> kernelOperands() const {
+    SmallVector<Value> operands{p.a, p.b};
+    auto add = [&](Value v) {
+      if (!llvm::is_contained(operands, v))
+        operands.push_back(v);
+    };
+    if (!p.zeroFill)
+      add(p.c);
+    for (Value v : p.epilogueInputs)
+      add(v);
+    add(p.out);
+    return operands;
+  }
+
+  /// The epilogue ops' payloads on `value`, C's element (row, col): the
+  /// value each produces feeds the next; their other operands are loaded
+  /// where their indexing maps say.
+  Value applyEpilogue(Value batchIdx, Value row, Value col, Value value);
+};
+
+Value TiledGemmBuilder::applyEpilogue(Value batchIdx, Value row, Value col,
+                                       Value value) {
+  SmallVector<Value> loopIdx;
+  if (p.cBatched)
+    loopIdx.push_back(batchIdx);
+  loopIdx.append({row, col});
+  Value current = p.c;
+  for (linalg::GenericOp g : p.epilogue) {
+    IRMapping map;
+    for (OpOperand &operand : g->getOpOperands()) {
+      BlockArgument arg = g.getMatchingBlockArgument(&operand);
+      if (operand.get() == current) {
+        map.map(arg, value);
+        continue;
+      }
+      if (arg.use_empty())
+        continue; // an output the payload only overwrites
+      SmallVector<Value> indices;
+      for (AffineExpr e : g.getMatchingIndexingMap(&operand).getResults())
+        indices.push_back(loopIdx[cast<AffineDimExpr>(e).getPosition()]);
+      map.map(arg, memref::LoadOp::create(
+                       b, loc, kernelBuffers.lookupOrDefault(operand.get()),
+                       indices));
+    }
+    Block *body = g.getBody();
+    for (Operation &inner : body->without_terminator()) {
+      // Constants from the host function are rebuilt where the epilogue is.
+      for (Value v : inner.getOperands())
+        if (!map.contains(v) && v.getParentBlock() != body)
+          if (Operation *def = v.getDefiningOp())
+            b.clone(*def, map);
+      b.clone(inner, map);
+    }
+    Value yielded = body->getTerminator()->getOperand(0);
+    if (!map.contains(yielded) && yielded.getParentBlock() != body)
+      if (Operation *def = yielded.getDefiningOp())
+        b.clone(*def, map);
+    value = map.lookupOrDefault(yielded);
+    current = g.getDpsInitOperand(0)->get();
+  }
+  return value;
+}
+
+void TiledGemmBuilder::buildGPU(SymbolTable &symbols, StringRef name) {
+  MLIRContext *ctx = b.getContext();
+  Attribute workgroup = backend.sharedMemorySpace(ctx);
+  auto aTileType = MemRefType::get(aTileShape(), p.aElem, nullptr, workgroup);
+  auto bTileType = MemRefType::get(bTileShape(), p.bElem, nullptr, workgroup);
+
+  // The kernel is outlined here rather than by gpu-kernel-outlining: its
+  // staging buffers need 16-byte alignment (16-byte copies, ldmatrix rows,
+  // ds_read_b128), which only a gpu.func's attributions can carry.
+  Location hostLoc = loc;
+  Block *hostBlock = b.getInsertionBlock();
+  Block::iterator hostPoint = b.getInsertionPoint();
+  OpBuilder detached(ctx);
+  auto module = gpu::GPUModuleOp::create(detached, loc, name);
+  symbols.insert(module); // at the end, renamed if the name is taken
+  b.setInsertionPointToStart(module.getBody());
+  SmallVector<Value> operands = kernelOperands();
+  auto kernel = gpu::GPUFuncOp::create(
+      b, loc, name,
+      b.getFunctionType(ValueRange(operands).getTypes(), {}),
+      TypeRange{aTileType, bTileType});
+  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  for (unsigned i = 0; i < 2; ++i)
+    kernel.setWorkgroupAttributionAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                                       b.getI64IntegerAttr(16));
+  // No launch bounds (known_block_size becomes .reqntid, minctasm
+  // .minnctapersm): with either, ptxas targets a register budget these
+  // accumulators do not fit in and spills (checked on every chip by
+  // test/Pipelines/lowp-pipeline-nvvm-tensor-cores-ptxas.test).
+  Block &body = kernel.getBody().front();
+  b.setInsertionPointToStart(&body);
+  gpu::ReturnOp::create(b, loc);
+  b.setInsertionPointToStart(&body);
+  for (auto [host, arg] : llvm::zip(operands, kernel.getArguments()))
+    kernelBuffers.map(host, arg);
+  aBuf = kernelBuffers.lookup(p.a);
+  bBuf = kernelBuffers.lookup(p.b);
+  cBuf = kernelBuffers.lookupOrDefault(p.c);
+  outBuf = kernelBuffers.lookup(p.out);
+  buildKernelBody(kernel.getWorkgroupAttributions()[0],
+                  kernel.getWorkgroupAttributions()[1],
+                  gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x),
+                  gpu::BlockIdOp::create(b, loc, gpu::Dimension::x),
+                  gpu::BlockIdOp::create(b, loc, gpu::Dimension::y),
+                  gpu::BlockIdOp::create(b, loc, gpu::Dimension::z));
+
+  b.setInsertionPoint(hostBlock, hostPoint);
+  gpu::LaunchFuncOp::create(
+      b, hostLoc, kernel,
+      gpu::KernelDim3{idx(gridX), idx(gridY), idx(p.batch)},
+      gpu::KernelDim3{idx(t.threads()), idx(1), idx(1)},
+      /*dynamicSharedMemorySize=*/nullptr, operands);
+}
+
+void TiledGemmBuilder::buildKernelBody(Value as, Value bs, Value tid,
+                                       Value blockX, Value blockY,
+                                       Value blockZ) {
+  Value batchIdx = blockZ;
+  Value rowBase = mul(blockY, t.blockM);
+  Value colBase = mul(blockX, t.blockN);
+  Value lane = rem(tid, t.waveSize);
+  Value warp = div(tid, t.waveSize);
+  Value warpM = div(warp, t.warpsN), warpN = rem(warp, t.warpsN);
+
+  // Accumulators start from C (C += A * B).
+  SmallVector<Value> acc;
+  for (int64_t mi = 0; mi < mTiles; ++mi)
+    for (int64_t ni = 0; ni < nTiles; ++ni)
+      for (int64_t i = 0; i < accRegs; ++i) {
+        auto [row, col] = accumulatorCoordinates(rowBase, colBase, warpM,
+                                                 warpN, lane, mi, ni, i);
+        acc.push_back(loadInitial(batchIdx, row, col));
+      }
+
+  auto asyncCopy = [&](Value dst, ValueRange dstIdx, Value src,
+                       ValueRange srcIdx, int64_t elements, Value inBounds) {
+    backend.asyncCopy(ib, dst, dstIdx, src, srcIdx, elements, inBounds);
+  };
+  auto syncCopy = [&](Value dst, ValueRange dstIdx, Value src,
+                      ValueRange srcIdx, int64_t elements, Value inBounds) {
+    copyChunkSync(dst, dstIdx, src, srcIdx, elements, inBounds);
+  };
+  // Two stages: the next slice is in flight while the current one is
+  // multiplied, by the back end's asynchronous copies or, without them,
+  // loaded into registers before the multiplications and stored to the
+  // other stage after them.
+  bool twoStages = t.stages == 2;
+  bool async = twoStages && backend.hasAsyncCopy(t);
+  if (async) {
+    copySlice(as, bs, tid, idx(0), idx(0), batchIdx, rowBase, colBase,
+              asyncCopy);
+    backend.commitCopies(ib);
+  } else if (twoStages) {
+    copySlice(as, bs, tid, idx(0), idx(0), batchIdx, rowBase, colBase,
+              syncCopy);
+    gpu::BarrierOp::create(b, loc);
+  }
+
+  auto kLoop = scf::ForOp::create(b, loc, idx(0), idx(numKTiles), idx(1), acc);
+  {
+    OpBuilder::InsertionGuard lg(b);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value kt = kLoop.getInductionVar();
+    Value stage;
+    // Register-staged chunks of the next slice: (stage, row, col) and value.
+    SmallVector<std::tuple<Value, SmallVector<Value>, Value>> prefetched;
+    if (async) {
+      // Slice kt + 1 goes in flight into the other buffer (past the end of
+      // K it is all zero-fill), then slice kt must have landed: wait until
+      // at most the newest group is pending.
+      Value next = add(kt, 1);
+      copySlice(as, bs, tid, rem(next, 2), mul(next, t.blockK), batchIdx,
+                rowBase, colBase, asyncCopy);
+      backend.commitCopies(ib);
+      backend.waitCopies(ib, 1);
+      stage = rem(kt, 2);
+    } else if (twoStages) {
+      Value next = add(kt, 1);
+      copySlice(as, bs, tid, rem(next, 2), mul(next, t.blockK), batchIdx,
+                rowBase, colBase,
+                [&](Value dst, ValueRange dstIdx, Value src, ValueRange srcIdx,
+                    int64_t elements, Value inBounds) {
+                  prefetched.emplace_back(
+                      dst, llvm::to_vector(dstIdx),
+                      loadChunk(src, srcIdx, elements, inBounds));
+                });
+      stage = rem(kt, 2);
+    } else {
+      copySlice(as, bs, tid, idx(0), mul(kt, t.blockK), batchIdx, rowBase,
+                colBase, syncCopy);
+      stage = idx(0);
+    }
+    if (!twoStages || async)
+      gpu::BarrierOp::create(b, loc);
+
+    WaveContext w = waveContext(as, bs, stage, warpM, warpN);
+    SmallVector<Value> cur(kLoop.getRegionIterArgs());
+    for (int64_t kk = 0; kk < t.blockK / t.mma.k; ++kk) {
+      MatrixInstructionBackend::Fragments frags =
+          backend.loadFragments(ib, w, lane, kk);
+      for (int64_t mi = 0; mi < mTiles; ++mi) {
+        SmallVector<Value> aOps = backend.operandsA(ib, w, frags, mi);
+        for (int64_t ni = 0; ni < nTiles; ++ni) {
+          SmallVector<Value> bOps = backend.operandsB(ib, w, frags, ni);
+          int64_t base = (mi * nTiles + ni) * accRegs;
+          SmallVector<Value> res = backend.multiplyAccumulate(
+              ib, w, aOps, bOps, ArrayRef<Value>(cur).slice(base, accRegs));
+          std::copy(res.begin(), res.end(), cur.begin() + base);
+        }
+      }
+    }
+    // The next slice lands in the other stage, which nobody reads now.
+    for (auto &[dst, dstIdx, value] : prefetched)
+      vector::StoreOp::create(b, loc, value, dst, dstIdx,
+                              /*nontemporal=*/false, llvm::Align(16));
+    // Nobody overwrites a buffer other waves still read (and, staged
+    // through registers, the next slice is complete before it is read).
+    gpu::BarrierOp::create(b, loc);
+    scf::YieldOp::create(b, loc, cur);
+  }
+
+  int64_t width = backend.storeWidth();
+  for (int64_t mi = 0; mi < mTiles; ++mi)
+    for (int64_t ni = 0; ni < nTiles; ++ni)
+      for (int64_t h = 0; h < accRegs / width; ++h) {
+        auto [row, col] = accumulatorCoordinates(
+            rowBase, colBase, warpM, warpN, lane, mi, ni, width * h);
+        int64_t base = (mi * nTiles + ni) * accRegs + width * h;
+        SmallVector<Value> values;
+        for (int64_t j = 0; j < width; ++j)
+          values.push_back(kLoop.getResult(base + j));
+        storeGroup(batchIdx, row, col, values);
+      }
+}
+
+void TiledGemmBuilder::buildEmulated() {
+  Type f32 = b.getF32Type();
+  auto alloc = [&](ArrayRef<int64_t> shape, Type elem) -> Value {
+    return memref::AllocOp::create(b, loc, MemRefType::get(shape, elem));
+  };
+  int64_t warps = t.warpsM * t.warpsN;
+  int64_t lanes = t.waveSize;
+  loop(p.batch, [&](Value batchIdx) {
+    loop(gridY, [&](Value by) {
+      loop(gridX, [&](Value bx) {
+        Value rowBase = mul(by, t.blockM), colBase = mul(bx, t.blockN);
+        Value as = alloc(aTileShape(), p.aElem);
+        Value bs = alloc(bTileShape(), p.bElem);
+        // Registers of every lane of every wave, in memory.
+        Value acc = alloc({warps, mTiles, nTiles, lanes, accRegs}, f32);
+        auto forEachLaneOfEachWarp =
+            [&](function_ref<void(Value, Value, Value, Value)> body) {
+              loop(warps, [&](Value warp) {
+                Value warpM = div(warp, t.warpsN), warpN = rem(warp, t.warpsN);
+                loop(lanes,
+                     [&](Value lane) { body(warp, warpM, warpN, lane); });
+              });
+            };
+        forEachLaneOfEachWarp([&](Value warp, Value warpM, Value warpN,
+                                  Value lane) {
+          for (int64_t mi = 0; mi < mTiles; ++mi)
+            for (int64_t ni = 0; ni < nTiles; ++ni)
+              for (int64_t i = 0; i < accRegs; ++i) {
+                auto [row, col] = accumulatorCoordinates(
+                    rowBase, colBase, warpM, warpN, lane, mi, ni, i);
+                memref::StoreOp::create(
+                    b, loc, loadInitial(batchIdx, row, col), acc,
+                    ValueRange{warp, idx(mi), idx(ni), lane, idx(i)});
+              }
+        });
+
+        auto syncCopy = [&](Value dst, ValueRange dstIdx, Value src,
+                            ValueRange srcIdx, int64_t elements,
+                            Value inBounds) {
+          copyChunkSync(dst, dstIdx, src, srcIdx, elements, inBounds);
+        };
+        auto copyAllThreads = [&](Value stage, Value k0) {
+          loop(t.threads(), [&](Value tid) {
+            copySlice(as, bs, tid, stage, k0, batchIdx, rowBase, colBase,
+                      syncCopy);
+          });
+        };
+        // Either way of filling the second stage (asynchronous copies or
+        // registers) has the same effect once the workgroup synchronizes.
+        bool twoStages = t.stages == 2;
+        if (twoStages)
+          copyAllThreads(idx(0), idx(0));
+        loop(numKTiles, [&](Value kt) {
+          Value stage;
+          if (twoStages) {
+            Value next = add(kt, 1);
+            copyAllThreads(rem(next, 2), mul(next, t.blockK));
+            stage = rem(kt, 2);
+          } else {
+            copyAllThreads(idx(0), mul(kt, t.blockK));
+            stage = idx(0);
+          }
+          loop(warps, [&](Value warp) {
+            Value warpM = div(warp, t.warpsN), warpN = rem(warp, t.warpsN);
+            WaveContext w = waveContext(as, bs, stage, warpM, warpN);
+            for (int64_t kk = 0; kk < t.blockK / t.mma.k; ++kk)
+              backend.emulateStep(ib, w, acc, warp, kk);
+          });
+        });
+
+        int64_t width = backend.storeWidth();
+        forEachLaneOfEachWarp([&](Value warp, Value warpM, Value warpN,
+                                  Value lane) {
+          for (int64_t mi = 0; mi < mTiles; ++mi)
+            for (int64_t ni = 0; ni < nTiles; ++ni)
+              for (int64_t h = 0; h < accRegs / width; ++h) {
+                auto [row, col] = accumulatorCoordinates(
+                    rowBase, colBase, warpM, warpN, lane, mi, ni, width * h);
+                SmallVector<Value> values;
+                for (int64_t j = 0; j < width; ++j)
+                  values.push_back(memref::LoadOp::create(
+                      b, loc, acc,
+                      ValueRange{warp, idx(mi), idx(ni), lane,
+                                 idx(width * h + j)}));
+                storeGroup(batchIdx, row, col, values);
+              }
+        });
+        for (Value buffer : {as, bs, acc})
+          memref::DeallocOp::create(b, loc, buffer);
+      });
+    });
+  });
+}
+
+/// Erases the contraction, its zero fill and epilogue ops (the kernel
+/// computes them), then the temporaries only deallocations still use.
+void eraseFusedOps(linalg::LinalgOp op, const GemmProblem &p) {
+  SmallVector<Value> buffers{p.c};
+  for (linalg::GenericOp g : llvm::reverse(p.epilogue)) {
+    // In-place ops write the buffer their producer wrote: once each.
+    if (!llvm::is_contained(buffers, g.getDpsInitOperand(0)->get()))
+      buffers.push_back(g.getDpsInitOperand(0)->get());
+    g->erase();
+  }
+  op->erase();
+  if (p.zeroFill)
+    p.zeroFill->erase();
+  for (Value buffer : buffers) {
+    if (buffer == p.out || !buffer.getDefiningOp<memref::AllocOp>() ||
+        !llvm::all_of(buffer.getUsers(),
+                      [](Operation *u) { return isa<memref::DeallocOp>(u); }))
+      continue;
+    for (Operation *user : llvm::make_early_inc_range(buffer.getUsers()))
+      user->erase();
+    buffer.getDefiningOp()->erase();
+  }
+}
+
+} // namespace
+
+/// Whether the builder can lay out `t` for operands of `f`: whole
+/// instruction tiles per wave, whole k steps per slice, 16-byte chunks
+/// shared evenly by the threads.
+static bool tilingIsConsistent(const GPUGemmTiling &t, Format f,
+                               const MatrixInstructionBackend &backend,
+                               MLIRContext *ctx) {
+  if (!backend.supportsTiling(t))
+    return false;
+  if (!t.warpsM || !t.warpsN || !t.waveSize || t.blockM % (t.warpsM * t.mma.m) ||
+      t.blockN % (t.warpsN * t.mma.n) || t.blockK % t.mma.k ||
+      (t.stages != 1 && t.stages != 2))
+    return false;
+  int64_t chunk = chunkElements(getFloatType(ctx, f));
+  unsigned threads = t.threads();
+  return t.blockK % chunk == 0 && t.blockN % chunk == 0 &&
+         (t.blockM * t.blockK / chunk) % threads == 0 &&
+         (t.blockN * t.blockK / chunk) % threads == 0;
+}
+
+LogicalResult mlir::lowp::gpu_gemm::lowerContractionsToTiledKernels(
+    Operation *root, const TargetInfo &chip, MatrixInstructionBackend &backend,
+    bool emulate) {
+  MLIRContext *ctx = root->getContext();
+  for (unsigned i = 0; i < kNumFormats; ++i) {
+    auto f = static_cast<Format>(i);
+    const GPUGemmTiling *t = chip.getGemmTiling(f);
+    if (t && !tilingIsConsistent(*t, f, backend, ctx))
+      return root->emitError()
+             << "the capability table's " << backend.moduleSuffix()
+             << " tiling of " << chip.name << " for " << stringifyFormat(f)
+             << " cannot be laid out";
+  }
+
+  struct Work {
+    linalg::LinalgOp op;
+    GemmProblem problem;
+    const GPUGemmTiling *tiling;
+  };
+  SmallVector<Work, 0> work;
+  root->walk([&](linalg::LinalgOp op) {
+    if (!hasLowPrecisionOperands(op))
+      return;
+    std::string whyNot;
+    FailureOr<GemmProblem> problem = matchGemmStructure(op, whyNot);
+    FailureOr<const GPUGemmTiling *> tiling = failure();
+    if (succeeded(problem))
+      tiling = backend.selectTiling(*problem, chip, whyNot);
+    if (failed(tiling)) {
+      op->emitRemark() << "no " << backend.kernelKind() << " kernel for '"
+                       << op->getName() << "' on " << chip.name << ": "
+                       << whyNot << "; it runs on the naive kernel";
+      return;
+    }
+    collectEpilogue(op, *problem);
+    work.push_back({op, *problem, *tiling});
+  });
+  if (!work.empty() && !emulate)
+    root->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                  UnitAttr::get(ctx));
+  SymbolTable symbols(root);
+  for (Work &item : work) {
+    linalg::LinalgOp op = item.op;
+    GemmProblem &problem = item.problem;
+    // At the last op the kernel computes: its buffers are all allocated
+    // by then, and only allocations and constants lie in between.
+    OpBuilder b(problem.epilogue.empty() ? op.getOperation()
+                                         : problem.epilogue.back());
+    TiledGemmBuilder kernel(b, op.getLoc(), problem, *item.tiling, backend);
+    if (emulate) {
+      kernel.buildEmulated();
+    } else {
+      auto parent = op->getParentOfType<FunctionOpInterface>();
+      kernel.buildGPU(symbols, ((parent ? parent.getName() : StringRef("lowp")) +
+                                "_" + backend.moduleSuffix())
+                                   .str());
+    }
+    eraseFusedOps(op, problem);
+  }
+  return success();
+}
