@@ -47,16 +47,16 @@ PIPELINES = [
     ("amp-tpu-v5e", [f"{AMP}=target=tpu-v5e"]),
     ("amp-avx2", [f"{AMP}=target=avx2"]),
     ("amp-sapphirerapids", [f"{AMP}=target=sapphirerapids"]),
-    ("x86", ["-lowp-pipeline-x86=cpu=avx2"]),
-    ("x86-avx512bf16", ["-lowp-pipeline-x86=cpu=avx512bf16"]),
-    ("nvvm", ["-lowp-pipeline-nvvm=chip=sm_90"]),
-    ("rocdl", ["-lowp-pipeline-rocdl=chip=gfx942"]),
-    ("tpu", ["-lowp-pipeline-tpu=generation=tpu-v5e"]),
+    ("x86", ["-lowp-pipeline-x86=target=avx2"]),
+    ("x86-avx512bf16", ["-lowp-pipeline-x86=target=avx512bf16"]),
+    ("nvvm", ["-lowp-pipeline-nvvm=target=sm_90"]),
+    ("rocdl", ["-lowp-pipeline-rocdl=target=gfx942"]),
+    ("tpu", ["-lowp-pipeline-tpu=target=tpu-v5e"]),
     # Decided, then lowered (what users run).
-    ("amp+x86", [f"{AMP}=target=sapphirerapids", "-lowp-pipeline-x86=cpu=sapphirerapids"]),
-    ("amp+nvvm", [f"{AMP}=target=sm_90 policy=fp8", "-lowp-pipeline-nvvm=chip=sm_90"]),
-    ("amp+rocdl", [f"{AMP}=target=gfx942 policy=fp8", "-lowp-pipeline-rocdl=chip=gfx942"]),
-    ("amp+tpu", [f"{AMP}=target=tpu-v5e", "-lowp-pipeline-tpu=generation=tpu-v5e"]),
+    ("amp+x86", [f"{AMP}=target=sapphirerapids", "-lowp-pipeline-x86=target=sapphirerapids"]),
+    ("amp+nvvm", [f"{AMP}=target=sm_90 policy=fp8", "-lowp-pipeline-nvvm=target=sm_90"]),
+    ("amp+rocdl", [f"{AMP}=target=gfx942 policy=fp8", "-lowp-pipeline-rocdl=target=gfx942"]),
+    ("amp+tpu", [f"{AMP}=target=tpu-v5e", "-lowp-pipeline-tpu=target=tpu-v5e"]),
 ]
 
 

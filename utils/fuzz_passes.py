@@ -78,10 +78,10 @@ COMPOSITIONS = [
 LOWERINGS = [
     ("to-linalg", ["-convert-lowp-to-linalg"]),
     ("x86", ["-lowp-pipeline-x86"]),
-    ("x86-avx512bf16", ["-lowp-pipeline-x86=cpu=avx512bf16"]),
-    ("nvvm", ["-lowp-pipeline-nvvm=chip=sm_90"]),
-    ("rocdl", ["-lowp-pipeline-rocdl=chip=gfx942"]),
-    ("tpu", ["-lowp-pipeline-tpu=generation=tpu-v5e"]),
+    ("x86-avx512bf16", ["-lowp-pipeline-x86=target=avx512bf16"]),
+    ("nvvm", ["-lowp-pipeline-nvvm=target=sm_90"]),
+    ("rocdl", ["-lowp-pipeline-rocdl=target=gfx942"]),
+    ("tpu", ["-lowp-pipeline-tpu=target=tpu-v5e"]),
 ]
 # Lowerings run on the raw program and on the decision pipeline's output
 # for these (target, policy) pairs.
@@ -120,8 +120,8 @@ OPTION_SWEEP = [
     "-lowp-auto-mixed-precision=target=znver4 policy=auto", "-lowp-auto-mixed-precision=target=sapphirerapids policy=fp8",
     "-lowp-auto-mixed-precision=target=sm_100 policy=fp8 fp8-scaling=delayed fp8-amax-history=0",
     "-lowp-auto-mixed-precision=target=sm_90 policy=fp8 fp8-recipe=range first-last-bf16=true",
-    "-lowp-pipeline-x86=cpu=bogus", "-lowp-pipeline-x86=mr=0 nr=0", "-lowp-pipeline-x86=mr=1000 nr=1 kc=1 mc=1",
-    "-lowp-pipeline-x86=cpu=sapphirerapids amx=true", "-lowp-pipeline-x86=cpu=znver4",
+    "-lowp-pipeline-x86=target=bogus", "-lowp-pipeline-x86=mr=0 nr=0", "-lowp-pipeline-x86=mr=1000 nr=1 kc=1 mc=1",
+    "-lowp-pipeline-x86=target=sapphirerapids amx=true", "-lowp-pipeline-x86=target=znver4",
 ]
 
 QUICK_DECISIONS = ["islands", "infer-f16", "infer-bf16-demote", "infer-f16-acc", "loss-scaling",

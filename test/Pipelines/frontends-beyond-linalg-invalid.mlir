@@ -4,12 +4,12 @@
 // location, once, and a note counts the others (lowp-prepare-lowering-input),
 // before any pass trips over them. The decision passes leave them in place
 // (robustness.mlir); so does the decision pipeline here, before lowering.
-// RUN: fp-opt %s -split-input-file -allow-unregistered-dialect -verify-diagnostics -lowp-pipeline-x86=cpu=avx2
-// RUN: fp-opt %s -split-input-file -allow-unregistered-dialect -verify-diagnostics -lowp-pipeline-nvvm=chip=sm_90
-// RUN: fp-opt %s -split-input-file -allow-unregistered-dialect -verify-diagnostics -lowp-pipeline-rocdl=chip=gfx942
-// RUN: fp-opt %s -split-input-file -allow-unregistered-dialect -verify-diagnostics -lowp-pipeline-tpu=generation=tpu-v5e
-// RUN: fp-opt %s -split-input-file -allow-unregistered-dialect -verify-diagnostics --lowp-auto-mixed-precision=target=sm_90 -lowp-pipeline-nvvm=chip=sm_90
-// RUN: fp-opt %s -split-input-file -allow-unregistered-dialect -verify-diagnostics -lowp-prepare-lowering-input -lowp-pipeline-x86=cpu=avx2
+// RUN: fp-opt %s -split-input-file -allow-unregistered-dialect -verify-diagnostics -lowp-pipeline-x86=target=avx2
+// RUN: fp-opt %s -split-input-file -allow-unregistered-dialect -verify-diagnostics -lowp-pipeline-nvvm=target=sm_90
+// RUN: fp-opt %s -split-input-file -allow-unregistered-dialect -verify-diagnostics -lowp-pipeline-rocdl=target=gfx942
+// RUN: fp-opt %s -split-input-file -allow-unregistered-dialect -verify-diagnostics -lowp-pipeline-tpu=target=tpu-v5e
+// RUN: fp-opt %s -split-input-file -allow-unregistered-dialect -verify-diagnostics --lowp-auto-mixed-precision=target=sm_90 -lowp-pipeline-nvvm=target=sm_90
+// RUN: fp-opt %s -split-input-file -allow-unregistered-dialect -verify-diagnostics -lowp-prepare-lowering-input -lowp-pipeline-x86=target=avx2
 
 // An aten op the exporter did not decompose, between two linalg ops.
 #map = affine_map<(d0, d1) -> (d0, d1)>

@@ -17,25 +17,25 @@
 //
 // Every lowering, with no error (x86: remarks name the strided views that
 // take scalar loops); decided first, then lowered, too.
-// RUN: fp-opt %s -split-input-file -verify-each -lowp-pipeline-x86=cpu=avx2 -mlir-print-op-on-diagnostic=false 2>%t.x86.diag | FileCheck %s --check-prefixes=LLVM --implicit-check-not="{{ (linalg|memref|affine|ml_program|bufferization|scf|vector|tensor|cf)\.}}"
+// RUN: fp-opt %s -split-input-file -verify-each -lowp-pipeline-x86=target=avx2 -mlir-print-op-on-diagnostic=false 2>%t.x86.diag | FileCheck %s --check-prefixes=LLVM --implicit-check-not="{{ (linalg|memref|affine|ml_program|bufferization|scf|vector|tensor|cf)\.}}"
 // RUN: FileCheck %s --check-prefix=X86-DIAG < %t.x86.diag
-// RUN: fp-opt %s -split-input-file --lowp-auto-mixed-precision="target=sapphirerapids" -lowp-pipeline-x86=cpu=sapphirerapids 2>%t.spr.diag | FileCheck %s --check-prefixes=LLVM --implicit-check-not="{{ (linalg|memref|affine|ml_program|bufferization|scf|vector|tensor|cf)\.}}"
+// RUN: fp-opt %s -split-input-file --lowp-auto-mixed-precision="target=sapphirerapids" -lowp-pipeline-x86=target=sapphirerapids 2>%t.spr.diag | FileCheck %s --check-prefixes=LLVM --implicit-check-not="{{ (linalg|memref|affine|ml_program|bufferization|scf|vector|tensor|cf)\.}}"
 // RUN: FileCheck %s --check-prefix=NO-ERROR --allow-empty < %t.spr.diag
-// RUN: fp-opt %s -split-input-file -verify-each -lowp-pipeline-nvvm=chip=sm_90 2>%t.nvvm.diag | FileCheck %s --check-prefixes=LLVM --implicit-check-not="{{ (linalg|memref|affine|ml_program|bufferization|scf|vector|tensor|cf)\.}}"
+// RUN: fp-opt %s -split-input-file -verify-each -lowp-pipeline-nvvm=target=sm_90 2>%t.nvvm.diag | FileCheck %s --check-prefixes=LLVM --implicit-check-not="{{ (linalg|memref|affine|ml_program|bufferization|scf|vector|tensor|cf)\.}}"
 // RUN: FileCheck %s --check-prefix=NO-ERROR --allow-empty < %t.nvvm.diag
-// RUN: fp-opt %s -split-input-file --lowp-auto-mixed-precision="target=sm_90" -lowp-pipeline-nvvm=chip=sm_90 2>%t.nvvm-amp.diag | FileCheck %s --check-prefixes=LLVM --implicit-check-not="{{ (linalg|memref|affine|ml_program|bufferization|scf|vector|tensor|cf)\.}}"
+// RUN: fp-opt %s -split-input-file --lowp-auto-mixed-precision="target=sm_90" -lowp-pipeline-nvvm=target=sm_90 2>%t.nvvm-amp.diag | FileCheck %s --check-prefixes=LLVM --implicit-check-not="{{ (linalg|memref|affine|ml_program|bufferization|scf|vector|tensor|cf)\.}}"
 // RUN: FileCheck %s --check-prefix=NO-ERROR --allow-empty < %t.nvvm-amp.diag
-// RUN: fp-opt %s -split-input-file -verify-each -lowp-pipeline-rocdl=chip=gfx942 2>%t.rocdl.diag | FileCheck %s --check-prefixes=LLVM --implicit-check-not="{{ (linalg|memref|affine|ml_program|bufferization|scf|vector|tensor|cf)\.}}"
+// RUN: fp-opt %s -split-input-file -verify-each -lowp-pipeline-rocdl=target=gfx942 2>%t.rocdl.diag | FileCheck %s --check-prefixes=LLVM --implicit-check-not="{{ (linalg|memref|affine|ml_program|bufferization|scf|vector|tensor|cf)\.}}"
 // RUN: FileCheck %s --check-prefix=NO-ERROR --allow-empty < %t.rocdl.diag
-// RUN: fp-opt %s -split-input-file --lowp-auto-mixed-precision="target=gfx942 policy=fp8" -lowp-pipeline-rocdl=chip=gfx942 2>%t.rocdl-amp.diag | FileCheck %s --check-prefixes=LLVM --implicit-check-not="{{ (linalg|memref|affine|ml_program|bufferization|scf|vector|tensor|cf)\.}}"
+// RUN: fp-opt %s -split-input-file --lowp-auto-mixed-precision="target=gfx942 policy=fp8" -lowp-pipeline-rocdl=target=gfx942 2>%t.rocdl-amp.diag | FileCheck %s --check-prefixes=LLVM --implicit-check-not="{{ (linalg|memref|affine|ml_program|bufferization|scf|vector|tensor|cf)\.}}"
 // RUN: FileCheck %s --check-prefix=NO-ERROR --allow-empty < %t.rocdl-amp.diag
 //
 // The TPU pipeline pads and tiles static matrix shapes only: it compiles
 // every split but the dynamic matmul, which it rejects with one located
 // error (and exits non-zero).
-// RUN: not fp-opt %s -split-input-file -verify-each -lowp-pipeline-tpu=generation=tpu-v5e -mlir-print-op-on-diagnostic=false 2>%t.tpu.diag | FileCheck %s --check-prefixes=TPU --implicit-check-not="{{ (linalg|memref|affine|ml_program|bufferization|scf|vector|tensor|cf)\.}}"
+// RUN: not fp-opt %s -split-input-file -verify-each -lowp-pipeline-tpu=target=tpu-v5e -mlir-print-op-on-diagnostic=false 2>%t.tpu.diag | FileCheck %s --check-prefixes=TPU --implicit-check-not="{{ (linalg|memref|affine|ml_program|bufferization|scf|vector|tensor|cf)\.}}"
 // RUN: FileCheck %s --check-prefix=TPU-DIAG < %t.tpu.diag
-// RUN: not fp-opt %s -split-input-file --lowp-auto-mixed-precision="target=tpu-v5e" -lowp-pipeline-tpu=generation=tpu-v5e -mlir-print-op-on-diagnostic=false 2>%t.tpu-amp.diag | FileCheck %s --check-prefixes=TPU --implicit-check-not="{{ (linalg|memref|affine|ml_program|bufferization|scf|vector|tensor|cf)\.}}"
+// RUN: not fp-opt %s -split-input-file --lowp-auto-mixed-precision="target=tpu-v5e" -lowp-pipeline-tpu=target=tpu-v5e -mlir-print-op-on-diagnostic=false 2>%t.tpu-amp.diag | FileCheck %s --check-prefixes=TPU --implicit-check-not="{{ (linalg|memref|affine|ml_program|bufferization|scf|vector|tensor|cf)\.}}"
 // RUN: FileCheck %s --check-prefix=TPU-DIAG < %t.tpu-amp.diag
 
 // NO-ERROR-NOT: error

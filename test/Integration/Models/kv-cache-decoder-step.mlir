@@ -13,16 +13,16 @@
 // bf16 with c = 2 (softmax's gain for these O(1) logits).
 //
 // RUN: fp-opt %s -convert-lowp-to-linalg -one-shot-bufferize=bufferize-function-boundaries -convert-linalg-to-loops -convert-vector-to-scf -expand-strided-metadata -lower-affine -convert-scf-to-cf -convert-vector-to-llvm -convert-math-to-llvm -convert-math-to-libm -convert-to-llvm -reconcile-unrealized-casts | %run > %t.ref
-// RUN: fp-opt %s -lowp-pipeline-x86=cpu=avx2 2>%t.avx2.diag | %run > %t.x86.f32
+// RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 2>%t.avx2.diag | %run > %t.x86.f32
 // RUN: %check %t.ref %t.x86.f32 --term f32:64,64,16,16 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=DIAG --allow-empty < %t.avx2.diag
 //
 // RUN: fp-opt %s --lowp-auto-mixed-precision="target=sapphirerapids policy=bf16" -o %t.bf16.mlir
 // RUN: FileCheck %s --check-prefix=DECIDED < %t.bf16.mlir
-// RUN: fp-opt %t.bf16.mlir -lowp-pipeline-x86=cpu=avx2 2>%t.bf16.diag | %run > %t.bf16.avx2
+// RUN: fp-opt %t.bf16.mlir -lowp-pipeline-x86=target=avx2 2>%t.bf16.diag | %run > %t.bf16.avx2
 // RUN: FileCheck %s --check-prefix=DIAG --allow-empty < %t.bf16.diag
 // RUN: %check %t.ref %t.bf16.avx2 --term bf16:64,64,16,16 --factor 2 --min-rel 1e-4 | FileCheck %s
-// RUN: %if x86-avx512bf16 %{ fp-opt %t.bf16.mlir -lowp-pipeline-x86=cpu=sapphirerapids | %run > %t.bf16.avx512 %}
+// RUN: %if x86-avx512bf16 %{ fp-opt %t.bf16.mlir -lowp-pipeline-x86=target=sapphirerapids | %run > %t.bf16.avx512 %}
 // RUN: %if x86-avx512bf16 %{ %check %t.ref %t.bf16.avx512 --term bf16:64,64,16,16 --factor 2 --min-rel 1e-4 | FileCheck %s %}
 
 // CHECK-NOT: FAIL
