@@ -228,3 +228,44 @@ TEST_F(PrecisionColouringTest, EveryReasonHasText) {
   }
 }
 } // namespace
+
+namespace {
+/// Rule 2a: x + (x W + b) keeps the residual add and the bias add wide.
+constexpr StringLiteral kResidual = R"mlir(
+func.func @f(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %b: tensor<8xf32>,
+             %acc: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %m = linalg.matmul ins(%x, %w : tensor<4x8xf32>, tensor<8x8xf32>)
+                     outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32> loc("matmul")
+  %bb = linalg.broadcast ins(%b : tensor<8xf32>) outs(%acc : tensor<4x8xf32>)
+      dimensions = [0] loc("broadcast")
+  %y = arith.addf %m, %bb : tensor<4x8xf32> loc("bias")
+  %r = arith.addf %x, %y : tensor<4x8xf32> loc("residual")
+  %m2 = linalg.matmul ins(%r, %w : tensor<4x8xf32>, tensor<8x8xf32>)
+                      outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32> loc("matmul2")
+  %s = arith.addf %r, %m2 : tensor<4x8xf32> loc("residual2")
+  return %s : tensor<4x8xf32>
+}
+)mlir";
+
+TEST_F(PrecisionColouringTest, StreamsStayWide) {
+  options.keepStreamsWide = true;
+  colour(kResidual);
+  EXPECT_EQ(at("residual").colour, Colour::Wide);
+  EXPECT_EQ(at("residual").reason, ColourReason::StreamJoin);
+  // A join's result is a stream too: the next block's join stays wide.
+  EXPECT_EQ(at("residual2").reason, ColourReason::StreamJoin);
+  // The bias add feeds only the join: rule 5 keeps it wide.
+  EXPECT_EQ(at("bias").colour, Colour::Wide);
+  EXPECT_EQ(at("bias").reason, ColourReason::NoLowUser);
+  // The matrix ops still take low inputs.
+  EXPECT_EQ(at("matmul2").colour, Colour::Low);
+}
+
+TEST_F(PrecisionColouringTest, StreamsFollowWhenTraded) {
+  options.keepStreamsWide = false;
+  colour(kResidual);
+  // The residual add follows the bias add (low) and feeds a matrix op.
+  EXPECT_EQ(at("residual").colour, Colour::Low);
+  EXPECT_EQ(at("residual").reason, ColourReason::FollowsLow);
+}
+} // namespace

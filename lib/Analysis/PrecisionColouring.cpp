@@ -3,6 +3,8 @@
 // The rules (docs/passes/infer-precision.md):
 //   1. matrix ops are low, sensitive ops wide (seeds); overrides win;
 //   2. wide is painted forward from sensitive ops through follow ops;
+//  2a. (f32 streams) elementwise joins of a matrix branch into an f32
+//      stream stay wide;
 //   3. low is painted forward from low ops through follow ops;
 //   4. transparent producers all of whose uses want low values are low;
 //   5. demotions that cannot save a cast are undone;
@@ -67,6 +69,10 @@ StringRef mlir::lowp::describeColourReason(ColourReason reason) {
     return "no low-precision user: demoting would not save a cast";
   case ColourReason::NoLowNeighbour:
     return "no low-precision neighbour";
+  case ColourReason::StreamJoin:
+    return "joins a matrix op's result into an f32 stream (residual): kept "
+           "f32 at no matrix-unit cost (f32-streams=false trades it for "
+           "16-bit bytes)";
   }
   llvm_unreachable("unknown colour reason");
 }
@@ -308,8 +314,10 @@ void PrecisionColouring::colour() {
       wide.push_back(&node);
     }
   }
-  // Rules 2 and 3.
+  // Rules 2, 2a and 3.
   paintForward(wide, Colour::Wide, ColourReason::DownstreamOfSensitive);
+  if (options.keepStreamsWide)
+    markStreamJoins();
   SmallVector<OpColouring *> worklist;
   for (OpColouring &node : ops)
     if (node.colour == Colour::Low)
@@ -362,6 +370,89 @@ void PrecisionColouring::colour() {
       node.colour = Colour::Wide;
       node.reason = ColourReason::NoLowNeighbour;
     }
+}
+
+/// The number of elements of a statically shaped type, 1 for a scalar, -1
+/// when dynamic.
+static int64_t getNumElements(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped)
+    return 1;
+  return shaped.hasStaticShape() ? shaped.getNumElements() : -1;
+}
+
+/// Is `value` an f32 stream that an op producing `resultType` reads whole
+/// (not a broadcast bias or a slice)? Streams are ranked f32 tensors that
+/// enter from outside the low region: block arguments (function inputs,
+/// values carried across loop iterations) and results of ops that stay
+/// wide by themselves (islands, calls, sensitive ops, earlier joins),
+/// seen through moves that keep every element.
+bool PrecisionColouring::isStreamOperand(Value value, Type resultType) {
+  auto tensor = dyn_cast<RankedTensorType>(value.getType());
+  if (!tensor || !isRetypeableF32(tensor))
+    return false;
+  auto resultTensor = dyn_cast<RankedTensorType>(resultType);
+  if (!resultTensor || getNumElements(tensor) != getNumElements(resultTensor) ||
+      getNumElements(tensor) < 0 ||
+      tensor.getShape() != resultTensor.getShape())
+    return false;
+  if (isa<BlockArgument>(value))
+    return true;
+  OpColouring *producer = lookup(value.getDefiningOp());
+  return producer && producer->stream;
+}
+
+void PrecisionColouring::markStreamJoins() {
+  // Program order: producers before users.
+  for (OpColouring &node : ops) {
+    Operation *op = node.op;
+    if (node.precisionClass == PrecisionClass::Matrix) {
+      node.fromMatrix = node.colour == Colour::Low;
+      continue;
+    }
+    if (!node.retypeable) {
+      node.stream = !isa<arith::ConstantOp>(op);
+      continue;
+    }
+    if (node.colour == Colour::Wide) {
+      node.stream = true;
+      continue;
+    }
+    if (node.colour != Colour::Unset || op->getNumResults() != 1)
+      continue;
+    Type resultType = op->getResult(0).getType();
+    SmallVector<Value> inputs;
+    if (auto structured = dyn_cast<linalg::LinalgOp>(op)) {
+      for (OpOperand &input : getInputOperands(structured))
+        inputs.push_back(input.get());
+    } else {
+      llvm::append_range(inputs, op->getOperands());
+    }
+    bool fromMatrix = false, stream = false;
+    unsigned floatInputs = 0;
+    for (Value input : inputs) {
+      if (!holdsFloats(input.getType()))
+        continue;
+      ++floatInputs;
+      OpColouring *producer = lookup(input.getDefiningOp());
+      bool branch = producer && producer->fromMatrix;
+      fromMatrix |= branch;
+      stream |= !branch && isStreamOperand(input, resultType);
+    }
+    if (node.precisionClass == PrecisionClass::Transparent) {
+      // A move of one stream is the stream; of a branch, the branch.
+      node.stream = stream && floatInputs == 1;
+      node.fromMatrix = fromMatrix && floatInputs == 1;
+      continue;
+    }
+    node.fromMatrix = fromMatrix;
+    if (fromMatrix && stream) {
+      node.colour = Colour::Wide;
+      node.reason = ColourReason::StreamJoin;
+      node.stream = true;
+      node.fromMatrix = false;
+    }
+  }
 }
 
 bool PrecisionColouring::hasLowUser(OpColouring &node) {

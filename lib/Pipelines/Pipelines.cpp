@@ -39,6 +39,7 @@ AutoMixedPrecisionOptions::getInferenceOptions() const {
   infer.target = target;
   infer.lowFormat = getLowFormat(policy);
   infer.propagate = policy != PrecisionPolicy::Autocast;
+  infer.keepStreamsF32 = f32Streams;
   infer.reportPath = report;
   return infer;
 }

@@ -583,6 +583,7 @@ struct LowpInferPrecisionPass
     config.emitRemarks = emitRemarks;
     config.demoteSignatures = demoteSignatures;
     config.colouring.propagate = propagate;
+    config.colouring.keepStreamsWide = keepStreamsF32;
     config.recordDecisions = emitRemarks || !reportPath.empty();
 
     // The report is read only when it is written (reportPath) or its

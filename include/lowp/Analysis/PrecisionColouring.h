@@ -36,6 +36,13 @@ struct ColouringOptions {
   /// Rules 2 and 3: low values carried forward through follow ops. Off,
   /// matrix inputs are rounded and everything else stays f32 (autocast).
   bool propagate = true;
+  /// Rule 2a: an elementwise op that combines a value computed from a
+  /// matrix op with an f32 stream flowing past it (a residual add, a
+  /// value carried across blocks or loop iterations) stays f32, and with it
+  /// the branch's epilogue before it (rule 5). Matrix inputs are still
+  /// rounded once; only elementwise work stays wide, which costs no
+  /// matrix-unit time.
+  bool keepStreamsWide = false;
 };
 
 /// The colouring result for one op.
@@ -63,6 +70,11 @@ struct OpColouring {
   unsigned lowUses = 0;
   /// Made low by rule 4 only because its users are low.
   bool demotedForUsers = false;
+  /// Rule 2a: computed from a matrix op's result through follow and
+  /// transparent ops.
+  bool fromMatrix = false;
+  /// Rule 2a: its result is an f32 stream (a join, or a wide value).
+  bool stream = false;
 
   bool isLow() const { return colour == Colour::Low; }
   /// Retypeable, but kept at its original precision.
@@ -130,6 +142,8 @@ private:
   bool isDemotable(const OpColouring &node) const;
   void paintForward(SmallVectorImpl<OpColouring *> &worklist, Colour colour,
                     ColourReason reason);
+  void markStreamJoins();
+  bool isStreamOperand(Value value, Type resultType);
   void colour();
   bool hasLowUser(OpColouring &node);
   unsigned countLowProducers(OpColouring &node);

@@ -79,7 +79,10 @@ def Lowp_ColourReason : I32EnumAttr<"ColourReason",
       // Rule 5: undone demotions.
       I32EnumAttrCase<"NoLowUser", 18, "no_low_user">,
       // Rule 6: nothing decided otherwise.
-      I32EnumAttrCase<"NoLowNeighbour", 19, "no_low_neighbour">
+      I32EnumAttrCase<"NoLowNeighbour", 19, "no_low_neighbour">,
+      // Rule 2a: an elementwise op joining a matrix op's branch into an f32
+      // stream (a residual add) keeps the stream f32.
+      I32EnumAttrCase<"StreamJoin", 20, "stream_join">
     ]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::lowp";

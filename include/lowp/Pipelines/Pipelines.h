@@ -73,6 +73,13 @@ struct AutoMixedPrecisionOptions
                      "JSON, else a table, '-': stderr); a JSON report "
                      "also gets the graph section of "
                      "lowp-view-precision-graph (the report page's input)")};
+  PassOptions::Option<bool> f32Streams{
+      *this, "f32-streams",
+      llvm::cl::desc("Residual streams and values carried across blocks "
+                     "stay f32 where that costs no matrix-unit time "
+                     "(lowp-infer-precision's f32-streams; false: they "
+                     "follow the low format)"),
+      llvm::cl::init(true)};
   PassOptions::Option<std::string> graph{
       *this, "graph",
       llvm::cl::desc("Draw the decided module here with "

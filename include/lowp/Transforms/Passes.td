@@ -159,6 +159,13 @@ def LowpInferPrecision : Pass<"lowp-infer-precision", "::mlir::ModuleOp"> {
            "Carry the low format forward through follow ops (false: only "
            "matrix ops and the moves that feed them are low, everything "
            "else f32, as PyTorch autocast does)">,
+    Option<"keepStreamsF32", "f32-streams", "bool", /*default=*/"true",
+           "Keep f32 streams f32: an elementwise op that combines a matrix "
+           "op's result with an f32 value flowing past it (residual adds, "
+           "values carried across blocks) stays f32, with the epilogue "
+           "feeding it; matrix inputs are still rounded once (false: such "
+           "ops follow the low format, fewer bytes, more error; the report "
+           "lists each join it keeps)">,
     ListOption<"keepWideOps", "keep-f32", "std::string",
                "Op names (e.g. linalg.matmul) always kept at f32">,
     ListOption<"forceLowOps", "force-low", "std::string",
