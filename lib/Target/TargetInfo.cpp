@@ -82,21 +82,22 @@ static const TargetInfo kTargets[] = {
   {"sm_86", Vendor::NVIDIA, kF16 | kBF16 | kTF32, kF32 | kF16 | kBF16,
    kF16 | kBF16, F::BF16, FP8Flavor::None, {16, 8, 16}, kNoTile, 0, 0,
    "sm_86", "+ptx71", kMmaSyncSm80, {}, {}, {}, kWarp},
-  // Ada: adds FP8 E4M3/E5M2 tensor cores and cvt.rn.satfinite.e4m3x2.f32.
+  // Ada: adds FP8 E4M3/E5M2 tensor cores and cvt.rn.satfinite.e4m3x2.f32;
+  // FP8 mma.sync m16n8k32 needs PTX 8.4 (so does sm_90's).
   {"sm_89", Vendor::NVIDIA, kF16 | kBF16 | kTF32 | kFP8FN,
    kF32 | kF16 | kBF16, kF16 | kBF16 | kFP8FN, F::BF16, FP8Flavor::FN,
-   {16, 8, 16}, {16, 8, 32}, 0, 0, "sm_89", "+ptx84", kMmaSyncSm80, {}, {}, {}, kWarp,
-   kMmaSyncFP8},
+   {16, 8, 16}, {16, 8, 32}, 0, 0, "sm_89", "+ptx84", kMmaSyncSm80, {}, {}, {},
+   kWarp, kMmaSyncFP8},
   // Hopper: wgmma (m64nNk16 for 16-bit, k32 for FP8).
   {"sm_90", Vendor::NVIDIA, kF16 | kBF16 | kTF32 | kFP8FN,
    kF32 | kF16 | kBF16, kF16 | kBF16 | kFP8FN, F::BF16, FP8Flavor::FN,
-   {64, 256, 16}, {64, 256, 32}, 0, 0, "sm_90", "+ptx84", kMmaSyncSm80, {}, {}, {}, kWarp,
-   kMmaSyncFP8},
+   {64, 256, 16}, {64, 256, 32}, 0, 0, "sm_90", "+ptx84", kMmaSyncSm80, {}, {}, {},
+   kWarp, kMmaSyncFP8},
   // Blackwell: adds MX block-scaled fp8/fp6/fp4.
   {"sm_100", Vendor::NVIDIA, kF16 | kBF16 | kTF32 | kFP8FN | kMX,
    kF32 | kF16 | kBF16, kF16 | kBF16 | kFP8FN | kMX, F::BF16, FP8Flavor::FN,
-   {128, 256, 16}, {128, 256, 32}, 0, 0, "sm_100", "+ptx86", kMmaSyncSm80, {}, {}, {}, kWarp,
-   kMmaSyncFP8},
+   {128, 256, 16}, {128, 256, 32}, 0, 0, "sm_100", "+ptx86", kMmaSyncSm80, {}, {}, {},
+   kWarp, kMmaSyncFP8},
 
   // AMD. MI100: fp16 and bf16 MFMA, bf16 at half the fp16 rate.
   {"gfx908", Vendor::AMD, kF16 | kBF16, kF32 | kF16, kF16, F::F16,

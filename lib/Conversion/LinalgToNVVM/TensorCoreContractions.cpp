@@ -194,7 +194,8 @@ private:
     ArrayRef<int64_t> shape = type.getShape();
     Value offset = ib.add(
         ib.mul(ib.add(ib.mul(w.stage, shape[1]), row), shape[2]), col);
-    Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, ib.loc, smem);
+    Value base =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, ib.loc, smem);
     Value address = arith::IndexCastOp::create(b, ib.loc, b.getI64Type(),
                                                ib.add(base, offset));
     Value ptr = LLVM::IntToPtrOp::create(
