@@ -499,6 +499,12 @@ private:
   /// Maps a member's body arguments to loaded, forwarded or scalar values.
   void mapOperands(OpBuilder &b, linalg::LinalgOp op, ValueRange ivs,
                    IRMapping &mapping);
+  /// Clones a member's body (but its terminator and `skip`) at `b`, its
+  /// `linalg.index` ops replaced by the kernel's loop indices `ivs`: the
+  /// body no longer sits in a linalg op that could answer them.
+  void cloneBody(OpBuilder &b, linalg::LinalgOp op, ValueRange ivs,
+                 IRMapping &mapping,
+                 const SmallPtrSetImpl<Operation *> *skip = nullptr);
   Value load(OpBuilder &b, Value buffer, AffineMap map, ValueRange ivs);
   void store(OpBuilder &b, Value value, Value buffer, AffineMap map,
              ValueRange ivs);
@@ -609,6 +615,20 @@ void RowKernelEmitter::mapOperands(OpBuilder &b, linalg::LinalgOp op,
   }
 }
 
+void RowKernelEmitter::cloneBody(OpBuilder &b, linalg::LinalgOp op,
+                                 ValueRange ivs, IRMapping &mapping,
+                                 const SmallPtrSetImpl<Operation *> *skip) {
+  for (Operation &inner : op.getBlock()->without_terminator()) {
+    if (skip && skip->contains(&inner))
+      continue;
+    if (auto indexOp = dyn_cast<linalg::IndexOp>(inner)) {
+      mapping.map(indexOp.getResult(), ivs[indexOp.getDim()]);
+      continue;
+    }
+    b.clone(inner, mapping);
+  }
+}
+
 void RowKernelEmitter::accesses(linalg::LinalgOp op,
                                 SmallPtrSetImpl<Value> &reads,
                                 SmallPtrSetImpl<Value> &writes) {
@@ -711,8 +731,7 @@ void RowKernelEmitter::emitRowScalar(OpBuilder &b, Member &m) {
   IRMapping mapping;
   mapOperands(b, m.op, rowIvs, mapping);
   Block *body = m.op.getBlock();
-  for (Operation &inner : body->without_terminator())
-    b.clone(inner, mapping);
+  cloneBody(b, m.op, rowIvs, mapping);
   auto yield = cast<linalg::YieldOp>(body->getTerminator());
   for (OpOperand &init : m.op.getDpsInitsMutable())
     storeRowValue(b,
@@ -737,8 +756,7 @@ void RowKernelEmitter::emitRowElementwise(OpBuilder &b, Member &m) {
   IRMapping mapping;
   mapOperands(b, m.op, ivs, mapping);
   Block *body = m.op.getBlock();
-  for (Operation &inner : body->without_terminator())
-    b.clone(inner, mapping);
+  cloneBody(b, m.op, ivs, mapping);
   auto yield = cast<linalg::YieldOp>(body->getTerminator());
   for (OpOperand &init : m.op.getDpsInitsMutable())
     store(b,
@@ -788,9 +806,7 @@ void RowKernelEmitter::emitRowReduction(OpBuilder &b, Member &m) {
       combiners.insert(out.combiner);
       mapping.map(out.acc, partial);
     }
-    for (Operation &inner : m.op.getBlock()->without_terminator())
-      if (!combiners.contains(&inner))
-        b.clone(inner, mapping);
+    cloneBody(b, m.op, ivs, mapping, &combiners);
     SmallVector<Value> next;
     for (const ReductionOutput &out : m.outputs)
       next.push_back(b.clone(*out.combiner, mapping)->getResult(0));

@@ -665,6 +665,12 @@ Value TiledGemmBuilder::applyEpilogue(Value batchIdx, Value row, Value col,
     }
     Block *body = g.getBody();
     for (Operation &inner : body->without_terminator()) {
+      // The payload's loop indices are the element's (the output map is
+      // the identity): there is no linalg op around it any more.
+      if (auto indexOp = dyn_cast<linalg::IndexOp>(inner)) {
+        map.map(indexOp.getResult(), loopIdx[indexOp.getDim()]);
+        continue;
+      }
       // Constants from the host function are rebuilt where the epilogue is.
       for (Value v : inner.getOperands())
         if (!map.contains(v) && v.getParentBlock() != body)

@@ -36,15 +36,16 @@
 // RUN: fp-opt %t.buf.mlir -lowp-gpu-map-row-reductions="target=sm_90" 2>/dev/null | FileCheck %s --check-prefix=GPU
 //
 
-// Three tensors (LayerNorm, softmax, keepdim softmax), each within bound:
+// Four tensors (LayerNorm, softmax, keepdim softmax, masked softmax), each
+// within bound:
 // CHECK-NOT: FAIL
-// CHECK-COUNT-3: elements: {{.*}}: ok
+// CHECK-COUNT-4: elements: {{.*}}: ok
 // CHECK-NOT: FAIL
 // CHECK: PASS
 
-// DIAG-COUNT-6: remark: no row kernel for 'linalg.generic': its accumulator is wider than 32 bits
+// DIAG-COUNT-8: remark: no row kernel for 'linalg.generic': its accumulator is wider than 32 bits
 
-// GPU-COUNT-3: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c256{{[_0-9]*}},
+// GPU-COUNT-4: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c256{{[_0-9]*}},
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
@@ -159,4 +160,58 @@ func.func @softmax_keepdim(%x: tensor<1x5x300xf32>) -> tensor<1x5x300xf32> {
     linalg.yield %r : f32
   } -> tensor<1x5x300xf32>
   return %p : tensor<1x5x300xf32>
+}
+
+// A causal-style mask written as front ends do (an elementwise op that
+// reads its loop indices with linalg.index: keep x[i][j] where j <= 60 i +
+// 40, else the lowest f32), then the softmax: the mask runs inside the row
+// kernel, its indices the kernel's row and element.
+func.func @softmax_masked(%x: tensor<5x300xf32>) -> tensor<5x300xf32> {
+  %ninf = arith.constant -3.40282347E+38 : f32
+  %c60 = arith.constant 60 : index
+  %c40 = arith.constant 40 : index
+  %em = tensor.empty() : tensor<5x300xf32>
+  %masked = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<5x300xf32>) outs(%em : tensor<5x300xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %i60 = arith.muli %i, %c60 : index
+    %limit = arith.addi %i60, %c40 : index
+    %keep = arith.cmpi ule, %j, %limit : index
+    %v = arith.select %keep, %in, %ninf : f32
+    linalg.yield %v : f32
+  } -> tensor<5x300xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<5xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%e : tensor<5xf32>) -> tensor<5xf32>
+  %max = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%masked : tensor<5x300xf32>) outs(%m0 : tensor<5xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %m = arith.maximumf %in, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<5xf32>
+  %ee = tensor.empty() : tensor<5x300xf32>
+  %ex = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%masked, %max : tensor<5x300xf32>, tensor<5xf32>) outs(%ee : tensor<5x300xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %d = arith.subf %in, %m : f32
+    %v = math.exp %d : f32
+    linalg.yield %v : f32
+  } -> tensor<5x300xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e : tensor<5xf32>) -> tensor<5xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<5x300xf32>) outs(%s0 : tensor<5xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<5xf32>
+  %ep = tensor.empty() : tensor<5x300xf32>
+  %p = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %sum : tensor<5x300xf32>, tensor<5xf32>) outs(%ep : tensor<5x300xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %r = arith.divf %in, %s : f32
+    linalg.yield %r : f32
+  } -> tensor<5x300xf32>
+  return %p : tensor<5x300xf32>
 }

@@ -16,7 +16,8 @@
 // the 128 x 128 block, K = 72 not of the 32-deep slice; a batched matmul
 // broadcasts its weights (torch-mlir's form), a generic reads B as [n][k];
 // sm_75 runs m16n8k8 with one synchronous stage. Case 5 fuses a bias, an
-// in-place ReLU and the cast to bf16 into the kernel's epilogue.
+// in-place ReLU with a causal mask (linalg.index: the kernel's row and
+// column) and the cast to bf16 into the kernel's epilogue.
 //
 // RUN: fp-opt %s -lowp-nvvm-lower-contractions="target=sm_80 emulate" \
 // RUN: | FileCheck %s --check-prefix=IR
@@ -56,7 +57,7 @@
 // IR-LABEL: func.func @mm_f16
 // IR-NOT: linalg.
 // IR: return
-// The epilogue (bias, in-place ReLU, narrowing cast) is computed on the
+// The epilogue (bias, in-place masked ReLU, narrowing cast) is computed on the
 // accumulators: no linalg op, no f32 temporary, and C starts at zero
 // without the fill.
 // IR-LABEL: func.func @mm_epilogue
@@ -121,7 +122,11 @@ func.func @mm_epilogue(%a: memref<72x40xbf16>, %b: memref<40x24xbf16>, %bias: me
       ins(%t : memref<72x24xf32>) outs(%t : memref<72x24xf32>) {
   ^bb0(%x: f32, %o: f32):
     %r = arith.maximumf %x, %zero : f32
-    linalg.yield %r : f32
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %keep = arith.cmpi ule, %j, %i : index
+    %m = arith.select %keep, %r, %zero : f32
+    linalg.yield %m : f32
   }
   linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
       ins(%t : memref<72x24xf32>) outs(%out : memref<72x24xbf16>) {
@@ -370,7 +375,7 @@ func.func @to_f32(%src: memref<?x?xbf16>, %dst: memref<?x?xf32>) {
   return
 }
 
-// The same epilogue on the f32 reference matmul (bias, ReLU, rounding to
+// The same epilogue on the f32 reference matmul (bias, masked ReLU, rounding to
 // bf16: the same roundings of the same exact values).
 func.func @run_mm_epilogue() {
   %c0 = arith.constant 0 : index
@@ -409,7 +414,11 @@ func.func @run_mm_epilogue() {
   ^bb0(%x: f32, %y: f32, %o: bf16):
     %s = arith.addf %x, %y : f32
     %r = arith.maximumf %s, %zero : f32
-    %n = arith.truncf %r : f32 to bf16
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %keep = arith.cmpi ule, %j, %i : index
+    %m = arith.select %keep, %r, %zero : f32
+    %n = arith.truncf %m : f32 to bf16
     linalg.yield %n : bf16
   }
   %outd = memref.cast %out : memref<72x24xbf16> to memref<?x?xbf16>

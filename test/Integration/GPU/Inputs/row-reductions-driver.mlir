@@ -59,6 +59,8 @@ func.func @emulated() {
   %sk = call @softmax_keepdim(%x3) : (tensor<1x5x300xf32>) -> tensor<1x5x300xf32>
   %sk2 = tensor.collapse_shape %sk [[0, 1], [2]] : tensor<1x5x300xf32> into tensor<5x300xf32>
   call @print2(%sk2) : (tensor<5x300xf32>) -> ()
+  %mk = call @softmax_masked(%x) : (tensor<5x300xf32>) -> tensor<5x300xf32>
+  call @print2(%mk) : (tensor<5x300xf32>) -> ()
   return
 }
 
@@ -100,5 +102,8 @@ func.func @reference() {
   %sk2 = tensor.collapse_shape %sk [[0, 1], [2]] : tensor<1x5x300xf64> into tensor<5x300xf64>
   %sk32 = call @narrow(%sk2) : (tensor<5x300xf64>) -> tensor<5x300xf32>
   call @print2(%sk32) : (tensor<5x300xf32>) -> ()
+  %mk = call @softmax_masked_f64(%x64) : (tensor<5x300xf64>) -> tensor<5x300xf64>
+  %mk32 = call @narrow(%mk) : (tensor<5x300xf64>) -> tensor<5x300xf32>
+  call @print2(%mk32) : (tensor<5x300xf32>) -> ()
   return
 }
