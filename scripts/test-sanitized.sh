@@ -12,9 +12,11 @@
 #
 #   scripts/test-sanitized.sh              # every suite + a fuzz slice
 #   scripts/test-sanitized.sh --fuzz-only  # fp-opt alone, then the campaign:
-#       FUZZ_SEEDS generated programs (utils/fuzz_passes.py, every decision
-#       pass, composition and lowering), FUZZ_MUTANTS mutants
-#       (utils/fuzz_mutate.py, every decision pass and lowering) and the
+#       FUZZ_MUTANTS mutants (utils/fuzz_mutate.py, every decision pass and
+#       lowering), FUZZ_SEEDS generated programs (utils/fuzz_passes.py: every
+#       lowering and the decision pipeline of every target on each program,
+#       every other decision pass and composition on every
+#       FUZZ_ALL_CONFIGS_EVERY-th, default 1: all on all) and the
 #       lit + generated corpus through every pipeline
 #       (utils/check_no_error_on_success.py, CORPUS_GENERATED programs);
 #       FUZZ_TIMEOUT seconds per fp-opt run (a hang is a failure).

@@ -359,6 +359,8 @@ def main():
     ap.add_argument("--chunk", type=int, default=500, help="programs generated and checked at a time")
     ap.add_argument("--all-configs-every", type=int, default=1, metavar="K",
                     help="configurations other than CORE on every K-th program only")
+    ap.add_argument("--core-only", action="store_true",
+                    help="the CORE configurations only (every lowering, the decision pipeline per target)")
     ap.add_argument("--quick", action="store_true", help="a subset of the configurations, no x86 pipeline")
     ap.add_argument("--only", default="", help="comma-separated configuration names")
     ap.add_argument("--no-reduce", action="store_true")
@@ -378,8 +380,8 @@ def main():
             configs.append((f"{n}@{inp}", a, False, amp))
     if args.quick:
         configs = [c for c in configs if c[0] in QUICK_DECISIONS or not c[2]]
-    if args.only:
-        wanted = set(args.only.split(","))
+    if args.only or args.core_only:
+        wanted = set(args.only.split(",") if args.only else CORE)
         configs = [c for c in configs if c[0] in wanted]
     for opt in OPTION_SWEEP if args.options else []:
         configs.append((f"option:{opt}", [opt], False, None))
