@@ -12,9 +12,11 @@
 #
 #   scripts/test-sanitized.sh              # every suite + a fuzz slice
 #   scripts/test-sanitized.sh --fuzz-only  # fp-opt alone, then the campaign:
-#       FUZZ_SEEDS generated programs (utils/fuzz_passes.py, every decision
-#       pass, composition and lowering), FUZZ_MUTANTS mutants
-#       (utils/fuzz_mutate.py, every decision pass and lowering) and the
+#       FUZZ_MUTANTS mutants (utils/fuzz_mutate.py, every decision pass and
+#       lowering), FUZZ_SEEDS generated programs (utils/fuzz_passes.py: every
+#       lowering and the decision pipeline of every target on each program,
+#       every other decision pass and composition on every
+#       FUZZ_ALL_CONFIGS_EVERY-th, default 1: all on all) and the
 #       lit + generated corpus through every pipeline
 #       (utils/check_no_error_on_success.py, CORPUS_GENERATED programs);
 #       FUZZ_TIMEOUT seconds per fp-opt run (a hang is a failure).
@@ -129,8 +131,15 @@ fuzz() {
   tail -n 3 "$LOG_DIR/$name.log"
   echo "   $name: $(( $(date +%s) - t0 )) s (log: $LOG_DIR/$name.log)"
 }
-fuzz fuzz-generated utils/fuzz_passes.py --seeds "${FUZZ_SEEDS:-10}" --no-reduce --out "$LOG_DIR/fuzz-generated"
-fuzz fuzz-mutated utils/fuzz_mutate.py --mutants "${FUZZ_MUTANTS:-300}" --generated 20 --out "$LOG_DIR/fuzz-mutated"
+# Mutants first (every decision pass and lowering sees every mutant that
+# parses), then generated programs: every lowering pipeline and the decision
+# pipeline of every target see every program, the other configurations every
+# FUZZ_ALL_CONFIGS_EVERY-th (1: all of them on every program); both logs end
+# with each configuration's exact count.
+fuzz fuzz-mutated utils/fuzz_mutate.py --mutants "${FUZZ_MUTANTS:-300}" --generated 20 --batch 100 \
+  --out "$LOG_DIR/fuzz-mutated"
+fuzz fuzz-generated utils/fuzz_passes.py --seeds "${FUZZ_SEEDS:-10}" --batch 50 --chunk 250 \
+  --all-configs-every "${FUZZ_ALL_CONFIGS_EVERY:-1}" --no-reduce --out "$LOG_DIR/fuzz-generated"
 if [ "$FUZZ_ONLY" -eq 1 ]; then
   fuzz no-error-on-success utils/check_no_error_on_success.py --generated "${CORPUS_GENERATED:-50}" \
     --out "$LOG_DIR/no-error-on-success"

@@ -47,6 +47,27 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 config.substitutions.append(
     ("%unittests", os.path.join(config.fpopt_obj_root, "unittests")))
 
+# The ASan runtime, preloaded into an uninstrumented (release) fp-opt by the
+# fuzzers' FUZZ_CHILD_PRELOAD: test/Fuzz/asan-preload-smoke.test. Not in a
+# -DFPOPT_ENABLE_SANITIZERS=ON build, whose fp-opt has the runtime linked in
+# (and whose every test runs sanitized anyway).
+def asan_runtime():
+    import subprocess
+    clang = os.path.join(config.llvm_tools_dir, "clang")
+    try:
+        path = subprocess.run([clang, "-print-file-name=libclang_rt.asan-x86_64.so"],
+                              capture_output=True, text=True, timeout=30).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return path if os.path.isabs(path) and os.path.exists(path) else None
+
+
+if getattr(config, "fpopt_sanitizers", "OFF").upper() not in ("ON", "TRUE", "1", "YES"):
+    runtime = asan_runtime()
+    if runtime:
+        config.available_features.add("asan-preload")
+        config.substitutions.append(("%asan_runtime", runtime))
+
 # Optional external validators: tests needing them say REQUIRES: <feature>.
 if os.path.exists("/usr/local/cuda/bin/ptxas"):
     config.available_features.add("ptxas")

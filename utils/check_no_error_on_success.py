@@ -19,8 +19,8 @@ output), crash (signal, assertion, stack dump, sanitizer report), hang
 (--timeout), silent (non-zero exit without an error), unlocated (an error
 without a location), verifier (a pass left invalid IR), roundtrip (output
 that does not parse back). The classification and batching are
-utils/fuzz_mutate.py's (a batch with anything unusual is rerun one input at
-a time).
+utils/fuzz_mutate.py's (a batch with anything unusual is bisected down to
+single inputs).
 
   check_no_error_on_success.py                        # lit corpus + 200 generated
   check_no_error_on_success.py --generated 0 --only x86,nvvm

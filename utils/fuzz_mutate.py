@@ -23,8 +23,8 @@ A mutant that the parser or verifier rejects is rejected the same way under
 every configuration (parsing comes before any pass), so it is checked once
 with no pass; mutants that still verify go through every configuration.
 Mutants are checked in batches (-split-input-file, errors are attributed to
-their split by line); a batch with anything unusual is rerun one mutant at
-a time, and failing mutants are written to --out.
+their split by line); a batch with anything unusual is bisected down to
+single mutants, and failing mutants are written to --out.
 
   fuzz_mutate.py --mutants 2000                     # lit corpus + generated seeds
   fuzz_mutate.py --mutants 200 --quick --fp-opt build/bin/fp-opt
@@ -253,20 +253,8 @@ KNOWN_UPSTREAM = [
 ]
 
 ERROR_LINE_RE = re.compile(r"^(.*?):(\d+):(\d+): error:", re.M)
-
-
-def chunk_ranges(texts):
-    """First and last line (1-based) of each split in the joined buffer."""
-    ranges, line = [], 1
-    for t in texts:
-        n = t.count("\n") + (0 if t.endswith("\n") else 1)
-        ranges.append((line, line + n))
-        line += n + 2  # the separator line and the newline around it
-    return ranges
-
-
-def join(texts):
-    return f"\n{SPLIT}\n".join(t if t.endswith("\n") else t + "\n" for t in texts)
+chunk_ranges = fuzz_passes.chunk_ranges
+join = fuzz_passes.join
 
 
 class Campaign:
@@ -334,16 +322,17 @@ class Campaign:
                     for i in range(len(texts)):
                         self.outcomes[(config, "rejected" if i in bad else "ok")] += 1
                     return good
-        # Something unusual: one mutant at a time.
-        good = []
-        for i, m in enumerate(mutants):
-            kind, detail = self.classify_one(m[2], cargs)
-            self.outcomes[(config, kind)] += 1
-            if kind == "ok":
-                good.append(i)
-            elif kind != "rejected":
-                self.fail(m, config, cargs, kind, detail)
-        return good
+        if len(mutants) > 1:
+            # Something unusual: bisect (a rare crash costs a few runs, not
+            # one run per mutant of the batch).
+            mid = len(mutants) // 2
+            return self.batch(mutants[:mid], config, cargs) + \
+                [mid + i for i in self.batch(mutants[mid:], config, cargs)]
+        kind, detail = self.classify_one(mutants[0][2], cargs)
+        self.outcomes[(config, kind)] += 1
+        if kind not in ("ok", "rejected"):
+            self.fail(mutants[0], config, cargs, kind, detail)
+        return [0] if kind == "ok" else []
 
     def progress(self, config, start):
         counts = " ".join(f"{k}={v}" for (c, k), v in sorted(self.outcomes.items()) if c == config)

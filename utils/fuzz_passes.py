@@ -16,14 +16,28 @@ flags
 A pass that rejects a valid program with a located `error:` is counted as
 `diagnosed` and its message listed (not a failure, but worth reading).
 
-Programs are checked in batches (-split-input-file); a batch that fails is
-rerun one program at a time, and each failure is reduced by deleting
+Programs are checked in batches of --batch (-split-input-file, one fp-opt
+run per batch and configuration, one more for the round trip or
+idempotence check of the programs that succeeded, one more without
+-verify-each for those that were rejected). Errors are attributed to their
+program by line; a batch with anything else unusual (a crash, a hang, an
+error that cannot be attributed, an error on exit 0, a silent failure, a
+verifier failure, a second run that differs) is bisected down to single
+programs, classified one at a time. Each failure is reduced by deleting
 statements (Program.without) while it still fails the same way. Reduced
 reproducers go to --out.
+
+Large campaigns: programs are generated and checked --chunk at a time (a
+progress line per chunk; a campaign cut short reports what it ran), and
+--all-configs-every K runs the core configurations (every lowering
+pipeline on the generated program and the decision pipeline for every
+target, CORE) on every program but the other configurations only on every
+K-th; the closing table gives each configuration's exact program count.
 
   fuzz_passes.py --seeds 200                  # seeds 0..199, every config
   fuzz_passes.py --seeds 50 --options 10      # and the option sweep
   fuzz_passes.py --seeds 20 --quick --fp-opt build/bin/fp-opt
+  fuzz_passes.py --seeds 10000 --batch 50 --all-configs-every 20 --no-reduce
 """
 
 import argparse
@@ -32,6 +46,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fuzz_linalg  # noqa: E402
@@ -124,6 +139,11 @@ OPTION_SWEEP = [
     "-lowp-pipeline-x86=target=sapphirerapids amx=true", "-lowp-pipeline-x86=target=znver4",
 ]
 
+# What every program goes through under --all-configs-every: every lowering
+# pipeline on the program as generated, and the decision pipeline (default
+# policy) for every target.
+CORE = [f"{n}@raw" for n, _ in LOWERINGS] + [f"amp-{t}-auto" for t in TARGETS]
+
 QUICK_DECISIONS = ["islands", "infer-f16", "infer-bf16-demote", "infer-f16-acc", "loss-scaling",
                    "fp8-sm90", "fp8-gfx942", "amp-sm_90-auto", "amp-gfx942-fp8", "amp-tpu-v5e-bf16",
                    "amp-avx2-f16", "amp-sm_70-auto"]
@@ -197,6 +217,98 @@ def classify(runner, text, args, idempotent, split=False):
     return None, "", out
 
 
+ERROR_LINE_RE = re.compile(r"^(.*?):(\d+):(\d+): error: ?(.*)$", re.M)
+OUTPUT_SPLIT_RE = re.compile(r"^// -----\n", re.M)
+
+
+def join(texts):
+    return f"\n{SPLIT}\n".join(t if t.endswith("\n") else t + "\n" for t in texts)
+
+
+def chunk_ranges(texts):
+    """First and last line (1-based) of each split in join(texts)."""
+    ranges, line = [], 1
+    for t in texts:
+        n = t.count("\n") + (0 if t.endswith("\n") else 1)
+        ranges.append((line, line + n))
+        line += n + 2  # the separator line and the newline around it
+    return ranges
+
+
+def _split_run(runner, texts, args, verify_each=True):
+    """One -split-input-file run over texts: (per-split output or None when
+    the split failed, per-split first error message), or None when the run
+    is unusual (crash, hang, an error that is not `file:line:col: error:`
+    inside a split, an error on exit 0, a failure without an error, output
+    splits that do not line up with the errors)."""
+    rc, out, err = runner.run(join(texts), args, split=True, verify_each=verify_each)
+    if rc is None or rc < 0 or rc >= 128 or CRASH_RE.search(err):
+        return None
+    errors = ERROR_LINE_RE.findall(err)
+    if len(errors) != err.count("error:") or (rc == 0) != (not errors):
+        return None
+    ranges = chunk_ranges(texts)
+    messages = {}
+    for _, line, _, msg in errors:
+        owner = next((i for i, (a, b) in enumerate(ranges) if a <= int(line) <= b), None)
+        if owner is None:
+            return None
+        messages.setdefault(owner, msg)
+    chunks = OUTPUT_SPLIT_RE.split(out)
+    if len(chunks) != len(texts):
+        return None
+    outputs = []
+    for i, c in enumerate(chunks):
+        failed = not c.strip()
+        if failed != (i in messages):
+            return None
+        outputs.append(None if failed else c)
+    return outputs, messages
+
+
+def classify_batch(runner, texts, args, idempotent):
+    """classify() for many programs in a few fp-opt runs: a (kind, detail)
+    per program, kind None (fine) or 'diagnosed'; None when anything is
+    unusual (the caller then bisects)."""
+    first = _split_run(runner, texts, args)
+    if first is None:
+        return None
+    outputs, messages = first
+    results = [(None, "")] * len(texts)
+    rejected = sorted(messages)
+    if rejected:
+        # Still rejected without -verify-each: a diagnostic, not invalid IR
+        # left by a pass (that is classify()'s 'verifier', found by bisecting).
+        second = _split_run(runner, [texts[i] for i in rejected], args, verify_each=False)
+        if second is None or any(o is not None for o in second[0]):
+            return None
+        for i in rejected:
+            results[i] = ("diagnosed", messages[i])
+    done = [i for i in range(len(texts)) if outputs[i] is not None]
+    if done:
+        # The outputs parse back; a decision pass is a fixed point.
+        third = _split_run(runner, [outputs[i] for i in done], args if idempotent else [])
+        if third is None or third[1]:
+            return None
+        if idempotent and any(normalize(a) != normalize(outputs[i]) for i, a in zip(done, third[0])):
+            return None
+    return results
+
+
+def classify_many(runner, texts, args, idempotent):
+    """classify() for each program: batched, bisecting a batch with anything
+    unusual down to single programs."""
+    if len(texts) == 1:
+        kind, detail, _ = classify(runner, texts[0], args, idempotent)
+        return [(kind, detail)]
+    results = classify_batch(runner, texts, args, idempotent)
+    if results is not None:
+        return results
+    mid = len(texts) // 2
+    return (classify_many(runner, texts[:mid], args, idempotent) +
+            classify_many(runner, texts[mid:], args, idempotent))
+
+
 def normalize(text):
     return text.strip()
 
@@ -244,6 +356,11 @@ def main():
     ap.add_argument("--seeds", type=int, default=50, help="how many seeds")
     ap.add_argument("--start", type=int, default=0, help="first seed")
     ap.add_argument("--batch", type=int, default=10, help="programs per fp-opt run")
+    ap.add_argument("--chunk", type=int, default=500, help="programs generated and checked at a time")
+    ap.add_argument("--all-configs-every", type=int, default=1, metavar="K",
+                    help="configurations other than CORE on every K-th program only")
+    ap.add_argument("--core-only", action="store_true",
+                    help="the CORE configurations only (every lowering, the decision pipeline per target)")
     ap.add_argument("--quick", action="store_true", help="a subset of the configurations, no x86 pipeline")
     ap.add_argument("--only", default="", help="comma-separated configuration names")
     ap.add_argument("--no-reduce", action="store_true")
@@ -254,22 +371,6 @@ def main():
                     help="also run the option sweep over this many programs")
     args = ap.parse_args()
 
-    runner = Runner(args.fp_opt, args.timeout)
-    seeds = list(range(args.start, args.start + args.seeds))
-    programs = {s: fuzz_linalg.generate(s) for s in seeds}
-    texts = {s: p.text() for s, p in programs.items()}
-
-    # Every program must verify as generated (one run for all, then one per
-    # program if that fails).
-    bad = []
-    rc, _, _ = runner.run(f"\n{SPLIT}\n".join(texts[s] for s in seeds), [], split=True)
-    for s in seeds if rc != 0 else []:
-        rc, _, err = runner.run(texts[s], [])
-        if rc != 0:
-            bad.append(s)
-            print(f"generator: seed {s} does not verify: {err.splitlines()[0] if err else rc}")
-    seeds = [s for s in seeds if s not in bad]
-
     configs = [(n, a, True, None) for n, a in DECISIONS]
     configs += [(n, a, False, None) for n, a in COMPOSITIONS if not args.quick]
     for inp, amp in LOWERING_INPUTS:
@@ -279,79 +380,112 @@ def main():
             configs.append((f"{n}@{inp}", a, False, amp))
     if args.quick:
         configs = [c for c in configs if c[0] in QUICK_DECISIONS or not c[2]]
-    if args.only:
-        wanted = set(args.only.split(","))
+    if args.only or args.core_only:
+        wanted = set(args.only.split(",") if args.only else CORE)
         configs = [c for c in configs if c[0] in wanted]
     for opt in OPTION_SWEEP if args.options else []:
         configs.append((f"option:{opt}", [opt], False, None))
 
+    def runs(name, seed):
+        if name.startswith("option:"):
+            return seed < args.start + args.options
+        return name in CORE or (seed - args.start) % max(args.all_configs_every, 1) == 0
+
+    runner = Runner(args.fp_opt, args.timeout)
     failures = []
     diagnosed = collections.Counter()
     ran = collections.Counter()
-    amp_cache = {}
+    bad = []
+    checked = 0
+    start = time.time()
+    all_seeds = list(range(args.start, args.start + args.seeds))
+    try:
+        for c0 in range(0, len(all_seeds), max(args.chunk, 1)):
+            seeds = all_seeds[c0:c0 + max(args.chunk, 1)]
+            programs = {s: fuzz_linalg.generate(s) for s in seeds}
+            texts = {s: p.text() for s, p in programs.items()}
 
-    def input_for(seed, amp):
-        if amp is None:
-            return texts[seed]
-        key = (seed, amp)
-        if key not in amp_cache:
-            # The whole batch in one run when it goes through.
-            t, p = amp.split()
-            batch = [s for s in seeds[seeds.index(seed):seeds.index(seed) + args.batch]
-                     if (s, amp) not in amp_cache]
-            rc, out, _ = runner.run(f"\n{SPLIT}\n".join(texts[s] for s in batch),
-                                    [f"-lowp-auto-mixed-precision=target={t} policy={p}"], split=True)
-            chunks = out.split(f"\n{SPLIT}\n") if rc == 0 else []
-            if len(chunks) == len(batch):
-                amp_cache.update({(s, amp): c for s, c in zip(batch, chunks)})
-        if key not in amp_cache:
-            t, p = amp.split()
-            rc, out, _ = runner.run(texts[seed], [f"-lowp-auto-mixed-precision=target={t} policy={p}"])
-            amp_cache[key] = out if rc == 0 else None
-        return amp_cache[key]
+            # Every program must verify as generated (one run per batch, then
+            # one per program if that fails).
+            chunk_bad = []
+            for b in range(0, len(seeds), args.batch):
+                batch = seeds[b:b + args.batch]
+                rc, _, _ = runner.run(join(texts[s] for s in batch), [], split=True)
+                for s in batch if rc != 0 else []:
+                    rc1, _, err = runner.run(texts[s], [])
+                    if rc1 != 0:
+                        chunk_bad.append(s)
+                        print(f"generator: seed {s} does not verify: {err.splitlines()[0] if err else rc1}")
+            bad += chunk_bad
+            seeds = [s for s in seeds if s not in chunk_bad]
+            amp_cache = {}
 
-    def record(seed, name, cargs, idem, amp, kind, detail):
-        if kind == "diagnosed":
-            diagnosed[(name.split("@")[0], detail[:140])] += 1
-            return
-        print(f"FAIL {kind:11} seed {seed:5} {name}: {detail}", flush=True)
-        failures.append((seed, name, kind, detail))
-        if args.no_reduce or amp is not None:
-            return
-        want = signature(kind, detail)
+            def input_for(seed, amp, seeds=seeds, texts=texts, amp_cache=amp_cache):
+                if amp is None:
+                    return texts[seed]
+                key = (seed, amp)
+                if key not in amp_cache:
+                    # The whole batch in one run when it goes through.
+                    t, p = amp.split()
+                    batch = [s for s in seeds[seeds.index(seed):seeds.index(seed) + args.batch]
+                             if (s, amp) not in amp_cache]
+                    rc, out, _ = runner.run(join(texts[s] for s in batch),
+                                            [f"-lowp-auto-mixed-precision=target={t} policy={p}"], split=True)
+                    chunks = OUTPUT_SPLIT_RE.split(out) if rc == 0 else []
+                    if len(chunks) == len(batch):
+                        amp_cache.update({(s, amp): c for s, c in zip(batch, chunks)})
+                if key not in amp_cache:
+                    t, p = amp.split()
+                    rc, out, _ = runner.run(texts[seed], [f"-lowp-auto-mixed-precision=target={t} policy={p}"])
+                    amp_cache[key] = out if rc == 0 else None
+                return amp_cache[key]
 
-        def check(text):
-            k, d, _ = classify(runner, text, cargs, idem)
-            return k is not None and signature(k, d) == want
+            def record(seed, name, cargs, idem, amp, kind, detail, programs=programs):
+                if kind == "diagnosed":
+                    diagnosed[(name.split("@")[0], detail[:140])] += 1
+                    return
+                print(f"FAIL {kind:11} seed {seed:5} {name}: {detail}", flush=True)
+                failures.append((seed, name, kind, detail))
+                if args.no_reduce or amp is not None:
+                    return
+                want = signature(kind, detail)
 
-        small = reduce_program(runner, programs[seed], check)
-        text = small.text()
-        print(f"  reduced to {len(small.stmts)} statements:\n" + "\n".join("    " + l for l in text.splitlines()))
-        if args.out:
-            os.makedirs(args.out, exist_ok=True)
-            path = os.path.join(args.out, f"{kind}-{name}-{seed}.mlir")
-            with open(path, "w") as f:
-                f.write(f"// fp-opt -allow-unregistered-dialect -verify-each '{' '.join(cargs)}'\n// {kind}: {detail}\n")
-                f.write(text)
+                def check(text):
+                    k, d, _ = classify(runner, text, cargs, idem)
+                    return k is not None and signature(k, d) == want
 
-    for name, cargs, idem, amp in configs:
-        config_seeds = seeds[:args.options] if name.startswith("option:") else seeds
-        for b in range(0, len(config_seeds), args.batch):
-            batch = [s for s in config_seeds[b:b + args.batch] if input_for(s, amp) is not None]
-            if not batch:
-                continue
-            text = f"\n{SPLIT}\n".join(input_for(s, amp) for s in batch)
-            kind, detail, _ = classify(runner, text, cargs, idem, split=True)
-            ran[name] += len(batch)
-            if kind is None:
-                continue
-            for s in batch:
-                k, d, _ = classify(runner, input_for(s, amp), cargs, idem)
-                if k is not None:
-                    record(s, name, cargs, idem, amp, k, d)
+                small = reduce_program(runner, programs[seed], check)
+                text = small.text()
+                print(f"  reduced to {len(small.stmts)} statements:\n" +
+                      "\n".join("    " + l for l in text.splitlines()))
+                if args.out:
+                    os.makedirs(args.out, exist_ok=True)
+                    path = os.path.join(args.out, f"{kind}-{name}-{seed}.mlir")
+                    with open(path, "w") as f:
+                        f.write(f"// fp-opt -allow-unregistered-dialect -verify-each '{' '.join(cargs)}'\n"
+                                f"// {kind}: {detail}\n")
+                        f.write(text)
 
-    print(f"\n{len(seeds)} programs ({len(bad)} rejected by the verifier), {len(configs)} configurations, "
-          f"{runner.calls} fp-opt runs")
+            for name, cargs, idem, amp in configs:
+                config_seeds = [s for s in seeds if runs(name, s)]
+                for b in range(0, len(config_seeds), args.batch):
+                    batch = [s for s in config_seeds[b:b + args.batch] if input_for(s, amp) is not None]
+                    if not batch:
+                        continue
+                    results = classify_many(runner, [input_for(s, amp) for s in batch], cargs, idem)
+                    ran[name] += len(batch)
+                    for s, (kind, detail) in zip(batch, results):
+                        if kind is not None:
+                            record(s, name, cargs, idem, amp, kind, detail)
+            checked += len(seeds)
+            print(f"seeds {seeds[0] if seeds else c0}..{all_seeds[min(c0 + args.chunk, len(all_seeds)) - 1]}: "
+                  f"{checked} programs checked, {sum(ran.values())} program x configuration runs, "
+                  f"{len(failures)} failures, {runner.calls} fp-opt runs, {time.time() - start:.0f} s", flush=True)
+    except KeyboardInterrupt:
+        print("interrupted: the figures below cover the chunks reported above and part of the next")
+
+    print(f"\n{checked} programs ({len(bad)} rejected by the verifier), {len(configs)} configurations, "
+          f"{runner.calls} fp-opt runs, {time.time() - start:.0f} s")
     for name, _, _, _ in configs:
         print(f"  {name:28} {ran[name]:5} programs")
     if diagnosed and args.show_diagnosed:

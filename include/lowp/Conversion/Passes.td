@@ -769,8 +769,19 @@ def LowpROCDLExpandMath : Pass<"lowp-rocdl-expand-math"> {
     and bf16 through f32) become upstream MLIR's polynomial approximations
     (arith and `math.fma` only, as `lowp-approximate-math` on x86; `tan`
     reaches them through `math-expand-ops`' sin / cos), `floor(x)` becomes
-    `-ceil(-x)` (exact) and `log10(x)` `log(x) * (1 / ln 10)`. Other ops and
-    f64 are left alone.
+    `-ceil(-x)` (exact, f64 included) and `log10(x)` `log(x) * (1 / ln 10)`.
+    Other ops are left alone.
+
+    f64 transcendentals (exp, log, sin, tanh, erf, pow, ...) and
+    `arith.remf` (fmod, any width) have no device-library-free lowering: the
+    f32 polynomials would silently lose f64 precision, `x - trunc(x/y)*y`
+    is not exact, and AMDGCN has no instruction for them. Inside a
+    `gpu.module` the pass rejects them with one located error naming the
+    first such op (notes for the others) rather than leaving them to fail
+    later as an `llvm.intr.*` legalization failure or a missing-bitcode
+    error. f64 sqrt, rsqrt, ceil, floor, rounding, fma, sign and
+    classification ops and `fpowi` by a constant compile without the
+    library and pass. Outside `gpu.module`s f64 math is left alone.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",

@@ -4,6 +4,8 @@
 // function rounded to f32. The bound is |approx - ref| <= 4e-6 * max(|ref|,
 // 1) (a few ulps where the result is not tiny; absolute near zero crossings);
 // floor must be exact. CHECK lines print the worst scaled error per op.
+// floor-f64: the same identity on f64 (-ceil(-x)), exactly equal to an
+// independent trunc-based floor on 4096 multiples of 1/16 in [-128, 128).
 // RUN: fp-opt %s -lowp-rocdl-expand-math -math-expand-ops -convert-scf-to-cf \
 // RUN:   -convert-math-to-llvm -convert-math-to-libm -convert-to-llvm -reconcile-unrealized-casts \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
@@ -27,7 +29,13 @@
 // IR: math.ceil
 // IR: arith.negf
 // IR-LABEL: func.func @ref_floor
-// IR: math.floor {{.*}} : f64
+// IR-NOT: math.floor
+// IR: math.trunc {{.*}} : f64
+// IR-LABEL: func.func @approx_floor_f64
+// IR-NOT: math.floor
+// IR: arith.negf {{.*}} : f64
+// IR: math.ceil {{.*}} : f64
+// IR: arith.negf {{.*}} : f64
 
 // CHECK: sin 1
 // CHECK-NEXT: cos 1
@@ -41,6 +49,7 @@
 // CHECK-NEXT: log2 1
 // CHECK-NEXT: log10 1
 // CHECK-NEXT: floor 1
+// CHECK-NEXT: floor-f64 1
 
 func.func @approx_sin(%x: f32) -> f32 {
   %r = math.sin %x : f32
@@ -134,7 +143,17 @@ func.func @approx_floor(%x: f32) -> f32 {
   %r = math.floor %x : f32
   return %r : f32
 }
+// floor(x) = trunc(x) - (x < trunc(x)): no math.floor for the pass to
+// rewrite, so the reference stays independent of it.
 func.func @ref_floor(%x: f64) -> f64 {
+  %t = math.trunc %x : f64
+  %one = arith.constant 1.0 : f64
+  %below = arith.cmpf olt, %x, %t : f64
+  %tm1 = arith.subf %t, %one : f64
+  %r = arith.select %below, %tm1, %t : f64
+  return %r : f64
+}
+func.func @approx_floor_f64(%x: f64) -> f64 {
   %r = math.floor %x : f64
   return %r : f64
 }
@@ -457,5 +476,23 @@ func.func @main() {
   vector.print str "floor "
   %ok_floor = arith.cmpf ole, %err_floor, %bound : f64
   vector.print %ok_floor : i1
+  // floor on f64, (i - 2048) / 16: integers, halves and sixteenths, exact.
+  %c2048 = arith.constant 2048 : i64
+  %sixteenth = arith.constant 0.0625 : f64
+  %mism = scf.for %i = %c0 to %n step %c1 iter_args(%m = %zero) -> f64 {
+    %ii = arith.index_cast %i : index to i64
+    %centered = arith.subi %ii, %c2048 : i64
+    %fi = arith.sitofp %centered : i64 to f64
+    %x = arith.mulf %fi, %sixteenth : f64
+    %a = func.call @approx_floor_f64(%x) : (f64) -> f64
+    %r = func.call @ref_floor(%x) : (f64) -> f64
+    %d = arith.subf %a, %r : f64
+    %ad = math.absf %d : f64
+    %nm = arith.maximumf %m, %ad : f64
+    scf.yield %nm : f64
+  }
+  vector.print str "floor-f64 "
+  %ok_floor64 = arith.cmpf oeq, %mism, %zero : f64
+  vector.print %ok_floor64 : i1
   return
 }
