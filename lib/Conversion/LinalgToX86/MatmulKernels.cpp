@@ -305,7 +305,8 @@ Value KernelBuilder::transposedCopy(Value src, ValueRange batch, int64_t rows,
 void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Value packed,
                 Value c, ValueRange cBatch, int64_t m, int64_t n, int64_t k,
                 bool dot, bool bRowMajor,
-                Value cColOffset, PanelPacker packSlice) {
+                Value cColOffset, PanelPacker packSlice,
+                const KernelEpilogue *epilogue) {
   Type f32 = b.getF32Type();
   // B's element type as the kernel reads it (bf16 pairs for dot, else f32).
   Type elem = packed ? getElementTypeOrSelf(packed.getType())
@@ -319,13 +320,19 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
   auto bcastInt = VectorType::get({lanes}, b.getI32Type());
   auto dotOperand = VectorType::get({2 * lanes}, elem);
   unsigned unroll = 1;
+  // The first k block starts from the fill value instead of C, the last
+  // stores through the consumer instead of into C (KernelEpilogue.cpp).
+  Value fillValue = epilogue && epilogue->fill
+                        ? epilogue->fill->getOperand(0)
+                        : Value();
+  bool fusedConsumer = epilogue && epilogue->consumer;
   // One block of `blockRows` rows and `cols` columns (nr, or the last
   // panel's) of C, in registers across [kBegin, kEnd).
   // `slice`: B's panel jb for [kBegin, kEnd) packed on the fly
   // ([kEnd - kBegin][nr], see packPanelSlice) instead of `packed`.
   auto emitBlock = [&](Value jb, Value row0, unsigned blockRows,
-                       int64_t cols, Value kBegin, Value kEnd,
-                       Value slice = nullptr) {
+                       int64_t cols, Value kBegin, Value kEnd, bool first,
+                       bool last, Value slice = nullptr) {
     Value bCol0 = mulc(jb, nr);
     Value col0 = cColOffset ? addIdx(bCol0, cColOffset) : bCol0;
     unsigned nv = ceilDiv(cols, lanes);
@@ -343,6 +350,10 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
     SmallVector<Value> rows, init;
     for (unsigned r = 0; r < blockRows; ++r)
       rows.push_back(addc(row0, r));
+    if (first && fillValue) {
+      Value splat = vector::BroadcastOp::create(b, loc, accType, fillValue);
+      init.assign(blockRows * nv, splat);
+    } else
     for (unsigned r = 0; r < blockRows; ++r)
       for (unsigned v = 0; v < nv; ++v) {
         SmallVector<Value> ix = at(cBatch, {rows[r], addc(col0, v * lanes)});
@@ -407,7 +418,10 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
       for (unsigned v = 0; v < nv; ++v) {
         Value acc = kLoop.getResult(r * nv + v);
         SmallVector<Value> ix = at(cBatch, {rows[r], addc(col0, v * lanes)});
-        if (isPartial(v))
+        if (last && fusedConsumer)
+          storeThroughEpilogue(*epilogue, acc, ix,
+                               isPartial(v) ? mask : Value());
+        else if (isPartial(v))
           vector::MaskedStoreOp::create(b, loc, c, ix, mask, acc);
         else
           vector::StoreOp::create(b, loc, acc, c, ix);
@@ -438,27 +452,42 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
     int64_t fullK = kSteps / kcSteps * kcSteps, restK = kSteps - fullK;
     unroll = (kcSteps % 4 == 0 && restK % 4 == 0) ? 4 : 1;
     int64_t full = m - tail;
-    auto kBlock = [&](Value kBegin, int64_t len) {
+    auto kBlock = [&](Value kBegin, int64_t len, bool first, bool last) {
       Value kEnd = addc(kBegin, len);
       forEachPanel([&](Value jb, int64_t cols) {
         Value slice = packSlice(jb, cols, kBegin, len);
         loop(full, cfg.mr, [&](Value row0) {
-          emitBlock(jb, row0, cfg.mr, cols, kBegin, kEnd, slice);
+          emitBlock(jb, row0, cfg.mr, cols, kBegin, kEnd, first, last, slice);
         });
         if (tail)
-          emitBlock(jb, idx(full), tail, cols, kBegin, kEnd, slice);
+          emitBlock(jb, idx(full), tail, cols, kBegin, kEnd, first, last,
+                    slice);
         dealloc(slice);
       });
     };
-    loop(fullK, kcSteps, [&](Value kBegin) { kBlock(kBegin, kcSteps); });
-    if (restK)
-      kBlock(idx(fullK), restK);
+    if (!fillValue && !fusedConsumer) {
+      loop(fullK, kcSteps,
+           [&](Value kBegin) { kBlock(kBegin, kcSteps, false, false); });
+      if (restK)
+        kBlock(idx(fullK), restK, false, false);
+      return;
+    }
+    // The first and the last k block peeled (one block may be both).
+    int64_t lastBegin = restK ? fullK : fullK - kcSteps;
+    if (lastBegin == 0) {
+      kBlock(idx(0), kSteps, true, true);
+      return;
+    }
+    kBlock(idx(0), kcSteps, true, false);
+    loop(kcSteps, lastBegin, kcSteps,
+         [&](Value kBegin) { kBlock(kBegin, kcSteps, false, false); });
+    kBlock(idx(lastBegin), kSteps - lastBegin, false, true);
     return;
   }
   // The k loop is unrolled when every k block divides evenly: fewer
   // loop-control instructions among the FMAs / dots.
   unroll = (kSteps % kcSteps == 0 && kcSteps % 4 == 0) ? 4 : 1;
-  loop(kSteps, kcSteps, [&](Value kBegin) {
+  auto kBlock = [&](Value kBegin, bool first, bool last) {
     Value kEnd =
         arith::MinSIOp::create(b, loc, addc(kBegin, kcSteps), idx(kSteps));
     // Row blocks of mc (a multiple of mr): the mc x kc block of A stays
@@ -472,16 +501,31 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
             b, loc, addc(ic, std::min(mcRows, full)), idx(full));
         forEachPanel([&](Value jb, int64_t cols) {
           loop(ic, icEnd, cfg.mr, [&](Value row0) {
-            emitBlock(jb, row0, cfg.mr, cols, kBegin, kEnd);
+            emitBlock(jb, row0, cfg.mr, cols, kBegin, kEnd, first, last);
           });
         });
       });
     }
     if (tail)
       forEachPanel([&](Value jb, int64_t cols) {
-        emitBlock(jb, idx(full), tail, cols, kBegin, kEnd);
+        emitBlock(jb, idx(full), tail, cols, kBegin, kEnd, first, last);
       });
-  });
+  };
+  if (!fillValue && !fusedConsumer) {
+    loop(kSteps, kcSteps,
+         [&](Value kBegin) { kBlock(kBegin, false, false); });
+    return;
+  }
+  // The first and the last k block peeled (one block may be both).
+  int64_t lastBegin = (kSteps - 1) / kcSteps * kcSteps;
+  if (lastBegin == 0) {
+    kBlock(idx(0), true, true);
+    return;
+  }
+  kBlock(idx(0), true, false);
+  loop(kcSteps, lastBegin, kcSteps,
+       [&](Value kBegin) { kBlock(kBegin, false, false); });
+  kBlock(idx(lastBegin), false, true);
 }
 
 Value KernelBuilder::prepareA(const MatrixOperand &aOp, ValueRange batch, int64_t m,
@@ -507,7 +551,7 @@ Value KernelBuilder::prepareA(const MatrixOperand &aOp, ValueRange batch, int64_
 void KernelBuilder::emitMatmul(const MatrixOperand &aOp, const MatrixOperand &bOp, Value c,
                 int64_t batches, int64_t m, int64_t n, int64_t k, Type elem,
                 Value prepacked,
-                linalg::LinalgOp bCast) {
+                linalg::LinalgOp bCast, const KernelEpilogue *epilogue) {
   bool dot = cfg.bf16Dot && elem.isBF16();
   // `packed`: B packed whole; null: packed a panel slice at a time, inside
   // the kernel (B of this batch).
@@ -525,7 +569,7 @@ void KernelBuilder::emitMatmul(const MatrixOperand &aOp, const MatrixOperand &bO
     };
     emitKernel(a, aIx, aTransposed, packed, c, batch, m, n, k, dot,
                /*bRowMajor=*/false, /*cColOffset=*/nullptr,
-               packed ? PanelPacker() : PanelPacker(packSlice));
+               packed ? PanelPacker() : PanelPacker(packSlice), epilogue);
     if (aCopy)
       dealloc(aCopy);
   };
@@ -847,12 +891,24 @@ struct ContractionToKernel : OpRewritePattern<OpTy> {
       MatrixOperand b = s->b;
       if (cast)
         b.mem = cast.getDpsInputs()[0];
+      // The fill of C and its elementwise consumer run in the kernel, on the
+      // accumulators.
+      std::string whyNot;
+      KernelEpilogue epilogue =
+          matchEpilogue(op, s->c, {s->a.mem, s->b.mem, b.mem}, whyNot);
+      if (!whyNot.empty())
+        op->emitRemark() << "elementwise consumer not fused into '"
+                         << op->getName() << "': " << whyNot;
+      prepareEpilogue(epilogue, op, rw);
       // A constant weight is packed (and rounded) here, once.
       Value prepacked = packConstantB(*s, cast, b.mem, cfg, rw, op.getLoc());
       kb.emitMatmul(s->a, b, s->c, s->batches, s->m, s->n, s->k, s->elem,
-                    prepacked, cast);
+                    prepacked, cast, &epilogue);
       if (cast)
         rw.eraseOp(cast);
+      rw.eraseOp(op);
+      finishEpilogue(epilogue, rw);
+      return success();
     }
     rw.eraseOp(op);
     return success();
