@@ -69,8 +69,11 @@ struct KernelEpilogue {
   SmallVector<Value> mems;
   SmallVector<SmallVector<int64_t>> dims;
   SmallVector<bool> alongCols;
-  /// The consumer's output as the kernel writes it (maybe collapsed).
+  /// The consumer's output as the kernel writes it (maybe collapsed), and
+  /// the C index of each of its dimensions when it is written through a
+  /// permutation (empty: in C's order).
   Value out;
+  SmallVector<int64_t> outDims;
 
   bool empty() const { return !fill && !consumer; }
 };

@@ -101,10 +101,21 @@ checkConsumer(KernelEpilogue &e, Operation *contraction,
   Value out = g.getDpsInits()[0];
   Value outRoot = viewRoot(out);
   auto outType = getPlainMemRef(out, loops);
-  if (!outType || outType.getShape() != rootType.getShape() ||
-      !g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity())
-    return std::string("its output is not a static identity-layout buffer of "
-                       "the result's shape, written in order");
+  if (!outType)
+    return std::string("its output is not a static identity-layout buffer");
+  // The output is written in C's order, or through a permutation that keeps
+  // the columns innermost (attention's head merge: (b, i, j) -> (i, b, j)):
+  // each accumulator vector is still one contiguous store.
+  AffineMap outMap = g.getMatchingIndexingMap(g.getDpsInitOperand(0));
+  e.outDims.clear();
+  if (!outMap.isIdentity()) {
+    if (!e.collapse.empty() || !outMap.isPermutation() ||
+        outMap.getDimPosition(loops - 1) != loops - 1)
+      return std::string("it writes its output through a map that moves the "
+                         "columns or crosses the collapsed rows");
+    for (unsigned r = 0; r < loops; ++r)
+      e.outDims.push_back(viewDim[outMap.getDimPosition(r)]);
+  }
   for (Value read : kernelReads)
     if (read && viewRoot(read) == outRoot)
       return std::string("its output aliases an operand of the contraction");
@@ -278,12 +289,10 @@ KernelEpilogue mlir::lowp::x86::matchEpilogue(Operation *contraction, Value c,
   e.cRoot = root;
   if (view)
     e.collapse = view.getReassociationIndices();
-  // Only elementwise consumers that read C are candidates worth a remark.
-  if (consumer && !llvm::is_contained(consumer.getDpsInputs(), root)) {
-    otherAfter = true;
-    consumer = nullptr;
-  }
-  if (!consumer || consumer.getNumLoops() != consumer.getNumParallelLoops())
+  // Only elementwise consumers that read C are candidates worth a remark
+  // (a reduction over C, softmax's or a norm's, is not one).
+  if (!consumer || !llvm::is_contained(consumer.getDpsInputs(), root) ||
+      consumer.getNumLoops() != consumer.getNumParallelLoops())
     return e;
   // What wrote C before the kernel is what its first k block loads; after
   // it, nothing but the consumer may see C (the last block does not write
@@ -337,7 +346,8 @@ void mlir::lowp::x86::prepareEpilogue(KernelEpilogue &e,
                          ? collapsed(v)
                          : v);
   }
-  e.out = collapsed(g.getDpsInits()[0]);
+  e.out = e.outDims.empty() ? collapsed(g.getDpsInits()[0])
+                            : g.getDpsInits()[0];
 }
 
 void mlir::lowp::x86::finishEpilogue(KernelEpilogue &e, RewriterBase &rw) {
@@ -400,8 +410,14 @@ void KernelBuilder::storeThroughEpilogue(const KernelEpilogue &e, Value acc,
   if (!isa<VectorType>(result.getType())) // a payload ignoring every vector
     result = vector::BroadcastOp::create(b, loc, vecOf(result.getType()),
                                          result);
+  SmallVector<Value> outIx(cIx);
+  if (!e.outDims.empty()) {
+    outIx.clear();
+    for (int64_t d : e.outDims)
+      outIx.push_back(cIx[d]);
+  }
   if (mask)
-    vector::MaskedStoreOp::create(b, loc, e.out, cIx, mask, result);
+    vector::MaskedStoreOp::create(b, loc, e.out, outIx, mask, result);
   else
-    vector::StoreOp::create(b, loc, result, e.out, cIx);
+    vector::StoreOp::create(b, loc, result, e.out, outIx);
 }

@@ -4,7 +4,8 @@
 // norm, the narrowing cast to bf16) and compares them with references that
 // take the plain loop path: the contraction written as a linalg.generic,
 // which the kernel pass leaves alone, and the same consumer after it.
-// Shapes leave tails: M = 50 rows (not a multiple of mr), N = 72 / 40 / 24
+// The head merge of attention (the consumer writes its output transposed)
+// is an epilogue too. Shapes leave tails: M = 50 rows (not a multiple of mr), N = 72 / 40 / 24
 // columns (a partial last panel: masked loads and stores in the epilogue),
 // K = 1100 (two full k blocks of 512 and a rest).
 //
@@ -23,6 +24,7 @@
 #id = affine_map<(i, j) -> (i, j)>
 #col = affine_map<(i, j) -> (j)>
 #id3 = affine_map<(b, i, j) -> (b, i, j)>
+#merge = affine_map<(b, i, j) -> (i, b, j)>
 #id4 = affine_map<(n, h, w, c) -> (n, h, w, c)>
 #chan = affine_map<(n, h, w, c) -> (c)>
 #mA = affine_map<(i, j, k) -> (i, k)>
@@ -262,6 +264,42 @@ func.func @scores_reference(%q: tensor<2x50x64xf32>, %k: tensor<2x64x40xf32>) ->
   return %r : tensor<2x50x40xf32>
 }
 
+// Attention context and head merge: batch_matmul, then its result written
+// transposed to (seq, head, dim) (the columns stay innermost).
+func.func @context_merge(%p: tensor<2x50x64xf32>, %v: tensor<2x64x40xf32>) -> tensor<50x2x40xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x50x40xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<2x50x40xf32>) -> tensor<2x50x40xf32>
+  %mm = linalg.batch_matmul ins(%p, %v : tensor<2x50x64xf32>, tensor<2x64x40xf32>) outs(%c : tensor<2x50x40xf32>) -> tensor<2x50x40xf32>
+  %em = tensor.empty() : tensor<50x2x40xf32>
+  %r = linalg.generic {indexing_maps = [#id3, #merge], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%mm : tensor<2x50x40xf32>) outs(%em : tensor<50x2x40xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<50x2x40xf32>
+  return %r : tensor<50x2x40xf32>
+}
+
+func.func @context_merge_reference(%p: tensor<2x50x64xf32>, %v: tensor<2x64x40xf32>) -> tensor<50x2x40xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x50x40xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<2x50x40xf32>) -> tensor<2x50x40xf32>
+  %mm = linalg.generic {indexing_maps = [#bA, #bB, #bC], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<2x50x64xf32>, tensor<2x64x40xf32>) outs(%c : tensor<2x50x40xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x50x40xf32>
+  %em = tensor.empty() : tensor<50x2x40xf32>
+  %r = linalg.generic {indexing_maps = [#id3, #merge], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%mm : tensor<2x50x40xf32>) outs(%em : tensor<50x2x40xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<50x2x40xf32>
+  return %r : tensor<50x2x40xf32>
+}
+
 // NHWC convolution + per-channel batch norm (scale, shift) + ReLU.
 func.func @conv_bn_relu(%x: tensor<1x10x10x16xf32>, %f: tensor<3x3x16x24xf32>, %scale: tensor<24xf32>, %shift: tensor<24xf32>) -> tensor<1x8x8x24xf32> {
   %zero = arith.constant 0.0 : f32
@@ -405,6 +443,17 @@ func.func @main() {
   %ok4 = call @within(%s_d, %sref_d, %rel32, %abs32) : (tensor<?x?xf32>, tensor<?x?xf32>, f32, f32) -> i1
   // CHECK-NEXT: 1
   vector.print %ok4 : i1
+
+  // Head merge: the epilogue stores through the permutation.
+  %cm = call @context_merge(%q, %k) : (tensor<2x50x64xf32>, tensor<2x64x40xf32>) -> tensor<50x2x40xf32>
+  %cmref = call @context_merge_reference(%q, %k) : (tensor<2x50x64xf32>, tensor<2x64x40xf32>) -> tensor<50x2x40xf32>
+  %cm2 = tensor.collapse_shape %cm [[0, 1], [2]] : tensor<50x2x40xf32> into tensor<100x40xf32>
+  %cmref2 = tensor.collapse_shape %cmref [[0, 1], [2]] : tensor<50x2x40xf32> into tensor<100x40xf32>
+  %cm_d = tensor.cast %cm2 : tensor<100x40xf32> to tensor<?x?xf32>
+  %cmref_d = tensor.cast %cmref2 : tensor<100x40xf32> to tensor<?x?xf32>
+  %okm = call @within(%cm_d, %cmref_d, %rel32, %abs32) : (tensor<?x?xf32>, tensor<?x?xf32>, f32, f32) -> i1
+  // CHECK-NEXT: 1
+  vector.print %okm : i1
 
   // NHWC convolution + batch norm + ReLU (the epilogue through a collapse).
   %x_d = call @input(%c1, %c100, %c24) : (index, index, index) -> tensor<?x?xf32>
