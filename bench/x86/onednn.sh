@@ -10,6 +10,7 @@
 #   BEFORE=/path/to/old/fp-opt bash bench/x86/onednn.sh 1024
 #                                                # also time another build
 #   CPU=znver4 MCPU=znver4 OPTS="kc=256" ...     # pipeline target / llc cpu / options
+#   BEFORE=build/bin/fp-opt BEFORE_OPTS="mc=0" ... # the same build with other options
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 LLVM=/usr/lib/llvm-22/bin
@@ -49,16 +50,16 @@ func.func @${p}matmul_bf16(%a: memref<${n}x${n}xbf16>, %b: memref<${n}x${n}xbf16
 }
 MLIR
 }
-compile() { # fp-opt, size, prefix, object
-  kernels "$2" "$3" | "$1" -lowp-pipeline-x86="target=$CPU ${OPTS:-}" \
+compile() { # fp-opt, size, prefix, object, options
+  kernels "$2" "$3" | "$1" -lowp-pipeline-x86="target=$CPU $5" \
     | "$LLVM/mlir-translate" --mlir-to-llvmir \
     | "$LLVM/llc" -O3 -mcpu="$MCPU" -filetype=obj -o "$4"
 }
 for n in "${@:-256 512 1024 2048 4096}"; do
   objs=("$OUT/mm.o")
-  compile "$FPOPT" "$n" "" "$OUT/mm.o"
+  compile "$FPOPT" "$n" "" "$OUT/mm.o" "${OPTS:-}"
   if [ -n "${BEFORE:-}" ]; then
-    compile "$BEFORE" "$n" before_ "$OUT/before.o"
+    compile "$BEFORE" "$n" before_ "$OUT/before.o" "${BEFORE_OPTS-${OPTS:-}}"
     objs+=("$OUT/before.o")
   fi
   "$LLVM/clang" -O2 -o "$OUT/bench" "$ROOT/bench/x86/onednn_driver.c" \

@@ -134,6 +134,10 @@ struct TargetInfo {
   /// and subgroup reductions are built from it (lowp-gpu-map-row-reductions,
   /// lowp-gpu-lower-subgroup-reduce).
   unsigned subgroupSize = 0;
+  /// Per-core L2 cache in bytes (CPU rows; 0 elsewhere). The x86 GEMM
+  /// kernels block the rows of A so that one mc x kc block of A stays in
+  /// about half of it (lowp-x86-lower-contractions' default mc).
+  unsigned l2Bytes = 0;
 
   /// The GEMM kernel tiling for operands in `f` (mma.sync or MFMA), or
   /// null where the table has none.

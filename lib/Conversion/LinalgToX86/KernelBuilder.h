@@ -86,6 +86,11 @@ struct KernelEpilogue {
 KernelEpilogue matchEpilogue(Operation *contraction, Value c,
                              ArrayRef<Value> kernelReads, std::string &whyNot);
 
+/// matchEpilogue, with a remark on `contraction` naming the reason when its
+/// elementwise consumer cannot be fused.
+KernelEpilogue matchEpilogueOrRemark(Operation *contraction, Value c,
+                                     ArrayRef<Value> kernelReads);
+
 /// Makes the epilogue's buffers available at the rewriter's insertion point
 /// (before the contraction): definitions between the contraction and the
 /// consumer (its output's alloc) move before it, and views collapsed like

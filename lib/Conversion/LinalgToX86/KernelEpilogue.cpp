@@ -247,7 +247,8 @@ KernelEpilogue mlir::lowp::x86::matchEpilogue(Operation *contraction, Value c,
     return e;
   linalg::FillOp fill;
   linalg::GenericOp consumer;
-  bool otherBefore = false, otherAfter = false;
+  bool otherBefore = false;
+  Operation *otherAfter = nullptr;
   SmallVector<Operation *> others;
   for (OpOperand &use : root.getUses()) {
     Operation *user = use.getOwner();
@@ -279,8 +280,10 @@ KernelEpilogue mlir::lowp::x86::matchEpilogue(Operation *contraction, Value c,
     // A user in another block may run before or after the contraction.
     bool sameBlock = user->getBlock() == block;
     otherBefore |= !sameBlock || user->isBeforeInBlock(contraction);
-    otherAfter |= !sameBlock || (contraction->isBeforeInBlock(user) &&
-                                 !(inPlace && consumer->isBeforeInBlock(user)));
+    if (!otherAfter &&
+        (!sameBlock || (contraction->isBeforeInBlock(user) &&
+                        !(inPlace && consumer->isBeforeInBlock(user)))))
+      otherAfter = user;
   }
   // The fill alone: nothing but it reads or writes C before the kernel.
   if (fill && !otherBefore)
@@ -298,7 +301,8 @@ KernelEpilogue mlir::lowp::x86::matchEpilogue(Operation *contraction, Value c,
   // it, nothing but the consumer may see C (the last block does not write
   // it).
   if (otherAfter) {
-    whyNot = "another op accesses the result after the contraction";
+    whyNot = std::string("'") + otherAfter->getName().getStringRef().str() +
+             "' also accesses the result after the contraction";
     return e;
   }
   e.consumer = consumer;
@@ -311,6 +315,17 @@ KernelEpilogue mlir::lowp::x86::matchEpilogue(Operation *contraction, Value c,
     e.dims.clear();
     e.alongCols.clear();
   }
+  return e;
+}
+
+KernelEpilogue
+mlir::lowp::x86::matchEpilogueOrRemark(Operation *contraction, Value c,
+                                       ArrayRef<Value> kernelReads) {
+  std::string whyNot;
+  KernelEpilogue e = matchEpilogue(contraction, c, kernelReads, whyNot);
+  if (!whyNot.empty())
+    contraction->emitRemark() << "elementwise consumer not fused into '"
+                              << contraction->getName() << "': " << whyNot;
   return e;
 }
 

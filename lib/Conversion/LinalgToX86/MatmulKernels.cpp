@@ -440,6 +440,17 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
   int64_t kcSteps = std::min<int64_t>(
       kSteps,
       cfg.kc ? std::max<int64_t>(1, dot ? cfg.kc / 2 : cfg.kc) : kSteps);
+  // Rows of an m block (a multiple of mr): `mc`, or as many as keep one
+  // block of A (kc deep, read as bf16 pairs by the dot kernel, as f32
+  // otherwise) in half the L2; all rows without either.
+  auto rowBlock = [&](int64_t full, int64_t kDepth) -> int64_t {
+    int64_t rows = cfg.mc;
+    if (!rows && cfg.l2Bytes)
+      rows = (cfg.l2Bytes / 2) / std::max<int64_t>(1, kDepth * 4);
+    if (!rows)
+      return full;
+    return std::max<int64_t>(cfg.mr, rows / cfg.mr * cfg.mr);
+  };
   if (packSlice) {
     // B packed a k block of one panel at a time, into a small buffer that
     // stays in L1/L2 while every row block of A passes by: B is read once
@@ -452,18 +463,47 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
     int64_t fullK = kSteps / kcSteps * kcSteps, restK = kSteps - fullK;
     unroll = (kcSteps % 4 == 0 && restK % 4 == 0) ? 4 : 1;
     int64_t full = m - tail;
+    // Row blocks of mc (a multiple of mr; 0: all rows): the mc x kc block
+    // of A stays in L2 while every panel passes by, instead of streaming
+    // all of A's k block from L3 once per panel when M is large. The slice
+    // of B is then packed once per row block (O(k * n * m / mc), small
+    // next to the GEMM's O(m * n * k)).
+    int64_t mcRows = rowBlock(full, kcSteps);
     auto kBlock = [&](Value kBegin, int64_t len, bool first, bool last) {
       Value kEnd = addc(kBegin, len);
-      forEachPanel([&](Value jb, int64_t cols) {
-        Value slice = packSlice(jb, cols, kBegin, len);
-        loop(full, cfg.mr, [&](Value row0) {
-          emitBlock(jb, row0, cfg.mr, cols, kBegin, kEnd, first, last, slice);
+      if (mcRows >= full) {
+        forEachPanel([&](Value jb, int64_t cols) {
+          Value slice = packSlice(jb, cols, kBegin, len);
+          loop(full, cfg.mr, [&](Value row0) {
+            emitBlock(jb, row0, cfg.mr, cols, kBegin, kEnd, first, last,
+                      slice);
+          });
+          if (tail)
+            emitBlock(jb, idx(full), tail, cols, kBegin, kEnd, first, last,
+                      slice);
+          dealloc(slice);
         });
-        if (tail)
+        return;
+      }
+      loop(full, mcRows, [&](Value ic) {
+        Value icEnd = arith::MinSIOp::create(b, loc, addc(ic, mcRows),
+                                             idx(full));
+        forEachPanel([&](Value jb, int64_t cols) {
+          Value slice = packSlice(jb, cols, kBegin, len);
+          loop(ic, icEnd, cfg.mr, [&](Value row0) {
+            emitBlock(jb, row0, cfg.mr, cols, kBegin, kEnd, first, last,
+                      slice);
+          });
+          dealloc(slice);
+        });
+      });
+      if (tail)
+        forEachPanel([&](Value jb, int64_t cols) {
+          Value slice = packSlice(jb, cols, kBegin, len);
           emitBlock(jb, idx(full), tail, cols, kBegin, kEnd, first, last,
                     slice);
-        dealloc(slice);
-      });
+          dealloc(slice);
+        });
     };
     if (!fillValue && !fusedConsumer) {
       loop(fullK, kcSteps,
@@ -493,8 +533,7 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
     // Row blocks of mc (a multiple of mr): the mc x kc block of A stays
     // in L2 while every panel of B passes by.
     int64_t full = m - tail;
-    int64_t mcRows =
-        cfg.mc ? std::max<int64_t>(cfg.mr, cfg.mc / cfg.mr * cfg.mr) : full;
+    int64_t mcRows = rowBlock(full, kcSteps);
     if (full > 0) {
       loop(full, std::min(mcRows, full), [&](Value ic) {
         Value icEnd = arith::MinSIOp::create(
@@ -893,12 +932,8 @@ struct ContractionToKernel : OpRewritePattern<OpTy> {
         b.mem = cast.getDpsInputs()[0];
       // The fill of C and its elementwise consumer run in the kernel, on the
       // accumulators.
-      std::string whyNot;
       KernelEpilogue epilogue =
-          matchEpilogue(op, s->c, {s->a.mem, s->b.mem, b.mem}, whyNot);
-      if (!whyNot.empty())
-        op->emitRemark() << "elementwise consumer not fused into '"
-                         << op->getName() << "': " << whyNot;
+          matchEpilogueOrRemark(op, s->c, {s->a.mem, s->b.mem, b.mem});
       prepareEpilogue(epilogue, op, rw);
       // A constant weight is packed (and rounded) here, once.
       Value prepacked = packConstantB(*s, cast, b.mem, cfg, rw, op.getLoc());

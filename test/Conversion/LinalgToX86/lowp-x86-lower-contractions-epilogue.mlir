@@ -217,7 +217,7 @@ func.func @two_readers(%a: memref<8x8xf32>, %w: memref<8x8xf32>, %o1: memref<8x8
   %zero = arith.constant 0.0 : f32
   %c = memref.alloc() : memref<8x8xf32>
   linalg.fill ins(%zero : f32) outs(%c : memref<8x8xf32>)
-  // expected-remark @below {{elementwise consumer not fused into 'linalg.matmul': another op accesses the result after the contraction}}
+  // expected-remark @below {{elementwise consumer not fused into 'linalg.matmul': 'linalg.generic' also accesses the result after the contraction}}
   linalg.matmul ins(%a, %w : memref<8x8xf32>, memref<8x8xf32>) outs(%c : memref<8x8xf32>)
   linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
       ins(%c : memref<8x8xf32>) outs(%o1 : memref<8x8xf32>) {

@@ -11,7 +11,7 @@
 //
 // RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 2>&1 >%t.avx2 | FileCheck %s --check-prefix=REMARK --allow-empty
 // RUN: mlir-runner %t.avx2 -e main -entry-point-result=void -shared-libs=%mlir_runner_utils | FileCheck %s
-// RUN: fp-opt %s -lowp-pipeline-x86="target=avx2 mr=4 nr=8 kc=256" \
+// RUN: fp-opt %s -lowp-pipeline-x86="target=avx2 mr=4 nr=8 kc=256 mc=16" \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s
 // RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86=target=sapphirerapids \
