@@ -32,6 +32,7 @@ import fpopt_rt  # noqa: E402
 import layers  # noqa: E402
 
 VARIANTS = ["fp-opt f32", "fp-opt mixed", "torch f32", "torch autocast", "torch .to(bf16)"]
+BEFORE_VARIANTS = ["before f32", "before mixed"]  # with --before
 
 
 def parse_args():
@@ -60,6 +61,9 @@ def parse_args():
     ap.add_argument("--policy", help="its policy= (default: the pass's, auto; on an AVX2 "
                     "host auto keeps f32: policy=bf16 gives bf16 storage)")
     ap.add_argument("--fp-opt", default=os.path.join(ROOT, "build", "bin", "fp-opt"))
+    ap.add_argument("--before", metavar="FP_OPT",
+                    help="another fp-opt build (e.g. main's): its f32 and mixed code is timed "
+                         "in the same interleaved rounds, and a before/after table printed")
     ap.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin")
     ap.add_argument("--workdir", help="keep the compiled files here")
     ap.add_argument("--json", metavar="FILE", help="also write the measurements as JSON")
@@ -306,14 +310,24 @@ def bench_layer(cli, torch, layer, cpu, tools, workdir, extra_x86):
         k = comp.load(layer)
         k.bind(inputs)
         kernels[f"fp-opt {variant}"] = k
+        if cli.before:
+            comp = fpopt_rt.compile_layer(layer.mlir(), workdir, f"{layer.name}.{variant}.before",
+                                          variant, cpu, tools.with_fpopt(cli.before), extra_x86,
+                                          cli.target, cli.policy)
+            k = comp.load(layer)
+            k.bind(inputs)
+            kernels[f"before {variant}"] = k
     tv, to_layout = torch_variants(torch, layer, inputs)
     calls = {"fp-opt f32": kernels["fp-opt f32"].call_discard,
              "fp-opt mixed": kernels["fp-opt mixed"].call_discard}
+    if cli.before:
+        calls["before f32"] = kernels["before f32"].call_discard
+        calls["before mixed"] = kernels["before mixed"].call_discard
     calls.update(tv)
 
     # Outputs first: everything against torch f32, and torch f32 against
     # the float64 numpy reference.
-    outs = {"fp-opt f32": kernels["fp-opt f32"](), "fp-opt mixed": kernels["fp-opt mixed"]()}
+    outs = {name: k() for name, k in kernels.items()}
     errors = {}
     for name, fn in tv.items():
         try:
@@ -324,7 +338,7 @@ def bench_layer(cli, torch, layer, cpu, tools, workdir, extra_x86):
     scale = float(abs(ref).max())
     f64 = layer.reference(inputs)
     acc = {"torch f32 vs float64": float(abs(ref - f64).max())}
-    for name in VARIANTS:
+    for name in VARIANTS + BEFORE_VARIANTS:
         if name in outs and name != "torch f32":
             acc[name] = float(abs(outs[name].astype("float64") - ref).max())
     row["accuracy"] = (acc, scale, errors)
@@ -346,7 +360,8 @@ def bench_layer(cli, torch, layer, cpu, tools, workdir, extra_x86):
         if time.perf_counter() - t_start > cli.time_budget and len(times["fp-opt f32"]) >= 3:
             break
     row["rounds"] = len(times["fp-opt f32"])
-    row["times"] = {name: median_or_none(times.get(name)) for name in VARIANTS}
+    row["times"] = {name: median_or_none(times.get(name))
+                    for name in VARIANTS + BEFORE_VARIANTS}
     if cli.mem_calls > 0:
         for variant in ("f32", "mixed"):
             row[f"mem {variant}"] = memory_run(cli, row[f"so {variant}"], layer.name,
@@ -406,6 +421,23 @@ def print_table(rows, header):
                       f"({m['seconds']:.0f} s)")
             elif m:
                 print(f"  {r['layer']} {v}: memory run failed: {m['error']}")
+
+
+def print_before_after(rows):
+    """With --before: the other build's times from the same rounds."""
+    print()
+    print("| layer | before f32 | after f32 | t.f32/before | t.f32/after | before mixed | "
+          "after mixed | t.bf16/before | t.bf16/after |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        t = r["times"]
+        best_bf16 = min([x for x in (t["torch autocast"], t["torch .to(bf16)"]) if x is not None],
+                        default=None)
+        print("| " + " | ".join([
+            r["layer"], fmt_ms(t["before f32"]), fmt_ms(t["fp-opt f32"]),
+            ratio(t["torch f32"], t["before f32"]), ratio(t["torch f32"], t["fp-opt f32"]),
+            fmt_ms(t["before mixed"]), fmt_ms(t["fp-opt mixed"]),
+            ratio(best_bf16, t["before mixed"]), ratio(best_bf16, t["fp-opt mixed"])]) + " |")
 
 
 def print_accuracy(row):
@@ -593,6 +625,8 @@ def main():
         rows.append(row)
         sys.stdout.flush()
     print_table(rows, header)
+    if cli.before:
+        print_before_after(rows)
     if failed:
         print(f"not measured (compile or load failed, see above): {', '.join(failed)}")
     if cli.json:

@@ -47,6 +47,10 @@ class Tools:
     def tool(self, name):
         return os.path.join(self.llvm_bin, name)
 
+    def with_fpopt(self, fpopt):
+        """The same tools with another fp-opt (bench.py --before)."""
+        return Tools(fpopt, self.llvm_bin, self.mcpu)
+
 
 def pipeline_flags(variant, cpu, extra_x86="", target=None, policy=None):
     """fp-opt flags of the two compilations the benchmark compares; the

@@ -197,7 +197,8 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
            "(0: no k blocking)">,
     Option<"mc", "mc", "unsigned", /*default=*/"0",
            "Rows of an m block, rounded down to a multiple of mr: an mc x kc "
-           "block of packed A stays in L2 (0: no m blocking)">,
+           "block of A stays in L2 (0: as many rows as fill half the "
+           "target's L2, TargetInfo::l2Bytes; no m blocking without it)">,
     Option<"amx", "amx", "bool", /*default=*/"false",
            "bf16 matmuls whose shapes fit 2 x 2 AMX tiles run on AMX-BF16 "
            "(tdpbf16ps; sapphirerapids)">,

@@ -179,7 +179,8 @@ struct X86PipelineOptions : public PassPipelineOptions<X86PipelineOptions> {
       llvm::cl::init(512)};
   PassOptions::Option<unsigned> mc{
       *this, "mc",
-      llvm::cl::desc("Rows of the matmul m block (0: no m blocking)"),
+      llvm::cl::desc("Rows of the matmul m block (0: an m x kc block of A in "
+                     "half the target's L2)"),
       llvm::cl::init(0)};
   PassOptions::Option<unsigned> threads{
       *this, "threads",

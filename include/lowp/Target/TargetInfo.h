@@ -137,6 +137,10 @@ struct TargetInfo {
   /// Tensor-core GEMM kernel for FP8 operands of the chip's flavour in any
   /// E4M3/E5M2 mix (mma.sync m16n8k32; invalid where the chip has none).
   GPUGemmTiling mmaSyncFP8 = {};
+  /// Per-core L2 cache in bytes (CPU rows; 0 elsewhere). The x86 GEMM
+  /// kernels block the rows of A so that one mc x kc block of A stays in
+  /// about half of it (lowp-x86-lower-contractions' default mc).
+  unsigned l2Bytes = 0;
 
   /// The GEMM kernel tiling for operands in `f` (mma.sync or MFMA), or
   /// null where the table has none.

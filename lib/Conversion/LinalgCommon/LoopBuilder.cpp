@@ -143,10 +143,18 @@ void LoopBuilder::emitVectorizedLoop(int64_t n, int64_t lanes,
 }
 
 Value LoopBuilder::applyBody(linalg::LinalgOp op, Value x) {
-  Block *body = op.getBlock();
-  auto vt = dyn_cast<VectorType>(x.getType());
+  return applyPayload(op.getBlock(), {x});
+}
+
+Value LoopBuilder::applyPayload(Block *body, ArrayRef<Value> args) {
+  VectorType vt;
+  for (Value a : args)
+    if (a && (vt = dyn_cast<VectorType>(a.getType())))
+      break;
   IRMapping map;
-  map.map(body->getArgument(0), x);
+  for (auto [arg, value] : llvm::zip(body->getArguments(), args))
+    if (value)
+      map.map(arg, value);
   auto get = [&](Value v) {
     Value m = map.lookupOrDefault(v);
     if (vt && !isa<VectorType>(m.getType()))

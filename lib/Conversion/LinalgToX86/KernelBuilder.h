@@ -43,6 +43,65 @@ FailureOr<ContractionShape> matchContraction(linalg::LinalgOp op,
 /// payload instead (the narrowing cast of a weight); null otherwise.
 linalg::LinalgOp findFusableCast(Value bMem, Operation *consumer);
 
+/// What a GEMM kernel does besides C += A * B, read off the ops around a
+/// bufferized contraction (KernelEpilogue.cpp):
+///  * `fill`: the linalg.fill that initialised C; the first k block starts
+///    its accumulators from the fill value instead of loading C;
+///  * `consumer`: the elementwise linalg.generic that reads C (bias,
+///    activation, residual, narrowing cast); the last k block applies its
+///    payload to the accumulators in registers and stores the result into
+///    the consumer's output instead of C.
+/// Indices are those of C as the kernel sees it: ([batch,] row, col).
+struct KernelEpilogue {
+  linalg::FillOp fill;
+  linalg::GenericOp consumer;
+  /// The buffer the contraction writes as C (maybe a collapsed view of
+  /// `cRoot`, the buffer the fill and the consumer see).
+  Value c, cRoot;
+  /// C is `cRoot` collapsed by this (empty: C is `cRoot`).
+  SmallVector<ReassociationIndices> collapse;
+  /// Per operand of the consumer (inputs, then the output), how the
+  /// epilogue reads it, set by prepareEpilogue: the accumulator, a scalar
+  /// value, or a buffer (`mems`, maybe collapsed like C) at the C indices
+  /// `dims` (-1: index 0), a vector along the columns when `alongCols`.
+  enum class Kind { Acc, Scalar, Memory, Unused };
+  SmallVector<Kind> kinds;
+  SmallVector<Value> mems;
+  SmallVector<SmallVector<int64_t>> dims;
+  SmallVector<bool> alongCols;
+  /// The consumer's output as the kernel writes it (maybe collapsed), and
+  /// the C index of each of its dimensions when it is written through a
+  /// permutation (empty: in C's order).
+  Value out;
+  SmallVector<int64_t> outDims;
+
+  bool empty() const { return !fill && !consumer; }
+};
+
+/// The fill and elementwise consumer around `contraction`, which writes
+/// `c` and reads `kernelReads` (A, B and what packing reads for B), that a
+/// kernel can take (either may be absent). `whyNot` is set when the result
+/// of `contraction` has exactly one elementwise consumer that cannot be
+/// fused, with the reason (for a remark).
+KernelEpilogue matchEpilogue(Operation *contraction, Value c,
+                             ArrayRef<Value> kernelReads, std::string &whyNot);
+
+/// matchEpilogue, with a remark on `contraction` naming the reason when its
+/// elementwise consumer cannot be fused.
+KernelEpilogue matchEpilogueOrRemark(Operation *contraction, Value c,
+                                     ArrayRef<Value> kernelReads);
+
+/// Makes the epilogue's buffers available at the rewriter's insertion point
+/// (before the contraction): definitions between the contraction and the
+/// consumer (its output's alloc) move before it, and views collapsed like
+/// C are created there.
+void prepareEpilogue(KernelEpilogue &e, Operation *contraction,
+                     RewriterBase &rw);
+
+/// After the kernel replaced `contraction` (already erased): erases the
+/// fill and the consumer, and C when nothing reads it any more.
+void finishEpilogue(KernelEpilogue &e, RewriterBase &rw);
+
 /// Why a convolution cannot take its kernel (ConvKernels.cpp), or success.
 LogicalResult matchConv(linalg::LinalgOp op, const KernelConfig &cfg,
                         std::string &why);
@@ -95,7 +154,13 @@ public:
   void emitKernel(Value a, ValueRange aBatch, bool aTransposed, Value packed,
                   Value c, ValueRange cBatch, int64_t m, int64_t n, int64_t k,
                   bool dot, bool bRowMajor = false,
-                  Value cColOffset = nullptr, PanelPacker packSlice = nullptr);
+                  Value cColOffset = nullptr, PanelPacker packSlice = nullptr,
+                  const KernelEpilogue *epilogue = nullptr);
+
+  /// Stores the accumulator `acc` of C at `cIx` (`mask`: the valid lanes,
+  /// null for all) through the epilogue's consumer into its output.
+  void storeThroughEpilogue(const KernelEpilogue &e, Value acc,
+                            ArrayRef<Value> cIx, Value mask);
 
   /// `steps` k steps (pairs for dot) of B from k step `kBegin`, columns
   /// jb*nr.. (`cols` of them; the rest of the nr are zero), packed as one
@@ -119,7 +184,8 @@ public:
   /// function); `bCast`: as for packB.
   void emitMatmul(const MatrixOperand &aOp, const MatrixOperand &bOp, Value c,
                   int64_t batches, int64_t m, int64_t n, int64_t k, Type elem,
-                  Value prepacked = nullptr, linalg::LinalgOp bCast = nullptr);
+                  Value prepacked = nullptr, linalg::LinalgOp bCast = nullptr,
+                  const KernelEpilogue *epilogue = nullptr);
 
   /// True when the AMX kernel covers an m x n x k bf16 matmul: 2 x 2 C
   /// tiles per block (4 accumulators, 2 A and 2 B tiles: all 8 tmm).

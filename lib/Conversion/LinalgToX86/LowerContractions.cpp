@@ -96,6 +96,7 @@ struct LowpX86LowerContractionsPass
     }
     cfg.kc = kc;
     cfg.mc = mc;
+    cfg.l2Bytes = info->l2Bytes;
     if (cfg.nr % cfg.lanes) {
       root->emitError() << "nr=" << cfg.nr << " is not a multiple of the "
                         << cfg.lanes << " f32 lanes of " << info->name;

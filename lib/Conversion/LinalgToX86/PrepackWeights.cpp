@@ -84,15 +84,22 @@ func::FuncOp mlir::lowp::x86::splitPrepacking(func::FuncOp func,
   func::ReturnOp::create(b, loc, packed);
 
   // The function now reads the packed buffers in the weights' places.
+  // Their fills and elementwise consumers run in the kernel as well.
+  IRRewriter rw(ctx);
   for (auto [i, c] : llvm::enumerate(candidates)) {
-    b.setInsertionPoint(c.op);
-    KernelBuilder kb(b, c.op.getLoc(), cfg);
+    rw.setInsertionPoint(c.op);
+    KernelBuilder kb(rw, c.op.getLoc(), cfg);
     if (c.cast)
       c.cast->erase();
     c.arg.setType(packedTypes[i]);
+    KernelEpilogue epilogue =
+        matchEpilogueOrRemark(c.op, c.shape.c, {c.shape.a.mem, c.arg});
+    prepareEpilogue(epilogue, c.op, rw);
     kb.emitMatmul(c.shape.a, c.shape.b, c.shape.c, c.shape.batches, c.shape.m,
-                  c.shape.n, c.shape.k, c.shape.elem, c.arg);
-    c.op->erase();
+                  c.shape.n, c.shape.k, c.shape.elem, c.arg,
+                  /*bCast=*/nullptr, &epilogue);
+    rw.eraseOp(c.op);
+    finishEpilogue(epilogue, rw);
   }
   func.setType(FunctionType::get(ctx, entry.getArgumentTypes(),
                                  func.getResultTypes()));

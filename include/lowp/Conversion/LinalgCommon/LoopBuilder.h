@@ -78,6 +78,13 @@ public:
   /// scalars they use broadcast.
   Value applyBody(linalg::LinalgOp op, Value x);
 
+  /// The payload `body` of an elementwise op applied to `args` (one per
+  /// block argument, null where the payload does not read it), scalars or
+  /// vectors of one shape: the payload's ops are cloned with vector
+  /// results, scalars they use (arguments, constants, values defined
+  /// outside the payload) broadcast.
+  Value applyPayload(Block *body, ArrayRef<Value> args);
+
 protected:
   OpBuilder &b;
   Location loc;

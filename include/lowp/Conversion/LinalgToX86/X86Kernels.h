@@ -27,7 +27,8 @@ struct KernelConfig {
   unsigned lanes; ///< f32 lanes per vector register (8: AVX2, 16: AVX-512)
   unsigned mr, nr;
   unsigned kc;  ///< k block (0: all of k)
-  unsigned mc;  ///< row block (0: all of m)
+  unsigned mc;  ///< row block (0: from l2Bytes; all of m without it)
+  unsigned l2Bytes = 0; ///< the target's per-core L2 (TargetInfo::l2Bytes)
   bool bf16Dot; ///< vdpbf16ps available (AVX512_BF16)
   /// AMX tile (rows x columns x k) for bf16, when AMX is requested and the
   /// target has it; invalid otherwise.
