@@ -140,6 +140,21 @@ protected:
     return module;
   }
 
+  /// Decides the model for the GPU `chip`, lowers it with `build` and
+  /// checks that only LLVM and the kernels' gpu.binary are left.
+  template <typename OptionsT>
+  void expectKernelsFor(StringRef chip,
+                        LogicalResult (*build)(OpPassManager &,
+                                               const OptionsT &,
+                                               PipelineErrorHandler)) {
+    OwningOpRef<ModuleOp> module = decide(chip);
+    OptionsT options;
+    options.target = chip.str();
+    ASSERT_TRUE(runPipeline(*module, build, options));
+    EXPECT_TRUE(onlyLLVM(*module));
+    EXPECT_GT(count<gpu::BinaryOp>(*module), 0u);
+  }
+
   MLIRContext context;
 };
 } // namespace
@@ -190,21 +205,11 @@ TEST_F(PipelinesTest, TPULowersToLLVM) {
 }
 
 TEST_F(PipelinesTest, NVVMLowersToPTX) {
-  OwningOpRef<ModuleOp> module = decide("sm_80");
-  NVVMPipelineOptions options;
-  options.target = "sm_80";
-  ASSERT_TRUE(runPipeline(*module, buildNVVMPipeline, options));
-  EXPECT_TRUE(onlyLLVM(*module));
-  EXPECT_GT(count<gpu::BinaryOp>(*module), 0u);
+  expectKernelsFor<NVVMPipelineOptions>("sm_80", buildNVVMPipeline);
 }
 
 TEST_F(PipelinesTest, ROCDLLowersToAMDGCN) {
-  OwningOpRef<ModuleOp> module = decide("gfx942");
-  ROCDLPipelineOptions options;
-  options.target = "gfx942";
-  ASSERT_TRUE(runPipeline(*module, buildROCDLPipeline, options));
-  EXPECT_TRUE(onlyLLVM(*module));
-  EXPECT_GT(count<gpu::BinaryOp>(*module), 0u);
+  expectKernelsFor<ROCDLPipelineOptions>("gfx942", buildROCDLPipeline);
 }
 
 // Both GPU pipelines refuse a chip that is not one of their vendor's rows

@@ -48,13 +48,13 @@ Value KernelBuilder::packB(const MatrixOperand &bOp, ValueRange batch, int64_t n
   Value packed = alloc(packedType(n, k, elem));
   if (fullPanels > 0) {
     loop(fullPanels, 1, [&](Value jb) {
-      packPanel(bOp, batch, packed, jb, nr, /*kBegin=*/nullptr, kSteps, elem,
-                dot, cast);
+      packPanel(bOp, batch, packed, jb, mulc(jb, nr), nr, /*kBegin=*/nullptr,
+                kSteps, elem, dot, cast);
     }, /*parallel=*/true);
   }
   // The last panel: zeros, then its columns one by one (O(k * nr)).
   if (tailCols)
-    packPanel(bOp, batch, packed, idx(fullPanels), tailCols,
+    packPanel(bOp, batch, packed, idx(fullPanels), /*col0=*/nullptr, tailCols,
               /*kBegin=*/nullptr, kSteps, elem, dot, cast);
   return packed;
 }
@@ -67,13 +67,13 @@ Value KernelBuilder::packPanelSlice(const MatrixOperand &bOp, ValueRange batch,
   Value slice =
       alloc(dot ? MemRefType::get({steps, 2 * int64_t(nr)}, elem)
                 : MemRefType::get({steps, int64_t(nr)}, b.getF32Type()));
-  packPanel(bOp, batch, slice, jb, cols, kBegin, steps, elem, dot, cast,
-            /*indexDestByPanel=*/false);
+  packPanel(bOp, batch, slice, jb, mulc(jb, nr), cols, kBegin, steps, elem,
+            dot, cast, /*indexDestByPanel=*/false);
   return slice;
 }
 
 void KernelBuilder::packPanel(const MatrixOperand &bOp, ValueRange batch,
-                              Value dest, Value jb, int64_t cols,
+                              Value dest, Value jb, Value col0, int64_t cols,
                               Value kBegin, int64_t steps, Type elem, bool dot,
                               linalg::LinalgOp cast, bool indexDestByPanel) {
   Type f32 = b.getF32Type();
@@ -109,7 +109,6 @@ void KernelBuilder::packPanel(const MatrixOperand &bOp, ValueRange batch,
       return {jb, kk, c};
     return {kk, c};
   };
-  Value col0 = mulc(jb, nr);
   // The k step (pair for dot) `kk` of the panel, as B's row (first of pair).
   auto row = [&](Value kk) {
     Value step = kBegin ? addIdx(kBegin, kk) : kk;
@@ -117,7 +116,7 @@ void KernelBuilder::packPanel(const MatrixOperand &bOp, ValueRange batch,
   };
   // Packs one element: column c, k step kk (a pair for dot).
   auto packOne = [&](Value kk, Value c) {
-    Value col = addIdx(col0, c);
+    Value col = addIdx(col0 ? col0 : mulc(jb, nr), c);
     if (dot) {
       for (int64_t p = 0; p < 2; ++p) {
         Value x = loadOne(bAt(addc(row(kk), p), col));
@@ -143,6 +142,7 @@ void KernelBuilder::packPanel(const MatrixOperand &bOp, ValueRange batch,
     });
     return;
   }
+  assert(col0 && "a full panel needs its first column");
   if (bOp.transposed) {
     // nr rows of B^T (the panel's columns) x `steps` k steps, transposed
     // `lanes` x `lanes` in registers (for dot, a k pair is one i32).
