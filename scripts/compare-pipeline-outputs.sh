@@ -13,7 +13,9 @@
 # line is "N runs, N identical, N different"; the exit status is 0 only
 # when every run is identical. JOBS (default 2) runs that many at once;
 # FILTER (an extended regex) keeps only the inputs whose path matches,
-# CONFIG_FILTER only the configurations whose text matches.
+# CONFIG_FILTER only the configurations whose text matches. SAME_SPELLING=1
+# gives the old binary the new spelling too (an old binary that already
+# knows target=, whose deprecated aliases would warn).
 set -uo pipefail
 OLD="${1:?old fp-opt}"
 NEW="${2:?new fp-opt}"
@@ -34,18 +36,35 @@ CONFIGS=(
   "--lowp-pipeline-x86=cpu=sapphirerapids amx=true prepack=true|--lowp-pipeline-x86=target=sapphirerapids amx=true prepack=true"
   "--lowp-pipeline-nvvm=chip=sm_80|--lowp-pipeline-nvvm=target=sm_80"
   "--lowp-pipeline-nvvm=chip=sm_90 calling-convention=device|--lowp-pipeline-nvvm=target=sm_90 calling-convention=device"
+  "--lowp-pipeline-rocdl=chip=gfx90a|--lowp-pipeline-rocdl=target=gfx90a"
   "--lowp-pipeline-rocdl=chip=gfx942|--lowp-pipeline-rocdl=target=gfx942"
   "--lowp-pipeline-rocdl=chip=gfx950 threads=64|--lowp-pipeline-rocdl=target=gfx950 threads=64"
+  "--lowp-pipeline-tpu=generation=tpu-v5e|--lowp-pipeline-tpu=target=tpu-v5e"
   "--lowp-pipeline-tpu=generation=tpu-v6e|--lowp-pipeline-tpu=target=tpu-v6e"
+  # The TPU pipeline without an option takes the module's lowp.target.
+  "--lowp-pipeline-tpu|--lowp-pipeline-tpu"
   # Decisions, then the lowering for the same chip.
   "$AMP=target=avx512bf16 --lowp-pipeline-x86=cpu=avx512bf16|$AMP=target=avx512bf16 --lowp-pipeline-x86=target=avx512bf16"
   "$AMP=target=sm_90 policy=fp8 --lowp-pipeline-nvvm=chip=sm_90|$AMP=target=sm_90 policy=fp8 --lowp-pipeline-nvvm=target=sm_90"
+  "$AMP=target=gfx90a --lowp-pipeline-rocdl=chip=gfx90a|$AMP=target=gfx90a --lowp-pipeline-rocdl=target=gfx90a"
+  "$AMP=target=gfx942 policy=fp8 --lowp-pipeline-rocdl=chip=gfx942|$AMP=target=gfx942 policy=fp8 --lowp-pipeline-rocdl=target=gfx942"
   "$AMP=target=gfx950 --lowp-pipeline-rocdl=chip=gfx950|$AMP=target=gfx950 --lowp-pipeline-rocdl=target=gfx950"
+  "$AMP=target=gfx950 policy=fp8 --lowp-pipeline-rocdl=chip=gfx950|$AMP=target=gfx950 policy=fp8 --lowp-pipeline-rocdl=target=gfx950"
   "$AMP=target=tpu-v5e --lowp-pipeline-tpu|$AMP=target=tpu-v5e --lowp-pipeline-tpu"
+  "$AMP=target=tpu-v6e --lowp-pipeline-tpu=generation=tpu-v6e|$AMP=target=tpu-v6e --lowp-pipeline-tpu=target=tpu-v6e"
   # Errors: an unknown chip.
   "--lowp-pipeline-nvvm=chip=sm_1|--lowp-pipeline-nvvm=target=sm_1"
   "--lowp-pipeline-rocdl=chip=gfx1|--lowp-pipeline-rocdl=target=gfx1"
+  "--lowp-pipeline-tpu=generation=tpu-v1|--lowp-pipeline-tpu=target=tpu-v1"
 )
+
+# CONFIGS_FILE replaces the list above with its lines ("old|new", $AMP
+# expanded; # comments): e.g. to give the new binary options that switch
+# off a feature the old one lacks, so that only the rest is compared.
+if [ -n "${CONFIGS_FILE:-}" ]; then
+  mapfile -t CONFIGS < <(grep -v -e '^ *#' -e '^ *$' "$CONFIGS_FILE" |
+                         sed "s|\$AMP|$AMP|g")
+fi
 
 # CONFIG_FILTER (an extended regex) keeps only the configurations whose
 # "old|new" text matches.
@@ -76,7 +95,9 @@ run_one() {
   key="$i.$(echo "$input" | tr '/' '_')"
   local side args bin
   for side in old new; do
-    if [ "$side" = old ]; then args="${config%%|*}"; bin="$OLD"
+    if [ "$side" = old ] && [ "${SAME_SPELLING:-0}" != 1 ]; then
+      args="${config%%|*}"; bin="$OLD"
+    elif [ "$side" = old ]; then args="${config#*|}"; bin="$OLD"
     else args="${config#*|}"; bin="$NEW"; fi
     # The arguments are words, except that an option's value may hold
     # spaces: "--x=a b --y=c" is split at " --".
@@ -109,7 +130,7 @@ run_one() {
   fi
 }
 export -f run_one
-export OLD NEW WORK ROOT
+export OLD NEW WORK ROOT SAME_SPELLING
 export CONFIGS_SERIALIZED
 CONFIGS_SERIALIZED="$(printf '%s\n' "${CONFIGS[@]}")"
 

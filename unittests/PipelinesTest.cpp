@@ -82,9 +82,19 @@ protected:
     return module;
   }
 
-  /// Runs `pm` (built by a builder) on `module`.
-  LogicalResult run(PassManager &pm, ModuleOp module) {
-    return pm.run(module);
+  /// Builds a pipeline with `build` from `options` and runs it on `module`.
+  template <typename OptionsT>
+  ::testing::AssertionResult
+  runPipeline(ModuleOp module,
+              LogicalResult (*build)(OpPassManager &, const OptionsT &,
+                                     PipelineErrorHandler),
+              const OptionsT &options) {
+    PassManager pm(&context);
+    if (failed(build(pm, options, nullptr)))
+      return ::testing::AssertionFailure() << "the builder failed";
+    if (failed(pm.run(module)))
+      return ::testing::AssertionFailure() << "the pipeline failed";
+    return ::testing::AssertionSuccess();
   }
 
   /// The element type of the first operand of the first linalg.matmul.
@@ -118,15 +128,31 @@ protected:
     return !other;
   }
 
-  /// The decided module for `target` (bf16 or f16 matmul inputs).
-  OwningOpRef<ModuleOp> decide(StringRef target) {
+  /// The module decided for `target` under `policy`.
+  OwningOpRef<ModuleOp> decide(StringRef target,
+                               PrecisionPolicy policy = PrecisionPolicy::Auto) {
     OwningOpRef<ModuleOp> module = parse();
     AutoMixedPrecisionOptions options;
     options.target = target.str();
-    PassManager pm(&context);
-    EXPECT_TRUE(succeeded(buildAutoMixedPrecisionPipeline(pm, options)));
-    EXPECT_TRUE(succeeded(pm.run(*module)));
+    options.policy = policy;
+    EXPECT_TRUE(
+        runPipeline(*module, buildAutoMixedPrecisionPipeline, options));
     return module;
+  }
+
+  /// Decides the model for the GPU `chip`, lowers it with `build` and
+  /// checks that only LLVM and the kernels' gpu.binary are left.
+  template <typename OptionsT>
+  void expectKernelsFor(StringRef chip,
+                        LogicalResult (*build)(OpPassManager &,
+                                               const OptionsT &,
+                                               PipelineErrorHandler)) {
+    OwningOpRef<ModuleOp> module = decide(chip);
+    OptionsT options;
+    options.target = chip.str();
+    ASSERT_TRUE(runPipeline(*module, build, options));
+    EXPECT_TRUE(onlyLLVM(*module));
+    EXPECT_GT(count<gpu::BinaryOp>(*module), 0u);
   }
 
   MLIRContext context;
@@ -138,14 +164,8 @@ TEST_F(PipelinesTest, AutoMixedPrecisionDecidesForTheTarget) {
   EXPECT_TRUE(matmulInputType(*bf16).isBF16());
   EXPECT_EQ(count<lowp::IslandOp>(*bf16), 1u) << "the softmax island";
 
-  OwningOpRef<ModuleOp> module = parse();
-  AutoMixedPrecisionOptions options;
-  options.target = "sm_75";
-  options.policy = PrecisionPolicy::F16;
-  PassManager pm(&context);
-  ASSERT_TRUE(succeeded(buildAutoMixedPrecisionPipeline(pm, options)));
-  ASSERT_TRUE(succeeded(pm.run(*module)));
-  EXPECT_TRUE(matmulInputType(*module).isF16());
+  OwningOpRef<ModuleOp> f16 = decide("sm_75", PrecisionPolicy::F16);
+  EXPECT_TRUE(matmulInputType(*f16).isF16());
 }
 
 TEST_F(PipelinesTest, FP8PolicyAddsFP8Selection) {
@@ -154,11 +174,9 @@ TEST_F(PipelinesTest, FP8PolicyAddsFP8Selection) {
   options.target = "sm_90";
   options.policy = PrecisionPolicy::FP8;
   options.fp8Recipe = FP8Recipe::E4M3;
-  PassManager pm(&context);
-  ASSERT_TRUE(succeeded(buildAutoMixedPrecisionPipeline(pm, options)));
   // The options reach the pass through its ODS options struct.
   EXPECT_EQ(options.getFP8Options().recipe, FP8Recipe::E4M3);
-  ASSERT_TRUE(succeeded(pm.run(*module)));
+  ASSERT_TRUE(runPipeline(*module, buildAutoMixedPrecisionPipeline, options));
   EXPECT_TRUE(isa<Float8E4M3FNType>(matmulInputType(*module)));
 }
 
@@ -168,9 +186,7 @@ TEST_F(PipelinesTest, X86LowersToLLVM) {
   options.target = "avx512bf16";
   options.threads = 2;
   EXPECT_EQ(options.getContractionOptions().target, "avx512bf16");
-  PassManager pm(&context);
-  ASSERT_TRUE(succeeded(buildX86Pipeline(pm, options)));
-  ASSERT_TRUE(succeeded(pm.run(*module)));
+  ASSERT_TRUE(runPipeline(*module, buildX86Pipeline, options));
   EXPECT_TRUE(onlyLLVM(*module));
   EXPECT_GT(count<LLVM::LLVMFuncOp>(*module), 0u);
 }
@@ -184,32 +200,16 @@ TEST_F(PipelinesTest, TPULowersToLLVM) {
   OwningOpRef<ModuleOp> module = decide("tpu-v5e");
   TPUPipelineOptions options;
   options.target = "tpu-v5e";
-  PassManager pm(&context);
-  ASSERT_TRUE(succeeded(buildTPUPipeline(pm, options)));
-  ASSERT_TRUE(succeeded(pm.run(*module)));
+  ASSERT_TRUE(runPipeline(*module, buildTPUPipeline, options));
   EXPECT_TRUE(onlyLLVM(*module));
 }
 
 TEST_F(PipelinesTest, NVVMLowersToPTX) {
-  OwningOpRef<ModuleOp> module = decide("sm_80");
-  NVVMPipelineOptions options;
-  options.target = "sm_80";
-  PassManager pm(&context);
-  ASSERT_TRUE(succeeded(buildNVVMPipeline(pm, options)));
-  ASSERT_TRUE(succeeded(pm.run(*module)));
-  EXPECT_TRUE(onlyLLVM(*module));
-  EXPECT_GT(count<gpu::BinaryOp>(*module), 0u);
+  expectKernelsFor<NVVMPipelineOptions>("sm_80", buildNVVMPipeline);
 }
 
 TEST_F(PipelinesTest, ROCDLLowersToAMDGCN) {
-  OwningOpRef<ModuleOp> module = decide("gfx942");
-  ROCDLPipelineOptions options;
-  options.target = "gfx942";
-  PassManager pm(&context);
-  ASSERT_TRUE(succeeded(buildROCDLPipeline(pm, options)));
-  ASSERT_TRUE(succeeded(pm.run(*module)));
-  EXPECT_TRUE(onlyLLVM(*module));
-  EXPECT_GT(count<gpu::BinaryOp>(*module), 0u);
+  expectKernelsFor<ROCDLPipelineOptions>("gfx942", buildROCDLPipeline);
 }
 
 // Both GPU pipelines refuse a chip that is not one of their vendor's rows

@@ -29,10 +29,8 @@ single inputs).
 """
 
 import argparse
-import collections
 import os
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fuzz_mutate  # noqa: E402
@@ -86,30 +84,14 @@ def main():
     seeds += fuzz_mutate.generated_seeds(args.generated, 0)
     inputs = [(origin, [], text) for origin, text in seeds]
 
-    start = time.time()
     runner = fuzz_passes.Runner(args.fp_opt, args.timeout)
     campaign = fuzz_mutate.Campaign(runner, configs, args.out, args.timeout)
-    valid = []
-    try:
-        campaign.run(inputs, args.batch, valid)
-    except KeyboardInterrupt:
-        print("interrupted: the figures below cover the configurations listed above")
-
-    parse = {k: v for (c, k), v in campaign.outcomes.items() if c == "parse"}
-    print(f"\n{len(inputs)} inputs ({corpus} lit splits, {len(inputs) - corpus} generated): {parse.get('rejected', 0)} rejected by the parser or verifier "
+    valid, wall = campaign.run_interruptible(inputs, args.batch)
+    print(f"\n{len(inputs)} inputs ({corpus} lit splits, {len(inputs) - corpus} generated): "
+          f"{campaign.rejected_by_parser()} rejected by the parser or verifier "
           f"(the invalid-input tests), {len(valid)} valid; {len(configs)} configurations, "
-          f"{runner.calls} fp-opt runs, {time.time() - start:.0f} s")
-    totals = collections.Counter()
-    for (c, k), v in campaign.outcomes.items():
-        if c != "parse":
-            totals[k] += v
-    print("outcomes over valid inputs x configurations: " +
-          " ".join(f"{k}={v}" for k, v in sorted(totals.items())))
-    for name, n in campaign.known.items():
-        print(f"known upstream crash {name}: {n} inputs")
-    kinds = collections.Counter(k for k, _, _ in campaign.failures)
-    print(f"failures: {sum(kinds.values())} " + " ".join(f"{k}={v}" for k, v in sorted(kinds.items())))
-    return 1 if campaign.failures else 0
+          f"{runner.calls} fp-opt runs, {wall:.0f} s")
+    return campaign.report("inputs")
 
 
 if __name__ == "__main__":

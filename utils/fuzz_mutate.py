@@ -350,6 +350,34 @@ class Campaign:
                 self.batch(valid[b:b + batch_size], name, cargs)
             self.progress(name, start)
 
+    def run_interruptible(self, mutants, batch_size):
+        """run(), cut short by Ctrl-C; (inputs that parsed, seconds taken)."""
+        start = time.time()
+        valid = []
+        try:
+            self.run(mutants, batch_size, valid)
+        except KeyboardInterrupt:
+            print("interrupted: the figures below cover the configurations listed above")
+        return valid, time.time() - start
+
+    def rejected_by_parser(self):
+        return self.outcomes.get(("parse", "rejected"), 0)
+
+    def report(self, noun):
+        """Prints the outcomes over every configuration (`noun`: what the
+        inputs are called); the exit status, 1 when anything failed."""
+        totals = collections.Counter()
+        for (c, k), v in self.outcomes.items():
+            if c != "parse":
+                totals[k] += v
+        print(f"outcomes over valid {noun} x configurations: " +
+              " ".join(f"{k}={v}" for k, v in sorted(totals.items())))
+        for name, n in self.known.items():
+            print(f"known upstream crash {name}: {n} {noun}")
+        kinds = collections.Counter(k for k, _, _ in self.failures)
+        print(f"failures: {sum(kinds.values())} " + " ".join(f"{k}={v}" for k, v in sorted(kinds.items())))
+        return 1 if self.failures else 0
+
 
 QUICK = ["islands", "infer-bf16-demote", "infer-f16-acc", "loss-scaling", "fp8-sm90", "amp-sm_90-auto",
          "amp-gfx942-fp8", "amp-avx2-auto", "to-linalg"]
@@ -387,31 +415,13 @@ def main():
         edits, new = mutate(rng, text)
         mutants.append((origin, edits, new))
 
-    start = time.time()
     runner = fuzz_passes.Runner(args.fp_opt, args.timeout)
     campaign = Campaign(runner, configs, args.out, args.timeout)
-    valid = []
-    try:
-        campaign.run(mutants, args.batch, valid)
-    except KeyboardInterrupt:
-        print("interrupted: the figures below cover the configurations listed above")
-    wall = time.time() - start
-
-    parse = {k: v for (c, k), v in campaign.outcomes.items() if c == "parse"}
-    print(f"\n{len(mutants)} mutants of {len(seeds)} seeds: {parse.get('rejected', 0)} rejected by the parser or "
+    valid, wall = campaign.run_interruptible(mutants, args.batch)
+    print(f"\n{len(mutants)} mutants of {len(seeds)} seeds: {campaign.rejected_by_parser()} rejected by the parser or "
           f"verifier, {len(valid)} still valid; {len(configs)} configurations, {runner.calls} fp-opt runs, "
           f"{wall:.0f} s")
-    totals = collections.Counter()
-    for (c, k), v in campaign.outcomes.items():
-        if c != "parse":
-            totals[k] += v
-    print("outcomes over valid mutants x configurations: " +
-          " ".join(f"{k}={v}" for k, v in sorted(totals.items())))
-    for name, n in campaign.known.items():
-        print(f"known upstream crash {name}: {n} mutants")
-    kinds = collections.Counter(k for k, _, _ in campaign.failures)
-    print(f"failures: {sum(kinds.values())} " + " ".join(f"{k}={v}" for k, v in sorted(kinds.items())))
-    return 1 if campaign.failures else 0
+    return campaign.report("mutants")
 
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@
 """Whole layers, fp-opt against PyTorch, in one process (bench/e2e/README.md).
 
 Each layer of layers.py (torch-mlir-style IR) is compiled by fp-opt two ways,
-  f32:   fp-opt --lowp-pipeline-x86=cpu=CPU
-  mixed: fp-opt --lowp-auto-mixed-precision=target=CPU --lowp-pipeline-x86=cpu=CPU
+  f32:   fp-opt --lowp-pipeline-x86=target=CPU
+  mixed: fp-opt --lowp-auto-mixed-precision=target=CPU --lowp-pipeline-x86=target=CPU
 then mlir-translate, llc -O3 -mcpu=MCPU, clang -shared, and loaded with ctypes
 next to a hand-written PyTorch module holding the same weights. Outputs are
 compared first, then the five variants are timed interleaved (one call of each
@@ -94,7 +94,7 @@ def threads_option(cli, cpu):
     if cli.threads <= 1:
         return "", "1 thread"
     probe = subprocess.run([cli.fp_opt, "-",
-                            f"--lowp-pipeline-x86=cpu={cpu} threads={cli.threads}"],
+                            f"--lowp-pipeline-x86=target={cpu} threads={cli.threads}"],
                            input=b"", stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if probe.returncode == 0:
         return f"threads={cli.threads}", f"{cli.threads} threads"
@@ -539,7 +539,7 @@ def profile(cli, cpu, tools, workdir, extra_x86):
         entries.sort(key=lambda e: -e[0])
         results[split] = (entries, per_call, calls)
 
-    print(f"profile of {name} ({cli.variant}, cpu={cpu}, llc -mcpu={tools.mcpu}); "
+    print(f"profile of {name} ({cli.variant}, target={cpu}, llc -mcpu={tools.mcpu}); "
           f"perf, % of the samples of the calls")
     for split, title in ((False, "as compiled (one function)"),
                          (True, "split: every torch-mlir op its own function (no fusion "
@@ -603,7 +603,7 @@ def main():
     os.environ["OPENBLAS_NUM_THREADS"] = str(cli.threads)
     import torch
     torch.set_num_threads(cli.threads)
-    header = (f"{cpu_model()}; fp-opt cpu={cpu}"
+    header = (f"{cpu_model()}; fp-opt target={cpu}"
               f"{'' if not cli.target else ', mixed decided for ' + cli.target}"
               f"{'' if not cli.policy else ' policy=' + cli.policy}, llc -mcpu={mcpu}, "
               f"{threads_note}; torch "

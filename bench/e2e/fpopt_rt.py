@@ -55,7 +55,7 @@ class Tools:
 def pipeline_flags(variant, cpu, extra_x86="", target=None, policy=None):
     """fp-opt flags of the two compilations the benchmark compares; the
     mixed one decides for `target` (default: the cpu lowered for)."""
-    x86 = f"--lowp-pipeline-x86=cpu={cpu}" + (f" {extra_x86}" if extra_x86 else "")
+    x86 = f"--lowp-pipeline-x86=target={cpu}" + (f" {extra_x86}" if extra_x86 else "")
     if variant == "f32":
         return [x86]
     if variant == "mixed":

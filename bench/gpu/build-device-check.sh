@@ -60,7 +60,7 @@ for CHIP in "${@:-sm_90}"; do
     sed 's/func.func @main()/func.func @lowp_main()/' "$TMP/$model.mlir" > "$TMP/$model.entry.mlir"
     for policy in $policies; do
       "$FPOPT" "$TMP/$model.entry.mlir" --lowp-auto-mixed-precision="target=$CHIP policy=$policy" \
-        | "$FPOPT" -lowp-pipeline-nvvm="chip=$CHIP cuda-path=$CUDA" -o "$TMP/$model-$policy.mlir" 2>/dev/null
+        | "$FPOPT" -lowp-pipeline-nvvm="target=$CHIP cuda-path=$CUDA" -o "$TMP/$model-$policy.mlir" 2>/dev/null
       to_object "$TMP/$model-$policy.mlir" "$TMP/$model-$policy.o"
       link "$OUT/bin/$model-$policy" "$TMP/$model-$policy.o" "$TMP/harness.o"
       format=$policy; [ "$policy" = fp8 ] && format=f8E4M3FN
@@ -124,7 +124,7 @@ MLIR
         done ;;
     esac
   } > "$TMP/gemms.mlir"
-  "$FPOPT" "$TMP/gemms.mlir" -lowp-pipeline-nvvm="chip=$CHIP cuda-path=$CUDA calling-convention=device" -o "$TMP/gemms.lowered.mlir"
+  "$FPOPT" "$TMP/gemms.mlir" -lowp-pipeline-nvvm="target=$CHIP cuda-path=$CUDA calling-convention=device" -o "$TMP/gemms.lowered.mlir"
   python3 "$ROOT/test/Pipelines/Inputs/extract_gpu_asm.py" --no-asm --split-dir "$OUT/ptx" < "$TMP/gemms.lowered.mlir"
   to_object "$TMP/gemms.lowered.mlir" "$TMP/gemms.o"
   "$LLVM/bin/clang++" -O2 -I"$TMP" -c "$HERE/gemm_bench.cpp" -o "$TMP/gemm_bench.o"

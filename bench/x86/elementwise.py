@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Elementwise, row-reduction and thread benchmark of lowp-pipeline-x86.
 
-Compiles each kernel with fp-opt (`lowp-pipeline-x86{cpu=...}`, then
+Compiles each kernel with fp-opt (`lowp-pipeline-x86{target=...}`, then
 mlir-translate, llc -O3, clang -shared), loads it with ctypes and times it in
 this process, interleaved with the other variants (best of --rounds rounds
 of --calls calls, wall clock):
@@ -279,18 +279,18 @@ def time_variants(variants, out_shape, args, calls, rounds):
 
 
 def section_rows(opts, work, torch):
-    print(f"== rows: fp-opt lowp-pipeline-x86{{cpu={opts.cpu}}} (llc -mcpu={opts.mcpu}),"
+    print(f"== rows: fp-opt lowp-pipeline-x86{{target={opts.cpu}}} (llc -mcpu={opts.mcpu}),"
           f" 1 thread, best of {opts.rounds} x {opts.calls} calls, microseconds per call")
     for kind in ("softmax", "layernorm", "gelu"):
         for n, d in ((128, 768), (128, 3072)):
             text = rows_module(kind, n, d)
             x = random_tensor([n, d], 4.0, 1)
             variants = []
-            new = Compiled(opts.fpopt, text, kind, f"cpu={opts.cpu}", opts.mcpu, work, f"{kind}{d}")
+            new = Compiled(opts.fpopt, text, kind, f"target={opts.cpu}", opts.mcpu, work, f"{kind}{d}")
             variants.append(("fp-opt", lambda s, a, c, f=new: f.timed(s, a, c)))
             ref = new.run([n, d], x)
             if opts.before:
-                old = Compiled(opts.before, text, kind, f"cpu={opts.cpu}", opts.mcpu, work,
+                old = Compiled(opts.before, text, kind, f"target={opts.cpu}", opts.mcpu, work,
                                f"{kind}{d}old")
                 diff = max_diff(ref, old.run([n, d], x))
                 variants.append(("before", lambda s, a, c, f=old: f.timed(s, a, c)))
@@ -336,16 +336,16 @@ def count_mallocs(fpopt, text, pipeline, work, tag):
 
 def section_buffers(opts, work):
     print(f"== buffers: malloc / free call sites in the lowered module "
-          f"(lowp-pipeline-x86{{cpu={opts.cpu}}})")
+          f"(lowp-pipeline-x86{{target={opts.cpu}}})")
     models = [("examples/models/mlp.mlir", open(os.path.join(ROOT, "examples/models/mlp.mlir")).read()),
               ("BERT-base layer, torch-mlir form (gen_bert_layer)", bert_module(128, 768, 12, 3072)),
               ("pre-LN transformer layer (gen_transformer 128/768/3072)", transformer_module(128, 768, 3072)),
               ("MLP 1024-4096-4096-1024 (erf-GELU)", mlp_module(64, [1024, 4096, 4096, 1024]))]
     for name, text in models:
-        new = count_mallocs(opts.fpopt, text, f"cpu={opts.cpu}", work, "bufnew")
+        new = count_mallocs(opts.fpopt, text, f"target={opts.cpu}", work, "bufnew")
         line = f"{name:52s} fp-opt: {new[0]:3d} malloc {new[1]:3d} free"
         if opts.before:
-            old = count_mallocs(opts.before, text, f"cpu={opts.cpu}", work, "bufold")
+            old = count_mallocs(opts.before, text, f"target={opts.cpu}", work, "bufold")
             line += f" | before: {old[0]:3d} malloc {old[1]:3d} free"
         print(line)
 
@@ -384,7 +384,7 @@ def cpu_split(compiled, out_shape, args, calls):
 
 
 def section_threads(opts, work):
-    print(f"== threads: threads=1 vs threads={opts.threads} (OpenMP), cpu={opts.cpu}, "
+    print(f"== threads: threads=1 vs threads={opts.threads} (OpenMP), target={opts.cpu}, "
           f"best of {opts.rounds} x {opts.calls_threads} calls, milliseconds per call")
     bert = add_c_interface(bert_module(128, 768, 12, 3072), "forward")
     params, out = signature_shapes(bert, "forward")
@@ -396,8 +396,8 @@ def section_threads(opts, work):
         args = [random_tensor(s, 0.5 if len(s) == 2 and s[0] == s[-1] else 0.05, i)
                 for i, s in enumerate(shapes)]
         args[0] = random_tensor(shapes[0], 1.0, 99)
-        one = Compiled(opts.fpopt, text, func, f"cpu={opts.cpu}", opts.mcpu, work, f"{func}1")
-        many = Compiled(opts.fpopt, text, func, f"cpu={opts.cpu} threads={opts.threads}",
+        one = Compiled(opts.fpopt, text, func, f"target={opts.cpu}", opts.mcpu, work, f"{func}1")
+        many = Compiled(opts.fpopt, text, func, f"target={opts.cpu} threads={opts.threads}",
                         opts.mcpu, work, f"{func}{opts.threads}")
         a, b = one.run(out_shape, *args), many.run(out_shape, *args)
         same = a.tobytes() == b.tobytes()

@@ -13,7 +13,7 @@
 # two fp-opt binaries (BEFORE, default /work/main/build/bin/fp-opt, and
 # AFTER, this tree's; "prepacked": AFTER with prepack=true, the weights
 # packed once by forward_prepack before timing), with
-# lowp-pipeline-x86{cpu=$CPU} and llc -mcpu=$MCPU,
+# lowp-pipeline-x86{target=$CPU} and llc -mcpu=$MCPU,
 # and timed in one Python process with PyTorch f32, bf16 autocast and
 # bf16 .to (Debian's python3-torch; installed here if missing).
 # Usage: bench/x86/layers.sh [mlp] [conv] [dwconv]
@@ -131,7 +131,7 @@ for layer in ${layers[@]}; do
         src="$OUT/$layer-mixed.mlir"
       fi
       t0=$(date +%s.%N)
-      "$fpopt" "$src" -lowp-pipeline-x86="cpu=$CPU $extra ${OPTS:-}" 2>"$OUT/$layer-$which-$prec.remarks" \
+      "$fpopt" "$src" -lowp-pipeline-x86="target=$CPU $extra ${OPTS:-}" 2>"$OUT/$layer-$which-$prec.remarks" \
         | "$LLVM/bin/mlir-translate" --mlir-to-llvmir \
         | "$LLVM/bin/llc" -O3 -mcpu="$MCPU" -relocation-model=pic -filetype=obj -o "$OUT/$layer-$which-$prec.o"
       "$LLVM/bin/clang" -shared -o "$OUT/$layer-$which-$prec.so" "$OUT/$layer-$which-$prec.o" \

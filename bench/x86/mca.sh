@@ -32,7 +32,7 @@ extract_loop() {
     END { printf "%s", text }' "$1"
 }
 for cpu in sapphirerapids znver4; do
-  "$FPOPT" "$OUT/mm.mlir" -lowp-pipeline-x86="cpu=$cpu ${OPTS:-}" \
+  "$FPOPT" "$OUT/mm.mlir" -lowp-pipeline-x86="target=$cpu ${OPTS:-}" \
     | "$LLVM/mlir-translate" --mlir-to-llvmir \
     | "$LLVM/llc" -O3 -mcpu=$cpu -o "$OUT/$cpu.s"
   extract_loop "$OUT/$cpu.s" vdpbf16ps | grep -v '^\s*j' > "$OUT/$cpu.loop.s"
@@ -54,7 +54,7 @@ done
 
 # AVX2 (bf16 storage widened while packing, f32 FMA kernel): the same
 # measure with ymm vfmadd231ps (16 FLOP each) on chips that run AVX2 code.
-"$FPOPT" "$OUT/mm.mlir" -lowp-pipeline-x86="cpu=avx2 ${OPTS:-}" \
+"$FPOPT" "$OUT/mm.mlir" -lowp-pipeline-x86="target=avx2 ${OPTS:-}" \
   | "$LLVM/mlir-translate" --mlir-to-llvmir \
   | "$LLVM/llc" -O3 -mcpu=x86-64-v3 -o "$OUT/avx2.s"
 extract_loop "$OUT/avx2.s" vfmadd231ps | grep -v '^\s*j' > "$OUT/avx2.loop.s"
@@ -75,12 +75,12 @@ done
 # AMX-BF16 (sapphirerapids, amx=true): the tdpbf16ps kernel (2 x 2 tiles of
 # 16 x 16 f32, k = 32 per instruction: 16384 FLOP each) against the
 # AVX-512 f32 FMA kernel of the same pipeline (zmm vfmadd231ps: 32 FLOP).
-"$FPOPT" "$OUT/mm.mlir" -lowp-pipeline-x86="cpu=sapphirerapids amx=true ${OPTS:-}" \
+"$FPOPT" "$OUT/mm.mlir" -lowp-pipeline-x86="target=sapphirerapids amx=true ${OPTS:-}" \
   | "$LLVM/mlir-translate" --mlir-to-llvmir \
   | "$LLVM/llc" -O3 -mcpu=sapphirerapids -o "$OUT/amx.s"
 extract_loop "$OUT/amx.s" tdpbf16ps | grep -v '^\s*j' > "$OUT/amx.loop.s"
 sed "s/x${N}xbf16/x${N}xf32/g" "$OUT/mm.mlir" > "$OUT/mm32.mlir"
-"$FPOPT" "$OUT/mm32.mlir" -lowp-pipeline-x86="cpu=sapphirerapids ${OPTS:-}" \
+"$FPOPT" "$OUT/mm32.mlir" -lowp-pipeline-x86="target=sapphirerapids ${OPTS:-}" \
   | "$LLVM/mlir-translate" --mlir-to-llvmir \
   | "$LLVM/llc" -O3 -mcpu=sapphirerapids -o "$OUT/f32.s"
 extract_loop "$OUT/f32.s" vfmadd231ps | grep -v '^\s*j' > "$OUT/f32.loop.s"

@@ -58,7 +58,7 @@ static Value getMovedTensor(Operation *op) {
 bool mlir::lowp::isParameterLike(Value value) {
   while (true) {
     if (auto role = getValueMark<TensorRoleAttr>(
-            value, LowpDialect::getRoleAttrName()))
+            value, LowpDialect::RoleAttrHelper::getNameStr()))
       return role.getValue() == TensorRole::Weight;
     if (auto arg = dyn_cast<BlockArgument>(value))
       return isa_and_nonnull<FunctionOpInterface>(

@@ -9,6 +9,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Remarks.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
@@ -44,18 +45,34 @@ static StringRef getCategoryName(DecisionCategory category) {
   llvm_unreachable("unknown decision category");
 }
 
+/// The remark-engine half of emitDecisionRemark.
+static void emitAnalysisRemark(Location loc, DecisionCategory category,
+                               StringRef name, StringRef function,
+                               StringRef text) {
+  auto remark = remark::analysis(loc, remark::RemarkOpts::name(name)
+                                          .category(getCategoryName(category))
+                                          .function(function));
+  remark << text;
+}
+
 void mlir::lowp::emitDecisionRemark(Location loc, DecisionCategory category,
                                     StringRef name, StringRef function,
                                     const Twine &message, bool asDiagnostic) {
   std::string text = message.str();
-  {
-    auto remark = remark::analysis(loc, remark::RemarkOpts::name(name)
-                                            .category(getCategoryName(category))
-                                            .function(function));
-    remark << text;
-  }
+  emitAnalysisRemark(loc, category, name, function, text);
   if (asDiagnostic)
     mlir::emitRemark(loc) << text;
+}
+
+void mlir::lowp::emitDecisionRemark(Operation *op, DecisionCategory category,
+                                    StringRef name, const Twine &message,
+                                    bool asDiagnostic) {
+  std::string text = message.str();
+  auto function = op->getParentOfType<FunctionOpInterface>();
+  emitAnalysisRemark(op->getLoc(), category, name,
+                     function ? function.getName() : StringRef(), text);
+  if (asDiagnostic)
+    op->emitRemark() << text;
 }
 
 LogicalResult mlir::lowp::writeReportFile(

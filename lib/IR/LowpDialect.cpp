@@ -75,33 +75,33 @@ verifyTrainingStepAttribute(function_ref<InFlightDiagnostic()> emitError,
 
 /// Checks one discardable `lowp.*` attribute wherever it appears: on an op
 /// (`numResults` = its result count), a region argument or a result
-/// (`numResults` = 1). This is the one list of the dialect's discardable
-/// attribute names.
+/// (`numResults` = 1). Every name ODS declares (discardableAttrs in
+/// LowpBase.td) has its rule here; any other `lowp.*` name is an error.
 static LogicalResult
 verifyDiscardableAttribute(function_ref<InFlightDiagnostic()> emitError,
                            NamedAttribute attr, unsigned numResults) {
   StringRef name = attr.getName().getValue();
   Attribute value = attr.getValue();
-  if (name == LowpDialect::getPrecisionAttrName()) {
+  if (name == LowpDialect::PrecisionAttrHelper::getNameStr()) {
     auto typeAttr = dyn_cast<TypeAttr>(value);
     if (!typeAttr || !isa<FloatType>(typeAttr.getValue()))
       return emitError() << "'" << name << "' must name a float type, got "
                          << value;
     return success();
   }
-  if (name == LowpDialect::getTargetAttrName()) {
+  if (name == LowpDialect::TargetAttrHelper::getNameStr()) {
     if (!isa<TargetAttr>(value))
       return emitError() << "'" << name
                          << "' must be a #lowp.target attribute";
     return success();
   }
-  if (name == LowpDialect::getPolicyAttrName()) {
+  if (name == LowpDialect::PolicyAttrHelper::getNameStr()) {
     if (!isa<PolicyAttr>(value))
       return emitError() << "'" << name
                          << "' must be a #lowp.policy attribute";
     return success();
   }
-  if (name == LowpDialect::getStatsAttrName()) {
+  if (name == LowpDialect::StatsAttrHelper::getNameStr()) {
     // One stats attribute for a single value, or one per result.
     if (isa<StatsAttr>(value)) {
       if (numResults > 1)
@@ -120,13 +120,13 @@ verifyDiscardableAttribute(function_ref<InFlightDiagnostic()> emitError,
                          << " entries for " << numResults << " results";
     return success();
   }
-  if (name == LowpDialect::getIslandReasonsAttrName()) {
+  if (name == LowpDialect::IslandReasonsAttrHelper::getNameStr()) {
     auto array = dyn_cast<ArrayAttr>(value);
     if (!array || !llvm::all_of(array, llvm::IsaPred<StringAttr>))
       return emitError() << "'" << name << "' must be an array of strings";
     return success();
   }
-  if (name == LowpDialect::getRoleAttrName()) {
+  if (name == LowpDialect::RoleAttrHelper::getNameStr()) {
     // One role for a single value, or one per result.
     if (isa<TensorRoleAttr>(value))
       return success();
@@ -138,7 +138,7 @@ verifyDiscardableAttribute(function_ref<InFlightDiagnostic()> emitError,
                             "one per result";
     return success();
   }
-  if (name == LowpDialect::getAmaxHistoryAttrName()) {
+  if (name == LowpDialect::AmaxHistoryAttrHelper::getNameStr()) {
     auto format = dyn_cast<TypeAttr>(value);
     auto floatType =
         format ? dyn_cast<FloatType>(format.getValue()) : FloatType();
@@ -147,7 +147,7 @@ verifyDiscardableAttribute(function_ref<InFlightDiagnostic()> emitError,
                          << "' must name the 8-bit float type it scales";
     return success();
   }
-  if (name == LowpDialect::getParallelLoopAttrName()) {
+  if (name == LowpDialect::ParallelAttrHelper::getNameStr()) {
     if (!isa<UnitAttr>(value))
       return emitError() << "'" << name << "' must be a unit attribute";
     return success();

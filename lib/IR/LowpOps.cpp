@@ -37,8 +37,7 @@ FloatType mlir::lowp::getFloatElementType(Type type) {
 }
 
 FloatType mlir::lowp::getPinnedPrecision(Operation *op) {
-  auto attr = dyn_cast_or_null<TypeAttr>(
-      op->getDiscardableAttr(LowpDialect::getPrecisionAttrName()));
+  TypeAttr attr = LowpDialect::PrecisionAttrHelper(op->getContext()).getAttr(op);
   return attr ? dyn_cast<FloatType>(attr.getValue()) : FloatType();
 }
 

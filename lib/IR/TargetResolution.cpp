@@ -11,9 +11,11 @@ using namespace mlir;
 using namespace mlir::lowp;
 
 StringRef mlir::lowp::getEnclosingTargetChip(Operation *op) {
+  if (!op)
+    return {};
+  LowpDialect::TargetAttrHelper targetAttr(op->getContext());
   for (; op; op = op->getParentOp())
-    if (auto attr =
-            op->getAttrOfType<TargetAttr>(LowpDialect::getTargetAttrName()))
+    if (TargetAttr attr = targetAttr.getAttr(op))
       return attr.getChip();
   return {};
 }

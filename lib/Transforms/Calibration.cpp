@@ -225,7 +225,7 @@ struct ApplyCalibrationPass
 private:
   /// Puts `stats` where lowp-select-fp8-formats reads it.
   LogicalResult attach(Value tensor, StatsAttr stats) {
-    StringRef name = LowpDialect::getStatsAttrName();
+    StringRef name = LowpDialect::StatsAttrHelper::getNameStr();
     if (auto arg = dyn_cast<BlockArgument>(tensor)) {
       auto func = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
       if (!func || arg.getOwner() != &func.getFunctionBody().front())

@@ -543,8 +543,8 @@ struct LowpInferPrecisionPass
     const TargetInfo *target = *resolved;
     // The option sets the target for every later pass too.
     if (!this->target.empty())
-      module->setAttr(LowpDialect::getTargetAttrName(),
-                      TargetAttr::get(context, this->target));
+      LowpDialect::TargetAttrHelper(context).setAttr(
+          module, TargetAttr::get(context, this->target));
     if (target)
       report.target = target->name.str();
 

@@ -9,6 +9,7 @@
 #include "lowp/Analysis/ConstantHazards.h"
 #include "lowp/Analysis/IslandPatterns.h"
 #include "lowp/Analysis/PrecisionClassModels.h"
+#include "lowp/Analysis/PrecisionReport.h"
 #include "lowp/Formats/FloatFormats.h"
 #include "lowp/IR/LowpDialect.h"
 #include "lowp/IR/ResourceConstants.h"
@@ -35,10 +36,6 @@ namespace mlir::lowp {
 
 using namespace mlir;
 using namespace mlir::lowp;
-
-/// Name of the island attribute that lists what the island protects.
-static constexpr StringLiteral kReasonsAttrName =
-    LowpDialect::getIslandReasonsAttrName();
 
 //===----------------------------------------------------------------------===//
 // Hazardous constants
@@ -551,7 +548,8 @@ static IslandOp buildIsland(IslandGroup &group, Block &block,
   });
   reasons.erase(llvm::unique(reasons), reasons.end());
   rewriter.modifyOpInPlace(island, [&] {
-    island->setAttr(kReasonsAttrName, rewriter.getArrayAttr(reasons));
+    LowpDialect::IslandReasonsAttrHelper(island->getContext())
+        .setAttr(island, rewriter.getArrayAttr(reasons));
   });
 
   Operation *after = island;
@@ -611,7 +609,9 @@ void InsertFP32IslandsPass::processBlock(Block &block, FloatType low,
       continue;
     IslandGroup &group = groups.emplace_back();
     group.ops.insert(island);
-    if (auto reasons = island->getAttrOfType<ArrayAttr>(kReasonsAttrName))
+    if (ArrayAttr reasons =
+            LowpDialect::IslandReasonsAttrHelper(island->getContext())
+                .getAttr(island))
       llvm::append_range(group.inheritedReasons, reasons.getValue());
   }
   groups = mergeGroups(std::move(groups), block);
@@ -668,15 +668,23 @@ void InsertFP32IslandsPass::reportHazards(FloatType low) {
     SmallString<16> text;
     hazard->value.toString(text);
     bool inIsland = constant->getParentOfType<IslandOp>() != nullptr;
-    auto diag = inIsland ? constant.emitRemark() : constant.emitWarning();
-    diag << "constant " << text << " is "
-         << (hazard->overflows ? (hazard->value.isNegative() ? "-inf" : "inf")
-                               : "0")
-         << " in " << info->name << " ("
-         << (hazard->overflows ? "largest finite " : "smallest subnormal ")
-         << (hazard->overflows ? info->maxFinite : info->minSubnormal) << "); "
-         << (inIsland ? "kept at f32 inside an fp32 island"
-                      : "it is outside any fp32 island");
+    std::string message;
+    llvm::raw_string_ostream os(message);
+    os << "constant " << text << " is "
+       << (hazard->overflows ? (hazard->value.isNegative() ? "-inf" : "inf")
+                             : "0")
+       << " in " << info->name << " ("
+       << (hazard->overflows ? "largest finite " : "smallest subnormal ")
+       << (hazard->overflows ? info->maxFinite : info->minSubnormal) << "); "
+       << (inIsland ? "kept at f32 inside an fp32 island"
+                    : "it is outside any fp32 island");
+    // Inside an island the island handles it (a decision, explained);
+    // outside, the user has to.
+    if (inIsland)
+      emitDecisionRemark(constant, DecisionCategory::Islands, "ConstantHazard",
+                         message, /*asDiagnostic=*/true);
+    else
+      constant.emitWarning() << message;
   });
 }
 

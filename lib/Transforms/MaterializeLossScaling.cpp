@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lowp/Analysis/PrecisionReport.h"
 #include "lowp/IR/LowpDialect.h"
 #include "lowp/IR/TrainingStep.h"
 #include "lowp/Transforms/Passes.h"
@@ -320,11 +321,18 @@ FloatType inferComputeType(func::FuncOp func) {
   return widest;
 }
 
+/// Explains what the pass did (or not) with `func`'s training step: a
+/// remark at the function, category lowp-materialize-loss-scaling.
+void explainStep(func::FuncOp func, StringRef name, const Twine &message) {
+  emitDecisionRemark(func.getLoc(), DecisionCategory::LossScaling, name,
+                     func.getSymName(), message, /*asDiagnostic=*/true);
+}
+
 /// The `#lowp.policy` on `op` or its closest ancestor that has one.
 PolicyAttr lookupPolicy(Operation *op) {
+  LowpDialect::PolicyAttrHelper policyAttr(op->getContext());
   for (; op; op = op->getParentOp())
-    if (auto policy =
-            op->getAttrOfType<PolicyAttr>(LowpDialect::getPolicyAttrName()))
+    if (PolicyAttr policy = policyAttr.getAttr(op))
       return policy;
   return {};
 }
@@ -391,15 +399,17 @@ MaterializeLossScalingPass::decideMode(func::FuncOp func) {
     computeSource = "the function's float types";
   }
   if (!compute.isF16()) {
-    InFlightDiagnostic remark = mlir::emitRemark(func.getLoc(), "loss scaling not applied: ");
+    std::string why;
+    llvm::raw_string_ostream os(why);
     if (compute.getWidth() <= 8)
-      remark << "8-bit float compute (" << compute << ", from "
-             << computeSource << ") is scaled per tensor by "
-             << "lowp-select-fp8-formats, not by a loss scale";
+      os << "8-bit float compute ('" << compute << "', from "
+         << computeSource << ") is scaled per tensor by "
+         << "lowp-select-fp8-formats, not by a loss scale";
     else
-      remark << "compute type " << compute << " (from " << computeSource
-             << ") has an exponent range at least f32's, so gradients do not "
-                "underflow";
+      os << "compute type '" << compute << "' (from " << computeSource
+         << ") has an exponent range at least f32's, so gradients do not "
+            "underflow";
+    explainStep(func, "NotApplied", "loss scaling not applied: " + why);
     return std::nullopt;
   }
 
@@ -415,8 +425,9 @@ MaterializeLossScalingPass::decideMode(func::FuncOp func) {
     modeSource = "#lowp.policy";
   }
   if (chosen == LossScaleMode::None) {
-    mlir::emitRemark(func.getLoc(), "loss scaling not applied: mode none (from ")
-        << modeSource << ")";
+    explainStep(func, "NotApplied",
+                "loss scaling not applied: mode none (from " + modeSource +
+                    ")");
     return std::nullopt;
   }
   return chosen;
@@ -607,8 +618,9 @@ void MaterializeLossScalingPass::runOnOperation() {
 
   for (auto &[func, step] : steps) {
     if (auto done = func->getAttrOfType<StringAttr>(ts::kLossScalingAttr)) {
-      mlir::emitRemark(func.getLoc(), "loss scaling already materialized (")
-          << done.getValue() << ")";
+      explainStep(func, "AlreadyMaterialized",
+                  "loss scaling already materialized (" + done.getValue() +
+                      ")");
     } else if (std::optional<LossScaleMode> chosen = decideMode(func)) {
       // Dynamic scaling extends the signature; callers in this module would
       // be left calling the old one.

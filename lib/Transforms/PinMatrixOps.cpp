@@ -66,7 +66,8 @@ struct PinMatrixOpsPass : lowp::impl::LowpPinMatrixOpsBase<PinMatrixOpsPass> {
                          << " input elements";
       }
       if (wanted.contains(index))
-        op->setAttr(LowpDialect::getPrecisionAttrName(), TypeAttr::get(type));
+        LowpDialect::PrecisionAttrHelper(op->getContext())
+            .setAttr(op, TypeAttr::get(type));
       ++index;
       return WalkResult::advance();
     });

@@ -69,7 +69,7 @@ TensorRole getRole(Value value,
                    const llvm::SetVector<Operation *> &backwardOps) {
   for (Value v : {value, lookThroughNarrowingCast(value)})
     if (auto role =
-            getValueMark<TensorRoleAttr>(v, LowpDialect::getRoleAttrName()))
+            getValueMark<TensorRoleAttr>(v, LowpDialect::RoleAttrHelper::getNameStr()))
       return role.getValue();
   for (Value v : {value, lookThroughNarrowingCast(value)})
     if (Operation *def = v.getDefiningOp())
@@ -83,7 +83,7 @@ TensorRole getRole(Value value,
 std::optional<TensorStatistics> getTensorStatistics(Value value) {
   for (Value v : {value, lookThroughNarrowingCast(value)})
     if (auto stats =
-            getValueMark<StatsAttr>(v, LowpDialect::getStatsAttrName())) {
+            getValueMark<StatsAttr>(v, LowpDialect::StatsAttrHelper::getNameStr())) {
       TensorStatistics result{stats.getAmaxValue(), stats.getMinValue()};
       if (DenseI64ArrayAttr histogram = stats.getHistogram()) {
         result.histogram.assign(histogram.asArrayRef().begin(),
@@ -307,7 +307,7 @@ SelectFP8FormatsPass::quantize(IRRewriter &rewriter, func::FuncOp func,
     if (failed(func.insertArgument(
             index, historyType,
             rewriter.getDictionaryAttr(
-                {rewriter.getNamedAttr(LowpDialect::getAmaxHistoryAttrName(),
+                {rewriter.getNamedAttr(LowpDialect::AmaxHistoryAttrHelper::getNameStr(),
                                        TypeAttr::get(fp8Type))}),
             loc)))
       return failure();
@@ -662,8 +662,8 @@ void SelectFP8FormatsPass::runOnOperation() {
     return signalPassFailure();
   const TargetInfo *targetInfo = *resolved;
   if (!target.empty())
-    module->setAttr(LowpDialect::getTargetAttrName(),
-                    TargetAttr::get(ctx, target));
+    LowpDialect::TargetAttrHelper(ctx).setAttr(module,
+                                               TargetAttr::get(ctx, target));
   if (!targetInfo) {
     module.emitError() << "lowp-select-fp8-formats needs a target: set "
                           "#lowp.target on the module or the 'target' option";

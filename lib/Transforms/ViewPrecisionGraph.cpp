@@ -294,8 +294,9 @@ private:
   void visitIsland(IslandOp islandOp) {
     IslandInfo info;
     info.location = printReportLocation(islandOp.getLoc());
-    if (auto reasons = islandOp->getAttrOfType<ArrayAttr>(
-            LowpDialect::getIslandReasonsAttrName())) {
+    if (ArrayAttr reasons =
+            LowpDialect::IslandReasonsAttrHelper(islandOp->getContext())
+                .getAttr(islandOp)) {
       for (Attribute reason : reasons)
         if (auto text = dyn_cast<StringAttr>(reason))
           info.reasons += (info.reasons.empty() ? "" : ", ") + text.str();
@@ -400,7 +401,8 @@ private:
       return "8-bit operands (" + joinTypes(read, " x ") +
              "; lowp-select-fp8-formats chooses them for matrix ops), "
              "accumulated in the result type";
-    if (auto pinned = op.getAttr(LowpDialect::getPrecisionAttrName()))
+    if (TypeAttr pinned =
+            LowpDialect::PrecisionAttrHelper(op.getContext()).getAttr(&op))
       return "pinned by lowp.precision = " + [&] {
         std::string text;
         llvm::raw_string_ostream os(text);

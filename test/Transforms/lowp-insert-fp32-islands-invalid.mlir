@@ -1,4 +1,13 @@
 // RUN: fp-opt %s -split-input-file -verify-diagnostics -lowp-insert-fp32-islands | FileCheck %s
+// RUN: fp-opt %s -split-input-file -lowp-insert-fp32-islands --remarks-filter=lowp-insert-fp32-islands -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: fp-opt %s -split-input-file -lowp-insert-fp32-islands --remarks-filter=lowp-infer-precision -o /dev/null 2>&1 | FileCheck %s --check-prefix=OTHER
+
+// A hazard an island takes care of is a decision remark of the pass's
+// category; one outside any island is a warning, not a decision.
+// REMARK: [Analysis] ConstantHazard | Category:lowp-insert-fp32-islands | Function=masked_softmax | Remark="constant -3.40282347E+38 is -inf in f16 (largest finite 6.550400e+04); kept at f32 inside an fp32 island"
+// REMARK: [Analysis] ConstantHazard | Category:lowp-insert-fp32-islands | Function=layer_norm_tiny_eps | Remark="constant 9.99999996E-13 is 0 in f16 (smallest subnormal 5.960464e-08); kept at f32 inside an fp32 island"
+// REMARK-NOT: [Analysis]
+// OTHER-NOT: [Analysis]
 
 // Constants the low format cannot represent are reported where they are.
 

@@ -1,4 +1,16 @@
 // RUN: fp-opt %s -split-input-file -lowp-materialize-loss-scaling -verify-diagnostics
+// RUN: not fp-opt %s -split-input-file -lowp-materialize-loss-scaling --remarks-filter=lowp-materialize-loss-scaling -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: not fp-opt %s -split-input-file -lowp-materialize-loss-scaling --remarks-filter=lowp-select-fp8-formats -o /dev/null 2>&1 | FileCheck %s --check-prefix=OTHER
+
+// Why a marked step is left as it is: decision remarks of the pass's
+// category (the errors are not).
+// REMARK: [Analysis] NotApplied | Category:lowp-materialize-loss-scaling | Function=bf16_step | Remark="loss scaling not applied: compute type 'bf16' (from #lowp.policy) has an exponent range at least f32's, so gradients do not underflow"
+// REMARK: [Analysis] NotApplied | Category:lowp-materialize-loss-scaling | Function=fp8_step | Remark="loss scaling not applied: 8-bit float compute ('f8E5M2', from the function's float types) is scaled per tensor by lowp-select-fp8-formats, not by a loss scale"
+// REMARK: [Analysis] NotApplied | Category:lowp-materialize-loss-scaling | Function=f32_step | Remark="loss scaling not applied: compute type 'f32' (from the function's float types)
+// REMARK: [Analysis] NotApplied | Category:lowp-materialize-loss-scaling | Function=policy_none | Remark="loss scaling not applied: mode none (from #lowp.policy)"
+// REMARK: [Analysis] AlreadyMaterialized | Category:lowp-materialize-loss-scaling | Function=done | Remark="loss scaling already materialized (dynamic)"
+// REMARK-NOT: [Analysis]
+// OTHER-NOT: [Analysis]
 
 // expected-error @+1 {{has an incomplete training-step marking: it marks a loss result ('lowp.loss'), parameter updates ('lowp.updates') but not a backward seed ('lowp.loss_seed'), gradients ('lowp.gradient')}}
 func.func @no_seed(%w: tensor<4xf32>) -> (tensor<f32> {lowp.loss}, tensor<4xf32> {lowp.updates = 0 : i64}) {

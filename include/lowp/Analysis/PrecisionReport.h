@@ -48,6 +48,11 @@ enum class DecisionCategory { Islands, Precision, LossScaling, FP8 };
 void emitDecisionRemark(Location loc, DecisionCategory category,
                         llvm::StringRef name, llvm::StringRef function,
                         const llvm::Twine &message, bool asDiagnostic);
+/// The same for a decision about `op`, in the function around it; the
+/// diagnostic is the op's own (Operation::emitRemark: printed with the op).
+void emitDecisionRemark(Operation *op, DecisionCategory category,
+                        llvm::StringRef name, const llvm::Twine &message,
+                        bool asDiagnostic);
 
 /// Writes a report to the file `path` through `write`; a file that cannot be
 /// opened is an error at `anchor`: "cannot write the <what> to '<path>'".

@@ -30,45 +30,49 @@ def Lowp_Dialect : Dialect {
   let hasRegionArgAttrVerify = 1;
   let hasRegionResultAttrVerify = 1;
   let hasConstantMaterializer = 1;
+  // The discardable attributes fp-opt reads and writes on any op (and on
+  // function arguments and results), declared once: ODS generates a helper
+  // class per attribute (LowpDialect::PrecisionAttrHelper, ...: getNameStr(),
+  // getAttr, setAttr, isAttrPresent, removeAttr) and the passes use those
+  // instead of spelling names. verifyOperationAttribute
+  // (lib/IR/LowpDialect.cpp) checks their values wherever they appear;
+  // attributes that take several forms (one per result, a unit or a name)
+  // are declared as ::mlir::Attribute.
+  let discardableAttrs = (ins
+    // Pins the precision of any op: a float type.
+    "::mlir::TypeAttr":$precision,
+    // The hardware target of a module: a row of the capability table.
+    "::mlir::lowp::TargetAttr":$target,
+    // The precision policy of a module or function.
+    "::mlir::lowp::PolicyAttr":$policy,
+    // Calibration statistics of a value (on its defining op, or a function
+    // argument): #lowp.stats, or an array of one per result.
+    "::mlir::Attribute":$stats,
+    // On lowp.island: what the island protects (softmax, layer_norm, ...),
+    // for reports.
+    "::mlir::ArrayAttr":$island_reasons,
+    // On a delayed-scaling amax history argument: the 8-bit float type it
+    // scales.
+    "::mlir::TypeAttr":$amax_history,
+    // The training-step role of a value: #lowp.role, or an array of one per
+    // result.
+    "::mlir::Attribute":$role,
+    // On an scf.for whose iterations are independent (disjoint writes, no
+    // read of another iteration's writes): lowp-parallelize-loops runs it
+    // on threads.
+    "::mlir::UnitAttr":$parallel,
+    // The training-step markers of docs/training-step.md
+    // (lowp/IR/TrainingStep.h says what each marks).
+    "::mlir::UnitAttr":$loss,
+    "::mlir::UnitAttr":$loss_seed,
+    "::mlir::Attribute":$gradient,
+    "::mlir::IntegerAttr":$updates,
+    "::mlir::Attribute":$loss_scale,
+    "::mlir::UnitAttr":$good_steps,
+    "::mlir::StringAttr":$loss_scaling,
+    "::mlir::UnitAttr":$numerics_checked
+  );
   let extraClassDeclaration = [{
-    /// Name of the discardable attribute that pins the precision of any op.
-    static constexpr ::llvm::StringLiteral getPrecisionAttrName() {
-      return ::llvm::StringLiteral("lowp.precision");
-    }
-    /// Name of the module attribute that names the hardware target.
-    static constexpr ::llvm::StringLiteral getTargetAttrName() {
-      return ::llvm::StringLiteral("lowp.target");
-    }
-    /// Name of the module/function attribute that holds the precision policy.
-    static constexpr ::llvm::StringLiteral getPolicyAttrName() {
-      return ::llvm::StringLiteral("lowp.policy");
-    }
-    /// Name of the attribute that attaches calibration statistics to a value's
-    /// defining op (or to a function argument).
-    static constexpr ::llvm::StringLiteral getStatsAttrName() {
-      return ::llvm::StringLiteral("lowp.stats");
-    }
-    /// Name of the lowp.island attribute listing what the island protects
-    /// (softmax, layer_norm, ...), for reports.
-    static constexpr ::llvm::StringLiteral getIslandReasonsAttrName() {
-      return ::llvm::StringLiteral("lowp.island_reasons");
-    }
-    /// Name of the argument attribute that marks a delayed-scaling amax
-    /// history and names the 8-bit float type it scales.
-    static constexpr ::llvm::StringLiteral getAmaxHistoryAttrName() {
-      return ::llvm::StringLiteral("lowp.amax_history");
-    }
-    /// Name of the attribute that marks the training-step role of a value
-    /// (on its defining op, or as a function argument attribute).
-    static constexpr ::llvm::StringLiteral getRoleAttrName() {
-      return ::llvm::StringLiteral("lowp.role");
-    }
-    /// Name of the unit attribute a lowering puts on an `scf.for` whose
-    /// iterations are independent (disjoint writes, no read of another
-    /// iteration's writes); lowp-parallelize-loops runs it on threads.
-    static constexpr ::llvm::StringLiteral getParallelLoopAttrName() {
-      return ::llvm::StringLiteral("lowp.parallel");
-    }
   private:
     void registerAttributes();
   public:

@@ -18,11 +18,14 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
-#include "lowp/IR/LowpOpsDialect.h.inc"
+// The attribute classes come first: the dialect's discardable-attribute
+// helpers (discardableAttrs in LowpBase.td) are typed with them.
 #include "lowp/IR/LowpEnums.h.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "lowp/IR/LowpAttrs.h.inc"
+
+#include "lowp/IR/LowpOpsDialect.h.inc"
 
 #include "lowp/IR/LowpInterfaces.h.inc"
 

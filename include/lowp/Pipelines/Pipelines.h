@@ -216,19 +216,41 @@ LogicalResult buildX86Pipeline(OpPassManager &pm,
 // lowp-pipeline-nvvm and lowp-pipeline-rocdl
 //===----------------------------------------------------------------------===//
 
-/// To host LLVM dialect plus one PTX gpu.binary per kernel for one NVIDIA
-/// chip (docs/lowering-gpu.md).
-struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
-  PassOptions::Option<std::string> target{
-      *this, "target",
-      llvm::cl::desc("NVIDIA chip of the capability table (sm_70, sm_75, "
-                     "sm_80, sm_86, sm_89, sm_90, sm_100); required: the "
-                     "PTX target is fixed when the pipeline is built")};
+/// The options both GPU pipelines share; each adds its `target` (its
+/// vendor's chips) and its own.
+template <typename Derived>
+struct GPUPipelineOptions : public PassPipelineOptions<Derived> {
+  using PassOptions = mlir::detail::PassOptions;
+
   PassOptions::Option<unsigned> threads{
       *this, "threads",
       llvm::cl::desc("Threads per block along the innermost parallel "
                      "dimension (the outer ones map to blocks)"),
       llvm::cl::init(128)};
+  PassOptions::Option<CallingConvention> callingConvention{
+      *this, "calling-convention",
+      llvm::cl::desc("Where the memref arguments and results of functions "
+                     "that launch kernels live"),
+      llvm::cl::init(CallingConvention::Host),
+      llvm::cl::values(
+          clEnumValN(CallingConvention::Host, "host",
+                     "host buffers, copied to and from the device"),
+          clEnumValN(CallingConvention::Device, "device",
+                     "device buffers"))};
+  PassOptions::Option<std::string> deprecatedChip{
+      *this, "chip",
+      llvm::cl::desc("Deprecated spelling of `target` (removed in the next "
+                     "release)")};
+};
+
+/// To host LLVM dialect plus one PTX gpu.binary per kernel for one NVIDIA
+/// chip (docs/lowering-gpu.md).
+struct NVVMPipelineOptions : public GPUPipelineOptions<NVVMPipelineOptions> {
+  PassOptions::Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("NVIDIA chip of the capability table (sm_70, sm_75, "
+                     "sm_80, sm_86, sm_89, sm_90, sm_100); required: the "
+                     "PTX target is fixed when the pipeline is built")};
   PassOptions::Option<std::string> cudaPath{
       *this, "cuda-path",
       llvm::cl::desc("CUDA toolkit whose libdevice provides math functions "
@@ -240,20 +262,6 @@ struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
       llvm::cl::desc("f16/bf16 contractions to mma.sync kernels (false: "
                      "every op on the naive mapping)"),
       llvm::cl::init(true)};
-  PassOptions::Option<CallingConvention> callingConvention{
-      *this, "calling-convention",
-      llvm::cl::desc("Where the memref arguments and results of functions "
-                     "that launch kernels live"),
-      llvm::cl::init(CallingConvention::Host),
-      llvm::cl::values(
-          clEnumValN(CallingConvention::Host, "host",
-                     "host buffers, copied to and from the device"),
-          clEnumValN(CallingConvention::Device, "device",
-                     "device buffers"))};
-  PassOptions::Option<std::string> deprecatedChip{
-      *this, "chip",
-      llvm::cl::desc("Deprecated spelling of `target` (removed in the next "
-                     "release)")};
 
   /// The chip: `target` or its deprecated spelling.
   std::string getTarget() const;
@@ -265,17 +273,12 @@ LogicalResult buildNVVMPipeline(OpPassManager &pm,
 
 /// The same mapping to AMDGCN assembly for one AMD chip.
 struct ROCDLPipelineOptions
-    : public PassPipelineOptions<ROCDLPipelineOptions> {
+    : public GPUPipelineOptions<ROCDLPipelineOptions> {
   PassOptions::Option<std::string> target{
       *this, "target",
       llvm::cl::desc("AMD chip of the capability table (gfx908, gfx90a, "
                      "gfx942, gfx950); required: the AMDGCN target is fixed "
                      "when the pipeline is built")};
-  PassOptions::Option<unsigned> threads{
-      *this, "threads",
-      llvm::cl::desc("Threads per block along the innermost parallel "
-                     "dimension (the outer ones map to blocks)"),
-      llvm::cl::init(128)};
   PassOptions::Option<bool> mfma{
       *this, "mfma",
       llvm::cl::desc("f16/bf16/FP8 contractions to MFMA kernels (false: "
@@ -287,20 +290,6 @@ struct ROCDLPipelineOptions
                      "provides math functions, linked into every kernel; "
                      "empty: none is needed (sin, erf, ... become "
                      "polynomial approximations, exp/log the backend's own)")};
-  PassOptions::Option<CallingConvention> callingConvention{
-      *this, "calling-convention",
-      llvm::cl::desc("Where the memref arguments and results of functions "
-                     "that launch kernels live"),
-      llvm::cl::init(CallingConvention::Host),
-      llvm::cl::values(
-          clEnumValN(CallingConvention::Host, "host",
-                     "host buffers, copied to and from the device"),
-          clEnumValN(CallingConvention::Device, "device",
-                     "device buffers"))};
-  PassOptions::Option<std::string> deprecatedChip{
-      *this, "chip",
-      llvm::cl::desc("Deprecated spelling of `target` (removed in the next "
-                     "release)")};
 
   /// The chip: `target` or its deprecated spelling.
   std::string getTarget() const;

@@ -59,8 +59,8 @@ void LoopBuilder::loop(Value lo, Value hi, int64_t step,
         scf::YieldOp::create(b, loc);
       });
   if (parallel)
-    forOp->setAttr(lowp::LowpDialect::getParallelLoopAttrName(),
-                   b.getUnitAttr());
+    lowp::LowpDialect::ParallelAttrHelper(b.getContext())
+        .setAttr(forOp, b.getUnitAttr());
 }
 
 void LoopBuilder::loop(int64_t lo, int64_t hi, int64_t step,

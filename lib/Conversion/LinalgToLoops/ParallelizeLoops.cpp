@@ -32,7 +32,7 @@ using namespace mlir;
 
 namespace {
 constexpr StringLiteral kParallelAttr =
-    lowp::LowpDialect::getParallelLoopAttrName();
+    lowp::LowpDialect::ParallelAttrHelper::getNameStr();
 
 bool isInsideParallelLoop(Operation *op) {
   return op->getParentOfType<scf::ParallelOp>() ||

@@ -170,6 +170,16 @@ public:
                        int64_t cols, Value kBegin, int64_t steps, Type elem,
                        bool dot, linalg::LinalgOp cast = nullptr);
 
+  /// `steps` k steps (pairs for dot) of the panel jb of B from k step
+  /// `kBegin` (null: 0), `cols` columns of it (the rest of the nr zero),
+  /// into `dest` at [jb][k step][column] (`indexDestByPanel`, packB's
+  /// layout) or [k step][column] (packPanelSlice's). `col0` is jb * nr
+  /// (null for a last panel of packB: computed where a column is read).
+  void packPanel(const MatrixOperand &bOp, ValueRange batch, Value dest,
+                 Value jb, Value col0, int64_t cols, Value kBegin,
+                 int64_t steps, Type elem, bool dot, linalg::LinalgOp cast,
+                 bool indexDestByPanel = true);
+
   /// The operand the kernel reads as A for one batch: in place, or a copy
   /// (widened to f32 for the f32 kernel on narrow types; made row-major for
   /// the dot kernel when transposed). Sets `copy` when the caller must free

@@ -42,20 +42,51 @@ MemRefType KernelBuilder::packedType(int64_t n, int64_t k, Type elem) const {
 
 Value KernelBuilder::packB(const MatrixOperand &bOp, ValueRange batch, int64_t n, int64_t k,
             Type elem, bool dot, linalg::LinalgOp cast) {
-  Type f32 = b.getF32Type();
-  unsigned lanes = cfg.lanes, nr = cfg.nr, nv = nr / lanes;
+  unsigned nr = cfg.nr;
   int64_t fullPanels = n / nr;
   int64_t tailCols = n % nr, kSteps = dot ? k / 2 : k;
-  Value bMem = bOp.mem;
   Value packed = alloc(packedType(n, k, elem));
+  if (fullPanels > 0) {
+    loop(fullPanels, 1, [&](Value jb) {
+      packPanel(bOp, batch, packed, jb, mulc(jb, nr), nr, /*kBegin=*/nullptr,
+                kSteps, elem, dot, cast);
+    }, /*parallel=*/true);
+  }
+  // The last panel: zeros, then its columns one by one (O(k * nr)).
+  if (tailCols)
+    packPanel(bOp, batch, packed, idx(fullPanels), /*col0=*/nullptr, tailCols,
+              /*kBegin=*/nullptr, kSteps, elem, dot, cast);
+  return packed;
+}
+
+Value KernelBuilder::packPanelSlice(const MatrixOperand &bOp, ValueRange batch,
+                                    Value jb, int64_t cols, Value kBegin,
+                                    int64_t steps, Type elem, bool dot,
+                                    linalg::LinalgOp cast) {
+  unsigned nr = cfg.nr;
+  Value slice =
+      alloc(dot ? MemRefType::get({steps, 2 * int64_t(nr)}, elem)
+                : MemRefType::get({steps, int64_t(nr)}, b.getF32Type()));
+  packPanel(bOp, batch, slice, jb, mulc(jb, nr), cols, kBegin, steps, elem,
+            dot, cast, /*indexDestByPanel=*/false);
+  return slice;
+}
+
+void KernelBuilder::packPanel(const MatrixOperand &bOp, ValueRange batch,
+                              Value dest, Value jb, Value col0, int64_t cols,
+                              Value kBegin, int64_t steps, Type elem, bool dot,
+                              linalg::LinalgOp cast, bool indexDestByPanel) {
+  Type f32 = b.getF32Type();
+  unsigned lanes = cfg.lanes, nr = cfg.nr, nv = nr / lanes;
+  Value bMem = bOp.mem;
   auto f32Vec = VectorType::get({lanes}, f32);
   auto pairVec = VectorType::get({2 * lanes}, elem);
   auto intVec = VectorType::get({lanes}, b.getI32Type());
   // `width` consecutive elements of B's source, converted to `elem`.
   Type srcElem = getElementTypeOrSelf(bMem.getType());
   auto loadVec = [&](int64_t width, ValueRange ix) -> Value {
-    Value v = vector::LoadOp::create(
-        b, loc, VectorType::get({width}, srcElem), bMem, ix);
+    Value v = vector::LoadOp::create(b, loc, VectorType::get({width}, srcElem),
+                                     bMem, ix);
     return cast ? applyBody(cast, v) : v;
   };
   auto loadOne = [&](ValueRange ix) -> Value {
@@ -72,148 +103,46 @@ Value KernelBuilder::packB(const MatrixOperand &bOp, ValueRange batch, int64_t n
     Type to = isa<VectorType>(x.getType()) ? Type(f32Vec) : f32;
     return arith::ExtFOp::create(b, loc, to, x);
   };
-  // Packs one element: column c of panel jb, k step kk (a pair for dot).
-  auto packOne = [&](Value jb, Value kk, Value c) {
-    Value col = addIdx(mulc(jb, nr), c);
-    if (dot) {
-      for (int64_t p = 0; p < 2; ++p) {
-        Value x = loadOne(bAt(addc(mulc(kk, 2), p), col));
-        memref::StoreOp::create(b, loc, x, packed,
-                                ValueRange{jb, kk, addc(mulc(c, 2), p)});
-      }
-    } else {
-      Value x = loadOne(bAt(kk, col));
-      memref::StoreOp::create(b, loc, widen(x), packed,
-                              ValueRange{jb, kk, c});
-    }
+  // Where k step `kk`, column `c` of the panel goes.
+  auto destAt = [&](Value kk, Value c) -> SmallVector<Value> {
+    if (indexDestByPanel)
+      return {jb, kk, c};
+    return {kk, c};
   };
-  if (fullPanels > 0) {
-    loop(fullPanels, 1, [&](Value jb) {
-      Value col0 = mulc(jb, nr);
-      if (bOp.transposed) {
-        // Rows of the copy: the panel's nr columns (rows of B^T);
-        // columns: k (k pairs for dot).
-        emitTransposeCopy(
-            nr, kSteps, lanes,
-            [&](Value r, Value kk) -> Value {
-              Value row = addIdx(col0, r);
-              if (dot) {
-                Value x = loadVec(2 * lanes, at(batch, {row, mulc(kk, 2)}));
-                return vector::BitCastOp::create(b, loc, intVec, x);
-              }
-              return widen(loadVec(lanes, at(batch, {row, kk})));
-            },
-            [&](Value kk, Value r0, Value v) {
-              if (dot) {
-                v = vector::BitCastOp::create(b, loc, pairVec, v);
-                r0 = mulc(r0, 2);
-              }
-              vector::StoreOp::create(b, loc, v, packed,
-                                      ValueRange{jb, kk, r0});
-            },
-            [&](Value r, Value kk) { packOne(jb, kk, r); });
-        return;
-      }
-      loop(kSteps, 1, [&](Value kk) {
-        for (unsigned v = 0; v < nv; ++v) {
-          Value col = addc(col0, v * lanes);
-          if (dot) {
-            Value row0 = mulc(kk, 2);
-            Value even = loadVec(lanes, bAt(row0, col));
-            Value odd = loadVec(lanes, bAt(addc(row0, 1), col));
-            Value pairs = vector::InterleaveOp::create(b, loc, even, odd);
-            vector::StoreOp::create(b, loc, pairs, packed,
-                                    {jb, kk, idx(2 * v * lanes)});
-          } else {
-            Value x = loadVec(lanes, bAt(kk, col));
-            vector::StoreOp::create(b, loc, widen(x), packed,
-                                    {jb, kk, idx(v * lanes)});
-          }
-        }
-      });
-    }, /*parallel=*/true);
-  }
-  if (tailCols) {
-    // The last panel: zeros, then its columns one by one (O(k * nr)).
-    Value jb = idx(fullPanels);
-    VectorType rowVec = dot ? pairVec : f32Vec;
-    Value zero = arith::ConstantOp::create(
-        b, loc, rowVec, DenseElementsAttr::get(rowVec, b.getZeroAttr(
-                                                          rowVec.getElementType())));
-    loop(kSteps, 1, [&](Value kk) {
-      for (unsigned v = 0; v < nv; ++v)
-        vector::StoreOp::create(b, loc, zero, packed,
-                                {jb, kk, idx((dot ? 2 : 1) * v * lanes)});
-      loop(tailCols, 1, [&](Value c) { packOne(jb, kk, c); });
-    });
-  }
-  return packed;
-}
-
-Value KernelBuilder::packPanelSlice(const MatrixOperand &bOp, ValueRange batch,
-                                    Value jb, int64_t cols, Value kBegin,
-                                    int64_t steps, Type elem, bool dot,
-                                    linalg::LinalgOp cast) {
-  Type f32 = b.getF32Type();
-  unsigned lanes = cfg.lanes, nr = cfg.nr, nv = nr / lanes;
-  Value bMem = bOp.mem;
-  Value slice = alloc(dot ? MemRefType::get({steps, 2 * int64_t(nr)}, elem)
-                          : MemRefType::get({steps, int64_t(nr)}, f32));
-  auto f32Vec = VectorType::get({lanes}, f32);
-  auto pairVec = VectorType::get({2 * lanes}, elem);
-  auto intVec = VectorType::get({lanes}, b.getI32Type());
-  Type srcElem = getElementTypeOrSelf(bMem.getType());
-  auto loadVec = [&](int64_t width, ValueRange ix) -> Value {
-    Value v = vector::LoadOp::create(b, loc, VectorType::get({width}, srcElem),
-                                     bMem, ix);
-    return cast ? applyBody(cast, v) : v;
-  };
-  auto loadOne = [&](ValueRange ix) -> Value {
-    Value v = memref::LoadOp::create(b, loc, bMem, ix);
-    return cast ? applyBody(cast, v) : v;
-  };
-  auto bAt = [&](Value row, Value col) {
-    return bOp.transposed ? at(batch, {col, row}) : at(batch, {row, col});
-  };
-  auto widen = [&](Value x) -> Value {
-    if (getElementTypeOrSelf(x.getType()) == f32)
-      return x;
-    Type to = isa<VectorType>(x.getType()) ? Type(f32Vec) : f32;
-    return arith::ExtFOp::create(b, loc, to, x);
-  };
-  Value col0 = mulc(jb, nr);
-  // The k step (pair for dot) `kk` of the slice, as B's row (first of pair).
+  // The k step (pair for dot) `kk` of the panel, as B's row (first of pair).
   auto row = [&](Value kk) {
-    Value step = addIdx(kBegin, kk);
+    Value step = kBegin ? addIdx(kBegin, kk) : kk;
     return dot ? mulc(step, 2) : step;
   };
+  // Packs one element: column c, k step kk (a pair for dot).
   auto packOne = [&](Value kk, Value c) {
-    Value col = addIdx(col0, c);
+    Value col = addIdx(col0 ? col0 : mulc(jb, nr), c);
     if (dot) {
       for (int64_t p = 0; p < 2; ++p) {
         Value x = loadOne(bAt(addc(row(kk), p), col));
-        memref::StoreOp::create(b, loc, x, slice,
-                                ValueRange{kk, addc(mulc(c, 2), p)});
+        memref::StoreOp::create(b, loc, x, dest,
+                                destAt(kk, addc(mulc(c, 2), p)));
       }
     } else {
       Value x = loadOne(bAt(row(kk), col));
-      memref::StoreOp::create(b, loc, widen(x), slice, ValueRange{kk, c});
+      memref::StoreOp::create(b, loc, widen(x), dest, destAt(kk, c));
     }
   };
   if (cols < int64_t(nr)) {
-    // The last panel: zeros, then its columns one by one.
+    // A last panel: zeros, then its columns one by one.
     VectorType rowVec = dot ? pairVec : f32Vec;
     Value zero = arith::ConstantOp::create(
         b, loc, rowVec,
         DenseElementsAttr::get(rowVec, b.getZeroAttr(rowVec.getElementType())));
     loop(steps, 1, [&](Value kk) {
       for (unsigned v = 0; v < nv; ++v)
-        vector::StoreOp::create(b, loc, zero, slice,
-                                ValueRange{kk, idx((dot ? 2 : 1) * v * lanes)});
+        vector::StoreOp::create(b, loc, zero, dest,
+                                destAt(kk, idx((dot ? 2 : 1) * v * lanes)));
       loop(cols, 1, [&](Value c) { packOne(kk, c); });
     });
-    return slice;
+    return;
   }
+  assert(col0 && "a full panel needs its first column");
   if (bOp.transposed) {
     // nr rows of B^T (the panel's columns) x `steps` k steps, transposed
     // `lanes` x `lanes` in registers (for dot, a k pair is one i32).
@@ -232,28 +161,28 @@ Value KernelBuilder::packPanelSlice(const MatrixOperand &bOp, ValueRange batch,
             v = vector::BitCastOp::create(b, loc, pairVec, v);
             r0 = mulc(r0, 2);
           }
-          vector::StoreOp::create(b, loc, v, slice, ValueRange{kk, r0});
+          vector::StoreOp::create(b, loc, v, dest, destAt(kk, r0));
         },
         [&](Value r, Value kk) { packOne(kk, r); });
-    return slice;
+    return;
   }
   loop(steps, 1, [&](Value kk) {
     for (unsigned v = 0; v < nv; ++v) {
       Value col = addc(col0, v * lanes);
       if (dot) {
-        Value even = loadVec(lanes, bAt(row(kk), col));
-        Value odd = loadVec(lanes, bAt(addc(row(kk), 1), col));
+        Value first = row(kk);
+        Value even = loadVec(lanes, bAt(first, col));
+        Value odd = loadVec(lanes, bAt(addc(first, 1), col));
         Value pairs = vector::InterleaveOp::create(b, loc, even, odd);
-        vector::StoreOp::create(b, loc, pairs, slice,
-                                ValueRange{kk, idx(2 * v * lanes)});
+        vector::StoreOp::create(b, loc, pairs, dest,
+                                destAt(kk, idx(2 * v * lanes)));
       } else {
         Value x = loadVec(lanes, bAt(row(kk), col));
-        vector::StoreOp::create(b, loc, widen(x), slice,
-                                ValueRange{kk, idx(v * lanes)});
+        vector::StoreOp::create(b, loc, widen(x), dest,
+                                destAt(kk, idx(v * lanes)));
       }
     }
   });
-  return slice;
 }
 
 Value KernelBuilder::widenCopy(Value src, ValueRange batch, int64_t rows, int64_t cols) {

@@ -33,76 +33,42 @@ Type narrowFloatAsInteger(Type type) {
   return asInt;
 }
 
-/// llvm.insertelement into a narrow float vector -> into its integer twin.
-struct InsertElementAsIntegers : OpRewritePattern<LLVM::InsertElementOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(LLVM::InsertElementOp op,
+/// An op that only moves bits (llvm.insertelement, llvm.extractelement,
+/// llvm.intr.masked.load/store) on narrow floats -> the same op on their
+/// integer twins: float operands bitcast in, float results bitcast out.
+template <typename MoveOp>
+struct MoveAsIntegers : OpRewritePattern<MoveOp> {
+  using OpRewritePattern<MoveOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(MoveOp op,
                                 PatternRewriter &rewriter) const override {
-    Type asInt = narrowFloatAsInteger(op.getType());
-    if (!asInt)
-      return rewriter.notifyMatchFailure(op, "not a narrow float vector");
+    auto asInteger = [](Value v) { return narrowFloatAsInteger(v.getType()); };
+    if (llvm::none_of(op->getOperands(), asInteger) &&
+        llvm::none_of(op->getResults(), asInteger))
+      return rewriter.notifyMatchFailure(op, "moves no narrow floats");
     Location loc = op.getLoc();
-    Value vec = LLVM::BitcastOp::create(rewriter, loc, asInt, op.getVector());
-    Value elem = LLVM::BitcastOp::create(
-        rewriter, loc, narrowFloatAsInteger(op.getValue().getType()),
-        op.getValue());
-    Value ins = LLVM::InsertElementOp::create(rewriter, loc, vec, elem,
-                                              op.getPosition());
-    rewriter.replaceOpWithNewOp<LLVM::BitcastOp>(op, op.getType(), ins);
-    return success();
-  }
-};
-
-/// llvm.extractelement from a narrow float vector -> from its integer twin.
-struct ExtractElementAsIntegers : OpRewritePattern<LLVM::ExtractElementOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(LLVM::ExtractElementOp op,
-                                PatternRewriter &rewriter) const override {
-    Type asInt = narrowFloatAsInteger(op.getVector().getType());
-    if (!asInt)
-      return rewriter.notifyMatchFailure(op, "not a narrow float vector");
-    Location loc = op.getLoc();
-    Value vec = LLVM::BitcastOp::create(rewriter, loc, asInt, op.getVector());
-    Value ext =
-        LLVM::ExtractElementOp::create(rewriter, loc, vec, op.getPosition());
-    rewriter.replaceOpWithNewOp<LLVM::BitcastOp>(op, op.getType(), ext);
-    return success();
-  }
-};
-
-/// llvm.intr.masked.store of narrow floats -> of integers.
-struct MaskedStoreAsIntegers : OpRewritePattern<LLVM::MaskedStoreOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(LLVM::MaskedStoreOp op,
-                                PatternRewriter &rewriter) const override {
-    Type asInt = narrowFloatAsInteger(op.getValue().getType());
-    if (!asInt)
-      return rewriter.notifyMatchFailure(op, "not a narrow float vector");
-    Value bits =
-        LLVM::BitcastOp::create(rewriter, op.getLoc(), asInt, op.getValue());
-    rewriter.modifyOpInPlace(op, [&] { op.getValueMutable().assign(bits); });
-    return success();
-  }
-};
-
-/// llvm.intr.masked.load of narrow floats -> of integers (the pass-through
-/// value bitcast too), bitcast back.
-struct MaskedLoadAsIntegers : OpRewritePattern<LLVM::MaskedLoadOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(LLVM::MaskedLoadOp op,
-                                PatternRewriter &rewriter) const override {
-    Type asInt = narrowFloatAsInteger(op.getType());
-    if (!asInt)
-      return rewriter.notifyMatchFailure(op, "not a narrow float vector");
-    Location loc = op.getLoc();
-    Value passThru = op.getPassThru();
-    if (passThru)
-      passThru = LLVM::BitcastOp::create(rewriter, loc, asInt, passThru);
-    auto load = LLVM::MaskedLoadOp::create(
-        rewriter, loc, asInt, op.getData(), op.getMask(), passThru,
-        op.getAlignmentAttr(), op.getNontemporalAttr());
-    rewriter.replaceOpWithNewOp<LLVM::BitcastOp>(op, op.getType(),
-                                                 load.getResult());
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands()) {
+      Type bits = asInteger(operand);
+      operands.push_back(
+          bits ? LLVM::BitcastOp::create(rewriter, loc, bits, operand)
+               : operand);
+    }
+    Operation *moved = rewriter.clone(*op.getOperation());
+    rewriter.modifyOpInPlace(moved, [&] {
+      moved->setOperands(operands);
+      for (OpResult result : moved->getResults())
+        if (Type bits = asInteger(result))
+          result.setType(bits);
+    });
+    SmallVector<Value> results;
+    for (auto [before, after] :
+         llvm::zip_equal(op->getResults(), moved->getResults()))
+      results.push_back(before.getType() == after.getType()
+                            ? Value(after)
+                            : LLVM::BitcastOp::create(rewriter, loc,
+                                                      before.getType(), after)
+                                  .getResult());
+    rewriter.replaceOp(op, results);
     return success();
   }
 };
@@ -112,9 +78,10 @@ struct LowpNarrowFloatMovesAsIntegersPass
           LowpNarrowFloatMovesAsIntegersPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<MaskedStoreAsIntegers, MaskedLoadAsIntegers,
-                 InsertElementAsIntegers, ExtractElementAsIntegers>(
-        &getContext());
+    patterns.add<MoveAsIntegers<LLVM::MaskedStoreOp>,
+                 MoveAsIntegers<LLVM::MaskedLoadOp>,
+                 MoveAsIntegers<LLVM::InsertElementOp>,
+                 MoveAsIntegers<LLVM::ExtractElementOp>>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
