@@ -1,10 +1,10 @@
 //===- PrecisionReport.cpp - why each op got its precision ----------------===//
 
-#include "lowp/IR/WeightArguments.h"
 #include "lowp/Analysis/PrecisionReport.h"
 
 #include "lowp/Analysis/FP8Candidates.h"
 #include "lowp/IR/LowpDialect.h"
+#include "lowp/IR/WeightArguments.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -120,10 +120,8 @@ static bool isTensorView(Operation *op) {
 /// elementwise op converts each element as it reads it.
 static bool canFuseIntoConsumer(OpOperand &use) {
   Operation *user = use.getOwner();
-  if (isMatrixOp(user)) {
-    auto dps = dyn_cast<DestinationStyleOpInterface>(user);
-    return dps && dps.isDpsInput(&use);
-  }
+  if (isMatrixOp(user))
+    return isMatrixInput(use);
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(user))
     return isElementwiseOp(user) && linalgOp.isDpsInput(&use);
   return isElementwiseOp(user);

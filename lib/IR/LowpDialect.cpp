@@ -1,8 +1,8 @@
 //===- LowpDialect.cpp - lowp dialect -------------------------------------===//
 
-#include "lowp/IR/WeightArguments.h"
 #include "lowp/IR/LowpDialect.h"
 #include "lowp/IR/TrainingStep.h"
+#include "lowp/IR/WeightArguments.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"

@@ -7,12 +7,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "lowp/IR/WeightArguments.h"
 #include "lowp/IR/TargetResolution.h"
 #include "lowp/Analysis/FP8Candidates.h"
 #include "lowp/Analysis/FP8Selection.h"
 #include "lowp/Analysis/PrecisionReport.h"
 #include "lowp/IR/TrainingStep.h"
+#include "lowp/IR/WeightArguments.h"
 #include "lowp/Target/TargetInfo.h"
 #include "lowp/Transforms/Passes.h"
 
