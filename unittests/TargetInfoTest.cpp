@@ -6,6 +6,8 @@
 #include "mlir/IR/MLIRContext.h"
 #include "gtest/gtest.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace mlir::lowp;
 
@@ -101,6 +103,37 @@ TEST(TargetInfo, MmaSyncTilings) {
     EXPECT_LE(bytes, 48u * 1024) << target.name.str();
     EXPECT_EQ(target.vendor, Vendor::NVIDIA) << target.name.str();
   }
+}
+
+TEST(TargetInfo, MmaSyncFP8Tilings) {
+  // FP8 tensor-core kernels (mma.sync m16n8k32): exactly the NVIDIA rows
+  // with FP8 tensor cores, for both OCP formats and nothing else.
+  for (const TargetInfo &target : getAllTargets()) {
+    bool fp8 = target.vendor == Vendor::NVIDIA &&
+               target.hasMatrixUnit(Format::F8E4M3FN);
+    EXPECT_EQ(target.mmaSyncFP8.valid(), fp8) << target.name.str();
+    if (!fp8)
+      continue;
+    const GPUGemmTiling &t = target.mmaSyncFP8;
+    EXPECT_EQ(target.getGemmTiling(Format::F8E4M3FN), &t) << target.name.str();
+    EXPECT_EQ(target.getGemmTiling(Format::F8E5M2), &t) << target.name.str();
+    EXPECT_EQ(target.getGemmTiling(Format::F8E4M3FNUZ), nullptr)
+        << target.name.str();
+    EXPECT_EQ(t.mma.m, 16u);
+    EXPECT_EQ(t.mma.n, 8u);
+    EXPECT_EQ(t.mma.k, 32u);
+    EXPECT_EQ(t.blockK % t.mma.k, 0u);
+    // 16-byte chunks of 16 values shared evenly by the threads; padded
+    // stages (B as [k][n] or [n][k]) within 48 KB of static shared memory.
+    EXPECT_EQ((t.blockM * t.blockK / 16) % t.threads(), 0u);
+    EXPECT_EQ((t.blockN * t.blockK / 16) % t.threads(), 0u);
+    unsigned bytes =
+        t.stages * (t.blockM * (t.blockK + 16) +
+                    std::max(t.blockK * (t.blockN + 16),
+                             t.blockN * (t.blockK + 16)));
+    EXPECT_LE(bytes, 48u * 1024) << target.name.str();
+  }
+  EXPECT_EQ(lookupTarget("sm_80")->getGemmTiling(Format::F8E4M3FN), nullptr);
 }
 
 TEST(TargetInfo, FormatTypeRoundTrip) {

@@ -6,7 +6,8 @@
 #                     <chip> in bf16, f16 (and FP8 on sm_89+), lowered by
 #                     lowp-pipeline-nvvm and linked into executables with
 #                     harness.cpp; gemm-bench (gemm_bench.cpp with the GEMMs
-#                     compiled under calling-convention=device)
+#                     compiled under calling-convention=device: bf16, f16,
+#                     and FP8 E4M3 with B stored [n][k] on sm_89+)
 #   out/<chip>/lib/   liblowp_cuda_runtime.so (the executables' only
 #                     non-system library besides the driver's libcuda.so.1)
 #   out/<chip>/ref/   the f32 outputs of the same models on this CPU
@@ -78,7 +79,7 @@ for CHIP in "${@:-sm_90}"; do
       for s in $shapes; do
         IFS=x read -r M N K <<< "$s"
         name="gemm_${fmt}_${M}_${N}_${K}"
-        echo "GEMM($name, \"$fmt\", $M, $N, $K)" >> "$TMP/gemms.inc"
+        echo "GEMM($name, \"$fmt\", $M, $N, $K, false)" >> "$TMP/gemms.inc"
         cat <<MLIR
 func.func @$name(%a: memref<${M}x${K}x$fmt>, %b: memref<${K}x${N}x$fmt>, %c: memref<${M}x${N}xf32>, %iters: index) attributes {llvm.emit_c_interface} {
   %c0 = arith.constant 0 : index
@@ -91,6 +92,37 @@ func.func @$name(%a: memref<${M}x${K}x$fmt>, %b: memref<${K}x${N}x$fmt>, %c: mem
 MLIR
       done
     done
+    # FP8 (E4M3 x E4M3, f32 accumulation, the mma.sync m16n8k32 kernel) on
+    # chips with FP8 tensor cores, B stored [n][k] as torch._scaled_mm
+    # (cuBLAS's FP8 GEMM) takes it.
+    case "$CHIP" in
+      sm_89|sm_90|sm_100)
+        fmt=f8E4M3FN
+        for s in $shapes; do
+          IFS=x read -r M N K <<< "$s"
+          name="gemm_fp8_${M}_${N}_${K}"
+          echo "GEMM($name, \"$fmt\", $M, $N, $K, true)" >> "$TMP/gemms.inc"
+          cat <<MLIR
+func.func @$name(%a: memref<${M}x${K}x$fmt>, %b: memref<${N}x${K}x$fmt>, %c: memref<${M}x${N}xf32>, %iters: index) attributes {llvm.emit_c_interface} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %iters step %c1 {
+    linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>],
+                    iterator_types = ["parallel", "parallel", "reduction"]}
+        ins(%a, %b : memref<${M}x${K}x$fmt>, memref<${N}x${K}x$fmt>) outs(%c : memref<${M}x${N}xf32>) {
+    ^bb0(%x: $fmt, %y: $fmt, %acc: f32):
+      %xf = arith.extf %x : $fmt to f32
+      %yf = arith.extf %y : $fmt to f32
+      %p = arith.mulf %xf, %yf : f32
+      %s = arith.addf %acc, %p : f32
+      linalg.yield %s : f32
+    }
+  }
+  return
+}
+MLIR
+        done ;;
+    esac
   } > "$TMP/gemms.mlir"
   "$FPOPT" "$TMP/gemms.mlir" -lowp-pipeline-nvvm="chip=$CHIP cuda-path=$CUDA calling-convention=device" -o "$TMP/gemms.lowered.mlir"
   python3 "$ROOT/test/Pipelines/Inputs/extract_gpu_asm.py" --no-asm --split-dir "$OUT/ptx" < "$TMP/gemms.lowered.mlir"

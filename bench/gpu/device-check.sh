@@ -11,9 +11,10 @@
 #   2. the lit tests gated on cuda-device, where a build tree is present;
 #   3. HMMA instructions in the SASS of the GEMM kernels, where the CUDA
 #      tools are present;
-#   4. GEMMs (4096^3 and a BERT-base layer's shapes; bf16, f16; FP8 E4M3 on
-#      sm_89+ for cuBLAS only: fp-opt has no FP8 tensor-core kernel yet)
-#      next to cuBLAS: one table of TFLOP/s and the ratio.
+#   4. GEMMs (4096^3 and a BERT-base layer's shapes; bf16, f16; FP8 E4M3
+#      on sm_89+: fp-opt's mma.sync m16n8k32 kernel next to
+#      torch._scaled_mm, both with B stored [n][k]) next to cuBLAS: one
+#      table of TFLOP/s and the ratio.
 # Usage: bash bench/gpu/device-check.sh [chip]   (default: from the driver)
 # Exit status: non-zero when a correctness check failed.
 set -uo pipefail
@@ -74,7 +75,7 @@ if command -v ptxas > /dev/null && command -v cuobjdump > /dev/null; then
   for ptx in "$OUT"/ptx/*.ptx; do
     cubin="${ptx%.ptx}.cubin"
     ptxas -arch="$CHIP" "$ptx" -o "$cubin" && \
-      echo "$(basename "${ptx%.ptx}"): $(cuobjdump -sass "$cubin" | grep -c HMMA) HMMA, $(cuobjdump -sass "$cubin" | grep -c LDSM) LDSM, $(cuobjdump -sass "$cubin" | grep -c LDGSTS) LDGSTS"
+      echo "$(basename "${ptx%.ptx}"): $(cuobjdump -sass "$cubin" | grep -c 'HMMA\|QMMA') HMMA/QMMA, $(cuobjdump -sass "$cubin" | grep -c LDSM) LDSM, $(cuobjdump -sass "$cubin" | grep -c LDGSTS) LDGSTS"
   done
 else
   echo "skipped: no ptxas/cuobjdump (the driver JIT-compiles the PTX)"
@@ -100,7 +101,6 @@ for spec in $specs; do
   if [ -n "$ours" ] && [ -n "$theirs" ] && [ "$theirs" != "n/a" ]; then
     ratio=$(awk -v a="$ours" -v b="$theirs" 'BEGIN { printf "%.2f", a / b }')
   fi
-  [ "$fmt" = f8E4M3FN ] && ours=${ours:-"no kernel"}
   printf "%-9s %-16s %12s %12s %7s  %s\n" "$fmt" "$shape" "${ours:-?}" "${theirs:-n/a}" "$ratio" "$check"
 done
 grep -v "^cublas .* TFLOP/s$" "$OUT/gemm-cublas.txt" | sed 's/^/  /'

@@ -4,9 +4,11 @@
 // lowp-pipeline-nvvm compiled (calling-convention=device: they take device
 // buffers; each runs `iters` GEMMs C += A * B back to back on one stream)
 // and liblowp_cuda_runtime.so. For every shape: A and B random in [-1, 1]
-// in the 16-bit format, one GEMM from C = 0 checked on 256 random entries
-// against a double-precision dot product (|error| <= 2^-16 * sum |a b|: f32
-// accumulation of exact products), then the time per GEMM as
+// in the GEMM's format (bf16, f16, or FP8 E4M3 with B stored [n][k], as
+// cuBLAS's FP8 GEMM takes it), one GEMM from C = 0 checked on 256 random
+// entries against a double-precision dot product (|error| <= 2^-16 *
+// sum |a b|: f32 accumulation of products exact in f32), then the time per
+// GEMM as
 // (T(iters = n) - T(iters = 1)) / (n - 1), which removes the call's fixed
 // cost (stream creation, synchronization). Prints one line per shape:
 //   ours <format> <M>x<N>x<K> <TFLOP/s> TFLOP/s check PASS|FAIL <max error>
@@ -38,18 +40,20 @@ using GemmFn = void (*)(MemRef2D *, MemRef2D *, MemRef2D *, int64_t);
 struct Gemm {
   const char *format;
   int64_t m, n, k;
+  bool bTransposed; ///< B stored [n][k]
   GemmFn fn;
 };
 } // namespace
 
-#define GEMM(NAME, FORMAT, M, N, K)                                             \
+#define GEMM(NAME, FORMAT, M, N, K, BT)                                         \
   extern "C" void _mlir_ciface_##NAME(MemRef2D *, MemRef2D *, MemRef2D *,      \
                                       int64_t);
 #include "gemms.inc"
 #undef GEMM
 
 static const Gemm kGemms[] = {
-#define GEMM(NAME, FORMAT, M, N, K) {FORMAT, M, N, K, _mlir_ciface_##NAME},
+#define GEMM(NAME, FORMAT, M, N, K, BT)                                         \
+  {FORMAT, M, N, K, BT, _mlir_ciface_##NAME},
 #include "gemms.inc"
 #undef GEMM
 };
@@ -79,6 +83,34 @@ float fromF16(uint16_t u) {
   return static_cast<float>(h);
 }
 
+/// OCP E4M3 (f8E4M3FN: bias 7, no infinities, 448 the largest finite),
+/// rounded to nearest even; inputs here are in [-1, 1].
+uint16_t toE4M3(float x) {
+  uint16_t sign = std::signbit(x) ? 0x80 : 0;
+  float a = std::fabs(x);
+  if (a == 0)
+    return sign;
+  int e;
+  std::frexp(a, &e); // a = f * 2^e, f in [0.5, 1)
+  int exponent = std::max(e - 1, -6); // subnormals below 2^-6
+  float step = std::ldexp(1.0f, exponent - 3);
+  float q = std::nearbyint(a / step) * step; // ties to even (default mode)
+  int qe;
+  std::frexp(q, &qe);
+  int biased = std::max(qe - 1, -6) + 7;
+  uint16_t mant = static_cast<uint16_t>(
+      std::lround(q / std::ldexp(1.0f, std::max(qe - 1, -6) - 3)) & 7);
+  if (q < std::ldexp(1.0f, -6))
+    return sign | static_cast<uint16_t>(std::lround(q / std::ldexp(1.0f, -9)));
+  return sign | static_cast<uint16_t>(biased << 3) | mant;
+}
+float fromE4M3(uint16_t v) {
+  int exponent = (v >> 3) & 15, mant = v & 7;
+  float a = exponent ? std::ldexp(1.0f + mant / 8.0f, exponent - 7)
+                     : std::ldexp(mant / 8.0f, -6);
+  return (v & 0x80) ? -a : a;
+}
+
 MemRef2D deviceMatrix(int64_t rows, int64_t cols, size_t elementBytes,
                       const void *host) {
   size_t bytes = rows * cols * elementBytes;
@@ -104,28 +136,48 @@ int main() {
   bool allPass = true;
   for (const Gemm &g : kGemms) {
     bool bf16 = std::strcmp(g.format, "bf16") == 0;
+    bool fp8 = std::strcmp(g.format, "f8E4M3FN") == 0;
+    auto narrow = [&](float x) -> uint16_t {
+      return fp8 ? toE4M3(x) : bf16 ? toBF16(x) : toF16(x);
+    };
+    auto widen = [&](uint16_t v) {
+      return fp8 ? fromE4M3(v) : bf16 ? fromBF16(v) : fromF16(v);
+    };
+    size_t elementBytes = fp8 ? 1 : 2;
+    // Host copies of the values (16-bit codes, or FP8 codes), and the
+    // device layout's bytes.
     std::vector<uint16_t> a(g.m * g.k), b(g.k * g.n);
     for (auto &v : a)
-      v = bf16 ? toBF16(dist(rng)) : toF16(dist(rng));
+      v = narrow(dist(rng));
     for (auto &v : b)
-      v = bf16 ? toBF16(dist(rng)) : toF16(dist(rng));
+      v = narrow(dist(rng));
+    auto bytes = [&](const std::vector<uint16_t> &v) {
+      std::vector<uint8_t> out(v.size() * elementBytes);
+      for (size_t i = 0; i < v.size(); ++i)
+        std::memcpy(&out[i * elementBytes], &v[i], elementBytes);
+      return out;
+    };
     std::vector<float> zero(g.m * g.n, 0.0f), c(g.m * g.n);
-    MemRef2D da = deviceMatrix(g.m, g.k, 2, a.data());
-    MemRef2D db = deviceMatrix(g.k, g.n, 2, b.data());
+    MemRef2D da = deviceMatrix(g.m, g.k, elementBytes, bytes(a).data());
+    // b holds B[p][j] at b[p * n + j], or with B stored [n][k] at
+    // b[j * k + p].
+    MemRef2D db = g.bTransposed
+                      ? deviceMatrix(g.n, g.k, elementBytes, bytes(b).data())
+                      : deviceMatrix(g.k, g.n, elementBytes, bytes(b).data());
     MemRef2D dc = deviceMatrix(g.m, g.n, 4, zero.data());
 
     // Correctness: one GEMM from zero (this call also loads the module).
     g.fn(&da, &db, &dc, 1);
     mgpuMemcpy(c.data(), dc.aligned, c.size() * 4, nullptr);
     mgpuStreamSynchronize(nullptr);
-    auto widen = [&](uint16_t v) { return bf16 ? fromBF16(v) : fromF16(v); };
     double worst = 0;
     bool pass = true;
     for (int s = 0; s < 256; ++s) {
       int64_t i = rng() % g.m, j = rng() % g.n;
       double exact = 0, magnitude = 0;
       for (int64_t p = 0; p < g.k; ++p) {
-        double term = double(widen(a[i * g.k + p])) * widen(b[p * g.n + j]);
+        uint16_t bv = g.bTransposed ? b[j * g.k + p] : b[p * g.n + j];
+        double term = double(widen(a[i * g.k + p])) * widen(bv);
         exact += term;
         magnitude += std::fabs(term);
       }

@@ -35,6 +35,10 @@ constexpr TileShape kNoTile{};
 // ldmatrix nor m16n8 shapes.
 constexpr GPUGemmTiling kMmaSyncSm75{{16, 8, 8}, 128, 128, 32, 2, 4, 1};
 constexpr GPUGemmTiling kMmaSyncSm80{{16, 8, 16}, 128, 128, 32, 2, 4, 2};
+// FP8 (Ada, and Hopper/Blackwell without wgmma/tcgen05): m16n8k32, the same
+// block and warp tiles with slices 64 deep (64-byte rows, as the 16-bit
+// kernel's): two padded stages of 38 KB at most.
+constexpr GPUGemmTiling kMmaSyncFP8{{16, 8, 32}, 128, 128, 64, 2, 4, 2};
 // Subgroup sizes: NVIDIA warps are 32 lanes; CDNA (gfx9) runs wave64 only.
 constexpr unsigned kWarp = 32;
 constexpr unsigned kWave64 = 64;
@@ -78,18 +82,22 @@ static const TargetInfo kTargets[] = {
   {"sm_86", Vendor::NVIDIA, kF16 | kBF16 | kTF32, kF32 | kF16 | kBF16,
    kF16 | kBF16, F::BF16, FP8Flavor::None, {16, 8, 16}, kNoTile, 0, 0,
    "sm_86", "+ptx71", kMmaSyncSm80, {}, {}, {}, kWarp},
-  // Ada: adds FP8 E4M3/E5M2 tensor cores and cvt.rn.satfinite.e4m3x2.f32.
+  // Ada: adds FP8 E4M3/E5M2 tensor cores and cvt.rn.satfinite.e4m3x2.f32;
+  // FP8 mma.sync m16n8k32 needs PTX 8.4 (so does sm_90's).
   {"sm_89", Vendor::NVIDIA, kF16 | kBF16 | kTF32 | kFP8FN,
    kF32 | kF16 | kBF16, kF16 | kBF16 | kFP8FN, F::BF16, FP8Flavor::FN,
-   {16, 8, 16}, {16, 8, 32}, 0, 0, "sm_89", "+ptx81", kMmaSyncSm80, {}, {}, {}, kWarp},
+   {16, 8, 16}, {16, 8, 32}, 0, 0, "sm_89", "+ptx84", kMmaSyncSm80, {}, {}, {},
+   kWarp, kMmaSyncFP8},
   // Hopper: wgmma (m64nNk16 for 16-bit, k32 for FP8).
   {"sm_90", Vendor::NVIDIA, kF16 | kBF16 | kTF32 | kFP8FN,
    kF32 | kF16 | kBF16, kF16 | kBF16 | kFP8FN, F::BF16, FP8Flavor::FN,
-   {64, 256, 16}, {64, 256, 32}, 0, 0, "sm_90", "+ptx80", kMmaSyncSm80, {}, {}, {}, kWarp},
+   {64, 256, 16}, {64, 256, 32}, 0, 0, "sm_90", "+ptx84", kMmaSyncSm80, {}, {}, {},
+   kWarp, kMmaSyncFP8},
   // Blackwell: adds MX block-scaled fp8/fp6/fp4.
   {"sm_100", Vendor::NVIDIA, kF16 | kBF16 | kTF32 | kFP8FN | kMX,
    kF32 | kF16 | kBF16, kF16 | kBF16 | kFP8FN | kMX, F::BF16, FP8Flavor::FN,
-   {128, 256, 16}, {128, 256, 32}, 0, 0, "sm_100", "+ptx86", kMmaSyncSm80, {}, {}, {}, kWarp},
+   {128, 256, 16}, {128, 256, 32}, 0, 0, "sm_100", "+ptx86", kMmaSyncSm80, {}, {}, {},
+   kWarp, kMmaSyncFP8},
 
   // AMD. MI100: fp16 and bf16 MFMA, bf16 at half the fp16 rate.
   {"gfx908", Vendor::AMD, kF16 | kBF16, kF32 | kF16, kF16, F::F16,
@@ -164,6 +172,8 @@ const GPUGemmTiling *TargetInfo::getGemmTiling(Format f) const {
   const GPUGemmTiling *t = nullptr;
   if (vendor == Vendor::NVIDIA && (f == F::F16 || f == F::BF16))
     t = &mmaSync16;
+  else if (vendor == Vendor::NVIDIA && (f == getE4M3() || f == getE5M2()))
+    t = &mmaSyncFP8;
   else if (vendor == Vendor::AMD && f == F::F16)
     t = &mfmaF16;
   else if (vendor == Vendor::AMD && f == F::BF16)
@@ -333,6 +343,7 @@ void mlir::lowp::printTargetTable(raw_ostream &os, bool json) {
              << "\", \"tile16\": \"" << tileToString(t.tile16)
              << "\", \"tile8\": \"" << tileToString(t.tile8)
              << "\", \"mmaSync16\": \"" << gemmTilingToString(t.mmaSync16)
+             << "\", \"mmaSyncFP8\": \"" << gemmTilingToString(t.mmaSyncFP8)
              << "\", \"mfmaF16\": \"" << gemmTilingToString(t.mfmaF16)
              << "\", \"mfmaBF16\": \"" << gemmTilingToString(t.mfmaBF16)
              << "\", \"mfmaFP8\": \"" << gemmTilingToString(t.mfmaFP8)

@@ -52,14 +52,14 @@
 // HOST: llvm.call @mgpuMemcpy([[HOSTRESULT]],
 // HOST: llvm.call @mgpuMemFree
 // HOST: llvm.call @mgpuStreamSynchronize
-// HOST: gpu.binary @mlp_kernel [#gpu.object<#nvvm.target<chip = "sm_90", features = "+ptx80">
+// HOST: gpu.binary @mlp_kernel [#gpu.object<#nvvm.target<chip = "sm_90", features = "+ptx84">
 // HOST-NOT: lowp.
 
 // sm_90, policy auto (bf16), by default: layer 1's matmul (8 x 64 x 128)
 // is the tensor-core kernel (M = 8 is guarded: the block's other rows are
 // zero-filled and not stored), with mma.sync in its k loop; layer 2's
 // (N = 10, not a multiple of 8) is a naive kernel.
-// TC90: .version 8.0
+// TC90: .version 8.4
 // TC90: .target sm_90
 // TC90-NOT: mma.sync.aligned
 // TC90-LABEL: .entry mlp_mma_sync(
@@ -80,7 +80,7 @@
 // convert, and the matmul reduction runs in f32 in one thread: two bf16
 // loads widened by cvt.f32.bf16, an f32 product added to an f32
 // accumulator stored as 32 bits.
-// SM90: .version 8.0
+// SM90: .version 8.4
 // SM90: .target sm_90
 // SM90: cvt.rn.bf16.f32
 // SM90: ld.global.b16 [[A:%rs[0-9]+]]
@@ -123,13 +123,15 @@
 // SM70-NEXT: add.rn.f32 [[ACC:%r[0-9]+]], {{%r[0-9]+}}, [[P]];
 // SM70-NEXT: st.global.b32 [{{%rd[0-9]+}}], [[ACC]];
 
-// FP8 (sm_89 at PTX ISA 8.1, sm_90 at 8.0): the scaled, saturating
+// FP8 (sm_89 and sm_90 at PTX ISA 8.4): the scaled, saturating
 // quantization clamps and then uses the saturating hardware convert (the
-// value in the low byte; 448 = 0x43E00000) with no overflow select; the E4M3 matmul widens
-// each operand by cvt.rn.f16x2.e4m3x2 + cvt.f32.f16 and accumulates in f32.
-// SM89: .version 8.1
+// value in the low byte; 448 = 0x43E00000) with no overflow select; layer
+// 1's E4M3 matmul is a tensor-core kernel (mma.sync m16n8k32), layer 2's
+// (N = 10: no whole 16-byte rows) a naive one that widens each operand by
+// cvt.rn.f16x2.e4m3x2 + cvt.f32.f16 and accumulates in f32.
+// SM89: .version 8.4
 // SM89: .target sm_89
-// SM90FP8: .version 8.0
+// SM90FP8: .version 8.4
 // SM90FP8: .target sm_90
 // FP8: max.NaN.f32 [[LO:%r[0-9]+]], {{%r[0-9]+}}, 0fC3E00000;
 // FP8-NEXT: min.NaN.f32 [[C:%r[0-9]+]], [[LO]], 0f43E00000;
@@ -148,3 +150,4 @@
 // FP8-NEXT: mul.rn.f32 [[P:%r[0-9]+]], [[AF]], [[BF]];
 // FP8-NEXT: add.rn.f32 [[ACC:%r[0-9]+]], {{%r[0-9]+}}, [[P]];
 // FP8-NEXT: st.global.b32 [{{%rd[0-9]+}}], [[ACC]];
+// FP8: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32

@@ -635,17 +635,17 @@ def LowpConvertFP8ToNVVM : Pass<"lowp-convert-fp8-to-nvvm"> {
 }
 
 def LowpNVVMLowerContractions : Pass<"lowp-nvvm-lower-contractions", "ModuleOp"> {
-  let summary = "16-bit matrix ops to tensor-core kernels (mma.sync) for an "
-                "NVIDIA chip";
+  let summary = "16-bit and FP8 matrix ops to tensor-core kernels (mma.sync) "
+                "for an NVIDIA chip";
   let description = [{
-    Rewrites bufferized contractions whose operands the decision made f16 or
-    bf16 (`linalg.matmul`, `linalg.batch_matmul`, batched matmuls with
+    Rewrites bufferized contractions whose operands the decision made f16,
+    bf16 or FP8 (`linalg.matmul`, `linalg.batch_matmul`, batched matmuls with
     broadcast weights, and `linalg.generic` contractions of the same form:
     A[b?][m][k] x B[b?][k][n] or B[b?][n][k] -> f32 C[b][m][n], body
     `extf, extf, mulf, addf`) into a `gpu.launch_func` of a tiled
     tensor-core kernel (`gpu.module @<function>_mma_sync`, its staging
     buffers aligned to 16 bytes), with the tiling of the chip's
-    capability-table row (`TargetInfo::mmaSync16`):
+    capability-table row (`TargetInfo::mmaSync16`, `mmaSyncFP8`):
 
     - a thread block computes one blockM x blockN tile of C (grid z: the
       batch); blockK-deep slices of A and B are staged through shared
@@ -655,22 +655,29 @@ def LowpNVVMLowerContractions : Pass<"lowp-nvvm-lower-contractions", "ModuleOp">
       (sm_75), by synchronous 16-byte loads;
     - each warp owns a (blockM / warpsM) x (blockN / warpsN) tile of f32
       accumulators in registers, fed by `ldmatrix` (`.trans` for a
-      row-major B) and multiplied by `mma.sync.aligned.m16n8k16` (sm_80+,
-      f16 and bf16) or `m16n8k8` (sm_75, f16);
+      row-major 16-bit B; an FP8 B stored [k][n] is read by columns, since
+      `ldmatrix` transposes 16-bit elements only) and multiplied by
+      `mma.sync.aligned.m16n8k16` (sm_80+, f16 and bf16), `m16n8k8` (sm_75,
+      f16) or `m16n8k32` with `.e4m3`/`.e5m2` operands in any pair (sm_89+,
+      the FP8 formats `lowp-select-fp8-formats` chose; PTX ISA 8.4);
     - the epilogue starts the accumulators at zero when a `linalg.fill` of
       0 writes C right before (else at C's values), computes the
       elementwise `linalg.generic` ops that follow and consume the result
-      (bias, activation, the narrowing cast) on them in registers, and
-      stores only the last value; rows and columns past M and N are
-      guarded (loads zero-filled), so M is free and only N and K must be
-      multiples of 8 (16-byte rows for `cp.async`).
+      (FP8 dequantization by 1 / (sa * sb), bias, residual, activation, the
+      narrowing cast) on them in registers, and stores only the last value;
+      rows and columns past M and N are guarded (loads zero-filled), so M
+      is free and only N and K must be whole 16-byte rows (multiples of 8
+      for 16-bit operands, 16 for FP8).
 
-    Contractions with 16-bit operands the kernel cannot take fall back to
-    the naive mapping with a remark naming the op and the reason: dynamic
-    shapes, strided layouts, N or K not a multiple of 8, a transposed A,
-    mixed or FP8 operand formats, a format the chip has no tensor cores for
-    (bf16 before sm_80), a chip without an `mma.sync` tiling (sm_70). f32
-    contractions are left alone without a remark.
+    Contractions with 16-bit or FP8 operands the kernel cannot take fall
+    back to the naive mapping with a remark naming the op and the reason:
+    dynamic shapes, strided layouts, N or K not whole 16-byte rows, a
+    transposed A, mixed 16-bit formats or 16-bit x FP8, a format the chip
+    has no tensor cores for (bf16 before sm_80), a chip without an
+    `mma.sync` tiling (sm_70). FP8 operands the chip has no tensor cores
+    for (any FP8 before sm_89, AMD's FNUZ encodings, FP8 formats outside
+    the table) are a located error: the FP8 decision was made for another
+    chip. f32 contractions are left alone without a remark.
 
     With `emulate`, the same kernel (same tiles, staging buffers, copy
     assignment, `ldmatrix` addresses, epilogue coordinates and guards) is

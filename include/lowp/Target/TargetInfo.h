@@ -134,6 +134,9 @@ struct TargetInfo {
   /// and subgroup reductions are built from it (lowp-gpu-map-row-reductions,
   /// lowp-gpu-lower-subgroup-reduce).
   unsigned subgroupSize = 0;
+  /// Tensor-core GEMM kernel for FP8 operands of the chip's flavour in any
+  /// E4M3/E5M2 mix (mma.sync m16n8k32; invalid where the chip has none).
+  GPUGemmTiling mmaSyncFP8 = {};
 
   /// The GEMM kernel tiling for operands in `f` (mma.sync or MFMA), or
   /// null where the table has none.

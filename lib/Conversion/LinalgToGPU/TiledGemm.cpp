@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lowp/Conversion/LinalgToGPU/TiledGemm.h"
+#include "lowp/IR/TargetResolution.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -82,6 +83,124 @@ bool resultsAre(AffineMap map, ArrayRef<unsigned> dims) {
 }
 
 } // namespace
+
+namespace {
+std::string typeName(Type type) {
+  std::string name;
+  llvm::raw_string_ostream(name) << type;
+  return name;
+}
+
+/// The formats the chip's GEMM kernels take, for messages ("f16, bf16,
+/// f8E4M3FNUZ, f8E5M2FNUZ").
+std::string matrixFormatList(const TargetInfo &chip) {
+  std::string list;
+  for (unsigned i = 0; i < kNumFormats; ++i) {
+    auto f = static_cast<Format>(i);
+    if (!chip.getGemmTiling(f))
+      continue;
+    list += (list.empty() ? "" : ", ") + stringifyFormat(f).str();
+  }
+  return list;
+}
+} // namespace
+
+FailureOr<const TargetInfo *>
+mlir::lowp::gpu_gemm::resolveGemmChip(Operation *root, StringRef targetOption,
+                                      Vendor vendor) {
+  FailureOr<const TargetInfo *> resolved = resolveTarget(root, targetOption);
+  if (failed(resolved))
+    return failure();
+  bool nvidia = vendor == Vendor::NVIDIA;
+  if (!*resolved) {
+    root->emitError() << (nvidia ? "no NVIDIA chip: set target=sm_XX"
+                                 : "no AMD chip: set target=gfx...")
+                      << " or a lowp.target";
+    return failure();
+  }
+  if ((*resolved)->vendor != vendor) {
+    root->emitError() << "'" << (*resolved)->name << "' is not an "
+                      << (nvidia ? "NVIDIA chip (NVVM targets: sm_XX)"
+                                 : "AMD chip (ROCDL targets: gfx...)");
+    return failure();
+  }
+  return *resolved;
+}
+
+FailureOr<const GPUGemmTiling *>
+mlir::lowp::gpu_gemm::selectTableTiling(const GemmProblem &p,
+                                        const TargetInfo &chip,
+                                        StringRef instruction,
+                                        std::string &whyNot) {
+  auto fail = [&](const Twine &reason) {
+    whyNot = reason.str();
+    return failure();
+  };
+  FloatType aType = p.aElem, bType = p.bElem;
+  if (!aType || !bType)
+    return fail("operands are not floating point");
+  // FP8 operands may mix E4M3 and E5M2 (both vendors' instructions take
+  // each pair); 16-bit operands must agree.
+  bool fp8Pair = aType.getWidth() == 8 && bType.getWidth() == 8;
+  if (aType != bType && !fp8Pair)
+    return fail("A and B have different element types");
+  if (!getElementTypeOrSelf(p.c.getType()).isF32())
+    return fail("the accumulator is not f32");
+  std::optional<Format> aFormat = getFormat(aType), bFormat = getFormat(bType);
+  const GPUGemmTiling *aTiling = aFormat ? chip.getGemmTiling(*aFormat)
+                                         : nullptr;
+  const GPUGemmTiling *bTiling = bFormat ? chip.getGemmTiling(*bFormat)
+                                         : nullptr;
+  if (!aTiling || !bTiling || aTiling != bTiling) {
+    std::string formats = matrixFormatList(chip);
+    return fail(Twine(chip.name) + " has no " + instruction + " for " +
+                typeName(aType) + " x " + typeName(bType) +
+                (formats.empty()
+                     ? " (the capability table gives it no " + instruction +
+                           " kernel)"
+                     : " (its " + instruction + " takes " + formats + ")"));
+  }
+  int64_t chunk = chunkElements(aType);
+  if (p.n % chunk || p.k % chunk)
+    return fail("N (" + Twine(p.n) + ") and K (" + Twine(p.k) +
+                ") must be multiples of " + Twine(chunk) + " (16-byte rows)");
+  return aTiling;
+}
+
+LogicalResult mlir::lowp::gpu_gemm::checkFP8MatrixOperands(
+    Operation *root, const TargetInfo &chip, StringRef instruction) {
+  bool failed = false;
+  root->walk([&](linalg::LinalgOp op) {
+    if (!hasLowPrecisionOperands(op))
+      return;
+    for (OpOperand *in : op.getDpsInputOperands()) {
+      auto type =
+          dyn_cast<FloatType>(getElementTypeOrSelf(in->get().getType()));
+      if (!type || type.getWidth() != 8)
+        continue;
+      std::optional<Format> f = getFormat(type);
+      if (f && chip.hasMatrixUnit(*f))
+        continue;
+      InFlightDiagnostic diag = op->emitError()
+                                << chip.name << " has no " << typeName(type)
+                                << " " << instruction << ": its FP8 is ";
+      if (chip.fp8Flavor == FP8Flavor::None)
+        diag << "none (no FP8 matrix instructions; decide with policy=bf16 "
+                "or f16)";
+      else
+        diag << stringifyFP8Flavor(chip.fp8Flavor) << " ("
+             << stringifyFormat(*chip.getE4M3()) << ", "
+             << stringifyFormat(*chip.getE5M2())
+             << "; decide the FP8 formats for this chip)";
+      std::string formats = matrixFormatList(chip);
+      diag << "; its " << instruction << " takes "
+           << (formats.empty() ? "nothing" : formats);
+      failed = true;
+      return;
+    }
+  });
+  return failure(failed);
+}
 
 bool mlir::lowp::gpu_gemm::hasLowPrecisionOperands(linalg::LinalgOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
@@ -249,10 +368,14 @@ void collectEpilogue(linalg::LinalgOp op, GemmProblem &p) {
         ok &= map.isIdentity();
         continue;
       }
-      // Other operands: not a buffer the chain writes, a plain projection.
+      // Other operands: not a buffer the chain writes, a plain projection;
+      // or a scalar (the FP8 dequantization's 1 / (sa * sb) as
+      // lowp-select-fp8-formats computes it), passed to the kernel as is.
+      Type type = operand.get().getType();
       ok &= !llvm::is_contained(written, operand.get()) &&
             map.isProjectedPermutation() &&
-            isa<MemRefType>(operand.get().getType());
+            (isa<MemRefType>(type) ||
+             (map.getNumResults() == 0 && type.isIntOrIndexOrFloat()));
     }
     // The payload: no value from outside but constants.
     g.getRegion().walk([&](Operation *inner) {
@@ -529,6 +652,10 @@ Value TiledGemmBuilder::applyEpilogue(Value batchIdx, Value row, Value col,
       }
       if (arg.use_empty())
         continue; // an output the payload only overwrites
+      if (!isa<MemRefType>(operand.get().getType())) {
+        map.map(arg, kernelBuffers.lookupOrDefault(operand.get()));
+        continue; // a scalar
+      }
       SmallVector<Value> indices;
       for (AffineExpr e : g.getMatchingIndexingMap(&operand).getResults())
         indices.push_back(loopIdx[cast<AffineDimExpr>(e).getPosition()]);
@@ -873,6 +1000,8 @@ LogicalResult mlir::lowp::gpu_gemm::lowerContractionsToTiledKernels(
     Operation *root, const TargetInfo &chip, MatrixInstructionBackend &backend,
     bool emulate) {
   MLIRContext *ctx = root->getContext();
+  if (failed(checkFP8MatrixOperands(root, chip, backend.instructionName())))
+    return failure();
   for (unsigned i = 0; i < kNumFormats; ++i) {
     auto f = static_cast<Format>(i);
     const GPUGemmTiling *t = chip.getGemmTiling(f);
@@ -896,7 +1025,8 @@ LogicalResult mlir::lowp::gpu_gemm::lowerContractionsToTiledKernels(
     FailureOr<GemmProblem> problem = matchGemmStructure(op, whyNot);
     FailureOr<const GPUGemmTiling *> tiling = failure();
     if (succeeded(problem))
-      tiling = backend.selectTiling(*problem, chip, whyNot);
+      tiling = selectTableTiling(*problem, chip, backend.instructionName(),
+                                 whyNot);
     if (failed(tiling)) {
       op->emitRemark() << "no " << backend.kernelKind() << " kernel for '"
                        << op->getName() << "' on " << chip.name << ": "

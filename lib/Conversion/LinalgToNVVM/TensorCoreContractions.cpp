@@ -1,19 +1,26 @@
 //===- TensorCoreContractions.cpp - lowp-nvvm-lower-contractions ----------===//
 //
 // The NVIDIA back end of the GPU GEMM tiling (lowp/Conversion/LinalgToGPU/
-// TiledGemm.h): bufferized f16/bf16 contractions to tiled tensor-core
-// kernels with the tiling of the chip's capability-table row. The shared
-// layer stages the slices (here with cp.async into two buffers, rows padded
-// by 16 bytes so ldmatrix's eight 16-byte row reads hit distinct bank
-// groups, or synchronous loads into one on sm_75) and builds the k loop and
-// epilogue; this file supplies the warp-level instruction:
+// TiledGemm.h): bufferized f16/bf16 and FP8 contractions to tiled
+// tensor-core kernels with the tiling of the chip's capability-table row
+// (TargetInfo::mmaSync16, mmaSyncFP8). The shared layer stages the slices
+// (here with cp.async into two buffers, rows padded by 16 bytes so
+// ldmatrix's eight 16-byte row reads hit distinct bank groups, or
+// synchronous loads into one on sm_75) and builds the k loop and epilogue;
+// this file supplies the warp-level instruction:
 //
-//  * fragments: ldmatrix (.x4 / .x2, .trans for a row-major B);
-//  * the instruction: mma.sync.aligned.m16n8k16 (m16n8k8 on sm_75), f32
+//  * fragments: ldmatrix (.x4 / .x2, .trans for a row-major 16-bit B). A
+//    32-bit fragment register holds two 16-bit or four FP8 values, and an
+//    8 x 8 b16 ldmatrix matrix is 8 rows of 16 bytes whatever they hold, so
+//    FP8 A (and a B stored [n][k]) load exactly as 16-bit ones do. ldmatrix
+//    cannot transpose bytes: an FP8 B stored [k][n] is read per lane, four
+//    bytes down a column of the staged slice per register;
+//  * the instruction: mma.sync.aligned.m16n8k16 (m16n8k8 on sm_75) for
+//    f16/bf16, m16n8k32 .e4m3/.e5m2 (any pair) for FP8 on sm_89+, f32
 //    accumulators (c0..c3: row lane / 4 (+8), columns 2 * (lane % 4) (+1));
-//  * the emulation: ldmatrix and mma.sync computed per lane from the
-//    fragment layouts of the PTX ISA ("Warp-level matrix fragments"), so
-//    the tiling can be executed and checked on a CPU.
+//  * the emulation: ldmatrix, the FP8 column reads and mma.sync computed per
+//    lane from the fragment layouts of the PTX ISA ("Warp-level matrix
+//    fragments"), so the tiling can be executed and checked on a CPU.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,51 +50,22 @@ using namespace mlir::lowp::gpu_gemm;
 
 namespace {
 
-/// Elements of a 16-byte chunk of f16/bf16 (cp.async's largest copy, one
-/// ldmatrix row).
-constexpr int64_t kChunk = 8;
+/// PTX's name of an FP8 operand format (mma.sync's .atype / .btype).
+StringRef ptxFP8Name(FloatType t) {
+  return isa<Float8E4M3FNType>(t) ? "e4m3" : "e5m2";
+}
 
-/// mma.sync m16n8k16 / m16n8k8 with ldmatrix fragments.
+/// mma.sync with ldmatrix fragments: m16n8k16 / m16n8k8 for f16 and bf16,
+/// m16n8k32 for FP8.
 class MmaSyncBackend final : public MatrixInstructionBackend {
 public:
   explicit MmaSyncBackend(MLIRContext *ctx)
       : tokenType(nvgpu::DeviceAsyncTokenType::get(ctx)) {}
 
   StringRef kernelKind() const override { return "tensor-core"; }
+  StringRef instructionName() const override { return "mma.sync"; }
   StringRef moduleSuffix() const override { return "mma_sync"; }
-
-  FailureOr<const GPUGemmTiling *>
-  selectTiling(const GemmProblem &p, const TargetInfo &chip,
-               std::string &whyNot) const override {
-    auto fail = [&](const Twine &reason) {
-      whyNot = reason.str();
-      return failure();
-    };
-    FloatType aType = p.aElem;
-    if (!aType || aType != p.bElem)
-      return fail("A and B have different element types");
-    if (!getElementTypeOrSelf(p.c.getType()).isF32())
-      return fail("the accumulator is not f32");
-    if (aType.getWidth() == 8) {
-      std::string name;
-      llvm::raw_string_ostream(name) << aType;
-      return fail("FP8 operands (" + name + ") have no mma.sync kernel yet");
-    }
-    if (!aType.isF16() && !aType.isBF16())
-      return fail("operands are neither f16 nor bf16");
-    const GPUGemmTiling &t = chip.mmaSync16;
-    if (!t.valid())
-      return fail(Twine(chip.name) +
-                  " has no mma.sync tiling in the capability table (no "
-                  "ldmatrix and no m16n8 mma shapes)");
-    if (!chip.hasMatrixUnit(*getFormat(aType)))
-      return fail(Twine(chip.name) + " has no " +
-                  stringifyFormat(*getFormat(aType)) + " tensor cores");
-    if (p.n % kChunk || p.k % kChunk)
-      return fail("N (" + Twine(p.n) + ") and K (" + Twine(p.k) +
-                  ") must be multiples of 8 (16-byte rows for cp.async)");
-    return &t;
-  }
+  Vendor vendor() const override { return Vendor::NVIDIA; }
 
   Attribute sharedMemorySpace(MLIRContext *ctx) const override {
     return gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
@@ -96,7 +74,8 @@ public:
   bool supportsTiling(const GPUGemmTiling &t) const override {
     // 16 x 8 tiles, an even number of n tiles per warp (ldmatrix.x4 loads
     // two), 32 lanes.
-    return t.mma.m == 16 && t.mma.n == 8 && (t.mma.k == 16 || t.mma.k == 8) &&
+    return t.mma.m == 16 && t.mma.n == 8 &&
+           (t.mma.k == 32 || t.mma.k == 16 || t.mma.k == 8) &&
            t.waveSize == 32 && t.warpsN && t.blockN % (t.warpsN * 16) == 0;
   }
 
@@ -141,42 +120,26 @@ public:
   }
 
   Fragments loadFragments(IndexBuilder &ib, const WaveContext &w, Value lane,
-                          int64_t kk) override {
-    Layout l(w);
-    auto fragType = [&](int64_t regs) {
-      return VectorType::get({regs, 2}, w.problem.aElem);
-    };
-    Fragments f;
-    for (int64_t mi = 0; mi < w.mTiles; ++mi) {
-      auto [r, c] = aFragmentAddress(ib, w, lane, mi, kk);
-      f.a.push_back(nvgpu::LdMatrixOp::create(
-          ib.b, ib.loc, fragType(l.aRegs), w.aStage, ValueRange{w.stage, r, c},
-          /*transpose=*/false, l.aRegs));
-    }
-    for (int64_t np = 0; np < w.nTiles / 2; ++np) {
-      auto [r, c] = bFragmentAddress(ib, w, lane, np, kk);
-      f.b.push_back(nvgpu::LdMatrixOp::create(
-          ib.b, ib.loc, fragType(2 * l.bRegs), w.bStage,
-          ValueRange{w.stage, r, c},
-          /*transpose=*/!w.problem.bTransposed, 2 * l.bRegs));
-    }
-    return f;
-  }
+                          int64_t kk) override;
   SmallVector<Value> operandsA(IndexBuilder &ib, const WaveContext &w,
                                const Fragments &f, int64_t mi) override {
+    Layout l(w);
     SmallVector<Value> ops;
-    for (int64_t r = 0; r < Layout(w).aRegs; ++r)
-      ops.push_back(vector::ExtractOp::create(ib.b, ib.loc, f.a[mi],
-                                              ArrayRef<int64_t>{r}));
+    for (int64_t r = 0; r < l.aRegs; ++r)
+      ops.push_back(fragmentRegister(ib, l, f.a[mi], r));
     return ops;
   }
   SmallVector<Value> operandsB(IndexBuilder &ib, const WaveContext &w,
                                const Fragments &f, int64_t ni) override {
-    int64_t bRegs = Layout(w).bRegs;
+    Layout l(w);
     SmallVector<Value> ops;
-    for (int64_t r = 0; r < bRegs; ++r)
-      ops.push_back(vector::ExtractOp::create(
-          ib.b, ib.loc, f.b[ni / 2], ArrayRef<int64_t>{(ni % 2) * bRegs + r}));
+    for (int64_t r = 0; r < l.bRegs; ++r) {
+      if (l.bByColumns)
+        ops.push_back(f.b[ni * l.bRegs + r]);
+      else
+        ops.push_back(
+            fragmentRegister(ib, l, f.b[ni / 2], (ni % 2) * l.bRegs + r));
+    }
     return ops;
   }
   SmallVector<Value> multiplyAccumulate(IndexBuilder &ib, const WaveContext &w,
@@ -187,48 +150,152 @@ public:
                    Value warp, int64_t kk) override;
 
 private:
-  /// Registers of the fragments: A m16kK in 2 * K/8 registers of two
-  /// elements, B kKn8 in K/8.
+  /// The fragments of one instruction: a 32-bit register holds `perReg`
+  /// values (2 of 16 bits, 4 FP8), one 16-byte row of an 8 x 8 b16 ldmatrix
+  /// matrix `chunk` of them; A m16kK takes 2 * K / chunk registers, B kKn8
+  /// K / chunk. An FP8 B stored [k][n] is read by columns (no ldmatrix).
   struct Layout {
     explicit Layout(const WaveContext &w)
-        : numK8(w.tiling.mma.k / 8), aRegs(2 * numK8), bRegs(numK8) {}
-    int64_t numK8, aRegs, bRegs;
+        : fp8(FloatType(w.problem.aElem).getWidth() == 8), perReg(fp8 ? 4 : 2),
+          chunk(4 * perReg), kHalves(w.tiling.mma.k / chunk),
+          aRegs(2 * kHalves), bRegs(kHalves),
+          bByColumns(fp8 && !w.problem.bTransposed) {}
+    bool fp8;
+    int64_t perReg, chunk, kHalves, aRegs, bRegs;
+    bool bByColumns;
   };
 
+  /// Register `r` of an ldmatrix result: 16-bit pairs are rows of a vector
+  /// (nvgpu.ldmatrix), FP8 quadruples i32 members of nvvm.ldmatrix's struct.
+  Value fragmentRegister(IndexBuilder &ib, const Layout &l, Value frag,
+                         int64_t r) const {
+    if (l.fp8)
+      return LLVM::ExtractValueOp::create(ib.b, ib.loc, frag, r);
+    return vector::ExtractOp::create(ib.b, ib.loc, frag, ArrayRef<int64_t>{r});
+  }
+
+  /// ldmatrix of `tiles` 8 x 8 b16 matrices (x4 / x2, optionally .trans)
+  /// whose rows `lane` addresses at (row, col) of stage `w.stage` of
+  /// `smem`. 16-bit: nvgpu.ldmatrix. FP8: nvgpu.ldmatrix's lowering
+  /// bitcasts the registers to the memref's element type, which LLVM does
+  /// not have for FP8, so the FP8 form is nvvm.ldmatrix (b16: the bytes go
+  /// unchanged) on the row's shared-memory address.
+  Value ldmatrix(IndexBuilder &ib, const WaveContext &w, const Layout &l,
+                 Value smem, Value row, Value col, int64_t tiles,
+                 bool transpose) const {
+    OpBuilder &b = ib.b;
+    auto type = cast<MemRefType>(smem.getType());
+    if (!l.fp8)
+      return nvgpu::LdMatrixOp::create(
+          b, ib.loc, VectorType::get({tiles, l.perReg}, type.getElementType()),
+          smem, ValueRange{w.stage, row, col}, transpose, tiles);
+    assert(!transpose && "ldmatrix transposes 16-bit elements only");
+    // Byte offset of (stage, row, col) in the identity-layout tile.
+    ArrayRef<int64_t> shape = type.getShape();
+    Value offset = ib.add(
+        ib.mul(ib.add(ib.mul(w.stage, shape[1]), row), shape[2]), col);
+    Value base =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, ib.loc, smem);
+    Value address = arith::IndexCastOp::create(b, ib.loc, b.getI64Type(),
+                                               ib.add(base, offset));
+    Value ptr = LLVM::IntToPtrOp::create(
+        b, ib.loc, LLVM::LLVMPointerType::get(b.getContext(), 3), address);
+    auto resultType = LLVM::LLVMStructType::getLiteral(
+        b.getContext(), SmallVector<Type>(tiles, b.getI32Type()));
+    return NVVM::LdMatrixOp::create(
+        b, ib.loc, resultType, ptr, tiles, NVVM::MMALayout::row,
+        NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
+        NVVM::LdStMatrixEltType::B16);
+  }
+
   /// ldmatrix row addresses (row, column in a stage) given by `lane` for the
-  /// A fragments of m tile `mi` at k step `kk` (x4: a0..a3 of m16k16, or x2:
-  /// a0, a1 of m16k8): lanes 0-15 rows 0-15 at k, lanes 16-31 at k + 8.
+  /// A fragments of m tile `mi` at k step `kk` (x4: a0..a3 of m16kK, or x2:
+  /// a0, a1 of m16k8): lanes 0-15 rows 0-15 at k, lanes 16-31 at k + chunk.
   std::pair<Value, Value> aFragmentAddress(IndexBuilder &ib,
                                            const WaveContext &w, Value lane,
                                            int64_t mi, int64_t kk) const {
-    int64_t numK8 = Layout(w).numK8;
+    Layout l(w);
     Value row = ib.add(ib.add(ib.mul(w.warpM, w.waveM), mi * 16),
                        ib.rem(lane, 16));
-    Value col = ib.add(ib.mul(ib.rem(ib.div(lane, 16), numK8), kChunk),
+    Value col = ib.add(ib.mul(ib.rem(ib.div(lane, 16), l.kHalves), l.chunk),
                        kk * w.tiling.mma.k);
     return {row, col};
   }
   /// The same for the B fragments of n tiles 2*np and 2*np+1: matrix j =
-  /// lane / 8 is (n tile 2*np + j / numK8, k half j % numK8); a row-major B
-  /// gives k rows (read with .trans), a transposed one n rows.
+  /// lane / 8 is (n tile 2*np + j / kHalves, k half j % kHalves); a
+  /// row-major B gives k rows (read with .trans), a transposed one n rows.
   std::pair<Value, Value> bFragmentAddress(IndexBuilder &ib,
                                            const WaveContext &w, Value lane,
                                            int64_t np, int64_t kk) const {
-    int64_t numK8 = Layout(w).numK8;
+    Layout l(w);
     const TileShape &mma = w.tiling.mma;
-    Value j = ib.rem(ib.div(lane, 8), 2 * numK8);
-    Value kOff = ib.add(ib.mul(ib.rem(j, numK8), kChunk), kk * mma.k);
+    Value j = ib.rem(ib.div(lane, 8), 2 * l.kHalves);
+    Value kOff = ib.add(ib.mul(ib.rem(j, l.kHalves), l.chunk), kk * mma.k);
     Value nOff = ib.add(ib.add(ib.mul(w.warpN, w.waveN), np * 2 * mma.n),
-                        ib.mul(ib.div(j, numK8), mma.n));
+                        ib.mul(ib.div(j, l.kHalves), mma.n));
     if (w.problem.bTransposed)
       return {ib.add(nOff, ib.rem(lane, 8)), kOff};
     return {ib.add(kOff, ib.rem(lane, 8)), nOff};
+  }
+  /// An FP8 B stored [k][n], read by columns: element `x` of register `r`
+  /// of `lane` in n tile `ni` at k step `kk` is B[k][n] with n = lane / 4
+  /// and k = r * chunk + 4 * (lane % 4) + x (the PTX ISA's m16n8k32 B
+  /// fragment), as (row, column) of the staged [k][n] slice.
+  std::pair<Value, Value> bColumnAddress(IndexBuilder &ib,
+                                         const WaveContext &w, Value lane,
+                                         int64_t ni, int64_t kk, int64_t r,
+                                         int64_t x) const {
+    Layout l(w);
+    const TileShape &mma = w.tiling.mma;
+    Value k = ib.add(ib.mul(ib.rem(lane, 4), l.perReg),
+                     kk * mma.k + r * l.chunk + x);
+    Value n = ib.add(ib.add(ib.mul(w.warpN, w.waveN), ni * mma.n),
+                     ib.div(lane, 4));
+    return {k, n};
   }
 
   Type tokenType;
   SmallVector<Value> tokens;
   Value lastGroup;
 };
+
+MatrixInstructionBackend::Fragments
+MmaSyncBackend::loadFragments(IndexBuilder &ib, const WaveContext &w,
+                              Value lane, int64_t kk) {
+  Layout l(w);
+  Fragments f;
+  for (int64_t mi = 0; mi < w.mTiles; ++mi) {
+    auto [r, c] = aFragmentAddress(ib, w, lane, mi, kk);
+    f.a.push_back(ldmatrix(ib, w, l, w.aStage, r, c, l.aRegs,
+                           /*transpose=*/false));
+  }
+  if (l.bByColumns) {
+    // Four bytes of one column per register, packed as ldmatrix would.
+    auto quad = VectorType::get({4}, w.problem.bElem);
+    auto word = VectorType::get({1}, ib.b.getI32Type());
+    for (int64_t ni = 0; ni < w.nTiles; ++ni)
+      for (int64_t r = 0; r < l.bRegs; ++r) {
+        SmallVector<Value> bytes;
+        for (int64_t x = 0; x < 4; ++x) {
+          auto [k, n] = bColumnAddress(ib, w, lane, ni, kk, r, x);
+          bytes.push_back(memref::LoadOp::create(ib.b, ib.loc, w.bStage,
+                                                 ValueRange{w.stage, k, n}));
+        }
+        Value packed = vector::BitCastOp::create(
+            ib.b, ib.loc, word,
+            vector::FromElementsOp::create(ib.b, ib.loc, quad, bytes));
+        f.b.push_back(vector::ExtractOp::create(ib.b, ib.loc, packed,
+                                                ArrayRef<int64_t>{0}));
+      }
+    return f;
+  }
+  for (int64_t np = 0; np < w.nTiles / 2; ++np) {
+    auto [r, c] = bFragmentAddress(ib, w, lane, np, kk);
+    f.b.push_back(ldmatrix(ib, w, l, w.bStage, r, c, 2 * l.bRegs,
+                           /*transpose=*/!w.problem.bTransposed));
+  }
+  return f;
+}
 
 SmallVector<Value> MmaSyncBackend::multiplyAccumulate(IndexBuilder &ib,
                                                       const WaveContext &w,
@@ -238,34 +305,53 @@ SmallVector<Value> MmaSyncBackend::multiplyAccumulate(IndexBuilder &ib,
   OpBuilder &b = ib.b;
   Location loc = ib.loc;
   FloatType elem = w.problem.aElem;
-  // NVVM wants f16 pairs as vector<2xf16> and bf16 pairs packed in an i32.
-  auto operand = [&](Value pair) -> Value {
-    if (elem.isF16())
-      return pair;
-    Value packed = vector::BitCastOp::create(
-        b, loc, VectorType::get({1}, b.getI32Type()), pair);
-    return vector::ExtractOp::create(b, loc, packed, ArrayRef<int64_t>{0});
-  };
-  SmallVector<Value> a, bv;
-  for (Value v : aFrag)
-    a.push_back(operand(v));
-  for (Value v : bFrag)
-    bv.push_back(operand(v));
+  const TileShape &mma = w.tiling.mma;
   Type f32 = b.getF32Type();
   auto resultType = LLVM::LLVMStructType::getLiteral(
       b.getContext(), SmallVector<Type>(4, f32));
-  NVVM::MMATypes ptxType =
-      elem.isF16() ? NVVM::MMATypes::f16 : NVVM::MMATypes::bf16;
-  const TileShape &mma = w.tiling.mma;
-  auto op = NVVM::MmaOp::create(
-      b, loc, resultType, a, bv, acc,
-      ArrayRef<int64_t>{mma.m, mma.n, mma.k}, std::nullopt, std::nullopt,
-      std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
-      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                     NVVM::MMALayout::col});
+  Value result;
+  if (elem.getWidth() == 8) {
+    // MLIR 22's nvvm.mma.sync has no dense FP8 shape (its table lists FP8
+    // only for the sparse and block-scaled forms), but LLVM 22's NVPTX
+    // back end has the intrinsic (PTX ISA 8.4, sm_89+): called by name
+    // rather than as inline PTX, LLVM still knows it for what it is.
+    std::string name = ("llvm.nvvm.mma.m" + Twine(mma.m) + "n" + Twine(mma.n) +
+                        "k" + Twine(mma.k) + ".row.col.f32." +
+                        ptxFP8Name(elem) + "." +
+                        ptxFP8Name(w.problem.bElem) + ".f32")
+                           .str();
+    SmallVector<Value> args(aFrag);
+    llvm::append_range(args, bFrag);
+    llvm::append_range(args, acc);
+    result = LLVM::CallIntrinsicOp::create(b, loc, resultType,
+                                           b.getStringAttr(name), args)
+                 ->getResult(0);
+  } else {
+    // NVVM wants f16 pairs as vector<2xf16> and bf16 pairs packed in an i32.
+    auto operand = [&](Value pair) -> Value {
+      if (elem.isF16())
+        return pair;
+      Value packed = vector::BitCastOp::create(
+          b, loc, VectorType::get({1}, b.getI32Type()), pair);
+      return vector::ExtractOp::create(b, loc, packed, ArrayRef<int64_t>{0});
+    };
+    SmallVector<Value> a, bv;
+    for (Value v : aFrag)
+      a.push_back(operand(v));
+    for (Value v : bFrag)
+      bv.push_back(operand(v));
+    NVVM::MMATypes ptxType =
+        elem.isF16() ? NVVM::MMATypes::f16 : NVVM::MMATypes::bf16;
+    result = NVVM::MmaOp::create(
+        b, loc, resultType, a, bv, acc,
+        ArrayRef<int64_t>{mma.m, mma.n, mma.k}, std::nullopt, std::nullopt,
+        std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+        std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                       NVVM::MMALayout::col});
+  }
   SmallVector<Value> out;
   for (int64_t i = 0; i < 4; ++i)
-    out.push_back(LLVM::ExtractValueOp::create(b, loc, op, i));
+    out.push_back(LLVM::ExtractValueOp::create(b, loc, result, i));
   return out;
 }
 
@@ -274,36 +360,35 @@ void MmaSyncBackend::emulateStep(IndexBuilder &ib, const WaveContext &w,
   OpBuilder &b = ib.b;
   Location loc = ib.loc;
   Layout l(w);
-  FloatType elem = w.problem.aElem;
   Type f32 = b.getF32Type();
-  int64_t mmaK = w.tiling.mma.k;
-  auto alloc = [&](ArrayRef<int64_t> shape) -> Value {
-    return memref::AllocOp::create(b, loc, MemRefType::get(shape, elem));
-  };
-  // The lanes' fragment registers, in memory.
-  Value aFrag = alloc({w.mTiles, l.aRegs, 32, 2});
-  Value bFrag = alloc({w.nTiles, l.bRegs, 32, 2});
+  int64_t mmaK = w.tiling.mma.k, e = l.perReg;
+  // The lanes' fragment registers, in memory: [tile][register][lane][value].
+  Value aFrag = memref::AllocOp::create(
+      b, loc, MemRefType::get({w.mTiles, l.aRegs, 32, e}, w.problem.aElem));
+  Value bFrag = memref::AllocOp::create(
+      b, loc, MemRefType::get({w.nTiles, l.bRegs, 32, e}, w.problem.bElem));
   // ldmatrix .x<tiles>: matrix j's row r comes from the address lane
-  // 8 * j + r gives. Lane l receives, as its register j, elements
-  // (l / 4, 2 * (l % 4) + e) of matrix j, or with .trans elements
-  // (2 * (l % 4) + e, l / 4).
+  // 8 * j + r gives. Lane l receives, as its register j, the four bytes
+  // (l / 4, 4 * (l % 4) ..) of matrix j's 16-byte rows: values
+  // (l / 4, e * (l % 4) + x); with .trans (16-bit only) elements
+  // (2 * (l % 4) + x, l / 4).
   auto ldmatrix =
       [&](Value smem, int64_t tiles, bool trans,
           function_ref<std::pair<Value, Value>(Value)> address,
           function_ref<void(int64_t, Value, int64_t, Value)> storeReg) {
         ib.loop(32, [&](Value lane) {
           for (int64_t j = 0; j < tiles; ++j)
-            for (int64_t e = 0; e < 2; ++e) {
+            for (int64_t x = 0; x < e; ++x) {
               Value srcLane =
-                  trans ? ib.add(ib.add(ib.mul(ib.rem(lane, 4), 2), e), j * 8)
+                  trans ? ib.add(ib.add(ib.mul(ib.rem(lane, 4), 2), x), j * 8)
                         : ib.add(ib.div(lane, 4), j * 8);
               auto [r, c] = address(srcLane);
               Value col = trans ? ib.add(c, ib.div(lane, 4))
-                                : ib.add(ib.add(c, ib.mul(ib.rem(lane, 4), 2)),
-                                         e);
+                                : ib.add(ib.add(c, ib.mul(ib.rem(lane, 4), e)),
+                                         x);
               Value v = memref::LoadOp::create(b, loc, smem,
                                                ValueRange{w.stage, r, col});
-              storeReg(j, lane, e, v);
+              storeReg(j, lane, x, v);
             }
         });
       };
@@ -311,25 +396,43 @@ void MmaSyncBackend::emulateStep(IndexBuilder &ib, const WaveContext &w,
     ldmatrix(
         w.aStage, l.aRegs, false,
         [&](Value srcLane) { return aFragmentAddress(ib, w, srcLane, mi, kk); },
-        [&](int64_t j, Value lane, int64_t e, Value v) {
+        [&](int64_t j, Value lane, int64_t x, Value v) {
           memref::StoreOp::create(b, loc, v, aFrag,
                                   ValueRange{ib.idx(mi), ib.idx(j), lane,
-                                             ib.idx(e)});
+                                             ib.idx(x)});
         });
-  for (int64_t np = 0; np < w.nTiles / 2; ++np)
-    ldmatrix(
-        w.bStage, 2 * l.bRegs, !w.problem.bTransposed,
-        [&](Value srcLane) { return bFragmentAddress(ib, w, srcLane, np, kk); },
-        [&](int64_t j, Value lane, int64_t e, Value v) {
-          int64_t ni = 2 * np + j / l.bRegs;
-          memref::StoreOp::create(b, loc, v, bFrag,
-                                  ValueRange{ib.idx(ni), ib.idx(j % l.bRegs),
-                                             lane, ib.idx(e)});
-        });
+  if (l.bByColumns) {
+    for (int64_t ni = 0; ni < w.nTiles; ++ni)
+      ib.loop(32, [&](Value lane) {
+        for (int64_t r = 0; r < l.bRegs; ++r)
+          for (int64_t x = 0; x < e; ++x) {
+            auto [k, n] = bColumnAddress(ib, w, lane, ni, kk, r, x);
+            Value v = memref::LoadOp::create(b, loc, w.bStage,
+                                             ValueRange{w.stage, k, n});
+            memref::StoreOp::create(b, loc, v, bFrag,
+                                    ValueRange{ib.idx(ni), ib.idx(r), lane,
+                                               ib.idx(x)});
+          }
+      });
+  } else {
+    for (int64_t np = 0; np < w.nTiles / 2; ++np)
+      ldmatrix(
+          w.bStage, 2 * l.bRegs, !w.problem.bTransposed,
+          [&](Value srcLane) {
+            return bFragmentAddress(ib, w, srcLane, np, kk);
+          },
+          [&](int64_t j, Value lane, int64_t x, Value v) {
+            int64_t ni = 2 * np + j / l.bRegs;
+            memref::StoreOp::create(b, loc, v, bFrag,
+                                    ValueRange{ib.idx(ni),
+                                               ib.idx(j % l.bRegs), lane,
+                                               ib.idx(x)});
+          });
+  }
   // mma.sync m16n8kK: lane l's d_i is D[l / 4 + 8 * (i / 2)]
-  // [2 * (l % 4) + i % 2]; A[r][k] is in lane (r % 8) * 4 + (k % 8) / 2,
-  // register r / 8 + 2 * (k / 8), half k % 2; B[k][c] in lane
-  // c * 4 + (k % 8) / 2, register k / 8, half k % 2.
+  // [2 * (l % 4) + i % 2]; A[r][k] is in lane (r % 8) * 4 + (k % chunk) / e,
+  // register r / 8 + 2 * (k / chunk), value k % e; B[k][c] in lane
+  // c * 4 + (k % chunk) / e, register k / chunk, value k % e.
   for (int64_t mi = 0; mi < w.mTiles; ++mi)
     for (int64_t ni = 0; ni < w.nTiles; ++ni)
       ib.loop(32, [&](Value lane) {
@@ -345,16 +448,16 @@ void MmaSyncBackend::emulateStep(IndexBuilder &ib, const WaveContext &w,
             OpBuilder::InsertionGuard kg(b);
             b.setInsertionPointToStart(kLoop.getBody());
             Value k = kLoop.getInductionVar();
-            Value half = ib.rem(k, 2);
-            Value aLane =
-                ib.add(ib.mul(ib.rem(r, 8), 4), ib.div(ib.rem(k, 8), 2));
-            Value aReg = ib.add(ib.div(r, 8), ib.mul(ib.div(k, 8), 2));
-            Value bLane = ib.add(ib.mul(c, 4), ib.div(ib.rem(k, 8), 2));
-            Value bReg = ib.div(k, 8);
+            Value value = ib.rem(k, e);
+            Value inRow = ib.div(ib.rem(k, l.chunk), e);
+            Value aLane = ib.add(ib.mul(ib.rem(r, 8), 4), inRow);
+            Value aReg = ib.add(ib.div(r, 8), ib.mul(ib.div(k, l.chunk), 2));
+            Value bLane = ib.add(ib.mul(c, 4), inRow);
+            Value bReg = ib.div(k, l.chunk);
             Value av = memref::LoadOp::create(
-                b, loc, aFrag, ValueRange{ib.idx(mi), aReg, aLane, half});
+                b, loc, aFrag, ValueRange{ib.idx(mi), aReg, aLane, value});
             Value bv = memref::LoadOp::create(
-                b, loc, bFrag, ValueRange{ib.idx(ni), bReg, bLane, half});
+                b, loc, bFrag, ValueRange{ib.idx(ni), bReg, bLane, value});
             Value prod = arith::MulFOp::create(
                 b, loc, arith::ExtFOp::create(b, loc, f32, av),
                 arith::ExtFOp::create(b, loc, f32, bv));
@@ -376,22 +479,13 @@ struct LowpNVVMLowerContractionsPass
 
   void runOnOperation() override {
     Operation *root = getOperation();
-    FailureOr<const TargetInfo *> resolved = resolveTarget(
-        root, selectTargetOption(getArgument(), target, "chip", deprecatedChip));
-    if (failed(resolved))
-      return signalPassFailure();
-    const TargetInfo *info = *resolved;
-    if (!info) {
-      root->emitError("no NVIDIA chip: set target=sm_XX or a lowp.target");
-      return signalPassFailure();
-    }
-    if (info->vendor != Vendor::NVIDIA) {
-      root->emitError() << "'" << info->name
-                        << "' is not an NVIDIA chip (NVVM targets: sm_XX)";
-      return signalPassFailure();
-    }
     MmaSyncBackend backend(root->getContext());
-    if (failed(lowerContractionsToTiledKernels(root, *info, backend, emulate)))
+    FailureOr<const TargetInfo *> chip = resolveGemmChip(
+        root, selectTargetOption(getArgument(), target, "chip", deprecatedChip),
+        backend.vendor());
+    if (failed(chip))
+      return signalPassFailure();
+    if (failed(lowerContractionsToTiledKernels(root, **chip, backend, emulate)))
       return signalPassFailure();
   }
 };

@@ -48,63 +48,13 @@ namespace {
 
 constexpr int64_t kWave = 64;
 
-std::string typeName(Type type) {
-  std::string name;
-  llvm::raw_string_ostream(name) << type;
-  return name;
-}
-
-/// The chip's matrix formats, for messages ("f16, bf16, f8E4M3FNUZ").
-std::string matrixFormatList(const TargetInfo &chip) {
-  std::string list;
-  for (unsigned i = 0; i < kNumFormats; ++i) {
-    auto f = static_cast<Format>(i);
-    if (!chip.hasMatrixUnit(f) || !chip.getGemmTiling(f))
-      continue;
-    list += (list.empty() ? "" : ", ") + stringifyFormat(f).str();
-  }
-  return list;
-}
-
 /// amdgpu.mfma (non-blocked forms) with per-lane LDS fragment loads.
 class MfmaBackend final : public MatrixInstructionBackend {
 public:
   StringRef kernelKind() const override { return "MFMA"; }
+  StringRef instructionName() const override { return "MFMA"; }
   StringRef moduleSuffix() const override { return "mfma"; }
-
-  FailureOr<const GPUGemmTiling *>
-  selectTiling(const GemmProblem &p, const TargetInfo &chip,
-               std::string &whyNot) const override {
-    auto fail = [&](const Twine &reason) {
-      whyNot = reason.str();
-      return failure();
-    };
-    FloatType aType = p.aElem, bType = p.bElem;
-    if (!aType || !bType)
-      return fail("operands are not floating point");
-    std::optional<Format> aFormat = getFormat(aType),
-                          bFormat = getFormat(bType);
-    bool fp8Pair = aType.getWidth() == 8 && bType.getWidth() == 8;
-    // MFMA takes FP8 mixes (fp8 x bf8); 16-bit operands must agree.
-    if (aType != bType && !fp8Pair)
-      return fail("A and B have different element types");
-    if (!getElementTypeOrSelf(p.c.getType()).isF32())
-      return fail("the accumulator is not f32");
-    const GPUGemmTiling *aTiling = aFormat ? chip.getGemmTiling(*aFormat)
-                                           : nullptr;
-    const GPUGemmTiling *bTiling = bFormat ? chip.getGemmTiling(*bFormat)
-                                           : nullptr;
-    if (!aTiling || !bTiling || aTiling != bTiling)
-      return fail(Twine(chip.name) + " has no MFMA for " + typeName(aType) +
-                  " x " + typeName(bType) + " (its MFMA takes " +
-                  matrixFormatList(chip) + ")");
-    int64_t chunk = chunkElements(aType);
-    if (p.n % chunk || p.k % chunk)
-      return fail("N (" + Twine(p.n) + ") and K (" + Twine(p.k) +
-                  ") must be multiples of " + Twine(chunk) +
-                  " (16-byte rows)");
-    return aTiling;
-  }
+  Vendor vendor() const override { return Vendor::AMD; }
 
   /// LDS as AMDGPU's address space 3 rather than the gpu dialect's
   /// attribute: lowp-pipeline-rocdl runs upstream's convert-vector-to-llvm
@@ -279,42 +229,6 @@ void MfmaBackend::emulateStep(IndexBuilder &ib, const WaveContext &w,
   memref::DeallocOp::create(b, loc, bFrag);
 }
 
-/// Matrix ops with FP8 operands the chip's MFMA does not take (FP8 on
-/// gfx908/gfx90a, OCP FP8 on gfx942, FNUZ on gfx950): a located error
-/// naming what the chip has. The FP8 decision was made for another chip;
-/// running its matrix ops on the naive kernel would hide that.
-LogicalResult checkFP8MatrixOperands(Operation *root, const TargetInfo &chip) {
-  bool failed = false;
-  root->walk([&](linalg::LinalgOp op) {
-    if (!hasLowPrecisionOperands(op))
-      return;
-    for (OpOperand *in : op.getDpsInputOperands()) {
-      auto type =
-          dyn_cast<FloatType>(getElementTypeOrSelf(in->get().getType()));
-      if (!type || type.getWidth() != 8)
-        continue;
-      std::optional<Format> f = getFormat(type);
-      if (f && chip.hasMatrixUnit(*f))
-        continue;
-      InFlightDiagnostic diag = op->emitError()
-                                << chip.name << " has no " << typeName(type)
-                                << " MFMA: its FP8 is ";
-      if (chip.fp8Flavor == FP8Flavor::None)
-        diag << "none (no FP8 matrix instructions; decide with policy=bf16 "
-                "or f16)";
-      else
-        diag << stringifyFP8Flavor(chip.fp8Flavor) << " ("
-             << stringifyFormat(*chip.getE4M3()) << ", "
-             << stringifyFormat(*chip.getE5M2())
-             << "; decide the FP8 formats for this chip)";
-      diag << "; its MFMA takes " << matrixFormatList(chip);
-      failed = true;
-      return;
-    }
-  });
-  return failure(failed);
-}
-
 struct LowpROCDLLowerContractionsPass
     : lowp::impl::LowpROCDLLowerContractionsBase<
           LowpROCDLLowerContractionsPass> {
@@ -322,23 +236,12 @@ struct LowpROCDLLowerContractionsPass
 
   void runOnOperation() override {
     Operation *root = getOperation();
-    FailureOr<const TargetInfo *> resolved = resolveTarget(root, target);
-    if (failed(resolved))
-      return signalPassFailure();
-    const TargetInfo *info = *resolved;
-    if (!info) {
-      root->emitError("no AMD chip: set target=gfx... or a lowp.target");
-      return signalPassFailure();
-    }
-    if (info->vendor != Vendor::AMD) {
-      root->emitError() << "'" << info->name
-                        << "' is not an AMD chip (ROCDL targets: gfx...)";
-      return signalPassFailure();
-    }
-    if (failed(checkFP8MatrixOperands(root, *info)))
-      return signalPassFailure();
     MfmaBackend backend;
-    if (failed(lowerContractionsToTiledKernels(root, *info, backend, emulate)))
+    FailureOr<const TargetInfo *> chip =
+        resolveGemmChip(root, target, backend.vendor());
+    if (failed(chip))
+      return signalPassFailure();
+    if (failed(lowerContractionsToTiledKernels(root, **chip, backend, emulate)))
       return signalPassFailure();
   }
 };

@@ -1,4 +1,4 @@
-// Contractions with 16-bit or FP8 operands that the tensor-core kernel does
+// Contractions with 16-bit operands that the tensor-core kernel does
 // not take keep their linalg op (the naive mapping computes them) and get a
 // remark naming the op and the reason; f32 ones are not this pass's
 // business (no remark). Unknown, missing and non-NVIDIA chips are errors.
@@ -18,7 +18,7 @@ func.func @dynamic(%a: memref<?x64xbf16>, %b: memref<64x64xbf16>, %c: memref<?x6
 // CHECK-LABEL: func.func @odd_n
 // CHECK: linalg.matmul
 func.func @odd_n(%a: memref<64x64xbf16>, %b: memref<64x20xbf16>, %c: memref<64x20xf32>) {
-  // expected-remark @+1 {{no tensor-core kernel for 'linalg.matmul' on sm_80: N (20) and K (64) must be multiples of 8 (16-byte rows for cp.async)}}
+  // expected-remark @+1 {{no tensor-core kernel for 'linalg.matmul' on sm_80: N (20) and K (64) must be multiples of 8 (16-byte rows)}}
   linalg.matmul ins(%a, %b : memref<64x64xbf16>, memref<64x20xbf16>) outs(%c : memref<64x20xf32>)
   return
 }
@@ -98,16 +98,6 @@ func.func @f16_accumulator(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: mem
 
 // -----
 
-// CHECK-LABEL: func.func @fp8
-// CHECK: linalg.matmul
-func.func @fp8(%a: memref<64x64xf8E4M3FN>, %b: memref<64x64xf8E4M3FN>, %c: memref<64x64xf32>) {
-  // expected-remark @+1 {{FP8 operands (f8E4M3FN) have no mma.sync kernel yet}}
-  linalg.matmul ins(%a, %b : memref<64x64xf8E4M3FN>, memref<64x64xf8E4M3FN>) outs(%c : memref<64x64xf32>)
-  return
-}
-
-// -----
-
 // f32 contractions: left alone, silently.
 // CHECK-LABEL: func.func @f32
 // CHECK: linalg.matmul
@@ -116,13 +106,3 @@ func.func @f32(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf3
   return
 }
 
-// -----
-
-// An 8-bit format outside the capability table's names.
-// CHECK-LABEL: func.func @fp8_other
-// CHECK: linalg.matmul
-func.func @fp8_other(%a: memref<64x64xf8E4M3>, %b: memref<64x64xf8E4M3>, %c: memref<64x64xf32>) {
-  // expected-remark @+1 {{FP8 operands (f8E4M3) have no mma.sync kernel yet}}
-  linalg.matmul ins(%a, %b : memref<64x64xf8E4M3>, memref<64x64xf8E4M3>) outs(%c : memref<64x64xf32>)
-  return
-}

@@ -58,8 +58,8 @@ struct GemmProblem {
   SmallVector<linalg::GenericOp> epilogue;
   /// Where the kernel stores: C, or the last epilogue op's output.
   Value out;
-  /// Buffers the kernel reads besides A, B (and C when not zero-filled):
-  /// the epilogue ops' other operands.
+  /// Buffers (and scalars) the kernel reads besides A, B (and C when not
+  /// zero-filled): the epilogue ops' other operands.
   SmallVector<Value> epilogueInputs;
 };
 
@@ -123,16 +123,15 @@ class MatrixInstructionBackend {
 public:
   virtual ~MatrixInstructionBackend() = default;
 
-  /// "tensor-core" (remarks: "no tensor-core kernel for ...") and the
-  /// suffix of the kernel's gpu.module ("mma_sync").
+  /// "tensor-core" (remarks: "no tensor-core kernel for ..."), the
+  /// instruction's name in messages ("mma.sync") and the suffix of the
+  /// kernel's gpu.module ("mma_sync").
   virtual StringRef kernelKind() const = 0;
+  virtual StringRef instructionName() const = 0;
   virtual StringRef moduleSuffix() const = 0;
+  /// The vendor whose chips the instruction runs on.
+  virtual Vendor vendor() const = 0;
 
-  /// The tiling for `p`'s operand formats on `chip`, or the reason there is
-  /// none (formats the instruction does not take, a chip without it).
-  virtual FailureOr<const GPUGemmTiling *>
-  selectTiling(const GemmProblem &p, const TargetInfo &chip,
-               std::string &whyNot) const = 0;
   /// The memory space of the staging buffers (the kernel's workgroup
   /// attributions).
   virtual Attribute sharedMemorySpace(MLIRContext *ctx) const = 0;
@@ -191,9 +190,35 @@ public:
                            Value warp, int64_t kk) = 0;
 };
 
+/// The chip a back end's pass lowers for: `targetOption` (the pass's
+/// option; empty: the module's lowp.target), which must be one of
+/// `vendor`'s. Errors are located at `root`.
+FailureOr<const TargetInfo *> resolveGemmChip(Operation *root,
+                                              StringRef targetOption,
+                                              Vendor vendor);
+
+/// The capability table's tiling for `p`'s operand formats on `chip`
+/// (TargetInfo::getGemmTiling; one tiling for both operands: 16-bit ones of
+/// one format, FP8 ones in any E4M3/E5M2 mix of the chip's flavour), an f32
+/// accumulator, and N and K in whole 16-byte rows; or the reason there is
+/// none. `instruction` names the matrix instruction in the reason.
+FailureOr<const GPUGemmTiling *> selectTableTiling(const GemmProblem &p,
+                                                   const TargetInfo &chip,
+                                                   StringRef instruction,
+                                                   std::string &whyNot);
+
+/// Matrix ops under `root` with FP8 operands `chip`'s matrix instructions
+/// do not take (FP8 on a chip without it, the other vendor's flavour, FP8
+/// formats outside the table) get a located error naming what the chip
+/// has: the FP8 decision was made for another chip, and running its matrix
+/// ops on the naive kernel would hide that.
+LogicalResult checkFP8MatrixOperands(Operation *root, const TargetInfo &chip,
+                                     StringRef instruction);
+
 /// Rewrites every qualifying contraction under `root` into a launch of a
 /// tiled kernel built with `backend` (each in its own gpu.module
-/// @<function>_<suffix>), or with `emulate` into host loops; contractions
+/// @<function>_<suffix>), or with `emulate` into host loops; FP8 operands
+/// the chip lacks are errors (checkFP8MatrixOperands), other contractions
 /// with low-precision operands the kernel cannot take get a remark and are
 /// left for the naive mapping.
 LogicalResult lowerContractionsToTiledKernels(Operation *root,
