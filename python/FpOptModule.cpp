@@ -111,6 +111,33 @@ std::string checkedAttribute(Context &context, MlirAttribute attr,
   return printAttribute(attr);
 }
 
+/// The JSON signature of `function` (empty: the entry function) of the
+/// module `ir`: returns (ok, json or error text).
+py::tuple functionSignature(const std::string &ir,
+                            const std::string &function) {
+  std::vector<std::string> diagnostics;
+  std::string json, error;
+  bool ok = false;
+  {
+    py::gil_scoped_release release;
+    Context context;
+    MlirModule module =
+        mlirLowpParseModule(context.get(), toStringRef(ir),
+                            toStringRef("<signature>"), collectDiagnostic,
+                            &diagnostics);
+    if (mlirModuleIsNull(module)) {
+      for (const std::string &d : diagnostics)
+        error += d;
+    } else {
+      ok = mlirLogicalResultIsSuccess(mlirLowpDescribeFunctionSignature(
+          module, toStringRef(function), appendText, &json, appendText,
+          &error));
+      mlirModuleDestroy(module);
+    }
+  }
+  return py::make_tuple(ok, ok ? json : error);
+}
+
 /// Parses, runs, prints. Returns (ok, stage, output, diagnostics) where stage
 /// is "parse" or "pipeline" and output the printed module on success.
 py::tuple runPipeline(const std::string &ir, const std::string &pipeline,
@@ -303,6 +330,8 @@ PYBIND11_MODULE(_fpopt, m) {
   m.attr("version") = toString(mlirLowpGetVersion());
   m.def("run_pipeline", &runPipeline, py::arg("ir"), py::arg("pipeline"),
         py::arg("source_name"));
+  m.def("function_signature", &functionSignature, py::arg("ir"),
+        py::arg("function"));
   m.def("float_formats", &floatFormats);
   m.def("targets", &targets);
   m.def("round_to_float_type", &roundToFloatType, py::arg("type"),

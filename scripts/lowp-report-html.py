@@ -28,7 +28,7 @@ import sys
 
 # The report layout this page reads (kPrecisionReportSchemaVersion in
 # include/lowp/Analysis/PrecisionReport.h).
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 COLOURS = {
     "f32": "#9ecae1", "tf32": "#c6dbef", "f64": "#bdbdbd", "bf16": "#a1d99b",

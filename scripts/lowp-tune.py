@@ -42,6 +42,10 @@ def main(argv):
     parser.add_argument("--entry", help="function to tune (default: the "
                         "first public one)")
     parser.add_argument("--policies", help="comma-separated, e.g. fp8,auto")
+    parser.add_argument("--group", type=int,
+                        help="consecutive matrix ops searched as one unit "
+                             "(default: a sixteenth of them)")
+    parser.add_argument("--max-candidates", type=int, default=64)
     parser.add_argument("-o", "--output", default="-")
     parser.add_argument("--report", help="write every candidate as JSON")
     args = parser.parse_args(argv)
@@ -68,6 +72,7 @@ def main(argv):
             else None,
             entry=args.entry,
             policies=args.policies.split(",") if args.policies else None,
+            group=args.group, max_candidates=args.max_candidates,
             log=lambda line: print(line, file=sys.stderr))
     except fpopt.TuneError as e:
         print(f"lowp-tune: {e}", file=sys.stderr)

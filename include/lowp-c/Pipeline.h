@@ -51,6 +51,27 @@ MLIR_CAPI_EXPORTED MlirLogicalResult
 mlirLowpRunPipeline(MlirModule module, MlirStringRef pipeline,
                     MlirStringCallback diagnosticCallback, void *userData);
 
+/// Describes the signature of a function of `module` after a pipeline ran:
+/// `callback` receives one JSON object
+///   {"function": "mlp",
+///    "arguments": [{"type": "tensor<8x16xf32>", "attributes": {}},
+///                  {"type": "tensor<16x4xbf16>", "attributes": {}},
+///                  {"type": "tensor<4x4xf8E4M3FN>",
+///                   "attributes": {"lowp.fp8_scale": "3 : i64"}},
+///                  {"type": "f32",
+///                   "attributes": {"lowp.fp8_scale_of": "2 : i64"}}],
+///    "results": ["tensor<8x4xf32>"]}
+/// (attribute values as MLIR prints them). This is how an embedder learns
+/// what `demote-weights=arguments` did to the types its caller passes
+/// (docs/embedding.md). `function` names a func.func; empty: the entry
+/// function, the one public function with a body that nothing in the module
+/// calls. Returns failure (and does not call `callback`) when there is no
+/// such function or more than one entry function; `errorCallback` (may be
+/// null) then receives the reason.
+MLIR_CAPI_EXPORTED MlirLogicalResult mlirLowpDescribeFunctionSignature(
+    MlirModule module, MlirStringRef function, MlirStringCallback callback,
+    void *userData, MlirStringCallback errorCallback, void *errorUserData);
+
 #ifdef __cplusplus
 }
 #endif

@@ -22,9 +22,7 @@ bool mlir::lowp::isMatrixOp(Operation *op) {
                       linalg::isaConvolutionOpInterface(linalgOp));
 }
 
-/// The tensor a layout move reads (the same elements, moved or repeated),
-/// or null when `op` is not one.
-static Value getMovedTensor(Operation *op) {
+Value mlir::lowp::getMovedTensor(Operation *op) {
   if (isa<CastOp, tensor::CastOp, tensor::ExpandShapeOp,
           tensor::CollapseShapeOp, tensor::ExtractSliceOp, tensor::ReshapeOp>(
           op))
@@ -72,6 +70,31 @@ bool mlir::lowp::isParameterLike(Value value) {
       return false;
     value = moved;
   }
+}
+
+void mlir::lowp::forEachReadThroughMoves(
+    Value value, function_ref<void(OpOperand &)> read) {
+  SmallVector<Value> worklist{value};
+  llvm::SmallPtrSet<Value, 8> seen{value};
+  while (!worklist.empty()) {
+    Value current = worklist.pop_back_val();
+    for (OpOperand &use : current.getUses()) {
+      Operation *user = use.getOwner();
+      if (user->getNumResults() == 1 && getMovedTensor(user) == current) {
+        if (seen.insert(user->getResult(0)).second)
+          worklist.push_back(user->getResult(0));
+        continue;
+      }
+      read(use);
+    }
+  }
+}
+
+bool mlir::lowp::isMatrixInput(OpOperand &use) {
+  if (!isMatrixOp(use.getOwner()))
+    return false;
+  auto dps = dyn_cast<DestinationStyleOpInterface>(use.getOwner());
+  return dps && dps.isDpsInput(&use);
 }
 
 Value mlir::lowp::lookThroughNarrowingCast(Value value) {

@@ -2,7 +2,15 @@
 
 #include "lowp/Analysis/PrecisionReport.h"
 
+#include "lowp/Analysis/FP8Candidates.h"
 #include "lowp/IR/LowpDialect.h"
+#include "lowp/IR/WeightArguments.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -98,6 +106,96 @@ static int64_t getFloatTensorBytes(Type type) {
   return (tensor.getNumElements() * bits + 7) / 8;
 }
 
+bool mlir::lowp::isFloatConversion(Operation *op) {
+  if (isa<CastOp, QuantizeOp, DequantizeOp>(op))
+    return true;
+  return isa<arith::ExtFOp, arith::TruncFOp>(op) &&
+         isa<RankedTensorType>(op->getResult(0).getType());
+}
+
+/// An op whose loops visit each element once with no reduction: a linalg op
+/// with parallel loops only (generic, map, transpose, broadcast) or an
+/// elementwise op on whole tensors. Lowerings fuse a conversion into such an
+/// op's loop (fp-opt's lowp-fuse-elementwise, upstream elementwise fusion).
+static bool isElementwiseOp(Operation *op) {
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+    return linalgOp.hasPureTensorSemantics() &&
+           linalgOp.getNumParallelLoops() == linalgOp.getNumLoops() &&
+           !isa<linalg::FillOp>(op);
+  return op->hasTrait<OpTrait::Elementwise>() || isFloatConversion(op);
+}
+
+/// Ops whose result is a view of their source after bufferization: no new
+/// buffer.
+static bool isTensorView(Operation *op) {
+  return isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::CastOp,
+             tensor::ReshapeOp, tensor::BitcastOp, tensor::ExtractSliceOp>(op);
+}
+
+/// Can the op reading `use` convert the value as it loads it? A matrix op
+/// converts its inputs while packing or loading tiles (its prologue); an
+/// elementwise op converts each element as it reads it.
+static bool canFuseIntoConsumer(OpOperand &use) {
+  Operation *user = use.getOwner();
+  if (isMatrixOp(user))
+    return isMatrixInput(use);
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(user))
+    return isElementwiseOp(user) && linalgOp.isDpsInput(&use);
+  return isElementwiseOp(user);
+}
+
+/// Can the op that computes `value` write it in the converted format? The
+/// single-use result of an elementwise op or of a matrix op (its epilogue
+/// rounds the accumulator).
+static bool canFuseIntoProducer(Value value) {
+  Operation *producer = value.getDefiningOp();
+  return producer && value.hasOneUse() &&
+         (isElementwiseOp(producer) || isMatrixOp(producer));
+}
+
+/// Bits of the element type of a float tensor (0 for anything else).
+static unsigned getElementBits(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && isa<FloatType>(tensor.getElementType())
+             ? tensor.getElementTypeBitWidth()
+             : 0;
+}
+
+ConversionFusion mlir::lowp::getConversionFusion(Operation *conversion) {
+  Value input = conversion->getOperand(0);
+  Value result = conversion->getResult(0);
+  bool intoConsumers = !result.use_empty() &&
+                       llvm::all_of(result.getUses(), canFuseIntoConsumer);
+  bool intoProducer = canFuseIntoProducer(input);
+  // Where both can, the narrow side is the one stored: a narrowing is
+  // written by its producer, a widening read by its consumers.
+  bool narrowing =
+      getElementBits(result.getType()) < getElementBits(input.getType());
+  if (intoProducer && (narrowing || !intoConsumers))
+    return ConversionFusion::IntoProducer;
+  if (intoConsumers)
+    return ConversionFusion::IntoConsumers;
+  return ConversionFusion::Materialized;
+}
+
+bool mlir::lowp::isFusedIntoConsumer(Value value) {
+  Operation *producer = value.getDefiningOp();
+  if (!producer)
+    return false;
+  // A transpose or broadcast read only by matrix ops is read in place while
+  // their operands are packed or loaded (the kernels' prologue).
+  if (getMovedTensor(producer) && !isFloatConversion(producer) &&
+      !isTensorView(producer) && !value.use_empty() &&
+      llvm::all_of(value.getUses(), isMatrixInput))
+    return true;
+  if (!value.hasOneUse() || isFloatConversion(producer) ||
+      !(isElementwiseOp(producer) || isMatrixOp(producer)))
+    return false;
+  OpOperand &use = *value.use_begin();
+  return !isFloatConversion(use.getOwner()) &&
+         isElementwiseOp(use.getOwner()) && canFuseIntoConsumer(use);
+}
+
 TensorBytes mlir::lowp::measureTensorBytes(Operation *root) {
   TensorBytes bytes;
   root->walk([&](func::FuncOp func) {
@@ -105,13 +203,108 @@ TensorBytes mlir::lowp::measureTensorBytes(Operation *root) {
       bytes.arguments += getFloatTensorBytes(type);
     for (Type type : func.getResultTypes())
       bytes.results += getFloatTensorBytes(type);
+    // How each conversion is lowered, and the values whose producer writes
+    // them converted (no tensor of their own).
+    DenseMap<Operation *, ConversionFusion> fusion;
+    llvm::SmallPtrSet<Value, 16> writtenConverted;
     func.getBody().walk([&](Operation *op) {
-      int64_t &role = isa<CastOp>(op) ? bytes.conversions : bytes.intermediates;
-      for (Type type : op->getResultTypes())
-        role += getFloatTensorBytes(type);
+      if (!isFloatConversion(op) ||
+          !getFloatTensorBytes(op->getResult(0).getType()))
+        return;
+      ConversionFusion how = getConversionFusion(op);
+      fusion[op] = how;
+      if (how == ConversionFusion::Materialized)
+        ++bytes.materializedConversions;
+      else
+        ++bytes.fusedConversions;
+      if (how == ConversionFusion::IntoProducer)
+        writtenConverted.insert(op->getOperand(0));
+    });
+    func.getBody().walk([&](Operation *op) {
+      // No data of their own: the shape of an output, a view, the values
+      // an island yields (counted where they are computed).
+      if (isa<tensor::EmptyOp, IslandOp>(op) || isTensorView(op))
+        return;
+      auto how = fusion.find(op);
+      // A conversion its consumers fuse is no tensor.
+      if (how != fusion.end() && how->second == ConversionFusion::IntoConsumers)
+        return;
+      for (Value result : op->getResults()) {
+        int64_t size = getFloatTensorBytes(result.getType());
+        if (!size || writtenConverted.contains(result) ||
+            isFusedIntoConsumer(result))
+          continue;
+        // The init of one destination-style op shares its result's buffer
+        // (a fill of an accumulator).
+        if (result.hasOneUse()) {
+          OpOperand &use = *result.use_begin();
+          auto dps = dyn_cast<DestinationStyleOpInterface>(use.getOwner());
+          if (dps && dps.isDpsInit(&use))
+            continue;
+        }
+        // A conversion its producer fuses is the producer's result, in the
+        // converted format.
+        if (how != fusion.end() && how->second == ConversionFusion::Materialized)
+          bytes.conversions += size;
+        else
+          bytes.intermediates += size;
+      }
     });
   });
   return bytes;
+}
+
+void PrecisionReport::measureFinal(Operation *root) {
+  bytesAfter = measureTensorBytes(root);
+  // Demoted arguments as the signatures are now: FP8 selection narrows
+  // some of them again and adds their scales.
+  root->walk([&](func::FuncOp func) {
+    for (BlockArgument arg : func.getArguments()) {
+      std::string type;
+      llvm::raw_string_ostream os(type);
+      arg.getType().print(os);
+      auto it = llvm::find_if(demotedArguments, [&](const DemotedArgument &d) {
+        return d.function == func.getName() && d.index == arg.getArgNumber();
+      });
+      if (it != demotedArguments.end()) {
+        it->type = type;
+        continue;
+      }
+      Attribute scale =
+          func.getArgAttr(arg.getArgNumber(), kFP8ScaleAttr);
+      if (!scale)
+        continue;
+      DemotedArgument demoted;
+      demoted.function = func.getName().str();
+      demoted.index = arg.getArgNumber();
+      demoted.type = type;
+      demoted.reason = "FP8 weight (lowp-select-fp8-formats)";
+      demotedArguments.push_back(std::move(demoted));
+    }
+  });
+  matrixInputs.clear();
+  root->walk([&](Operation *op) {
+    if (!isMatrixOp(op))
+      return;
+    auto dps = dyn_cast<DestinationStyleOpInterface>(op);
+    if (!dps)
+      return;
+    Type seen;
+    bool mixed = false;
+    for (Value input : dps.getDpsInputs()) {
+      Type element = getElementTypeOrSelf(input.getType());
+      if (!isa<FloatType>(element))
+        continue;
+      mixed |= seen && seen != element;
+      seen = element;
+    }
+    if (!seen)
+      return;
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    seen.print(os);
+    ++matrixInputs[mixed ? "mixed" : name];
+  });
 }
 
 std::map<std::string, std::map<std::string, unsigned>>
@@ -127,6 +320,9 @@ static llvm::json::Object toJson(const TensorBytes &bytes) {
                             {"results", bytes.results},
                             {"intermediates", bytes.intermediates},
                             {"conversions", bytes.conversions},
+                            {"conversions_fused", bytes.fusedConversions},
+                            {"conversions_materialized",
+                             bytes.materializedConversions},
                             {"total", bytes.total()}};
 }
 
@@ -148,6 +344,15 @@ void PrecisionReport::writeJson(llvm::raw_ostream &os) const {
                                       {"class", d.opClass},
                                       {"reason", d.rule}});
   }
+  llvm::json::Object matrix;
+  for (const auto &[format, n] : matrixInputs)
+    matrix[format] = n;
+  llvm::json::Array demoted;
+  for (const DemotedArgument &arg : demotedArguments)
+    demoted.push_back(llvm::json::Object{{"function", arg.function},
+                                         {"index", arg.index},
+                                         {"type", arg.type},
+                                         {"reason", arg.reason}});
   llvm::json::Array all;
   for (const PrecisionDecision &d : decisions)
     all.push_back(llvm::json::Object{{"op", d.opName},
@@ -166,6 +371,8 @@ void PrecisionReport::writeJson(llvm::raw_ostream &os) const {
                           {"constants_rounded", constantsRounded},
                           {"bytes_before", toJson(bytesBefore)},
                           {"bytes_after", toJson(bytesAfter)},
+                          {"matrix_inputs", std::move(matrix)},
+                          {"demoted_arguments", std::move(demoted)},
                           {"kept_wide", std::move(kept)},
                           {"decisions", std::move(all)}};
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
@@ -192,8 +399,20 @@ void PrecisionReport::writeTable(llvm::raw_ostream &os) const {
   row("arguments", bytesBefore.arguments, bytesAfter.arguments);
   row("results", bytesBefore.results, bytesAfter.results);
   row("intermediates", bytesBefore.intermediates, bytesAfter.intermediates);
-  row("casts", bytesBefore.conversions, bytesAfter.conversions);
+  row("conversions", bytesBefore.conversions, bytesAfter.conversions);
   row("total", bytesBefore.total(), bytesAfter.total());
+  os << "conversions after: " << bytesAfter.fusedConversions
+     << " fused into a producer or consumer, "
+     << bytesAfter.materializedConversions << " materialized\n";
+  if (!matrixInputs.empty()) {
+    os << "matrix ops by input format:";
+    for (const auto &[format, n] : matrixInputs)
+      os << " " << format << "=" << n;
+    os << "\n";
+  }
+  for (const DemotedArgument &arg : demotedArguments)
+    os << "argument #" << arg.index << " of @" << arg.function << ": "
+       << arg.type << " (" << arg.reason << ")\n";
   // Transparent ops kept with their neighbours are summarised; the JSON
   // lists each of them.
   os << "kept at original precision:\n";

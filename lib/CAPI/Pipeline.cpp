@@ -4,12 +4,17 @@
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -122,5 +127,65 @@ MlirLogicalResult mlirLowpRunPipeline(MlirModule module, MlirStringRef pipeline,
   }
   if (failed(pm.run(moduleOp)) || errors)
     return mlirLogicalResultFailure();
+  return mlirLogicalResultSuccess();
+}
+
+template <typename T>
+static std::string printToString(T printable) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  printable.print(os);
+  return text;
+}
+
+MlirLogicalResult mlirLowpDescribeFunctionSignature(
+    MlirModule module, MlirStringRef function, MlirStringCallback callback,
+    void *userData, MlirStringCallback errorCallback, void *errorUserData) {
+  ModuleOp moduleOp = unwrap(module);
+  auto fail = [&](const Twine &message) {
+    if (errorCallback)
+      errorCallback(wrap(message.str()), errorUserData);
+    return mlirLogicalResultFailure();
+  };
+  func::FuncOp func;
+  StringRef name = unwrap(function);
+  if (!name.empty()) {
+    func = moduleOp.lookupSymbol<func::FuncOp>(name);
+    if (!func)
+      return fail("the module has no func.func @" + name);
+  } else {
+    for (auto candidate : moduleOp.getOps<func::FuncOp>()) {
+      if (candidate.isExternal() || !candidate.isPublic() ||
+          !SymbolTable::symbolKnownUseEmpty(candidate, moduleOp))
+        continue;
+      if (func)
+        return fail("the module has more than one entry function (@" +
+                    func.getName() + ", @" + candidate.getName() +
+                    "); name one");
+      func = candidate;
+    }
+    if (!func)
+      return fail("the module has no entry function (a public func.func "
+                  "with a body that nothing calls)");
+  }
+  llvm::json::Array arguments;
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+    llvm::json::Object attributes;
+    for (NamedAttribute attr : function_interface_impl::getArgAttrs(func, i))
+      attributes[attr.getName().getValue()] =
+          printToString(attr.getValue());
+    arguments.push_back(
+        llvm::json::Object{{"type", printToString(func.getArgumentTypes()[i])},
+                           {"attributes", std::move(attributes)}});
+  }
+  llvm::json::Array results;
+  for (Type type : func.getResultTypes())
+    results.push_back(printToString(type));
+  llvm::json::Object root{{"function", func.getName()},
+                          {"arguments", std::move(arguments)},
+                          {"results", std::move(results)}};
+  std::string text =
+      llvm::formatv("{0}", llvm::json::Value(std::move(root))).str();
+  callback(wrap(text), userData);
   return mlirLogicalResultSuccess();
 }

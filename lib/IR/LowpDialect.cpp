@@ -2,6 +2,7 @@
 
 #include "lowp/IR/LowpDialect.h"
 #include "lowp/IR/TrainingStep.h"
+#include "lowp/IR/WeightArguments.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
@@ -145,6 +146,22 @@ verifyDiscardableAttribute(function_ref<InFlightDiagnostic()> emitError,
     if (!floatType || floatType.getWidth() != 8)
       return emitError() << "'" << name
                          << "' must name the 8-bit float type it scales";
+    return success();
+  }
+  if (name == kFP8ScaleAttr) {
+    auto scale = dyn_cast<FloatAttr>(value);
+    if ((scale && scale.getType().isF32() &&
+         scale.getValue().isFiniteNonZero() && !scale.getValue().isNegative()) ||
+        isa<IntegerAttr>(value))
+      return success();
+    return emitError() << "'" << name
+                       << "' must be a positive f32 scale or the index of "
+                          "the scale argument";
+  }
+  if (name == kFP8ScaleOfAttr) {
+    if (!isa<IntegerAttr>(value))
+      return emitError() << "'" << name
+                         << "' must be the index of the FP8 argument";
     return success();
   }
   if (name == LowpDialect::ParallelAttrHelper::getNameStr()) {

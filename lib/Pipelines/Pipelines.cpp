@@ -2,6 +2,7 @@
 
 #include "lowp/Pipelines/Pipelines.h"
 
+#include "lowp/Analysis/PrecisionReport.h"
 #include "lowp/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -40,7 +41,9 @@ AutoMixedPrecisionOptions::getInferenceOptions() const {
   infer.lowFormat = getLowFormat(policy);
   infer.propagate = policy != PrecisionPolicy::Autocast;
   infer.keepStreamsF32 = f32Streams;
-  infer.reportPath = report;
+  infer.demoteWeights = demoteWeights;
+  // The report is written by the pipeline's last step, on the module every
+  // decision pass has seen.
   return infer;
 }
 
@@ -63,6 +66,7 @@ LowpSelectFP8FormatsOptions AutoMixedPrecisionOptions::getFP8Options() const {
   fp8.firstLastBF16 = firstLastBF16;
   fp8.fp8Attention = fp8Attention;
   fp8.allowBF16Fallback = allowBF16Fallback;
+  fp8.demoteWeights = demoteWeights;
   return fp8;
 }
 
@@ -77,7 +81,11 @@ LogicalResult mlir::lowp::buildAutoMixedPrecisionPipeline(
   pm.addPass(createLowpInsertFP32Islands(options.getIslandsOptions()));
   // 2. Precision inference. FP8 policies first decide the 16-bit baseline;
   //    FP8 selection then narrows matrix inputs further.
-  pm.addPass(createLowpInferPrecision(options.getInferenceOptions()));
+  //    With a report, inference collects its decisions for step 5.
+  std::shared_ptr<PrecisionReport> report;
+  if (!options.report.empty())
+    report = std::make_shared<PrecisionReport>();
+  pm.addPass(createLowpInferPrecision(options.getInferenceOptions(), report));
   // 3. Loss scaling of training steps (functions marked per
   //    docs/training-step.md), now that their compute type is decided: f16
   //    steps get dynamic scaling, bf16 and FP8 ones are left as they are.
@@ -88,9 +96,16 @@ LogicalResult mlir::lowp::buildAutoMixedPrecisionPipeline(
   //    works without calibration).
   if (options.policy == PrecisionPolicy::FP8)
     pm.addPass(createLowpSelectFP8Formats(options.getFP8Options()));
-  // 5. The picture of what was decided, and the JSON report completed with
-  //    it: every op's final precision (FP8 included), islands, casts,
-  //    scales and hazards, for scripts/lowp-report-html.py.
+  // 5. The report, measured on the module every decision pass has seen
+  //    (FP8 operands, demoted signatures), then the picture of what was
+  //    decided, and the JSON report completed with it: every op's final
+  //    precision, islands, casts, scales and hazards, for
+  //    scripts/lowp-report-html.py.
+  if (report) {
+    LowpWritePrecisionReportOptions write;
+    write.reportPath = options.report;
+    pm.addPass(createLowpWritePrecisionReport(write, report));
+  }
   bool jsonReport = StringRef(options.report).ends_with(".json");
   if (!options.graph.empty() || jsonReport) {
     LowpViewPrecisionGraphOptions view;

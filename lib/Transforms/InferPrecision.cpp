@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lowp/Analysis/ConstantHazards.h"
+#include "lowp/Analysis/FP8Candidates.h"
 #include "lowp/Analysis/PrecisionClassModels.h"
 #include "lowp/Analysis/PrecisionColouring.h"
 #include "lowp/Analysis/PrecisionReport.h"
@@ -45,6 +46,8 @@ struct InferenceConfig {
   /// Let entry functions (not called in the module) take and return the
   /// low format where their arguments and results are low anyway.
   bool demoteSignatures = false;
+  /// demote-weights=arguments.
+  bool demoteWeights = false;
   /// Build the per-op decisions (a report or remarks were asked for).
   bool recordDecisions = false;
   /// The target computes elementwise arithmetic in the low format. When it
@@ -108,6 +111,8 @@ public:
   void run() {
     recordDecisions();
     rewrite();
+    if (config.demoteWeights)
+      demoteWeightArguments();
     if (config.demoteSignatures)
       demoteEntrySignatures();
   }
@@ -171,6 +176,146 @@ private:
         *cast->user_begin() != user)
       return {};
     return cast;
+  }
+
+  /// demote-weights=arguments: an argument read only as matrix op inputs
+  /// (through layout moves), each read through one cast to the same narrow
+  /// type, takes that type; the casts move to the callers in the module
+  /// (external callers convert as docs/embedding.md says).
+  void demoteWeightArguments() {
+    module.walk([&](func::FuncOp func) {
+      if (func.isExternal())
+        return;
+      // Every use of the function must be a call we can update.
+      std::optional<SymbolTable::UseRange> uses =
+          SymbolTable::getSymbolUses(func, module);
+      SmallVector<func::CallOp> calls;
+      bool unknownUse = !uses.has_value();
+      if (uses)
+        for (const SymbolTable::SymbolUse &use : *uses) {
+          auto call = dyn_cast<func::CallOp>(use.getUser());
+          if (!call) {
+            unknownUse = true;
+            break;
+          }
+          calls.push_back(call);
+        }
+      Block &entry = func.getBody().front();
+      SmallVector<Type> inputs(func.getArgumentTypes());
+      bool changed = false;
+      for (BlockArgument arg : entry.getArguments()) {
+        std::optional<std::string> reason = getWeightDemotion(func, arg);
+        if (!reason)
+          continue;
+        if (unknownUse) {
+          emitWeightRemark(func, arg,
+                           "stays " + printType(arg.getType()) +
+                               ": the function is referenced other than by "
+                               "func.call, so its callers cannot be updated");
+          continue;
+        }
+        Type narrow = arg.use_begin()->getOwner()->getResult(0).getType();
+        for (OpOperand &use : llvm::make_early_inc_range(arg.getUses())) {
+          auto own = cast<CastOp>(use.getOwner());
+          rewriter.replaceAllUsesWith(own.getResult(), arg);
+          if (insertedCasts.erase(own))
+            --report.castsInserted;
+          rewriter.eraseOp(own);
+        }
+        rewriter.modifyOpInPlace(func, [&] { arg.setType(narrow); });
+        inputs[arg.getArgNumber()] = narrow;
+        changed = true;
+        // Callers convert once, right before the call.
+        for (func::CallOp call : calls) {
+          OpBuilder::InsertionGuard guard(rewriter);
+          rewriter.setInsertionPoint(call);
+          OpOperand &operand = call->getOpOperand(arg.getArgNumber());
+          Value converted =
+              CastOp::create(rewriter, call.getLoc(), narrow, operand.get());
+          rewriter.modifyOpInPlace(call, [&] { operand.set(converted); });
+        }
+        DemotedArgument demoted;
+        demoted.function = func.getName().str();
+        demoted.index = arg.getArgNumber();
+        demoted.type = printType(narrow);
+        demoted.reason = *reason;
+        if (config.emitRemarks)
+          emitWeightRemark(func, arg, demoted.type + ": " + *reason);
+        report.demotedArguments.push_back(std::move(demoted));
+      }
+      if (!changed)
+        return;
+      rewriter.modifyOpInPlace(func, [&] {
+        func.setFunctionType(FunctionType::get(func.getContext(), inputs,
+                                               func.getResultTypes()));
+      });
+    });
+  }
+
+  /// Why `arg` can take its matrix ops' narrow format, or nothing (with a
+  /// remark when it is read as a weight but cannot).
+  std::optional<std::string> getWeightDemotion(func::FuncOp func,
+                                               BlockArgument arg) {
+    auto tensor = dyn_cast<RankedTensorType>(arg.getType());
+    if (!tensor || !isRetypeableF32(tensor))
+      return std::nullopt;
+    // A value the front end marks as an activation or gradient is no
+    // weight.
+    if (auto role =
+            getValueMark<TensorRoleAttr>(
+                arg, LowpDialect::RoleAttrHelper::getNameStr()))
+      if (role.getValue() != TensorRole::Weight)
+        return std::nullopt;
+    OpOperand *matrixRead = nullptr;
+    OpOperand *otherRead = nullptr;
+    forEachReadThroughMoves(arg, [&](OpOperand &use) {
+      if (isMatrixInput(use))
+        matrixRead = matrixRead ? matrixRead : &use;
+      else
+        otherRead = otherRead ? otherRead : &use;
+    });
+    if (!matrixRead)
+      return std::nullopt;
+    std::string current = printType(arg.getType());
+    if (otherRead) {
+      emitWeightRemark(func, arg,
+                       "stays " + current + ": it is a weight of " +
+                           describeUser(*matrixRead) + " and also read by " +
+                           describeUser(*otherRead));
+      return std::nullopt;
+    }
+    // Every read goes through one narrowing cast, all to one type: the
+    // format the decision gave its matrix ops.
+    Type narrow;
+    for (OpOperand &use : arg.getUses()) {
+      auto own = dyn_cast<CastOp>(use.getOwner());
+      if (!own || own.isWidening() || (narrow && narrow != own.getType())) {
+        emitWeightRemark(func, arg,
+                         "stays " + current + ": " +
+                             describeUser(*matrixRead) +
+                             " reads it at its own type (pinned, kept f32 "
+                             "or read in two formats)");
+        return std::nullopt;
+      }
+      narrow = own.getType();
+    }
+    return "weight of " + describeUser(*matrixRead);
+  }
+
+  static std::string describeUser(OpOperand &use) {
+    Operation *user = use.getOwner();
+    return (user->getName().getStringRef() + " at " +
+            printReportLocation(user->getLoc()))
+        .str();
+  }
+
+  void emitWeightRemark(func::FuncOp func, BlockArgument arg,
+                        const Twine &message) {
+    emitDecisionRemark(arg.getLoc(), DecisionCategory::Precision,
+                       "WeightArgument", func.getName(),
+                       "argument #" + Twine(arg.getArgNumber()) + " of @" +
+                           func.getName() + " " + message,
+                       /*asDiagnostic=*/true);
   }
 
   /// Moves the boundary casts of entry functions (no caller in the module)
@@ -530,6 +675,13 @@ private:
 struct LowpInferPrecisionPass
     : public lowp::impl::LowpInferPrecisionBase<LowpInferPrecisionPass> {
   using Base::Base;
+  LowpInferPrecisionPass(const LowpInferPrecisionOptions &options,
+                         std::shared_ptr<PrecisionReport> collected)
+      : Base(options), collected(std::move(collected)) {}
+
+  /// Where lowp-auto-mixed-precision collects the report, which its last
+  /// step writes; null: the pass writes `report` itself.
+  std::shared_ptr<PrecisionReport> collected;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -568,7 +720,8 @@ struct LowpInferPrecisionPass
                        "inference leaves the module unchanged")
                           .str();
         mlir::emitRemark(module.getLoc()) << report.note;
-        report.bytesBefore = report.bytesAfter = measureTensorBytes(module);
+        report.bytesBefore = measureTensorBytes(module);
+        report.measureFinal(module);
         if (failed(writeReport(report)))
           return signalPassFailure();
         return markAllAnalysesPreserved();
@@ -582,9 +735,11 @@ struct LowpInferPrecisionPass
       config.colouring.forceLow.insert(name);
     config.emitRemarks = emitRemarks;
     config.demoteSignatures = demoteSignatures;
+    config.demoteWeights = demoteWeights == WeightDemotion::Arguments;
     config.colouring.propagate = propagate;
     config.colouring.keepStreamsWide = keepStreamsF32;
-    config.recordDecisions = emitRemarks || !reportPath.empty();
+    bool reporting = !reportPath.empty() || collected;
+    config.recordDecisions = emitRemarks || reporting;
 
     // The report is read only when it is written (reportPath) or its
     // decisions are remarked; printing a type sets up an AsmState, a fixed
@@ -610,18 +765,22 @@ struct LowpInferPrecisionPass
         mlir::emitRemark(module.getLoc()) << report.note;
     }
 
-    if (!reportPath.empty())
+    if (reporting)
       report.bytesBefore = measureTensorBytes(module);
     PrecisionColouring colouring(module, config.colouring);
     PrecisionRewrite(module, config, colouring, report).run();
-    if (!reportPath.empty())
-      report.bytesAfter = measureTensorBytes(module);
+    if (reporting)
+      report.measureFinal(module);
 
     if (failed(writeReport(report)))
       return signalPassFailure();
   }
 
   LogicalResult writeReport(const PrecisionReport &report) {
+    if (collected) {
+      *collected = report;
+      return success();
+    }
     if (reportPath.empty())
       return success();
     if (reportPath == "-") {
@@ -639,3 +798,10 @@ struct LowpInferPrecisionPass
   }
 };
 } // namespace
+
+std::unique_ptr<Pass> mlir::lowp::createLowpInferPrecision(
+    const LowpInferPrecisionOptions &options,
+    std::shared_ptr<PrecisionReport> collected) {
+  return std::make_unique<LowpInferPrecisionPass>(options,
+                                                  std::move(collected));
+}

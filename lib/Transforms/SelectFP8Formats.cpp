@@ -12,6 +12,7 @@
 #include "lowp/Analysis/FP8Selection.h"
 #include "lowp/Analysis/PrecisionReport.h"
 #include "lowp/IR/TrainingStep.h"
+#include "lowp/IR/WeightArguments.h"
 #include "lowp/Target/TargetInfo.h"
 #include "lowp/Transforms/Passes.h"
 
@@ -152,6 +153,9 @@ private:
                        ArrayRef<QuantizedTensor> operands);
   void record(ReportEntry entry, Location loc, StringRef function);
   LogicalResult writeReport();
+  /// demote-weights=arguments: arguments read only through quantizations
+  /// to one FP8 format become FP8, with their scale.
+  void demoteWeightArguments(IRRewriter &rewriter, func::FuncOp func);
 
   llvm::DenseMap<std::pair<Value, Type>, QuantizedTensor> quantized;
   /// The last op quantizing a block argument, per block.
@@ -594,6 +598,234 @@ LogicalResult SelectFP8FormatsPass::processFunction(func::FuncOp func,
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// demote-weights=arguments
+//===----------------------------------------------------------------------===//
+
+/// `value` moved by `moves` (innermost first) again, on the FP8 tensor
+/// `source`: the same reshapes, slices, transposes and broadcasts on 8-bit
+/// elements; casts are dropped (the elements are already FP8). The moves
+/// must pass canRedoOnFP8.
+static Value redoMovesOnFP8(RewriterBase &rewriter, Value source,
+                            ArrayRef<Operation *> moves) {
+  FloatType element = getFloatElementType(source.getType());
+  Value moved = source;
+  for (Operation *move : moves) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(move);
+    Location loc = move->getLoc();
+    Type type = withFloatElementType(move->getResult(0).getType(), element);
+    auto newEmpty = [&](Value init) -> Value {
+      auto empty = init.getDefiningOp<tensor::EmptyOp>();
+      return tensor::EmptyOp::create(
+          rewriter, loc, withFloatElementType(empty.getType(), element),
+          empty.getDynamicSizes());
+    };
+    if (isa<CastOp>(move))
+      continue;
+    if (auto transpose = dyn_cast<linalg::TransposeOp>(move)) {
+      Value init = newEmpty(transpose.getInit());
+      moved = linalg::TransposeOp::create(rewriter, loc, moved, init,
+                                          transpose.getPermutation())
+                  ->getResult(0);
+      continue;
+    }
+    if (auto broadcast = dyn_cast<linalg::BroadcastOp>(move)) {
+      Value init = newEmpty(broadcast.getInit());
+      moved = linalg::BroadcastOp::create(rewriter, loc, moved, init,
+                                          broadcast.getDimensions())
+                  ->getResult(0);
+      continue;
+    }
+    IRMapping mapping;
+    mapping.map(move->getOperand(0), moved);
+    Operation *clone = rewriter.clone(*move, mapping);
+    rewriter.modifyOpInPlace(clone,
+                             [&] { clone->getResult(0).setType(type); });
+    moved = clone->getResult(0);
+  }
+  return moved;
+}
+
+/// Can redoMovesOnFP8 redo `moves`?
+static bool canRedoOnFP8(ArrayRef<Operation *> moves) {
+  return llvm::all_of(moves, [](Operation *move) {
+    if (auto transpose = dyn_cast<linalg::TransposeOp>(move))
+      return bool(transpose.getInit().getDefiningOp<tensor::EmptyOp>());
+    if (auto broadcast = dyn_cast<linalg::BroadcastOp>(move))
+      return bool(broadcast.getInit().getDefiningOp<tensor::EmptyOp>());
+    return isa<CastOp, tensor::ExpandShapeOp, tensor::CollapseShapeOp,
+               tensor::CastOp, tensor::ReshapeOp, tensor::ExtractSliceOp>(
+        move);
+  });
+}
+
+/// Erases `op` and then every producer of its operands that is left
+/// without uses and has no side effects.
+static void eraseDeadChain(RewriterBase &rewriter, Operation *op) {
+  SmallVector<Operation *> worklist{op};
+  while (!worklist.empty()) {
+    Operation *dead = worklist.pop_back_val();
+    if (!dead->use_empty() || !isMemoryEffectFree(dead))
+      continue;
+    SmallVector<Value> operands(dead->getOperands());
+    rewriter.eraseOp(dead);
+    for (Value operand : operands)
+      if (Operation *producer = operand.getDefiningOp())
+        worklist.push_back(producer);
+  }
+}
+
+void SelectFP8FormatsPass::demoteWeightArguments(IRRewriter &rewriter,
+                                                 func::FuncOp func) {
+  bool called = !SymbolTable::symbolKnownUseEmpty(func, getOperation());
+  auto remark = [&](BlockArgument arg, const Twine &message) {
+    emitDecisionRemark(arg.getLoc(), DecisionCategory::FP8, "WeightArgument",
+                       func.getSymName(),
+                       "argument #" + Twine(arg.getArgNumber()) + " of @" +
+                           func.getSymName() + " " + message,
+                       /*asDiagnostic=*/true);
+  };
+  unsigned numOriginal = func.getNumArguments();
+  for (unsigned index = 0; index < numOriginal; ++index) {
+    BlockArgument arg = func.getArgument(index);
+    if (!isa<RankedTensorType>(arg.getType()) ||
+        !getFloatElementType(arg.getType()))
+      continue;
+    // Every read must quantize it, to one format with one scale; the
+    // amax of current scaling reads it too.
+    SmallVector<QuantizeOp> quantizes;
+    SmallVector<AmaxOp> amaxes;
+    Operation *other = nullptr;
+    forEachReadThroughMoves(arg, [&](OpOperand &use) {
+      if (auto q = dyn_cast<QuantizeOp>(use.getOwner());
+          q && use.getOperandNumber() == 0)
+        quantizes.push_back(q);
+      else if (auto amax = dyn_cast<AmaxOp>(use.getOwner()))
+        amaxes.push_back(amax);
+      else if (!other)
+        other = use.getOwner();
+    });
+    if (quantizes.empty())
+      continue;
+    auto describe = [](Operation *op) {
+      return (op->getName().getStringRef() + " at " +
+              printReportLocation(op->getLoc()))
+          .str();
+    };
+    std::string current;
+    llvm::raw_string_ostream os(current);
+    arg.getType().print(os);
+    if (other) {
+      remark(arg, Twine("stays ") + current + ": it is quantized to FP8 and also "
+                  "read by " + describe(other));
+      continue;
+    }
+    FloatType fp8 = getFloatElementType(quantizes.front().getType());
+    Value scale = quantizes.front().getScale();
+    if (llvm::any_of(quantizes, [&](QuantizeOp q) {
+          return getFloatElementType(q.getType()) != fp8 ||
+                 q.getScale() != scale;
+        })) {
+      remark(arg, Twine("stays ") + current +
+                      ": its matrix ops read it in two FP8 formats or scales");
+      continue;
+    }
+    // The scale: a constant (static scaling) becomes an attribute; the amax
+    // of this call (current scaling) an argument. A delayed history would
+    // need the caller's amax: not offered.
+    auto computed = scale.getDefiningOp<ComputeScaleOp>();
+    std::optional<FloatAttr> constantScale;
+    FloatAttr constant;
+    if (matchPattern(scale, m_Constant(&constant)))
+      constantScale = constant;
+    bool currentScaling =
+        computed && llvm::all_of(amaxes, [&](AmaxOp amax) {
+          return llvm::all_of(amax->getUsers(), [&](Operation *user) {
+            return user == computed.getOperation();
+          });
+        }) && computed.getAmax().getDefiningOp<AmaxOp>();
+    if (!constantScale && !currentScaling) {
+      remark(arg, Twine("stays ") + current +
+                      ": its FP8 scale comes from an amax history "
+                      "(scaling=delayed), which its caller does not have");
+      continue;
+    }
+    if (called) {
+      remark(arg, Twine("stays ") + current + ": @" + func.getSymName() +
+                      " is called in the module (FP8 weight arguments are "
+                      "for entry functions)");
+      continue;
+    }
+    // The moves between the argument and each quantize, innermost first.
+    SmallVector<SmallVector<Operation *>> chains;
+    for (QuantizeOp q : quantizes) {
+      SmallVector<Operation *> chain;
+      for (Value v = q.getInput(); v != arg;
+           v = getMovedTensor(v.getDefiningOp()))
+        chain.push_back(v.getDefiningOp());
+      std::reverse(chain.begin(), chain.end());
+      chains.push_back(std::move(chain));
+    }
+    if (!llvm::all_of(chains, [](ArrayRef<Operation *> chain) {
+          return canRedoOnFP8(chain);
+        })) {
+      remark(arg, Twine("stays ") + current + ": a layout move between it and its "
+                  "quantization cannot be redone on FP8 elements");
+      continue;
+    }
+    // The moves are redone on the FP8 argument; the wide ones, left with
+    // the FP8 type for a moment, are erased below with the quantizations.
+    Type newType = withFloatElementType(arg.getType(), fp8);
+    rewriter.modifyOpInPlace(func, [&] { arg.setType(newType); });
+    SmallVector<Value> replacements;
+    for (ArrayRef<Operation *> chain : chains)
+      replacements.push_back(redoMovesOnFP8(rewriter, arg, chain));
+    Value newScale = scale;
+    if (!constantScale) {
+      unsigned scaleIndex = func.getNumArguments();
+      (void)func.insertArgument(
+          scaleIndex, rewriter.getF32Type(),
+          rewriter.getDictionaryAttr({rewriter.getNamedAttr(
+              kFP8ScaleOfAttr,
+              rewriter.getI64IntegerAttr(index))}),
+          arg.getLoc());
+      newScale = func.getArgument(scaleIndex);
+      func.setArgAttr(index, kFP8ScaleAttr,
+                      rewriter.getI64IntegerAttr(scaleIndex));
+      rewriter.replaceAllUsesWith(scale, newScale);
+    } else {
+      func.setArgAttr(index, kFP8ScaleAttr,
+                      *constantScale);
+    }
+    for (auto [q, moved] : llvm::zip(quantizes, replacements)) {
+      rewriter.replaceAllUsesWith(q.getResult(), moved);
+      eraseDeadChain(rewriter, q);
+    }
+    for (AmaxOp amax : amaxes)
+      eraseDeadChain(rewriter, amax);
+    if (computed && !constantScale)
+      eraseDeadChain(rewriter, computed);
+    std::string type;
+    llvm::raw_string_ostream typeOs(type);
+    newType.print(typeOs);
+    emitDecisionRemark(arg.getLoc(), DecisionCategory::FP8, "WeightArgument",
+                       func.getSymName(),
+                       "argument #" + Twine(index) + " of @" +
+                           func.getSymName() + " takes " + type +
+                           (constantScale ? ", its static scale in lowp.fp8_scale"
+                                      : ", its scale in argument #" +
+                                            std::to_string(
+                                                func.getNumArguments() - 1)),
+                       /*asDiagnostic=*/false);
+  }
+  // The signature follows the retyped entry block arguments.
+  rewriter.modifyOpInPlace(func, [&] {
+    func.setFunctionType(rewriter.getFunctionType(
+        func.getBody().front().getArgumentTypes(), func.getResultTypes()));
+  });
+}
+
 LogicalResult SelectFP8FormatsPass::writeReport() {
   llvm::json::Array decisions;
   for (const ReportEntry &e : entries) {
@@ -675,6 +907,13 @@ void SelectFP8FormatsPass::runOnOperation() {
       continue;
     if (failed(processFunction(func, *targetInfo)))
       return signalPassFailure();
+    if (demoteWeights == WeightDemotion::Arguments) {
+      IRRewriter rewriter(ctx);
+      demoteWeightArguments(rewriter, func);
+      // It erased quantizations these function-local caches may name.
+      quantized.clear();
+      blockStartEnd.clear();
+    }
   }
   if (!report.empty() && failed(writeReport()))
     return signalPassFailure();

@@ -14,13 +14,14 @@ bindings are not needed.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import tempfile
 import warnings
 from dataclasses import dataclass
-from typing import List, Optional
+from typing import Dict, List, Optional
 
 from . import _fpopt
 from . import numerics
@@ -40,6 +41,7 @@ __all__ = [
     "float_formats", "numerics", "policy_attr",
     "run_pipeline", "stats_attr", "target", "target_attr", "targets",
     "Candidate", "TuneError", "TuneResult", "tune",
+    "Argument", "Signature", "function_signature",
 ]
 
 
@@ -93,6 +95,49 @@ def run_pipeline(ir: str, pipeline: str) -> str:
 
 
 @dataclass(frozen=True)
+class Argument:
+    """One argument of a compiled function: the type a caller passes."""
+
+    type: str  #: e.g. "tensor<64x32xbf16>"
+    attributes: Dict[str, str]  #: e.g. {"lowp.fp8_scale": "3 : i64"}
+
+    @property
+    def element_type(self) -> str:
+        """The element type of a tensor ("bf16"), else the type itself."""
+        if self.type.startswith("tensor<") and self.type.endswith(">"):
+            return self.type[len("tensor<"):-1].split("x")[-1]
+        return self.type
+
+
+@dataclass(frozen=True)
+class Signature:
+    """A function's argument and result types after compilation."""
+
+    function: str
+    arguments: List[Argument]
+    results: List[str]
+
+
+def function_signature(ir: str, function: Optional[str] = None) -> Signature:
+    """The signature of ``function`` (None: the entry function, the one
+    public function nothing in the module calls) of the module ``ir``.
+
+    After ``demote-weights=arguments`` it says which arguments a caller
+    must now pass in bf16/f16 or FP8, and where each FP8 argument's scale
+    goes (``lowp.fp8_scale``: a constant scale, or the index of the scale
+    argument). Raises ValueError when there is no such function.
+    """
+    ok, text = _fpopt.function_signature(ir, function or "")
+    if not ok:
+        raise ValueError(text)
+    data = json.loads(text)
+    return Signature(data["function"],
+                     [Argument(a["type"], dict(a["attributes"]))
+                      for a in data["arguments"]],
+                     list(data["results"]))
+
+
+@dataclass(frozen=True)
 class InferenceResult:
     """A module after fp-opt's precision decisions, and why they were made."""
 
@@ -100,9 +145,14 @@ class InferenceResult:
     report: DecisionReport
     diagnostics: List[str]
 
+    def signature(self, function: Optional[str] = None) -> Signature:
+        """The decided module's signature (see function_signature)."""
+        return function_signature(self.ir, function)
+
 
 def auto_mixed_precision(ir: str, target: Optional[str] = None,
                          policy: str = "auto", *,
+                         demote_weights: str = "none",
                          source_name: str = "<input>") -> InferenceResult:
     """Runs ``lowp-auto-mixed-precision`` and returns the decided module with
     its decision report as Python objects.
@@ -110,12 +160,15 @@ def auto_mixed_precision(ir: str, target: Optional[str] = None,
     ``target`` is a chip of the capability table (None: the module's
     ``lowp.target``); ``policy`` is ``auto``, ``f16``, ``bf16``, ``fp8`` or
     ``autocast`` (PyTorch autocast's decision, a baseline: matrix inputs
-    16-bit, everything else f32).
+    16-bit, everything else f32). ``demote_weights="arguments"`` lets
+    arguments read only as matrix op inputs take their decided format;
+    ``result.signature()`` says what the caller now passes.
     Raises CompileError on failure.
     """
     with tempfile.TemporaryDirectory(prefix="fpopt-") as tmp:
         report_path = os.path.join(tmp, "report.json")
-        options = [f"policy={policy}", f'report="{report_path}"']
+        options = [f"policy={policy}", f"demote-weights={demote_weights}",
+                   f'report="{report_path}"']
         if target is not None:
             options.insert(0, f"target={target}")
         pipeline = "lowp-auto-mixed-precision{%s}" % " ".join(options)

@@ -15,21 +15,40 @@ from typing import Any, Dict, List, Union
 
 @dataclass(frozen=True)
 class TensorBytes:
-    """Bytes of statically shaped float tensors, split by role."""
+    """Bytes of the statically shaped float tensors a lowering materializes,
+    split by role (conversions a producer or consumer fuses are no tensors;
+    docs/passes/write-precision-report.md)."""
 
     arguments: int = 0
     results: int = 0
     intermediates: int = 0
+    conversions: int = 0  #: materialized conversions' results
+    conversions_fused: int = 0  #: number of conversions fused
+    conversions_materialized: int = 0  #: number of conversions materialized
 
     @property
     def total(self) -> int:
-        return self.arguments + self.results + self.intermediates
+        return (self.arguments + self.results + self.intermediates +
+                self.conversions)
 
     @staticmethod
     def from_json(obj: Dict[str, Any]) -> "TensorBytes":
         return TensorBytes(int(obj.get("arguments", 0)),
                            int(obj.get("results", 0)),
-                           int(obj.get("intermediates", 0)))
+                           int(obj.get("intermediates", 0)),
+                           int(obj.get("conversions", 0)),
+                           int(obj.get("conversions_fused", 0)),
+                           int(obj.get("conversions_materialized", 0)))
+
+
+@dataclass(frozen=True)
+class DemotedArgument:
+    """A function argument whose type demote-weights narrowed."""
+
+    function: str
+    index: int
+    type: str  #: the type a caller now passes, e.g. "tensor<64x32xbf16>"
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -58,10 +77,19 @@ class DecisionReport:
     bytes_before: TensorBytes = TensorBytes()
     bytes_after: TensorBytes = TensorBytes()
     kept_wide: List[KeptWide] = field(default_factory=list)
+    #: matrix ops by the element type of their inputs ("f8E4M3FN": 3)
+    matrix_inputs: Dict[str, int] = field(default_factory=dict)
+    demoted_arguments: List[DemotedArgument] = field(default_factory=list)
 
     @property
     def bytes_saved(self) -> int:
         return self.bytes_before.total - self.bytes_after.total
+
+    @property
+    def bytes_ratio(self) -> float:
+        """Tensor bytes after the decisions over those before."""
+        before = self.bytes_before.total
+        return self.bytes_after.total / before if before else 1.0
 
     def ops_in(self, precision: str) -> int:
         """Number of ops whose float values got ``precision``."""
@@ -84,4 +112,10 @@ class DecisionReport:
             constants_rounded=int(obj.get("constants_rounded", 0)),
             bytes_before=TensorBytes.from_json(obj.get("bytes_before", {})),
             bytes_after=TensorBytes.from_json(obj.get("bytes_after", {})),
-            kept_wide=kept)
+            kept_wide=kept,
+            matrix_inputs={k: int(n) for k, n in
+                           obj.get("matrix_inputs", {}).items()},
+            demoted_arguments=[
+                DemotedArgument(d["function"], int(d["index"]), d["type"],
+                                d.get("reason", ""))
+                for d in obj.get("demoted_arguments", [])])

@@ -256,7 +256,8 @@ def _error(outputs, reference) -> float:
 def tune(ir: str, target: str, inputs, tolerance: float, *,
          expected=None, entry: Optional[str] = None,
          policies: Optional[Sequence[str]] = None, cpu: str = "avx2",
-         max_candidates: int = 64, log=None) -> TuneResult:
+         max_candidates: int = 64, group: Optional[int] = None,
+         log=None) -> TuneResult:
     """Searches for the decision with the most low-precision bytes whose
     error on ``inputs`` stays within ``tolerance``.
 
@@ -269,6 +270,10 @@ def tune(ir: str, target: str, inputs, tolerance: float, *,
     ``cpu``: the x86 lowering that executes candidates (``avx2`` runs on
     every x86-64 host). ``max_candidates`` bounds the compiles and runs; a
     search stopped by it keeps the best decision found and says so.
+    ``group``: the finest unit of the search, runs of that many consecutive
+    matrix ops kept low or pinned together (default: a sixteenth of the
+    matrix ops, at least 1; 6 for a 12-layer transformer's 96), which bounds
+    the halving to about 2 x 16 candidates per policy whatever the depth.
     Raises TuneError on bad input (naming the cause), never answers all-f32
     silently: when no low-precision candidate is within the tolerance the
     result says so (``all_f32``, ``summary``).
@@ -347,6 +352,9 @@ def tune(ir: str, target: str, inputs, tolerance: float, *,
             matrix_ops.append(f"{m.group(1)} at {d.split(': remark')[0]}")
             op_elements.append(int(m.group(2)))
     count = len(matrix_ops)
+    if group is not None and (not isinstance(group, int) or group < 1):
+        raise TuneError(f"group must be a positive integer, got {group!r}")
+    unit = group if group is not None else max(1, count // 16)
 
     # The reference.
     t0 = time.perf_counter()
@@ -449,9 +457,10 @@ def tune(ir: str, target: str, inputs, tolerance: float, *,
             return []
         if evaluate(policy, all_ops - frozenset(low)).within_tolerance:
             return low
-        if len(low) == 1:
+        if len(low) <= unit:
             return []
-        half = len(low) // 2
+        # Halves on unit boundaries: both are non-empty.
+        half = ((len(low) + unit - 1) // unit // 2) * unit
         a, b = low_set(policy, low[:half]), low_set(policy, low[half:])
         if a and b:
             if evaluate(policy, all_ops - frozenset(a + b)).within_tolerance:

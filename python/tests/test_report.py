@@ -92,3 +92,60 @@ def test_autocast_policy_keeps_everything_but_matrix_inputs_wide():
         if op not in ("linalg.matmul", "linalg.transpose", "linalg.fill",
                       "tensor.empty", "arith.constant"):
             assert "bf16" not in precisions, op
+
+
+def test_report_is_written_after_fp8_selection():
+    # The pipeline's report is measured on the module FP8 selection left:
+    # its matrix ops read FP8, and (weights as arguments) its bytes are
+    # below the 16-bit decision's.
+    fp8 = fpopt.auto_mixed_precision(MLP, target="sm_90", policy="fp8",
+                                     demote_weights="arguments").report
+    bf16 = fpopt.auto_mixed_precision(MLP, target="sm_90", policy="bf16",
+                                      demote_weights="arguments").report
+    assert fp8.matrix_inputs == {"f8E4M3FN": MLP.count("linalg.matmul")}
+    assert bf16.matrix_inputs == {"bf16": MLP.count("linalg.matmul")}
+    assert fp8.bytes_after.total < bf16.bytes_after.total
+    assert fp8.bytes_before == bf16.bytes_before
+    for b in (fp8.bytes_after, bf16.bytes_after):
+        assert b.total == (b.arguments + b.results + b.intermediates +
+                           b.conversions)
+        assert b.conversions_fused + b.conversions_materialized > 0
+
+
+def test_demote_weights_changes_the_signature_it_reports():
+    # x, w1 and w2 are read only by the matmuls: they arrive in bf16; the
+    # biases (added to f32 accumulators) stay f32.
+    result = fpopt.auto_mixed_precision(MLP, target="sm_90", policy="bf16",
+                                        demote_weights="arguments")
+    signature = result.signature()
+    assert signature.function == "mlp"
+    assert [a.element_type for a in signature.arguments] == [
+        "bf16", "bf16", "f32", "bf16", "f32"]
+    assert signature.results == ["tensor<8x10xf32>"]
+    demoted = {d.index: d.type for d in result.report.demoted_arguments}
+    assert demoted == {i: signature.arguments[i].type for i in (0, 1, 3)}
+    plain = fpopt.auto_mixed_precision(MLP, target="sm_90", policy="bf16")
+    assert [a.element_type for a in plain.signature().arguments] == ["f32"] * 5
+    assert result.report.bytes_after.arguments < plain.report.bytes_after.arguments
+
+    # FP8: each weight in E4M3 with the index of its f32 scale argument,
+    # which points back at it.
+    fp8 = fpopt.auto_mixed_precision(MLP, target="sm_90", policy="fp8",
+                                     demote_weights="arguments").signature()
+    scaled = {i: a for i, a in enumerate(fp8.arguments)
+              if "lowp.fp8_scale" in a.attributes}
+    assert sorted(scaled) == [0, 1, 3]
+    for i, a in scaled.items():
+        assert a.element_type == "f8E4M3FN"
+        j = int(a.attributes["lowp.fp8_scale"].split(":")[0])
+        assert fp8.arguments[j].type == "f32"
+        assert fp8.arguments[j].attributes["lowp.fp8_scale_of"] == f"{i} : i64"
+
+
+def test_function_signature_errors_name_the_cause():
+    with pytest.raises(ValueError, match="no func.func @nope"):
+        fpopt.function_signature(MLP, "nope")
+    two = MLP + "\nfunc.func @other() { return }\n"
+    with pytest.raises(ValueError, match="more than one entry function"):
+        fpopt.function_signature(two)
+    assert fpopt.function_signature(two, "other").arguments == []

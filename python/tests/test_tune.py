@@ -62,6 +62,16 @@ def test_keeps_exactly_the_layer_that_needs_f32_range():
     assert "lowp.precision = f32" in result.ir
 
 
+def test_group_is_the_finest_unit_of_the_search():
+    # Units of two consecutive matrix ops: [#0, #1] and [#2]. Op #1 needs
+    # f32, so its whole unit stays f32 and #2 goes low.
+    result = fpopt.tune(MLP, "sm_75", _inputs(), tolerance=2e-2, group=2)
+    assert result.chosen.pinned == [0, 1], result.table()
+    assert result.chosen.low_input_bytes == 2 * (32 + 32)
+    with pytest.raises(fpopt.TuneError, match="group must be a positive"):
+        fpopt.tune(MLP, "sm_75", _inputs(), tolerance=2e-2, group=0)
+
+
 def test_everything_low_when_the_model_allows_it():
     result = fpopt.tune(MLP, "sm_75", _inputs(scale1=1.0), tolerance=2e-2)
     assert result.chosen.pinned == []

@@ -402,6 +402,45 @@ static void testMinimalContext(void) {
   // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xbf16>, tensor<8x4xbf16>)
 }
 
+/// demote-weights=arguments changes the entry function's signature; the
+/// embedder reads the new argument types back.
+static void testSignature(void) {
+  printf("== signature\n");
+  MlirContext ctx = createContext();
+  int diagnostics = 0;
+  MlirModule module = mlirLowpParseModule(
+      ctx, mlirStringRefCreateFromCString(kMatmul),
+      mlirStringRefCreateFromCString("input.mlir"), printDiagnostic,
+      &diagnostics);
+  MlirLogicalResult ran = mlirLowpRunPipeline(
+      module,
+      mlirStringRefCreateFromCString(
+          "lowp-auto-mixed-precision{target=sm_90 demote-weights=arguments}"),
+      printDiagnostic, &diagnostics);
+  printf("pipeline: %s\n", mlirLogicalResultIsSuccess(ran) ? "success"
+                                                            : "failure");
+  // The entry function (empty name), then the same by name.
+  MlirLogicalResult described = mlirLowpDescribeFunctionSignature(
+      module, mlirStringRefCreateFromCString(""), printToStdout, NULL,
+      printToStdout, NULL);
+  printf("\nentry: %s\n",
+         mlirLogicalResultIsSuccess(described) ? "success" : "failure");
+  described = mlirLowpDescribeFunctionSignature(
+      module, mlirStringRefCreateFromCString("nope"), printToStdout, NULL,
+      printToStdout, NULL);
+  printf("\nnope: %s\n",
+         mlirLogicalResultIsSuccess(described) ? "success" : "failure");
+  mlirModuleDestroy(module);
+  mlirContextDestroy(ctx);
+  // CHECK-LABEL: == signature
+  // CHECK-NEXT: pipeline: success
+  // The inputs of the matmul arrive in bf16; the accumulator does not.
+  // CHECK-NEXT: {"arguments":[{"attributes":{},"type":"tensor<4x8xbf16>"},{"attributes":{},"type":"tensor<8x4xbf16>"},{"attributes":{},"type":"tensor<4x4xf32>"}],"function":"mm","results":["tensor<4x4xf32>"]}
+  // CHECK-NEXT: entry: success
+  // CHECK-NEXT: the module has no func.func @nope
+  // CHECK-NEXT: nope: failure
+}
+
 int main(void) {
   mlirRegisterAllPasses();
   mlirLowpRegisterPassesAndPipelines();
@@ -417,6 +456,7 @@ int main(void) {
   mlirContextDestroy(ctx);
   testFP8Selection();
   testMinimalContext();
+  testSignature();
   printf("== done\n");
   // CHECK-LABEL: == done
   return 0;

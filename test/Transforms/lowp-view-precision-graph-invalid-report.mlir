@@ -7,7 +7,7 @@
 // RUN: FileCheck %s --input-file=%t.old.json
 // CHECK: {"low": "bf16", "decisions": []}
 
-// expected-error-re @below {{the report '{{.*}}.old.json' has no schema version; this fp-opt writes version 1: write it again with this fp-opt}}
+// expected-error-re @below {{the report '{{.*}}.old.json' has no schema version; this fp-opt writes version 2: write it again with this fp-opt}}
 module {
   func.func @f(%x: tensor<4xf32>) -> tensor<4xbf16> {
     %0 = lowp.cast %x : tensor<4xf32> to tensor<4xbf16>

@@ -131,7 +131,7 @@
 // JSON-NEXT:       "precision": "bf16",
 // JSON-NEXT:       "reason": "matrix class: {{.*}}",
 // JSON-NEXT:       "result_precision": "f32"
-// JSON:        "schema_version": 1,
+// JSON:        "schema_version": 2,
 
 // T12: label="func @transformer";
 // T12: label="x12 identical blocks of {{[0-9]+}} ops (drawn once)";

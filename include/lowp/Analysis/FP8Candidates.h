@@ -45,6 +45,11 @@ AttrT getValueMark(Value value, StringRef name) {
   return func.getArgAttrOfType<AttrT>(arg.getArgNumber(), name);
 }
 
+/// The tensor a layout move reads (the same elements, moved, repeated or
+/// converted: lowp.cast, reshapes, slices, transposes, broadcasts,
+/// copy-like generics), or null when `op` is not one.
+Value getMovedTensor(Operation *op);
+
 /// True when `value` is a parameter of the computation, not something it
 /// computed: a constant or an argument of the enclosing function (weights
 /// arrive either way from front ends), or a value marked
@@ -52,6 +57,15 @@ AttrT getValueMark(Value value, StringRef name) {
 /// between a weight and its matrix op (casts, reshapes, slices, transposes,
 /// broadcasts, copy-like generics).
 bool isParameterLike(Value value);
+
+/// Calls `read` for every use of `value` that is not a layout move (as
+/// isParameterLike sees them) or a lowp.cast, following those forward: the
+/// ops that read the elements of `value`.
+void forEachReadThroughMoves(Value value,
+                             function_ref<void(OpOperand &)> read);
+
+/// True when `use` is an input (not the init) of a matrix op.
+bool isMatrixInput(OpOperand &use);
 
 /// The widest forms of the float tensor operands of `func`'s matrix ops
 /// (outside lowp.island, not pinned by lowp.precision), in program order,

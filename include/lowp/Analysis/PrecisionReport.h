@@ -23,6 +23,7 @@
 
 namespace mlir {
 class Location;
+class Value;
 class Operation;
 namespace lowp {
 
@@ -30,8 +31,11 @@ namespace lowp {
 /// field is removed or changes meaning, so that readers (the report page,
 /// scripts/lowp-report-html.py) refuse a report they would misread instead
 /// of drawing it wrong. Version 1 adds `schema_version` and the `graph`
-/// section of lowp-view-precision-graph.
-constexpr int64_t kPrecisionReportSchemaVersion = 1;
+/// section of lowp-view-precision-graph. Version 2: tensor bytes count what
+/// a lowering materializes (see TensorBytes; fused conversions are no
+/// tensors), the pipeline's report is written after its last decision pass
+/// (FP8 included), and `matrix_inputs` and `demoted_arguments` are new.
+constexpr int64_t kPrecisionReportSchemaVersion = 2;
 
 /// `loc` as the report prints it: the name of a name location, file:line:col
 /// of a file location, else MLIR's own form.
@@ -71,22 +75,68 @@ struct PrecisionDecision {
   bool keptWide = false;  ///< left at the original (f32) precision
 };
 
-/// Bytes of statically shaped float tensors, split by role.
+/// Bytes of the statically shaped float tensors a lowering materializes,
+/// split by role. Not counted: `tensor.empty` (the shape of an output),
+/// views (reshapes, slices, tensor.cast), island results (counted where the
+/// island computes them), a value whose only use is the init of a
+/// destination-style op (it shares that op's buffer, as an accumulator's
+/// fill does), values fused into their consumer (isFusedIntoConsumer), and
+/// conversions a producer or consumer fuses (getConversionFusion).
 struct TensorBytes {
   int64_t arguments = 0;     ///< function arguments
   int64_t results = 0;       ///< function results
-  int64_t intermediates = 0; ///< every other op result but casts
-  int64_t conversions = 0;   ///< results of lowp.cast
+  int64_t intermediates = 0; ///< every other op result but conversions
+  int64_t conversions = 0;   ///< results of materialized conversions
+  /// Tensor conversions lowered inside a producer or consumer, and those
+  /// that are a tensor of their own.
+  unsigned fusedConversions = 0;
+  unsigned materializedConversions = 0;
   int64_t total() const {
     return arguments + results + intermediates + conversions;
   }
 };
 
+/// A float-to-float conversion: lowp.cast, lowp.quantize, lowp.dequantize,
+/// arith.extf / arith.truncf on tensors.
+bool isFloatConversion(Operation *op);
+
+/// Where lowerings put a conversion (`isFloatConversion`).
+enum class ConversionFusion {
+  /// Every use converts it as it reads: an input of a matrix op (converted
+  /// while packing or loading tiles, the kernel's prologue) or of an
+  /// elementwise op (converted per element in its loop). No tensor.
+  IntoConsumers,
+  /// Its input is the only use of an elementwise or matrix op's result:
+  /// that op writes the converted format (its epilogue rounds), and the
+  /// conversion's result replaces the producer's. Preferred for a
+  /// narrowing that its consumers could also fuse (the narrow form is the
+  /// one stored).
+  IntoProducer,
+  /// A tensor of its own.
+  Materialized,
+};
+ConversionFusion getConversionFusion(Operation *conversion);
+
+/// True when lowerings never store `value`: it is the only use of an
+/// elementwise or matrix op's result and an elementwise op reads it (it is
+/// computed inside that consumer's loop, elementwise fusion, or in the
+/// matrix op's epilogue), or it is a transpose or broadcast read only by
+/// matrix ops (read in place while they pack their operands).
+bool isFusedIntoConsumer(Value value);
+
 /// Counts the bytes of the statically shaped float tensors of every function
-/// under `root` (one walk).
+/// under `root` (see TensorBytes).
 TensorBytes measureTensorBytes(Operation *root);
 
-/// Everything precision inference decided for one module.
+/// A function argument whose type a decision narrowed (demote-weights).
+struct DemotedArgument {
+  std::string function;
+  unsigned index = 0;
+  std::string type;   ///< its new type, e.g. "tensor<32x64xbf16>"
+  std::string reason; ///< e.g. "weight of linalg.matmul at mm7"
+};
+
+/// Everything the decision passes decided for one module.
 struct PrecisionReport {
   std::string lowFormat;  ///< f16, bf16, or "none" when nothing was demoted
   std::string accumulate; ///< accumulator type of matrix ops
@@ -96,6 +146,13 @@ struct PrecisionReport {
   unsigned castsInserted = 0;
   unsigned constantsRounded = 0;
   TensorBytes bytesBefore, bytesAfter;
+  /// Matrix ops by the element type of their inputs when the report is
+  /// written ("bf16", "f8E4M3FN", "f32", "mixed").
+  std::map<std::string, unsigned> matrixInputs;
+  std::vector<DemotedArgument> demotedArguments;
+
+  /// Measures the module as it is now: bytesAfter and matrixInputs.
+  void measureFinal(Operation *root);
 
   /// op kind -> precision -> number of ops.
   std::map<std::string, std::map<std::string, unsigned>> countByKind() const;

@@ -80,6 +80,19 @@ struct AutoMixedPrecisionOptions
                      "(lowp-infer-precision's f32-streams; false: they "
                      "follow the low format)"),
       llvm::cl::init(true)};
+  PassOptions::Option<WeightDemotion> demoteWeights{
+      *this, "demote-weights",
+      llvm::cl::desc("none (default): signatures keep their types; "
+                     "arguments: an argument read only as matrix op inputs "
+                     "arrives in its decided format (bf16/f16, or FP8 with "
+                     "its scale with policy=fp8), converted once by the "
+                     "caller (docs/embedding.md)"),
+      llvm::cl::init(WeightDemotion::None),
+      llvm::cl::values(
+          clEnumValN(WeightDemotion::None, "none",
+                     "signatures keep their types"),
+          clEnumValN(WeightDemotion::Arguments, "arguments",
+                     "weights arrive in their decided format"))};
   PassOptions::Option<std::string> graph{
       *this, "graph",
       llvm::cl::desc("Draw the decided module here with "

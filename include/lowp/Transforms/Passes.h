@@ -6,7 +6,10 @@
 #include "lowp/Analysis/FP8Selection.h"
 #include "lowp/IR/LowpDialect.h"
 #include "lowp/Support/OptionEnums.h"
+#include "lowp/Support/WeightDemotion.h"
 #include "mlir/Pass/Pass.h"
+
+#include <memory>
 
 // Enum options of these passes name their values when given a wrong one.
 LOWP_LISTING_ENUM_OPTION(::mlir::lowp::FP8Recipe)
@@ -20,6 +23,19 @@ namespace mlir::lowp {
 
 #define GEN_PASS_REGISTRATION
 #include "lowp/Transforms/Passes.h.inc"
+
+struct PrecisionReport;
+
+/// Precision inference that hands its report to `collected` instead of
+/// writing it, and the report step that completes and writes it after the
+/// later decision passes: how lowp-auto-mixed-precision reports on the
+/// module it leaves.
+std::unique_ptr<Pass>
+createLowpInferPrecision(const LowpInferPrecisionOptions &options,
+                         std::shared_ptr<PrecisionReport> collected);
+std::unique_ptr<Pass>
+createLowpWritePrecisionReport(const LowpWritePrecisionReportOptions &options,
+                               std::shared_ptr<PrecisionReport> collected);
 
 // The factories are ODS's create<Name>, with Name the pass flag in
 // CamelCase. The spellings of the previous release without the Lowp prefix

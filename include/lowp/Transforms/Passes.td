@@ -18,6 +18,22 @@ defvar TargetOption = Option<"target", "target", "std::string",
     "Chip of the capability table (low=auto takes its preferred format); "
     "empty: the module's lowp.target">;
 
+// `demote-weights`: the same choice in the inference and FP8 passes and in
+// lowp-auto-mixed-precision.
+defvar DemoteWeightsOption = Option<"demoteWeights", "demote-weights",
+    "::mlir::lowp::WeightDemotion",
+    /*default=*/"::mlir::lowp::WeightDemotion::None",
+    "Function arguments whose type the decision may narrow: none (default, "
+    "signatures keep their types) or arguments (an argument read only as "
+    "matrix op inputs, through layout moves, arrives in the format its "
+    "matrix ops read; callers in the module convert once, external callers "
+    "must too: docs/embedding.md)",
+    [{::llvm::cl::values(
+      clEnumValN(::mlir::lowp::WeightDemotion::None, "none",
+                 "signatures keep their types"),
+      clEnumValN(::mlir::lowp::WeightDemotion::Arguments, "arguments",
+                 "weights arrive in their decided format"))}]>;
+
 // Every float type narrower than f32, and auto.
 defvar LowFormatValues = [{::llvm::cl::values(
     clEnumValN(::mlir::lowp::LowFormat::Auto, "auto",
@@ -166,6 +182,7 @@ def LowpInferPrecision : Pass<"lowp-infer-precision", "::mlir::ModuleOp"> {
            "feeding it; matrix inputs are still rounded once (false: such "
            "ops follow the low format, fewer bytes, more error; the report "
            "lists each join it keeps)">,
+    DemoteWeightsOption,
     ListOption<"keepWideOps", "keep-f32", "std::string",
                "Op names (e.g. linalg.matmul) always kept at f32">,
     ListOption<"forceLowOps", "force-low", "std::string",
@@ -393,12 +410,47 @@ def LowpSelectFP8Formats : Pass<"lowp-select-fp8-formats", "::mlir::ModuleOp"> {
            "(attention's Q.K^T and P.V)">,
     Option<"report", "report", "std::string", /*default=*/"\"\"",
            "Write every decision as JSON to this file ('-': stdout)">,
+    DemoteWeightsOption,
   ];
   let dependentDialects = [
     "::mlir::lowp::LowpDialect",
     "::mlir::arith::ArithDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::tensor::TensorDialect",
+  ];
+}
+
+def LowpWritePrecisionReport
+    : Pass<"lowp-write-precision-report", "::mlir::ModuleOp"> {
+  let summary = "Write the tensor bytes of the module as it stands";
+  let description = [{
+    The last step of `lowp-auto-mixed-precision`: it writes the decision
+    report that precision inference collected, with the tensor bytes, the
+    matrix ops' input formats and the conversions measured on the module
+    after every decision pass (FP8 selection and loss scaling included).
+
+    Run on its own, it measures the module as it stands (both `bytes_before`
+    and `bytes_after` are its bytes; there are no per-op decisions): the
+    bytes of an f32 model and of a decided one, measured alike.
+
+    Tensor bytes count what a lowering materializes: statically shaped
+    float tensors that are function arguments, results or op results, but
+    not `tensor.empty`, views (reshapes, slices), island results (counted
+    inside), a value whose only use is a destination-style op's init (a
+    fill of an accumulator shares its buffer), values a consumer fuses (the
+    only use of an elementwise or matrix op's result read by an elementwise
+    op; a transpose or broadcast read only by matrix ops), and conversions
+    that a producer or consumer fuses: a conversion read only as matrix op inputs
+    (converted while the kernel packs or loads them) or by elementwise ops
+    (converted in their loop) is no tensor; one whose input is the only use
+    of an elementwise or matrix op's result is that op's result, written in
+    the converted format. The report gives the number of fused and
+    materialized conversions.
+  }];
+  let options = [
+    Option<"reportPath", "report", "std::string", /*default=*/"\"\"",
+           "Where the report goes: JSON when it ends in .json, a table "
+           "otherwise; '-' prints the table to stderr">,
   ];
 }
 
