@@ -38,6 +38,8 @@ void lowp::addBufferization(OpPassManager &pm) {
       bufferization::LayoutMapOption::IdentityLayoutMap;
   bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // Its constant globals in an order that depends on the input alone.
+  pm.addPass(createLowpOrderConstantGlobals());
   // Every buffer bufferization allocated is freed: ownership-based
   // deallocation frees intermediates where their last use is and hands the
   // buffers a function returns to its caller (who frees them), so a

@@ -477,6 +477,29 @@ def LowpInlineScalarResources : Pass<"lowp-inline-scalar-resources"> {
   }];
 }
 
+def LowpOrderConstantGlobals : Pass<"lowp-order-constant-globals", "::mlir::ModuleOp"> {
+  let summary = "Name and order bufferization's constant globals by first use";
+  let description = [{
+    One-Shot Bufferize makes each constant tensor a private `memref.global`
+    named `__constant_<type>` (with `_N` on a clash) at the top of the
+    module, in an order that varies from run to run on multi-function
+    modules. The lowering pipelines run this pass right after
+    bufferization: those globals are renamed and placed at the top of the
+    module in the order of their first `memref.get_global` in the module
+    (unused ones last, by name), so a pipeline's output depends on its
+    input alone. Other globals are left alone.
+
+    ```mlir
+    memref.global "private" constant @__constant_2xf32_0 : memref<2xf32> = dense<[3.0, 4.0]>
+    memref.global "private" constant @__constant_2xf32 : memref<2xf32> = dense<[1.0, 2.0]>
+    func.func @f() { %0 = memref.get_global @__constant_2xf32_0 ... }
+    func.func @g() { %0 = memref.get_global @__constant_2xf32 ... }
+    // becomes: @__constant_2xf32 = [3.0, 4.0] (read by @f) first, then
+    // @__constant_2xf32_0 = [1.0, 2.0] (read by @g).
+    ```
+  }];
+}
+
 def LowpExpandShapeToReshape : Pass<"lowp-expand-shape-to-reshape"> {
   let summary = "Dynamic tensor.expand_shape with two unknown sizes in one group to tensor.reshape";
   let description = [{
