@@ -4,7 +4,6 @@
 
 #include "lowp/Analysis/FP8Candidates.h"
 #include "lowp/IR/LowpDialect.h"
-#include "lowp/IR/WeightArguments.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -271,7 +270,7 @@ void PrecisionReport::measureFinal(Operation *root) {
         continue;
       }
       Attribute scale =
-          func.getArgAttr(arg.getArgNumber(), kFP8ScaleAttr);
+          func.getArgAttr(arg.getArgNumber(), LowpDialect::Fp8ScaleAttrHelper::getNameStr());
       if (!scale)
         continue;
       DemotedArgument demoted;

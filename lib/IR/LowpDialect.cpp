@@ -2,7 +2,6 @@
 
 #include "lowp/IR/LowpDialect.h"
 #include "lowp/IR/TrainingStep.h"
-#include "lowp/IR/WeightArguments.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
@@ -148,7 +147,7 @@ verifyDiscardableAttribute(function_ref<InFlightDiagnostic()> emitError,
                          << "' must name the 8-bit float type it scales";
     return success();
   }
-  if (name == kFP8ScaleAttr) {
+  if (name == LowpDialect::Fp8ScaleAttrHelper::getNameStr()) {
     auto scale = dyn_cast<FloatAttr>(value);
     if ((scale && scale.getType().isF32() &&
          scale.getValue().isFiniteNonZero() && !scale.getValue().isNegative()) ||
@@ -158,7 +157,7 @@ verifyDiscardableAttribute(function_ref<InFlightDiagnostic()> emitError,
                        << "' must be a positive f32 scale or the index of "
                           "the scale argument";
   }
-  if (name == kFP8ScaleOfAttr) {
+  if (name == LowpDialect::Fp8ScaleOfAttrHelper::getNameStr()) {
     if (!isa<IntegerAttr>(value))
       return emitError() << "'" << name
                          << "' must be the index of the FP8 argument";

@@ -12,7 +12,6 @@
 #include "lowp/Analysis/FP8Selection.h"
 #include "lowp/Analysis/PrecisionReport.h"
 #include "lowp/IR/TrainingStep.h"
-#include "lowp/IR/WeightArguments.h"
 #include "lowp/Target/TargetInfo.h"
 #include "lowp/Transforms/Passes.h"
 
@@ -787,15 +786,15 @@ void SelectFP8FormatsPass::demoteWeightArguments(IRRewriter &rewriter,
       (void)func.insertArgument(
           scaleIndex, rewriter.getF32Type(),
           rewriter.getDictionaryAttr({rewriter.getNamedAttr(
-              kFP8ScaleOfAttr,
+              LowpDialect::Fp8ScaleOfAttrHelper::getNameStr(),
               rewriter.getI64IntegerAttr(index))}),
           arg.getLoc());
       newScale = func.getArgument(scaleIndex);
-      func.setArgAttr(index, kFP8ScaleAttr,
+      func.setArgAttr(index, LowpDialect::Fp8ScaleAttrHelper::getNameStr(),
                       rewriter.getI64IntegerAttr(scaleIndex));
       rewriter.replaceAllUsesWith(scale, newScale);
     } else {
-      func.setArgAttr(index, kFP8ScaleAttr,
+      func.setArgAttr(index, LowpDialect::Fp8ScaleAttrHelper::getNameStr(),
                       *constantScale);
     }
     for (auto [q, moved] : llvm::zip(quantizes, replacements)) {

@@ -70,7 +70,13 @@ def Lowp_Dialect : Dialect {
     "::mlir::Attribute":$loss_scale,
     "::mlir::UnitAttr":$good_steps,
     "::mlir::StringAttr":$loss_scaling,
-    "::mlir::UnitAttr":$numerics_checked
+    "::mlir::UnitAttr":$numerics_checked,
+    // With demote-weights=arguments (docs/embedding.md): on an FP8 weight
+    // argument, the scale its caller multiplied by before rounding (a
+    // positive f32) or the index of the f32 argument that carries it (i64);
+    // on that scale argument, fp8_scale_of is the weight's index (i64).
+    "::mlir::Attribute":$fp8_scale,
+    "::mlir::IntegerAttr":$fp8_scale_of
   );
   let extraClassDeclaration = [{
   private:
