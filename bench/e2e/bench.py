@@ -33,6 +33,8 @@ import layers  # noqa: E402
 
 VARIANTS = ["fp-opt f32", "fp-opt mixed", "torch f32", "torch autocast", "torch .to(bf16)"]
 BEFORE_VARIANTS = ["before f32", "before mixed"]  # with --before
+# With --prepack: compiled with prepack=true, weights packed once before timing.
+PREPACKED_VARIANTS = ["fp-opt f32 prepacked", "fp-opt mixed prepacked"]
 
 
 def parse_args():
@@ -66,6 +68,9 @@ def parse_args():
                          "in the same interleaved rounds, and a before/after table printed")
     ap.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin")
     ap.add_argument("--workdir", help="keep the compiled files here")
+    ap.add_argument("--prepack", action="store_true",
+                    help="also time fp-opt with prepack=true: the weight arguments packed (and "
+                         "rounded) once by forward_prepack before timing")
     ap.add_argument("--json", metavar="FILE", help="also write the measurements as JSON")
     ap.add_argument("--keep-freed-memory", action="store_true",
                     help="glibc keeps freed memory in the heap (mallopt), for every variant: "
@@ -78,6 +83,7 @@ def parse_args():
     ap.add_argument("--child", nargs=3, metavar=("SO", "LAYER", "CALLS"), help=argparse.SUPPRESS)
     ap.add_argument("--child-wait", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--child-dealloc", default="free", help=argparse.SUPPRESS)
+    ap.add_argument("--child-prepacked", default="", help=argparse.SUPPRESS)
     return ap.parse_args()
 
 
@@ -107,7 +113,8 @@ def child_main(cli):
         fpopt_rt.keep_freed_memory()
     so, name, calls = cli.child[0], cli.child[1], int(cli.child[2])
     layer = layers.by_name(cli.small)[name]
-    kernel = fpopt_rt.Kernel(so, layer, cli.child_dealloc)
+    prepacked = [int(i) for i in cli.child_prepacked.split(",") if i]
+    kernel = fpopt_rt.Kernel(so, layer, cli.child_dealloc, prepacked)
     kernel.bind(layer.inputs(seed=0))
     fpopt_rt.reset_peak_rss()
     base_peak = fpopt_rt.peak_rss_mib()
@@ -142,8 +149,9 @@ def child_args(cli):
             + (["--keep-freed-memory"] if cli.keep_freed_memory else []))
 
 
-def memory_run(cli, so, name, dealloc):
+def memory_run(cli, so, name, dealloc, prepacked=()):
     p = subprocess.run(child_args(cli) + ["--child-dealloc", dealloc,
+                                          "--child-prepacked", ",".join(map(str, prepacked)),
                                           "--child", so, name, str(cli.mem_calls)],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if p.returncode != 0:
@@ -310,6 +318,17 @@ def bench_layer(cli, torch, layer, cpu, tools, workdir, extra_x86):
         k = comp.load(layer)
         k.bind(inputs)
         kernels[f"fp-opt {variant}"] = k
+        if cli.prepack:
+            comp = fpopt_rt.compile_layer(layer.mlir(), workdir,
+                                          f"{layer.name}.{variant}.prepacked", variant, cpu,
+                                          tools, (extra_x86 + " prepack=true").strip(),
+                                          cli.target, cli.policy)
+            row[f"so {variant} prepacked"] = comp.so_path
+            row[f"dealloc {variant} prepacked"] = comp.dealloc
+            row[f"prepacked arguments {variant}"] = comp.prepacked
+            k = comp.load(layer)
+            k.bind(inputs)  # packs the weights, once
+            kernels[f"fp-opt {variant} prepacked"] = k
         if cli.before:
             comp = fpopt_rt.compile_layer(layer.mlir(), workdir, f"{layer.name}.{variant}.before",
                                           variant, cpu, tools.with_fpopt(cli.before), extra_x86,
@@ -320,6 +339,9 @@ def bench_layer(cli, torch, layer, cpu, tools, workdir, extra_x86):
     tv, to_layout = torch_variants(torch, layer, inputs)
     calls = {"fp-opt f32": kernels["fp-opt f32"].call_discard,
              "fp-opt mixed": kernels["fp-opt mixed"].call_discard}
+    for name in PREPACKED_VARIANTS:
+        if name in kernels:
+            calls[name] = kernels[name].call_discard
     if cli.before:
         calls["before f32"] = kernels["before f32"].call_discard
         calls["before mixed"] = kernels["before mixed"].call_discard
@@ -338,7 +360,7 @@ def bench_layer(cli, torch, layer, cpu, tools, workdir, extra_x86):
     scale = float(abs(ref).max())
     f64 = layer.reference(inputs)
     acc = {"torch f32 vs float64": float(abs(ref - f64).max())}
-    for name in VARIANTS + BEFORE_VARIANTS:
+    for name in VARIANTS + BEFORE_VARIANTS + PREPACKED_VARIANTS:
         if name in outs and name != "torch f32":
             acc[name] = float(abs(outs[name].astype("float64") - ref).max())
     row["accuracy"] = (acc, scale, errors)
@@ -361,11 +383,18 @@ def bench_layer(cli, torch, layer, cpu, tools, workdir, extra_x86):
             break
     row["rounds"] = len(times["fp-opt f32"])
     row["times"] = {name: median_or_none(times.get(name))
-                    for name in VARIANTS + BEFORE_VARIANTS}
+                    for name in VARIANTS + BEFORE_VARIANTS + PREPACKED_VARIANTS}
     if cli.mem_calls > 0:
         for variant in ("f32", "mixed"):
             row[f"mem {variant}"] = memory_run(cli, row[f"so {variant}"], layer.name,
                                                row[f"dealloc {variant}"])
+            if cli.prepack:
+                v = f"{variant} prepacked"
+                row[f"mem {v}"] = memory_run(cli, row[f"so {v}"], layer.name,
+                                             row[f"dealloc {v}"],
+                                             row[f"prepacked arguments {variant}"])
+    for k in kernels.values():
+        k.release_packed()
     return row
 
 
@@ -410,7 +439,7 @@ def print_table(rows, header):
           "resident-set growth (MiB) from call 1 to the last of the calls made (child process, "
           "no torch)")
     for r in rows:
-        for v in ("f32", "mixed"):
+        for v in ("f32", "mixed", "f32 prepacked", "mixed prepacked"):
             m = r.get(f"mem {v}")
             if m and "error" not in m:
                 print(f"  {r['layer']} {v}: first call peak +{m['first_call_peak_mib']:.0f} MiB "
@@ -438,6 +467,30 @@ def print_before_after(rows):
             ratio(t["torch f32"], t["before f32"]), ratio(t["torch f32"], t["fp-opt f32"]),
             fmt_ms(t["before mixed"]), fmt_ms(t["fp-opt mixed"]),
             ratio(best_bf16, t["before mixed"]), ratio(best_bf16, t["fp-opt mixed"])]) + " |")
+
+
+def print_prepacked(rows):
+    """With --prepack: the prepacked builds' times from the same rounds."""
+    print()
+    print("| layer | packed args | fp f32 | fp f32 prepacked | t.f32/fp.f32 | "
+          "t.f32/fp.f32 prepacked | fp mixed | fp mixed prepacked | t.bf16/fp.mix | "
+          "t.bf16/fp.mix prepacked | RSS MiB/calls prepacked f32/mix |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        t = r["times"]
+        best_bf16 = min([x for x in (t["torch autocast"], t["torch .to(bf16)"]) if x is not None],
+                        default=None)
+        print("| " + " | ".join([
+            r["layer"], ",".join(map(str, r.get("prepacked arguments f32", []))) or "none",
+            fmt_ms(t["fp-opt f32"]), fmt_ms(t["fp-opt f32 prepacked"]),
+            ratio(t["torch f32"], t["fp-opt f32"]), ratio(t["torch f32"], t["fp-opt f32 prepacked"]),
+            fmt_ms(t["fp-opt mixed"]), fmt_ms(t["fp-opt mixed prepacked"]),
+            ratio(best_bf16, t["fp-opt mixed"]), ratio(best_bf16, t["fp-opt mixed prepacked"]),
+            mem_cell(r.get("mem f32 prepacked")) + " " + mem_cell(r.get("mem mixed prepacked"))])
+            + " |")
+    print("prepacked: compiled with prepack=true, the weight arguments listed packed (and "
+          "rounded) once by forward_prepack before the timed rounds (as torch's .to(bf16) "
+          "converts its module once)")
 
 
 def print_accuracy(row):
@@ -627,6 +680,8 @@ def main():
     print_table(rows, header)
     if cli.before:
         print_before_after(rows)
+    if cli.prepack:
+        print_prepacked(rows)
     if failed:
         print(f"not measured (compile or load failed, see above): {', '.join(failed)}")
     if cli.json:

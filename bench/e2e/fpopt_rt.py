@@ -76,9 +76,20 @@ def _run(cmd, **kw):
     return p
 
 
+def prepacked_arguments(diagnostics):
+    """The argument numbers of `forward` that take packed weights, read off
+    lowp-x86-lower-contractions' remark with prepack=true ("weights of
+    'forward' (arguments 1, 3) are packed once, by 'forward_prepack'");
+    empty when nothing was split."""
+    m = re.search(r"weights of 'forward' \(arguments? ([0-9, ]+)\) are packed once", diagnostics)
+    return [int(i) for i in m.group(1).split(",")] if m else []
+
+
 class Compiled:
-    def __init__(self, so_path, llvm_mlir_path, decided_path, seconds, dealloc):
+    def __init__(self, so_path, llvm_mlir_path, decided_path, seconds, dealloc,
+                 prepacked=()):
         self.so_path = so_path
+        self.prepacked = list(prepacked)
         self.llvm_mlir_path = llvm_mlir_path
         self.decided_path = decided_path
         self.seconds = seconds  # {"fp-opt": s, "translate": s, "llc": s, "link": s}
@@ -89,7 +100,7 @@ class Compiled:
         return sum(self.seconds.values())
 
     def load(self, layer):
-        return Kernel(self.so_path, layer, self.dealloc)
+        return Kernel(self.so_path, layer, self.dealloc, self.prepacked)
 
 
 def compile_layer(mlir_text, workdir, tag, variant, cpu, tools, extra_x86="", target=None,
@@ -104,8 +115,9 @@ def compile_layer(mlir_text, workdir, tag, variant, cpu, tools, extra_x86="", ta
     decided = None
     t = time.perf_counter()
     flags = pipeline_flags(variant, cpu, extra_x86, target, policy)
-    _run([tools.fpopt, src] + flags + ["-o", base + ".llvm.mlir"])
+    p = _run([tools.fpopt, src] + flags + ["-o", base + ".llvm.mlir"])
     seconds["fp-opt"] = time.perf_counter() - t
+    prepacked = prepacked_arguments(p.stderr.decode(errors="replace"))
     if variant == "mixed":
         # Not timed: the decided IR, to tell whether anything was narrowed.
         decided = base + ".decided.mlir"
@@ -136,7 +148,7 @@ def compile_layer(mlir_text, workdir, tag, variant, cpu, tools, extra_x86="", ta
           "-Wl,--as-needed", "-lm", f"-L{libdir}", f"-Wl,-rpath,{libdir}",
           "-lmlir_c_runner_utils"])
     seconds["link"] = time.perf_counter() - t
-    return Compiled(base + ".so", base + ".llvm.mlir", decided, seconds, dealloc)
+    return Compiled(base + ".so", base + ".llvm.mlir", decided, seconds, dealloc, prepacked)
 
 
 GENERIC_ALLOC_C = """
@@ -195,9 +207,14 @@ _LIBC.free.restype = None
 
 
 class Kernel:
-    """The compiled @forward of a layer, called with numpy f32 arrays."""
+    """The compiled @forward of a layer, called with numpy f32 arrays.
+    Compiled with prepack=true, `prepacked` lists the arguments forward
+    takes packed: bind() packs them once through forward_prepack, and the
+    calls pass the packed buffers in their places."""
 
-    def __init__(self, so_path, layer, dealloc):
+    def __init__(self, so_path, layer, dealloc, prepacked=()):
+        self.prepacked = list(prepacked)
+        self.packed = None
         self.lib = ctypes.CDLL(so_path)
         self.fn = self.lib._mlir_ciface_forward
         self.fn.restype = None
@@ -224,7 +241,32 @@ class Kernel:
             arrays.append(np.ascontiguousarray(a))
         descs = [descriptor(a) for a in arrays]
         self.ranges = [(a.ctypes.data, a.ctypes.data + a.nbytes) for a in arrays]
+        if self.prepacked:
+            self.release_packed()
+            self.packed = self._prepack([descs[i] for i in self.prepacked])
+            for i, d in zip(self.prepacked, self.packed):
+                descs[i] = d
         self.bound = (arrays, descs, [ctypes.byref(d) for d in descs])
+
+    def _prepack(self, weights):
+        """forward_prepack(weights...) -> packed buffers (rank 3: panels),
+        returned through its first argument as a struct of descriptors."""
+        desc = descriptor_type(3)
+        packed_type = type("Packed", (ctypes.Structure,),
+                           {"_fields_": [(f"p{i}", desc) for i in range(len(weights))]})
+        packed = packed_type()
+        fn = self.lib._mlir_ciface_forward_prepack
+        fn.restype = None
+        fn(ctypes.byref(packed), *[ctypes.byref(w) for w in weights])
+        return [getattr(packed, f"p{i}") for i in range(len(weights))]
+
+    def release_packed(self):
+        """Frees the packed weights (the caller owns forward_prepack's results)."""
+        for d in self.packed or []:
+            if d.allocated and self.free:
+                self.free(d.allocated)
+        self.packed = None
+
 
     def _release(self, res):
         ptr = res.allocated

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -68,6 +69,20 @@ class CompileResult:
 
     ir: str
     diagnostics: List[str]
+
+    def prepacked_arguments(self, function: str = "forward") -> List[int]:
+        """With ``lowp-pipeline-x86{prepack=true}``: the numbers of the
+        arguments of ``function`` that now take packed weights, in the order
+        of ``<function>_prepack``'s arguments and results (read off the
+        remark ``weights of 'F' (arguments 1, 3) are packed once, by
+        'F_prepack'``); empty when none was split out."""
+        pattern = re.compile(r"weights of '" + re.escape(function) +
+                             r"' \(arguments? ([0-9, ]+)\) are packed once")
+        for d in self.diagnostics:
+            m = pattern.search(d)
+            if m:
+                return [int(i) for i in m.group(1).split(",")]
+        return []
 
 
 def compile(ir: str, pipeline: str, *,

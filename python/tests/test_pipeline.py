@@ -152,3 +152,32 @@ def test_error_reported_by_a_pass_that_carries_on_fails_the_run():
     with pytest.raises(fpopt.CompileError) as info:
         fpopt.run_pipeline(strided, "func.func(affine-super-vectorize{virtual-vector-size=8})")
     assert "non-trivial layout map" in str(info.value)
+
+
+# Two nn.Linear layers (torch-mlir's transposed weights), the second weight
+# also read by an add: only the first is split out for prepacking.
+LINEAR = """
+func.func @forward(%x: tensor<4x64xf32>, %w1: tensor<32x64xf32>, %b: tensor<4x32xf32>,
+                   %w2: tensor<32x32xf32>) -> tensor<4x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x32xf32>
+  %t = linalg.transpose ins(%w1 : tensor<32x64xf32>) outs(%e : tensor<64x32xf32>) permutation = [1, 0]
+  %h = linalg.matmul ins(%x, %t : tensor<4x64xf32>, tensor<64x32xf32>) outs(%b : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %e2 = tensor.empty() : tensor<32x32xf32>
+  %w2b = linalg.add ins(%w2, %w2 : tensor<32x32xf32>, tensor<32x32xf32>) outs(%e2 : tensor<32x32xf32>) -> tensor<32x32xf32>
+  %e3 = tensor.empty() : tensor<4x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e3 : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %y = linalg.matmul ins(%h, %w2b : tensor<4x32xf32>, tensor<32x32xf32>) outs(%f : tensor<4x32xf32>) -> tensor<4x32xf32>
+  return %y : tensor<4x32xf32>
+}
+"""
+
+
+def test_prepacked_arguments_from_the_remark():
+    packed = fpopt.compile(LINEAR, "lowp-pipeline-x86{target=avx2 prepack=true}")
+    assert packed.prepacked_arguments("forward") == [1]
+    assert "llvm.func @forward_prepack" in packed.ir
+    assert packed.prepacked_arguments("other") == []
+    plain = fpopt.compile(LINEAR, "lowp-pipeline-x86{target=avx2}")
+    assert plain.prepacked_arguments("forward") == []
+    assert "forward_prepack" not in plain.ir

@@ -106,6 +106,27 @@ struct DepthwiseToKernel : OpRewritePattern<OpTy> {
     // The vectorized dimension: channels (NHWC) or output columns (NCHW).
     int64_t vecExtent = Nhwc ? channels : ow;
     int64_t vecFull = vecExtent / lanes * lanes;
+    // Edges of narrow types without masked f32 vectors go element by
+    // element (emitOne).
+    bool scalarEdges = vecFull < vecExtent && !(elem == f32 || cfg.bf16Dot);
+    // The fill of the output and its elementwise consumer (batch norm,
+    // ReLU6) run on the accumulators: the first tap starts from the fill
+    // value, the store goes through the consumer into its output.
+    std::string whyNot;
+    KernelEpilogue epilogue = matchEpilogue(op, output, {input, filter}, whyNot);
+    if (epilogue.consumer && scalarEdges) {
+      whyNot = "the kernel computes the edge columns element by element";
+      epilogue.consumer = nullptr;
+      epilogue.kinds.clear();
+      epilogue.dims.clear();
+      epilogue.alongCols.clear();
+    }
+    if (!whyNot.empty())
+      op->emitRemark() << "elementwise consumer not fused into '"
+                       << op->getName() << "': " << whyNot;
+    prepareEpilogue(epilogue, op, rw);
+    Value fillValue =
+        epilogue.fill ? epilogue.fill->getOperand(0) : Value();
     // Accumulators: NHWC xb pixels x 2 channel vectors; NCHW 1 x 4 column
     // vectors (8 or 4 registers; 16 and 32 exist).
     int64_t xb = Nhwc ? 4 : 1, cv = Nhwc ? 2 : 4;
@@ -139,9 +160,12 @@ struct DepthwiseToKernel : OpRewritePattern<OpTy> {
         return Nhwc ? outIx(n, vecPos, y, otherPos)
                     : outIx(n, otherPos, y, vecPos);
       };
+      Value splat = fillValue ? vector::BroadcastOp::create(rw, loc, accType,
+                                                            fillValue)
+                              : Value();
       for (int64_t o = 0; o < others; ++o)
         for (int64_t v = 0; v < vecs; ++v)
-          init.push_back(load(accType, output, at(o, v)));
+          init.push_back(splat ? splat : load(accType, output, at(o, v)));
       auto rows = scf::ForOp::create(
           rw, loc, kb.idx(0), kb.idx(kh), kb.idx(1), init,
           [&](OpBuilder &nb, Location, Value i, ValueRange accs) {
@@ -179,7 +203,9 @@ struct DepthwiseToKernel : OpRewritePattern<OpTy> {
       for (int64_t o = 0; o < others; ++o)
         for (int64_t v = 0; v < vecs; ++v) {
           Value acc = rows.getResult(o * vecs + v);
-          if (partial)
+          if (epilogue.consumer)
+            kb.storeThroughEpilogue(epilogue, acc, at(o, v), mask);
+          else if (partial)
             vector::MaskedStoreOp::create(rw, loc, output, at(o, v), mask,
                                           acc);
           else
@@ -188,7 +214,11 @@ struct DepthwiseToKernel : OpRewritePattern<OpTy> {
     };
     // One output element, every tap (the edges).
     auto emitOne = [&](Value n, Value c, Value y, Value x) {
-      Value acc = memref::LoadOp::create(rw, loc, output, outIx(n, c, y, x));
+      Value acc =
+          fillValue
+              ? fillValue
+              : memref::LoadOp::create(rw, loc, output, outIx(n, c, y, x))
+                    .getResult();
       for (int64_t i = 0; i < kh; ++i)
         for (int64_t j = 0; j < kw; ++j) {
           Value iy = kb.addc(kb.mulc(y, st[0]), i * dl[0]);
@@ -239,6 +269,7 @@ struct DepthwiseToKernel : OpRewritePattern<OpTy> {
       });
     });
     rw.eraseOp(op);
+    finishEpilogue(epilogue, rw);
     return success();
   }
   KernelConfig cfg;
@@ -294,6 +325,13 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
         rw, loc, filter, ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
     Value cMat = memref::CollapseShapeOp::create(
         rw, loc, output, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+    // The fill of the output and its elementwise consumer (batch norm,
+    // ReLU, residual) run in the kernel, on the accumulators: the consumer
+    // reads per-channel operands as broadcast scalars of the row (F) and
+    // full-size ones through the same collapse as C.
+    KernelEpilogue epilogue =
+        matchEpilogueOrRemark(op, cMat, {input, filter});
+    prepareEpilogue(epilogue, op, rw);
     int64_t blockCols = ceilDiv(rowsPerBlock * ow, cfg.nr) * cfg.nr;
     Value col = kb.alloc(dot ? MemRefType::get({depth / 2, 2 * blockCols}, elem)
                              : MemRefType::get({depth, blockCols}, f32));
@@ -424,7 +462,8 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
         });
       });
       kb.emitKernel(aMem, aIx, aTransposed, col, cMat, ni, f, rows * ow,
-                    depth, dot, /*bRowMajor=*/true, kb.mulc(y0, ow));
+                    depth, dot, /*bRowMajor=*/true, kb.mulc(y0, ow),
+                    /*packSlice=*/nullptr, &epilogue);
     };
     int64_t fullRows = oh / rowsPerBlock * rowsPerBlock;
     kb.loop(batches, 1, [&](Value ni) {
@@ -437,6 +476,7 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
       kb.dealloc(aCopy);
     kb.dealloc(col);
     rw.eraseOp(op);
+    finishEpilogue(epilogue, rw);
     return success();
   }
   KernelConfig cfg;

@@ -85,14 +85,24 @@ checkConsumer(KernelEpilogue &e, Operation *contraction,
   if (g.getNumDpsInits() != 1)
     return std::string("it has several outputs");
   // The C view's dimension of every loop of the consumer, or -1 for loops
-  // folded into the rows of a collapsed C.
+  // folded into the rows of a collapsed C (an NHWC convolution's pixels x
+  // F); `inCols` marks loops folded into its columns (an NCHW
+  // convolution's F x pixels), which only identity-map operands, read
+  // through the same collapse, can follow.
   SmallVector<int64_t> viewDim(loops, -1);
+  SmallVector<bool> inCols(loops, false);
   int64_t viewRank = loops;
   if (!e.collapse.empty()) {
     viewRank = e.collapse.size();
-    if (e.collapse.back().size() != 1)
-      return std::string("the result is viewed with its columns collapsed");
-    viewDim[loops - 1] = viewRank - 1;
+    for (auto [g, group] : llvm::enumerate(e.collapse)) {
+      if (group.size() == 1)
+        viewDim[group[0]] = g;
+      else if (int64_t(g) + 1 == viewRank)
+        for (int64_t d : group) {
+          viewDim[d] = g;
+          inCols[d] = true;
+        }
+    }
   } else {
     for (unsigned d = 0; d < loops; ++d)
       viewDim[d] = d;
@@ -166,6 +176,10 @@ checkConsumer(KernelEpilogue &e, Operation *contraction,
           continue;
         }
         auto d = dyn_cast<AffineDimExpr>(expr);
+        if (d && inCols[d.getPosition()])
+          return std::string("operand #") +
+                 std::to_string(operand.getOperandNumber()) +
+                 " is read along part of the collapsed columns";
         if (!d || viewDim[d.getPosition()] < 0)
           return std::string("operand #") +
                  std::to_string(operand.getOperandNumber()) +
@@ -235,7 +249,9 @@ KernelEpilogue mlir::lowp::x86::matchEpilogue(Operation *contraction, Value c,
   Value root = c;
   memref::CollapseShapeOp view = c.getDefiningOp<memref::CollapseShapeOp>();
   if (view) {
-    if (!view->hasOneUse())
+    // Only the contraction reads C through the view (a convolution kernel
+    // makes the view before replacing the op, which writes C itself).
+    if (!view->hasOneUse() && !view->use_empty())
       return e;
     root = view.getSrc();
   }

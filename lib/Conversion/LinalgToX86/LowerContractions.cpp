@@ -105,10 +105,18 @@ struct LowpX86LowerContractionsPass
     if (prepack) {
       SmallVector<func::FuncOp> funcs;
       root->walk([&](func::FuncOp f) { funcs.push_back(f); });
-      for (func::FuncOp f : funcs)
-        if (func::FuncOp p = splitPrepacking(f, cfg))
-          mlir::emitRemark(f.getLoc()) << "weights of '" << f.getName()
-                          << "' are packed once, by '" << p.getName() << "'";
+      for (func::FuncOp f : funcs) {
+        SmallVector<unsigned> packedArgs;
+        // The argument numbers tell a caller which arguments to prepack
+        // (the signature alone does not, once lowered to LLVM).
+        if (func::FuncOp p = splitPrepacking(f, cfg, packedArgs)) {
+          InFlightDiagnostic remark = mlir::emitRemark(f.getLoc());
+          remark << "weights of '" << f.getName() << "' (argument"
+                 << (packedArgs.size() > 1 ? "s " : " ");
+          llvm::interleaveComma(packedArgs, remark);
+          remark << ") are packed once, by '" << p.getName() << "'";
+        }
+      }
     }
     RewritePatternSet patterns(&getContext());
     populateMatmulKernelPatterns(patterns, cfg);

@@ -32,6 +32,11 @@ using namespace mlir;
 using namespace mlir::lowp;
 using namespace mlir::lowp::x86;
 
+/// A is packed for the micro-kernel when at least this many column panels
+/// of B read each packed block: the O(m k) copy is then a few percent of
+/// the O(m n k) GEMM at most.
+static constexpr int64_t kPackAMinPanels = 16;
+
 MemRefType KernelBuilder::packedType(int64_t n, int64_t k, Type elem) const {
   int64_t panels = ceilDiv(n, cfg.nr);
   if (cfg.bf16Dot && elem.isBF16())
@@ -259,9 +264,12 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
   // panel's) of C, in registers across [kBegin, kEnd).
   // `slice`: B's panel jb for [kBegin, kEnd) packed on the fly
   // ([kEnd - kBegin][nr], see packPanelSlice) instead of `packed`.
+  // `ap`: A's rows row0.. packed for this k block (packABlock below), as
+  // its block `apBlock`; null: A read in place.
   auto emitBlock = [&](Value jb, Value row0, unsigned blockRows,
                        int64_t cols, Value kBegin, Value kEnd, bool first,
-                       bool last, Value slice = nullptr) {
+                       bool last, Value slice = nullptr, Value ap = nullptr,
+                       Value apBlock = nullptr) {
     Value bCol0 = mulc(jb, nr);
     Value col0 = cColOffset ? addIdx(bCol0, cColOffset) : bCol0;
     unsigned nv = ceilDiv(cols, lanes);
@@ -312,12 +320,22 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
                       ? ValueRange{kk, mulc(addc(bCol0, v * lanes),
                                             dot ? 2 : 1)}
                       : ValueRange{jb, kk, idx((dot ? 2 : 1) * v * lanes)}));
+            Value kRel = ap ? arith::SubIOp::create(b, loc, kk, kBegin)
+                                  .getResult()
+                            : Value();
             for (unsigned r = 0; r < blockRows; ++r) {
               Value av;
               if (dot) {
                 // One pair of A (two bf16 = one i32) splat to every lane.
-                Value pair = vector::LoadOp::create(
-                    b, loc, pairVec, a, at(aBatch, {rows[r], mulc(kk, 2)}));
+                Value pair =
+                    ap ? vector::LoadOp::create(
+                             b, loc, pairVec, ap,
+                             ValueRange{apBlock, kRel, idx(2 * r)})
+                             .getResult()
+                       : vector::LoadOp::create(
+                             b, loc, pairVec, a,
+                             at(aBatch, {rows[r], mulc(kk, 2)}))
+                             .getResult();
                 Value asInt =
                     vector::BitCastOp::create(b, loc, pairAsInt, pair);
                 Value scalar = vector::ExtractOp::create(b, loc, asInt, 0);
@@ -325,10 +343,15 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
                     vector::BroadcastOp::create(b, loc, bcastInt, scalar);
                 av = vector::BitCastOp::create(b, loc, dotOperand, splat);
               } else {
-                Value scalar = memref::LoadOp::create(
-                    b, loc, a,
-                    aTransposed ? at(aBatch, {kk, rows[r]})
-                                : at(aBatch, {rows[r], kk}));
+                Value scalar =
+                    ap ? memref::LoadOp::create(
+                             b, loc, ap, ValueRange{apBlock, kRel, idx(r)})
+                             .getResult()
+                       : memref::LoadOp::create(
+                             b, loc, a,
+                             aTransposed ? at(aBatch, {kk, rows[r]})
+                                         : at(aBatch, {rows[r], kk}))
+                             .getResult();
                 av = vector::BroadcastOp::create(b, loc, accType, scalar);
               }
               for (unsigned v = 0; v < nv; ++v) {
@@ -383,6 +406,51 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
       return full;
     return std::max<int64_t>(cfg.mr, rows / cfg.mr * cfg.mr);
   };
+  // A packed per k block and row block: the rows of each mr block
+  // interleaved along k ([block][k step][mr] f32, or [block][k pair][2 mr]
+  // bf16 for the dot kernel), so the micro-kernel's broadcasts read one
+  // contiguous stream instead of mr rows a full row of A apart (rows of a
+  // 4096-wide A are 16 KiB apart: the same L1 set for all of them). Packed
+  // once per k block and row block and read by every panel of B, so only
+  // where many panels pass by (the copy is O(m k), the GEMM O(m n k)).
+  Type aElem = getElementTypeOrSelf(a.getType());
+  unsigned aWidth = dot ? 2 : 1;
+  bool packA = !bRowMajor && m >= int64_t(cfg.mr) &&
+               fullPanels >= kPackAMinPanels;
+  // Rows [rowBegin, rowEnd) of A (whole mr blocks, `rowsPerBlock` rows
+  // each, the last maybe fewer) for k steps [kBegin, kBegin + len) into a
+  // new buffer of `blocks` blocks of `maxLen` k steps.
+  auto packABlock = [&](Value rowBegin, Value rowEnd, int64_t blocks,
+                        unsigned rowsPerBlock, Value kBegin, int64_t len,
+                        int64_t maxLen) -> Value {
+    Value buf = alloc(MemRefType::get(
+        {blocks, maxLen, int64_t(cfg.mr * aWidth)}, aElem));
+    auto pair = VectorType::get({aWidth}, aElem);
+    loop(rowBegin, rowEnd, rowsPerBlock, [&](Value row0) {
+      Value blk = arith::DivUIOp::create(
+          b, loc, arith::SubIOp::create(b, loc, row0, rowBegin),
+          idx(rowsPerBlock));
+      loop(len, 1, [&](Value kk) {
+        Value k0 = addIdx(kBegin, kk);
+        for (unsigned r = 0; r < rowsPerBlock; ++r) {
+          Value row = addc(row0, r);
+          if (dot) {
+            Value v = vector::LoadOp::create(b, loc, pair, a,
+                                             at(aBatch, {row, mulc(k0, 2)}));
+            vector::StoreOp::create(b, loc, v, buf,
+                                    ValueRange{blk, kk, idx(2 * r)});
+          } else {
+            Value v = memref::LoadOp::create(
+                b, loc, a,
+                aTransposed ? at(aBatch, {k0, row}) : at(aBatch, {row, k0}));
+            memref::StoreOp::create(b, loc, v, buf,
+                                    ValueRange{blk, kk, idx(r)});
+          }
+        }
+      });
+    });
+    return buf;
+  };
   if (packSlice) {
     // B packed a k block of one panel at a time, into a small buffer that
     // stays in L1/L2 while every row block of A passes by: B is read once
@@ -403,39 +471,63 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
     int64_t mcRows = rowBlock(full, kcSteps);
     auto kBlock = [&](Value kBegin, int64_t len, bool first, bool last) {
       Value kEnd = addc(kBegin, len);
+      // The block of row0 in a packed A starting at row `ic`.
+      auto apBlockOf = [&](Value row0, Value ic) -> Value {
+        return arith::DivUIOp::create(
+            b, loc, arith::SubIOp::create(b, loc, row0, ic), idx(cfg.mr));
+      };
+      Value apTail = packA && tail
+                         ? packABlock(idx(full), idx(m), 1, tail, kBegin,
+                                      len, len)
+                         : Value();
       if (mcRows >= full) {
+        Value ap = packA && full ? packABlock(idx(0), idx(full),
+                                              full / cfg.mr, cfg.mr, kBegin,
+                                              len, len)
+                                 : Value();
         forEachPanel([&](Value jb, int64_t cols) {
           Value slice = packSlice(jb, cols, kBegin, len);
           loop(full, cfg.mr, [&](Value row0) {
             emitBlock(jb, row0, cfg.mr, cols, kBegin, kEnd, first, last,
-                      slice);
+                      slice, ap, ap ? apBlockOf(row0, idx(0)) : Value());
           });
           if (tail)
             emitBlock(jb, idx(full), tail, cols, kBegin, kEnd, first, last,
-                      slice);
+                      slice, apTail, apTail ? idx(0) : Value());
           dealloc(slice);
         });
+        if (ap)
+          dealloc(ap);
+        if (apTail)
+          dealloc(apTail);
         return;
       }
       loop(full, mcRows, [&](Value ic) {
         Value icEnd = arith::MinSIOp::create(b, loc, addc(ic, mcRows),
                                              idx(full));
+        Value ap = packA ? packABlock(ic, icEnd, mcRows / cfg.mr, cfg.mr,
+                                      kBegin, len, len)
+                         : Value();
         forEachPanel([&](Value jb, int64_t cols) {
           Value slice = packSlice(jb, cols, kBegin, len);
           loop(ic, icEnd, cfg.mr, [&](Value row0) {
             emitBlock(jb, row0, cfg.mr, cols, kBegin, kEnd, first, last,
-                      slice);
+                      slice, ap, ap ? apBlockOf(row0, ic) : Value());
           });
           dealloc(slice);
         });
+        if (ap)
+          dealloc(ap);
       });
       if (tail)
         forEachPanel([&](Value jb, int64_t cols) {
           Value slice = packSlice(jb, cols, kBegin, len);
           emitBlock(jb, idx(full), tail, cols, kBegin, kEnd, first, last,
-                    slice);
+                    slice, apTail, apTail ? idx(0) : Value());
           dealloc(slice);
         });
+      if (apTail)
+        dealloc(apTail);
     };
     if (!fillValue && !fusedConsumer) {
       loop(fullK, kcSteps,
@@ -459,6 +551,10 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
   // The k loop is unrolled when every k block divides evenly: fewer
   // loop-control instructions among the FMAs / dots.
   unroll = (kSteps % kcSteps == 0 && kcSteps % 4 == 0) ? 4 : 1;
+  // A packed only where every k block has kcSteps steps (the buffer's
+  // k extent is static).
+  if (kSteps % kcSteps)
+    packA = false;
   auto kBlock = [&](Value kBegin, bool first, bool last) {
     Value kEnd =
         arith::MinSIOp::create(b, loc, addc(kBegin, kcSteps), idx(kSteps));
@@ -467,20 +563,40 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
     int64_t full = m - tail;
     int64_t mcRows = rowBlock(full, kcSteps);
     if (full > 0) {
-      loop(full, std::min(mcRows, full), [&](Value ic) {
+      int64_t rowsPerIc = std::min(mcRows, full);
+      loop(full, rowsPerIc, [&](Value ic) {
         Value icEnd = arith::MinSIOp::create(
-            b, loc, addc(ic, std::min(mcRows, full)), idx(full));
+            b, loc, addc(ic, rowsPerIc), idx(full));
+        Value ap = packA ? packABlock(ic, icEnd, rowsPerIc / cfg.mr, cfg.mr,
+                                      kBegin, kcSteps, kcSteps)
+                         : Value();
         forEachPanel([&](Value jb, int64_t cols) {
           loop(ic, icEnd, cfg.mr, [&](Value row0) {
-            emitBlock(jb, row0, cfg.mr, cols, kBegin, kEnd, first, last);
+            Value blk =
+                ap ? arith::DivUIOp::create(
+                         b, loc, arith::SubIOp::create(b, loc, row0, ic),
+                         idx(cfg.mr))
+                         .getResult()
+                   : Value();
+            emitBlock(jb, row0, cfg.mr, cols, kBegin, kEnd, first, last,
+                      nullptr, ap, blk);
           });
         });
+        if (ap)
+          dealloc(ap);
       });
     }
-    if (tail)
+    if (tail) {
+      Value apTail = packA ? packABlock(idx(full), idx(m), 1, tail, kBegin,
+                                        kcSteps, kcSteps)
+                           : Value();
       forEachPanel([&](Value jb, int64_t cols) {
-        emitBlock(jb, idx(full), tail, cols, kBegin, kEnd, first, last);
+        emitBlock(jb, idx(full), tail, cols, kBegin, kEnd, first, last,
+                  nullptr, apTail, apTail ? idx(0) : Value());
       });
+      if (apTail)
+        dealloc(apTail);
+    }
   };
   if (!fillValue && !fusedConsumer) {
     loop(kSteps, kcSteps,

@@ -17,11 +17,12 @@ using namespace mlir::lowp::x86;
 /// every matmul (or batch_matmul with one B for all batches) the kernels
 /// take whose B is an argument of `func` used by nothing else, directly or
 /// through a fusable cast, reads that argument as already packed; a new
-/// function `<func>_prepack` takes the original arguments (in order) and
+/// function `<func>_prepack` takes those arguments (in order) and
 /// returns the packed buffers (allocated; the caller owns them). Returns
 /// the prepacking function, or null when no argument qualifies.
-func::FuncOp mlir::lowp::x86::splitPrepacking(func::FuncOp func,
-                                              const KernelConfig &cfg) {
+func::FuncOp
+mlir::lowp::x86::splitPrepacking(func::FuncOp func, const KernelConfig &cfg,
+                                 SmallVectorImpl<unsigned> &packedArgs) {
   if (func.isExternal())
     return nullptr;
   Block &entry = func.getBody().front();
@@ -52,6 +53,9 @@ func::FuncOp mlir::lowp::x86::splitPrepacking(func::FuncOp func,
   llvm::sort(candidates, [](const Candidate &x, const Candidate &y) {
     return x.arg.getArgNumber() < y.arg.getArgNumber();
   });
+
+  for (const Candidate &c : candidates)
+    packedArgs.push_back(c.arg.getArgNumber());
 
   MLIRContext *ctx = func.getContext();
   Location loc = func.getLoc();

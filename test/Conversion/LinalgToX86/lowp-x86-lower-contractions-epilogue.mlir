@@ -335,3 +335,126 @@ func.func @columns_moved(%p: memref<2x8x8xf32>, %v: memref<2x8x8xf32>, %out: mem
   memref.dealloc %c : memref<2x8x8xf32>
   return
 }
+
+// -----
+
+#id4 = affine_map<(n, c, y, x) -> (n, c, y, x)>
+#ch = affine_map<(n, c, y, x) -> (c)>
+
+// NCHW convolution (GEMMs on the output viewed as F x pixels) with batch
+// norm, residual and ReLU: per-channel operands are broadcast scalars of
+// the kernel's row, the residual is read through the same collapse as C.
+// The output is written by the kernel; C is never allocated.
+// CHECK-LABEL: func @nchw_conv_bn_res_relu
+// CHECK-NOT: linalg.fill
+// CHECK-NOT: memref.alloc() : memref<1x8x4x4xf32>
+// CHECK: memref.collapse_shape %{{.*}} {{\[}}[0], [1], [2, 3]] : memref<1x8x4x4xf32> into memref<1x8x16xf32>
+// CHECK-NOT: linalg.generic
+// CHECK: memref.load %{{.*}} : memref<8xf32>
+// CHECK: arith.maximumf {{.*}} : vector<8xf32>
+// CHECK-NOT: linalg.generic
+func.func @nchw_conv_bn_res_relu(%x: memref<1x4x6x6xf32>, %f: memref<8x4x3x3xf32>, %scale: memref<8xf32>, %shift: memref<8xf32>, %res: memref<1x8x4x4xf32>, %out: memref<1x8x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<1x8x4x4xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<1x8x4x4xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %f : memref<1x4x6x6xf32>, memref<8x4x3x3xf32>) outs(%c : memref<1x8x4x4xf32>)
+  linalg.generic {indexing_maps = [#id4, #ch, #ch, #id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c, %scale, %shift, %res : memref<1x8x4x4xf32>, memref<8xf32>, memref<8xf32>, memref<1x8x4x4xf32>) outs(%out : memref<1x8x4x4xf32>) {
+  ^bb0(%v: f32, %s: f32, %t: f32, %r: f32, %o: f32):
+    %m = arith.mulf %v, %s : f32
+    %a = arith.addf %m, %t : f32
+    %b = arith.addf %a, %r : f32
+    %z = arith.maximumf %b, %zero : f32
+    linalg.yield %z : f32
+  }
+  memref.dealloc %c : memref<1x8x4x4xf32>
+  return
+}
+
+// -----
+
+#id4 = affine_map<(n, c, y, x) -> (n, c, y, x)>
+#col = affine_map<(n, c, y, x) -> (x)>
+
+// Left alone: an operand indexed by the output column alone (x) cannot
+// follow the kernel's columns, which are the pixels (y, x) collapsed.
+// CHECK-LABEL: func @nchw_conv_per_column
+// CHECK: linalg.generic
+func.func @nchw_conv_per_column(%x: memref<1x4x6x6xf32>, %f: memref<8x4x3x3xf32>, %w: memref<4xf32>, %out: memref<1x8x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<1x8x4x4xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<1x8x4x4xf32>)
+  // expected-remark @below {{elementwise consumer not fused into 'linalg.conv_2d_nchw_fchw': operand #1 is read along part of the collapsed columns}}
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %f : memref<1x4x6x6xf32>, memref<8x4x3x3xf32>) outs(%c : memref<1x8x4x4xf32>)
+  linalg.generic {indexing_maps = [#id4, #col, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c, %w : memref<1x8x4x4xf32>, memref<4xf32>) outs(%out : memref<1x8x4x4xf32>) {
+  ^bb0(%v: f32, %s: f32, %o: f32):
+    %m = arith.mulf %v, %s : f32
+    linalg.yield %m : f32
+  }
+  memref.dealloc %c : memref<1x8x4x4xf32>
+  return
+}
+
+// -----
+
+#id4 = affine_map<(n, c, y, x) -> (n, c, y, x)>
+#ch = affine_map<(n, c, y, x) -> (c)>
+
+// Depthwise NCHW with batch norm and ReLU6: the accumulators start from the
+// fill value and are stored through the consumer (per-channel operands as
+// broadcast scalars, the output columns a vector at a time).
+// CHECK-LABEL: func @depthwise_bn_relu6
+// CHECK-NOT: linalg.fill
+// CHECK-NOT: linalg.generic
+// CHECK: vector.fma
+// CHECK: memref.load %{{.*}} : memref<8xf32>
+// CHECK: arith.minimumf {{.*}} : vector<8xf32>
+// CHECK: vector.store %{{.*}}, %[[OUT:arg5]]
+// CHECK-NOT: linalg.generic
+func.func @depthwise_bn_relu6(%x: memref<1x8x6x10xf32>, %f: memref<8x3x3xf32>, %scale: memref<8xf32>, %shift: memref<8xf32>, %unused: memref<8xf32>, %out: memref<1x8x4x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %six = arith.constant 6.0 : f32
+  %c = memref.alloc() : memref<1x8x4x8xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<1x8x4x8xf32>)
+  linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %f : memref<1x8x6x10xf32>, memref<8x3x3xf32>) outs(%c : memref<1x8x4x8xf32>)
+  linalg.generic {indexing_maps = [#id4, #ch, #ch, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c, %scale, %shift : memref<1x8x4x8xf32>, memref<8xf32>, memref<8xf32>) outs(%out : memref<1x8x4x8xf32>) {
+  ^bb0(%v: f32, %s: f32, %t: f32, %o: f32):
+    %m = arith.mulf %v, %s : f32
+    %a = arith.addf %m, %t : f32
+    %z = arith.maximumf %a, %zero : f32
+    %z6 = arith.minimumf %z, %six : f32
+    linalg.yield %z6 : f32
+  }
+  memref.dealloc %c : memref<1x8x4x8xf32>
+  return
+}
+
+// -----
+
+#id4 = affine_map<(n, c, y, x) -> (n, c, y, x)>
+#swap = affine_map<(n, c, y, x) -> (n, c, x, y)>
+
+// Left alone: a depthwise output read transposed by its consumer.
+// CHECK-LABEL: func @depthwise_transposed_consumer
+// CHECK: linalg.generic
+func.func @depthwise_transposed_consumer(%x: memref<1x8x10x10xf32>, %f: memref<8x3x3xf32>, %out: memref<1x8x8x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<1x8x8x8xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<1x8x8x8xf32>)
+  // expected-remark @below {{elementwise consumer not fused into 'linalg.depthwise_conv_2d_nchw_chw': it reads the result through a non-identity map}}
+  linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %f : memref<1x8x10x10xf32>, memref<8x3x3xf32>) outs(%c : memref<1x8x8x8xf32>)
+  linalg.generic {indexing_maps = [#swap, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c : memref<1x8x8x8xf32>) outs(%out : memref<1x8x8x8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %z = arith.maximumf %v, %zero : f32
+    linalg.yield %z : f32
+  }
+  memref.dealloc %c : memref<1x8x8x8xf32>
+  return
+}

@@ -22,7 +22,7 @@
 // CHECK: vector.shuffle
 // CHECK: return %[[PK]] : memref<2x32x64xbf16>
 #id = affine_map<(d0, d1) -> (d0, d1)>
-// expected-remark @below {{weights of 'forward' are packed once, by 'forward_prepack'}}
+// expected-remark @below {{weights of 'forward' (argument 1) are packed once, by 'forward_prepack'}}
 func.func @forward(%x: memref<4x64xbf16>, %w: memref<40x64xf32>, %y: memref<4x40xf32>) attributes {llvm.emit_c_interface} {
   %wb = memref.alloc() {alignment = 64 : i64} : memref<40x64xbf16>
   linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}

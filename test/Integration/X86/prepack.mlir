@@ -39,7 +39,7 @@
 // RUN: %if x86-avx512bf16 %{ sed -e 's/PACKED1/2x19x64xbf16/g' -e 's/PACKED2/1x20x64xbf16/g' %s | fp-opt -lowp-pipeline-x86=target=avx2 2>/dev/null \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%t.spr.so,%mlir_runner_utils | FileCheck %s %}
 
-// REMARK: remark: weights of 'forward' are packed once, by 'forward_prepack'
+// REMARK: remark: weights of 'forward' (arguments 1, 3) are packed once, by 'forward_prepack'
 // CHECK: 1
 // CHECK-NEXT: 1
 // CHECK-NEXT: 1

@@ -57,7 +57,10 @@ void populateLayoutCopyPatterns(RewritePatternSet &patterns,
 /// The weight packing of `func` split into `<func>_prepack`
 /// (PrepackWeights.cpp, the `prepack` option); null when no weight argument
 /// qualifies.
-func::FuncOp splitPrepacking(func::FuncOp func, const KernelConfig &cfg);
+/// `packedArgs` receives the numbers of the arguments of `func` that now
+/// take packed buffers (in the order of the prepacking function's results).
+func::FuncOp splitPrepacking(func::FuncOp func, const KernelConfig &cfg,
+                             SmallVectorImpl<unsigned> &packedArgs);
 
 /// Why a contraction or convolution is left to the generic loop path by the
 /// patterns above, or nothing for ops they take or that are neither.
