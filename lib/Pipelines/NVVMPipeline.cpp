@@ -21,9 +21,11 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
 
 using namespace mlir;
 using namespace mlir::lowp;
@@ -44,6 +46,18 @@ LogicalResult mlir::lowp::buildNVVMPipeline(OpPassManager &pm,
     return failure();
   const TargetInfo &info = **found;
   std::string chip = info.name.str();
+  // Checked here: gpu-module-to-binary would report it on the kernel
+  // module, unlocated and with the module's IR dumped.
+  if (!opts.cudaPath.empty() && !llvm::sys::fs::is_directory(opts.cudaPath)) {
+    std::string message = "lowp-pipeline-nvvm: cuda-path '" + opts.cudaPath +
+                          "' is not a directory (libdevice is linked from "
+                          "<cuda-path>/nvvm/libdevice)";
+    if (errorHandler)
+      (void)errorHandler(message);
+    else
+      llvm::errs() << message << "\n";
+    return failure();
+  }
 
   // 1-2. Bufferization, f16/bf16 contractions to tensor-core kernels
   //      (mma.sync, tiled as the capability table says; the others get a
@@ -79,7 +93,10 @@ LogicalResult mlir::lowp::buildNVVMPipeline(OpPassManager &pm,
   attach.features = info.llvmFeatures.str();
   pm.addPass(createGpuNVVMAttachTarget(attach));
   pm.addPass(createLowerAffinePass());
-  pm.addPass(createArithToLLVMConversionPass());
+  // Host code only: inside the kernels, convert-gpu-to-nvvm lowers arith
+  // itself and maps what PTX has no instruction for (arith.remf) to
+  // libdevice; an llvm.frem made here would be illegal there.
+  pm.addNestedPass<LLVM::LLVMFuncOp>(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -18,3 +18,9 @@ module {
     return %y : tensor<4xbf16>
   }
 }
+
+// A cuda-path that is not a directory is an error in the pipeline text too
+// (not a dump of the kernel module from gpu-module-to-binary).
+// RUN: not fp-opt %s -lowp-pipeline-nvvm="target=sm_80 cuda-path=%t.missing" 2>&1 | FileCheck %s --check-prefix=CUDAPATH
+// CUDAPATH: lowp-pipeline-nvvm: cuda-path '{{.*}}.missing' is not a directory (libdevice is linked from <cuda-path>/nvvm/libdevice)
+// CUDAPATH-NOT: gpu.module
