@@ -118,6 +118,9 @@ if capability:
         config.substitutions.append(("%cuda_chip", chip))
         if (major, minor) >= (8, 9):
             config.available_features.add("cuda-fp8")
+        # sm_90a PTX (wgmma kernels) runs on compute capability 9.0 only.
+        if (major, minor) == (9, 0):
+            config.available_features.add("cuda-wgmma")
 # Hosts that can execute AVX512_BF16 code (vdpbf16ps) run those paths too.
 try:
     with open("/proc/cpuinfo") as cpuinfo:

@@ -15,7 +15,7 @@ namespace {
 TEST(TargetInfo, EveryRequiredChipIsPresent) {
   for (const char *chip :
        {"sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90",
-        "sm_100", "gfx908", "gfx90a", "gfx942", "gfx950", "tpu-v2", "tpu-v3",
+        "sm_90a", "sm_100", "gfx908", "gfx90a", "gfx942", "gfx950", "tpu-v2", "tpu-v3",
         "tpu-v4", "tpu-v5e", "tpu-v5p", "tpu-v6e", "avx2", "avx512bf16",
         "znver4", "sapphirerapids"})
     EXPECT_NE(lookupTarget(chip), nullptr) << chip;
@@ -102,6 +102,43 @@ TEST(TargetInfo, MmaSyncTilings) {
                      (t.blockM * (t.blockK + 8) + t.blockK * (t.blockN + 8));
     EXPECT_LE(bytes, 48u * 1024) << target.name.str();
     EXPECT_EQ(target.vendor, Vendor::NVIDIA) << target.name.str();
+  }
+}
+
+TEST(TargetInfo, WgmmaTilings) {
+  // Warpgroup kernels only where the PTX target has wgmma: sm_90a, whose
+  // code runs on compute capability 9.0 alone (sm_90 is the portable
+  // target and keeps mma.sync).
+  for (const TargetInfo &target : getAllTargets()) {
+    bool sm90a = target.name == "sm_90a";
+    EXPECT_EQ(target.wgmma16.valid(), sm90a) << target.name.str();
+    EXPECT_EQ(target.wgmmaFP8.valid(), sm90a) << target.name.str();
+  }
+  const TargetInfo *sm90a = lookupTarget("sm_90a");
+  const TargetInfo *sm90 = lookupTarget("sm_90");
+  EXPECT_EQ(sm90a->llvmCpu.str(), "sm_90a");
+  EXPECT_EQ(sm90->llvmCpu.str(), "sm_90");
+  // Everything else as sm_90: the same formats and mma.sync fallbacks.
+  EXPECT_EQ(sm90a->matrixFormats.raw(), sm90->matrixFormats.raw());
+  EXPECT_TRUE(sm90a->mmaSync16.valid() && sm90a->mmaSyncFP8.valid());
+  for (auto [t, elemBytes] : {std::pair{&sm90a->wgmma16, 2u},
+                              std::pair{&sm90a->wgmmaFP8, 1u}}) {
+    // m64nNkK per warpgroup of 128 threads, one instruction tile per
+    // warpgroup across the block's columns, K of 32 bytes per instruction.
+    EXPECT_EQ(t->waveSize, 128u);
+    EXPECT_EQ(t->mma.m, 64u);
+    EXPECT_EQ(t->mma.n * t->warpsN, t->blockN);
+    EXPECT_EQ(t->mma.k * elemBytes, 32u);
+    EXPECT_EQ(t->blockM % (64 * t->warpsM), 0u);
+    // A slice row is one swizzle row (32, 64 or 128 bytes); an N-major B
+    // is whole 128-byte atoms.
+    unsigned rowBytes = t->blockK * elemBytes;
+    EXPECT_TRUE(rowBytes == 32 || rowBytes == 64 || rowBytes == 128);
+    EXPECT_EQ(t->mma.n * elemBytes % 128, 0u);
+    // Unpadded stages within the 48 KB of static shared memory.
+    EXPECT_LE(t->stages * (t->blockM + t->blockN) * rowBytes, 48u * 1024);
+    EXPECT_EQ((t->blockM * rowBytes / 16) % t->threads(), 0u);
+    EXPECT_EQ((t->blockN * rowBytes / 16) % t->threads(), 0u);
   }
 }
 

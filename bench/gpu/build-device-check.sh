@@ -7,14 +7,16 @@
 #                     lowp-pipeline-nvvm and linked into executables with
 #                     harness.cpp; gemm-bench (gemm_bench.cpp with the GEMMs
 #                     compiled under calling-convention=device: bf16, f16,
-#                     and FP8 E4M3 with B stored [n][k] on sm_89+)
+#                     and FP8 E4M3 with B stored [n][k] on sm_89+; for
+#                     sm_90a these are the wgmma kernels, for sm_90 the
+#                     mma.sync ones: build both for an H100/H200)
 #   out/<chip>/lib/   liblowp_cuda_runtime.so (the executables' only
 #                     non-system library besides the driver's libcuda.so.1)
 #   out/<chip>/ref/   the f32 outputs of the same models on this CPU
 #   out/<chip>/ptx/   the GEMM kernels' PTX (for a SASS check where the GPU
 #                     machine has ptxas and cuobjdump)
 #   out/<chip>/checks.txt  program, reference and check_model.py bounds
-# Usage: bash bench/gpu/build-device-check.sh [chip ...]  (default: sm_90)
+# Usage: bash bench/gpu/build-device-check.sh [chip ...]  (default: sm_90 sm_90a)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 BUILD="${FPOPT_BUILD_DIR:-$ROOT/build}"
@@ -40,7 +42,9 @@ link() { # out objects...
     -Wl,-rpath,'$ORIGIN/../lib' -Wl,--allow-shlib-undefined -o "$out"
 }
 
-for CHIP in "${@:-sm_90}"; do
+chips=("$@")
+[ ${#chips[@]} -eq 0 ] && chips=(sm_90 sm_90a)
+for CHIP in "${chips[@]}"; do
   OUT="$HERE/out/$CHIP"
   TMP="$OUT/tmp"
   rm -rf "$OUT"
@@ -52,7 +56,7 @@ for CHIP in "${@:-sm_90}"; do
   cat "$ROOT/examples/models/mlp.mlir" "$ROOT/test/Pipelines/Inputs/mlp-main.mlir" > "$TMP/mlp.mlir"
   python3 "$ROOT/bench/gen_transformer.py" --blocks 1 --seq 64 --dim 64 --ffn 128 --main > "$TMP/block.mlir"
   policies="bf16 f16"
-  case "$CHIP" in sm_89|sm_90|sm_100) policies="$policies fp8" ;; esac
+  case "$CHIP" in sm_89|sm_90|sm_90a|sm_100) policies="$policies fp8" ;; esac
   : > "$OUT/checks.txt"
   for model in mlp block; do
     "$FPOPT" "$TMP/$model.mlir" $UPSTREAM \
@@ -92,11 +96,11 @@ func.func @$name(%a: memref<${M}x${K}x$fmt>, %b: memref<${K}x${N}x$fmt>, %c: mem
 MLIR
       done
     done
-    # FP8 (E4M3 x E4M3, f32 accumulation, the mma.sync m16n8k32 kernel) on
-    # chips with FP8 tensor cores, B stored [n][k] as torch._scaled_mm
-    # (cuBLAS's FP8 GEMM) takes it.
+    # FP8 (E4M3 x E4M3, f32 accumulation: the mma.sync m16n8k32 kernel, on
+    # sm_90a wgmma m64n128k32) on chips with FP8 tensor cores, B stored
+    # [n][k] as torch._scaled_mm (cuBLAS's FP8 GEMM) takes it.
     case "$CHIP" in
-      sm_89|sm_90|sm_100)
+      sm_89|sm_90|sm_90a|sm_100)
         fmt=f8E4M3FN
         for s in $shapes; do
           IFS=x read -r M N K <<< "$s"

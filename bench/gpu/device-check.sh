@@ -15,7 +15,11 @@
 #      on sm_89+: fp-opt's mma.sync m16n8k32 kernel next to
 #      torch._scaled_mm, both with B stored [n][k]) next to cuBLAS: one
 #      table of TFLOP/s and the ratio.
-# Usage: bash bench/gpu/device-check.sh [chip]   (default: from the driver)
+# On compute capability 9.0 (H100/H200) steps 1, 3 and 4 run twice where
+# both were built: for sm_90 (mma.sync kernels) and sm_90a (wgmma
+# kernels, whose PTX runs on 9.0 only), and a last line puts 4096^3 bf16
+# of both next to cuBLAS.
+# Usage: bash bench/gpu/device-check.sh [chip ...]   (default: from the driver)
 # Exit status: non-zero when a correctness check failed.
 set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -29,7 +33,7 @@ nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total --format=csv
 cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' ')
 major=${cap%.*}; minor=${cap#*.}
 if [ $# -ge 1 ]; then
-  CHIP=$1
+  CHIPS="$*"
 else
   # The capability table's chip the device runs (as test/lit.cfg.py picks).
   CHIP=""
@@ -37,13 +41,21 @@ else
     cc=${entry%%:*}; name=${entry#*:}
     if [ $((major * 10 + minor)) -ge $((${cc%.*} * 10 + ${cc#*.})) ]; then CHIP=$name; break; fi
   done
+  CHIPS=$CHIP
+  # wgmma kernels (sm_90a PTX) run on 9.0 exactly.
+  if [ "$cap" = "9.0" ] && [ -d "$HERE/out/sm_90a/bin" ]; then CHIPS="$CHIPS sm_90a"; fi
 fi
+
+check_chip() { # chip
+CHIP=$1
 OUT="$HERE/out/$CHIP"
 if [ ! -d "$OUT/bin" ]; then
   echo "no prebuilt programs for $CHIP in $OUT: run bench/gpu/build-device-check.sh $CHIP on the build machine and copy bench/gpu/out/ here"
-  exit 2
+  failures=$((failures + 1))
+  return
 fi
-echo "chip: $CHIP (compute capability $cap), programs from $OUT"
+echo
+echo "######## $CHIP (compute capability $cap), programs from $OUT"
 
 echo
 echo "== 1. models on the GPU against the f32 CPU run"
@@ -60,22 +72,12 @@ while read -r program ref terms factor minrel; do
 done < "$OUT/checks.txt"
 
 echo
-echo "== 2. lit tests gated on cuda-device"
-BUILD="${FPOPT_BUILD_DIR:-$ROOT/build}"
-LIT=$(command -v lit || echo /usr/lib/llvm-22/bin/lit)
-if [ -x "$BUILD/bin/fp-opt" ] && [ -x "$LIT" ] && [ -d "$BUILD/test/Integration/GPU" ]; then
-  timeout $((STEP_TIMEOUT * 2)) "$LIT" -v "$BUILD/test/Integration/GPU" "$BUILD/test/Runtime" || failures=$((failures + 1))
-else
-  echo "skipped: no fp-opt build tree with lit here (the programs of step 1 are the same models)"
-fi
-
-echo
 echo "== 3. SASS of the GEMM kernels"
 if command -v ptxas > /dev/null && command -v cuobjdump > /dev/null; then
   for ptx in "$OUT"/ptx/*.ptx; do
     cubin="${ptx%.ptx}.cubin"
     ptxas -arch="$CHIP" "$ptx" -o "$cubin" && \
-      echo "$(basename "${ptx%.ptx}"): $(cuobjdump -sass "$cubin" | grep -c 'HMMA\|QMMA') HMMA/QMMA, $(cuobjdump -sass "$cubin" | grep -c LDSM) LDSM, $(cuobjdump -sass "$cubin" | grep -c LDGSTS) LDGSTS"
+      echo "$(basename "${ptx%.ptx}"): $(cuobjdump -sass "$cubin" | grep -c 'HMMA\|QMMA') HMMA/QMMA, $(cuobjdump -sass "$cubin" | grep -c 'HGMMA\|QGMMA') HGMMA/QGMMA (wgmma), $(cuobjdump -sass "$cubin" | grep -c LDSM) LDSM, $(cuobjdump -sass "$cubin" | grep -c LDGSTS) LDGSTS"
   done
 else
   echo "skipped: no ptxas/cuobjdump (the driver JIT-compiles the PTX)"
@@ -88,7 +90,7 @@ timeout $((STEP_TIMEOUT * 2)) "$OUT/bin/gemm-bench" > "$OUT/gemm-ours.txt" 2> "$
 specs=""
 for s in $(cat "$OUT/gemm-shapes.txt"); do
   for fmt in bf16 f16; do specs="$specs $fmt:$s"; done
-  case "$CHIP" in sm_89|sm_90|sm_100) specs="$specs f8E4M3FN:$s" ;; esac
+  case "$CHIP" in sm_89|sm_90|sm_90a|sm_100) specs="$specs f8E4M3FN:$s" ;; esac
 done
 timeout $((STEP_TIMEOUT * 2)) python3 "$OUT/cublas_gemm.py" $specs > "$OUT/gemm-cublas.txt" 2>&1
 printf "%-9s %-16s %12s %12s %7s  %s\n" format "MxNxK" "fp-opt" "cuBLAS" ratio check
@@ -105,6 +107,34 @@ for spec in $specs; do
 done
 grep -v "^cublas .* TFLOP/s$" "$OUT/gemm-cublas.txt" | sed 's/^/  /'
 grep -q "check FAIL" "$OUT/gemm-ours.txt" && failures=$((failures + 1))
+}
+
+for chip in $CHIPS; do check_chip "$chip"; done
+
+echo
+echo "== 2. lit tests gated on cuda-device (cuda-wgmma on 9.0)"
+BUILD="${FPOPT_BUILD_DIR:-$ROOT/build}"
+LIT=$(command -v lit || echo /usr/lib/llvm-22/bin/lit)
+if [ -x "$BUILD/bin/fp-opt" ] && [ -x "$LIT" ] && [ -d "$BUILD/test/Integration/GPU" ]; then
+  timeout $((STEP_TIMEOUT * 2)) "$LIT" -v "$BUILD/test/Integration/GPU" "$BUILD/test/Runtime" || failures=$((failures + 1))
+else
+  echo "skipped: no fp-opt build tree with lit here (the programs of step 1 are the same models)"
+fi
+
+# 4096^3 bf16: mma.sync (sm_90) and wgmma (sm_90a) next to cuBLAS.
+if [ -f "$HERE/out/sm_90/gemm-ours.txt" ] && [ -f "$HERE/out/sm_90a/gemm-ours.txt" ] \
+   && echo " $CHIPS " | grep -q " sm_90a "; then
+  row() { awk -v k="$1" -v f=bf16 -v s=4096x4096x4096 '$1 == k && $2 == f && $3 == s { print $4 }' "$2"; }
+  mma=$(row ours "$HERE/out/sm_90/gemm-ours.txt")
+  wg=$(row ours "$HERE/out/sm_90a/gemm-ours.txt")
+  cublas=$(row cublas "$HERE/out/sm_90a/gemm-cublas.txt")
+  echo
+  echo "== 5. 4096^3 bf16 on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
+  awk -v a="${mma:-0}" -v b="${wg:-0}" -v c="${cublas:-0}" 'BEGIN {
+    printf "mma.sync (sm_90) %.1f TFLOP/s, wgmma (sm_90a) %.1f TFLOP/s, cuBLAS (torch.matmul) %.1f TFLOP/s", a, b, c
+    if (c > 0) printf ": %.0f%% and %.0f%% of cuBLAS", 100 * a / c, 100 * b / c
+    printf "\n" }'
+fi
 
 echo
 echo "device-check: $failures failure(s)"

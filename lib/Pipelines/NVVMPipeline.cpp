@@ -64,7 +64,8 @@ LogicalResult mlir::lowp::buildNVVMPipeline(OpPassManager &pm,
   //      remark), and the naive mapping of everything else (GPUMapping.h).
   addNaiveGPUMapping(pm, info, opts.threads, [&](OpPassManager &nested) {
     if (opts.tensorCores)
-      nested.addPass(createLowpNVVMLowerContractions({chip, false}));
+      nested.addPass(createLowpNVVMLowerContractions(
+          {chip, /*emulate=*/false, /*wgmma=*/opts.wgmma}));
   });
   // 3. Inside the kernels: FP8 conversions become the chip's cvt
   //    instructions (or a located error where it has none); bf16

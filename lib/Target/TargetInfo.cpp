@@ -39,6 +39,13 @@ constexpr GPUGemmTiling kMmaSyncSm80{{16, 8, 16}, 128, 128, 32, 2, 4, 2};
 // block and warp tiles with slices 64 deep (64-byte rows, as the 16-bit
 // kernel's): two padded stages of 38 KB at most.
 constexpr GPUGemmTiling kMmaSyncFP8{{16, 8, 32}, 128, 128, 64, 2, 4, 2};
+// Warpgroup MMA (sm_90a): 128 x 128 blocks of two warpgroups (64 x 128
+// each: one m64n128k16 / k32 per k step, 64 f32 accumulators per thread),
+// slices of 64-byte rows (32 deep for 16-bit operands, 64 for FP8) staged
+// by cp.async in three stages of 16 KB: 48 KB, the static shared memory a
+// kernel gets without opting in.
+constexpr GPUGemmTiling kWgmma16{{64, 128, 16}, 128, 128, 32, 2, 1, 3, 128};
+constexpr GPUGemmTiling kWgmmaFP8{{64, 128, 32}, 128, 128, 64, 2, 1, 3, 128};
 // Subgroup sizes: NVIDIA warps are 32 lanes; CDNA (gfx9) runs wave64 only.
 constexpr unsigned kWarp = 32;
 constexpr unsigned kWave64 = 64;
@@ -88,11 +95,18 @@ static const TargetInfo kTargets[] = {
    kF32 | kF16 | kBF16, kF16 | kBF16 | kFP8FN, F::BF16, FP8Flavor::FN,
    {16, 8, 16}, {16, 8, 32}, 0, 0, "sm_89", "+ptx84", kMmaSyncSm80, {}, {}, {},
    kWarp, kMmaSyncFP8},
-  // Hopper: wgmma (m64nNk16 for 16-bit, k32 for FP8).
+  // Hopper, portable sm_90 PTX: mma.sync kernels (wgmma needs sm_90a).
   {"sm_90", Vendor::NVIDIA, kF16 | kBF16 | kTF32 | kFP8FN,
    kF32 | kF16 | kBF16, kF16 | kBF16 | kFP8FN, F::BF16, FP8Flavor::FN,
    {64, 256, 16}, {64, 256, 32}, 0, 0, "sm_90", "+ptx84", kMmaSyncSm80, {}, {}, {},
    kWarp, kMmaSyncFP8},
+  // Hopper with the architecture-specific PTX target sm_90a (H100, H200):
+  // wgmma, whose PTX runs on sm_90 only (plain sm_90 PTX runs on later
+  // chips too and has no wgmma).
+  {"sm_90a", Vendor::NVIDIA, kF16 | kBF16 | kTF32 | kFP8FN,
+   kF32 | kF16 | kBF16, kF16 | kBF16 | kFP8FN, F::BF16, FP8Flavor::FN,
+   {64, 256, 16}, {64, 256, 32}, 0, 0, "sm_90a", "+ptx84", kMmaSyncSm80, {}, {}, {},
+   kWarp, kMmaSyncFP8, 0, kWgmma16, kWgmmaFP8},
   // Blackwell: adds MX block-scaled fp8/fp6/fp4.
   {"sm_100", Vendor::NVIDIA, kF16 | kBF16 | kTF32 | kFP8FN | kMX,
    kF32 | kF16 | kBF16, kF16 | kBF16 | kFP8FN | kMX, F::BF16, FP8Flavor::FN,
@@ -350,6 +364,8 @@ void mlir::lowp::printTargetTable(raw_ostream &os, bool json) {
              << "\", \"tile8\": \"" << tileToString(t.tile8)
              << "\", \"mmaSync16\": \"" << gemmTilingToString(t.mmaSync16)
              << "\", \"mmaSyncFP8\": \"" << gemmTilingToString(t.mmaSyncFP8)
+             << "\", \"wgmma16\": \"" << gemmTilingToString(t.wgmma16)
+             << "\", \"wgmmaFP8\": \"" << gemmTilingToString(t.wgmmaFP8)
              << "\", \"mfmaF16\": \"" << gemmTilingToString(t.mfmaF16)
              << "\", \"mfmaBF16\": \"" << gemmTilingToString(t.mfmaBF16)
              << "\", \"mfmaFP8\": \"" << gemmTilingToString(t.mfmaFP8)

@@ -703,12 +703,31 @@ def LowpNVVMLowerContractions : Pass<"lowp-nvvm-lower-contractions", "ModuleOp">
     the table) are a located error: the FP8 decision was made for another
     chip. f32 contractions are left alone without a remark.
 
+    On chips whose table row has a warpgroup tiling (`TargetInfo::wgmma16`,
+    `wgmmaFP8`: `sm_90a`, the architecture-specific PTX target of
+    H100/H200), the contractions first go to **wgmma kernels**
+    (`gpu.module @<function>_wgmma`): two warpgroups of 128 threads per
+    128 x 128 block, each issuing `wgmma.mma_async.m64n128k16` (f16, bf16)
+    or `m64n128k32` (E4M3/E5M2 in any pair) on operands in shared memory,
+    read through matrix descriptors; the slices are staged by `cp.async`
+    in three stages, in the swizzled layouts the descriptors describe
+    (K-major rows of 64 bytes with the 64-byte swizzle; a 16-bit B stored
+    [k][n] N-major in 128-byte swizzle atoms, read with imm-trans-b), with
+    `fence.proxy.async` before the barrier that publishes a slice and
+    `wgmma.fence` / `commit_group` / `wait_group` around its instructions.
+    The epilogue is the same. Contractions the wgmma kernel does not take
+    (an FP8 B stored [k][n]: wgmma reads FP8 K-major only) get a remark
+    and go to the mma.sync kernel; `wgmma=false` skips the wgmma kernels.
+
     With `emulate`, the same kernel (same tiles, staging buffers, copy
     assignment, `ldmatrix` addresses, epilogue coordinates and guards) is
     emitted as loops over blocks, threads, warps and lanes in which
     `cp.async`, `ldmatrix` and `mma.sync` are computed per lane as the PTX
     ISA defines their fragments, so the host can execute it (mlir-runner)
-    and check the tiling against an f32 reference.
+    and check the tiling against an f32 reference. For wgmma, each operand
+    element is read through its matrix descriptor as the PTX ISA decodes
+    it (fields, canonical layout, swizzle) and each element of D goes to
+    the thread and register of the ISA's accumulator layout.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"\"",
@@ -716,6 +735,9 @@ def LowpNVVMLowerContractions : Pass<"lowp-nvvm-lower-contractions", "ModuleOp">
     Option<"emulate", "emulate", "bool", /*default=*/"false",
            "Emit the kernel as host loops with warp instructions emulated "
            "per lane (executable on the CPU, for testing)">,
+    Option<"wgmma", "wgmma", "bool", /*default=*/"true",
+           "On chips with a warpgroup tiling (sm_90a), use wgmma kernels "
+           "first (false: mma.sync kernels only)">,
     DeprecatedTargetSpelling<"deprecatedChip", "chip">,
   ];
   let dependentDialects = [

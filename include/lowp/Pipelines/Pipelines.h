@@ -262,7 +262,7 @@ struct NVVMPipelineOptions : public GPUPipelineOptions<NVVMPipelineOptions> {
   PassOptions::Option<std::string> target{
       *this, "target",
       llvm::cl::desc("NVIDIA chip of the capability table (sm_70, sm_75, "
-                     "sm_80, sm_86, sm_89, sm_90, sm_100); required: the "
+                     "sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100); required: the "
                      "PTX target is fixed when the pipeline is built")};
   PassOptions::Option<std::string> cudaPath{
       *this, "cuda-path",
@@ -274,6 +274,11 @@ struct NVVMPipelineOptions : public GPUPipelineOptions<NVVMPipelineOptions> {
       *this, "tensor-cores",
       llvm::cl::desc("f16/bf16 contractions to mma.sync kernels (false: "
                      "every op on the naive mapping)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> wgmma{
+      *this, "wgmma",
+      llvm::cl::desc("on chips with warpgroup MMA (sm_90a), wgmma kernels "
+                     "first (false: mma.sync kernels only)"),
       llvm::cl::init(true)};
 
   /// The chip: `target` or its deprecated spelling.

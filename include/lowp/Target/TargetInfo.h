@@ -141,6 +141,11 @@ struct TargetInfo {
   /// kernels block the rows of A so that one mc x kc block of A stays in
   /// about half of it (lowp-x86-lower-contractions' default mc).
   unsigned l2Bytes = 0;
+  /// Warpgroup GEMM kernels (wgmma.mma_async, operands in shared memory)
+  /// for f16/bf16 and for FP8 operands in any E4M3/E5M2 mix: waveSize is
+  /// the warpgroup (128 threads), mma the instruction (m64nNkK). Invalid
+  /// where the chip's PTX target has no wgmma (sm_90 without the `a`).
+  GPUGemmTiling wgmma16 = {}, wgmmaFP8 = {};
 
   /// The GEMM kernel tiling for operands in `f` (mma.sync or MFMA), or
   /// null where the table has none.

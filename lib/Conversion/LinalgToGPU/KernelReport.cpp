@@ -29,7 +29,8 @@ struct LowpGPUReportKernelsPass
         StringRef module = launch.getKernelModuleName().getValue();
         // The GEMM kernels' modules end in their back end's suffix.
         if (module.ends_with("_mma_sync") || module.ends_with("_mfma") ||
-            module.contains("_mma_sync_") || module.contains("_mfma_"))
+            module.ends_with("_wgmma") || module.contains("_mma_sync_") ||
+            module.contains("_mfma_") || module.contains("_wgmma_"))
           ++matrixUnit;
         else if (module.contains("_row_reduction"))
           ++rowReduction;

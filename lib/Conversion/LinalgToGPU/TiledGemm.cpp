@@ -91,13 +91,14 @@ std::string typeName(Type type) {
   return name;
 }
 
-/// The formats the chip's GEMM kernels take, for messages ("f16, bf16,
-/// f8E4M3FNUZ, f8E5M2FNUZ").
-std::string matrixFormatList(const TargetInfo &chip) {
+/// The formats the chip's GEMM kernels of `backend` take, for messages
+/// ("f16, bf16, f8E4M3FNUZ, f8E5M2FNUZ").
+std::string matrixFormatList(const TargetInfo &chip,
+                             const MatrixInstructionBackend &backend) {
   std::string list;
   for (unsigned i = 0; i < kNumFormats; ++i) {
     auto f = static_cast<Format>(i);
-    if (!chip.getGemmTiling(f))
+    if (!backend.tableTiling(chip, f))
       continue;
     list += (list.empty() ? "" : ", ") + stringifyFormat(f).str();
   }
@@ -128,10 +129,10 @@ mlir::lowp::gpu_gemm::resolveGemmChip(Operation *root, StringRef targetOption,
 }
 
 FailureOr<const GPUGemmTiling *>
-mlir::lowp::gpu_gemm::selectTableTiling(const GemmProblem &p,
-                                        const TargetInfo &chip,
-                                        StringRef instruction,
-                                        std::string &whyNot) {
+mlir::lowp::gpu_gemm::selectTableTiling(
+    const GemmProblem &p, const TargetInfo &chip,
+    const MatrixInstructionBackend &backend, std::string &whyNot) {
+  StringRef instruction = backend.instructionName();
   auto fail = [&](const Twine &reason) {
     whyNot = reason.str();
     return failure();
@@ -147,12 +148,12 @@ mlir::lowp::gpu_gemm::selectTableTiling(const GemmProblem &p,
   if (!getElementTypeOrSelf(p.c.getType()).isF32())
     return fail("the accumulator is not f32");
   std::optional<Format> aFormat = getFormat(aType), bFormat = getFormat(bType);
-  const GPUGemmTiling *aTiling = aFormat ? chip.getGemmTiling(*aFormat)
-                                         : nullptr;
-  const GPUGemmTiling *bTiling = bFormat ? chip.getGemmTiling(*bFormat)
-                                         : nullptr;
+  const GPUGemmTiling *aTiling =
+      aFormat ? backend.tableTiling(chip, *aFormat) : nullptr;
+  const GPUGemmTiling *bTiling =
+      bFormat ? backend.tableTiling(chip, *bFormat) : nullptr;
   if (!aTiling || !bTiling || aTiling != bTiling) {
-    std::string formats = matrixFormatList(chip);
+    std::string formats = matrixFormatList(chip, backend);
     return fail(Twine(chip.name) + " has no " + instruction + " for " +
                 typeName(aType) + " x " + typeName(bType) +
                 (formats.empty()
@@ -164,6 +165,8 @@ mlir::lowp::gpu_gemm::selectTableTiling(const GemmProblem &p,
   if (p.n % chunk || p.k % chunk)
     return fail("N (" + Twine(p.n) + ") and K (" + Twine(p.k) +
                 ") must be multiples of " + Twine(chunk) + " (16-byte rows)");
+  if (!backend.acceptsProblem(p, *aTiling, whyNot))
+    return failure();
   return aTiling;
 }
 
@@ -192,7 +195,11 @@ LogicalResult mlir::lowp::gpu_gemm::checkFP8MatrixOperands(
              << stringifyFormat(*chip.getE4M3()) << ", "
              << stringifyFormat(*chip.getE5M2())
              << "; decide the FP8 formats for this chip)";
-      std::string formats = matrixFormatList(chip);
+      std::string formats;
+      for (unsigned i = 0; i < kNumFormats; ++i)
+        if (chip.getGemmTiling(static_cast<Format>(i)))
+          formats += (formats.empty() ? "" : ", ") +
+                     stringifyFormat(static_cast<Format>(i)).str();
       diag << "; its " << instruction << " takes "
            << (formats.empty() ? "nothing" : formats);
       failed = true;
@@ -470,12 +477,15 @@ private:
   /// The shapes of the A and B tiles in shared memory, rows padded by one
   /// 16-byte chunk.
   SmallVector<int64_t> aTileShape() const {
-    return {t.stages, t.blockM, t.blockK + aChunk};
+    return backend.stagedTileShape(t, StagedOperand::A, t.blockM, t.blockK,
+                                   aChunk);
   }
   SmallVector<int64_t> bTileShape() const {
     if (p.bTransposed)
-      return {t.stages, t.blockN, t.blockK + bChunk};
-    return {t.stages, t.blockK, t.blockN + bChunk};
+      return backend.stagedTileShape(t, StagedOperand::B, t.blockN, t.blockK,
+                                     bChunk);
+    return backend.stagedTileShape(t, StagedOperand::B, t.blockK, t.blockN,
+                                   bChunk);
   }
 
   /// Copies of one k slice (starting at `k0`) into `stage`, the chunks thread
@@ -487,7 +497,8 @@ private:
                                    int64_t, Value)>;
   void copySlice(Value as, Value bs, Value tid, Value stage, Value k0,
                  Value batchIdx, Value rowBase, Value colBase, CopyFn copy) {
-    auto copyTile = [&](Value dst, Value src, bool batched, int64_t rows,
+    auto copyTile = [&](StagedOperand which, Value dst, Value src,
+                        bool batched, int64_t rows,
                         int64_t cols, Value base0, Value base1, int64_t bound0,
                         int64_t bound1, int64_t chunk) {
       int64_t perRow = cols / chunk;
@@ -504,16 +515,17 @@ private:
         // Out-of-range chunks read element 0 (zero-filled, never used).
         srcIdx.push_back(select(inBounds, g0, idx(0)));
         srcIdx.push_back(select(inBounds, g1, idx(0)));
-        copy(dst, ValueRange{stage, r, c}, src, srcIdx, chunk, inBounds);
+        copy(dst, backend.stagedIndex(ib, p, t, which, stage, r, c), src,
+             srcIdx, chunk, inBounds);
       }
     };
-    copyTile(as, aBuf, p.aBatched, t.blockM, t.blockK, rowBase, k0, p.m, p.k,
+    copyTile(StagedOperand::A, as, aBuf, p.aBatched, t.blockM, t.blockK, rowBase, k0, p.m, p.k,
              aChunk);
     if (p.bTransposed)
-      copyTile(bs, bBuf, p.bBatched, t.blockN, t.blockK, colBase, k0, p.n, p.k,
+      copyTile(StagedOperand::B, bs, bBuf, p.bBatched, t.blockN, t.blockK, colBase, k0, p.n, p.k,
                bChunk);
     else
-      copyTile(bs, bBuf, p.bBatched, t.blockK, t.blockN, k0, colBase, p.k, p.n,
+      copyTile(StagedOperand::B, bs, bBuf, p.bBatched, t.blockK, t.blockN, k0, colBase, p.k, p.n,
                bChunk);
   }
 
@@ -712,7 +724,8 @@ void TiledGemmBuilder::buildGPU(SymbolTable &symbols, StringRef name) {
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   for (unsigned i = 0; i < 2; ++i)
     kernel.setWorkgroupAttributionAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
-                                       b.getI64IntegerAttr(16));
+                                       b.getI64IntegerAttr(
+                                           backend.stagingAlignment(t)));
   // No launch bounds (known_block_size becomes .reqntid, minctasm
   // .minnctapersm): with either, ptxas targets a register budget these
   // accumulators do not fit in and spills (checked on every chip by
@@ -770,16 +783,19 @@ void TiledGemmBuilder::buildKernelBody(Value as, Value bs, Value tid,
                       ValueRange srcIdx, int64_t elements, Value inBounds) {
     copyChunkSync(dst, dstIdx, src, srcIdx, elements, inBounds);
   };
-  // Two stages: the next slice is in flight while the current one is
-  // multiplied, by the back end's asynchronous copies or, without them,
-  // loaded into registers before the multiplications and stored to the
-  // other stage after them.
-  bool twoStages = t.stages == 2;
-  bool async = twoStages && backend.hasAsyncCopy(t);
+  // S stages: with the back end's asynchronous copies, the next S - 1
+  // slices are in flight while the current one is multiplied; without them
+  // (two stages), the next slice is loaded into registers before the
+  // multiplications and stored to the other stage after them.
+  int64_t stages = t.stages;
+  bool twoStages = stages == 2;
+  bool async = stages >= 2 && backend.hasAsyncCopy(t);
   if (async) {
-    copySlice(as, bs, tid, idx(0), idx(0), batchIdx, rowBase, colBase,
-              asyncCopy);
-    backend.commitCopies(ib);
+    for (int64_t s = 0; s + 1 < stages; ++s) {
+      copySlice(as, bs, tid, idx(s), idx(s * t.blockK), batchIdx, rowBase,
+                colBase, asyncCopy);
+      backend.commitCopies(ib);
+    }
   } else if (twoStages) {
     copySlice(as, bs, tid, idx(0), idx(0), batchIdx, rowBase, colBase,
               syncCopy);
@@ -795,15 +811,15 @@ void TiledGemmBuilder::buildKernelBody(Value as, Value bs, Value tid,
     // Register-staged chunks of the next slice: (stage, row, col) and value.
     SmallVector<std::tuple<Value, SmallVector<Value>, Value>> prefetched;
     if (async) {
-      // Slice kt + 1 goes in flight into the other buffer (past the end of
-      // K it is all zero-fill), then slice kt must have landed: wait until
-      // at most the newest group is pending.
-      Value next = add(kt, 1);
-      copySlice(as, bs, tid, rem(next, 2), mul(next, t.blockK), batchIdx,
+      // Slice kt + S - 1 goes in flight into the stage slice kt - 1 used
+      // (past the end of K it is all zero-fill), then slice kt must have
+      // landed: wait until at most the S - 1 newest groups are pending.
+      Value next = add(kt, stages - 1);
+      copySlice(as, bs, tid, rem(next, stages), mul(next, t.blockK), batchIdx,
                 rowBase, colBase, asyncCopy);
       backend.commitCopies(ib);
-      backend.waitCopies(ib, 1);
-      stage = rem(kt, 2);
+      backend.waitCopies(ib, stages - 1);
+      stage = rem(kt, stages);
     } else if (twoStages) {
       Value next = add(kt, 1);
       copySlice(as, bs, tid, rem(next, 2), mul(next, t.blockK), batchIdx,
@@ -820,11 +836,14 @@ void TiledGemmBuilder::buildKernelBody(Value as, Value bs, Value tid,
                 colBase, syncCopy);
       stage = idx(0);
     }
-    if (!twoStages || async)
+    if (!twoStages || async) {
+      backend.sliceLanded(ib);
       gpu::BarrierOp::create(b, loc);
+    }
 
     WaveContext w = waveContext(as, bs, stage, warpM, warpN);
     SmallVector<Value> cur(kLoop.getRegionIterArgs());
+    backend.beginSliceProducts(ib);
     for (int64_t kk = 0; kk < t.blockK / t.mma.k; ++kk) {
       MatrixInstructionBackend::Fragments frags =
           backend.loadFragments(ib, w, lane, kk);
@@ -839,6 +858,7 @@ void TiledGemmBuilder::buildKernelBody(Value as, Value bs, Value tid,
         }
       }
     }
+    backend.endSliceProducts(ib);
     // The next slice lands in the other stage, which nobody reads now.
     for (auto &[dst, dstIdx, value] : prefetched)
       vector::StoreOp::create(b, loc, value, dst, dstIdx,
@@ -912,15 +932,15 @@ void TiledGemmBuilder::buildEmulated() {
         };
         // Either way of filling the second stage (asynchronous copies or
         // registers) has the same effect once the workgroup synchronizes.
-        bool twoStages = t.stages == 2;
-        if (twoStages)
-          copyAllThreads(idx(0), idx(0));
+        int64_t stages = t.stages;
+        for (int64_t s = 0; s + 1 < stages; ++s)
+          copyAllThreads(idx(s), idx(s * t.blockK));
         loop(numKTiles, [&](Value kt) {
           Value stage;
-          if (twoStages) {
-            Value next = add(kt, 1);
-            copyAllThreads(rem(next, 2), mul(next, t.blockK));
-            stage = rem(kt, 2);
+          if (stages >= 2) {
+            Value next = add(kt, stages - 1);
+            copyAllThreads(rem(next, stages), mul(next, t.blockK));
+            stage = rem(kt, stages);
           } else {
             copyAllThreads(idx(0), mul(kt, t.blockK));
             stage = idx(0);
@@ -991,9 +1011,10 @@ static bool tilingIsConsistent(const GPUGemmTiling &t, Format f,
                                MLIRContext *ctx) {
   if (!backend.supportsTiling(t))
     return false;
+  // More than two stages only through asynchronous copies.
   if (!t.warpsM || !t.warpsN || !t.waveSize || t.blockM % (t.warpsM * t.mma.m) ||
-      t.blockN % (t.warpsN * t.mma.n) || t.blockK % t.mma.k ||
-      (t.stages != 1 && t.stages != 2))
+      t.blockN % (t.warpsN * t.mma.n) || t.blockK % t.mma.k || t.stages < 1 ||
+      t.stages > (backend.hasAsyncCopy(t) ? 4u : 2u))
     return false;
   int64_t chunk = chunkElements(getFloatType(ctx, f));
   unsigned threads = t.threads();
@@ -1010,7 +1031,7 @@ LogicalResult mlir::lowp::gpu_gemm::lowerContractionsToTiledKernels(
     return failure();
   for (unsigned i = 0; i < kNumFormats; ++i) {
     auto f = static_cast<Format>(i);
-    const GPUGemmTiling *t = chip.getGemmTiling(f);
+    const GPUGemmTiling *t = backend.tableTiling(chip, f);
     if (t && !tilingIsConsistent(*t, f, backend, ctx))
       return root->emitError()
              << "the capability table's " << backend.moduleSuffix()
@@ -1031,12 +1052,11 @@ LogicalResult mlir::lowp::gpu_gemm::lowerContractionsToTiledKernels(
     FailureOr<GemmProblem> problem = matchGemmStructure(op, whyNot);
     FailureOr<const GPUGemmTiling *> tiling = failure();
     if (succeeded(problem))
-      tiling = selectTableTiling(*problem, chip, backend.instructionName(),
-                                 whyNot);
+      tiling = selectTableTiling(*problem, chip, backend, whyNot);
     if (failed(tiling)) {
       op->emitRemark() << "no " << backend.kernelKind() << " kernel for '"
                        << op->getName() << "' on " << chip.name << ": "
-                       << whyNot << "; it runs on the naive kernel";
+                       << whyNot << "; it runs on " << backend.fallbackKernel();
       return;
     }
     collectEpilogue(op, *problem);

@@ -24,6 +24,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "NVVMGemmBackends.h"
+
 #include "lowp/Conversion/LinalgToGPU/TiledGemm.h"
 #include "lowp/Conversion/Passes.h"
 #include "lowp/IR/TargetResolution.h"
@@ -47,6 +49,31 @@ namespace mlir::lowp {
 using namespace mlir;
 using namespace mlir::lowp;
 using namespace mlir::lowp::gpu_gemm;
+using namespace mlir::lowp::nvvm_gemm;
+
+CpAsyncCopies::CpAsyncCopies(MLIRContext *ctx)
+    : tokenType(nvgpu::DeviceAsyncTokenType::get(ctx)) {}
+
+void CpAsyncCopies::copy(IndexBuilder &ib, Value dst, ValueRange dstIdx,
+                         Value src, ValueRange srcIdx, int64_t elements,
+                         Value inBounds) {
+  // cp.async.cg 16 bytes; src-size 0 zero-fills out-of-range chunks.
+  Value srcElements = ib.select(inBounds, ib.idx(elements), ib.idx(0));
+  tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+      ib.b, ib.loc, tokenType, dst, dstIdx, src, srcIdx,
+      ib.b.getIndexAttr(elements), srcElements, ib.b.getUnitAttr()));
+}
+
+void CpAsyncCopies::commit(IndexBuilder &ib) {
+  lastGroup =
+      nvgpu::DeviceAsyncCreateGroupOp::create(ib.b, ib.loc, tokenType, tokens);
+  tokens.clear();
+}
+
+void CpAsyncCopies::wait(IndexBuilder &ib, int64_t pending) {
+  nvgpu::DeviceAsyncWaitOp::create(ib.b, ib.loc, lastGroup,
+                                   ib.b.getI32IntegerAttr(pending));
+}
 
 namespace {
 
@@ -59,8 +86,7 @@ StringRef ptxFP8Name(FloatType t) {
 /// m16n8k32 for FP8.
 class MmaSyncBackend final : public MatrixInstructionBackend {
 public:
-  explicit MmaSyncBackend(MLIRContext *ctx)
-      : tokenType(nvgpu::DeviceAsyncTokenType::get(ctx)) {}
+  explicit MmaSyncBackend(MLIRContext *ctx) : copies(ctx) {}
 
   StringRef kernelKind() const override { return "tensor-core"; }
   StringRef instructionName() const override { return "mma.sync"; }
@@ -103,20 +129,11 @@ public:
   }
   void asyncCopy(IndexBuilder &ib, Value dst, ValueRange dstIdx, Value src,
                  ValueRange srcIdx, int64_t elements, Value inBounds) override {
-    // cp.async.cg 16 bytes; src-size 0 zero-fills out-of-range chunks.
-    Value srcElements = ib.select(inBounds, ib.idx(elements), ib.idx(0));
-    tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
-        ib.b, ib.loc, tokenType, dst, dstIdx, src, srcIdx,
-        ib.b.getIndexAttr(elements), srcElements, ib.b.getUnitAttr()));
+    copies.copy(ib, dst, dstIdx, src, srcIdx, elements, inBounds);
   }
-  void commitCopies(IndexBuilder &ib) override {
-    lastGroup = nvgpu::DeviceAsyncCreateGroupOp::create(ib.b, ib.loc,
-                                                        tokenType, tokens);
-    tokens.clear();
-  }
+  void commitCopies(IndexBuilder &ib) override { copies.commit(ib); }
   void waitCopies(IndexBuilder &ib, int64_t pending) override {
-    nvgpu::DeviceAsyncWaitOp::create(ib.b, ib.loc, lastGroup,
-                                     ib.b.getI32IntegerAttr(pending));
+    copies.wait(ib, pending);
   }
 
   Fragments loadFragments(IndexBuilder &ib, const WaveContext &w, Value lane,
@@ -254,9 +271,7 @@ private:
     return {k, n};
   }
 
-  Type tokenType;
-  SmallVector<Value> tokens;
-  Value lastGroup;
+  CpAsyncCopies copies;
 };
 
 MatrixInstructionBackend::Fragments
@@ -485,7 +500,17 @@ struct LowpNVVMLowerContractionsPass
         backend.vendor());
     if (failed(chip))
       return signalPassFailure();
-    if (failed(lowerContractionsToTiledKernels(root, **chip, backend, emulate)))
+    // Warpgroup kernels first where the chip has them; what they do not
+    // take (with a remark) goes to mma.sync.
+    const TargetInfo &info = **chip;
+    if (wgmma && (info.wgmma16.valid() || info.wgmmaFP8.valid())) {
+      std::unique_ptr<MatrixInstructionBackend> warpgroup =
+          createWgmmaBackend(root->getContext());
+      if (failed(
+              lowerContractionsToTiledKernels(root, info, *warpgroup, emulate)))
+        return signalPassFailure();
+    }
+    if (failed(lowerContractionsToTiledKernels(root, info, backend, emulate)))
       return signalPassFailure();
   }
 };

@@ -26,6 +26,20 @@
 // RUN:   -reconcile-unrealized-casts \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s
+// sm_90a runs the same cases on the wgmma kernels (two warpgroups per
+// block, cp.async into three swizzled stages, operands read through matrix
+// descriptors; see WgmmaContractions.cpp): the emulation reads every
+// operand element through its descriptor as the PTX ISA decodes it and
+// assigns every element of D to the thread and register of the ISA's
+// accumulator layout, so a staging layout, descriptor or fragment mapping
+// that disagrees with the ISA shows as a mismatch.
+// RUN: fp-opt %s -lowp-nvvm-lower-contractions="target=sm_90a emulate" \
+// RUN: | FileCheck %s --check-prefix=WG
+// RUN: fp-opt %s -lowp-nvvm-lower-contractions="target=sm_90a emulate" \
+// RUN:   -convert-linalg-to-loops -expand-strided-metadata -lower-affine -convert-scf-to-cf -convert-to-llvm \
+// RUN:   -reconcile-unrealized-casts \
+// RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
+// RUN: | FileCheck %s
 // RUN: fp-opt %s -lowp-nvvm-lower-contractions="target=sm_75 emulate" \
 // RUN:   -convert-linalg-to-loops -expand-strided-metadata -lower-affine -convert-scf-to-cf -convert-to-llvm \
 // RUN:   -reconcile-unrealized-casts 2>/dev/null \
@@ -67,6 +81,21 @@
 // IR: arith.truncf {{.*}} : f32 to bf16
 // IR: vector.store {{.*}} : memref<72x24xbf16>, vector<2xbf16>
 // IR: return
+// The wgmma kernels: three stages of 128 x 32 (A) and 32 x 128 (B) as flat
+// swizzled tiles, no padding.
+// WG-LABEL: func.func @mm_bf16
+// WG-NOT: linalg.
+// WG: memref.alloc() : memref<3x4096xbf16>
+// WG: memref.alloc() : memref<3x4096xbf16>
+// WG: return
+// WG-LABEL: func.func @mm_bt_f16
+// WG-NOT: linalg.
+// WG: memref.alloc() : memref<3x4096xf16>
+// WG: return
+// WG-LABEL: func.func @mm_epilogue
+// WG-NOT: linalg.
+// WG: arith.maximumf
+// WG: return
 func.func @mm_bf16(%a: memref<200x72xbf16>, %b: memref<72x136xbf16>, %c: memref<200x136xf32>) {
   linalg.matmul ins(%a, %b : memref<200x72xbf16>, memref<72x136xbf16>)
                 outs(%c : memref<200x136xf32>)

@@ -34,6 +34,27 @@
 // RUN:   -convert-scf-to-cf -convert-to-llvm -reconcile-unrealized-casts \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s
+//
+// sm_90a: linear_fp8 (B stored [n][k], K-major) runs on the wgmma kernel
+// (m64n128k32 .e4m3.e5m2, operands read through their descriptors as the
+// PTX ISA decodes them); mm_fp8's B is stored [k][n], which wgmma cannot
+// read for FP8 (no transpose of 8-bit operands): a remark, and mma.sync.
+// RUN: fp-opt %s -lowp-nvvm-lower-contractions="target=sm_90a emulate" 2>&1 | FileCheck %s --check-prefix=WG
+// RUN: fp-opt %s -lowp-nvvm-lower-contractions="target=sm_90a emulate" \
+// RUN:   -convert-linalg-to-loops -lowp-expand-float-conversions -expand-strided-metadata -lower-affine \
+// RUN:   -convert-scf-to-cf -convert-to-llvm -reconcile-unrealized-casts 2>/dev/null \
+// RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
+// RUN: | FileCheck %s
+// WG: remark: no wgmma kernel for 'linalg.matmul' on sm_90a: wgmma reads FP8 B K-major only (stored [n][k], as x @ W^T); B is stored [k][n]; it runs on mma.sync (or the naive kernel where that cannot take it either)
+// WG-LABEL: func.func @mm_fp8
+// WG-NOT: linalg.
+// WG: memref.alloc() : memref<2x128x80xf8E4M3FN>
+// WG: return
+// WG-LABEL: func.func @linear_fp8
+// WG-NOT: linalg.
+// WG: memref.alloc() : memref<3x8192xf8E4M3FN>
+// WG: memref.alloc() : memref<3x8192xf8E5M2>
+// WG: return
 
 #id2 = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (j)>

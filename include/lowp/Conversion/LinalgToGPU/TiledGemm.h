@@ -118,10 +118,56 @@ struct WaveContext {
   int64_t mTiles, nTiles;
 };
 
+/// The operands the workgroup stages through shared memory.
+enum class StagedOperand { A, B };
+
 /// The matrix instruction of one vendor, as the tiled kernel uses it.
 class MatrixInstructionBackend {
 public:
   virtual ~MatrixInstructionBackend() = default;
+
+  /// The capability table's tiling of this instruction for operands in `f`
+  /// on `chip`, or null (default: TargetInfo::getGemmTiling).
+  virtual const GPUGemmTiling *tableTiling(const TargetInfo &chip,
+                                           Format f) const {
+    return chip.getGemmTiling(f);
+  }
+  /// Whether the kernel takes `p` with tiling `t` beyond the layer's own
+  /// checks (formats, 16-byte rows); else the reason, for the remark.
+  virtual bool acceptsProblem(const GemmProblem &p, const GPUGemmTiling &t,
+                              std::string &whyNot) const {
+    return true;
+  }
+  /// What computes an op this back end does not take ("the naive kernel").
+  virtual StringRef fallbackKernel() const { return "the naive kernel"; }
+
+  /// The staged tile of one operand for a `rows` x `cols` slice (row-major
+  /// in the slice: A [m][k], B [k][n] or [n][k]) of `chunk`-element 16-byte
+  /// chunks: its shape, and the indices of element (r, c) of stage `stage`
+  /// (c a multiple of the chunk; a chunk stays contiguous). By default
+  /// [stages][rows][cols + chunk]: rows padded by one chunk.
+  virtual SmallVector<int64_t> stagedTileShape(const GPUGemmTiling &t,
+                                               StagedOperand which,
+                                               int64_t rows, int64_t cols,
+                                               int64_t chunk) const {
+    return {t.stages, rows, cols + chunk};
+  }
+  virtual SmallVector<Value> stagedIndex(IndexBuilder &ib,
+                                         const GemmProblem &p,
+                                         const GPUGemmTiling &t,
+                                         StagedOperand which, Value stage,
+                                         Value r, Value c) const {
+    return {stage, r, c};
+  }
+  /// Alignment in bytes of the staged tiles (16: one chunk).
+  virtual int64_t stagingAlignment(const GPUGemmTiling &t) const { return 16; }
+  /// After this thread's copies of the current slice have landed, before
+  /// the workgroup barrier that publishes them (e.g. a proxy fence).
+  virtual void sliceLanded(IndexBuilder &ib) {}
+  /// Around one slice's instructions (asynchronous instructions: fence
+  /// before, commit and wait after).
+  virtual void beginSliceProducts(IndexBuilder &ib) {}
+  virtual void endSliceProducts(IndexBuilder &ib) {}
 
   /// "tensor-core" (remarks: "no tensor-core kernel for ..."), the
   /// instruction's name in messages ("mma.sync") and the suffix of the
@@ -153,8 +199,9 @@ public:
   virtual Value accumulatorLaneCol(IndexBuilder &ib, const GPUGemmTiling &t,
                                    Value lane, int64_t i) const = 0;
 
-  /// Asynchronous 16-byte global-to-shared copies (the second stage is then
-  /// filled by them; otherwise through registers).
+  /// Asynchronous 16-byte global-to-shared copies (the later stages are
+  /// then filled by them, up to four; otherwise the second one through
+  /// registers).
   virtual bool hasAsyncCopy(const GPUGemmTiling &t) const { return false; }
   virtual void asyncCopy(IndexBuilder &ib, Value dst, ValueRange dstIdx,
                          Value src, ValueRange srcIdx, int64_t elements,
@@ -198,14 +245,14 @@ FailureOr<const TargetInfo *> resolveGemmChip(Operation *root,
                                               Vendor vendor);
 
 /// The capability table's tiling for `p`'s operand formats on `chip`
-/// (TargetInfo::getGemmTiling; one tiling for both operands: 16-bit ones of
+/// (the back end's tableTiling; one tiling for both operands: 16-bit ones of
 /// one format, FP8 ones in any E4M3/E5M2 mix of the chip's flavour), an f32
 /// accumulator, and N and K in whole 16-byte rows; or the reason there is
-/// none. `instruction` names the matrix instruction in the reason.
-FailureOr<const GPUGemmTiling *> selectTableTiling(const GemmProblem &p,
-                                                   const TargetInfo &chip,
-                                                   StringRef instruction,
-                                                   std::string &whyNot);
+/// none (naming the back end's instruction).
+FailureOr<const GPUGemmTiling *>
+selectTableTiling(const GemmProblem &p, const TargetInfo &chip,
+                  const MatrixInstructionBackend &backend,
+                  std::string &whyNot);
 
 /// Matrix ops under `root` with FP8 operands `chip`'s matrix instructions
 /// do not take (FP8 on a chip without it, the other vendor's flavour, FP8

@@ -1,0 +1,43 @@
+//===- NVVMGemmBackends.h - NVIDIA back ends of the GPU GEMM tiling -*- C++ -*-===//
+//
+// The two NVIDIA matrix-instruction back ends of lowp/Conversion/LinalgToGPU/
+// TiledGemm.h share their staging: cp.async copies of 16-byte chunks in
+// commit groups. mma.sync (TensorCoreContractions.cpp) reads the staged
+// tiles with ldmatrix; wgmma (WgmmaContractions.cpp) through matrix
+// descriptors.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LOWP_LIB_CONVERSION_LINALGTONVVM_NVVMGEMMBACKENDS_H
+#define LOWP_LIB_CONVERSION_LINALGTONVVM_NVVMGEMMBACKENDS_H
+
+#include "lowp/Conversion/LinalgToGPU/TiledGemm.h"
+
+#include <memory>
+
+namespace mlir::lowp::nvvm_gemm {
+
+/// cp.async.cg 16-byte global-to-shared copies (src-size 0 zero-fills a
+/// chunk outside the operand), closed into groups and waited for by count.
+class CpAsyncCopies {
+public:
+  explicit CpAsyncCopies(MLIRContext *ctx);
+  void copy(gpu_gemm::IndexBuilder &ib, Value dst, ValueRange dstIdx,
+            Value src, ValueRange srcIdx, int64_t elements, Value inBounds);
+  void commit(gpu_gemm::IndexBuilder &ib);
+  void wait(gpu_gemm::IndexBuilder &ib, int64_t pending);
+
+private:
+  Type tokenType;
+  SmallVector<Value> tokens;
+  Value lastGroup;
+};
+
+/// The warpgroup back end (wgmma.mma_async, sm_90a): TargetInfo::wgmma16
+/// and wgmmaFP8; the ops it does not take fall back to mma.sync.
+std::unique_ptr<gpu_gemm::MatrixInstructionBackend>
+createWgmmaBackend(MLIRContext *ctx);
+
+} // namespace mlir::lowp::nvvm_gemm
+
+#endif // LOWP_LIB_CONVERSION_LINALGTONVVM_NVVMGEMMBACKENDS_H
