@@ -1,6 +1,7 @@
 //===- PrecisionReport.cpp - why each op got its precision ----------------===//
 
 #include "lowp/Analysis/PrecisionReport.h"
+#include "lowp/Analysis/StructuredOps.h"
 
 #include "lowp/Analysis/FP8Candidates.h"
 #include "lowp/IR/LowpDialect.h"
@@ -143,10 +144,67 @@ static bool canFuseIntoConsumer(OpOperand &use) {
   return isElementwiseOp(user);
 }
 
+/// The uses that read `value`'s elements, with islands looked through (they
+/// are inlined when lowered): a use as an island's input stands for the
+/// uses of its block argument, a lowp.yield for the uses of the island's
+/// result.
+static SmallVector<OpOperand *> getReadsAcrossIslands(Value value) {
+  SmallVector<OpOperand *> reads;
+  SmallVector<Value> worklist{value};
+  while (!worklist.empty()) {
+    Value current = worklist.pop_back_val();
+    for (OpOperand &use : current.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto island = dyn_cast<IslandOp>(user)) {
+        worklist.push_back(
+            island.getBody().front().getArgument(use.getOperandNumber()));
+        continue;
+      }
+      if (isa<YieldOp>(user))
+        if (auto island = dyn_cast<IslandOp>(user->getParentOp())) {
+          worklist.push_back(island->getResult(use.getOperandNumber()));
+          continue;
+        }
+      reads.push_back(&use);
+    }
+  }
+  return reads;
+}
+
+/// Can the linalg op reading `use` compute the (elementwise) producer of
+/// the value in its own loop? An input of a linalg.generic, or of a named
+/// op with parallel loops only (lowp-fuse-elementwise generalizes those),
+/// read through a permutation: not conversions (their own rules above),
+/// not matrix ops, fills or other named ops with reductions.
+static bool canComputeProducerInside(OpOperand &use) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(use.getOwner());
+  if (!linalgOp || !linalgOp.hasPureTensorSemantics() ||
+      isa<linalg::FillOp>(use.getOwner()) || isMatrixOp(use.getOwner()) ||
+      isFloatConversion(use.getOwner()) || !linalgOp.isDpsInput(&use))
+    return false;
+  if (!isa<linalg::GenericOp>(use.getOwner()) &&
+      linalgOp.getNumParallelLoops() != linalgOp.getNumLoops())
+    return false;
+  return linalgOp.getMatchingIndexingMap(&use).isPermutation();
+}
+
+/// The value an island result stands for: what the island yields (islands
+/// are inlined when lowered), else `value`.
+static Value getComputedValue(Value value) {
+  while (auto island = value.getDefiningOp<IslandOp>()) {
+    auto yield = cast<YieldOp>(island.getBody().front().getTerminator());
+    value = yield->getOperand(cast<OpResult>(value).getResultNumber());
+  }
+  return value;
+}
+
 /// Can the op that computes `value` write it in the converted format? The
 /// single-use result of an elementwise op or of a matrix op (its epilogue
 /// rounds the accumulator).
 static bool canFuseIntoProducer(Value value) {
+  if (!value.hasOneUse())
+    return false;
+  value = getComputedValue(value);
   Operation *producer = value.getDefiningOp();
   return producer && value.hasOneUse() &&
          (isElementwiseOp(producer) || isMatrixOp(producer));
@@ -177,6 +235,29 @@ ConversionFusion mlir::lowp::getConversionFusion(Operation *conversion) {
   return ConversionFusion::Materialized;
 }
 
+/// Can the matrix op whose result `use` reads compute its reader in the
+/// epilogue? An elementwise reader that reads no other matrix op's result
+/// (a kernel has one epilogue: SwiGLU's product of two projections is no
+/// epilogue), stored itself or computed inside its one elementwise reader,
+/// which then is the epilogue (a dequantization scale inside the bias add
+/// that follows it).
+static bool isEpilogue(OpOperand &use) {
+  Operation *reader = use.getOwner();
+  if (isFloatConversion(reader) || !isElementwiseOp(reader) ||
+      !canFuseIntoConsumer(use) ||
+      llvm::any_of(reader->getOpOperands(), [&](OpOperand &other) {
+        Operation *def = other.get().getDefiningOp();
+        return &other != &use && def && isMatrixOp(def);
+      }))
+    return false;
+  if (llvm::none_of(reader->getResults(), isFusedIntoConsumer))
+    return true;
+  if (reader->getNumResults() != 1)
+    return false;
+  SmallVector<OpOperand *> reads = getReadsAcrossIslands(reader->getResult(0));
+  return reads.size() == 1 && isEpilogue(*reads.front());
+}
+
 bool mlir::lowp::isFusedIntoConsumer(Value value) {
   Operation *producer = value.getDefiningOp();
   if (!producer)
@@ -187,12 +268,25 @@ bool mlir::lowp::isFusedIntoConsumer(Value value) {
       !isTensorView(producer) && !value.use_empty() &&
       llvm::all_of(value.getUses(), isMatrixInput))
     return true;
-  if (!value.hasOneUse() || isFloatConversion(producer) ||
+  if (isFloatConversion(producer) || value.use_empty())
+    return false;
+  // An elementwise producer is computed inside the linalg ops that read it
+  // (lowp-fuse-elementwise's rule, upstream elementwise fusion): into each
+  // of them when its payload is cheap to recompute, else into its only
+  // reader. Reductions read fused producers too (x - mean and its square
+  // in a norm's sums).
+  SmallVector<OpOperand *> reads = getReadsAcrossIslands(value);
+  if (isElementwiseOp(producer) && isa<linalg::LinalgOp>(producer) &&
+      (reads.size() == 1 ||
+       isCheapToRecompute(*cast<linalg::LinalgOp>(producer).getBlock())))
+    return llvm::all_of(reads, [](OpOperand *use) {
+      return canComputeProducerInside(*use);
+    });
+  if (!value.hasOneUse() ||
       !(isElementwiseOp(producer) || isMatrixOp(producer)))
     return false;
-  OpOperand &use = *value.use_begin();
-  return !isFloatConversion(use.getOwner()) &&
-         isElementwiseOp(use.getOwner()) && canFuseIntoConsumer(use);
+  // A matrix op's result read by one elementwise op: its epilogue.
+  return isEpilogue(*value.use_begin());
 }
 
 TensorBytes mlir::lowp::measureTensorBytes(Operation *root) {
@@ -217,7 +311,7 @@ TensorBytes mlir::lowp::measureTensorBytes(Operation *root) {
       else
         ++bytes.fusedConversions;
       if (how == ConversionFusion::IntoProducer)
-        writtenConverted.insert(op->getOperand(0));
+        writtenConverted.insert(getComputedValue(op->getOperand(0)));
     });
     func.getBody().walk([&](Operation *op) {
       // No data of their own: the shape of an output, a view, the values
@@ -230,8 +324,23 @@ TensorBytes mlir::lowp::measureTensorBytes(Operation *root) {
         return;
       for (Value result : op->getResults()) {
         int64_t size = getFloatTensorBytes(result.getType());
+        // A value an island yields in another format: its producer writes
+        // it converted (the exit conversion, once the island is inlined).
+        if (size && result.hasOneUse() &&
+            isa<YieldOp>(*result.getUsers().begin()) && canFuseIntoProducer(result))
+          if (auto island = dyn_cast<IslandOp>(
+                  result.getUsers().begin()->getParentOp()))
+            size = getFloatTensorBytes(
+                island->getResult(result.use_begin()->getOperandNumber())
+                    .getType());
         if (!size || writtenConverted.contains(result) ||
             isFusedIntoConsumer(result))
+          continue;
+        // A returned value is the function's result buffer, counted under
+        // results.
+        if (llvm::any_of(result.getUsers(), [](Operation *user) {
+              return isa<func::ReturnOp>(user);
+            }))
           continue;
         // The init of one destination-style op shares its result's buffer
         // (a fill of an accumulator).

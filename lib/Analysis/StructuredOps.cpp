@@ -2,6 +2,7 @@
 
 #include "lowp/Analysis/StructuredOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 using namespace mlir;
@@ -62,4 +63,22 @@ int64_t lowp::getStaticLoopSize(linalg::LinalgOp op, unsigned dim) {
         return shaped.getDimSize(position);
   }
   return op.getStaticLoopRanges()[dim];
+}
+
+bool lowp::isCheapToRecompute(Block &payload) {
+  unsigned arithmetic = 0;
+  for (Operation &op : payload.without_terminator()) {
+    if (isa<arith::ExtFOp, arith::TruncFOp, arith::SIToFPOp, arith::UIToFPOp,
+            arith::FPToSIOp, arith::FPToUIOp, arith::ExtSIOp, arith::ExtUIOp,
+            arith::TruncIOp, arith::BitcastOp, arith::IndexCastOp,
+            arith::ConstantOp, linalg::IndexOp>(op))
+      continue;
+    if (!isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::NegFOp,
+             arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,
+             arith::MinNumFOp, arith::CmpFOp, arith::SelectOp, arith::AddIOp,
+             arith::SubIOp, arith::MulIOp, arith::CmpIOp>(op))
+      return false;
+    ++arithmetic;
+  }
+  return arithmetic <= 2;
 }

@@ -155,8 +155,16 @@ private:
   /// demote-weights=arguments: arguments read only through quantizations
   /// to one FP8 format become FP8, with their scale.
   void demoteWeightArguments(IRRewriter &rewriter, func::FuncOp func);
+  /// True when every read of `value` is an input of a matrix op planned to
+  /// read it as `fp8Type`, directly or through narrowing casts and
+  /// element-preserving moves.
+  bool isReadOnlyAsFP8(Value value, Type fp8Type);
 
+  /// Per tensor and FP8 type, its quantization.
   llvm::DenseMap<std::pair<Value, Type>, QuantizedTensor> quantized;
+  /// The matrix ops of the function being processed that will read FP8,
+  /// with the FP8 type of each input.
+  llvm::DenseMap<Operation *, SmallVector<Type, 2>> plannedFP8;
   /// The last op quantizing a block argument, per block.
   llvm::DenseMap<Block *, Operation *> blockStartEnd;
   /// Delayed scaling: per function, each history argument and its update.
@@ -196,72 +204,158 @@ static int64_t getMatrixFlops(Operation *op) {
   return 2 * iterations;
 }
 
-/// Reshapes and transposes between a narrowing lowp.cast and a matrix
-/// operand (front ends transpose every linear weight and collapse every
-/// activation), outermost first; empty when `value` is not such a chain.
-static SmallVector<Operation *> getMovesAfterNarrowingCast(Value value) {
-  SmallVector<Operation *> moves;
-  while (Operation *def = value.getDefiningOp()) {
-    if (auto cast = dyn_cast<CastOp>(def))
-      return cast.isWidening() || moves.empty() ? SmallVector<Operation *>()
-                                                : moves;
-    auto transpose = dyn_cast<linalg::TransposeOp>(def);
-    if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def) &&
-        !(transpose && transpose.hasPureTensorSemantics() &&
-          transpose.getInit().getDefiningOp<tensor::EmptyOp>()))
-      break;
-    moves.push_back(def);
-    value = def->getOperand(0);
+/// The tensor `op` moves when every element of it reaches the result
+/// unchanged (so `lowp.quantize` commutes with `op` and the amax is the
+/// same before and after): transposes, broadcasts, reshapes, `tensor.cast`
+/// and copy-like generics that read their whole input (transposes and
+/// broadcasts written out). Null for anything else, slices included: a
+/// slice is a view after bufferization, and quantizing its source would
+/// round elements nobody reads.
+static Value getElementPreservingMoveSource(Operation *op) {
+  if (!op || op->getNumResults() != 1)
+    return nullptr;
+  if (isa<linalg::TransposeOp, linalg::BroadcastOp, tensor::ExpandShapeOp,
+          tensor::CollapseShapeOp, tensor::ReshapeOp, tensor::CastOp>(op)) {
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+        linalgOp && !linalgOp.hasPureTensorSemantics())
+      return nullptr;
+    return op->getOperand(0);
   }
-  return {};
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  Value input = generic ? getMovedTensor(generic) : Value();
+  if (!input || !generic.hasPureTensorSemantics() ||
+      generic.getNumParallelLoops() != generic.getNumLoops())
+    return nullptr;
+  // Every input element is read: the input map is a projected permutation
+  // whose loops span the input's (static) dimensions.
+  AffineMap inputMap = generic.getIndexingMapsArray()[0];
+  auto inputType = dyn_cast<RankedTensorType>(input.getType());
+  if (!inputType || !inputType.hasStaticShape() ||
+      !inputMap.isProjectedPermutation(/*allowZeroInResults=*/false))
+    return nullptr;
+  SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
+  for (auto [dim, expr] : llvm::enumerate(inputMap.getResults()))
+    if (ranges[cast<AffineDimExpr>(expr).getPosition()] !=
+        inputType.getDimSize(dim))
+      return nullptr;
+  return input;
 }
 
-/// `moves` (outermost first) applied again to the wide input of the cast
-/// they start from, each right after its narrow original.
-static Value moveWideSource(RewriterBase &rewriter,
-                            ArrayRef<Operation *> moves) {
-  Value wide =
-      cast<CastOp>(moves.back()->getOperand(0).getDefiningOp()).getInput();
-  FloatType element = getFloatElementType(wide.getType());
-  for (Operation *move : llvm::reverse(moves)) {
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointAfter(move);
-    if (auto transpose = dyn_cast<linalg::TransposeOp>(move)) {
-      auto empty = transpose.getInit().getDefiningOp<tensor::EmptyOp>();
-      Value init = tensor::EmptyOp::create(
-          rewriter, empty.getLoc(),
-          withFloatElementType(empty.getType(), element),
-          empty.getDynamicSizes());
-      wide = linalg::TransposeOp::create(rewriter, transpose.getLoc(), wide,
-                                         init, transpose.getPermutation())
-                 ->getResult(0);
-      continue;
-    }
-    IRMapping mapping;
-    mapping.map(move->getOperand(0), wide);
-    Operation *clone = rewriter.clone(*move, mapping);
-    rewriter.modifyOpInPlace(clone, [&] {
-      clone->getResult(0).setType(
-          withFloatElementType(move->getResult(0).getType(), element));
-    });
-    wide = clone->getResult(0);
+/// True when `value` is a narrowed copy moved by element-preserving moves:
+/// its wide elements exist only before a narrowing lowp.cast, so
+/// quantizing `value` itself would round twice.
+static bool isMovedNarrowingCast(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (auto cast = dyn_cast<CastOp>(def))
+      return !cast.isWidening();
+    value = getElementPreservingMoveSource(def);
+    if (!value)
+      return false;
   }
-  return wide;
+  return false;
+}
+
+/// The same move as `move` on `source`, a tensor of the same elements in
+/// another float type, at the rewriter's insertion point. lowp.cast moves
+/// nothing of the layout: `source` is returned as it is. The inits of
+/// destination-style moves are fully overwritten, so a new tensor.empty of
+/// their sizes replaces them.
+static Value redoMoveOn(RewriterBase &rewriter, Operation *move,
+                        Value source) {
+  if (isa<CastOp>(move))
+    return source;
+  FloatType element = getFloatElementType(source.getType());
+  Location loc = move->getLoc();
+  Type type = withFloatElementType(move->getResult(0).getType(), element);
+  auto newInit = [&](Value init) -> Value {
+    return tensor::EmptyOp::create(
+        rewriter, loc, tensor::getMixedSizes(rewriter, loc, init), element);
+  };
+  if (auto transpose = dyn_cast<linalg::TransposeOp>(move))
+    return linalg::TransposeOp::create(rewriter, loc, source,
+                                       newInit(transpose.getInit()),
+                                       transpose.getPermutation())
+        ->getResult(0);
+  if (auto broadcast = dyn_cast<linalg::BroadcastOp>(move))
+    return linalg::BroadcastOp::create(rewriter, loc, source,
+                                       newInit(broadcast.getInit()),
+                                       broadcast.getDimensions())
+        ->getResult(0);
+  if (auto generic = dyn_cast<linalg::GenericOp>(move)) {
+    // A copy: the body yields the input element (a widening and narrowing
+    // back in the original's body are dropped with the type).
+    Value init = newInit(generic.getDpsInits()[0]);
+    return linalg::GenericOp::create(
+               rewriter, loc, TypeRange{type}, ValueRange{source},
+               ValueRange{init}, generic.getIndexingMapsArray(),
+               generic.getIteratorTypesArray(),
+               [](OpBuilder &b, Location nloc, ValueRange args) {
+                 linalg::YieldOp::create(b, nloc, args[0]);
+               })
+        ->getResult(0);
+  }
+  IRMapping mapping;
+  mapping.map(move->getOperand(0), source);
+  Operation *clone = rewriter.clone(*move, mapping);
+  rewriter.modifyOpInPlace(clone, [&] { clone->getResult(0).setType(type); });
+  return clone->getResult(0);
+}
+
+bool SelectFP8FormatsPass::isReadOnlyAsFP8(Value value, Type fp8Type) {
+  return llvm::all_of(value.getUses(), [&](OpOperand &use) {
+    Operation *user = use.getOwner();
+    auto planned = plannedFP8.find(user);
+    if (planned != plannedFP8.end()) {
+      auto dps = cast<DestinationStyleOpInterface>(user);
+      return dps.isDpsInput(&use) &&
+             planned->second[use.getOperandNumber()] == fp8Type;
+    }
+    auto cast = dyn_cast<CastOp>(user);
+    if ((cast && !cast.isWidening()) ||
+        getElementPreservingMoveSource(user) == value)
+      return isReadOnlyAsFP8(user->getResult(0), fp8Type);
+    return false;
+  });
 }
 
 FailureOr<QuantizedTensor>
 SelectFP8FormatsPass::quantize(IRRewriter &rewriter, func::FuncOp func,
                                Value value, const FP8Decision &decision,
                                FloatType fp8Type) {
-  // Quantize the widest available form: f32 -> fp8 rounds once. Moves
-  // after a narrowing cast are redone on the wide value.
-  SmallVector<Operation *> moves = getMovesAfterNarrowingCast(value);
-  Value source = moves.empty() ? lookThroughNarrowingCast(value) : value;
-  auto key = std::make_pair(source, Type(fp8Type));
+  auto key = std::make_pair(value, Type(fp8Type));
   if (auto it = quantized.find(key); it != quantized.end())
     return it->second;
-  if (!moves.empty())
-    source = moveWideSource(rewriter, moves);
+  auto remember = [&](QuantizedTensor q) {
+    quantized[key] = q;
+    return q;
+  };
+  // The widest available form: f32 -> fp8 rounds once.
+  if (auto cast = value.getDefiningOp<CastOp>(); cast && !cast.isWidening()) {
+    FailureOr<QuantizedTensor> wide =
+        quantize(rewriter, func, cast.getInput(), decision, fp8Type);
+    if (failed(wide))
+      return failure();
+    return remember(*wide);
+  }
+  // Before the layout moves, so that they move 8-bit elements (torch-mlir
+  // transposes every nn.Linear weight): where the moved tensor exists only
+  // for FP8 reads of this format, or is a moved narrowing cast (quantizing
+  // it would round twice; the wide moved tensor does not exist). Otherwise
+  // the moved tensor has another reader and is quantized where it is.
+  Operation *move = value.getDefiningOp();
+  if (Value moved = getElementPreservingMoveSource(move);
+      moved && (isMovedNarrowingCast(value) || isReadOnlyAsFP8(value, fp8Type))) {
+    FailureOr<QuantizedTensor> before =
+        quantize(rewriter, func, moved, decision, fp8Type);
+    if (failed(before))
+      return failure();
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointAfter(move);
+    QuantizedTensor result = *before;
+    result.quantized = redoMoveOn(rewriter, move, before->quantized);
+    return remember(result);
+  }
+  Value source = value;
 
   OpBuilder::InsertionGuard guard(rewriter);
   // Right after the value, so it dominates every use; block arguments are
@@ -328,8 +422,7 @@ SelectFP8FormatsPass::quantize(IRRewriter &rewriter, func::FuncOp func,
       QuantizeOp::create(rewriter, loc, quantizedType, source, result.scale);
   if (arg)
     blockStartEnd[arg.getOwner()] = result.quantized.getDefiningOp();
-  quantized[key] = result;
-  return result;
+  return remember(result);
 }
 
 /// `op` on the quantized operands with a zero f32 accumulator, then one
@@ -447,6 +540,8 @@ LogicalResult SelectFP8FormatsPass::processFunction(func::FuncOp func,
   IRRewriter rewriter(ctx);
   llvm::SetVector<Operation *> backwardOps = getBackwardOps(func);
   std::string funcName = func.getSymName().str();
+  plannedFP8.clear();
+  SmallVector<std::pair<linalg::LinalgOp, SmallVector<FP8Decision>>> planned;
   for (size_t index = 0, e = matrixOps.size(); index < e; ++index) {
     Operation *op = matrixOps[index];
     ReportEntry opEntry;
@@ -536,7 +631,16 @@ LogicalResult SelectFP8FormatsPass::processFunction(func::FuncOp func,
     if (!allFP8)
       continue;
     fp8Flops += flops;
+    SmallVector<Type, 2> &types = plannedFP8[op];
+    for (const FP8Decision &decision : decisions)
+      types.push_back(getFloatType(ctx, decision.format));
+    planned.emplace_back(linalgOp, std::move(decisions));
+  }
 
+  // Every decision is known before the first rewrite, so that a quantization
+  // moves above a transpose only where every reader of the transposed
+  // tensor reads it as that FP8 type.
+  for (auto &[linalgOp, decisions] : planned) {
     SmallVector<QuantizedTensor> operands;
     for (auto [operand, decision] :
          llvm::zip(linalgOp.getDpsInputs(), decisions)) {
@@ -547,26 +651,26 @@ LogicalResult SelectFP8FormatsPass::processFunction(func::FuncOp func,
         return failure();
       operands.push_back(*q);
     }
-    SmallVector<Operation *> inputCasts;
-    for (Value input : linalgOp.getDpsInputs()) {
-      if (auto cast = input.getDefiningOp<CastOp>())
-        inputCasts.push_back(cast);
-      llvm::append_range(inputCasts, getMovesAfterNarrowingCast(input));
-    }
+    SmallVector<Operation *> lookedThrough;
+    for (Value input : linalgOp.getDpsInputs())
+      if (Operation *def = input.getDefiningOp())
+        lookedThrough.push_back(def);
+    plannedFP8.erase(linalgOp);
     rewriteMatrixOp(rewriter, linalgOp, operands);
-    // The narrowing casts that were looked through, and the moves of their
-    // narrow results, are dead now unless something else reads them.
-    for (unsigned i = 0; i < inputCasts.size(); ++i) {
-      Operation *dead = inputCasts[i];
-      if (!dead->use_empty())
+    // The narrowing casts and moves that were looked through are dead now
+    // unless something else reads them.
+    for (unsigned i = 0; i < lookedThrough.size(); ++i) {
+      Operation *dead = lookedThrough[i];
+      if (!dead->use_empty() ||
+          !(isa<CastOp, tensor::EmptyOp>(dead) ||
+            getElementPreservingMoveSource(dead)))
         continue;
       SmallVector<Value> operands(dead->getOperands());
       rewriter.eraseOp(dead);
       for (Value operand : operands) {
         Operation *producer = operand.getDefiningOp();
-        if (isa_and_nonnull<CastOp, tensor::EmptyOp>(producer) &&
-            !llvm::is_contained(inputCasts, producer))
-          inputCasts.push_back(producer);
+        if (producer && !llvm::is_contained(lookedThrough, producer))
+          lookedThrough.push_back(producer);
       }
     }
   }
@@ -601,47 +705,17 @@ LogicalResult SelectFP8FormatsPass::processFunction(func::FuncOp func,
 // demote-weights=arguments
 //===----------------------------------------------------------------------===//
 
-/// `value` moved by `moves` (innermost first) again, on the FP8 tensor
-/// `source`: the same reshapes, slices, transposes and broadcasts on 8-bit
-/// elements; casts are dropped (the elements are already FP8). The moves
-/// must pass canRedoOnFP8.
+/// `moves` (innermost first) redone on the FP8 tensor `source`, each
+/// right before its original: the same reshapes, slices, transposes and
+/// broadcasts on 8-bit elements; casts are dropped (the elements are
+/// already FP8). The moves must pass canRedoOnFP8.
 static Value redoMovesOnFP8(RewriterBase &rewriter, Value source,
                             ArrayRef<Operation *> moves) {
-  FloatType element = getFloatElementType(source.getType());
   Value moved = source;
   for (Operation *move : moves) {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(move);
-    Location loc = move->getLoc();
-    Type type = withFloatElementType(move->getResult(0).getType(), element);
-    auto newEmpty = [&](Value init) -> Value {
-      auto empty = init.getDefiningOp<tensor::EmptyOp>();
-      return tensor::EmptyOp::create(
-          rewriter, loc, withFloatElementType(empty.getType(), element),
-          empty.getDynamicSizes());
-    };
-    if (isa<CastOp>(move))
-      continue;
-    if (auto transpose = dyn_cast<linalg::TransposeOp>(move)) {
-      Value init = newEmpty(transpose.getInit());
-      moved = linalg::TransposeOp::create(rewriter, loc, moved, init,
-                                          transpose.getPermutation())
-                  ->getResult(0);
-      continue;
-    }
-    if (auto broadcast = dyn_cast<linalg::BroadcastOp>(move)) {
-      Value init = newEmpty(broadcast.getInit());
-      moved = linalg::BroadcastOp::create(rewriter, loc, moved, init,
-                                          broadcast.getDimensions())
-                  ->getResult(0);
-      continue;
-    }
-    IRMapping mapping;
-    mapping.map(move->getOperand(0), moved);
-    Operation *clone = rewriter.clone(*move, mapping);
-    rewriter.modifyOpInPlace(clone,
-                             [&] { clone->getResult(0).setType(type); });
-    moved = clone->getResult(0);
+    moved = redoMoveOn(rewriter, move, moved);
   }
   return moved;
 }
@@ -649,10 +723,11 @@ static Value redoMovesOnFP8(RewriterBase &rewriter, Value source,
 /// Can redoMovesOnFP8 redo `moves`?
 static bool canRedoOnFP8(ArrayRef<Operation *> moves) {
   return llvm::all_of(moves, [](Operation *move) {
-    if (auto transpose = dyn_cast<linalg::TransposeOp>(move))
-      return bool(transpose.getInit().getDefiningOp<tensor::EmptyOp>());
-    if (auto broadcast = dyn_cast<linalg::BroadcastOp>(move))
-      return bool(broadcast.getInit().getDefiningOp<tensor::EmptyOp>());
+    if (isa<linalg::GenericOp>(move))
+      return bool(getElementPreservingMoveSource(move));
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(move))
+      return isa<linalg::TransposeOp, linalg::BroadcastOp>(move) &&
+             linalgOp.hasPureTensorSemantics();
     return isa<CastOp, tensor::ExpandShapeOp, tensor::CollapseShapeOp,
                tensor::CastOp, tensor::ReshapeOp, tensor::ExtractSliceOp>(
         move);

@@ -99,3 +99,55 @@ func.func @resource_weights(%x: tensor<2x2xf32>) -> (tensor<2x2xf32>, tensor<2x2
     }
   }
 #-}
+
+// -----
+
+// Older torch-mlir and TOSA transpose nn.Linear weights with a copy-like
+// linalg.generic: the weight is cast before it, so the copy moves 16-bit
+// elements.
+// CHECK-LABEL: func.func @generic_transposed_weight
+//  CHECK-SAME:   (%[[X:.+]]: tensor<4x8xf32>, %[[W:.+]]: tensor<16x8xf32>)
+//       BF16:   %[[WL:.+]] = lowp.cast %[[W]] : tensor<16x8xf32> to tensor<16x8xbf16>
+//       BF16:   %[[WT:.+]] = linalg.generic {{.+}} ins(%[[WL]] : tensor<16x8xbf16>) outs(%{{.+}} : tensor<8x16xbf16>)
+//       BF16:   linalg.matmul ins(%{{.+}}, %[[WT]] : tensor<4x8xbf16>, tensor<8x16xbf16>)
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+func.func @generic_transposed_weight(%x: tensor<4x8xf32>, %w: tensor<16x8xf32>) -> tensor<4x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %te = tensor.empty() : tensor<8x16xf32>
+  %wt = linalg.generic {indexing_maps = [#tr, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%w : tensor<16x8xf32>) outs(%te : tensor<8x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<8x16xf32>
+  %e = tensor.empty() : tensor<4x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %m = linalg.matmul ins(%x, %wt : tensor<4x8xf32>, tensor<8x16xf32>) outs(%f : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %m : tensor<4x16xf32>
+}
+
+// -----
+
+// A transposed weight that an f32 op (exp) reads too: the transpose stays
+// f32 for it (no second, 16-bit transpose) and its result is cast once for
+// the matmul.
+// CHECK-LABEL: func.func @transposed_weight_other_reader
+//       BF16:   %[[WT:.+]] = linalg.transpose ins(%arg1 : tensor<16x8xf32>) outs(%{{.+}} : tensor<8x16xf32>)
+//       BF16:   %[[WL:.+]] = lowp.cast %[[WT]] : tensor<8x16xf32> to tensor<8x16xbf16>
+//   BF16-NOT:   linalg.transpose
+//       BF16:   linalg.matmul ins(%{{.+}}, %[[WL]] : tensor<4x8xbf16>, tensor<8x16xbf16>)
+//       BF16:   linalg.generic {{.+}} ins(%[[WT]] : tensor<8x16xf32>)
+//  BF16-NEXT:   ^bb0(%{{.+}}: f32, %{{.+}}: f32):
+//  BF16-NEXT:     math.exp %{{.+}} : f32
+func.func @transposed_weight_other_reader(%x: tensor<4x8xf32>, %w: tensor<16x8xf32>) -> (tensor<4x16xf32>, tensor<8x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %te = tensor.empty() : tensor<8x16xf32>
+  %wt = linalg.transpose ins(%w : tensor<16x8xf32>) outs(%te : tensor<8x16xf32>) permutation = [1, 0]
+  %e = tensor.empty() : tensor<4x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %m = linalg.matmul ins(%x, %wt : tensor<4x8xf32>, tensor<8x16xf32>) outs(%f : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %ex = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%wt : tensor<8x16xf32>) outs(%te : tensor<8x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.exp %a : f32
+    linalg.yield %r : f32
+  } -> tensor<8x16xf32>
+  return %m, %ex : tensor<4x16xf32>, tensor<8x16xf32>
+}

@@ -47,6 +47,15 @@ unsigned getNumReductionLoops(linalg::LinalgOp op);
 /// without building and inverting the loops-to-shapes map.
 int64_t getStaticLoopSize(linalg::LinalgOp op, unsigned dim);
 
+/// True when `payload` (a linalg op's body) computes at most two additions,
+/// multiplications or comparisons besides casts and constants (a scale, a
+/// residual add, a centring x - mean, a broadcast, a transpose, a narrowing
+/// cast): recomputing it in each consumer costs less than writing and
+/// reading back a buffer. Divisions and math functions are not cheap.
+/// lowp-fuse-elementwise fuses such producers into every consumer, and the
+/// decision report counts no tensor for them (PrecisionReport.cpp).
+bool isCheapToRecompute(Block &payload);
+
 } // namespace mlir::lowp
 
 #endif // LOWP_ANALYSIS_STRUCTUREDOPS_H

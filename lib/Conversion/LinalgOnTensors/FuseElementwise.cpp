@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lowp/Analysis/StructuredOps.h"
 #include "lowp/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -44,29 +45,6 @@ bool shouldGeneralize(linalg::LinalgOp op) {
   return llvm::none_of(op->getUsers(), isNamedReduction);
 }
 
-/// True when the payload is at most two additions, multiplications or
-/// comparisons besides casts and constants (a scale, a residual add, a
-/// centring x - mean, a broadcast, a transpose, a narrowing cast):
-/// recomputing it in each consumer costs less than writing and reading back
-/// a buffer. Divisions and math functions are not cheap.
-bool isCheapToRecompute(linalg::GenericOp producer) {
-  unsigned arithmetic = 0;
-  for (Operation &op : producer.getBody()->without_terminator()) {
-    if (isa<arith::ExtFOp, arith::TruncFOp, arith::SIToFPOp, arith::UIToFPOp,
-            arith::FPToSIOp, arith::FPToUIOp, arith::ExtSIOp, arith::ExtUIOp,
-            arith::TruncIOp, arith::BitcastOp, arith::IndexCastOp,
-            arith::ConstantOp, linalg::IndexOp>(op))
-      continue;
-    if (!isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::NegFOp,
-             arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,
-             arith::MinNumFOp, arith::CmpFOp, arith::SelectOp, arith::AddIOp,
-             arith::SubIOp, arith::MulIOp, arith::CmpIOp>(op))
-      return false;
-    ++arithmetic;
-  }
-  return arithmetic <= 2;
-}
-
 struct LowpFuseElementwisePass
     : lowp::impl::LowpFuseElementwiseBase<LowpFuseElementwisePass> {
   void runOnOperation() override {
@@ -87,7 +65,8 @@ struct LowpFuseElementwisePass
     linalg::ControlFusionFn control = [](OpOperand *operand) {
       auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
       return producer &&
-             (producer->hasOneUse() || isCheapToRecompute(producer));
+             (producer->hasOneUse() ||
+              lowp::isCheapToRecompute(*producer.getBody()));
     };
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);
     linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
