@@ -250,14 +250,6 @@ public:
       f.b.push_back(descriptorB(ib, w, bBase, ni, kk));
     return f;
   }
-  SmallVector<Value> operandsA(IndexBuilder &, const WaveContext &,
-                               const Fragments &f, int64_t mi) override {
-    return {f.a[mi]};
-  }
-  SmallVector<Value> operandsB(IndexBuilder &, const WaveContext &,
-                               const Fragments &f, int64_t ni) override {
-    return {f.b[ni]};
-  }
   SmallVector<Value> multiplyAccumulate(IndexBuilder &ib, const WaveContext &w,
                                         ArrayRef<Value> a, ArrayRef<Value> b,
                                         ArrayRef<Value> acc) override;

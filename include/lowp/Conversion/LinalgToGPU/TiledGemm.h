@@ -219,10 +219,16 @@ public:
   };
   virtual Fragments loadFragments(IndexBuilder &ib, const WaveContext &w,
                                   Value lane, int64_t kk) = 0;
+  /// By default a tile's fragment is its operand (one register or
+  /// descriptor per tile); mma.sync splits its fragments.
   virtual SmallVector<Value> operandsA(IndexBuilder &ib, const WaveContext &w,
-                                       const Fragments &f, int64_t mi) = 0;
+                                       const Fragments &f, int64_t mi) {
+    return {f.a[mi]};
+  }
   virtual SmallVector<Value> operandsB(IndexBuilder &ib, const WaveContext &w,
-                                       const Fragments &f, int64_t ni) = 0;
+                                       const Fragments &f, int64_t ni) {
+    return {f.b[ni]};
+  }
   virtual SmallVector<Value> multiplyAccumulate(IndexBuilder &ib,
                                                 const WaveContext &w,
                                                 ArrayRef<Value> a,
