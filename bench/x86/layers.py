@@ -17,6 +17,12 @@ import numpy as np
 import torch
 
 torch.set_num_threads(1)
+# torch's f32 GEMM is OpenBLAS, which numpy loaded (and sized to every core)
+# before anything here could set OPENBLAS_NUM_THREADS: one thread, as the
+# thread CPU clock below counts the calling thread only.
+openblas = ctypes.CDLL("libopenblas.so.0")
+openblas.openblas_set_num_threads(1)
+assert openblas.openblas_get_num_threads() == 1
 libc = ctypes.CDLL("libc.so.6")
 libc.free.argtypes = [ctypes.c_void_p]
 # The compiled code allocates its packing buffers per call, as PyTorch does
