@@ -199,6 +199,12 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
            "Rows of an m block, rounded down to a multiple of mr: an mc x kc "
            "block of A stays in L2 (0: as many rows as fill half the "
            "target's L2, TargetInfo::l2Bytes; no m blocking without it)">,
+    Option<"prefetch", "prefetch", "bool", /*default=*/"true",
+           "With B packed ahead of the kernel (a prepacked or constant "
+           "weight, a B shared by the batches), every k step of a register "
+           "block also prefetches the same k step of the next column panel, "
+           "a cache line (TargetInfo::cacheLineBytes) at a time: the next "
+           "panel's first block then reads L2, not memory">,
     Option<"amx", "amx", "bool", /*default=*/"false",
            "bf16 matmuls whose shapes fit 2 x 2 AMX tiles run on AMX-BF16 "
            "(tdpbf16ps; sapphirerapids)">,

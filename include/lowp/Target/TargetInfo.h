@@ -146,6 +146,9 @@ struct TargetInfo {
   /// the warpgroup (128 threads), mma the instruction (m64nNkK). Invalid
   /// where the chip's PTX target has no wgmma (sm_90 without the `a`).
   GPUGemmTiling wgmma16 = {}, wgmmaFP8 = {};
+  /// Data cache line in bytes (CPU rows; 0 elsewhere): the unit of the
+  /// x86 GEMM kernels' software prefetches of packed B.
+  unsigned cacheLineBytes = 0;
 
   /// The GEMM kernel tiling for operands in `f` (mma.sync or MFMA), or
   /// null where the table has none.

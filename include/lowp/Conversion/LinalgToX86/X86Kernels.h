@@ -29,6 +29,9 @@ struct KernelConfig {
   unsigned kc;  ///< k block (0: all of k)
   unsigned mc;  ///< row block (0: from l2Bytes; all of m without it)
   unsigned l2Bytes = 0; ///< the target's per-core L2 (TargetInfo::l2Bytes)
+  /// Prefetch unit for a packed B's next panel (TargetInfo::cacheLineBytes;
+  /// 0: no prefetching).
+  unsigned prefetchLineBytes = 0;
   bool bf16Dot; ///< vdpbf16ps available (AVX512_BF16)
   /// AMX tile (rows x columns x k) for bf16, when AMX is requested and the
   /// target has it; invalid otherwise.

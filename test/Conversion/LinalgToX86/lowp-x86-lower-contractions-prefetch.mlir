@@ -1,0 +1,86 @@
+// RUN: fp-opt %s -lowp-x86-lower-contractions="target=znver4 prepack=true" -split-input-file -verify-diagnostics | FileCheck %s
+// RUN: fp-opt %s -lowp-x86-lower-contractions="target=avx2 prepack=true" -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=AVX2
+// RUN: fp-opt %s -lowp-x86-lower-contractions="target=znver4 prepack=true prefetch=false" -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=OFF
+
+// B packed ahead of the kernel (here a prepacked weight): every k step of a
+// register block also prefetches the same k step of the next column panel
+// into L2 (locality 2), one prefetch per 64-byte line of the packed row:
+// two for the 32 f32 columns of a znver4 panel (columns 0 and 16), one for
+// AVX2's 16. The panel prefetched is min(jb + 1, last); the last panel
+// (the zero-padded tail, 40 = 32 + 8 columns) prefetches nothing.
+// CHECK-LABEL: func.func @linear_f32(
+// CHECK-SAME: %[[P:[a-z0-9]+]]: memref<2x64x32xf32>
+// CHECK: scf.for %[[JB:[a-z0-9]+]] = %c0 to %c1 step %c1
+// CHECK: %[[NEXT0:.*]] = arith.addi %[[JB]], %c1 : index
+// CHECK: %[[NEXT:.*]] = arith.minsi %[[NEXT0]], %c1 : index
+// CHECK: scf.for %[[K:[a-z0-9]+]] = {{.*}} step %c4 iter_args
+// CHECK: vector.load %[[P]][%[[JB]], %[[K]], %c0]
+// CHECK: memref.prefetch %[[P]][%[[NEXT]], %[[K]], %c0], read, locality<2>, data : memref<2x64x32xf32>
+// CHECK-NEXT: memref.prefetch %[[P]][%[[NEXT]], %[[K]], %c16], read, locality<2>, data : memref<2x64x32xf32>
+// CHECK-COUNT-6: memref.prefetch %[[P]][%[[NEXT]]
+// CHECK-NOT: memref.prefetch
+// CHECK: return
+// AVX2-LABEL: func.func @linear_f32(
+// AVX2-SAME: %[[P:[a-z0-9]+]]: memref<3x64x16xf32>
+// AVX2: scf.for %[[K:[a-z0-9]+]] = {{.*}} step %c4 iter_args
+// AVX2: memref.prefetch %[[P]][%{{.*}}, %[[K]], %c0], read, locality<2>, data : memref<3x64x16xf32>
+// AVX2-NOT: memref.prefetch %[[P]][%{{.*}}, %{{.*}}, %c8]
+// AVX2: return
+// OFF-LABEL: func.func @linear_f32(
+// OFF-NOT: memref.prefetch
+// OFF: return
+// expected-remark @below {{weights of 'linear_f32' (argument 1) are packed once, by 'linear_f32_prepack'}}
+func.func @linear_f32(%x: memref<8x64xf32>, %w: memref<40x64xf32>, %y: memref<8x40xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%x, %w : memref<8x64xf32>, memref<40x64xf32>) outs(%y : memref<8x40xf32>)
+  return
+}
+
+// -----
+
+// The VNNI-packed bf16 B of the dot kernel: a k pair of 32 columns is 64
+// bf16 (128 bytes), two lines (columns 0 and 32).
+// CHECK-LABEL: func.func @linear_bf16(
+// CHECK-SAME: %[[P:[a-z0-9]+]]: memref<3x32x64xbf16>
+// CHECK: scf.for %[[K:[a-z0-9]+]] = {{.*}} step %c4 iter_args
+// CHECK: x86vector.avx512.dot
+// CHECK: memref.prefetch %[[P]][%{{.*}}, %{{.*}}, %c0], read, locality<2>, data : memref<3x32x64xbf16>
+// CHECK-NEXT: memref.prefetch %[[P]][%{{.*}}, %{{.*}}, %c32], read, locality<2>, data : memref<3x32x64xbf16>
+// CHECK: return
+// OFF-LABEL: func.func @linear_bf16(
+// OFF-NOT: memref.prefetch
+// OFF: return
+// expected-remark @below {{weights of 'linear_bf16' (argument 1) are packed once, by 'linear_bf16_prepack'}}
+func.func @linear_bf16(%x: memref<8x64xbf16>, %w: memref<96x64xbf16>, %y: memref<8x96xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%x, %w : memref<8x64xbf16>, memref<96x64xbf16>) outs(%y : memref<8x96xf32>)
+  return
+}
+
+// -----
+
+// B packed inside the kernel, a k block of one panel at a time (not a
+// function argument: nothing to prepack), has just been written by the
+// packing: no prefetch. Nor for a prepacked B of a single panel.
+// CHECK-LABEL: func.func @packed_per_call(
+// CHECK-NOT: memref.prefetch
+// CHECK: return
+// CHECK-LABEL: func.func @one_panel(
+// CHECK-NOT: memref.prefetch
+// CHECK: return
+// AVX2-LABEL: func.func @packed_per_call(
+// AVX2-NOT: memref.prefetch
+// AVX2: return
+func.func @packed_per_call(%x: memref<8x64xf32>, %y: memref<8x64xf32>) {
+  %w = memref.alloc() : memref<64x64xf32>
+  %one = arith.constant 1.0 : f32
+  linalg.fill ins(%one : f32) outs(%w : memref<64x64xf32>)
+  linalg.matmul ins(%x, %w : memref<8x64xf32>, memref<64x64xf32>) outs(%y : memref<8x64xf32>)
+  memref.dealloc %w : memref<64x64xf32>
+  return
+}
+// expected-remark @below {{weights of 'one_panel' (argument 1) are packed once, by 'one_panel_prepack'}}
+func.func @one_panel(%x: memref<8x64xf32>, %w: memref<64x32xf32>, %y: memref<8x32xf32>) {
+  linalg.matmul ins(%x, %w : memref<8x64xf32>, memref<64x32xf32>) outs(%y : memref<8x32xf32>)
+  return
+}
