@@ -2,7 +2,7 @@
 # fp-opt's f32 nn.Linear (y = x W^T as torch-mlir writes it: a transpose of
 # the [out, in] weight, a fill and a linalg.matmul) compiled with
 # lowp-pipeline-x86{prepack=true} (the weight packed once, outside the
-# timed call), against OpenBLAS cblas_sgemm (PyTorch's f32 GEMM), one
+# timed call; PREPACK=0: without, packed inside every call), against OpenBLAS cblas_sgemm (PyTorch's f32 GEMM), one
 # thread, side by side in one process (linear_driver.c). Thread CPU time,
 # best of REPS interleaved rounds. The default shapes are the GEMMs of the
 # bench/e2e layers: BERT-base at seq 128 (M = 128) and the MLP at batch 64.
@@ -10,6 +10,7 @@
 #   bash bench/x86/linear.sh [MxNxK ...]
 #   BEFORE=/path/to/old/fp-opt bash bench/x86/linear.sh   # also time another build
 #   CPU=znver4 MCPU=znver4 OPTS="kc=256" ...              # target / llc cpu / options
+#   PREPACK=0 bash bench/x86/linear.sh                     # weights packed per call
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 LLVM=/usr/lib/llvm-22/bin
@@ -22,7 +23,9 @@ fi
 OUT="$(mktemp -d)"
 trap 'rm -rf "$OUT"' EXIT
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
-echo "fp-opt: lowp-pipeline-x86{target=$CPU prepack=true ${OPTS:-}}, llc -mcpu=$MCPU; 1 thread; GFLOP/s, thread CPU time, best of ${REPS:-10} rounds"
+PREPACK_OPT="prepack=true" DRIVER_FLAGS=()
+if [ "${PREPACK:-1}" = 0 ]; then PREPACK_OPT="" DRIVER_FLAGS=(-DPER_CALL); fi
+echo "fp-opt: lowp-pipeline-x86{target=$CPU $PREPACK_OPT ${OPTS:-}}, llc -mcpu=$MCPU; 1 thread; GFLOP/s, thread CPU time, best of ${REPS:-10} rounds"
 kernel() { # M N K prefix
   cat <<MLIR
 func.func @${4}linear(%x: tensor<${1}x${3}xf32>, %w: tensor<${2}x${3}xf32>) -> tensor<${1}x${2}xf32>
@@ -39,7 +42,7 @@ MLIR
 }
 compile() { # fp-opt, M, N, K, prefix, object, options
   kernel "$2" "$3" "$4" "$5" \
-    | "$1" -lowp-pipeline-x86="target=$CPU prepack=true $7" 2>/dev/null \
+    | "$1" -lowp-pipeline-x86="target=$CPU $PREPACK_OPT $7" 2>/dev/null \
     | "$LLVM/mlir-translate" --mlir-to-llvmir \
     | "$LLVM/llc" -O3 -mcpu="$MCPU" -filetype=obj -o "$6"
 }
@@ -53,7 +56,7 @@ for s in "${shapes[@]}"; do
     compile "$BEFORE" "$m" "$n" "$k" before_ "$OUT/before.o" "${BEFORE_OPTS-${OPTS:-}}"
     objs+=("$OUT/before.o")
   fi
-  "$LLVM/clang" -O2 -o "$OUT/bench" "$ROOT/bench/x86/linear_driver.c" \
+  "$LLVM/clang" -O2 "${DRIVER_FLAGS[@]}" -o "$OUT/bench" "$ROOT/bench/x86/linear_driver.c" \
     "${objs[@]}" -I/usr/include/x86_64-linux-gnu/openblas-pthread -lopenblas -lm
   "$OUT/bench" "$m" "$n" "$k" "${REPS:-10}"
 done

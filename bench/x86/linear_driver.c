@@ -1,6 +1,8 @@
 // Times fp-opt's f32 nn.Linear GEMM (y = x W^T, x: M x K, W: N x K, the
-// weight packed once by linear_prepack) against OpenBLAS cblas_sgemm (what
-// PyTorch's f32 nn.Linear calls), one thread, side by side in one process.
+// weight packed once by linear_prepack; with -DPER_CALL, compiled without
+// prepack=true: packed inside every call) against OpenBLAS cblas_sgemm
+// (what PyTorch's f32 nn.Linear calls), one thread, side by side in one
+// process.
 // Outputs are compared first. With a second fp-opt build compiled in
 // (`before_*` functions, see linear.sh), that one is timed in the same
 // rounds too. Usage: linear_driver M N K [rounds]
@@ -23,12 +25,23 @@ typedef struct {
   int64_t offset, sizes[3], strides[3];
 } MemRef3D;
 
-void _mlir_ciface_linear_prepack(MemRef3D *packed, MemRef2D *w);
-void _mlir_ciface_linear(MemRef2D *y, MemRef2D *x, MemRef3D *packed);
-__attribute__((weak)) void _mlir_ciface_before_linear_prepack(MemRef3D *,
+#ifdef PER_CALL
+typedef MemRef2D Packed; // the weight itself
+static void _mlir_ciface_linear_prepack(Packed *p, MemRef2D *w) { *p = *w; }
+static void _mlir_ciface_before_linear_prepack(Packed *p, MemRef2D *w) {
+  *p = *w;
+}
+#define free_packed(p)
+#else
+typedef MemRef3D Packed;
+void _mlir_ciface_linear_prepack(Packed *packed, MemRef2D *w);
+__attribute__((weak)) void _mlir_ciface_before_linear_prepack(Packed *,
                                                               MemRef2D *);
+#define free_packed(p) free((p).allocated)
+#endif
+void _mlir_ciface_linear(MemRef2D *y, MemRef2D *x, Packed *packed);
 __attribute__((weak)) void _mlir_ciface_before_linear(MemRef2D *, MemRef2D *,
-                                                      MemRef3D *);
+                                                      Packed *);
 char *openblas_get_corename(void);
 
 static MemRef2D view(float *p, int64_t rows, int64_t cols) {
@@ -73,7 +86,7 @@ int main(int argc, char **argv) {
   for (int64_t i = 0; i < n * k; ++i)
     w[i] = (float)rand() / (float)RAND_MAX - 0.5f;
   MemRef2D X = view(x, m, k), W = view(w, n, k);
-  MemRef3D P, PB;
+  Packed P, PB;
   _mlir_ciface_linear_prepack(&P, &W);
   int before = _mlir_ciface_before_linear != 0;
   if (before)
@@ -119,9 +132,9 @@ int main(int argc, char **argv) {
     printf(" | before %6.1f (%.2fx)", g[2], g[2] / g[0]);
   printf(" GFLOP/s  [openblas %s; rel.err %.1e]\n", openblas_get_corename(),
          err);
-  free(P.allocated);
+  free_packed(P);
   if (before)
-    free(PB.allocated);
+    free_packed(PB);
   if (err > 1e-4 || errB > 1e-4) {
     fprintf(stderr, "outputs differ from OpenBLAS: %.1e %.1e\n", err, errB);
     return 1;

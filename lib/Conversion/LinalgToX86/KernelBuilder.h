@@ -151,11 +151,17 @@ public:
   /// k steps) into a small buffer it frees after the panel (packPanelSlice).
   using PanelPacker =
       std::function<Value(Value jb, int64_t cols, Value kBegin, int64_t steps)>;
+  /// With `prefetchSource` too, each k step `kk` of a block of panel jb
+  /// calls prefetchSource(next full panel, kBegin, kk) (B's source for the
+  /// slice packSlice will read next, prefetchPanelSource).
+  using PanelPrefetcher =
+      std::function<void(Value jbNext, Value kBegin, Value kk)>;
   void emitKernel(Value a, ValueRange aBatch, bool aTransposed, Value packed,
                   Value c, ValueRange cBatch, int64_t m, int64_t n, int64_t k,
                   bool dot, bool bRowMajor = false,
                   Value cColOffset = nullptr, PanelPacker packSlice = nullptr,
-                  const KernelEpilogue *epilogue = nullptr);
+                  const KernelEpilogue *epilogue = nullptr,
+                  PanelPrefetcher prefetchSource = nullptr);
 
   /// Stores the accumulator `acc` of C at `cIx` (`mask`: the valid lanes,
   /// null for all) through the epilogue's consumer into its output.
@@ -169,6 +175,17 @@ public:
   Value packPanelSlice(const MatrixOperand &bOp, ValueRange batch, Value jb,
                        int64_t cols, Value kBegin, int64_t steps, Type elem,
                        bool dot, linalg::LinalgOp cast = nullptr);
+
+  /// Prefetches into L2 the part of B's source (`bOp`, as packPanel reads
+  /// it) that k step `kk` of a block starting at k step `kBegin` stands for
+  /// in the full panel jb: as many cache lines as one k step of the packed
+  /// panel holds. Row-major B: that k step's rows, nr columns from jb*nr.
+  /// Transposed B ([n][k], nr rows of it per panel, a line holding several
+  /// k steps of one row): spread so that the steps of the block together
+  /// cover the nr rows x the block's k range. Nothing where a k step is not
+  /// a whole number of lines.
+  void prefetchPanelSource(const MatrixOperand &bOp, ValueRange batch,
+                           Value jb, Value kBegin, Value kk, bool dot);
 
   /// `steps` k steps (pairs for dot) of the panel jb of B from k step
   /// `kBegin` (null: 0), `cols` columns of it (the rest of the nr zero),

@@ -190,6 +190,43 @@ void KernelBuilder::packPanel(const MatrixOperand &bOp, ValueRange batch,
   });
 }
 
+void KernelBuilder::prefetchPanelSource(const MatrixOperand &bOp,
+                                       ValueRange batch, Value jb,
+                                       Value kBegin, Value kk, bool dot) {
+  auto srcType = cast<MemRefType>(bOp.mem.getType());
+  int64_t elemBytes = srcType.getElementTypeBitWidth() / 8;
+  int64_t line = cfg.prefetchLineBytes, nr = cfg.nr;
+  // B's rows (k) per k step, and the bytes of one k step of the panel.
+  int64_t rowsPerStep = dot ? 2 : 1;
+  int64_t stepBytes = nr * rowsPerStep * elemBytes;
+  if (!line || stepBytes % line)
+    return;
+  int64_t lineElems = line / elemBytes, linesPerStep = stepBytes / line;
+  Value col0 = mulc(jb, nr);
+  auto prefetch = [&](Value row, Value col) {
+    memref::PrefetchOp::create(b, loc, bOp.mem, at(batch, {row, col}),
+                               /*isWrite=*/false, /*localityHint=*/2,
+                               /*isDataCache=*/true);
+  };
+  if (!bOp.transposed) {
+    // Row-major [k][n]: the step's rows, a line at a time along the panel.
+    for (int64_t r = 0; r < rowsPerStep; ++r)
+      for (int64_t c = 0; c < nr * elemBytes / line; ++c)
+        prefetch(addc(mulc(kk, rowsPerStep), r), addc(col0, c * lineElems));
+    return;
+  }
+  // Transposed [n][k]: line p (of linesPerStep per step, counted from the
+  // block's first step) is row p mod nr of the panel, k chunk p / nr.
+  Value step = arith::SubIOp::create(b, loc, kk, kBegin);
+  Value kElem0 = mulc(kBegin, rowsPerStep);
+  for (int64_t l = 0; l < linesPerStep; ++l) {
+    Value p = addc(mulc(step, linesPerStep), l);
+    Value row = arith::RemUIOp::create(b, loc, p, idx(nr));
+    Value chunk = arith::DivUIOp::create(b, loc, p, idx(nr));
+    prefetch(addIdx(col0, row), addIdx(kElem0, mulc(chunk, lineElems)));
+  }
+}
+
 Value KernelBuilder::widenCopy(Value src, ValueRange batch, int64_t rows, int64_t cols) {
   Type f32 = b.getF32Type();
   Type elem = getElementTypeOrSelf(src.getType());
@@ -240,7 +277,8 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
                 Value c, ValueRange cBatch, int64_t m, int64_t n, int64_t k,
                 bool dot, bool bRowMajor,
                 Value cColOffset, PanelPacker packSlice,
-                const KernelEpilogue *epilogue) {
+                const KernelEpilogue *epilogue,
+                PanelPrefetcher prefetchSource) {
   Type f32 = b.getF32Type();
   // B's element type as the kernel reads it (bf16 pairs for dot, else f32).
   Type elem = packed ? getElementTypeOrSelf(packed.getType())
@@ -282,6 +320,14 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
     // none. The last full panel prefetches the last one; that one, none.
     Value prefetchPanel;
     SmallVector<int64_t> prefetchCols;
+    // The same for B packed here, a slice per panel: the next full panel's
+    // source, which its packing reads next.
+    Value prefetchSourcePanel;
+    std::optional<int64_t> constPanel = getConstantIntValue(jb);
+    if (slice && prefetchSource && cfg.prefetchLineBytes && fullPanels > 1 &&
+        !constPanel)
+      prefetchSourcePanel = arith::MinSIOp::create(b, loc, addc(jb, 1),
+                                                   idx(fullPanels - 1));
     if (packed && !slice && !bRowMajor && cfg.prefetchLineBytes) {
       auto packedType = cast<MemRefType>(packed.getType());
       int64_t panels = packedType.getDimSize(0),
@@ -289,7 +335,6 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
       int64_t elemBytes = packedType.getElementTypeBitWidth() / 8;
       int64_t lineElems =
           std::max<int64_t>(1, cfg.prefetchLineBytes / elemBytes);
-      std::optional<int64_t> constPanel = getConstantIntValue(jb);
       if (panels > 1 && constPanel != panels - 1) {
         prefetchPanel =
             arith::MinSIOp::create(b, loc, addc(jb, 1), idx(panels - 1));
@@ -345,6 +390,8 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
                       ? ValueRange{kk, mulc(addc(bCol0, v * lanes),
                                             dot ? 2 : 1)}
                       : ValueRange{jb, kk, idx((dot ? 2 : 1) * v * lanes)}));
+            if (prefetchSourcePanel)
+              prefetchSource(prefetchSourcePanel, kBegin, kk);
             for (int64_t col : prefetchCols)
               memref::PrefetchOp::create(
                   b, loc, packed, ValueRange{prefetchPanel, kk, idx(col)},
@@ -684,9 +731,13 @@ void KernelBuilder::emitMatmul(const MatrixOperand &aOp, const MatrixOperand &bO
       return packPanelSlice(bOp, bB, jb, cols, kBegin, steps, elem, dot,
                             bCast);
     };
+    auto prefetchSource = [&](Value jbNext, Value kBegin, Value kk) {
+      prefetchPanelSource(bOp, bB, jbNext, kBegin, kk, dot);
+    };
     emitKernel(a, aIx, aTransposed, packed, c, batch, m, n, k, dot,
                /*bRowMajor=*/false, /*cColOffset=*/nullptr,
-               packed ? PanelPacker() : PanelPacker(packSlice), epilogue);
+               packed ? PanelPacker() : PanelPacker(packSlice), epilogue,
+               packed ? PanelPrefetcher() : PanelPrefetcher(prefetchSource));
     if (aCopy)
       dealloc(aCopy);
   };

@@ -59,28 +59,91 @@ func.func @linear_bf16(%x: memref<8x64xbf16>, %w: memref<96x64xbf16>, %y: memref
 
 // -----
 
-// B packed inside the kernel, a k block of one panel at a time (not a
-// function argument: nothing to prepack), has just been written by the
-// packing: no prefetch. Nor for a prepacked B of a single panel.
+// B packed inside the kernel, a k block of one panel at a time: each k
+// step prefetches what the packing of the next full panel will read, as
+// many lines as a packed k step holds. Row-major B: the step's row, 32
+// columns from the next panel's first (two lines).
 // CHECK-LABEL: func.func @packed_per_call(
-// CHECK-NOT: memref.prefetch
+// CHECK: %[[B:.*]] = memref.alloc() : memref<64x96xf32>
+// CHECK: %[[NEXT0:.*]] = arith.addi %[[JB:[a-z0-9]+]], %c1 : index
+// CHECK: %[[NEXT:.*]] = arith.minsi %[[NEXT0]], %c2 : index
+// CHECK: scf.for %[[K:[a-z0-9]+]] = {{.*}} step %c4 iter_args
+// CHECK: %[[COL0:.*]] = arith.muli %[[NEXT]], %c32 : index
+// CHECK: memref.prefetch %[[B]][%[[K]], %[[COL0]]], read, locality<2>, data : memref<64x96xf32>
+// CHECK: %[[COL16:.*]] = arith.addi %[[COL0]], %c16 : index
+// CHECK: memref.prefetch %[[B]][%[[K]], %[[COL16]]], read, locality<2>, data : memref<64x96xf32>
 // CHECK: return
+// AVX2-LABEL: func.func @packed_per_call(
+// AVX2: memref.prefetch
+// AVX2: return
+// OFF-LABEL: func.func @packed_per_call(
+// OFF-NOT: memref.prefetch
+// OFF: return
+func.func @packed_per_call(%x: memref<8x64xf32>, %y: memref<8x96xf32>) {
+  %w = memref.alloc() : memref<64x96xf32>
+  %one = arith.constant 1.0 : f32
+  linalg.fill ins(%one : f32) outs(%w : memref<64x96xf32>)
+  linalg.matmul ins(%x, %w : memref<8x64xf32>, memref<64x96xf32>) outs(%y : memref<8x96xf32>)
+  memref.dealloc %w : memref<64x96xf32>
+  return
+}
+
+// -----
+
+// Transposed B ([n][k]: a 64-byte line is 16 k steps of one of the panel's
+// 32 rows): line p of the block (two per k step, p = 2 step + l) is row
+// p mod 32 of the next panel, k chunk p / 32 (16 elements from the
+// block's first k).
+// CHECK-LABEL: func.func @packed_per_call_transposed(
+// CHECK: %[[B:.*]] = memref.alloc() : memref<96x64xf32>
+// CHECK: scf.for %[[K:[a-z0-9]+]] = %[[KB:[a-z0-9]+]] to {{.*}} step %c4 iter_args
+// CHECK: memref<64x32xf32>, vector<16xf32>
+// CHECK: memref<64x32xf32>, vector<16xf32>
+// CHECK: %[[STEP:.*]] = arith.subi %[[K]], %[[KB]] : index
+// CHECK-NEXT: %[[P0:.*]] = arith.muli %[[STEP]], %c2 : index
+// CHECK-NEXT: %[[ROW:.*]] = arith.remui %[[P0]], %c32 : index
+// CHECK: %[[CHUNK:.*]] = arith.divui %[[P0]], %c32 : index
+// CHECK: %[[R:.*]] = arith.addi %{{.*}}, %[[ROW]] : index
+// CHECK: %[[C:.*]] = arith.muli %[[CHUNK]], %c16 : index
+// CHECK: %[[COL:.*]] = arith.addi %[[KB]], %[[C]] : index
+// CHECK: memref.prefetch %[[B]][%[[R]], %[[COL]]], read, locality<2>, data : memref<96x64xf32>
+// CHECK: %[[P1:.*]] = arith.addi %{{.*}}, %c1 : index
+// CHECK: arith.remui %[[P1]], %c32 : index
+// CHECK: memref.prefetch %[[B]]
+// CHECK: return
+// OFF-LABEL: func.func @packed_per_call_transposed(
+// OFF-NOT: memref.prefetch
+// OFF: return
+func.func @packed_per_call_transposed(%x: memref<8x64xf32>, %y: memref<8x96xf32>) {
+  %w = memref.alloc() : memref<96x64xf32>
+  %one = arith.constant 1.0 : f32
+  linalg.fill ins(%one : f32) outs(%w : memref<96x64xf32>)
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%x, %w : memref<8x64xf32>, memref<96x64xf32>) outs(%y : memref<8x96xf32>)
+  memref.dealloc %w : memref<96x64xf32>
+  return
+}
+
+// -----
+
+// Nothing to prefetch: a prepacked B of a single panel, a B packed per
+// call with one full panel and a tail.
 // CHECK-LABEL: func.func @one_panel(
 // CHECK-NOT: memref.prefetch
 // CHECK: return
-// AVX2-LABEL: func.func @packed_per_call(
-// AVX2-NOT: memref.prefetch
-// AVX2: return
-func.func @packed_per_call(%x: memref<8x64xf32>, %y: memref<8x64xf32>) {
-  %w = memref.alloc() : memref<64x64xf32>
-  %one = arith.constant 1.0 : f32
-  linalg.fill ins(%one : f32) outs(%w : memref<64x64xf32>)
-  linalg.matmul ins(%x, %w : memref<8x64xf32>, memref<64x64xf32>) outs(%y : memref<8x64xf32>)
-  memref.dealloc %w : memref<64x64xf32>
-  return
-}
+// CHECK-LABEL: func.func @one_full_panel(
+// CHECK-NOT: memref.prefetch
+// CHECK: return
 // expected-remark @below {{weights of 'one_panel' (argument 1) are packed once, by 'one_panel_prepack'}}
 func.func @one_panel(%x: memref<8x64xf32>, %w: memref<64x32xf32>, %y: memref<8x32xf32>) {
   linalg.matmul ins(%x, %w : memref<8x64xf32>, memref<64x32xf32>) outs(%y : memref<8x32xf32>)
+  return
+}
+func.func @one_full_panel(%x: memref<8x64xf32>, %y: memref<8x40xf32>) {
+  %w = memref.alloc() : memref<64x40xf32>
+  %one = arith.constant 1.0 : f32
+  linalg.fill ins(%one : f32) outs(%w : memref<64x40xf32>)
+  linalg.matmul ins(%x, %w : memref<8x64xf32>, memref<64x40xf32>) outs(%y : memref<8x40xf32>)
+  memref.dealloc %w : memref<64x40xf32>
   return
 }
