@@ -24,7 +24,16 @@ pinned set. With k ops that cannot go low among G matrix ops the search
 evaluates about 2 k log2(G) candidates per policy: on a 12-layer
 transformer (96 matrix ops) with one sensitive layer, ~15 candidates of
 one compile + one run each (bench/tune/tune_transformer.py prints the
-figures).
+figures). The two halves of every split are independent and run at the
+same time (``jobs``, default: every core).
+
+Candidates execute through a plain loop lowering of the decided module
+(linalg to loops, every op in the formats the decision chose: bf16 and f16
+ops rounded after each op, FP8 conversions as exact integer code, f32
+accumulation), which compiles in a fraction of the time of the x86 kernels
+and gives the decision's numbers, not one chip's kernels'. ``lowering="x86"``
+runs ``lowp-pipeline-x86`` instead; a model the loop lowering cannot take
+falls back to it (the summary says so).
 
 Error: max |y - y_ref| / max |y_ref| over every output element (the
 reference is the f32 model through the same lowering, or ``expected``);
@@ -37,6 +46,7 @@ import os
 import re
 import subprocess
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, List, Optional, Sequence
@@ -45,6 +55,23 @@ import numpy as np
 
 LLVM_LIB = "/usr/lib/llvm-22/lib"
 MLIR_RUNNER = "/usr/lib/llvm-22/bin/mlir-runner"
+
+#: The evaluation lowering: loops over the decided module's own ops. bf16
+#: and f16 arithmetic is rounded after every op (LLVM promotes each op);
+#: FP8 arithmetic likewise (lowp-emulate-narrow-arithmetic); conversions
+#: LLVM cannot do on a CPU (f32 <-> FP8, bf16 without AVX512_BF16) become
+#: exact integer code, whatever the decision's target (target=avx2).
+LOOP_LOWERING = ",".join([
+    "func.func(convert-elementwise-to-linalg)",
+    "convert-lowp-to-linalg",
+    "one-shot-bufferize{bufferize-function-boundaries}",
+    "convert-linalg-to-loops",
+    "lowp-emulate-narrow-arithmetic{formats=f8E4M3FN,f8E5M2,f8E4M3FNUZ,"
+    "f8E5M2FNUZ}",
+    "lowp-expand-float-conversions{target=avx2}",
+    "expand-strided-metadata", "lower-affine", "convert-scf-to-cf",
+    "convert-math-to-llvm", "convert-math-to-libm", "convert-to-llvm",
+    "reconcile-unrealized-casts", "lowp-strip-attributes"])
 
 
 class TuneError(Exception):
@@ -84,7 +111,7 @@ class TuneResult:
                 "|---|---|---|---|---|---|---|---|"]
         for c in self.candidates:
             rows.append("| %s | %s | %.3g | %d | %d | %d | %s | %.1f |" % (
-                c.policy, ",".join(map(str, c.pinned)) or "-", c.error,
+                c.policy, format_ops(c.pinned), c.error,
                 c.low_input_bytes, c.bytes_saved, c.low_matrix_ops,
                 "yes" if c.within_tolerance else "no", c.seconds))
         return "\n".join(rows)
@@ -241,6 +268,18 @@ def _parse_outputs(out: str, res_shapes) -> List[np.ndarray]:
 # The search
 # --------------------------------------------------------------------------
 
+def format_ops(ops: Sequence[int]) -> str:
+    """Matrix-op numbers as runs: [0, 1, 2, 5, 7, 8] -> "0-2,5,7-8"."""
+    runs: List[List[int]] = []
+    for i in sorted(ops):
+        if runs and i == runs[-1][1] + 1:
+            runs[-1][1] = i
+        else:
+            runs.append([i, i])
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs) \
+        or "-"
+
+
 def _error(outputs, reference) -> float:
     peak = max(float(np.max(np.abs(r))) if r.size else 0.0 for r in reference)
     worst = 0.0
@@ -257,6 +296,7 @@ def tune(ir: str, target: str, inputs, tolerance: float, *,
          expected=None, entry: Optional[str] = None,
          policies: Optional[Sequence[str]] = None, cpu: str = "avx2",
          max_candidates: int = 64, group: Optional[int] = None,
+         lowering: str = "loops", jobs: Optional[int] = None,
          log=None) -> TuneResult:
     """Searches for the decision with the most low-precision bytes whose
     error on ``inputs`` stays within ``tolerance``.
@@ -267,9 +307,14 @@ def tune(ir: str, target: str, inputs, tolerance: float, *,
     batch); default: the f32 model's outputs through the same lowering.
     ``policies``: the decision policies to try (default: ``fp8`` where the
     target has FP8, then ``auto``, the target's 16-bit format).
-    ``cpu``: the x86 lowering that executes candidates (``avx2`` runs on
-    every x86-64 host). ``max_candidates`` bounds the compiles and runs; a
-    search stopped by it keeps the best decision found and says so.
+    ``lowering``: how candidates execute: ``loops`` (default: the decided
+    module's ops as loops, rounded as the IR states; quick to compile) or
+    ``x86`` (``lowp-pipeline-x86{target=cpu}``: the CPU kernels; ``cpu``
+    ``avx2`` runs on every x86-64 host). A model the loop lowering cannot
+    take is run through ``x86`` (the summary says so). ``jobs``: candidates
+    compiled and run at the same time (default: the cores this process may
+    use). ``max_candidates`` bounds the compiles and runs; a search stopped
+    by it keeps the best decision found and says so.
     ``group``: the finest unit of the search, runs of that many consecutive
     matrix ops kept low or pinned together (default: a sixteenth of the
     matrix ops, at least 1; 6 for a 12-layer transformer's 96), which bounds
@@ -281,6 +326,13 @@ def tune(ir: str, target: str, inputs, tolerance: float, *,
     from . import CompileError, DecisionReport, compile as fp_compile
     from . import target as lookup_target
 
+    if lowering not in ("loops", "x86"):
+        raise TuneError(f"lowering must be 'loops' or 'x86', got {lowering!r}")
+    if jobs is None:
+        jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
+            else (os.cpu_count() or 1)
+    if not isinstance(jobs, int) or jobs < 1:
+        raise TuneError(f"jobs must be a positive integer, got {jobs!r}")
     if not (isinstance(tolerance, (int, float)) and np.isfinite(tolerance)
             and tolerance > 0):
         raise TuneError(f"tolerance must be a positive finite number, got "
@@ -314,17 +366,22 @@ def tune(ir: str, target: str, inputs, tolerance: float, *,
     runner_libs = ",".join(os.path.join(LLVM_LIB, lib) for lib in [
         "libmlir_c_runner_utils.so", "libmlir_runner_utils.so"])
 
-    def run(decided: str, what: str) -> List[List[np.ndarray]]:
+    pipelines = {"loops": LOOP_LOWERING,
+                 "x86": f"lowp-pipeline-x86{{target={cpu}}}"}
+    used = [lowering]  # the lowering candidates run through
+
+    def run(decided: str, what: str,
+            how: Optional[str] = None) -> List[List[np.ndarray]]:
+        how = how or used[0]
         results = []
         for batch in batches:
             program = _append_to_module(
                 decided, _harness(name, arg_shapes, res_shapes, batch))
             try:
-                llvm = fp_compile(program,
-                                  f"lowp-pipeline-x86{{target={cpu}}}").ir
+                llvm = fp_compile(program, pipelines[how]).ir
             except CompileError as e:
-                raise TuneError(f"{what} does not lower for the CPU:\n{e}") \
-                    from None
+                raise TuneError(f"{what} does not lower for the CPU "
+                                f"({how}):\n{e}") from None
             # mlir-runner does not load the lowp dialect: drop its module
             # attributes (the lowering has consumed them).
             llvm = re.sub(r"lowp\.target = #lowp\.target<\"[\w-]+\">,?\s*", "",
@@ -358,10 +415,26 @@ def tune(ir: str, target: str, inputs, tolerance: float, *,
 
     # The reference.
     t0 = time.perf_counter()
+    fallback = ""
     try:
         f32_outputs = run(ir, "the f32 model")
     except TuneError as e:
-        raise TuneError(f"the f32 model does not run: {e}") from None
+        if lowering != "loops":
+            raise TuneError(f"the f32 model does not run: {e}") from None
+        # Front-end IR the loop lowering does not take (ml_program globals,
+        # dense_resource blobs, ...): the x86 pipeline prepares it.
+        lines = str(e).splitlines()
+        first_line = next((l.strip() for l in lines if "error:" in l),
+                          lines[0])
+        try:
+            f32_outputs = run(ir, "the f32 model", "x86")
+        except TuneError as e2:
+            raise TuneError(f"the f32 model does not run: {e2}") from None
+        used[0] = "x86"
+        fallback = (f"candidates ran through lowp-pipeline-x86: the loop "
+                    f"lowering failed ({first_line})")
+        if log:
+            log(fallback)
     for outs in f32_outputs:
         for i, y in enumerate(outs):
             if not np.all(np.isfinite(y)):
@@ -405,11 +478,34 @@ def tune(ir: str, target: str, inputs, tolerance: float, *,
     decided_ir: Dict[tuple, str] = {}
     memo: Dict[tuple, Candidate] = {}
     all_ops = frozenset(range(count))
+    # Candidates run on `jobs` threads: the compiles release the GIL and the
+    # JIT runs in its own process. One lock guards the tables; a key being
+    # evaluated is waited for, not evaluated twice.
+    lock = threading.Lock()
+    in_flight: Dict[tuple, threading.Event] = {}
+    slots = threading.Semaphore(jobs)
 
     def evaluate(policy: str, pinned: FrozenSet[int]) -> Candidate:
         key = (policy, pinned)
-        if key in memo:
-            return memo[key]
+        with lock:
+            if key in memo:
+                return memo[key]
+            waiting = in_flight.get(key)
+            if waiting is None:
+                in_flight[key] = threading.Event()
+        if waiting is not None:
+            waiting.wait()
+            with lock:
+                if key in memo:
+                    return memo[key]
+            raise TuneError("a candidate failed on another thread")
+        try:
+            with slots:
+                return _evaluate(policy, pinned, key)
+        finally:
+            in_flight[key].set()
+
+    def _evaluate(policy: str, pinned: FrozenSet[int], key) -> Candidate:
         t = time.perf_counter()
         steps = []
         if pinned:
@@ -437,31 +533,57 @@ def tune(ir: str, target: str, inputs, tolerance: float, *,
         c = Candidate(policy, sorted(pinned), err, saved, low_bytes,
                       count - len(pinned), time.perf_counter() - t,
                       err <= tolerance)
-        memo[key] = c
-        decided_ir[key] = (decided, pipeline)
-        candidates.append(c)
+        with lock:
+            memo[key] = c
+            decided_ir[key] = (decided, pipeline)
+            candidates.append(c)
         if log:
-            log(f"{policy} pinned={sorted(pinned)} error={err:.3g} "
+            log(f"{policy} pinned={format_ops(pinned)} error={err:.3g} "
                 f"bytes_saved={saved} ({c.seconds:.1f} s)")
         return c
 
     stopped = []
+
+    def in_parallel(first, second):
+        """first() and second() at the same time (when jobs > 1)."""
+        if jobs == 1:
+            return first(), second()
+        box: Dict[str, object] = {}
+
+        def other():
+            try:
+                box["value"] = second()
+            except BaseException as e:  # re-raised on the calling thread
+                box["error"] = e
+        thread = threading.Thread(target=other)
+        thread.start()
+        try:
+            a = first()
+        finally:
+            thread.join()
+        if "error" in box:
+            raise box["error"]
+        return a, box["value"]
 
     def low_set(policy: str, low: List[int]) -> List[int]:
         """A subset of `low` that can be low together (everything else
         pinned), by halving."""
         if not low:
             return []
-        if len(memo) >= max_candidates:
+        with lock:
+            full = len(memo) >= max_candidates
+        if full:
             stopped.append(policy)
             return []
         if evaluate(policy, all_ops - frozenset(low)).within_tolerance:
             return low
         if len(low) <= unit:
             return []
-        # Halves on unit boundaries: both are non-empty.
+        # Halves on unit boundaries: both are non-empty. They are
+        # independent: the second runs on its own thread.
         half = ((len(low) + unit - 1) // unit // 2) * unit
-        a, b = low_set(policy, low[:half]), low_set(policy, low[half:])
+        a, b = in_parallel(lambda: low_set(policy, low[:half]),
+                           lambda: low_set(policy, low[half:]))
         if a and b:
             if evaluate(policy, all_ops - frozenset(a + b)).within_tolerance:
                 return a + b
@@ -499,7 +621,8 @@ def tune(ir: str, target: str, inputs, tolerance: float, *,
                           f" tried is within tolerance {tolerance:.3g} "
                           f"(smallest error "
                           f"{min(c.error for c in candidates[:-1]):.3g}); "
-                          f"the model stays f32")
+                          f"the model stays f32"
+                          + (f"; {fallback}" if fallback else ""))
     decided, pipeline = decided_ir[(best.policy, frozenset(best.pinned))]
     summary = (f"policy {best.policy}, {len(best.pinned)} of {count} matrix "
                f"ops pinned to f32, error {best.error:.3g} <= {tolerance:.3g},"
@@ -508,5 +631,7 @@ def tune(ir: str, target: str, inputs, tolerance: float, *,
     if stopped:
         summary += (f"; the search stopped at max_candidates="
                     f"{max_candidates} (policy {stopped[0]})")
+    if fallback:
+        summary += "; " + fallback
     return TuneResult(decided, pipeline, best, candidates, matrix_ops, False,
                       summary)

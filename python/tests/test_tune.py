@@ -153,3 +153,52 @@ def test_command_line(tmp_path):
          "--tolerance", "2e-2"], capture_output=True, text=True, env=env)
     assert p.returncode == 1
     assert "takes 4 arguments, got 3" in p.stderr
+
+
+def test_lowerings_and_threads_agree():
+    # The loop lowering (default) and the x86 kernels measure the same
+    # decisions; one job and two find the same answer.
+    loops = fpopt.tune(MLP, "sm_75", _inputs(), tolerance=2e-2, jobs=2)
+    serial = fpopt.tune(MLP, "sm_75", _inputs(), tolerance=2e-2, jobs=1)
+    x86 = fpopt.tune(MLP, "sm_75", _inputs(), tolerance=2e-2, lowering="x86")
+    for r in (loops, serial, x86):
+        assert r.chosen.pinned == [1], r.table()
+        assert "lowering failed" not in r.summary
+    assert sorted(map(tuple, (c.pinned for c in loops.candidates))) == \
+        sorted(map(tuple, (c.pinned for c in serial.candidates)))
+    # Summation order aside, the same numbers: f32 accumulation of the same
+    # rounded inputs.
+    assert abs(loops.chosen.error - x86.chosen.error) <= \
+        1e-3 * max(loops.chosen.error, 1e-6)
+    with pytest.raises(fpopt.TuneError, match="lowering must be"):
+        fpopt.tune(MLP, "sm_75", _inputs(), tolerance=2e-2, lowering="gpu")
+    with pytest.raises(fpopt.TuneError, match="jobs must be"):
+        fpopt.tune(MLP, "sm_75", _inputs(), tolerance=2e-2, jobs=0)
+
+
+GLOBAL_WEIGHT = """
+module {
+  ml_program.global private @w2(dense<0.5> : tensor<8x8xf32>) : tensor<8x8xf32>
+  func.func @mlp(%x: tensor<4x8xf32>, %w1: tensor<8x8xf32>) -> tensor<4x8xf32> {
+    %zero = arith.constant 0.0 : f32
+    %w2 = ml_program.global_load_const @w2 : tensor<8x8xf32>
+    %e = tensor.empty() : tensor<4x8xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+    %h = linalg.matmul ins(%x, %w1 : tensor<4x8xf32>, tensor<8x8xf32>) outs(%f : tensor<4x8xf32>) -> tensor<4x8xf32>
+    %g = linalg.matmul ins(%h, %w2 : tensor<4x8xf32>, tensor<8x8xf32>) outs(%f : tensor<4x8xf32>) -> tensor<4x8xf32>
+    return %g : tensor<4x8xf32>
+  }
+}
+"""
+
+
+def test_front_end_ir_the_loop_lowering_cannot_take_runs_on_x86():
+    # ml_program globals need the x86 pipeline's input preparation: the
+    # search still runs, through lowp-pipeline-x86, and says so.
+    rng = np.random.default_rng(0)
+    inputs = [rng.uniform(-1, 1, (4, 8)).astype(np.float32),
+              rng.uniform(-1, 1, (8, 8)).astype(np.float32)]
+    result = fpopt.tune(GLOBAL_WEIGHT, "sm_75", inputs, tolerance=2e-2)
+    assert not result.all_f32
+    assert "candidates ran through lowp-pipeline-x86" in result.summary
+    assert "error:" in result.summary  # the loop lowering's own message
