@@ -90,6 +90,8 @@ class Candidate:
     low_matrix_ops: int  #: matrix ops not pinned
     seconds: float  #: compile + run
     within_tolerance: bool
+    #: matrix ops kept at the 16-bit format by the FP8 policy (not FP8)
+    pinned16: List[int] = field(default_factory=list)
 
 
 @dataclass
@@ -106,12 +108,14 @@ class TuneResult:
 
     def table(self) -> str:
         """The candidates as a Markdown table."""
-        rows = ["| policy | pinned f32 | error | matrix input bytes saved | "
-                "tensor bytes saved | low matrix ops | within | s |",
-                "|---|---|---|---|---|---|---|---|"]
+        rows = ["| policy | pinned f32 | kept 16-bit | error | matrix input "
+                "bytes saved | tensor bytes saved | low matrix ops | within "
+                "| s |",
+                "|---|---|---|---|---|---|---|---|---|"]
         for c in self.candidates:
-            rows.append("| %s | %s | %.3g | %d | %d | %d | %s | %.1f |" % (
-                c.policy, format_ops(c.pinned), c.error,
+            rows.append("| %s | %s | %s | %.3g | %d | %d | %d | %s | %.1f |" % (
+                c.policy, format_ops(c.pinned), format_ops(c.pinned16),
+                c.error,
                 c.low_input_bytes, c.bytes_saved, c.low_matrix_ops,
                 "yes" if c.within_tolerance else "no", c.seconds))
         return "\n".join(rows)
@@ -268,6 +272,31 @@ def _parse_outputs(out: str, res_shapes) -> List[np.ndarray]:
 # The search
 # --------------------------------------------------------------------------
 
+_BYTES = {"f32": 4, "tf32": 4, "f16": 2, "bf16": 2, "f8E4M3FN": 1,
+          "f8E5M2": 1, "f8E4M3FNUZ": 1, "f8E5M2FNUZ": 1}
+
+
+def _matrix_input_bytes_saved(decided: str, fp_compile, CompileError) -> int:
+    """Bytes the matrix ops' inputs of a decided module save against f32:
+    each input's elements times (4 - its element type's bytes), from
+    lowp-pin-matrix-ops{list=true}'s remarks."""
+    try:
+        listed = fp_compile(decided, "lowp-pin-matrix-ops{list=true}")
+    except CompileError as e:
+        raise TuneError(f"the decided module does not list its matrix ops:"
+                        f"\n{e}") from None
+    saved = 0
+    for d in listed.diagnostics:
+        m = re.search(r"remark: matrix op #\d+: .*, \d+ input elements "
+                      r"\(([^)]*)\)", d)
+        if not m:
+            continue
+        for part in m.group(1).split(", "):
+            n, _, elem = part.partition(" x ")
+            saved += int(n) * (4 - _BYTES.get(elem.strip(), 4))
+    return saved
+
+
 def format_ops(ops: Sequence[int]) -> str:
     """Matrix-op numbers as runs: [0, 1, 2, 5, 7, 8] -> "0-2,5,7-8"."""
     runs: List[List[int]] = []
@@ -401,13 +430,12 @@ def tune(ir: str, target: str, inputs, tolerance: float, *,
         listed = fp_compile(ir, "lowp-pin-matrix-ops{list=true}")
     except CompileError as e:
         raise TuneError(f"the model does not parse:\n{e}") from None
-    matrix_ops, op_elements = [], []
+    matrix_ops = []
     for d in listed.diagnostics:
-        m = re.search(r"remark: matrix op #\d+: (.*), (\d+) input elements",
+        m = re.search(r"remark: matrix op #\d+: (.*?), \d+ input elements",
                       d)
         if m:
             matrix_ops.append(f"{m.group(1)} at {d.split(': remark')[0]}")
-            op_elements.append(int(m.group(2)))
     count = len(matrix_ops)
     if group is not None and (not isinstance(group, int) or group < 1):
         raise TuneError(f"group must be a positive integer, got {group!r}")
@@ -471,11 +499,15 @@ def tune(ir: str, target: str, inputs, tolerance: float, *,
         reference = f32_outputs
     f32_seconds = time.perf_counter() - t0
 
+    sixteen = chip.preferred16 or ""
+    has_fp8 = chip.fp8_flavor not in ("none", "")
     if policies is None:
-        policies = (["fp8"] if chip.fp8_flavor not in ("none", "") else []) \
-            + ["auto"]
+        # The 16-bit policy first: the ops it must keep f32 stay f32 under
+        # FP8 too, and the FP8 search keeps the others it cannot take at the
+        # 16-bit format rather than f32 (Transformer Engine's bf16 layers).
+        policies = ["auto"] + (["fp8"] if has_fp8 else [])
     candidates: List[Candidate] = []
-    decided_ir: Dict[tuple, str] = {}
+    decided_ir: Dict[tuple, tuple] = {}
     memo: Dict[tuple, Candidate] = {}
     all_ops = frozenset(range(count))
     # Candidates run on `jobs` threads: the compiles release the GIL and the
@@ -485,8 +517,9 @@ def tune(ir: str, target: str, inputs, tolerance: float, *,
     in_flight: Dict[tuple, threading.Event] = {}
     slots = threading.Semaphore(jobs)
 
-    def evaluate(policy: str, pinned: FrozenSet[int]) -> Candidate:
-        key = (policy, pinned)
+    def evaluate(policy: str, pin16: FrozenSet[int],
+                 pin32: FrozenSet[int]) -> Candidate:
+        key = (policy, pin16, pin32)
         with lock:
             if key in memo:
                 return memo[key]
@@ -501,23 +534,29 @@ def tune(ir: str, target: str, inputs, tolerance: float, *,
             raise TuneError("a candidate failed on another thread")
         try:
             with slots:
-                return _evaluate(policy, pinned, key)
+                return _evaluate(policy, pin16, pin32, key)
         finally:
             in_flight[key].set()
 
-    def _evaluate(policy: str, pinned: FrozenSet[int], key) -> Candidate:
+    def _evaluate(policy: str, pin16: FrozenSet[int], pin32: FrozenSet[int],
+                  key) -> Candidate:
         t = time.perf_counter()
         steps = []
-        if pinned:
-            steps.append("lowp-pin-matrix-ops{ops=%s}" %
-                         ",".join(map(str, sorted(pinned))))
+        for ops, precision in ((pin32, "f32"), (pin16, sixteen)):
+            if ops:
+                steps.append("lowp-pin-matrix-ops{ops=%s precision=%s}" % (
+                    ",".join(map(str, sorted(ops))), precision))
         with tempfile.TemporaryDirectory(prefix="fpopt-tune-") as tmp:
             report = os.path.join(tmp, "report.json")
+            # The pipeline a user reruns has no report path (a temporary
+            # file here).
+            pipeline = ",".join(steps + [
+                f"lowp-auto-mixed-precision{{target={target} "
+                f"policy={policy}}}"])
             steps.append(f'lowp-auto-mixed-precision{{target={target} '
                          f'policy={policy} report="{report}"}}')
-            pipeline = ",".join(steps)
             try:
-                decided = fp_compile(ir, pipeline).ir
+                decided = fp_compile(ir, ",".join(steps)).ir
             except CompileError as e:
                 raise TuneError(f"the decision pipeline fails on the model:"
                                 f"\n{e}") from None
@@ -525,20 +564,21 @@ def tune(ir: str, target: str, inputs, tolerance: float, *,
                 saved = DecisionReport.from_json(f.read()).bytes_saved
         outs = run(decided, f"the decision {pipeline}")
         err = max(_error(o, r) for o, r in zip(outs, reference))
-        # Bytes a low matrix input saves per element: 3 for FP8, 2 for the
-        # 16-bit formats (the report's `low`).
-        per_element = 3 if policy == "fp8" else 2
-        low_bytes = per_element * sum(
-            n for i, n in enumerate(op_elements) if i not in pinned)
-        c = Candidate(policy, sorted(pinned), err, saved, low_bytes,
-                      count - len(pinned), time.perf_counter() - t,
-                      err <= tolerance)
+        # Bytes the decided module's matrix inputs save against f32, from
+        # the element types the decision gave them.
+        low_bytes = _matrix_input_bytes_saved(decided, fp_compile,
+                                              CompileError)
+        c = Candidate(policy, sorted(pin32), err, saved, low_bytes,
+                      count - len(pin32) - len(pin16),
+                      time.perf_counter() - t, err <= tolerance,
+                      sorted(pin16))
         with lock:
             memo[key] = c
             decided_ir[key] = (decided, pipeline)
             candidates.append(c)
         if log:
-            log(f"{policy} pinned={format_ops(pinned)} error={err:.3g} "
+            extra = f" kept16={format_ops(pin16)}" if pin16 else ""
+            log(f"{policy} pinned={format_ops(pin32)}{extra} error={err:.3g} "
                 f"bytes_saved={saved} ({c.seconds:.1f} s)")
         return c
 
@@ -565,49 +605,64 @@ def tune(ir: str, target: str, inputs, tolerance: float, *,
             raise box["error"]
         return a, box["value"]
 
-    def low_set(policy: str, low: List[int]) -> List[int]:
-        """A subset of `low` that can be low together (everything else
-        pinned), by halving."""
-        if not low:
-            return []
-        with lock:
-            full = len(memo) >= max_candidates
-        if full:
-            stopped.append(policy)
-            return []
-        if evaluate(policy, all_ops - frozenset(low)).within_tolerance:
-            return low
-        if len(low) <= unit:
-            return []
-        # Halves on unit boundaries: both are non-empty. They are
-        # independent: the second runs on its own thread.
-        half = ((len(low) + unit - 1) // unit // 2) * unit
-        a, b = in_parallel(lambda: low_set(policy, low[:half]),
-                           lambda: low_set(policy, low[half:]))
-        if a and b:
-            if evaluate(policy, all_ops - frozenset(a + b)).within_tolerance:
-                return a + b
-            ca = memo[(policy, all_ops - frozenset(a))]
-            cb = memo[(policy, all_ops - frozenset(b))]
-            return a if ca.low_input_bytes >= cb.low_input_bytes else b
-        return a or b
+    def search(policy: str, universe: List[int], wide: FrozenSet[int],
+               fallback16: bool) -> Optional[Candidate]:
+        """The candidate of `policy` with the largest low subset of
+        `universe` within the tolerance; `wide` stays f32, the rest of
+        `universe` at f32 or (fallback16) at the 16-bit format."""
+        def pins(low: List[int]):
+            rest = frozenset(universe) - frozenset(low)
+            return (rest, wide) if fallback16 else (frozenset(), wide | rest)
+
+        def candidate(low: List[int]) -> Candidate:
+            return evaluate(policy, *pins(low))
+
+        def low_set(low: List[int]) -> List[int]:
+            """A subset of `low` that can be low together, by halving."""
+            if not low:
+                return []
+            with lock:
+                full = len(memo) >= max_candidates
+            if full:
+                stopped.append(policy)
+                return []
+            if candidate(low).within_tolerance:
+                return low
+            if len(low) <= unit:
+                return []
+            # Halves on unit boundaries: both are non-empty. They are
+            # independent: the second runs on its own thread.
+            half = ((len(low) + unit - 1) // unit // 2) * unit
+            a, b = in_parallel(lambda: low_set(low[:half]),
+                               lambda: low_set(low[half:]))
+            if a and b:
+                if candidate(a + b).within_tolerance:
+                    return a + b
+                ca, cb = candidate(a), candidate(b)
+                return a if ca.low_input_bytes >= cb.low_input_bytes else b
+            return a or b
+
+        base = candidate(universe)
+        if base.within_tolerance:
+            return base
+        low = low_set(universe)
+        return candidate(low) if low else None
 
     best: Optional[Candidate] = None
+    wide = frozenset()  # what the 16-bit policy must keep f32
     for policy in policies:
-        base = evaluate(policy, frozenset())
-        if base.within_tolerance:
-            chosen = base
-        else:
-            low = low_set(policy, list(range(count)))
-            chosen = memo[(policy, all_ops - frozenset(low))] if low else None
+        fallback16 = policy == "fp8" and bool(sixteen) and "auto" in policies
+        universe = sorted(all_ops - wide) if fallback16 else list(range(count))
+        chosen = search(policy, universe, wide if fallback16 else frozenset(),
+                        fallback16) if universe else None
+        if policy == "auto":
+            wide = frozenset(chosen.pinned) if chosen else all_ops
         if chosen and chosen.within_tolerance and \
-                chosen.low_matrix_ops > 0 and (
+                chosen.low_matrix_ops + len(chosen.pinned16) > 0 and (
                     best is None or (chosen.low_input_bytes,
                                      chosen.bytes_saved) >
                     (best.low_input_bytes, best.bytes_saved)):
             best = chosen
-        if best is not None and best is base and policy == policies[0]:
-            break  # the most aggressive policy fits as it is
 
     if best is None:
         # Nothing low fits: the answer is the f32 model, said loudly.
@@ -623,9 +678,13 @@ def tune(ir: str, target: str, inputs, tolerance: float, *,
                           f"{min(c.error for c in candidates[:-1]):.3g}); "
                           f"the model stays f32"
                           + (f"; {fallback}" if fallback else ""))
-    decided, pipeline = decided_ir[(best.policy, frozenset(best.pinned))]
+    decided, pipeline = decided_ir[(best.policy, frozenset(best.pinned16),
+                                    frozenset(best.pinned))]
+    kept16 = (f", {len(best.pinned16)} kept at {sixteen} instead of FP8"
+              if best.pinned16 else "")
     summary = (f"policy {best.policy}, {len(best.pinned)} of {count} matrix "
-               f"ops pinned to f32, error {best.error:.3g} <= {tolerance:.3g},"
+               f"ops pinned to f32{kept16}, error {best.error:.3g} <= "
+               f"{tolerance:.3g},"
                f" {best.low_input_bytes} matrix-input bytes saved; "
                f"{len(candidates)} candidates")
     if stopped:
