@@ -162,6 +162,17 @@ mlir::lowp::gpu_gemm::selectTableTiling(
                      : " (its " + instruction + " takes " + formats + ")"));
   }
   int64_t chunk = chunkElements(aType);
+  if (p.conv && (p.n % chunk || p.k % chunk)) {
+    // The same rule, in the convolution's terms.
+    const ConvGeometry &g = *p.conv;
+    if (g.nchw())
+      return fail("OH*OW (" + Twine(p.n) + " output pixels) and C*KH*KW (" +
+                  Twine(p.k) + ") must be multiples of " + Twine(chunk) +
+                  " (16-byte rows of the implicit GEMM)");
+    return fail("F (" + Twine(p.n) + " filters) and KH*KW*C (" + Twine(p.k) +
+                ") must be multiples of " + Twine(chunk) +
+                " (16-byte rows of the implicit GEMM)");
+  }
   if (p.n % chunk || p.k % chunk)
     return fail("N (" + Twine(p.n) + ") and K (" + Twine(p.k) +
                 ") must be multiples of " + Twine(chunk) + " (16-byte rows)");
@@ -221,6 +232,107 @@ bool mlir::lowp::gpu_gemm::hasLowPrecisionOperands(linalg::LinalgOp op) {
   return false;
 }
 
+/// The implicit GEMM of a 2-D convolution (ConvGeometry), or why it has
+/// none: the layouts the staging can address, static row-major buffers, an
+/// exact f32 product sum, and channel / filter counts in whole 16-byte
+/// chunks where a chunk must be contiguous.
+static FailureOr<GemmProblem> matchConvStructure(linalg::LinalgOp op,
+                                                 std::string &whyNot) {
+  auto fail = [&](const Twine &reason) {
+    whyNot = reason.str();
+    return failure();
+  };
+  using Layout = ConvGeometry::Layout;
+  ConvGeometry g;
+  DenseIntElementsAttr strides, dilations;
+  if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op.getOperation())) {
+    g.layout = Layout::NhwcHwcf;
+    strides = conv.getStrides();
+    dilations = conv.getDilations();
+  } else if (auto conv = dyn_cast<linalg::Conv2DNhwcFhwcOp>(op.getOperation())) {
+    g.layout = Layout::NhwcFhwc;
+    strides = conv.getStrides();
+    dilations = conv.getDilations();
+  } else if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op.getOperation())) {
+    g.layout = Layout::NchwFchw;
+    strides = conv.getStrides();
+    dilations = conv.getDilations();
+  } else {
+    return fail("the implicit GEMM takes linalg.conv_2d_nhwc_hwcf, "
+                "conv_2d_nhwc_fhwc and conv_2d_nchw_fchw (not depthwise, "
+                "grouped, quantized, 1-D or 3-D convolutions, nor generic "
+                "ones)");
+  }
+  if (!hasMulAddBody(op))
+    return fail("not a multiply-accumulate convolution (acc + extf(a) * "
+                "extf(b))");
+  Value input = op.getDpsInputOperand(0)->get();
+  Value filter = op.getDpsInputOperand(1)->get();
+  Value output = op.getDpsInitOperand(0)->get();
+  for (Value v : {input, filter, output})
+    if (!isIdentityStatic(v.getType()))
+      return fail("an operand is not a statically shaped, row-major buffer");
+  ArrayRef<int64_t> in = cast<MemRefType>(input.getType()).getShape();
+  ArrayRef<int64_t> fil = cast<MemRefType>(filter.getType()).getShape();
+  ArrayRef<int64_t> out = cast<MemRefType>(output.getType()).getShape();
+  auto strideValues = llvm::to_vector(strides.getValues<int64_t>());
+  auto dilationValues = llvm::to_vector(dilations.getValues<int64_t>());
+  g.strideH = strideValues[0];
+  g.strideW = strideValues[1];
+  g.dilationH = dilationValues[0];
+  g.dilationW = dilationValues[1];
+  g.images = in[0];
+  if (g.nchw()) {
+    g.channels = in[1], g.inH = in[2], g.inW = in[3];
+    g.filters = fil[0], g.kernelH = fil[2], g.kernelW = fil[3];
+    g.outH = out[2], g.outW = out[3];
+  } else {
+    g.inH = in[1], g.inW = in[2], g.channels = in[3];
+    g.outH = out[1], g.outW = out[2];
+    if (g.layout == Layout::NhwcHwcf)
+      g.kernelH = fil[0], g.kernelW = fil[1], g.filters = fil[3];
+    else
+      g.filters = fil[0], g.kernelH = fil[1], g.kernelW = fil[2];
+  }
+  // The last window must lie inside the input (the staging reads no
+  // padding: a tensor.pad before the convolution is its own buffer).
+  if ((g.outH - 1) * g.strideH + (g.kernelH - 1) * g.dilationH >= g.inH ||
+      (g.outW - 1) * g.strideW + (g.kernelW - 1) * g.dilationW >= g.inW)
+    return fail("the output's windows reach past the input");
+  g.im2col = !(g.kernelH == 1 && g.kernelW == 1 && g.strideH == 1 &&
+               g.strideW == 1 && g.outH == g.inH && g.outW == g.inW);
+
+  GemmProblem p;
+  p.c = output;
+  int64_t window = g.kernelH * g.kernelW * g.channels;
+  if (g.nchw()) {
+    p.a = filter;
+    p.b = input;
+    p.batch = g.images;
+    p.m = g.filters;
+    p.n = g.outH * g.outW;
+    p.k = window;
+    p.bBatched = p.cBatched = true;
+  } else {
+    p.a = input;
+    p.b = filter;
+    p.m = g.images * g.outH * g.outW;
+    p.n = g.filters;
+    p.k = window;
+    p.bTransposed = g.layout == Layout::NhwcFhwc;
+  }
+  p.aElem = dyn_cast<FloatType>(getElementTypeOrSelf(p.a.getType()));
+  p.bElem = dyn_cast<FloatType>(getElementTypeOrSelf(p.b.getType()));
+  // NHWC: a staged chunk of A is one run of channels at one input pixel.
+  if (!g.nchw() && g.im2col && p.aElem &&
+      g.channels % chunkElements(p.aElem))
+    return fail("C (" + Twine(g.channels) + " channels) must be a multiple of " +
+                Twine(chunkElements(p.aElem)) +
+                " (the implicit GEMM stages 16-byte runs of channels)");
+  p.conv = g;
+  return p;
+}
+
 FailureOr<GemmProblem>
 mlir::lowp::gpu_gemm::matchGemmStructure(linalg::LinalgOp op,
                                          std::string &whyNot) {
@@ -230,6 +342,8 @@ mlir::lowp::gpu_gemm::matchGemmStructure(linalg::LinalgOp op,
   };
   if (!op.hasPureBufferSemantics())
     return fail("not bufferized");
+  if (linalg::isaConvolutionOpInterface(op))
+    return matchConvStructure(op, whyNot);
   if (!linalg::isaContractionOpInterface(op) || !hasMulAddBody(op))
     return fail("not a multiply-accumulate contraction (acc + extf(a) * "
                 "extf(b))");
@@ -519,6 +633,23 @@ private:
              srcIdx, chunk, inBounds);
       }
     };
+    if (p.conv && p.conv->im2col) {
+      // The convolution's input operand: its chunks are addressed in the
+      // input itself (implicit GEMM).
+      if (p.conv->nchw()) {
+        copyTile(StagedOperand::A, as, aBuf, false, t.blockM, t.blockK,
+                 rowBase, k0, p.m, p.k, aChunk);
+        copyNchwInputTile(bs, tid, stage, k0, batchIdx, colBase, copy);
+      } else {
+        copyNhwcInputTile(as, tid, stage, k0, rowBase, copy);
+        copyTile(StagedOperand::B, bs, bBuf, false,
+                 p.bTransposed ? t.blockN : t.blockK,
+                 p.bTransposed ? t.blockK : t.blockN,
+                 p.bTransposed ? colBase : k0, p.bTransposed ? k0 : colBase,
+                 p.bTransposed ? p.n : p.k, p.bTransposed ? p.k : p.n, bChunk);
+      }
+      return;
+    }
     copyTile(StagedOperand::A, as, aBuf, p.aBatched, t.blockM, t.blockK, rowBase, k0, p.m, p.k,
              aChunk);
     if (p.bTransposed)
@@ -527,6 +658,121 @@ private:
     else
       copyTile(StagedOperand::B, bs, bBuf, p.bBatched, t.blockK, t.blockN, k0, colBase, p.k, p.n,
                bChunk);
+  }
+
+  /// The NHWC input's A chunks (row m = (n, oh, ow), 16-byte run of k =
+  /// (kh, kw, c)): one run of channels at input pixel (oh * sh + kh * dh,
+  /// ow * sw + kw * dw) of image n, contiguous since C is a multiple of the
+  /// chunk.
+  void copyNhwcInputTile(Value as, Value tid, Value stage, Value k0,
+                         Value rowBase, CopyFn copy) {
+    const ConvGeometry &g = *p.conv;
+    int64_t perRow = t.blockK / aChunk;
+    int64_t chunks = t.blockM * perRow;
+    for (int64_t i = 0; i < chunks / t.threads(); ++i) {
+      Value q = add(tid, i * t.threads());
+      Value r = div(q, perRow);
+      Value c = mul(rem(q, perRow), aChunk);
+      Value m = add(rowBase, r), k = add(k0, c);
+      Value inBounds = andI(lt(m, p.m), lt(k, p.k));
+      // Out-of-range chunks read the input's first element (zero-filled).
+      m = select(inBounds, m, idx(0));
+      k = select(inBounds, k, idx(0));
+      Value image = div(m, g.outH * g.outW);
+      Value oh = rem(div(m, g.outW), g.outH), ow = rem(m, g.outW);
+      Value kh = div(k, g.kernelW * g.channels);
+      Value kw = rem(div(k, g.channels), g.kernelW);
+      Value channel = rem(k, g.channels);
+      Value ih = add(mul(oh, g.strideH), mul(kh, g.dilationH));
+      Value iw = add(mul(ow, g.strideW), mul(kw, g.dilationW));
+      copy(as, backend.stagedIndex(ib, p, t, StagedOperand::A, stage, r, c),
+           aBuf, ValueRange{image, ih, iw, channel}, aChunk, inBounds);
+    }
+  }
+  /// The NCHW input's B chunks (row k = (c, kh, kw), columns (oh, ow)):
+  /// consecutive output columns are a stride apart in the input (and cross
+  /// output rows), so each element is loaded on its own, inside the
+  /// operand or zero, and the chunk is stored to the stage as a vector
+  /// (`copy` with a vector source).
+  void copyNchwInputTile(Value bs, Value tid, Value stage, Value k0,
+                         Value batchIdx, Value colBase, CopyFn copy) {
+    const ConvGeometry &g = *p.conv;
+    int64_t perRow = t.blockN / bChunk;
+    int64_t chunks = t.blockK * perRow;
+    Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(p.bElem, 0));
+    for (int64_t i = 0; i < chunks / t.threads(); ++i) {
+      Value q = add(tid, i * t.threads());
+      Value r = div(q, perRow);
+      Value c = mul(rem(q, perRow), bChunk);
+      Value k = add(k0, r);
+      Value kIn = lt(k, p.k);
+      k = select(kIn, k, idx(0));
+      Value channel = div(k, g.kernelH * g.kernelW);
+      Value kh = rem(div(k, g.kernelW), g.kernelH), kw = rem(k, g.kernelW);
+      Value rowOffset = mul(kh, g.dilationH), colOffset = mul(kw, g.dilationW);
+      SmallVector<Value> elements;
+      for (int64_t j = 0; j < bChunk; ++j) {
+        Value pixel = add(add(colBase, c), j);
+        Value inBounds = andI(kIn, lt(pixel, p.n));
+        pixel = select(inBounds, pixel, idx(0));
+        Value ih = add(mul(div(pixel, g.outW), g.strideH), rowOffset);
+        Value iw = add(mul(rem(pixel, g.outW), g.strideW), colOffset);
+        Value v = memref::LoadOp::create(
+            b, loc, bBuf, ValueRange{batchIdx, channel, ih, iw});
+        elements.push_back(select(inBounds, v, zero));
+      }
+      Value chunk = vector::FromElementsOp::create(
+          b, loc, VectorType::get({bChunk}, p.bElem), elements);
+      copy(bs, backend.stagedIndex(ib, p, t, StagedOperand::B, stage, r, c),
+           chunk, ValueRange{}, bChunk, kIn);
+    }
+  }
+  /// The kernel's views of the convolution's buffers as the GEMM's
+  /// matrices (row-major collapses: no copy), at the insertion point. The
+  /// input stays 4-D where the staging addresses it (im2col).
+  void viewConvolutionOperands() {
+    if (!p.conv)
+      return;
+    const ConvGeometry &g = *p.conv;
+    auto collapse = [&](Value v, ArrayRef<ReassociationIndices> groups) {
+      return memref::CollapseShapeOp::create(b, loc, v, groups).getResult();
+    };
+    if (g.nchw()) {
+      aBuf = collapse(aBuf, {{0}, {1, 2, 3}});          // [F][C*KH*KW]
+      if (!g.im2col)
+        bBuf = collapse(bBuf, {{0}, {1}, {2, 3}});      // [N][C][H*W]
+      if (!p.zeroFill)
+        cBuf = collapse(cBuf, {{0}, {1}, {2, 3}});      // [N][F][OH*OW]
+      outBuf = collapse(outBuf, {{0}, {1}, {2, 3}});
+      return;
+    }
+    if (!g.im2col)
+      aBuf = collapse(aBuf, {{0, 1, 2}, {3}});          // [N*H*W][C]
+    bBuf = g.layout == ConvGeometry::Layout::NhwcHwcf
+               ? collapse(bBuf, {{0, 1, 2}, {3}})       // [KH*KW*C][F]
+               : collapse(bBuf, {{0}, {1, 2, 3}});      // [F][KH*KW*C]
+    if (!p.zeroFill)
+      cBuf = collapse(cBuf, {{0, 1, 2}, {3}});          // [N*OH*OW][F]
+    outBuf = collapse(outBuf, {{0, 1, 2}, {3}});
+  }
+  /// The loop indices of the ops fused after the matrix op (their iteration
+  /// space is C's: the convolution's 4-D output) at C's (batch, row, col).
+  SmallVector<Value> epilogueLoopIndices(Value batchIdx, Value row,
+                                         Value col) {
+    if (p.conv && p.conv->nchw()) {
+      const ConvGeometry &g = *p.conv;
+      return {batchIdx, row, div(col, g.outW), rem(col, g.outW)};
+    }
+    if (p.conv) {
+      const ConvGeometry &g = *p.conv;
+      return {div(row, g.outH * g.outW), rem(div(row, g.outW), g.outH),
+              rem(row, g.outW), col};
+    }
+    SmallVector<Value> loopIdx;
+    if (p.cBatched)
+      loopIdx.push_back(batchIdx);
+    loopIdx.append({row, col});
+    return loopIdx;
   }
 
   /// Where accumulator register `i` of `lane` in instruction tile (mi, ni)
@@ -588,6 +834,8 @@ private:
   /// the load is unconditional (no branch).
   Value loadChunk(Value src, ValueRange srcIdx, int64_t elements,
                   Value inBounds) {
+    if (isa<VectorType>(src.getType()))
+      return src; // gathered already (copyNchwInputTile)
     Type elem = cast<MemRefType>(src.getType()).getElementType();
     auto vecType = VectorType::get({elements}, elem);
     Value v = vector::LoadOp::create(b, loc, vecType, src, srcIdx,
@@ -649,10 +897,7 @@ private:
 
 Value TiledGemmBuilder::applyEpilogue(Value batchIdx, Value row, Value col,
                                        Value value) {
-  SmallVector<Value> loopIdx;
-  if (p.cBatched)
-    loopIdx.push_back(batchIdx);
-  loopIdx.append({row, col});
+  SmallVector<Value> loopIdx = epilogueLoopIndices(batchIdx, row, col);
   Value current = p.c;
   for (linalg::GenericOp g : p.epilogue) {
     IRMapping map;
@@ -740,6 +985,7 @@ void TiledGemmBuilder::buildGPU(SymbolTable &symbols, StringRef name) {
   bBuf = kernelBuffers.lookup(p.b);
   cBuf = kernelBuffers.lookupOrDefault(p.c);
   outBuf = kernelBuffers.lookup(p.out);
+  viewConvolutionOperands();
   buildKernelBody(kernel.getWorkgroupAttributions()[0],
                   kernel.getWorkgroupAttributions()[1],
                   gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x),
@@ -777,6 +1023,12 @@ void TiledGemmBuilder::buildKernelBody(Value as, Value bs, Value tid,
 
   auto asyncCopy = [&](Value dst, ValueRange dstIdx, Value src,
                        ValueRange srcIdx, int64_t elements, Value inBounds) {
+    // A gathered chunk (copyNchwInputTile) is stored now: the stage it
+    // fills was last read before the previous iteration's barrier.
+    if (isa<VectorType>(src.getType())) {
+      copyChunkSync(dst, dstIdx, src, srcIdx, elements, inBounds);
+      return;
+    }
     backend.asyncCopy(ib, dst, dstIdx, src, srcIdx, elements, inBounds);
   };
   auto syncCopy = [&](Value dst, ValueRange dstIdx, Value src,
@@ -890,6 +1142,7 @@ void TiledGemmBuilder::buildEmulated() {
   };
   int64_t warps = t.warpsM * t.warpsN;
   int64_t lanes = t.waveSize;
+  viewConvolutionOperands();
   loop(p.batch, [&](Value batchIdx) {
     loop(gridY, [&](Value by) {
       loop(gridX, [&](Value bx) {

@@ -35,10 +35,34 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 
 namespace mlir::lowp::gpu_gemm {
+
+/// A 2-D convolution computed as an implicit GEMM: no im2col buffer
+/// exists, the staging of the input's operand computes each chunk's address
+/// in the input from its (row, k) or (k, column) position.
+///  * NHWC (filter HWCF or FHWC): C[(n,oh,ow)][f] += A[(n,oh,ow)][(kh,kw,c)]
+///    * B[(kh,kw,c)][f] (B[f][(kh,kw,c)] for FHWC). A is the input: a
+///    16-byte chunk is a run of channels at one input pixel (C a multiple of
+///    the chunk), B and C are the filter and the output viewed as matrices.
+///  * NCHW (filter FCHW): per image n, C[n][f][(oh,ow)] +=
+///    A[f][(c,kh,kw)] * B[n][(c,kh,kw)][(oh,ow)]. A is the filter viewed as
+///    a matrix; B is the input, gathered element by element (consecutive
+///    output columns are `stride` apart in the input).
+/// A 1x1 stride-1 convolution is a plain GEMM (`im2col` false): the input
+/// is viewed as a matrix as well.
+struct ConvGeometry {
+  enum class Layout { NhwcHwcf, NhwcFhwc, NchwFchw };
+  Layout layout = Layout::NhwcHwcf;
+  int64_t images = 0, channels = 0, inH = 0, inW = 0, filters = 0;
+  int64_t kernelH = 0, kernelW = 0, outH = 0, outW = 0;
+  int64_t strideH = 1, strideW = 1, dilationH = 1, dilationW = 1;
+  bool im2col = true;
+  bool nchw() const { return layout == Layout::NchwFchw; }
+};
 
 /// One contraction C[b][m][n] += A[b?][m][k] * B[b?][k][n] (or B[b?][n][k])
 /// the tiled kernel can take.
@@ -48,6 +72,10 @@ struct GemmProblem {
   bool aBatched = false, bBatched = false, cBatched = false;
   bool bTransposed = false; ///< B stored [n][k]
   FloatType aElem, bElem;   ///< operand formats (checked by the back end)
+  /// Set for a convolution: a, b and c are then its 4-D buffers (input,
+  /// filter and output, A and B in GEMM order), which the kernel views or
+  /// addresses as the matrices above.
+  std::optional<ConvGeometry> conv;
 
   // The epilogue (collectEpilogue): elementwise ops that follow the
   // contraction and are computed on the accumulators in registers.
@@ -73,8 +101,9 @@ int64_t chunkElements(FloatType elem);
 bool hasLowPrecisionOperands(linalg::LinalgOp op);
 
 /// The structure of `op` as a GemmProblem (dimensions, maps, static
-/// row-major buffers, an exact f32 product sum), or the reason it has none.
-/// Operand formats are left to the back end.
+/// row-major buffers, an exact f32 product sum; for a convolution its
+/// implicit GEMM), or the reason it has none. Operand formats are left to
+/// the back end.
 FailureOr<GemmProblem> matchGemmStructure(linalg::LinalgOp op,
                                           std::string &whyNot);
 
