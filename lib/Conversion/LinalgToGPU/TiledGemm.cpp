@@ -162,7 +162,15 @@ mlir::lowp::gpu_gemm::selectTableTiling(
                      : " (its " + instruction + " takes " + formats + ")"));
   }
   int64_t chunk = chunkElements(aType);
-  if (p.conv && (p.n % chunk || p.k % chunk)) {
+  if (p.conv && p.conv->nchw() && p.conv->im2col) {
+    // B is gathered element by element (any number of output pixels, in
+    // pairs: the epilogue stores two adjacent columns); A, the filter, is
+    // staged in 16-byte rows.
+    if (p.k % chunk || p.n % 2)
+      return fail("C*KH*KW (" + Twine(p.k) + ") must be a multiple of " +
+                  Twine(chunk) + " (16-byte rows of the filter) and OH*OW (" +
+                  Twine(p.n) + " output pixels) even");
+  } else if (p.conv && (p.n % chunk || p.k % chunk)) {
     // The same rule, in the convolution's terms.
     const ConvGeometry &g = *p.conv;
     if (g.nchw())
@@ -173,7 +181,7 @@ mlir::lowp::gpu_gemm::selectTableTiling(
                 ") must be multiples of " + Twine(chunk) +
                 " (16-byte rows of the implicit GEMM)");
   }
-  if (p.n % chunk || p.k % chunk)
+  if (!p.conv && (p.n % chunk || p.k % chunk))
     return fail("N (" + Twine(p.n) + ") and K (" + Twine(p.k) +
                 ") must be multiples of " + Twine(chunk) + " (16-byte rows)");
   if (!backend.acceptsProblem(p, *aTiling, whyNot))
@@ -323,6 +331,11 @@ static FailureOr<GemmProblem> matchConvStructure(linalg::LinalgOp op,
   }
   p.aElem = dyn_cast<FloatType>(getElementTypeOrSelf(p.a.getType()));
   p.bElem = dyn_cast<FloatType>(getElementTypeOrSelf(p.b.getType()));
+  // A 1x1 NCHW convolution whose images are not whole 16-byte rows (7 x 7)
+  // is gathered like the others.
+  if (g.nchw() && !g.im2col && p.bElem &&
+      (g.outH * g.outW) % chunkElements(p.bElem))
+    g.im2col = true;
   // NHWC: a staged chunk of A is one run of channels at one input pixel.
   if (!g.nchw() && g.im2col && p.aElem &&
       g.channels % chunkElements(p.aElem))
