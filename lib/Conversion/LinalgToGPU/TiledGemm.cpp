@@ -307,6 +307,8 @@ static FailureOr<GemmProblem> matchConvStructure(linalg::LinalgOp op,
   if ((g.outH - 1) * g.strideH + (g.kernelH - 1) * g.dilationH >= g.inH ||
       (g.outW - 1) * g.strideW + (g.kernelW - 1) * g.dilationW >= g.inW)
     return fail("the output's windows reach past the input");
+  g.sourceH = g.inH;
+  g.sourceW = g.inW;
   g.im2col = !(g.kernelH == 1 && g.kernelW == 1 && g.strideH == 1 &&
                g.strideW == 1 && g.outH == g.inH && g.outW == g.inW);
 
@@ -429,6 +431,119 @@ mlir::lowp::gpu_gemm::matchGemmStructure(linalg::LinalgOp op,
   p.aElem = dyn_cast<FloatType>(getElementTypeOrSelf(p.a.getType()));
   p.bElem = dyn_cast<FloatType>(getElementTypeOrSelf(p.b.getType()));
   return p;
+}
+
+/// Whether `op` writes the constant 0 to all of `buffer` (the fill of a
+/// bufferized tensor.pad: linalg.fill, or a linalg.map / generic without
+/// inputs yielding a zero constant).
+static bool isZeroFillOf(Operation *op, Value buffer) {
+  FloatAttr value;
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    return fill.getOutputs()[0] == buffer &&
+           matchPattern(fill.getInputs()[0], m_Constant(&value)) &&
+           value.getValue().isZero();
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || !isa<linalg::MapOp, linalg::GenericOp>(op) ||
+      linalgOp.getNumDpsInputs() != 0 || linalgOp.getNumDpsInits() != 1 ||
+      linalgOp.getDpsInitOperand(0)->get() != buffer ||
+      linalgOp.getNumReductionLoops() != 0 ||
+      !linalgOp.getMatchingIndexingMap(linalgOp.getDpsInitOperand(0))
+           .isIdentity())
+    return false;
+  Block &body = op->getRegion(0).front();
+  if (body.getOperations().size() != 1)
+    return false;
+  Value yielded = body.getTerminator()->getOperand(0);
+  return matchPattern(yielded, m_Constant(&value)) && value.getValue().isZero();
+}
+
+/// Folds the zero padding of `p`'s convolution input into the staging:
+/// when the input is a temporary that a zero fill and the copy of a plain
+/// buffer into its interior (a bufferized tensor.pad) wrote right before,
+/// padding only the spatial dimensions, the kernel reads that buffer and
+/// zero-fills what lies outside it. Nothing else may touch the temporary,
+/// and nothing between the copy and the convolution may write memory other
+/// than fresh allocations (the kernel reads the source later than the copy
+/// did), nor may the kernel write the source.
+static void foldInputPadding(linalg::LinalgOp op, GemmProblem &p) {
+  ConvGeometry &g = *p.conv;
+  Value padded = g.nchw() ? p.b : p.a;
+  auto alloc = padded.getDefiningOp<memref::AllocOp>();
+  if (!alloc || alloc->getBlock() != op->getBlock())
+    return;
+  Operation *fill = nullptr;
+  memref::SubViewOp interior;
+  memref::CopyOp copy;
+  for (Operation *user : padded.getUsers()) {
+    if (user == op.getOperation() || isa<memref::DeallocOp>(user))
+      continue;
+    if (auto view = dyn_cast<memref::SubViewOp>(user)) {
+      if (interior || !view->hasOneUse())
+        return;
+      interior = view;
+      copy = dyn_cast<memref::CopyOp>(*view->getUsers().begin());
+      if (!copy || copy.getTarget() != view.getResult())
+        return;
+      continue;
+    }
+    if (fill || !isZeroFillOf(user, padded))
+      return;
+    fill = user;
+  }
+  if (!fill || !interior || fill->getBlock() != op->getBlock() ||
+      copy->getBlock() != op->getBlock() || !fill->isBeforeInBlock(copy) ||
+      !copy->isBeforeInBlock(op))
+    return;
+  Value source = copy.getSource();
+  if (!isIdentityStatic(source.getType()) ||
+      getElementTypeOrSelf(source.getType()) !=
+          getElementTypeOrSelf(padded.getType()))
+    return;
+  ArrayRef<int64_t> offsets = interior.getStaticOffsets();
+  ArrayRef<int64_t> strides = interior.getStaticStrides();
+  ArrayRef<int64_t> sizes = interior.getStaticSizes();
+  ArrayRef<int64_t> full = cast<MemRefType>(padded.getType()).getShape();
+  if (!interior.getOffsets().empty() || !interior.getSizes().empty() ||
+      llvm::any_of(strides, [](int64_t s) { return s != 1; }) ||
+      sizes != cast<MemRefType>(source.getType()).getShape())
+    return;
+  // Only H and W are padded.
+  unsigned hDim = g.nchw() ? 2 : 1, wDim = hDim + 1;
+  for (unsigned d = 0; d < 4; ++d)
+    if (d != hDim && d != wDim && (offsets[d] != 0 || sizes[d] != full[d]))
+      return;
+  // Between the copy and the convolution: allocations, pure ops, C's zero
+  // fill (the kernel's own) and linalg ops writing fresh allocations (a
+  // bias broadcast into C).
+  for (Operation *between = copy->getNextNode(); between != op.getOperation();
+       between = between->getNextNode()) {
+    if (isa<memref::AllocOp>(between) || isMemoryEffectFree(between) ||
+        between == p.zeroFill.getOperation())
+      continue;
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(between);
+    if (!linalgOp || !linalgOp.hasPureBufferSemantics())
+      return;
+    for (Value init : linalgOp.getDpsInits())
+      if (!init.getDefiningOp<memref::AllocOp>() || init == source)
+        return;
+  }
+  // The kernel must not write what it reads.
+  if (source == p.c || source == p.out ||
+      llvm::any_of(p.epilogue, [&](linalg::GenericOp e) {
+        return e.getDpsInitOperand(0)->get() == source;
+      }))
+    return;
+  // The NHWC staging reads runs of channels.
+  if (!g.nchw() && g.channels % chunkElements(p.aElem))
+    return;
+  g.padTop = offsets[hDim];
+  g.padLeft = offsets[wDim];
+  g.sourceH = sizes[hDim];
+  g.sourceW = sizes[wDim];
+  g.im2col = true; // the interior is addressed, not viewed
+  g.paddedBuffer = padded;
+  g.paddingOps = {fill, copy, interior};
+  (g.nchw() ? p.b : p.a) = source;
 }
 
 namespace {
@@ -673,6 +788,24 @@ private:
                bChunk);
   }
 
+  /// Padded input pixel (ih, iw) in the buffer the kernel reads: itself,
+  /// or with a folded padding the source pixel (ih - top, iw - left),
+  /// clamped to 0 and out of bounds where it lies in the padding (the
+  /// unsigned compare also catches the wrapped negative differences).
+  std::tuple<Value, Value, Value> sourcePixel(Value ih, Value iw,
+                                              Value inBounds) {
+    const ConvGeometry &g = *p.conv;
+    if (!g.paddedBuffer)
+      return {ih, iw, inBounds};
+    auto sub = [&](Value x, int64_t c) {
+      return c ? arith::SubIOp::create(b, loc, x, idx(c)).getResult() : x;
+    };
+    ih = sub(ih, g.padTop);
+    iw = sub(iw, g.padLeft);
+    inBounds = andI(inBounds, andI(lt(ih, g.sourceH), lt(iw, g.sourceW)));
+    return {select(inBounds, ih, idx(0)), select(inBounds, iw, idx(0)),
+            inBounds};
+  }
   /// The NHWC input's A chunks (row m = (n, oh, ow), 16-byte run of k =
   /// (kh, kw, c)): one run of channels at input pixel (oh * sh + kh * dh,
   /// ow * sw + kw * dw) of image n, contiguous since C is a multiple of the
@@ -698,6 +831,7 @@ private:
       Value channel = rem(k, g.channels);
       Value ih = add(mul(oh, g.strideH), mul(kh, g.dilationH));
       Value iw = add(mul(ow, g.strideW), mul(kw, g.dilationW));
+      std::tie(ih, iw, inBounds) = sourcePixel(ih, iw, inBounds);
       copy(as, backend.stagedIndex(ib, p, t, StagedOperand::A, stage, r, c),
            aBuf, ValueRange{image, ih, iw, channel}, aChunk, inBounds);
     }
@@ -730,6 +864,7 @@ private:
         pixel = select(inBounds, pixel, idx(0));
         Value ih = add(mul(div(pixel, g.outW), g.strideH), rowOffset);
         Value iw = add(mul(rem(pixel, g.outW), g.strideW), colOffset);
+        std::tie(ih, iw, inBounds) = sourcePixel(ih, iw, inBounds);
         Value v = memref::LoadOp::create(
             b, loc, bBuf, ValueRange{batchIdx, channel, ih, iw});
         elements.push_back(select(inBounds, v, zero));
@@ -1326,6 +1461,8 @@ LogicalResult mlir::lowp::gpu_gemm::lowerContractionsToTiledKernels(
       return;
     }
     collectEpilogue(op, *problem);
+    if (problem->conv)
+      foldInputPadding(op, *problem);
     work.push_back({op, *problem, *tiling});
   });
   if (!work.empty() && !emulate)
@@ -1349,6 +1486,18 @@ LogicalResult mlir::lowp::gpu_gemm::lowerContractionsToTiledKernels(
                                    .str());
     }
     eraseFusedOps(op, problem);
+    if (problem.conv && problem.conv->paddedBuffer) {
+      // The padded copy of the input is no longer made.
+      for (Operation *padding : problem.conv->paddingOps)
+        padding->erase();
+      Value padded = problem.conv->paddedBuffer;
+      if (llvm::all_of(padded.getUsers(),
+                       [](Operation *u) { return isa<memref::DeallocOp>(u); })) {
+        for (Operation *user : llvm::make_early_inc_range(padded.getUsers()))
+          user->erase();
+        padded.getDefiningOp()->erase();
+      }
+    }
   }
   return success();
 }

@@ -143,3 +143,76 @@ func.func @f32(%x: memref<1x10x10x16xf32>, %w: memref<3x3x16x32xf32>, %c: memref
     ins(%x, %w : memref<1x10x10x16xf32>, memref<3x3x16x32xf32>) outs(%c : memref<1x8x8x32xf32>)
   return
 }
+
+// -----
+
+// A bufferized tensor.pad (zero fill, copy into the interior) right before
+// the convolution is folded into the kernel: it reads %x itself, the
+// padded temporary, its fill and copy are gone.
+// CHECK-LABEL: func.func @pad_folded
+// CHECK-NOT: memref.alloc() : memref<1x18x18x16xbf16>
+// CHECK-NOT: memref.copy
+// CHECK: gpu.launch_func @pad_folded_mma_sync::@pad_folded_mma_sync
+// CHECK-SAME: args(%{{.*}} : memref<1x16x16x16xbf16>, %{{.*}} : memref<3x3x16x32xbf16>
+// CHECK: gpu.module @pad_folded_mma_sync
+// CHECK: arith.subi %{{.*}}, %c1{{.*}} : index
+// CHECK: nvgpu.device_async_copy %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}], %{{.*}}, 8, %{{.*}} {bypassL1} : memref<1x16x16x16xbf16> to
+func.func @pad_folded(%x: memref<1x16x16x16xbf16>, %w: memref<3x3x16x32xbf16>, %c: memref<1x8x8x32xf32>) {
+  %z = arith.constant 0.0 : bf16
+  %zf = arith.constant 0.0 : f32
+  %p = memref.alloc() : memref<1x18x18x16xbf16>
+  linalg.fill ins(%z : bf16) outs(%p : memref<1x18x18x16xbf16>)
+  %in = memref.subview %p[0, 1, 1, 0] [1, 16, 16, 16] [1, 1, 1, 1]
+      : memref<1x18x18x16xbf16> to memref<1x16x16x16xbf16, strided<[5184, 288, 16, 1], offset: 304>>
+  memref.copy %x, %in : memref<1x16x16x16xbf16> to memref<1x16x16x16xbf16, strided<[5184, 288, 16, 1], offset: 304>>
+  linalg.fill ins(%zf : f32) outs(%c : memref<1x8x8x32xf32>)
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+    ins(%p, %w : memref<1x18x18x16xbf16>, memref<3x3x16x32xbf16>) outs(%c : memref<1x8x8x32xf32>)
+  memref.dealloc %p : memref<1x18x18x16xbf16>
+  return
+}
+
+// -----
+
+// Not folded (but still a kernel, on the padded copy): something writes the
+// copy's source between the copy and the convolution, so the convolution
+// must see the values copied before.
+// CHECK-LABEL: func.func @pad_source_written
+// CHECK: memref.copy
+// CHECK: linalg.fill ins(%{{.*}} : bf16) outs(%arg0 : memref<1x16x16x16xbf16>)
+// CHECK: gpu.launch_func @pad_source_written_mma_sync::@pad_source_written_mma_sync
+// CHECK-SAME: args(%{{.*}} : memref<1x18x18x16xbf16>
+func.func @pad_source_written(%x: memref<1x16x16x16xbf16>, %w: memref<3x3x16x32xbf16>, %c: memref<1x8x8x32xf32>) {
+  %z = arith.constant 0.0 : bf16
+  %one = arith.constant 1.0 : bf16
+  %p = memref.alloc() : memref<1x18x18x16xbf16>
+  linalg.fill ins(%z : bf16) outs(%p : memref<1x18x18x16xbf16>)
+  %in = memref.subview %p[0, 1, 1, 0] [1, 16, 16, 16] [1, 1, 1, 1]
+      : memref<1x18x18x16xbf16> to memref<1x16x16x16xbf16, strided<[5184, 288, 16, 1], offset: 304>>
+  memref.copy %x, %in : memref<1x16x16x16xbf16> to memref<1x16x16x16xbf16, strided<[5184, 288, 16, 1], offset: 304>>
+  linalg.fill ins(%one : bf16) outs(%x : memref<1x16x16x16xbf16>)
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+    ins(%p, %w : memref<1x18x18x16xbf16>, memref<3x3x16x32xbf16>) outs(%c : memref<1x8x8x32xf32>)
+  memref.dealloc %p : memref<1x18x18x16xbf16>
+  return
+}
+
+// -----
+
+// Not folded: a padding of the channels is not a border of pixels.
+// CHECK-LABEL: func.func @pad_channels
+// CHECK: memref.copy
+// CHECK: gpu.launch_func @pad_channels_mma_sync::@pad_channels_mma_sync
+// CHECK-SAME: args(%{{.*}} : memref<1x16x16x16xbf16>
+func.func @pad_channels(%x: memref<1x16x16x8xbf16>, %w: memref<3x3x16x32xbf16>, %c: memref<1x7x7x32xf32>) {
+  %z = arith.constant 0.0 : bf16
+  %p = memref.alloc() : memref<1x16x16x16xbf16>
+  linalg.fill ins(%z : bf16) outs(%p : memref<1x16x16x16xbf16>)
+  %in = memref.subview %p[0, 0, 0, 0] [1, 16, 16, 8] [1, 1, 1, 1]
+      : memref<1x16x16x16xbf16> to memref<1x16x16x8xbf16, strided<[4096, 256, 16, 1]>>
+  memref.copy %x, %in : memref<1x16x16x8xbf16> to memref<1x16x16x8xbf16, strided<[4096, 256, 16, 1]>>
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+    ins(%p, %w : memref<1x16x16x16xbf16>, memref<3x3x16x32xbf16>) outs(%c : memref<1x7x7x32xf32>)
+  memref.dealloc %p : memref<1x16x16x16xbf16>
+  return
+}

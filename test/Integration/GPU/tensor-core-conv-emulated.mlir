@@ -13,7 +13,9 @@
 // results, rounded to bf16 where the kernel's epilogue narrows them, must
 // agree exactly: the printed largest difference is 0.
 //
-// Shapes leave tails in M, N and K (NHWC: M = 3*8*8 = 192, F = 24,
+// The padding is folded into the kernels (they read the unpadded input and
+// zero-fill what lies in the border), so the pad's bounds are exercised as
+// well. Shapes leave tails in M, N and K (NHWC: M = 3*8*8 = 192, F = 24,
 // K = 3*3*16 = 144; NCHW: M = F = 24, N = 7*10 = 70 (not whole chunks), K = 144); strides 2
 // with a tensor.pad of 1 as torch-mlir emits it, a dilation of 2, a 1x1
 // convolution (a plain GEMM on the input viewed as a matrix), and fused
@@ -51,10 +53,12 @@
 // RUN: | FileCheck %s
 
 // Every low-precision convolution became a kernel (only the f64 references
-// are left as linalg convolutions), and the epilogues were fused: no f32
-// output buffer is allocated.
+// are left as linalg convolutions), the epilogues were fused (no f32
+// output buffer is allocated) and so was the tensor.pad (no padded copy of
+// the input: the kernel reads the input and zero-fills the border).
 // IR-LABEL: func.func @conv_nhwc_s2_pad
 // IR-NOT: linalg.conv
+// IR-NOT: memref<3x17x17x16xbf16>
 // IR-NOT: memref<3x8x8x24xf32>
 // IR: memref.collapse_shape {{.*}} into memref<144x24xbf16>
 // IR: arith.maximumf
@@ -62,6 +66,7 @@
 // IR: return
 // IR-LABEL: func.func @conv_nchw_s2_pad
 // IR-NOT: linalg.conv
+// IR-NOT: memref<2x16x15x21xbf16>
 // IR: memref.collapse_shape {{.*}} into memref<24x144xbf16>
 // IR: vector.from_elements {{.*}} : vector<8xbf16>
 // IR: vector.store {{.*}} : memref<2x24x70xbf16>, vector<2xbf16>

@@ -41,6 +41,7 @@
 // IR-LABEL: func.func @conv_nhwc_fp8
 // IR-NOT: linalg.conv
 // IR-NOT: memref<3x8x8x32xf32>
+// IR-NOT: memref<3x17x17x16xf8E4M3FN>
 // IR: memref.alloc() : memref<2x128x80xf8E4M3FN>
 // IR: arith.mulf
 // IR: arith.truncf {{.*}} : f32 to bf16

@@ -61,6 +61,14 @@ struct ConvGeometry {
   int64_t kernelH = 0, kernelW = 0, outH = 0, outW = 0;
   int64_t strideH = 1, strideW = 1, dilationH = 1, dilationW = 1;
   bool im2col = true;
+  /// A zero padding folded into the staging (foldInputPadding): the kernel
+  /// reads the unpadded input (`sourceH` x `sourceW` pixels) and padded
+  /// pixel (ih, iw) is source pixel (ih - padTop, iw - padLeft), or zero.
+  int64_t padTop = 0, padLeft = 0, sourceH = 0, sourceW = 0;
+  /// The padded buffer and the ops that built it (the zero fill, the
+  /// subview, the copy), erased with the convolution.
+  Value paddedBuffer;
+  SmallVector<Operation *> paddingOps;
   bool nchw() const { return layout == Layout::NchwFchw; }
 };
 
