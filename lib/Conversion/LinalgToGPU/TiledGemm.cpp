@@ -518,7 +518,8 @@ static void foldInputPadding(linalg::LinalgOp op, GemmProblem &p) {
   for (Operation *between = copy->getNextNode(); between != op.getOperation();
        between = between->getNextNode()) {
     if (isa<memref::AllocOp>(between) || isMemoryEffectFree(between) ||
-        between == p.zeroFill.getOperation())
+        between == p.zeroFill.getOperation() ||
+        between == p.initOp.getOperation())
       continue;
     auto linalgOp = dyn_cast<linalg::LinalgOp>(between);
     if (!linalgOp || !linalgOp.hasPureBufferSemantics())
@@ -567,6 +568,37 @@ bool onlyUsedBy(Value buffer, ArrayRef<Operation *> users) {
   });
 }
 
+/// Whether `g` writes every element of `c` from other buffers (indexed by
+/// projections of its loops) and scalars, without reading `c` or values
+/// from outside but constants: an initializer the kernel can evaluate per
+/// accumulator.
+bool initializesAllOf(linalg::GenericOp g, Value c) {
+  auto cType = cast<MemRefType>(c.getType());
+  if (!g.hasPureBufferSemantics() || g.getNumDpsInits() != 1 ||
+      g.getDpsInitOperand(0)->get() != c || g.getNumReductionLoops() != 0 ||
+      g.getNumLoops() != static_cast<unsigned>(cType.getRank()) ||
+      g.getStaticLoopRanges() != SmallVector<int64_t>(cType.getShape()) ||
+      !g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity() ||
+      !g.getRegionOutputArgs()[0].use_empty())
+    return false;
+  for (OpOperand *in : g.getDpsInputOperands()) {
+    Type type = in->get().getType();
+    AffineMap map = g.getMatchingIndexingMap(in);
+    if (in->get() == c || !map.isProjectedPermutation() ||
+        !(isa<MemRefType>(type) ||
+          (map.getNumResults() == 0 && type.isIntOrIndexOrFloat())))
+      return false;
+  }
+  bool ok = true;
+  g.getRegion().walk([&](Operation *inner) {
+    for (Value v : inner->getOperands())
+      if (!g.getRegion().isAncestor(v.getParentRegion()) &&
+          !matchPattern(v, m_Constant()))
+        ok = false;
+  });
+  return ok;
+}
+
 /// Fills p.zeroFill, p.epilogue, p.epilogueInputs and p.out: the zero fill
 /// of C right before `op`, and the chain of elementwise linalg.generic ops
 /// right after it that each consume the previous value (C, then their own
@@ -588,11 +620,16 @@ void collectEpilogue(linalg::LinalgOp op, GemmProblem &p) {
         matchPattern(fill.getInputs()[0], m_Constant(&value)) &&
         value.getValue().isZero())
       p.zeroFill = fill;
+  } else if (auto init = dyn_cast_or_null<linalg::GenericOp>(prev)) {
+    if (initializesAllOf(init, p.c))
+      p.initOp = init;
   }
 
   SmallVector<Operation *> chain{op};
   if (p.zeroFill)
     chain.push_back(p.zeroFill);
+  if (p.initOp)
+    chain.push_back(p.initOp);
   // Buffers the chain writes: the kernel reads none of them, and writes
   // none of the buffers it reads (threads would race).
   SmallVector<Value> written{p.c};
@@ -662,6 +699,19 @@ void collectEpilogue(linalg::LinalgOp op, GemmProblem &p) {
     last = g;
   }
   p.out = current;
+  // C's initializer reads none of what the kernel writes; its buffers are
+  // kernel operands like the epilogue's.
+  if (p.initOp) {
+    bool readsWritten = llvm::any_of(p.initOp.getDpsInputs(), [&](Value in) {
+      return llvm::is_contained(written, in);
+    });
+    if (readsWritten)
+      p.initOp = {};
+    else
+      for (Value in : p.initOp.getDpsInputs())
+        if (!llvm::is_contained(p.epilogueInputs, in))
+          p.epilogueInputs.push_back(in);
+  }
   // C itself must be dead after the chain unless it is what is stored.
   if (!p.epilogue.empty() && p.out != p.c) {
     SmallVector<Operation *> users(chain);
@@ -889,7 +939,7 @@ private:
       aBuf = collapse(aBuf, {{0}, {1, 2, 3}});          // [F][C*KH*KW]
       if (!g.im2col)
         bBuf = collapse(bBuf, {{0}, {1}, {2, 3}});      // [N][C][H*W]
-      if (!p.zeroFill)
+      if (p.readsC())
         cBuf = collapse(cBuf, {{0}, {1}, {2, 3}});      // [N][F][OH*OW]
       outBuf = collapse(outBuf, {{0}, {1}, {2, 3}});
       return;
@@ -899,7 +949,7 @@ private:
     bBuf = g.layout == ConvGeometry::Layout::NhwcHwcf
                ? collapse(bBuf, {{0, 1, 2}, {3}})       // [KH*KW*C][F]
                : collapse(bBuf, {{0}, {1, 2, 3}});      // [F][KH*KW*C]
-    if (!p.zeroFill)
+    if (p.readsC())
       cBuf = collapse(cBuf, {{0, 1, 2}, {3}});          // [N*OH*OW][F]
     outBuf = collapse(outBuf, {{0, 1, 2}, {3}});
   }
@@ -949,6 +999,17 @@ private:
     if (p.zeroFill)
       return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
     Value inBounds = andI(lt(row, p.m), lt(col, p.n));
+    if (p.initOp) {
+      // C's initializer at the element (clamped into C: its operands are
+      // loaded; the value outside C is never stored).
+      Value v = evaluatePayload(
+          p.initOp,
+          epilogueLoopIndices(batchIdx, select(inBounds, row, idx(0)),
+                              select(inBounds, col, idx(0))),
+          Value(), Value());
+      Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+      return select(inBounds, v, zero);
+    }
     Value v = memref::LoadOp::create(
         b, loc, cBuf,
         cIndices(batchIdx, select(inBounds, row, idx(0)),
@@ -1029,7 +1090,7 @@ private:
       if (!llvm::is_contained(operands, v))
         operands.push_back(v);
     };
-    if (!p.zeroFill)
+    if (p.readsC())
       add(p.c);
     for (Value v : p.epilogueInputs)
       add(v);
@@ -1037,57 +1098,67 @@ private:
     return operands;
   }
 
+  /// `g`'s payload at loop indices `loopIdx`, its operand `current` (if
+  /// any) being `value`, its other operands loaded through their maps.
+  Value evaluatePayload(linalg::GenericOp g, ArrayRef<Value> loopIdx,
+                        Value current, Value value);
   /// The epilogue ops' payloads on `value`, C's element (row, col): the
   /// value each produces feeds the next; their other operands are loaded
   /// where their indexing maps say.
   Value applyEpilogue(Value batchIdx, Value row, Value col, Value value);
 };
 
+Value TiledGemmBuilder::evaluatePayload(linalg::GenericOp g,
+                                        ArrayRef<Value> loopIdx,
+                                        Value current, Value value) {
+  IRMapping map;
+  for (OpOperand &operand : g->getOpOperands()) {
+    BlockArgument arg = g.getMatchingBlockArgument(&operand);
+    if (current && operand.get() == current) {
+      map.map(arg, value);
+      continue;
+    }
+    if (arg.use_empty())
+      continue; // an output the payload only overwrites
+    if (!isa<MemRefType>(operand.get().getType())) {
+      map.map(arg, kernelBuffers.lookupOrDefault(operand.get()));
+      continue; // a scalar
+    }
+    SmallVector<Value> indices;
+    for (AffineExpr e : g.getMatchingIndexingMap(&operand).getResults())
+      indices.push_back(loopIdx[cast<AffineDimExpr>(e).getPosition()]);
+    map.map(arg, memref::LoadOp::create(
+                     b, loc, kernelBuffers.lookupOrDefault(operand.get()),
+                     indices));
+  }
+  Block *body = g.getBody();
+  for (Operation &inner : body->without_terminator()) {
+    // The payload's loop indices are the element's (the output map is
+    // the identity): there is no linalg op around it any more.
+    if (auto indexOp = dyn_cast<linalg::IndexOp>(inner)) {
+      map.map(indexOp.getResult(), loopIdx[indexOp.getDim()]);
+      continue;
+    }
+    // Constants from the host function are rebuilt where the payload is.
+    for (Value v : inner.getOperands())
+      if (!map.contains(v) && v.getParentBlock() != body)
+        if (Operation *def = v.getDefiningOp())
+          b.clone(*def, map);
+    b.clone(inner, map);
+  }
+  Value yielded = body->getTerminator()->getOperand(0);
+  if (!map.contains(yielded) && yielded.getParentBlock() != body)
+    if (Operation *def = yielded.getDefiningOp())
+      b.clone(*def, map);
+  return map.lookupOrDefault(yielded);
+}
+
 Value TiledGemmBuilder::applyEpilogue(Value batchIdx, Value row, Value col,
                                        Value value) {
   SmallVector<Value> loopIdx = epilogueLoopIndices(batchIdx, row, col);
   Value current = p.c;
   for (linalg::GenericOp g : p.epilogue) {
-    IRMapping map;
-    for (OpOperand &operand : g->getOpOperands()) {
-      BlockArgument arg = g.getMatchingBlockArgument(&operand);
-      if (operand.get() == current) {
-        map.map(arg, value);
-        continue;
-      }
-      if (arg.use_empty())
-        continue; // an output the payload only overwrites
-      if (!isa<MemRefType>(operand.get().getType())) {
-        map.map(arg, kernelBuffers.lookupOrDefault(operand.get()));
-        continue; // a scalar
-      }
-      SmallVector<Value> indices;
-      for (AffineExpr e : g.getMatchingIndexingMap(&operand).getResults())
-        indices.push_back(loopIdx[cast<AffineDimExpr>(e).getPosition()]);
-      map.map(arg, memref::LoadOp::create(
-                       b, loc, kernelBuffers.lookupOrDefault(operand.get()),
-                       indices));
-    }
-    Block *body = g.getBody();
-    for (Operation &inner : body->without_terminator()) {
-      // The payload's loop indices are the element's (the output map is
-      // the identity): there is no linalg op around it any more.
-      if (auto indexOp = dyn_cast<linalg::IndexOp>(inner)) {
-        map.map(indexOp.getResult(), loopIdx[indexOp.getDim()]);
-        continue;
-      }
-      // Constants from the host function are rebuilt where the epilogue is.
-      for (Value v : inner.getOperands())
-        if (!map.contains(v) && v.getParentBlock() != body)
-          if (Operation *def = v.getDefiningOp())
-            b.clone(*def, map);
-      b.clone(inner, map);
-    }
-    Value yielded = body->getTerminator()->getOperand(0);
-    if (!map.contains(yielded) && yielded.getParentBlock() != body)
-      if (Operation *def = yielded.getDefiningOp())
-        b.clone(*def, map);
-    value = map.lookupOrDefault(yielded);
+    value = evaluatePayload(g, loopIdx, current, value);
     current = g.getDpsInitOperand(0)->get();
   }
   return value;
@@ -1391,6 +1462,8 @@ void eraseFusedOps(linalg::LinalgOp op, const GemmProblem &p) {
   op->erase();
   if (p.zeroFill)
     p.zeroFill->erase();
+  if (p.initOp)
+    p.initOp->erase();
   for (Value buffer : buffers) {
     if (buffer == p.out || !buffer.getDefiningOp<memref::AllocOp>() ||
         !llvm::all_of(buffer.getUsers(),

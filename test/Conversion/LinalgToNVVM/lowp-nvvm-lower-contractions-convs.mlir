@@ -216,3 +216,48 @@ func.func @pad_channels(%x: memref<1x16x16x8xbf16>, %w: memref<3x3x16x32xbf16>, 
   memref.dealloc %p : memref<1x16x16x16xbf16>
   return
 }
+
+// -----
+
+// C initialized with a broadcast bias (torch-mlir's aten.linear and
+// aten.convolution): the kernel evaluates the initializer per accumulator
+// (a load of the bias) instead of reading C; the generic goes.
+#bias_row = affine_map<(i, j) -> (j)>
+#id2 = affine_map<(i, j) -> (i, j)>
+// CHECK-LABEL: func.func @matmul_bias_init
+// CHECK-NOT: linalg.
+// CHECK: gpu.launch_func @matmul_bias_init_mma_sync::@matmul_bias_init_mma_sync
+// CHECK-SAME: args(%{{.*}} : memref<64x32xbf16>, %{{.*}} : memref<32x48xbf16>, %{{.*}} : memref<48xf32>, %{{.*}} : memref<64x48xf32>)
+// CHECK: gpu.module @matmul_bias_init_mma_sync
+// CHECK: memref.load %arg2[%{{.*}}] : memref<48xf32>
+// CHECK-NOT: memref.load %arg3
+func.func @matmul_bias_init(%a: memref<64x32xbf16>, %b: memref<32x48xbf16>, %bias: memref<48xf32>, %c: memref<64x48xf32>) {
+  linalg.generic {indexing_maps = [#bias_row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%bias : memref<48xf32>) outs(%c : memref<64x48xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  linalg.matmul ins(%a, %b : memref<64x32xbf16>, memref<32x48xbf16>) outs(%c : memref<64x48xf32>)
+  return
+}
+
+// -----
+
+// An op before the contraction that reads C's old values is not an
+// initializer: it stays, and the kernel reads C.
+#bias_row = affine_map<(i, j) -> (j)>
+#id2 = affine_map<(i, j) -> (i, j)>
+// CHECK-LABEL: func.func @matmul_accumulating_init
+// CHECK: linalg.generic
+// CHECK: gpu.launch_func @matmul_accumulating_init_mma_sync::@matmul_accumulating_init_mma_sync
+// CHECK-SAME: args(%{{.*}} : memref<64x32xbf16>, %{{.*}} : memref<32x48xbf16>, %{{.*}} : memref<64x48xf32>)
+func.func @matmul_accumulating_init(%a: memref<64x32xbf16>, %b: memref<32x48xbf16>, %bias: memref<48xf32>, %c: memref<64x48xf32>) {
+  linalg.generic {indexing_maps = [#bias_row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%bias : memref<48xf32>) outs(%c : memref<64x48xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.addf %x, %o : f32
+    linalg.yield %s : f32
+  }
+  linalg.matmul ins(%a, %b : memref<64x32xbf16>, memref<32x48xbf16>) outs(%c : memref<64x48xf32>)
+  return
+}

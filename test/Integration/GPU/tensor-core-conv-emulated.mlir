@@ -18,8 +18,9 @@
 // well. Shapes leave tails in M, N and K (NHWC: M = 3*8*8 = 192, F = 24,
 // K = 3*3*16 = 144; NCHW: M = F = 24, N = 7*10 = 70 (not whole chunks), K = 144); strides 2
 // with a tensor.pad of 1 as torch-mlir emits it, a dilation of 2, a 1x1
-// convolution (a plain GEMM on the input viewed as a matrix), and fused
-// epilogues (bias per filter, ReLU, the narrowing cast).
+// convolution (a plain GEMM on the input viewed as a matrix) whose output
+// starts as torch-mlir's broadcast bias, and fused epilogues (bias per
+// filter, ReLU, the narrowing cast).
 //
 // RUN: fp-opt %s -convert-elementwise-to-linalg -one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" \
 // RUN:   -canonicalize -lowp-nvvm-lower-contractions="target=sm_80 emulate" \
@@ -74,9 +75,12 @@
 // IR-LABEL: func.func @conv_nhwc_fhwc_dilated
 // IR-NOT: linalg.conv
 // IR: return
+// The 1x1's bias initialization is evaluated per accumulator (no linalg
+// op is left, C is not read).
 // IR-LABEL: func.func @conv_nchw_1x1
-// IR-NOT: linalg.conv
+// IR-NOT: linalg.
 // IR: memref.collapse_shape {{.*}} into memref<2x16x80xf16>
+// IR: memref.load %arg2[%{{.*}}] : memref<24xf32>
 // IR: return
 
 // CHECK: 0
@@ -203,20 +207,28 @@ func.func @ref_nhwc_fhwc_dilated(%x: tensor<2x12x13x8xf64>, %w: tensor<16x3x3x8x
   return %c : tensor<2x8x9x16xf64>
 }
 
-// NCHW 1x1, stride 1: a plain batched GEMM, f16.
-func.func @conv_nchw_1x1(%x: tensor<2x16x8x10xf16>, %w: tensor<24x16x1x1xf16>) -> tensor<2x24x8x10xf32> {
-  %zf = arith.constant 0.0 : f32
+// NCHW 1x1, stride 1: a plain batched GEMM, f16, its output initialized
+// with the broadcast bias as torch-mlir does (computed in the kernel's
+// registers).
+func.func @conv_nchw_1x1(%x: tensor<2x16x8x10xf16>, %w: tensor<24x16x1x1xf16>, %bias: tensor<24xf32>) -> tensor<2x24x8x10xf32> {
   %e = tensor.empty() : tensor<2x24x8x10xf32>
-  %f = linalg.fill ins(%zf : f32) outs(%e : tensor<2x24x8x10xf32>) -> tensor<2x24x8x10xf32>
+  %f = linalg.generic {indexing_maps = [#second, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%bias : tensor<24xf32>) outs(%e : tensor<2x24x8x10xf32>) {
+  ^bb0(%b: f32, %out: f32):
+    linalg.yield %b : f32
+  } -> tensor<2x24x8x10xf32>
   %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
          ins(%x, %w : tensor<2x16x8x10xf16>, tensor<24x16x1x1xf16>)
          outs(%f : tensor<2x24x8x10xf32>) -> tensor<2x24x8x10xf32>
   return %c : tensor<2x24x8x10xf32>
 }
-func.func @ref_nchw_1x1(%x: tensor<2x16x8x10xf64>, %w: tensor<24x16x1x1xf64>) -> tensor<2x24x8x10xf64> {
-  %z = arith.constant 0.0 : f64
+func.func @ref_nchw_1x1(%x: tensor<2x16x8x10xf64>, %w: tensor<24x16x1x1xf64>, %bias: tensor<24xf64>) -> tensor<2x24x8x10xf64> {
   %e = tensor.empty() : tensor<2x24x8x10xf64>
-  %f = linalg.fill ins(%z : f64) outs(%e : tensor<2x24x8x10xf64>) -> tensor<2x24x8x10xf64>
+  %f = linalg.generic {indexing_maps = [#second, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%bias : tensor<24xf64>) outs(%e : tensor<2x24x8x10xf64>) {
+  ^bb0(%b: f64, %out: f64):
+    linalg.yield %b : f64
+  } -> tensor<2x24x8x10xf64>
   %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
          ins(%x, %w : tensor<2x16x8x10xf64>, tensor<24x16x1x1xf64>)
          outs(%f : tensor<2x24x8x10xf64>) -> tensor<2x24x8x10xf64>
@@ -382,15 +394,15 @@ func.func @main() {
   %e3 = func.call @maxdiff(%k3w, %r3d) : (tensor<?x?x?x?xf64>, tensor<?x?x?x?xf64>) -> f64
   vector.print %e3 : f64
 
-  // Case 4: NCHW 1x1.
+  // Case 4: NCHW 1x1, output initialized with the broadcast bias.
   %x4d = func.call @gen(%s1, %c2, %c16, %c8, %c10) : (index, index, index, index, index) -> tensor<?x?x?x?xf64>
   %w4d = func.call @gen(%s2, %c24, %c16, %c1, %c1) : (index, index, index, index, index) -> tensor<?x?x?x?xf64>
   %x4 = tensor.cast %x4d : tensor<?x?x?x?xf64> to tensor<2x16x8x10xf64>
   %w4 = tensor.cast %w4d : tensor<?x?x?x?xf64> to tensor<24x16x1x1xf64>
   %x4h = arith.truncf %x4 : tensor<2x16x8x10xf64> to tensor<2x16x8x10xf16>
   %w4h = arith.truncf %w4 : tensor<24x16x1x1xf64> to tensor<24x16x1x1xf16>
-  %k4 = func.call @conv_nchw_1x1(%x4h, %w4h) : (tensor<2x16x8x10xf16>, tensor<24x16x1x1xf16>) -> tensor<2x24x8x10xf32>
-  %r4 = func.call @ref_nchw_1x1(%x4, %w4) : (tensor<2x16x8x10xf64>, tensor<24x16x1x1xf64>) -> tensor<2x24x8x10xf64>
+  %k4 = func.call @conv_nchw_1x1(%x4h, %w4h, %b1f) : (tensor<2x16x8x10xf16>, tensor<24x16x1x1xf16>, tensor<24xf32>) -> tensor<2x24x8x10xf32>
+  %r4 = func.call @ref_nchw_1x1(%x4, %w4, %b1) : (tensor<2x16x8x10xf64>, tensor<24x16x1x1xf64>, tensor<24xf64>) -> tensor<2x24x8x10xf64>
   %k4d = tensor.cast %k4 : tensor<2x24x8x10xf32> to tensor<?x?x?x?xf32>
   %k4w = func.call @widen_f32(%k4d) : (tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf64>
   %r4d = tensor.cast %r4 : tensor<2x24x8x10xf64> to tensor<?x?x?x?xf64>

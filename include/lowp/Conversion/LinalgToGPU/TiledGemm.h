@@ -90,6 +90,13 @@ struct GemmProblem {
   /// C starts as zeros (a linalg.fill of 0 right before): the kernel does
   /// not read C, and the fill goes.
   linalg::FillOp zeroFill;
+  /// Or C starts as the values an elementwise generic right before the
+  /// contraction writes to all of it from other buffers (torch-mlir's bias
+  /// broadcast into a linear layer's or convolution's output): computed
+  /// in registers, C is not read, and the generic goes.
+  linalg::GenericOp initOp;
+  /// Whether the kernel reads C's initial values from C.
+  bool readsC() const { return !zeroFill && !initOp; }
   /// Elementwise generics applied in order to C's values.
   SmallVector<linalg::GenericOp> epilogue;
   /// Where the kernel stores: C, or the last epilogue op's output.
