@@ -250,6 +250,10 @@ static FailureOr<GemmProblem> matchConvStructure(linalg::LinalgOp op,
     whyNot = reason.str();
     return failure();
   };
+  // Pooling windows are convolutions to linalg, not products.
+  if (!hasMulAddBody(op))
+    return fail("not a multiply-accumulate convolution (acc + extf(a) * "
+                "extf(b))");
   using Layout = ConvGeometry::Layout;
   ConvGeometry g;
   DenseIntElementsAttr strides, dilations;
@@ -271,9 +275,6 @@ static FailureOr<GemmProblem> matchConvStructure(linalg::LinalgOp op,
                 "grouped, quantized, 1-D or 3-D convolutions, nor generic "
                 "ones)");
   }
-  if (!hasMulAddBody(op))
-    return fail("not a multiply-accumulate convolution (acc + extf(a) * "
-                "extf(b))");
   Value input = op.getDpsInputOperand(0)->get();
   Value filter = op.getDpsInputOperand(1)->get();
   Value output = op.getDpsInitOperand(0)->get();

@@ -120,7 +120,7 @@ func.func @dynamic_batch(%x: memref<?x32x10x10xbf16>, %w: memref<64x32x3x3xbf16>
 #fil = affine_map<(n, oh, ow, f, kh, kw, c) -> (kh, kw, c, f)>
 #out = affine_map<(n, oh, ow, f, kh, kw, c) -> (n, oh, ow, f)>
 func.func @rounded_product(%x: memref<1x10x10x16xbf16>, %w: memref<3x3x16x32xbf16>, %c: memref<1x8x8x32xf32>) {
-  // expected-remark @+1 {{no tensor-core kernel for 'linalg.generic' on sm_80: the implicit GEMM takes linalg.conv_2d_nhwc_hwcf}}
+  // expected-remark @+1 {{no tensor-core kernel for 'linalg.generic' on sm_80: not a multiply-accumulate convolution (acc + extf(a) * extf(b)); it runs on the naive kernel}}
   linalg.generic {indexing_maps = [#in, #fil, #out],
                   iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
       ins(%x, %w : memref<1x10x10x16xbf16>, memref<3x3x16x32xbf16>) outs(%c : memref<1x8x8x32xf32>) {
@@ -259,5 +259,41 @@ func.func @matmul_accumulating_init(%a: memref<64x32xbf16>, %b: memref<32x48xbf1
     linalg.yield %s : f32
   }
   linalg.matmul ins(%a, %b : memref<64x32xbf16>, memref<32x48xbf16>) outs(%c : memref<64x48xf32>)
+  return
+}
+
+// -----
+
+// A bf16 pooling window is a convolution to linalg but no product.
+// CHECK-LABEL: func.func @pooling
+// CHECK: linalg.pooling_nhwc_sum
+func.func @pooling(%x: memref<1x10x10x16xbf16>, %w: memref<3x3xbf16>, %c: memref<1x8x8x16xf32>) {
+  // expected-remark @+1 {{no tensor-core kernel for 'linalg.pooling_nhwc_sum' on sm_80: not a multiply-accumulate convolution (acc + extf(a) * extf(b)); it runs on the naive kernel}}
+  linalg.pooling_nhwc_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<1x10x10x16xbf16>, memref<3x3xbf16>) outs(%c : memref<1x8x8x16xf32>)
+  return
+}
+
+// -----
+
+// A convolution written as a generic (the exact product sum): the implicit
+// GEMM reads the named ops' layouts only.
+#in = affine_map<(n, oh, ow, f, kh, kw, c) -> (n, oh + kh, ow + kw, c)>
+#fil = affine_map<(n, oh, ow, f, kh, kw, c) -> (kh, kw, c, f)>
+#out = affine_map<(n, oh, ow, f, kh, kw, c) -> (n, oh, ow, f)>
+// CHECK-LABEL: func.func @generic_conv
+// CHECK: linalg.generic
+func.func @generic_conv(%x: memref<1x10x10x16xbf16>, %w: memref<3x3x16x32xbf16>, %c: memref<1x8x8x32xf32>) {
+  // expected-remark @+1 {{no tensor-core kernel for 'linalg.generic' on sm_80: the implicit GEMM takes linalg.conv_2d_nhwc_hwcf, conv_2d_nhwc_fhwc and conv_2d_nchw_fchw (not depthwise, grouped, quantized, 1-D or 3-D convolutions, nor generic ones); it runs on the naive kernel}}
+  linalg.generic {indexing_maps = [#in, #fil, #out],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %w : memref<1x10x10x16xbf16>, memref<3x3x16x32xbf16>) outs(%c : memref<1x8x8x32xf32>) {
+  ^bb0(%a: bf16, %b: bf16, %acc: f32):
+    %af = arith.extf %a : bf16 to f32
+    %bf = arith.extf %b : bf16 to f32
+    %p = arith.mulf %af, %bf : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
   return
 }

@@ -6,8 +6,8 @@
 // depend on the instruction:
 //
 //  * which contractions qualify (C[b][m][n] += A[b?][m][k] * B[b?][k|n][n|k]
-//    with an exact f32 product sum) and the elementwise epilogue fused
-//    after them;
+//    with an exact f32 product sum; 2-D convolutions as implicit GEMMs,
+//    ConvGeometry) and the elementwise epilogue fused after them;
 //  * the workgroup tile (grid: one workgroup per blockM x blockN tile of C,
 //    z: the batch), the staging of blockK-deep slices of A and B through
 //    shared memory / LDS (16-byte chunks, rows padded by 16 bytes, one or
