@@ -58,15 +58,11 @@ void lowp::addFloatEmulation(OpPassManager &pm,
   static constexpr Format kDecidedFormats[] = {
       Format::F16,      Format::BF16,       Format::F8E4M3FN,
       Format::F8E5M2,   Format::F8E4M3FNUZ, Format::F8E5M2FNUZ};
-  arith::ArithEmulateUnsupportedFloatsOptions emulate;
+  LowpEmulateNarrowArithmeticOptions emulate;
   for (Format format : kDecidedFormats)
     if (isEmulated(format))
-      emulate.sourceTypeStrs.push_back(stringifyFormat(format).str());
-  emulate.targetTypeStr = "f32";
-  pm.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
-  math::MathExtendToSupportedTypesOptions extend;
-  extend.targetTypeStr = "f32";
-  pm.addPass(math::createMathExtendToSupportedTypes(extend));
+      emulate.formats.push_back(stringifyFormat(format).str());
+  pm.addPass(createLowpEmulateNarrowArithmetic(emulate));
 }
 
 void lowp::addCPUToLLVMFinalization(OpPassManager &pm) {

@@ -30,9 +30,9 @@ void addLowpToBufferizableTensors(OpPassManager &pm);
 void addBufferization(OpPassManager &pm);
 
 /// Arithmetic in the formats lowp decides (f16, bf16, the FP8 formats) for
-/// which `isEmulated` holds runs in f32 between an extf and a truncf
-/// (arith-emulate-unsupported-floats, math-extend-to-supported-types), on
-/// the ops `pm` runs on.
+/// which `isEmulated` holds runs in f32 between an extf and a truncf, and
+/// math functions on narrow floats in f32, rounded after every op as the IR
+/// states (lowp-emulate-narrow-arithmetic), on the ops `pm` runs on.
 void addFloatEmulation(OpPassManager &pm,
                        function_ref<bool(Format)> isEmulated);
 

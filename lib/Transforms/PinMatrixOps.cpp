@@ -46,24 +46,33 @@ struct PinMatrixOpsPass : lowp::impl::LowpPinMatrixOpsBase<PinMatrixOpsPass> {
       if (!isMatrixOp(op))
         return WalkResult::advance();
       if (list) {
-        // The elements its float inputs carry (0 when a shape is dynamic):
-        // what a search weighs when it keeps the op wide.
+        // The elements its float inputs carry (0 when a shape is dynamic),
+        // and their types: what a search weighs when it keeps the op wide.
         int64_t elements = 0;
-        unsigned inputs = 0;
+        SmallVector<std::pair<int64_t, Type>, 2> inputs;
         for (Value operand : op->getOperands()) {
           auto shaped = dyn_cast<ShapedType>(operand.getType());
           if (!shaped || !isa<FloatType>(shaped.getElementType()) ||
-              inputs == 2)
+              inputs.size() == 2)
             continue;
-          ++inputs;
+          int64_t count =
+              shaped.hasStaticShape() ? shaped.getNumElements() : 0;
+          inputs.push_back({count, shaped.getElementType()});
           if (shaped.hasStaticShape() && elements >= 0)
-            elements += shaped.getNumElements();
+            elements += count;
           else
             elements = -1;
         }
-        op->emitRemark() << "matrix op #" << index << ": " << op->getName()
-                         << ", " << std::max<int64_t>(elements, 0)
-                         << " input elements";
+        InFlightDiagnostic remark = op->emitRemark();
+        remark << "matrix op #" << index << ": " << op->getName() << ", "
+               << std::max<int64_t>(elements, 0) << " input elements (";
+        std::string types; // Unquoted: "32 x bf16, 64 x bf16".
+        llvm::raw_string_ostream os(types);
+        llvm::interleaveComma(inputs, os, [&](const auto &input) {
+          os << input.first << " x " << input.second;
+        });
+        remark << types;
+        remark << ")";
       }
       if (wanted.contains(index))
         LowpDialect::PrecisionAttrHelper(op->getContext())

@@ -24,7 +24,16 @@ pinned set. With k ops that cannot go low among G matrix ops the search
 evaluates about 2 k log2(G) candidates per policy: on a 12-layer
 transformer (96 matrix ops) with one sensitive layer, ~15 candidates of
 one compile + one run each (bench/tune/tune_transformer.py prints the
-figures).
+figures). The two halves of every split are independent and run at the
+same time (``jobs``, default: every core).
+
+Candidates execute through a plain loop lowering of the decided module
+(linalg to loops, every op in the formats the decision chose: bf16 and f16
+ops rounded after each op, FP8 conversions as exact integer code, f32
+accumulation), which compiles in a fraction of the time of the x86 kernels
+and gives the decision's numbers, not one chip's kernels'. ``lowering="x86"``
+runs ``lowp-pipeline-x86`` instead; a model the loop lowering cannot take
+falls back to it (the summary says so).
 
 Error: max |y - y_ref| / max |y_ref| over every output element (the
 reference is the f32 model through the same lowering, or ``expected``);
@@ -37,6 +46,7 @@ import os
 import re
 import subprocess
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, List, Optional, Sequence
@@ -45,6 +55,23 @@ import numpy as np
 
 LLVM_LIB = "/usr/lib/llvm-22/lib"
 MLIR_RUNNER = "/usr/lib/llvm-22/bin/mlir-runner"
+
+#: The evaluation lowering: loops over the decided module's own ops. bf16
+#: and f16 arithmetic is rounded after every op (LLVM promotes each op);
+#: FP8 arithmetic likewise (lowp-emulate-narrow-arithmetic); conversions
+#: LLVM cannot do on a CPU (f32 <-> FP8, bf16 without AVX512_BF16) become
+#: exact integer code, whatever the decision's target (target=avx2).
+LOOP_LOWERING = ",".join([
+    "func.func(convert-elementwise-to-linalg)",
+    "convert-lowp-to-linalg",
+    "one-shot-bufferize{bufferize-function-boundaries}",
+    "convert-linalg-to-loops",
+    "lowp-emulate-narrow-arithmetic{formats=f8E4M3FN,f8E5M2,f8E4M3FNUZ,"
+    "f8E5M2FNUZ}",
+    "lowp-expand-float-conversions{target=avx2}",
+    "expand-strided-metadata", "lower-affine", "convert-scf-to-cf",
+    "convert-math-to-llvm", "convert-math-to-libm", "convert-to-llvm",
+    "reconcile-unrealized-casts", "lowp-strip-attributes"])
 
 
 class TuneError(Exception):
@@ -63,6 +90,8 @@ class Candidate:
     low_matrix_ops: int  #: matrix ops not pinned
     seconds: float  #: compile + run
     within_tolerance: bool
+    #: matrix ops kept at the 16-bit format by the FP8 policy (not FP8)
+    pinned16: List[int] = field(default_factory=list)
 
 
 @dataclass
@@ -79,12 +108,14 @@ class TuneResult:
 
     def table(self) -> str:
         """The candidates as a Markdown table."""
-        rows = ["| policy | pinned f32 | error | matrix input bytes saved | "
-                "tensor bytes saved | low matrix ops | within | s |",
-                "|---|---|---|---|---|---|---|---|"]
+        rows = ["| policy | pinned f32 | kept 16-bit | error | matrix input "
+                "bytes saved | tensor bytes saved | low matrix ops | within "
+                "| s |",
+                "|---|---|---|---|---|---|---|---|---|"]
         for c in self.candidates:
-            rows.append("| %s | %s | %.3g | %d | %d | %d | %s | %.1f |" % (
-                c.policy, ",".join(map(str, c.pinned)) or "-", c.error,
+            rows.append("| %s | %s | %s | %.3g | %d | %d | %d | %s | %.1f |" % (
+                c.policy, format_ops(c.pinned), format_ops(c.pinned16),
+                c.error,
                 c.low_input_bytes, c.bytes_saved, c.low_matrix_ops,
                 "yes" if c.within_tolerance else "no", c.seconds))
         return "\n".join(rows)
@@ -241,6 +272,43 @@ def _parse_outputs(out: str, res_shapes) -> List[np.ndarray]:
 # The search
 # --------------------------------------------------------------------------
 
+_BYTES = {"f32": 4, "tf32": 4, "f16": 2, "bf16": 2, "f8E4M3FN": 1,
+          "f8E5M2": 1, "f8E4M3FNUZ": 1, "f8E5M2FNUZ": 1}
+
+
+def _matrix_input_bytes_saved(decided: str, fp_compile, CompileError) -> int:
+    """Bytes the matrix ops' inputs of a decided module save against f32:
+    each input's elements times (4 - its element type's bytes), from
+    lowp-pin-matrix-ops{list=true}'s remarks."""
+    try:
+        listed = fp_compile(decided, "lowp-pin-matrix-ops{list=true}")
+    except CompileError as e:
+        raise TuneError(f"the decided module does not list its matrix ops:"
+                        f"\n{e}") from None
+    saved = 0
+    for d in listed.diagnostics:
+        m = re.search(r"remark: matrix op #\d+: .*, \d+ input elements "
+                      r"\(([^)]*)\)", d)
+        if not m:
+            continue
+        for part in m.group(1).split(", "):
+            n, _, elem = part.partition(" x ")
+            saved += int(n) * (4 - _BYTES.get(elem.strip(), 4))
+    return saved
+
+
+def format_ops(ops: Sequence[int]) -> str:
+    """Matrix-op numbers as runs: [0, 1, 2, 5, 7, 8] -> "0-2,5,7-8"."""
+    runs: List[List[int]] = []
+    for i in sorted(ops):
+        if runs and i == runs[-1][1] + 1:
+            runs[-1][1] = i
+        else:
+            runs.append([i, i])
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs) \
+        or "-"
+
+
 def _error(outputs, reference) -> float:
     peak = max(float(np.max(np.abs(r))) if r.size else 0.0 for r in reference)
     worst = 0.0
@@ -257,6 +325,7 @@ def tune(ir: str, target: str, inputs, tolerance: float, *,
          expected=None, entry: Optional[str] = None,
          policies: Optional[Sequence[str]] = None, cpu: str = "avx2",
          max_candidates: int = 64, group: Optional[int] = None,
+         lowering: str = "loops", jobs: Optional[int] = None,
          log=None) -> TuneResult:
     """Searches for the decision with the most low-precision bytes whose
     error on ``inputs`` stays within ``tolerance``.
@@ -267,9 +336,14 @@ def tune(ir: str, target: str, inputs, tolerance: float, *,
     batch); default: the f32 model's outputs through the same lowering.
     ``policies``: the decision policies to try (default: ``fp8`` where the
     target has FP8, then ``auto``, the target's 16-bit format).
-    ``cpu``: the x86 lowering that executes candidates (``avx2`` runs on
-    every x86-64 host). ``max_candidates`` bounds the compiles and runs; a
-    search stopped by it keeps the best decision found and says so.
+    ``lowering``: how candidates execute: ``loops`` (default: the decided
+    module's ops as loops, rounded as the IR states; quick to compile) or
+    ``x86`` (``lowp-pipeline-x86{target=cpu}``: the CPU kernels; ``cpu``
+    ``avx2`` runs on every x86-64 host). A model the loop lowering cannot
+    take is run through ``x86`` (the summary says so). ``jobs``: candidates
+    compiled and run at the same time (default: the cores this process may
+    use). ``max_candidates`` bounds the compiles and runs; a search stopped
+    by it keeps the best decision found and says so.
     ``group``: the finest unit of the search, runs of that many consecutive
     matrix ops kept low or pinned together (default: a sixteenth of the
     matrix ops, at least 1; 6 for a 12-layer transformer's 96), which bounds
@@ -281,6 +355,13 @@ def tune(ir: str, target: str, inputs, tolerance: float, *,
     from . import CompileError, DecisionReport, compile as fp_compile
     from . import target as lookup_target
 
+    if lowering not in ("loops", "x86"):
+        raise TuneError(f"lowering must be 'loops' or 'x86', got {lowering!r}")
+    if jobs is None:
+        jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
+            else (os.cpu_count() or 1)
+    if not isinstance(jobs, int) or jobs < 1:
+        raise TuneError(f"jobs must be a positive integer, got {jobs!r}")
     if not (isinstance(tolerance, (int, float)) and np.isfinite(tolerance)
             and tolerance > 0):
         raise TuneError(f"tolerance must be a positive finite number, got "
@@ -314,17 +395,22 @@ def tune(ir: str, target: str, inputs, tolerance: float, *,
     runner_libs = ",".join(os.path.join(LLVM_LIB, lib) for lib in [
         "libmlir_c_runner_utils.so", "libmlir_runner_utils.so"])
 
-    def run(decided: str, what: str) -> List[List[np.ndarray]]:
+    pipelines = {"loops": LOOP_LOWERING,
+                 "x86": f"lowp-pipeline-x86{{target={cpu}}}"}
+    used = [lowering]  # the lowering candidates run through
+
+    def run(decided: str, what: str,
+            how: Optional[str] = None) -> List[List[np.ndarray]]:
+        how = how or used[0]
         results = []
         for batch in batches:
             program = _append_to_module(
                 decided, _harness(name, arg_shapes, res_shapes, batch))
             try:
-                llvm = fp_compile(program,
-                                  f"lowp-pipeline-x86{{target={cpu}}}").ir
+                llvm = fp_compile(program, pipelines[how]).ir
             except CompileError as e:
-                raise TuneError(f"{what} does not lower for the CPU:\n{e}") \
-                    from None
+                raise TuneError(f"{what} does not lower for the CPU "
+                                f"({how}):\n{e}") from None
             # mlir-runner does not load the lowp dialect: drop its module
             # attributes (the lowering has consumed them).
             llvm = re.sub(r"lowp\.target = #lowp\.target<\"[\w-]+\">,?\s*", "",
@@ -344,13 +430,12 @@ def tune(ir: str, target: str, inputs, tolerance: float, *,
         listed = fp_compile(ir, "lowp-pin-matrix-ops{list=true}")
     except CompileError as e:
         raise TuneError(f"the model does not parse:\n{e}") from None
-    matrix_ops, op_elements = [], []
+    matrix_ops = []
     for d in listed.diagnostics:
-        m = re.search(r"remark: matrix op #\d+: (.*), (\d+) input elements",
+        m = re.search(r"remark: matrix op #\d+: (.*?), \d+ input elements",
                       d)
         if m:
             matrix_ops.append(f"{m.group(1)} at {d.split(': remark')[0]}")
-            op_elements.append(int(m.group(2)))
     count = len(matrix_ops)
     if group is not None and (not isinstance(group, int) or group < 1):
         raise TuneError(f"group must be a positive integer, got {group!r}")
@@ -358,10 +443,26 @@ def tune(ir: str, target: str, inputs, tolerance: float, *,
 
     # The reference.
     t0 = time.perf_counter()
+    fallback = ""
     try:
         f32_outputs = run(ir, "the f32 model")
     except TuneError as e:
-        raise TuneError(f"the f32 model does not run: {e}") from None
+        if lowering != "loops":
+            raise TuneError(f"the f32 model does not run: {e}") from None
+        # Front-end IR the loop lowering does not take (ml_program globals,
+        # dense_resource blobs, ...): the x86 pipeline prepares it.
+        lines = str(e).splitlines()
+        first_line = next((l.strip() for l in lines if "error:" in l),
+                          lines[0])
+        try:
+            f32_outputs = run(ir, "the f32 model", "x86")
+        except TuneError as e2:
+            raise TuneError(f"the f32 model does not run: {e2}") from None
+        used[0] = "x86"
+        fallback = (f"candidates ran through lowp-pipeline-x86: the loop "
+                    f"lowering failed ({first_line})")
+        if log:
+            log(fallback)
     for outs in f32_outputs:
         for i, y in enumerate(outs):
             if not np.all(np.isfinite(y)):
@@ -398,30 +499,64 @@ def tune(ir: str, target: str, inputs, tolerance: float, *,
         reference = f32_outputs
     f32_seconds = time.perf_counter() - t0
 
+    sixteen = chip.preferred16 or ""
+    has_fp8 = chip.fp8_flavor not in ("none", "")
     if policies is None:
-        policies = (["fp8"] if chip.fp8_flavor not in ("none", "") else []) \
-            + ["auto"]
+        # The 16-bit policy first: the ops it must keep f32 stay f32 under
+        # FP8 too, and the FP8 search keeps the others it cannot take at the
+        # 16-bit format rather than f32 (Transformer Engine's bf16 layers).
+        policies = ["auto"] + (["fp8"] if has_fp8 else [])
     candidates: List[Candidate] = []
-    decided_ir: Dict[tuple, str] = {}
+    decided_ir: Dict[tuple, tuple] = {}
     memo: Dict[tuple, Candidate] = {}
     all_ops = frozenset(range(count))
+    # Candidates run on `jobs` threads: the compiles release the GIL and the
+    # JIT runs in its own process. One lock guards the tables; a key being
+    # evaluated is waited for, not evaluated twice.
+    lock = threading.Lock()
+    in_flight: Dict[tuple, threading.Event] = {}
+    slots = threading.Semaphore(jobs)
 
-    def evaluate(policy: str, pinned: FrozenSet[int]) -> Candidate:
-        key = (policy, pinned)
-        if key in memo:
-            return memo[key]
+    def evaluate(policy: str, pin16: FrozenSet[int],
+                 pin32: FrozenSet[int]) -> Candidate:
+        key = (policy, pin16, pin32)
+        with lock:
+            if key in memo:
+                return memo[key]
+            waiting = in_flight.get(key)
+            if waiting is None:
+                in_flight[key] = threading.Event()
+        if waiting is not None:
+            waiting.wait()
+            with lock:
+                if key in memo:
+                    return memo[key]
+            raise TuneError("a candidate failed on another thread")
+        try:
+            with slots:
+                return _evaluate(policy, pin16, pin32, key)
+        finally:
+            in_flight[key].set()
+
+    def _evaluate(policy: str, pin16: FrozenSet[int], pin32: FrozenSet[int],
+                  key) -> Candidate:
         t = time.perf_counter()
         steps = []
-        if pinned:
-            steps.append("lowp-pin-matrix-ops{ops=%s}" %
-                         ",".join(map(str, sorted(pinned))))
+        for ops, precision in ((pin32, "f32"), (pin16, sixteen)):
+            if ops:
+                steps.append("lowp-pin-matrix-ops{ops=%s precision=%s}" % (
+                    ",".join(map(str, sorted(ops))), precision))
         with tempfile.TemporaryDirectory(prefix="fpopt-tune-") as tmp:
             report = os.path.join(tmp, "report.json")
+            # The pipeline a user reruns has no report path (a temporary
+            # file here).
+            pipeline = ",".join(steps + [
+                f"lowp-auto-mixed-precision{{target={target} "
+                f"policy={policy}}}"])
             steps.append(f'lowp-auto-mixed-precision{{target={target} '
                          f'policy={policy} report="{report}"}}')
-            pipeline = ",".join(steps)
             try:
-                decided = fp_compile(ir, pipeline).ir
+                decided = fp_compile(ir, ",".join(steps)).ir
             except CompileError as e:
                 raise TuneError(f"the decision pipeline fails on the model:"
                                 f"\n{e}") from None
@@ -429,63 +564,105 @@ def tune(ir: str, target: str, inputs, tolerance: float, *,
                 saved = DecisionReport.from_json(f.read()).bytes_saved
         outs = run(decided, f"the decision {pipeline}")
         err = max(_error(o, r) for o, r in zip(outs, reference))
-        # Bytes a low matrix input saves per element: 3 for FP8, 2 for the
-        # 16-bit formats (the report's `low`).
-        per_element = 3 if policy == "fp8" else 2
-        low_bytes = per_element * sum(
-            n for i, n in enumerate(op_elements) if i not in pinned)
-        c = Candidate(policy, sorted(pinned), err, saved, low_bytes,
-                      count - len(pinned), time.perf_counter() - t,
-                      err <= tolerance)
-        memo[key] = c
-        decided_ir[key] = (decided, pipeline)
-        candidates.append(c)
+        # Bytes the decided module's matrix inputs save against f32, from
+        # the element types the decision gave them.
+        low_bytes = _matrix_input_bytes_saved(decided, fp_compile,
+                                              CompileError)
+        c = Candidate(policy, sorted(pin32), err, saved, low_bytes,
+                      count - len(pin32) - len(pin16),
+                      time.perf_counter() - t, err <= tolerance,
+                      sorted(pin16))
+        with lock:
+            memo[key] = c
+            decided_ir[key] = (decided, pipeline)
+            candidates.append(c)
         if log:
-            log(f"{policy} pinned={sorted(pinned)} error={err:.3g} "
+            extra = f" kept16={format_ops(pin16)}" if pin16 else ""
+            log(f"{policy} pinned={format_ops(pin32)}{extra} error={err:.3g} "
                 f"bytes_saved={saved} ({c.seconds:.1f} s)")
         return c
 
     stopped = []
 
-    def low_set(policy: str, low: List[int]) -> List[int]:
-        """A subset of `low` that can be low together (everything else
-        pinned), by halving."""
-        if not low:
-            return []
-        if len(memo) >= max_candidates:
-            stopped.append(policy)
-            return []
-        if evaluate(policy, all_ops - frozenset(low)).within_tolerance:
-            return low
-        if len(low) <= unit:
-            return []
-        # Halves on unit boundaries: both are non-empty.
-        half = ((len(low) + unit - 1) // unit // 2) * unit
-        a, b = low_set(policy, low[:half]), low_set(policy, low[half:])
-        if a and b:
-            if evaluate(policy, all_ops - frozenset(a + b)).within_tolerance:
-                return a + b
-            ca = memo[(policy, all_ops - frozenset(a))]
-            cb = memo[(policy, all_ops - frozenset(b))]
-            return a if ca.low_input_bytes >= cb.low_input_bytes else b
-        return a or b
+    def in_parallel(first, second):
+        """first() and second() at the same time (when jobs > 1)."""
+        if jobs == 1:
+            return first(), second()
+        box: Dict[str, object] = {}
+
+        def other():
+            try:
+                box["value"] = second()
+            except BaseException as e:  # re-raised on the calling thread
+                box["error"] = e
+        thread = threading.Thread(target=other)
+        thread.start()
+        try:
+            a = first()
+        finally:
+            thread.join()
+        if "error" in box:
+            raise box["error"]
+        return a, box["value"]
+
+    def search(policy: str, universe: List[int], wide: FrozenSet[int],
+               fallback16: bool) -> Optional[Candidate]:
+        """The candidate of `policy` with the largest low subset of
+        `universe` within the tolerance; `wide` stays f32, the rest of
+        `universe` at f32 or (fallback16) at the 16-bit format."""
+        def pins(low: List[int]):
+            rest = frozenset(universe) - frozenset(low)
+            return (rest, wide) if fallback16 else (frozenset(), wide | rest)
+
+        def candidate(low: List[int]) -> Candidate:
+            return evaluate(policy, *pins(low))
+
+        def low_set(low: List[int]) -> List[int]:
+            """A subset of `low` that can be low together, by halving."""
+            if not low:
+                return []
+            with lock:
+                full = len(memo) >= max_candidates
+            if full:
+                stopped.append(policy)
+                return []
+            if candidate(low).within_tolerance:
+                return low
+            if len(low) <= unit:
+                return []
+            # Halves on unit boundaries: both are non-empty. They are
+            # independent: the second runs on its own thread.
+            half = ((len(low) + unit - 1) // unit // 2) * unit
+            a, b = in_parallel(lambda: low_set(low[:half]),
+                               lambda: low_set(low[half:]))
+            if a and b:
+                if candidate(a + b).within_tolerance:
+                    return a + b
+                ca, cb = candidate(a), candidate(b)
+                return a if ca.low_input_bytes >= cb.low_input_bytes else b
+            return a or b
+
+        base = candidate(universe)
+        if base.within_tolerance:
+            return base
+        low = low_set(universe)
+        return candidate(low) if low else None
 
     best: Optional[Candidate] = None
+    wide = frozenset()  # what the 16-bit policy must keep f32
     for policy in policies:
-        base = evaluate(policy, frozenset())
-        if base.within_tolerance:
-            chosen = base
-        else:
-            low = low_set(policy, list(range(count)))
-            chosen = memo[(policy, all_ops - frozenset(low))] if low else None
+        fallback16 = policy == "fp8" and bool(sixteen) and "auto" in policies
+        universe = sorted(all_ops - wide) if fallback16 else list(range(count))
+        chosen = search(policy, universe, wide if fallback16 else frozenset(),
+                        fallback16) if universe else None
+        if policy == "auto":
+            wide = frozenset(chosen.pinned) if chosen else all_ops
         if chosen and chosen.within_tolerance and \
-                chosen.low_matrix_ops > 0 and (
+                chosen.low_matrix_ops + len(chosen.pinned16) > 0 and (
                     best is None or (chosen.low_input_bytes,
                                      chosen.bytes_saved) >
                     (best.low_input_bytes, best.bytes_saved)):
             best = chosen
-        if best is not None and best is base and policy == policies[0]:
-            break  # the most aggressive policy fits as it is
 
     if best is None:
         # Nothing low fits: the answer is the f32 model, said loudly.
@@ -499,14 +676,21 @@ def tune(ir: str, target: str, inputs, tolerance: float, *,
                           f" tried is within tolerance {tolerance:.3g} "
                           f"(smallest error "
                           f"{min(c.error for c in candidates[:-1]):.3g}); "
-                          f"the model stays f32")
-    decided, pipeline = decided_ir[(best.policy, frozenset(best.pinned))]
+                          f"the model stays f32"
+                          + (f"; {fallback}" if fallback else ""))
+    decided, pipeline = decided_ir[(best.policy, frozenset(best.pinned16),
+                                    frozenset(best.pinned))]
+    kept16 = (f", {len(best.pinned16)} kept at {sixteen} instead of FP8"
+              if best.pinned16 else "")
     summary = (f"policy {best.policy}, {len(best.pinned)} of {count} matrix "
-               f"ops pinned to f32, error {best.error:.3g} <= {tolerance:.3g},"
+               f"ops pinned to f32{kept16}, error {best.error:.3g} <= "
+               f"{tolerance:.3g},"
                f" {best.low_input_bytes} matrix-input bytes saved; "
                f"{len(candidates)} candidates")
     if stopped:
         summary += (f"; the search stopped at max_candidates="
                     f"{max_candidates} (policy {stopped[0]})")
+    if fallback:
+        summary += "; " + fallback
     return TuneResult(decided, pipeline, best, candidates, matrix_ops, False,
                       summary)

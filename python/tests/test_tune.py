@@ -56,7 +56,9 @@ def test_keeps_exactly_the_layer_that_needs_f32_range():
     assert first.pinned == [] and first.error == float("inf")
     # Every candidate is reported with its error and bytes.
     assert all(c.low_input_bytes >= 0 for c in result.candidates)
-    assert "lowp-pin-matrix-ops{ops=1}" in result.pipeline
+    assert result.pipeline == ("lowp-pin-matrix-ops{ops=1 precision=f32},"
+                               "lowp-auto-mixed-precision{target=sm_75 "
+                               "policy=auto}")
     # The decided module: matrix op #1 on f32 inputs, the others on f16.
     assert result.ir.count("tensor<4x8xf16>, tensor<8x8xf16>") == 1
     assert "lowp.precision = f32" in result.ir
@@ -153,3 +155,92 @@ def test_command_line(tmp_path):
          "--tolerance", "2e-2"], capture_output=True, text=True, env=env)
     assert p.returncode == 1
     assert "takes 4 arguments, got 3" in p.stderr
+
+
+def test_lowerings_and_threads_agree():
+    # The loop lowering (default) and the x86 kernels measure the same
+    # decisions; one job and two find the same answer.
+    loops = fpopt.tune(MLP, "sm_75", _inputs(), tolerance=2e-2, jobs=2)
+    serial = fpopt.tune(MLP, "sm_75", _inputs(), tolerance=2e-2, jobs=1)
+    x86 = fpopt.tune(MLP, "sm_75", _inputs(), tolerance=2e-2, lowering="x86")
+    for r in (loops, serial, x86):
+        assert r.chosen.pinned == [1], r.table()
+        assert "lowering failed" not in r.summary
+    assert sorted(map(tuple, (c.pinned for c in loops.candidates))) == \
+        sorted(map(tuple, (c.pinned for c in serial.candidates)))
+    # Summation order aside, the same numbers: f32 accumulation of the same
+    # rounded inputs.
+    assert abs(loops.chosen.error - x86.chosen.error) <= \
+        1e-3 * max(loops.chosen.error, 1e-6)
+    with pytest.raises(fpopt.TuneError, match="lowering must be"):
+        fpopt.tune(MLP, "sm_75", _inputs(), tolerance=2e-2, lowering="gpu")
+    with pytest.raises(fpopt.TuneError, match="jobs must be"):
+        fpopt.tune(MLP, "sm_75", _inputs(), tolerance=2e-2, jobs=0)
+
+
+GLOBAL_WEIGHT = """
+module {
+  ml_program.global private @w2(dense<0.5> : tensor<8x8xf32>) : tensor<8x8xf32>
+  func.func @mlp(%x: tensor<4x8xf32>, %w1: tensor<8x8xf32>) -> tensor<4x8xf32> {
+    %zero = arith.constant 0.0 : f32
+    %w2 = ml_program.global_load_const @w2 : tensor<8x8xf32>
+    %e = tensor.empty() : tensor<4x8xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+    %h = linalg.matmul ins(%x, %w1 : tensor<4x8xf32>, tensor<8x8xf32>) outs(%f : tensor<4x8xf32>) -> tensor<4x8xf32>
+    %g = linalg.matmul ins(%h, %w2 : tensor<4x8xf32>, tensor<8x8xf32>) outs(%f : tensor<4x8xf32>) -> tensor<4x8xf32>
+    return %g : tensor<4x8xf32>
+  }
+}
+"""
+
+
+def test_front_end_ir_the_loop_lowering_cannot_take_runs_on_x86():
+    # ml_program globals need the x86 pipeline's input preparation: the
+    # search still runs, through lowp-pipeline-x86, and says so.
+    rng = np.random.default_rng(0)
+    inputs = [rng.uniform(-1, 1, (4, 8)).astype(np.float32),
+              rng.uniform(-1, 1, (8, 8)).astype(np.float32)]
+    result = fpopt.tune(GLOBAL_WEIGHT, "sm_75", inputs, tolerance=2e-2)
+    assert not result.all_f32
+    assert "candidates ran through lowp-pipeline-x86" in result.summary
+    assert "error:" in result.summary  # the loop lowering's own message
+
+
+# Two branches summed: branch a carries the output, branch b a thousandth
+# of it. FP8's rounding (~2-6% per element) is visible in a but not in b;
+# bf16's (~0.4%) in neither.
+TWO_BRANCHES = """
+func.func @two_branches(%x: tensor<8x16xf32>, %wa: tensor<16x8xf32>,
+                        %wb: tensor<16x8xf32>) -> tensor<8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %a = linalg.matmul ins(%x, %wa : tensor<8x16xf32>, tensor<16x8xf32>) outs(%f : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %b = linalg.matmul ins(%x, %wb : tensor<8x16xf32>, tensor<16x8xf32>) outs(%f : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %y = linalg.add ins(%a, %b : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %y : tensor<8x8xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_fp8_where_it_fits_bf16_where_it_does_not(seed):
+    rng = np.random.default_rng(seed)
+    x = rng.uniform(-1, 1, (8, 16))
+    wa = rng.uniform(-1, 1, (16, 8))
+    wb = rng.uniform(-1, 1, (16, 8)) * 1e-3
+    inputs = [a.astype(np.float32) for a in (x, wa, wb)]
+    result = fpopt.tune(TWO_BRANCHES, "sm_90", inputs, tolerance=5e-3)
+    # FP8 everywhere fails (branch a), bf16 everywhere fits; the answer is
+    # FP8 for branch b with branch a at bf16, not f32.
+    assert result.chosen.policy == "fp8", result.table()
+    assert result.chosen.pinned == [] and result.chosen.pinned16 == [0]
+    # Bytes from the decided types: op #0's 256 input elements at bf16 (2
+    # bytes saved each), op #1's at FP8 (3 each).
+    assert result.chosen.low_input_bytes == 2 * 256 + 3 * 256
+    assert "1 kept at bf16 instead of FP8" in result.summary
+    assert "precision=bf16" in result.pipeline
+    assert "tensor<8x16xf8E4M3FN>" in result.ir
+    fp8_everywhere = [c for c in result.candidates
+                      if c.policy == "fp8" and not c.pinned16]
+    assert fp8_everywhere and not fp8_everywhere[0].within_tolerance

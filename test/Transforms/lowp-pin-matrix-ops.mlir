@@ -17,9 +17,16 @@
 // BF16-LABEL: func @numbered
 // BF16-NOT: lowp.precision = f32
 // BF16: attrs = {lowp.precision = bf16}
-// LIST: remark: matrix op #0: linalg.matmul, 96 input elements
-// LIST: remark: matrix op #1: linalg.generic, 96 input elements
-// LIST: remark: matrix op #2: linalg.conv_2d_nhwc_hwcf, 144 input elements
+// LIST: remark: matrix op #0: linalg.matmul, 96 input elements (32 x f32, 64 x f32)
+// LIST: remark: matrix op #1: linalg.generic, 96 input elements (32 x f32, 64 x f32)
+// LIST: remark: matrix op #2: linalg.conv_2d_nhwc_hwcf, 144 input elements (72 x f32, 72 x f32)
+// A decided module lists the types the decision gave each input (what
+// fpopt.tune counts bytes by).
+// RUN: fp-opt %s -lowp-pin-matrix-ops="ops=1" --lowp-auto-mixed-precision="target=sm_90" \
+// RUN:   | fp-opt -lowp-pin-matrix-ops="list=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TYPES
+// TYPES: remark: matrix op #0: linalg.matmul, 96 input elements (32 x bf16, 64 x bf16)
+// TYPES: remark: matrix op #1: linalg.generic, 96 input elements (32 x f32, 64 x f32)
+// TYPES: remark: matrix op #2: linalg.conv_2d_nhwc_hwcf, 144 input elements (72 x bf16, 72 x bf16)
 // The pinned contraction keeps f32 inputs; the others get bf16.
 // DECIDED-LABEL: func @numbered
 // DECIDED: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xbf16>, tensor<8x8xbf16>)

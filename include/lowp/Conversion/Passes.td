@@ -96,6 +96,54 @@ def LowpExpandFloatConversions : Pass<"lowp-expand-float-conversions"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def LowpEmulateNarrowArithmetic : Pass<"lowp-emulate-narrow-arithmetic"> {
+  let summary = "Narrow-float arithmetic in f32, rounded after every op";
+  let description = [{
+    Arithmetic on formats a chip cannot compute in (FP8 everywhere, bf16 on
+    AVX2) runs in f32 between an `arith.extf` and an `arith.truncf`, as
+    upstream's `arith-emulate-unsupported-floats` does (its patterns do the
+    rewrite). Upstream marks the casts it inserts `fastmath<contract>`, and
+    `arith.extf`'s folder removes an `extf(truncf(x))` pair whose casts are
+    both `contract`: after canonicalization a chain of bf16 ops is computed
+    in f32 and rounded once at its end. That is excess precision: the result
+    differs from what the IR states and from a chip with the arithmetic (or
+    with conversions only, where LLVM rounds after every op), so the same
+    decided module gives different numbers on AVX2 and on AVX512_BF16, and
+    an error measured on one does not hold on the other.
+
+    Math functions (`math.tanh`, `math.exp`, ...) on any float narrower than
+    f32 are computed in f32 the same way (`math-extend-to-supported-types`:
+    libm and `lowp-approximate-math` are f32 code), with the same flags.
+
+    This pass keeps the rounding the IR states: the casts it inserts carry
+    no `contract` (casts that were in the input are left as they were).
+    `excess-precision=true` keeps upstream's flags (one rounding per chain:
+    faster, more accurate than the IR says, target-dependent).
+
+    ```mlir
+    %a = arith.mulf %x, %x : bf16
+    %b = arith.mulf %a, %x : bf16
+    // becomes (after canonicalization; with excess-precision=true the
+    // truncf/extf pair in the middle folds away)
+    %0 = arith.extf %x : bf16 to f32
+    %1 = arith.mulf %0, %0 : f32
+    %2 = arith.truncf %1 : f32 to bf16
+    %3 = arith.extf %2 : bf16 to f32
+    %4 = arith.mulf %3, %0 : f32
+    %b = arith.truncf %4 : f32 to bf16
+    ```
+  }];
+  let options = [
+    ListOption<"formats", "formats", "std::string",
+               "Float types computed in f32 (e.g. bf16,f8E4M3FN)">,
+    Option<"excessPrecision", "excess-precision", "bool", /*default=*/"false",
+           "Let canonicalization drop the rounding between chained ops">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def LowpNarrowFloatMovesAsIntegers
     : Pass<"lowp-narrow-float-moves-as-integers"> {
   let summary = "Moves of narrow float vector lanes move integers instead";

@@ -162,7 +162,26 @@ mlir::lowp::gpu_gemm::selectTableTiling(
                      : " (its " + instruction + " takes " + formats + ")"));
   }
   int64_t chunk = chunkElements(aType);
-  if (p.n % chunk || p.k % chunk)
+  if (p.conv && p.conv->nchw() && p.conv->im2col) {
+    // B is gathered element by element (any number of output pixels, in
+    // pairs: the epilogue stores two adjacent columns); A, the filter, is
+    // staged in 16-byte rows.
+    if (p.k % chunk || p.n % 2)
+      return fail("C*KH*KW (" + Twine(p.k) + ") must be a multiple of " +
+                  Twine(chunk) + " (16-byte rows of the filter) and OH*OW (" +
+                  Twine(p.n) + " output pixels) even");
+  } else if (p.conv && (p.n % chunk || p.k % chunk)) {
+    // The same rule, in the convolution's terms.
+    const ConvGeometry &g = *p.conv;
+    if (g.nchw())
+      return fail("OH*OW (" + Twine(p.n) + " output pixels) and C*KH*KW (" +
+                  Twine(p.k) + ") must be multiples of " + Twine(chunk) +
+                  " (16-byte rows of the implicit GEMM)");
+    return fail("F (" + Twine(p.n) + " filters) and KH*KW*C (" + Twine(p.k) +
+                ") must be multiples of " + Twine(chunk) +
+                " (16-byte rows of the implicit GEMM)");
+  }
+  if (!p.conv && (p.n % chunk || p.k % chunk))
     return fail("N (" + Twine(p.n) + ") and K (" + Twine(p.k) +
                 ") must be multiples of " + Twine(chunk) + " (16-byte rows)");
   if (!backend.acceptsProblem(p, *aTiling, whyNot))
@@ -221,6 +240,115 @@ bool mlir::lowp::gpu_gemm::hasLowPrecisionOperands(linalg::LinalgOp op) {
   return false;
 }
 
+/// The implicit GEMM of a 2-D convolution (ConvGeometry), or why it has
+/// none: the layouts the staging can address, static row-major buffers, an
+/// exact f32 product sum, and channel / filter counts in whole 16-byte
+/// chunks where a chunk must be contiguous.
+static FailureOr<GemmProblem> matchConvStructure(linalg::LinalgOp op,
+                                                 std::string &whyNot) {
+  auto fail = [&](const Twine &reason) {
+    whyNot = reason.str();
+    return failure();
+  };
+  // Pooling windows are convolutions to linalg, not products.
+  if (!hasMulAddBody(op))
+    return fail("not a multiply-accumulate convolution (acc + extf(a) * "
+                "extf(b))");
+  using Layout = ConvGeometry::Layout;
+  ConvGeometry g;
+  DenseIntElementsAttr strides, dilations;
+  if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op.getOperation())) {
+    g.layout = Layout::NhwcHwcf;
+    strides = conv.getStrides();
+    dilations = conv.getDilations();
+  } else if (auto conv = dyn_cast<linalg::Conv2DNhwcFhwcOp>(op.getOperation())) {
+    g.layout = Layout::NhwcFhwc;
+    strides = conv.getStrides();
+    dilations = conv.getDilations();
+  } else if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op.getOperation())) {
+    g.layout = Layout::NchwFchw;
+    strides = conv.getStrides();
+    dilations = conv.getDilations();
+  } else {
+    return fail("the implicit GEMM takes linalg.conv_2d_nhwc_hwcf, "
+                "conv_2d_nhwc_fhwc and conv_2d_nchw_fchw (not depthwise, "
+                "grouped, quantized, 1-D or 3-D convolutions, nor generic "
+                "ones)");
+  }
+  Value input = op.getDpsInputOperand(0)->get();
+  Value filter = op.getDpsInputOperand(1)->get();
+  Value output = op.getDpsInitOperand(0)->get();
+  for (Value v : {input, filter, output})
+    if (!isIdentityStatic(v.getType()))
+      return fail("an operand is not a statically shaped, row-major buffer");
+  ArrayRef<int64_t> in = cast<MemRefType>(input.getType()).getShape();
+  ArrayRef<int64_t> fil = cast<MemRefType>(filter.getType()).getShape();
+  ArrayRef<int64_t> out = cast<MemRefType>(output.getType()).getShape();
+  auto strideValues = llvm::to_vector(strides.getValues<int64_t>());
+  auto dilationValues = llvm::to_vector(dilations.getValues<int64_t>());
+  g.strideH = strideValues[0];
+  g.strideW = strideValues[1];
+  g.dilationH = dilationValues[0];
+  g.dilationW = dilationValues[1];
+  g.images = in[0];
+  if (g.nchw()) {
+    g.channels = in[1], g.inH = in[2], g.inW = in[3];
+    g.filters = fil[0], g.kernelH = fil[2], g.kernelW = fil[3];
+    g.outH = out[2], g.outW = out[3];
+  } else {
+    g.inH = in[1], g.inW = in[2], g.channels = in[3];
+    g.outH = out[1], g.outW = out[2];
+    if (g.layout == Layout::NhwcHwcf)
+      g.kernelH = fil[0], g.kernelW = fil[1], g.filters = fil[3];
+    else
+      g.filters = fil[0], g.kernelH = fil[1], g.kernelW = fil[2];
+  }
+  // The last window must lie inside the input (the staging reads no
+  // padding: a tensor.pad before the convolution is its own buffer).
+  if ((g.outH - 1) * g.strideH + (g.kernelH - 1) * g.dilationH >= g.inH ||
+      (g.outW - 1) * g.strideW + (g.kernelW - 1) * g.dilationW >= g.inW)
+    return fail("the output's windows reach past the input");
+  g.sourceH = g.inH;
+  g.sourceW = g.inW;
+  g.im2col = !(g.kernelH == 1 && g.kernelW == 1 && g.strideH == 1 &&
+               g.strideW == 1 && g.outH == g.inH && g.outW == g.inW);
+
+  GemmProblem p;
+  p.c = output;
+  int64_t window = g.kernelH * g.kernelW * g.channels;
+  if (g.nchw()) {
+    p.a = filter;
+    p.b = input;
+    p.batch = g.images;
+    p.m = g.filters;
+    p.n = g.outH * g.outW;
+    p.k = window;
+    p.bBatched = p.cBatched = true;
+  } else {
+    p.a = input;
+    p.b = filter;
+    p.m = g.images * g.outH * g.outW;
+    p.n = g.filters;
+    p.k = window;
+    p.bTransposed = g.layout == Layout::NhwcFhwc;
+  }
+  p.aElem = dyn_cast<FloatType>(getElementTypeOrSelf(p.a.getType()));
+  p.bElem = dyn_cast<FloatType>(getElementTypeOrSelf(p.b.getType()));
+  // A 1x1 NCHW convolution whose images are not whole 16-byte rows (7 x 7)
+  // is gathered like the others.
+  if (g.nchw() && !g.im2col && p.bElem &&
+      (g.outH * g.outW) % chunkElements(p.bElem))
+    g.im2col = true;
+  // NHWC: a staged chunk of A is one run of channels at one input pixel.
+  if (!g.nchw() && g.im2col && p.aElem &&
+      g.channels % chunkElements(p.aElem))
+    return fail("C (" + Twine(g.channels) + " channels) must be a multiple of " +
+                Twine(chunkElements(p.aElem)) +
+                " (the implicit GEMM stages 16-byte runs of channels)");
+  p.conv = g;
+  return p;
+}
+
 FailureOr<GemmProblem>
 mlir::lowp::gpu_gemm::matchGemmStructure(linalg::LinalgOp op,
                                          std::string &whyNot) {
@@ -230,6 +358,8 @@ mlir::lowp::gpu_gemm::matchGemmStructure(linalg::LinalgOp op,
   };
   if (!op.hasPureBufferSemantics())
     return fail("not bufferized");
+  if (linalg::isaConvolutionOpInterface(op))
+    return matchConvStructure(op, whyNot);
   if (!linalg::isaContractionOpInterface(op) || !hasMulAddBody(op))
     return fail("not a multiply-accumulate contraction (acc + extf(a) * "
                 "extf(b))");
@@ -304,6 +434,120 @@ mlir::lowp::gpu_gemm::matchGemmStructure(linalg::LinalgOp op,
   return p;
 }
 
+/// Whether `op` writes the constant 0 to all of `buffer` (the fill of a
+/// bufferized tensor.pad: linalg.fill, or a linalg.map / generic without
+/// inputs yielding a zero constant).
+static bool isZeroFillOf(Operation *op, Value buffer) {
+  FloatAttr value;
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    return fill.getOutputs()[0] == buffer &&
+           matchPattern(fill.getInputs()[0], m_Constant(&value)) &&
+           value.getValue().isZero();
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || !isa<linalg::MapOp, linalg::GenericOp>(op) ||
+      linalgOp.getNumDpsInputs() != 0 || linalgOp.getNumDpsInits() != 1 ||
+      linalgOp.getDpsInitOperand(0)->get() != buffer ||
+      linalgOp.getNumReductionLoops() != 0 ||
+      !linalgOp.getMatchingIndexingMap(linalgOp.getDpsInitOperand(0))
+           .isIdentity())
+    return false;
+  Block &body = op->getRegion(0).front();
+  if (body.getOperations().size() != 1)
+    return false;
+  Value yielded = body.getTerminator()->getOperand(0);
+  return matchPattern(yielded, m_Constant(&value)) && value.getValue().isZero();
+}
+
+/// Folds the zero padding of `p`'s convolution input into the staging:
+/// when the input is a temporary that a zero fill and the copy of a plain
+/// buffer into its interior (a bufferized tensor.pad) wrote right before,
+/// padding only the spatial dimensions, the kernel reads that buffer and
+/// zero-fills what lies outside it. Nothing else may touch the temporary,
+/// and nothing between the copy and the convolution may write memory other
+/// than fresh allocations (the kernel reads the source later than the copy
+/// did), nor may the kernel write the source.
+static void foldInputPadding(linalg::LinalgOp op, GemmProblem &p) {
+  ConvGeometry &g = *p.conv;
+  Value padded = g.nchw() ? p.b : p.a;
+  auto alloc = padded.getDefiningOp<memref::AllocOp>();
+  if (!alloc || alloc->getBlock() != op->getBlock())
+    return;
+  Operation *fill = nullptr;
+  memref::SubViewOp interior;
+  memref::CopyOp copy;
+  for (Operation *user : padded.getUsers()) {
+    if (user == op.getOperation() || isa<memref::DeallocOp>(user))
+      continue;
+    if (auto view = dyn_cast<memref::SubViewOp>(user)) {
+      if (interior || !view->hasOneUse())
+        return;
+      interior = view;
+      copy = dyn_cast<memref::CopyOp>(*view->getUsers().begin());
+      if (!copy || copy.getTarget() != view.getResult())
+        return;
+      continue;
+    }
+    if (fill || !isZeroFillOf(user, padded))
+      return;
+    fill = user;
+  }
+  if (!fill || !interior || fill->getBlock() != op->getBlock() ||
+      copy->getBlock() != op->getBlock() || !fill->isBeforeInBlock(copy) ||
+      !copy->isBeforeInBlock(op))
+    return;
+  Value source = copy.getSource();
+  if (!isIdentityStatic(source.getType()) ||
+      getElementTypeOrSelf(source.getType()) !=
+          getElementTypeOrSelf(padded.getType()))
+    return;
+  ArrayRef<int64_t> offsets = interior.getStaticOffsets();
+  ArrayRef<int64_t> strides = interior.getStaticStrides();
+  ArrayRef<int64_t> sizes = interior.getStaticSizes();
+  ArrayRef<int64_t> full = cast<MemRefType>(padded.getType()).getShape();
+  if (!interior.getOffsets().empty() || !interior.getSizes().empty() ||
+      llvm::any_of(strides, [](int64_t s) { return s != 1; }) ||
+      sizes != cast<MemRefType>(source.getType()).getShape())
+    return;
+  // Only H and W are padded.
+  unsigned hDim = g.nchw() ? 2 : 1, wDim = hDim + 1;
+  for (unsigned d = 0; d < 4; ++d)
+    if (d != hDim && d != wDim && (offsets[d] != 0 || sizes[d] != full[d]))
+      return;
+  // Between the copy and the convolution: allocations, pure ops, C's zero
+  // fill (the kernel's own) and linalg ops writing fresh allocations (a
+  // bias broadcast into C).
+  for (Operation *between = copy->getNextNode(); between != op.getOperation();
+       between = between->getNextNode()) {
+    if (isa<memref::AllocOp>(between) || isMemoryEffectFree(between) ||
+        between == p.zeroFill.getOperation() ||
+        between == p.initOp.getOperation())
+      continue;
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(between);
+    if (!linalgOp || !linalgOp.hasPureBufferSemantics())
+      return;
+    for (Value init : linalgOp.getDpsInits())
+      if (!init.getDefiningOp<memref::AllocOp>() || init == source)
+        return;
+  }
+  // The kernel must not write what it reads.
+  if (source == p.c || source == p.out ||
+      llvm::any_of(p.epilogue, [&](linalg::GenericOp e) {
+        return e.getDpsInitOperand(0)->get() == source;
+      }))
+    return;
+  // The NHWC staging reads runs of channels.
+  if (!g.nchw() && g.channels % chunkElements(p.aElem))
+    return;
+  g.padTop = offsets[hDim];
+  g.padLeft = offsets[wDim];
+  g.sourceH = sizes[hDim];
+  g.sourceW = sizes[wDim];
+  g.im2col = true; // the interior is addressed, not viewed
+  g.paddedBuffer = padded;
+  g.paddingOps = {fill, copy, interior};
+  (g.nchw() ? p.b : p.a) = source;
+}
+
 namespace {
 /// The op after `op` in its block, skipping allocations and constants (the
 /// bufferized IR puts a result's alloc between producer and consumer).
@@ -323,6 +567,37 @@ bool onlyUsedBy(Value buffer, ArrayRef<Operation *> users) {
   return llvm::all_of(buffer.getUsers(), [&](Operation *user) {
     return isa<memref::DeallocOp>(user) || llvm::is_contained(users, user);
   });
+}
+
+/// Whether `g` writes every element of `c` from other buffers (indexed by
+/// projections of its loops) and scalars, without reading `c` or values
+/// from outside but constants: an initializer the kernel can evaluate per
+/// accumulator.
+bool initializesAllOf(linalg::GenericOp g, Value c) {
+  auto cType = cast<MemRefType>(c.getType());
+  if (!g.hasPureBufferSemantics() || g.getNumDpsInits() != 1 ||
+      g.getDpsInitOperand(0)->get() != c || g.getNumReductionLoops() != 0 ||
+      g.getNumLoops() != static_cast<unsigned>(cType.getRank()) ||
+      g.getStaticLoopRanges() != SmallVector<int64_t>(cType.getShape()) ||
+      !g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity() ||
+      !g.getRegionOutputArgs()[0].use_empty())
+    return false;
+  for (OpOperand *in : g.getDpsInputOperands()) {
+    Type type = in->get().getType();
+    AffineMap map = g.getMatchingIndexingMap(in);
+    if (in->get() == c || !map.isProjectedPermutation() ||
+        !(isa<MemRefType>(type) ||
+          (map.getNumResults() == 0 && type.isIntOrIndexOrFloat())))
+      return false;
+  }
+  bool ok = true;
+  g.getRegion().walk([&](Operation *inner) {
+    for (Value v : inner->getOperands())
+      if (!g.getRegion().isAncestor(v.getParentRegion()) &&
+          !matchPattern(v, m_Constant()))
+        ok = false;
+  });
+  return ok;
 }
 
 /// Fills p.zeroFill, p.epilogue, p.epilogueInputs and p.out: the zero fill
@@ -346,11 +621,16 @@ void collectEpilogue(linalg::LinalgOp op, GemmProblem &p) {
         matchPattern(fill.getInputs()[0], m_Constant(&value)) &&
         value.getValue().isZero())
       p.zeroFill = fill;
+  } else if (auto init = dyn_cast_or_null<linalg::GenericOp>(prev)) {
+    if (initializesAllOf(init, p.c))
+      p.initOp = init;
   }
 
   SmallVector<Operation *> chain{op};
   if (p.zeroFill)
     chain.push_back(p.zeroFill);
+  if (p.initOp)
+    chain.push_back(p.initOp);
   // Buffers the chain writes: the kernel reads none of them, and writes
   // none of the buffers it reads (threads would race).
   SmallVector<Value> written{p.c};
@@ -420,6 +700,19 @@ void collectEpilogue(linalg::LinalgOp op, GemmProblem &p) {
     last = g;
   }
   p.out = current;
+  // C's initializer reads none of what the kernel writes; its buffers are
+  // kernel operands like the epilogue's.
+  if (p.initOp) {
+    bool readsWritten = llvm::any_of(p.initOp.getDpsInputs(), [&](Value in) {
+      return llvm::is_contained(written, in);
+    });
+    if (readsWritten)
+      p.initOp = {};
+    else
+      for (Value in : p.initOp.getDpsInputs())
+        if (!llvm::is_contained(p.epilogueInputs, in))
+          p.epilogueInputs.push_back(in);
+  }
   // C itself must be dead after the chain unless it is what is stored.
   if (!p.epilogue.empty() && p.out != p.c) {
     SmallVector<Operation *> users(chain);
@@ -519,6 +812,23 @@ private:
              srcIdx, chunk, inBounds);
       }
     };
+    if (p.conv && p.conv->im2col) {
+      // The convolution's input operand: its chunks are addressed in the
+      // input itself (implicit GEMM).
+      if (p.conv->nchw()) {
+        copyTile(StagedOperand::A, as, aBuf, false, t.blockM, t.blockK,
+                 rowBase, k0, p.m, p.k, aChunk);
+        copyNchwInputTile(bs, tid, stage, k0, batchIdx, colBase, copy);
+      } else {
+        copyNhwcInputTile(as, tid, stage, k0, rowBase, copy);
+        copyTile(StagedOperand::B, bs, bBuf, false,
+                 p.bTransposed ? t.blockN : t.blockK,
+                 p.bTransposed ? t.blockK : t.blockN,
+                 p.bTransposed ? colBase : k0, p.bTransposed ? k0 : colBase,
+                 p.bTransposed ? p.n : p.k, p.bTransposed ? p.k : p.n, bChunk);
+      }
+      return;
+    }
     copyTile(StagedOperand::A, as, aBuf, p.aBatched, t.blockM, t.blockK, rowBase, k0, p.m, p.k,
              aChunk);
     if (p.bTransposed)
@@ -527,6 +837,141 @@ private:
     else
       copyTile(StagedOperand::B, bs, bBuf, p.bBatched, t.blockK, t.blockN, k0, colBase, p.k, p.n,
                bChunk);
+  }
+
+  /// Padded input pixel (ih, iw) in the buffer the kernel reads: itself,
+  /// or with a folded padding the source pixel (ih - top, iw - left),
+  /// clamped to 0 and out of bounds where it lies in the padding (the
+  /// unsigned compare also catches the wrapped negative differences).
+  std::tuple<Value, Value, Value> sourcePixel(Value ih, Value iw,
+                                              Value inBounds) {
+    const ConvGeometry &g = *p.conv;
+    if (!g.paddedBuffer)
+      return {ih, iw, inBounds};
+    auto sub = [&](Value x, int64_t c) {
+      return c ? arith::SubIOp::create(b, loc, x, idx(c)).getResult() : x;
+    };
+    ih = sub(ih, g.padTop);
+    iw = sub(iw, g.padLeft);
+    inBounds = andI(inBounds, andI(lt(ih, g.sourceH), lt(iw, g.sourceW)));
+    return {select(inBounds, ih, idx(0)), select(inBounds, iw, idx(0)),
+            inBounds};
+  }
+  /// The NHWC input's A chunks (row m = (n, oh, ow), 16-byte run of k =
+  /// (kh, kw, c)): one run of channels at input pixel (oh * sh + kh * dh,
+  /// ow * sw + kw * dw) of image n, contiguous since C is a multiple of the
+  /// chunk.
+  void copyNhwcInputTile(Value as, Value tid, Value stage, Value k0,
+                         Value rowBase, CopyFn copy) {
+    const ConvGeometry &g = *p.conv;
+    int64_t perRow = t.blockK / aChunk;
+    int64_t chunks = t.blockM * perRow;
+    for (int64_t i = 0; i < chunks / t.threads(); ++i) {
+      Value q = add(tid, i * t.threads());
+      Value r = div(q, perRow);
+      Value c = mul(rem(q, perRow), aChunk);
+      Value m = add(rowBase, r), k = add(k0, c);
+      Value inBounds = andI(lt(m, p.m), lt(k, p.k));
+      // Out-of-range chunks read the input's first element (zero-filled).
+      m = select(inBounds, m, idx(0));
+      k = select(inBounds, k, idx(0));
+      Value image = div(m, g.outH * g.outW);
+      Value oh = rem(div(m, g.outW), g.outH), ow = rem(m, g.outW);
+      Value kh = div(k, g.kernelW * g.channels);
+      Value kw = rem(div(k, g.channels), g.kernelW);
+      Value channel = rem(k, g.channels);
+      Value ih = add(mul(oh, g.strideH), mul(kh, g.dilationH));
+      Value iw = add(mul(ow, g.strideW), mul(kw, g.dilationW));
+      std::tie(ih, iw, inBounds) = sourcePixel(ih, iw, inBounds);
+      copy(as, backend.stagedIndex(ib, p, t, StagedOperand::A, stage, r, c),
+           aBuf, ValueRange{image, ih, iw, channel}, aChunk, inBounds);
+    }
+  }
+  /// The NCHW input's B chunks (row k = (c, kh, kw), columns (oh, ow)):
+  /// consecutive output columns are a stride apart in the input (and cross
+  /// output rows), so each element is loaded on its own, inside the
+  /// operand or zero, and the chunk is stored to the stage as a vector
+  /// (`copy` with a vector source).
+  void copyNchwInputTile(Value bs, Value tid, Value stage, Value k0,
+                         Value batchIdx, Value colBase, CopyFn copy) {
+    const ConvGeometry &g = *p.conv;
+    int64_t perRow = t.blockN / bChunk;
+    int64_t chunks = t.blockK * perRow;
+    Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(p.bElem, 0));
+    for (int64_t i = 0; i < chunks / t.threads(); ++i) {
+      Value q = add(tid, i * t.threads());
+      Value r = div(q, perRow);
+      Value c = mul(rem(q, perRow), bChunk);
+      Value k = add(k0, r);
+      Value kIn = lt(k, p.k);
+      k = select(kIn, k, idx(0));
+      Value channel = div(k, g.kernelH * g.kernelW);
+      Value kh = rem(div(k, g.kernelW), g.kernelH), kw = rem(k, g.kernelW);
+      Value rowOffset = mul(kh, g.dilationH), colOffset = mul(kw, g.dilationW);
+      SmallVector<Value> elements;
+      for (int64_t j = 0; j < bChunk; ++j) {
+        Value pixel = add(add(colBase, c), j);
+        Value inBounds = andI(kIn, lt(pixel, p.n));
+        pixel = select(inBounds, pixel, idx(0));
+        Value ih = add(mul(div(pixel, g.outW), g.strideH), rowOffset);
+        Value iw = add(mul(rem(pixel, g.outW), g.strideW), colOffset);
+        std::tie(ih, iw, inBounds) = sourcePixel(ih, iw, inBounds);
+        Value v = memref::LoadOp::create(
+            b, loc, bBuf, ValueRange{batchIdx, channel, ih, iw});
+        elements.push_back(select(inBounds, v, zero));
+      }
+      Value chunk = vector::FromElementsOp::create(
+          b, loc, VectorType::get({bChunk}, p.bElem), elements);
+      copy(bs, backend.stagedIndex(ib, p, t, StagedOperand::B, stage, r, c),
+           chunk, ValueRange{}, bChunk, kIn);
+    }
+  }
+  /// The kernel's views of the convolution's buffers as the GEMM's
+  /// matrices (row-major collapses: no copy), at the insertion point. The
+  /// input stays 4-D where the staging addresses it (im2col).
+  void viewConvolutionOperands() {
+    if (!p.conv)
+      return;
+    const ConvGeometry &g = *p.conv;
+    auto collapse = [&](Value v, ArrayRef<ReassociationIndices> groups) {
+      return memref::CollapseShapeOp::create(b, loc, v, groups).getResult();
+    };
+    if (g.nchw()) {
+      aBuf = collapse(aBuf, {{0}, {1, 2, 3}});          // [F][C*KH*KW]
+      if (!g.im2col)
+        bBuf = collapse(bBuf, {{0}, {1}, {2, 3}});      // [N][C][H*W]
+      if (p.readsC())
+        cBuf = collapse(cBuf, {{0}, {1}, {2, 3}});      // [N][F][OH*OW]
+      outBuf = collapse(outBuf, {{0}, {1}, {2, 3}});
+      return;
+    }
+    if (!g.im2col)
+      aBuf = collapse(aBuf, {{0, 1, 2}, {3}});          // [N*H*W][C]
+    bBuf = g.layout == ConvGeometry::Layout::NhwcHwcf
+               ? collapse(bBuf, {{0, 1, 2}, {3}})       // [KH*KW*C][F]
+               : collapse(bBuf, {{0}, {1, 2, 3}});      // [F][KH*KW*C]
+    if (p.readsC())
+      cBuf = collapse(cBuf, {{0, 1, 2}, {3}});          // [N*OH*OW][F]
+    outBuf = collapse(outBuf, {{0, 1, 2}, {3}});
+  }
+  /// The loop indices of the ops fused after the matrix op (their iteration
+  /// space is C's: the convolution's 4-D output) at C's (batch, row, col).
+  SmallVector<Value> epilogueLoopIndices(Value batchIdx, Value row,
+                                         Value col) {
+    if (p.conv && p.conv->nchw()) {
+      const ConvGeometry &g = *p.conv;
+      return {batchIdx, row, div(col, g.outW), rem(col, g.outW)};
+    }
+    if (p.conv) {
+      const ConvGeometry &g = *p.conv;
+      return {div(row, g.outH * g.outW), rem(div(row, g.outW), g.outH),
+              rem(row, g.outW), col};
+    }
+    SmallVector<Value> loopIdx;
+    if (p.cBatched)
+      loopIdx.push_back(batchIdx);
+    loopIdx.append({row, col});
+    return loopIdx;
   }
 
   /// Where accumulator register `i` of `lane` in instruction tile (mi, ni)
@@ -555,6 +1000,17 @@ private:
     if (p.zeroFill)
       return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
     Value inBounds = andI(lt(row, p.m), lt(col, p.n));
+    if (p.initOp) {
+      // C's initializer at the element (clamped into C: its operands are
+      // loaded; the value outside C is never stored).
+      Value v = evaluatePayload(
+          p.initOp,
+          epilogueLoopIndices(batchIdx, select(inBounds, row, idx(0)),
+                              select(inBounds, col, idx(0))),
+          Value(), Value());
+      Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+      return select(inBounds, v, zero);
+    }
     Value v = memref::LoadOp::create(
         b, loc, cBuf,
         cIndices(batchIdx, select(inBounds, row, idx(0)),
@@ -588,6 +1044,8 @@ private:
   /// the load is unconditional (no branch).
   Value loadChunk(Value src, ValueRange srcIdx, int64_t elements,
                   Value inBounds) {
+    if (isa<VectorType>(src.getType()))
+      return src; // gathered already (copyNchwInputTile)
     Type elem = cast<MemRefType>(src.getType()).getElementType();
     auto vecType = VectorType::get({elements}, elem);
     Value v = vector::LoadOp::create(b, loc, vecType, src, srcIdx,
@@ -633,7 +1091,7 @@ private:
       if (!llvm::is_contained(operands, v))
         operands.push_back(v);
     };
-    if (!p.zeroFill)
+    if (p.readsC())
       add(p.c);
     for (Value v : p.epilogueInputs)
       add(v);
@@ -641,60 +1099,67 @@ private:
     return operands;
   }
 
+  /// `g`'s payload at loop indices `loopIdx`, its operand `current` (if
+  /// any) being `value`, its other operands loaded through their maps.
+  Value evaluatePayload(linalg::GenericOp g, ArrayRef<Value> loopIdx,
+                        Value current, Value value);
   /// The epilogue ops' payloads on `value`, C's element (row, col): the
   /// value each produces feeds the next; their other operands are loaded
   /// where their indexing maps say.
   Value applyEpilogue(Value batchIdx, Value row, Value col, Value value);
 };
 
+Value TiledGemmBuilder::evaluatePayload(linalg::GenericOp g,
+                                        ArrayRef<Value> loopIdx,
+                                        Value current, Value value) {
+  IRMapping map;
+  for (OpOperand &operand : g->getOpOperands()) {
+    BlockArgument arg = g.getMatchingBlockArgument(&operand);
+    if (current && operand.get() == current) {
+      map.map(arg, value);
+      continue;
+    }
+    if (arg.use_empty())
+      continue; // an output the payload only overwrites
+    if (!isa<MemRefType>(operand.get().getType())) {
+      map.map(arg, kernelBuffers.lookupOrDefault(operand.get()));
+      continue; // a scalar
+    }
+    SmallVector<Value> indices;
+    for (AffineExpr e : g.getMatchingIndexingMap(&operand).getResults())
+      indices.push_back(loopIdx[cast<AffineDimExpr>(e).getPosition()]);
+    map.map(arg, memref::LoadOp::create(
+                     b, loc, kernelBuffers.lookupOrDefault(operand.get()),
+                     indices));
+  }
+  Block *body = g.getBody();
+  for (Operation &inner : body->without_terminator()) {
+    // The payload's loop indices are the element's (the output map is
+    // the identity): there is no linalg op around it any more.
+    if (auto indexOp = dyn_cast<linalg::IndexOp>(inner)) {
+      map.map(indexOp.getResult(), loopIdx[indexOp.getDim()]);
+      continue;
+    }
+    // Constants from the host function are rebuilt where the payload is.
+    for (Value v : inner.getOperands())
+      if (!map.contains(v) && v.getParentBlock() != body)
+        if (Operation *def = v.getDefiningOp())
+          b.clone(*def, map);
+    b.clone(inner, map);
+  }
+  Value yielded = body->getTerminator()->getOperand(0);
+  if (!map.contains(yielded) && yielded.getParentBlock() != body)
+    if (Operation *def = yielded.getDefiningOp())
+      b.clone(*def, map);
+  return map.lookupOrDefault(yielded);
+}
+
 Value TiledGemmBuilder::applyEpilogue(Value batchIdx, Value row, Value col,
                                        Value value) {
-  SmallVector<Value> loopIdx;
-  if (p.cBatched)
-    loopIdx.push_back(batchIdx);
-  loopIdx.append({row, col});
+  SmallVector<Value> loopIdx = epilogueLoopIndices(batchIdx, row, col);
   Value current = p.c;
   for (linalg::GenericOp g : p.epilogue) {
-    IRMapping map;
-    for (OpOperand &operand : g->getOpOperands()) {
-      BlockArgument arg = g.getMatchingBlockArgument(&operand);
-      if (operand.get() == current) {
-        map.map(arg, value);
-        continue;
-      }
-      if (arg.use_empty())
-        continue; // an output the payload only overwrites
-      if (!isa<MemRefType>(operand.get().getType())) {
-        map.map(arg, kernelBuffers.lookupOrDefault(operand.get()));
-        continue; // a scalar
-      }
-      SmallVector<Value> indices;
-      for (AffineExpr e : g.getMatchingIndexingMap(&operand).getResults())
-        indices.push_back(loopIdx[cast<AffineDimExpr>(e).getPosition()]);
-      map.map(arg, memref::LoadOp::create(
-                       b, loc, kernelBuffers.lookupOrDefault(operand.get()),
-                       indices));
-    }
-    Block *body = g.getBody();
-    for (Operation &inner : body->without_terminator()) {
-      // The payload's loop indices are the element's (the output map is
-      // the identity): there is no linalg op around it any more.
-      if (auto indexOp = dyn_cast<linalg::IndexOp>(inner)) {
-        map.map(indexOp.getResult(), loopIdx[indexOp.getDim()]);
-        continue;
-      }
-      // Constants from the host function are rebuilt where the epilogue is.
-      for (Value v : inner.getOperands())
-        if (!map.contains(v) && v.getParentBlock() != body)
-          if (Operation *def = v.getDefiningOp())
-            b.clone(*def, map);
-      b.clone(inner, map);
-    }
-    Value yielded = body->getTerminator()->getOperand(0);
-    if (!map.contains(yielded) && yielded.getParentBlock() != body)
-      if (Operation *def = yielded.getDefiningOp())
-        b.clone(*def, map);
-    value = map.lookupOrDefault(yielded);
+    value = evaluatePayload(g, loopIdx, current, value);
     current = g.getDpsInitOperand(0)->get();
   }
   return value;
@@ -740,6 +1205,7 @@ void TiledGemmBuilder::buildGPU(SymbolTable &symbols, StringRef name) {
   bBuf = kernelBuffers.lookup(p.b);
   cBuf = kernelBuffers.lookupOrDefault(p.c);
   outBuf = kernelBuffers.lookup(p.out);
+  viewConvolutionOperands();
   buildKernelBody(kernel.getWorkgroupAttributions()[0],
                   kernel.getWorkgroupAttributions()[1],
                   gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x),
@@ -777,6 +1243,12 @@ void TiledGemmBuilder::buildKernelBody(Value as, Value bs, Value tid,
 
   auto asyncCopy = [&](Value dst, ValueRange dstIdx, Value src,
                        ValueRange srcIdx, int64_t elements, Value inBounds) {
+    // A gathered chunk (copyNchwInputTile) is stored now: the stage it
+    // fills was last read before the previous iteration's barrier.
+    if (isa<VectorType>(src.getType())) {
+      copyChunkSync(dst, dstIdx, src, srcIdx, elements, inBounds);
+      return;
+    }
     backend.asyncCopy(ib, dst, dstIdx, src, srcIdx, elements, inBounds);
   };
   auto syncCopy = [&](Value dst, ValueRange dstIdx, Value src,
@@ -890,6 +1362,7 @@ void TiledGemmBuilder::buildEmulated() {
   };
   int64_t warps = t.warpsM * t.warpsN;
   int64_t lanes = t.waveSize;
+  viewConvolutionOperands();
   loop(p.batch, [&](Value batchIdx) {
     loop(gridY, [&](Value by) {
       loop(gridX, [&](Value bx) {
@@ -990,6 +1463,8 @@ void eraseFusedOps(linalg::LinalgOp op, const GemmProblem &p) {
   op->erase();
   if (p.zeroFill)
     p.zeroFill->erase();
+  if (p.initOp)
+    p.initOp->erase();
   for (Value buffer : buffers) {
     if (buffer == p.out || !buffer.getDefiningOp<memref::AllocOp>() ||
         !llvm::all_of(buffer.getUsers(),
@@ -1060,6 +1535,8 @@ LogicalResult mlir::lowp::gpu_gemm::lowerContractionsToTiledKernels(
       return;
     }
     collectEpilogue(op, *problem);
+    if (problem->conv)
+      foldInputPadding(op, *problem);
     work.push_back({op, *problem, *tiling});
   });
   if (!work.empty() && !emulate)
@@ -1083,6 +1560,18 @@ LogicalResult mlir::lowp::gpu_gemm::lowerContractionsToTiledKernels(
                                    .str());
     }
     eraseFusedOps(op, problem);
+    if (problem.conv && problem.conv->paddedBuffer) {
+      // The padded copy of the input is no longer made.
+      for (Operation *padding : problem.conv->paddingOps)
+        padding->erase();
+      Value padded = problem.conv->paddedBuffer;
+      if (llvm::all_of(padded.getUsers(),
+                       [](Operation *u) { return isa<memref::DeallocOp>(u); })) {
+        for (Operation *user : llvm::make_early_inc_range(padded.getUsers()))
+          user->erase();
+        padded.getDefiningOp()->erase();
+      }
+    }
   }
   return success();
 }

@@ -6,7 +6,10 @@ with the resources of its metadata:
   LOOP <kernel> <mnemonic>=<count> ...     (MFMA, global, LDS, barrier ops)
   RESOURCES <kernel> vgpr=N agpr=N sgpr=N lds=N scratch=N vgpr-spills=N
 
-Exits non-zero when a kernel has no such loop."""
+Exits non-zero when a kernel has no such loop. With `--loops REGEX`, only
+the kernels whose name matches REGEX are summarized and must have one (the
+naive kernels of a function, a k loop unrolled by LLVM); resources are
+printed for all."""
 import re
 import sys
 
@@ -14,12 +17,20 @@ INTERESTING = re.compile(
     r"^(v_mfma\S*|global_load\S*|global_store\S*|buffer_load\S*|ds_read\S*|"
     r"ds_write\S*|s_barrier)$")
 
+loops_only = None
+if len(sys.argv) == 3 and sys.argv[1] == "--loops":
+    loops_only = re.compile(sys.argv[2])
+elif len(sys.argv) != 1:
+    sys.exit("usage: amdgcn_kernel_summary.py [--loops REGEX] < asm")
+
 text = sys.stdin.read()
 # Functions: "<name>:" ... "s_endpgm".
 kernels = re.findall(r"^(\w+):\s*(?:;.*)?\n(.*?)^\s*s_endpgm", text,
                      re.M | re.S)
 failed = False
 for name, body in kernels:
+    if loops_only and not loops_only.search(name):
+        continue
     lines = body.splitlines()
     loop = None
     for i, line in enumerate(lines):

@@ -6,8 +6,8 @@
 // depend on the instruction:
 //
 //  * which contractions qualify (C[b][m][n] += A[b?][m][k] * B[b?][k|n][n|k]
-//    with an exact f32 product sum) and the elementwise epilogue fused
-//    after them;
+//    with an exact f32 product sum; 2-D convolutions as implicit GEMMs,
+//    ConvGeometry) and the elementwise epilogue fused after them;
 //  * the workgroup tile (grid: one workgroup per blockM x blockN tile of C,
 //    z: the batch), the staging of blockK-deep slices of A and B through
 //    shared memory / LDS (16-byte chunks, rows padded by 16 bytes, one or
@@ -35,10 +35,42 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 
 namespace mlir::lowp::gpu_gemm {
+
+/// A 2-D convolution computed as an implicit GEMM: no im2col buffer
+/// exists, the staging of the input's operand computes each chunk's address
+/// in the input from its (row, k) or (k, column) position.
+///  * NHWC (filter HWCF or FHWC): C[(n,oh,ow)][f] += A[(n,oh,ow)][(kh,kw,c)]
+///    * B[(kh,kw,c)][f] (B[f][(kh,kw,c)] for FHWC). A is the input: a
+///    16-byte chunk is a run of channels at one input pixel (C a multiple of
+///    the chunk), B and C are the filter and the output viewed as matrices.
+///  * NCHW (filter FCHW): per image n, C[n][f][(oh,ow)] +=
+///    A[f][(c,kh,kw)] * B[n][(c,kh,kw)][(oh,ow)]. A is the filter viewed as
+///    a matrix; B is the input, gathered element by element (consecutive
+///    output columns are `stride` apart in the input).
+/// A 1x1 stride-1 convolution is a plain GEMM (`im2col` false): the input
+/// is viewed as a matrix as well.
+struct ConvGeometry {
+  enum class Layout { NhwcHwcf, NhwcFhwc, NchwFchw };
+  Layout layout = Layout::NhwcHwcf;
+  int64_t images = 0, channels = 0, inH = 0, inW = 0, filters = 0;
+  int64_t kernelH = 0, kernelW = 0, outH = 0, outW = 0;
+  int64_t strideH = 1, strideW = 1, dilationH = 1, dilationW = 1;
+  bool im2col = true;
+  /// A zero padding folded into the staging (foldInputPadding): the kernel
+  /// reads the unpadded input (`sourceH` x `sourceW` pixels) and padded
+  /// pixel (ih, iw) is source pixel (ih - padTop, iw - padLeft), or zero.
+  int64_t padTop = 0, padLeft = 0, sourceH = 0, sourceW = 0;
+  /// The padded buffer and the ops that built it (the zero fill, the
+  /// subview, the copy), erased with the convolution.
+  Value paddedBuffer;
+  SmallVector<Operation *> paddingOps;
+  bool nchw() const { return layout == Layout::NchwFchw; }
+};
 
 /// One contraction C[b][m][n] += A[b?][m][k] * B[b?][k][n] (or B[b?][n][k])
 /// the tiled kernel can take.
@@ -48,12 +80,23 @@ struct GemmProblem {
   bool aBatched = false, bBatched = false, cBatched = false;
   bool bTransposed = false; ///< B stored [n][k]
   FloatType aElem, bElem;   ///< operand formats (checked by the back end)
+  /// Set for a convolution: a, b and c are then its 4-D buffers (input,
+  /// filter and output, A and B in GEMM order), which the kernel views or
+  /// addresses as the matrices above.
+  std::optional<ConvGeometry> conv;
 
   // The epilogue (collectEpilogue): elementwise ops that follow the
   // contraction and are computed on the accumulators in registers.
   /// C starts as zeros (a linalg.fill of 0 right before): the kernel does
   /// not read C, and the fill goes.
   linalg::FillOp zeroFill;
+  /// Or C starts as the values an elementwise generic right before the
+  /// contraction writes to all of it from other buffers (torch-mlir's bias
+  /// broadcast into a linear layer's or convolution's output): computed
+  /// in registers, C is not read, and the generic goes.
+  linalg::GenericOp initOp;
+  /// Whether the kernel reads C's initial values from C.
+  bool readsC() const { return !zeroFill && !initOp; }
   /// Elementwise generics applied in order to C's values.
   SmallVector<linalg::GenericOp> epilogue;
   /// Where the kernel stores: C, or the last epilogue op's output.
@@ -73,8 +116,9 @@ int64_t chunkElements(FloatType elem);
 bool hasLowPrecisionOperands(linalg::LinalgOp op);
 
 /// The structure of `op` as a GemmProblem (dimensions, maps, static
-/// row-major buffers, an exact f32 product sum), or the reason it has none.
-/// Operand formats are left to the back end.
+/// row-major buffers, an exact f32 product sum; for a convolution its
+/// implicit GEMM), or the reason it has none. Operand formats are left to
+/// the back end.
 FailureOr<GemmProblem> matchGemmStructure(linalg::LinalgOp op,
                                           std::string &whyNot);
 
