@@ -310,18 +310,19 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
                        Value apBlock = nullptr) {
     Value bCol0 = mulc(jb, nr);
     Value col0 = cColOffset ? addIdx(bCol0, cColOffset) : bCol0;
-    // B packed ahead of the kernel is read from memory by the first row
-    // block of each panel (every later one finds it in L2). Each k step of
-    // every block therefore also prefetches the same k step of the next
-    // panel into L2 (most of whose requests later blocks find in flight or
-    // done): the next panel's first block then runs at the L2 rate.
-    // A small weight already in cache pays two prefetch issues per 16
-    // FMAs; a slice packed in the kernel has just been written and needs
-    // none. The last full panel prefetches the last one; that one, none.
+    // B is read from memory by the first row block of each panel (every
+    // later one finds it in L2). Each k step of every block therefore also
+    // prefetches into L2 what the next panel reads at that k step (later
+    // blocks repeat requests already in flight or done), so the next
+    // panel's first block runs at the L2 rate. A small B already in cache
+    // pays two prefetch issues per 16 FMAs.
+    //  * B packed ahead of the kernel: the same k step of the next panel of
+    //    the packed buffer. The last full panel prefetches the last one;
+    //    that one, none.
+    //  * B packed here, a slice per panel: the source the packing of the
+    //    next full panel reads (prefetchPanelSource).
     Value prefetchPanel;
     SmallVector<int64_t> prefetchCols;
-    // The same for B packed here, a slice per panel: the next full panel's
-    // source, which its packing reads next.
     Value prefetchSourcePanel;
     std::optional<int64_t> constPanel = getConstantIntValue(jb);
     if (slice && prefetchSource && cfg.prefetchLineBytes && fullPanels > 1 &&
