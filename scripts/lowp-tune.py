@@ -11,7 +11,10 @@ low-precision bytes whose error is within the tolerance.
 order (arr_0, arr_1, ... as numpy.savez writes them, or any names, taken in
 the file's order); a second batch can follow as further arrays when
 --batches N says so. Prints every candidate (policy, ops pinned to f32,
-error, bytes saved) and a summary; exits 1 with the cause on bad input.
+ops kept 16-bit by the FP8 policy, error, bytes saved) and a summary;
+exits 1 with the cause on bad input. --lowering x86 runs candidates
+through lowp-pipeline-x86 instead of the loop lowering; --jobs sets how
+many run at once (default: every core).
 """
 import argparse
 import json
@@ -41,11 +44,16 @@ def main(argv):
                         "(default: the f32 model's)")
     parser.add_argument("--entry", help="function to tune (default: the "
                         "first public one)")
-    parser.add_argument("--policies", help="comma-separated, e.g. fp8,auto")
+    parser.add_argument("--policies", help="comma-separated, e.g. auto,fp8")
     parser.add_argument("--group", type=int,
                         help="consecutive matrix ops searched as one unit "
                              "(default: a sixteenth of them)")
     parser.add_argument("--max-candidates", type=int, default=64)
+    parser.add_argument("--lowering", choices=["loops", "x86"],
+                        default="loops",
+                        help="how candidates execute (default: loops)")
+    parser.add_argument("--jobs", type=int,
+                        help="candidates run at once (default: every core)")
     parser.add_argument("-o", "--output", default="-")
     parser.add_argument("--report", help="write every candidate as JSON")
     args = parser.parse_args(argv)
@@ -73,6 +81,7 @@ def main(argv):
             entry=args.entry,
             policies=args.policies.split(",") if args.policies else None,
             group=args.group, max_candidates=args.max_candidates,
+            lowering=args.lowering, jobs=args.jobs,
             log=lambda line: print(line, file=sys.stderr))
     except fpopt.TuneError as e:
         print(f"lowp-tune: {e}", file=sys.stderr)

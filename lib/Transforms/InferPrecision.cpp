@@ -57,7 +57,22 @@ struct InferenceConfig {
   /// chips: the same storage and matrix inputs, no emulated 16-bit
   /// arithmetic, and one rounding per payload instead of one per op.
   bool lowArithmetic = true;
+  /// matrix-constants-wide: f32 constants only matrix ops read stay f32
+  /// behind a lowp.cast (lowp-select-fp8-formats quantizes them from f32).
+  bool matrixConstantsWide = false;
 };
+
+/// Every use of `value` is an input (not an init) of a matrix op.
+static bool readOnlyByMatrixOps(Value value) {
+  return !value.use_empty() &&
+         llvm::all_of(value.getUses(), [](OpOperand &use) {
+           Operation *user = use.getOwner();
+           if (!isMatrixOp(user))
+             return false;
+           auto dps = dyn_cast<DestinationStyleOpInterface>(user);
+           return !dps || dps.isDpsInput(&use);
+         });
+}
 
 /// The float (or complex) typed operand and result types of `op`.
 static SmallVector<Type> getFloatTypes(Operation *op) {
@@ -449,6 +464,8 @@ private:
     // A constant is re-created rounded, unless it overflows: then the cast
     // stays visible in the IR.
     auto constant = value.getDefiningOp<arith::ConstantOp>();
+    if (constant && config.matrixConstantsWide && readOnlyByMatrixOps(value))
+      constant = nullptr; // Rounded once, by whoever narrows it last.
     if (constant && fitsFormatRange(constant.getValue(), element)) {
       if (TypedAttr rounded = roundConstant(constant.getValue(), element)) {
         converted = arith::ConstantOp::create(rewriter, loc, rounded);
@@ -482,6 +499,8 @@ private:
     Operation *op = node.op;
     // Constants are re-created with rounded values.
     if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      if (config.matrixConstantsWide && readOnlyByMatrixOps(constant))
+        return; // Its matrix uses get a lowp.cast (getConverted).
       TypedAttr rounded = roundConstant(constant.getValue(), low);
       if (!rounded)
         return;
@@ -577,9 +596,11 @@ private:
   /// usual mixed-precision contraction with a wide accumulator.
   void retypeBody(OpColouring &node, linalg::LinalgOp op) {
     Block *block = op.getBlock();
+    // The inits' types before retyping: a producer already made low (a
+    // lowp.precision override) does not make a wide accumulator low.
     bool lowBody = config.lowArithmetic && canComputeBodyInLow(op) &&
                    llvm::all_of(getInitOperands(op), [&](OpOperand &init) {
-                     return !isRetypeableF32(init.get().getType()) ||
+                     return !isRetypeableF32(getOriginalType(init.get())) ||
                             !colouring.keepsWideAccumulator(node, init);
                    });
     rewriter.modifyOpInPlace(op, [&] {
@@ -738,6 +759,7 @@ struct LowpInferPrecisionPass
     config.demoteWeights = demoteWeights == WeightDemotion::Arguments;
     config.colouring.propagate = propagate;
     config.colouring.keepStreamsWide = keepStreamsF32;
+    config.matrixConstantsWide = matrixConstantsWide;
     bool reporting = !reportPath.empty() || collected;
     config.recordDecisions = emitRemarks || reporting;
 

@@ -143,6 +143,9 @@ struct SelectFP8FormatsPass
 
 private:
   LogicalResult processFunction(func::FuncOp func, const TargetInfo &target);
+  /// lowp.cast of an arith.constant left by inference (matrix-constants-wide)
+  /// becomes the rounded constant; unused ones and their constants go.
+  void foldCastsOfConstants(ModuleOp module);
   /// Quantizes `value` (once per tensor and format) and returns it with its
   /// scale; null on failure (diagnosed).
   FailureOr<QuantizedTensor> quantize(IRRewriter &rewriter, func::FuncOp func,
@@ -989,8 +992,41 @@ void SelectFP8FormatsPass::runOnOperation() {
       blockStartEnd.clear();
     }
   }
+  foldCastsOfConstants(module);
   if (!report.empty() && failed(writeReport()))
     return signalPassFailure();
+}
+
+void SelectFP8FormatsPass::foldCastsOfConstants(ModuleOp module) {
+  // Inference under the FP8 policy leaves f32 constants that only matrix
+  // ops read behind a lowp.cast (matrix-constants-wide), so that the
+  // quantization above starts from f32. The matrix ops this pass did not
+  // take read them 16-bit: rounded here, at compile time, as inference
+  // would have. Dead ones (every use quantized) go.
+  SmallVector<CastOp> casts;
+  module.walk([&](CastOp cast) {
+    if (cast.getInput().getDefiningOp<arith::ConstantOp>())
+      casts.push_back(cast);
+  });
+  IRRewriter rewriter(module.getContext());
+  for (CastOp cast : casts) {
+    auto constant = cast.getInput().getDefiningOp<arith::ConstantOp>();
+    if (cast.use_empty()) {
+      rewriter.eraseOp(cast);
+    } else {
+      SmallVector<OpFoldResult, 1> folded;
+      if (failed(cast->fold(folded)) || folded.size() != 1)
+        continue;
+      auto value = dyn_cast_if_present<TypedAttr>(
+          dyn_cast_if_present<Attribute>(folded.front()));
+      if (!value)
+        continue;
+      rewriter.setInsertionPoint(cast);
+      rewriter.replaceOpWithNewOp<arith::ConstantOp>(cast, value);
+    }
+    if (constant.use_empty())
+      rewriter.eraseOp(constant);
+  }
 }
 
 } // namespace

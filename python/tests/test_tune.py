@@ -140,11 +140,12 @@ def test_command_line(tmp_path):
         [sys.executable, str(root / "scripts" / "lowp-tune.py"), str(model),
          "--target", "sm_75", "--inputs", str(tmp_path / "calib.npz"),
          "--tolerance", "2e-2", "-o", str(tmp_path / "out.mlir"),
-         "--report", str(tmp_path / "tune.json")],
+         "--report", str(tmp_path / "tune.json"), "--jobs", "2"],
         capture_output=True, text=True, env=env)
     assert p.returncode == 0, p.stderr
     report = json.loads((tmp_path / "tune.json").read_text())
     assert report["chosen"]["pinned"] == [1]
+    assert report["chosen"]["pinned16"] == []
     assert len(report["candidates"]) >= 2
     assert "lowp.precision = f32" in (tmp_path / "out.mlir").read_text()
     # Bad input: exit 1 with the cause.

@@ -609,6 +609,11 @@ def LowpPrepareLoweringInput : Pass<"lowp-prepare-lowering-input"> {
       buffers already, and frees every allocation itself, at its last use
       (no later than the front end did). A free of anything else (an
       argument, a callee's result) is reported with its location.
+    - A `tensor.cast` / `memref.cast` whose source, through a chain of
+      casts, has a static dimension the result contradicts
+      (`tensor<1xf32>` -> `tensor<?xf32>` -> `tensor<4xf32>`) fails on
+      every execution; upstream's cast folding would turn it into a direct
+      cast that does not verify. It is reported with its location.
 
     ```mlir
     %b = ml_program.global_load_const @bias : tensor<16xf32>

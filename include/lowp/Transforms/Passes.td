@@ -183,6 +183,13 @@ def LowpInferPrecision : Pass<"lowp-infer-precision", "::mlir::ModuleOp"> {
            "ops follow the low format, fewer bytes, more error; the report "
            "lists each join it keeps)">,
     DemoteWeightsOption,
+    Option<"matrixConstantsWide", "matrix-constants-wide", "bool",
+           /*default=*/"false",
+           "Leave f32 constants that only matrix ops read f32 behind a "
+           "lowp.cast instead of rounding them at compile time (what "
+           "lowp-auto-mixed-precision's FP8 policy sets: "
+           "lowp-select-fp8-formats quantizes them from f32, once, and "
+           "rounds the rest)">,
     ListOption<"keepWideOps", "keep-f32", "std::string",
                "Op names (e.g. linalg.matmul) always kept at f32">,
     ListOption<"forceLowOps", "force-low", "std::string",

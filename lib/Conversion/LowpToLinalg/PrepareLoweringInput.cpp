@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/MLProgram/IR/MLProgram.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
@@ -54,6 +55,41 @@ struct EraseOwnDealloc : OpRewritePattern<memref::DeallocOp> {
     return success();
   }
 };
+
+/// A cast whose source, through a chain of casts of the same kind, has a
+/// static dimension the result contradicts (`tensor<1xf32>` -> `?` ->
+/// `tensor<4xf32>`) fails on every execution. Upstream's cast folding then
+/// builds the direct cast, which does not verify (`memref.cast` of
+/// `memref<1xf32>` to `memref<4xf32>`, in the deallocation pipeline's
+/// canonicalization): reported here, with its location, instead.
+template <typename CastOp>
+static LogicalResult checkCastChain(CastOp cast) {
+  auto result = dyn_cast<ShapedType>(cast.getType());
+  if (!result || !result.hasRank())
+    return success();
+  Value source = cast.getSource();
+  while (true) {
+    auto type = dyn_cast<ShapedType>(source.getType());
+    if (type && type.hasRank() && type.getRank() == result.getRank())
+      for (int64_t d = 0, e = result.getRank(); d < e; ++d)
+        if (!type.isDynamicDim(d) && !result.isDynamicDim(d) &&
+            type.getDimSize(d) != result.getDimSize(d)) {
+          InFlightDiagnostic diag = cast.emitError()
+                                    << "casts a value of type " << type
+                                    << " to " << result << ": dimension " << d
+                                    << " is " << type.getDimSize(d)
+                                    << ", not " << result.getDimSize(d)
+                                    << ", on every execution";
+          if (source != cast.getSource())
+            diag.attachNote(source.getLoc()) << "the value is defined here";
+          return failure();
+        }
+    auto inner = source.getDefiningOp<CastOp>();
+    if (!inner)
+      return success();
+    source = inner.getSource();
+  }
+}
 
 struct LowpPrepareLoweringInputPass
     : lowp::impl::LowpPrepareLoweringInputBase<LowpPrepareLoweringInputPass> {
@@ -105,6 +141,16 @@ struct LowpPrepareLoweringInputPass
       return WalkResult::interrupt();
     });
     if (foreignFree.wasInterrupted())
+      return signalPassFailure();
+    WalkResult impossibleCast = getOperation()->walk([](Operation *op) {
+      LogicalResult ok = success();
+      if (auto cast = dyn_cast<tensor::CastOp>(op))
+        ok = checkCastChain(cast);
+      else if (auto cast = dyn_cast<memref::CastOp>(op))
+        ok = checkCastChain(cast);
+      return failed(ok) ? WalkResult::interrupt() : WalkResult::advance();
+    });
+    if (impossibleCast.wasInterrupted())
       return signalPassFailure();
     RewritePatternSet patterns(&getContext());
     patterns.add<LoadConstToLoad, EraseOwnDealloc>(&getContext());

@@ -68,3 +68,45 @@ func.func @free_argument(%m: memref<16xf32>) {
   memref.dealloc %m : memref<16xf32>
   return
 }
+
+// -----
+
+// A cast chain whose ends contradict each other fails on every execution
+// (generated program 7156 of the sanitizer campaign: upstream's cast folding
+// turned it into a memref.cast that does not verify). A located error.
+func.func @impossible_cast(%a: tensor<1xf32>) -> tensor<4xf32> {
+  // expected-note @below {{the value is defined here}}
+  %v = arith.negf %a : tensor<1xf32>
+  %d = tensor.cast %v : tensor<1xf32> to tensor<?xf32>
+  // expected-error @below {{casts a value of type 'tensor<1xf32>' to 'tensor<4xf32>': dimension 0 is 1, not 4, on every execution}}
+  %r = tensor.cast %d : tensor<?xf32> to tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// The same on memrefs, two dimensions, the second contradicted; the value
+// is the function's argument.
+// expected-note @below {{the value is defined here}}
+func.func @impossible_memref_cast(%m: memref<2x3xf32>) -> memref<2x5xf32> {
+  %d = memref.cast %m : memref<2x3xf32> to memref<?x?xf32>
+  // expected-error @below {{casts a value of type 'memref<2x3xf32>' to 'memref<2x5xf32>': dimension 1 is 3, not 5, on every execution}}
+  %r = memref.cast %d : memref<?x?xf32> to memref<2x5xf32>
+  return %r : memref<2x5xf32>
+}
+
+// -----
+
+// Casts that can hold are left alone: to a dynamic shape and back to the
+// same static one, and a dynamic source refined to a static shape (checked
+// at run time, not here).
+// CHECK-LABEL: func.func @possible_casts
+// CHECK: tensor.cast %{{.*}} : tensor<3xf32> to tensor<?xf32>
+// CHECK: tensor.cast %{{.*}} : tensor<?xf32> to tensor<3xf32>
+// CHECK: tensor.cast %{{.*}} : tensor<?xf32> to tensor<7xf32>
+func.func @possible_casts(%a: tensor<3xf32>, %b: tensor<?xf32>) -> (tensor<3xf32>, tensor<7xf32>) {
+  %d = tensor.cast %a : tensor<3xf32> to tensor<?xf32>
+  %s = tensor.cast %d : tensor<?xf32> to tensor<3xf32>
+  %t = tensor.cast %b : tensor<?xf32> to tensor<7xf32>
+  return %s, %t : tensor<3xf32>, tensor<7xf32>
+}
