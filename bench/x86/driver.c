@@ -8,10 +8,8 @@
 #include <string.h>
 #include <time.h>
 
-typedef struct {
-  void *allocated, *aligned;
-  int64_t offset, sizes[2], strides[2];
-} MemRef2D;
+#include "bench_util.h"
+
 
 void _mlir_ciface_matmul_f32(MemRef2D *a, MemRef2D *b, MemRef2D *c);
 void _mlir_ciface_matmul_bf16(MemRef2D *a, MemRef2D *b, MemRef2D *c);
@@ -19,13 +17,6 @@ void _mlir_ciface_matmul_bf16(MemRef2D *a, MemRef2D *b, MemRef2D *c);
 static MemRef2D view(void *p, int64_t n) {
   MemRef2D m = {p, p, 0, {n, n}, {n, 1}};
   return m;
-}
-
-static double now(void) {
-  struct timespec t;
-  // Thread CPU time: the machine is shared, and preemption must not count.
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
 static uint16_t toBF16(float f) { // nearest-even
@@ -47,8 +38,7 @@ int main(int argc, char **argv) {
   // memory in the heap (no trimming, no mmap per call) so both pay the same
   // for memory management: otherwise every call page-faults its buffers in.
   if (!getenv("BENCH_DEFAULT_MALLOC")) {
-    mallopt(M_MMAP_THRESHOLD, 1 << 30);
-    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    keepFreedMemoryInHeap();
   }
   int n = argc > 1 ? atoi(argv[1]) : 512;
   int reps = argc > 2 ? atoi(argv[2]) : 5;

@@ -16,10 +16,8 @@
 #include <string.h>
 #include <time.h>
 
-typedef struct {
-  void *allocated, *aligned;
-  int64_t offset, sizes[2], strides[2];
-} MemRef2D;
+#include "bench_util.h"
+
 typedef struct {
   void *allocated, *aligned;
   int64_t offset, sizes[3], strides[3];
@@ -49,29 +47,10 @@ static MemRef2D view(float *p, int64_t rows, int64_t cols) {
   return m;
 }
 
-static double now(void) {
-  // Thread CPU time: the machine is shared; preemption must not count.
-  struct timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
-static double maxRelErr(const float *x, const float *ref, size_t nn) {
-  double worst = 0, scale = 0;
-  for (size_t i = 0; i < nn; ++i)
-    scale = fabs(ref[i]) > scale ? fabs(ref[i]) : scale;
-  for (size_t i = 0; i < nn; ++i) {
-    double e = fabs((double)x[i] - ref[i]);
-    worst = e > worst ? e : worst;
-  }
-  return worst / (scale > 0 ? scale : 1);
-}
-
 int main(int argc, char **argv) {
   // Both sides allocate per call (the result; OpenBLAS its buffers once):
   // keep freed memory in the heap so that nothing page-faults.
-  mallopt(M_MMAP_THRESHOLD, 1 << 30);
-  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  keepFreedMemoryInHeap();
   if (argc < 4) {
     fprintf(stderr, "usage: %s M N K [rounds]\n", argv[0]);
     return 2;

@@ -15,11 +15,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 LLVM=/usr/lib/llvm-22/bin
 FPOPT="${FPOPT:-$ROOT/build/bin/fp-opt}"
-if grep -q avx512_bf16 /proc/cpuinfo; then
-  CPU="${CPU:-znver4}" MCPU="${MCPU:-znver4}"
-else
-  CPU="${CPU:-avx2}" MCPU="${MCPU:-x86-64-v3}"
-fi
+. "$ROOT/bench/x86/host_cpu.sh"
 if [ ! -f /usr/include/oneapi/dnnl/dnnl.h ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y libdnnl-dev >/dev/null
 fi

@@ -14,10 +14,8 @@
 #include <string.h>
 #include <time.h>
 
-typedef struct {
-  void *allocated, *aligned;
-  int64_t offset, sizes[2], strides[2];
-} MemRef2D;
+#include "bench_util.h"
+
 
 typedef void (*Kernel)(MemRef2D *, MemRef2D *, MemRef2D *);
 void _mlir_ciface_matmul_f32(MemRef2D *a, MemRef2D *b, MemRef2D *c);
@@ -41,13 +39,6 @@ __attribute__((weak)) void _mlir_ciface_before_matmul_bf16(MemRef2D *,
 static MemRef2D view(void *p, int64_t n) {
   MemRef2D m = {p, p, 0, {n, n}, {n, 1}};
   return m;
-}
-
-static double now(void) {
-  // Thread CPU time: the machine is shared; preemption must not count.
-  struct timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
 static uint16_t toBF16(float f) { // nearest-even
@@ -92,22 +83,10 @@ static void dnnlRun(Dnnl *d) {
   CHECK(dnnl_stream_wait(d->stream));
 }
 
-static double maxRelErr(const float *x, const float *ref, size_t nn) {
-  double worst = 0, scale = 0;
-  for (size_t i = 0; i < nn; ++i)
-    scale = fabs(ref[i]) > scale ? fabs(ref[i]) : scale;
-  for (size_t i = 0; i < nn; ++i) {
-    double e = fabs((double)x[i] - ref[i]);
-    worst = e > worst ? e : worst;
-  }
-  return worst / (scale > 0 ? scale : 1);
-}
-
 int main(int argc, char **argv) {
   // Both sides allocate per call (fp-opt's packing slices, oneDNN's
   // scratchpad): keep freed memory in the heap so neither page-faults.
-  mallopt(M_MMAP_THRESHOLD, 1 << 30);
-  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  keepFreedMemoryInHeap();
   int64_t n = argc > 1 ? atoll(argv[1]) : 512;
   int reps = argc > 2 ? atoi(argv[2]) : 5;
   size_t nn = (size_t)n * n;
