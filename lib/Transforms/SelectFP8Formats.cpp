@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lowp/IR/TargetResolution.h"
+#include "lowp/Analysis/ConstantHazards.h"
 #include "lowp/Analysis/FP8Candidates.h"
 #include "lowp/Analysis/FP8Selection.h"
 #include "lowp/Analysis/PrecisionReport.h"
@@ -1003,9 +1004,16 @@ void SelectFP8FormatsPass::foldCastsOfConstants(ModuleOp module) {
   // quantization above starts from f32. The matrix ops this pass did not
   // take read them 16-bit: rounded here, at compile time, as inference
   // would have. Dead ones (every use quantized) go.
+  // Only the casts inference left for that reason: of a constant the format
+  // holds, read by matrix ops alone (inference keeps a cast of an
+  // overflowing constant visible on purpose).
   SmallVector<CastOp> casts;
   module.walk([&](CastOp cast) {
-    if (cast.getInput().getDefiningOp<arith::ConstantOp>())
+    auto constant = cast.getInput().getDefiningOp<arith::ConstantOp>();
+    if (!constant ||
+        !fitsFormatRange(constant.getValue(), cast.getResultElementType()))
+      return;
+    if (llvm::all_of(cast->getUsers(), isMatrixOp))
       casts.push_back(cast);
   });
   IRRewriter rewriter(module.getContext());

@@ -276,10 +276,11 @@ _BYTES = {"f32": 4, "tf32": 4, "f16": 2, "bf16": 2, "f8E4M3FN": 1,
           "f8E5M2": 1, "f8E4M3FNUZ": 1, "f8E5M2FNUZ": 1}
 
 
-def _matrix_input_bytes_saved(decided: str, fp_compile, CompileError) -> int:
+def _matrix_input_bytes_saved(decided: str) -> int:
     """Bytes the matrix ops' inputs of a decided module save against f32:
     each input's elements times (4 - its element type's bytes), from
     lowp-pin-matrix-ops{list=true}'s remarks."""
+    from . import CompileError, compile as fp_compile
     try:
         listed = fp_compile(decided, "lowp-pin-matrix-ops{list=true}")
     except CompileError as e:
@@ -566,8 +567,7 @@ def tune(ir: str, target: str, inputs, tolerance: float, *,
         err = max(_error(o, r) for o, r in zip(outs, reference))
         # Bytes the decided module's matrix inputs save against f32, from
         # the element types the decision gave them.
-        low_bytes = _matrix_input_bytes_saved(decided, fp_compile,
-                                              CompileError)
+        low_bytes = _matrix_input_bytes_saved(decided)
         c = Candidate(policy, sorted(pin32), err, saved, low_bytes,
                       count - len(pin32) - len(pin16),
                       time.perf_counter() - t, err <= tolerance,
