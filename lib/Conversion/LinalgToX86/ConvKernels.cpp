@@ -1,9 +1,10 @@
 //===- ConvKernels.cpp - NCHW and depthwise convolution kernels -----------===//
 //
-// linalg.conv_2d_nchw_fchw as GEMMs on blocks of im2col built in the GEMM
-// kernel's own layout, and depthwise convolutions (NHWC, NCHW) as a direct
-// register-blocked kernel. (conv_2d_nhwc_hwcf is target-independent
-// im2col + linalg.matmul: lib/Conversion/LinalgCommon/Im2col.cpp.)
+// linalg.conv_2d_nchw_fchw and conv_2d_nhwc_hwcf as GEMMs on blocks of
+// im2col built in the GEMM kernel's own layout, and depthwise convolutions
+// (NHWC, NCHW) as a direct register-blocked kernel. (The target-independent
+// im2col + linalg.matmul of lib/Conversion/LinalgCommon/Im2col.cpp remains
+// the NHWC fallback.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -482,11 +483,125 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
   KernelConfig cfg;
 };
 
+/// linalg.conv_2d_nhwc_hwcf as GEMMs on blocks of output pixels:
+/// out (N*OH*OW x F) = col (N*OH*OW x KH*KW*C) * filter (KH*KW*C x F), the
+/// filter (packed once, like any B) and the output viewed as matrices in
+/// place. col is built for a block of P pixels at a time, sized to stay in
+/// L2 while every panel of the filter passes by, directly in the layout the
+/// kernel reads as A (rows of KH*KW*C: f32, or bf16 read in pairs by the
+/// dot): no full-size im2col buffer written to and read back from memory.
+/// Runs of C channels are contiguous in the input and in col, copied a
+/// vector at a time, at any stride and dilation. Takes priority over the
+/// target-independent im2col + linalg.matmul rewrite (left for operands
+/// matchConv rejects, which then get the matmul's remark).
+struct ConvNhwcToKernel : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
+  ConvNhwcToKernel(MLIRContext *ctx, KernelConfig cfg)
+      : OpRewritePattern(ctx, /*benefit=*/2), cfg(cfg) {}
+  LogicalResult matchAndRewrite(linalg::Conv2DNhwcHwcfOp op,
+                                PatternRewriter &rw) const override {
+    std::string why;
+    if (failed(matchConv(op, cfg, why)))
+      return rw.notifyMatchFailure(op, why);
+    Value input = op.getDpsInputs()[0], filter = op.getDpsInputs()[1],
+          output = op.getDpsInits()[0];
+    auto fil = cast<MemRefType>(filter.getType()),
+         out = cast<MemRefType>(output.getType());
+    Type elem = fil.getElementType(), f32 = rw.getF32Type();
+    SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
+    SmallVector<int64_t> dilations(op.getDilations().getValues<int64_t>());
+    int64_t oh = out.getDimSize(1), ow = out.getDimSize(2),
+            f = out.getDimSize(3), kh = fil.getDimSize(0),
+            kw = fil.getDimSize(1), c = fil.getDimSize(2);
+    int64_t pixels = out.getDimSize(0) * oh * ow, depth = kh * kw * c;
+    // The bf16 dot reads K in pairs; an odd KH*KW*C (a first layer on 3
+    // colour channels) takes the f32 FMA kernel on col and filter widened
+    // while they are copied: exact, and col is copied anyway.
+    bool dot = cfg.bf16Dot && elem.isBF16() && depth % 2 == 0;
+    // Pixels per block: col within ~512 KiB (L2, next to the packed
+    // filter), a multiple of mr (no tail rows but in the last block).
+    Type colElem = dot ? elem : f32;
+    int64_t rowBytes = depth * colElem.getIntOrFloatBitWidth() / 8;
+    int64_t blockPixels = std::max<int64_t>(
+        cfg.mr, (512 * 1024) / std::max<int64_t>(1, rowBytes) / cfg.mr *
+                    cfg.mr);
+    blockPixels = std::min(blockPixels, pixels);
+    Location loc = op.getLoc();
+    KernelBuilder kb(rw, loc, cfg);
+    MatrixOperand b;
+    b.mem = memref::CollapseShapeOp::create(
+        rw, loc, filter, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+    Value cMat = memref::CollapseShapeOp::create(
+        rw, loc, output, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+    // The fill and the elementwise consumer (batch norm, ReLU, residual)
+    // run on the accumulators, per-channel operands along the columns.
+    KernelEpilogue epilogue =
+        matchEpilogueOrRemark(op, cMat, {input, filter});
+    prepareEpilogue(epilogue, op, rw);
+    Value packed = kb.packB(b, {}, f, depth, elem, dot);
+    Value col = kb.alloc(MemRefType::get({blockPixels, depth}, colElem));
+    auto vec = VectorType::get({cfg.lanes}, elem);
+    auto colVec = VectorType::get({cfg.lanes}, colElem);
+    auto widen = [&](Value v) -> Value {
+      if (colElem == elem)
+        return v;
+      return arith::ExtFOp::create(
+          rw, loc, isa<VectorType>(v.getType()) ? Type(colVec) : f32, v);
+    };
+    // col rows for pixels [p0, p0 + count), then the GEMM into C's rows
+    // p0...
+    auto emitBlock = [&](Value p0, int64_t count) {
+      kb.loop(count, 1, [&](Value r) {
+        Value p = kb.addIdx(p0, r);
+        Value ni = arith::DivUIOp::create(rw, loc, p, kb.idx(oh * ow));
+        Value yx = arith::RemUIOp::create(rw, loc, p, kb.idx(oh * ow));
+        Value y = arith::DivUIOp::create(rw, loc, yx, kb.idx(ow));
+        Value x = arith::RemUIOp::create(rw, loc, yx, kb.idx(ow));
+        for (int64_t i = 0; i < kh; ++i)
+          for (int64_t j = 0; j < kw; ++j) {
+            Value iy = kb.addc(kb.mulc(y, strides[0]), i * dilations[0]);
+            Value ix = kb.addc(kb.mulc(x, strides[1]), j * dilations[1]);
+            int64_t base = (i * kw + j) * c;
+            kb.emitVectorizedLoop(
+                c, cfg.lanes,
+                [&](Value ci) {
+                  Value v = vector::LoadOp::create(
+                      rw, loc, vec, input, ValueRange{ni, iy, ix, ci});
+                  vector::StoreOp::create(rw, loc, widen(v), col,
+                                          ValueRange{r, kb.addc(ci, base)});
+                },
+                [&](Value ci) {
+                  Value v = memref::LoadOp::create(
+                      rw, loc, input, ValueRange{ni, iy, ix, ci});
+                  memref::StoreOp::create(rw, loc, widen(v), col,
+                                          ValueRange{r, kb.addc(ci, base)});
+                });
+          }
+      });
+      kb.emitKernel(col, {}, /*aTransposed=*/false, packed, cMat, {}, count,
+                    f, depth, dot, /*bRowMajor=*/false,
+                    /*cColOffset=*/nullptr, /*packSlice=*/nullptr,
+                    &epilogue, /*prefetchSource=*/nullptr,
+                    /*cRowOffset=*/p0);
+    };
+    int64_t fullPixels = pixels / blockPixels * blockPixels;
+    kb.loop(fullPixels, blockPixels,
+            [&](Value p0) { emitBlock(p0, blockPixels); });
+    if (fullPixels < pixels)
+      emitBlock(kb.idx(fullPixels), pixels - fullPixels);
+    kb.dealloc(col);
+    kb.dealloc(packed);
+    rw.eraseOp(op);
+    finishEpilogue(epilogue, rw);
+    return success();
+  }
+  KernelConfig cfg;
+};
+
 } // namespace
 
 void mlir::lowp::x86::populateConvKernelPatterns(RewritePatternSet &patterns,
                                                  const KernelConfig &cfg) {
-  patterns.add<ConvNchwToKernel,
+  patterns.add<ConvNchwToKernel, ConvNhwcToKernel,
                DepthwiseToKernel<linalg::DepthwiseConv2DNhwcHwcOp, true>,
                DepthwiseToKernel<linalg::DepthwiseConv2DNchwChwOp, false>>(
       patterns.getContext(), cfg);

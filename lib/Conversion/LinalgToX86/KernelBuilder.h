@@ -142,7 +142,8 @@ public:
   /// index A and C, B is packed (packB) or, with `bRowMajor`, already in
   /// the kernel's element layout as rows of at least n rounded up to nr
   /// ([k][n'] f32, [k/2][2n'] VNNI pairs for dot: im2col writes it so). C's
-  /// columns start at `cColOffset` (null: 0). A is read in place: broadcast
+  /// columns start at `cColOffset`, its rows at `cRowOffset` (null: 0; A's
+  /// rows always start at 0). A is read in place: broadcast
   /// scalars (f32 kernel; `aTransposed` reads A^T[k][m]) or broadcast pairs
   /// (dot kernel, row-major A only).
   ///
@@ -161,7 +162,8 @@ public:
                   bool dot, bool bRowMajor = false,
                   Value cColOffset = nullptr, PanelPacker packSlice = nullptr,
                   const KernelEpilogue *epilogue = nullptr,
-                  PanelPrefetcher prefetchSource = nullptr);
+                  PanelPrefetcher prefetchSource = nullptr,
+                  Value cRowOffset = nullptr);
 
   /// Stores the accumulator `acc` of C at `cIx` (`mask`: the valid lanes,
   /// null for all) through the epilogue's consumer into its output.

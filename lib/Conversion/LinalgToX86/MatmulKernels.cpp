@@ -50,7 +50,9 @@ Value KernelBuilder::packB(const MatrixOperand &bOp, ValueRange batch, int64_t n
   unsigned nr = cfg.nr;
   int64_t fullPanels = n / nr;
   int64_t tailCols = n % nr, kSteps = dot ? k / 2 : k;
-  Value packed = alloc(packedType(n, k, elem));
+  // f32 panels whenever the f32 kernel reads them (also bf16 with an odd
+  // k on a dot target).
+  Value packed = alloc(packedType(n, k, dot ? elem : b.getF32Type()));
   if (fullPanels > 0) {
     loop(fullPanels, 1, [&](Value jb) {
       packPanel(bOp, batch, packed, jb, mulc(jb, nr), nr, /*kBegin=*/nullptr,
@@ -278,7 +280,7 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
                 bool dot, bool bRowMajor,
                 Value cColOffset, PanelPacker packSlice,
                 const KernelEpilogue *epilogue,
-                PanelPrefetcher prefetchSource) {
+                PanelPrefetcher prefetchSource, Value cRowOffset) {
   Type f32 = b.getF32Type();
   // B's element type as the kernel reads it (bf16 pairs for dot, else f32).
   Type elem = packed ? getElementTypeOrSelf(packed.getType())
@@ -355,16 +357,19 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
           DenseElementsAttr::get(accType, b.getZeroAttr(f32)));
     }
     auto isPartial = [&](unsigned v) { return partial && v + 1 == nv; };
-    SmallVector<Value> rows, init;
-    for (unsigned r = 0; r < blockRows; ++r)
+    SmallVector<Value> rows, cRows, init;
+    for (unsigned r = 0; r < blockRows; ++r) {
       rows.push_back(addc(row0, r));
+      cRows.push_back(cRowOffset ? addIdx(rows.back(), cRowOffset)
+                                 : rows.back());
+    }
     if (first && fillValue) {
       Value splat = vector::BroadcastOp::create(b, loc, accType, fillValue);
       init.assign(blockRows * nv, splat);
     } else
     for (unsigned r = 0; r < blockRows; ++r)
       for (unsigned v = 0; v < nv; ++v) {
-        SmallVector<Value> ix = at(cBatch, {rows[r], addc(col0, v * lanes)});
+        SmallVector<Value> ix = at(cBatch, {cRows[r], addc(col0, v * lanes)});
         init.push_back(isPartial(v)
                            ? vector::MaskedLoadOp::create(b, loc, accType, c,
                                                           ix, mask, zero)
@@ -447,7 +452,7 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
     for (unsigned r = 0; r < blockRows; ++r)
       for (unsigned v = 0; v < nv; ++v) {
         Value acc = kLoop.getResult(r * nv + v);
-        SmallVector<Value> ix = at(cBatch, {rows[r], addc(col0, v * lanes)});
+        SmallVector<Value> ix = at(cBatch, {cRows[r], addc(col0, v * lanes)});
         if (last && fusedConsumer)
           storeThroughEpilogue(*epilogue, acc, ix,
                                isPartial(v) ? mask : Value());

@@ -44,6 +44,35 @@ func.func @odd_depth_nchw(%i: memref<1x3x6x6xbf16>, %f: memref<16x3x3x3xbf16>, %
 
 // -----
 
+// NHWC convolutions the blocked kernel cannot take (dynamic shapes, f64)
+// stay on the generic path with a remark; an odd KH*KW*C in bf16 does not
+// (the f32 kernel on widened operands), so no remark there.
+func.func @dynamic_nhwc(%i: memref<1x?x6x8xf32>, %f: memref<3x3x8x16xf32>, %o: memref<1x?x4x16xf32>) {
+  // expected-remark @below {{generic loop path for 'linalg.conv_2d_nhwc_hwcf': operands are not static identity-layout memrefs}}
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%i, %f : memref<1x?x6x8xf32>, memref<3x3x8x16xf32>) outs(%o : memref<1x?x4x16xf32>)
+  return
+}
+
+// -----
+
+func.func @f64_nhwc(%i: memref<1x6x6x8xf64>, %f: memref<3x3x8x16xf64>, %o: memref<1x4x4x16xf64>) {
+  // expected-remark @below {{generic loop path for 'linalg.conv_2d_nhwc_hwcf': needs float inputs of one type and an f32 output}}
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%i, %f : memref<1x6x6x8xf64>, memref<3x3x8x16xf64>) outs(%o : memref<1x4x4x16xf64>)
+  return
+}
+
+// -----
+
+func.func @odd_depth_nhwc(%i: memref<1x6x6x3xbf16>, %f: memref<3x3x3x16xbf16>, %o: memref<1x4x4x16xf32>) {
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%i, %f : memref<1x6x6x3xbf16>, memref<3x3x3x16xbf16>) outs(%o : memref<1x4x4x16xf32>)
+  return
+}
+
+// -----
+
 func.func @other_contraction(%a: memref<4x8xf32>, %x: memref<8xf32>, %y: memref<4xf32>) {
   // expected-remark @below {{generic loop path for 'linalg.matvec': no x86 kernel for this contraction}}
   linalg.matvec ins(%a, %x : memref<4x8xf32>, memref<8xf32>) outs(%y : memref<4xf32>)

@@ -145,26 +145,91 @@ func.func @batch_matmul_shared_b(%a: memref<3x2x8xf32>, %b: memref<8x32xf32>, %c
 
 // -----
 
-// NHWC convolutions become im2col + the matmul kernel: the input patches
-// are copied once into a (pixels x KH*KW*C) buffer in the input's type (C
-// contiguous channels a vector at a time), the filter and the output are
-// viewed as matrices.
+// NHWC convolutions: the GEMM out (pixels x F) = col (pixels x KH*KW*C) *
+// filter (KH*KW*C x F) on blocks of output pixels. The filter (viewed as a
+// matrix in place) is packed once, before the pixel loop (VNNI pairs for
+// the dot); col holds one block of pixels (here all 16), copied from the
+// input C contiguous channels a vector at a time in the type the kernel
+// reads, then the kernel reads it as A in place and writes the output's
+// rows of that block (viewed as a matrix). No full-size im2col buffer, no
+// linalg.matmul in between.
 // DOT-LABEL: func @conv_bf16
-// DOT: %[[COL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<16x144xbf16>
-// DOT: vector.load %{{.*}} : memref<1x6x6x16xbf16>, vector<16xbf16>
-// DOT: vector.store %{{.*}}, %[[COL]]
 // DOT: %[[F:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] : memref<3x3x16x32xbf16> into memref<144x32xbf16>
 // DOT: %[[O:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] : memref<1x4x4x32xf32> into memref<16x32xf32>
+// DOT: %[[P:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x72x64xbf16>
 // DOT: vector.interleave
+// DOT: %[[COL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<16x144xbf16>
+// DOT: scf.for %[[P0:.*]] = %c0 to %c16 step %c16
+// DOT: scf.for %[[R:.*]] = %c0 to %c16 step %c1
+// DOT: arith.divui
+// DOT: arith.remui
+// DOT: vector.load %{{.*}} : memref<1x6x6x16xbf16>, vector<16xbf16>
+// DOT: vector.store %{{.*}}, %[[COL]][%[[R]], %{{.*}}] : memref<16x144xbf16>, vector<16xbf16>
+// DOT-NOT: memref.alloc
+// DOT: vector.load %[[P]]
+// DOT: vector.load %[[COL]]
 // DOT: x86vector.avx512.dot
+// DOT: vector.store %{{.*}}, %[[O]]
 // DOT: memref.dealloc %[[COL]]
-// DOT-NOT: linalg.conv_2d
+// DOT: memref.dealloc %[[P]]
+// DOT-NOT: linalg.
 // FMA-LABEL: func @conv_bf16
+// FMA: memref.alloc() {alignment = 64 : i64} : memref<4x144x8xf32>
+// FMA: %[[COL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<16x144xf32>
+// FMA: %[[V:.*]] = vector.load %{{.*}} : memref<1x6x6x16xbf16>, vector<8xbf16>
+// FMA: %[[W:.*]] = arith.extf %[[V]] : vector<8xbf16> to vector<8xf32>
+// FMA: vector.store %[[W]], %[[COL]]
 // FMA: vector.fma
-// FMA-NOT: linalg.conv_2d
+// FMA-NOT: linalg.
 func.func @conv_bf16(%i: memref<1x6x6x16xbf16>, %f: memref<3x3x16x32xbf16>, %o: memref<1x4x4x32xf32>) {
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
     ins(%i, %f : memref<1x6x6x16xbf16>, memref<3x3x16x32xbf16>) outs(%o : memref<1x4x4x32xf32>)
+  return
+}
+
+// -----
+
+// Blocks of pixels sized for L2: 1024 pixels with 576-deep f32 rows are 4
+// blocks of 225 pixels (a multiple of mr = 3 within 512 KiB) and a last
+// block of 124, whose kernel writes C from row 900. Stride 2 and dilation 2
+// along H, stride 1 and dilation 1 along W: input row 2 y + 2 i, column x + j.
+// FMA-LABEL: func @conv_blocks
+// FMA: %[[O:.*]] = memref.collapse_shape %{{.*}} : memref<1x32x32x16xf32> into memref<1024x16xf32>
+// FMA: %[[COL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<225x576xf32>
+// FMA: scf.for %[[P0:.*]] = %c0 to %c900 step %c225
+// FMA: %[[P:.*]] = arith.addi %[[P0]], %{{.*}} : index
+// FMA: %[[YX:.*]] = arith.remui %[[P]], %c1024 : index
+// FMA: %[[Y:.*]] = arith.divui %[[YX]], %c32 : index
+// FMA: %[[X:.*]] = arith.remui %[[YX]], %c32 : index
+// FMA: %[[IY:.*]] = arith.muli %[[Y]], %c2 : index
+// FMA: vector.load %{{.*}}[%{{.*}}, %[[IY]], %[[X]], %{{.*}}] : memref<1x68x34x64xf32>, vector<8xf32>
+// FMA: %[[ROW:.*]] = arith.addi %{{.*}}, %[[P0]] : index
+// FMA: vector.store %{{.*}}, %[[O]][%[[ROW]], %{{.*}}] : memref<1024x16xf32>, vector<8xf32>
+// FMA: arith.addi %{{.*}}, %c900 : index
+// FMA: memref.dealloc %[[COL]]
+func.func @conv_blocks(%i: memref<1x68x34x64xf32>, %f: memref<3x3x64x16xf32>, %o: memref<1x32x32x16xf32>) {
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<[2, 1]> : tensor<2xi64>, strides = dense<[2, 1]> : tensor<2xi64>}
+    ins(%i, %f : memref<1x68x34x64xf32>, memref<3x3x64x16xf32>) outs(%o : memref<1x32x32x16xf32>)
+  return
+}
+
+// -----
+
+// An odd KH*KW*C in bf16 (3 input channels): the dot kernel reads K in
+// pairs, so col and the packed filter are widened to f32 and the FMA
+// kernel runs (no remark: not the generic path).
+// DOT-LABEL: func @conv_bf16_odd_depth
+// DOT: memref.alloc() {alignment = 64 : i64} : memref<1x27x32xf32>
+// DOT: %[[COL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<16x27xf32>
+// DOT: %[[V:.*]] = memref.load %{{.*}} : memref<1x6x6x3xbf16>
+// DOT: %[[W:.*]] = arith.extf %[[V]] : bf16 to f32
+// DOT: memref.store %[[W]], %[[COL]]
+// DOT: vector.fma
+// DOT-NOT: x86vector.avx512.dot
+// DOT-NOT: linalg.
+func.func @conv_bf16_odd_depth(%i: memref<1x6x6x3xbf16>, %f: memref<3x3x3x32xbf16>, %o: memref<1x4x4x32xf32>) {
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%i, %f : memref<1x6x6x3xbf16>, memref<3x3x3x32xbf16>) outs(%o : memref<1x4x4x32xf32>)
   return
 }
 
