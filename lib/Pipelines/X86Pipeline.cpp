@@ -71,6 +71,10 @@ LogicalResult mlir::lowp::buildX86Pipeline(OpPassManager &pm,
   addBufferization(pm);
   // 3. Contractions: packed, register-blocked micro-kernels.
   pm.addPass(createLowpX86LowerContractions(contractions));
+  //    Buffers are freed after their last use, not at the end of the
+  //    function: later intermediates (the kernels' im2col blocks, padded
+  //    copies) reuse their memory instead of fresh pages on every call.
+  pm.addNestedPass<func::FuncOp>(createLowpFreeBuffersEarly());
   // 4. Everything else elementwise: loops, vectorized along the innermost
   //    dimension at the register width. Strided ops (pooling, strided or
   //    dilated convolutions left by step 3) become scf loops first: the

@@ -554,6 +554,37 @@ def LowpOrderConstantGlobals : Pass<"lowp-order-constant-globals", "::mlir::Modu
   }];
 }
 
+def LowpFreeBuffersEarly : Pass<"lowp-free-buffers-early"> {
+  let summary = "Move each memref.dealloc up to the last use of its buffer";
+  let description = [{
+    Ownership-based buffer deallocation frees a block's buffers at the end
+    of the block, so every intermediate of a function body stays allocated
+    until it returns: the peak is the sum of all of them, and a function
+    called in a loop touches that much fresh memory on every call (glibc
+    returns the freed top of its heap to the system, so the pages are
+    faulted in and zeroed again on the next call). This pass moves a
+    `memref.dealloc` of a buffer allocated by `memref.alloc` in the same
+    block to right after the last op of the block that uses the buffer or
+    a view of it (a use inside a nested region counts as a use by the op
+    holding the region), so later allocations reuse the memory:
+
+    ```mlir
+    %a = memref.alloc() : memref<1024xf32>
+    linalg.fill ins(%zero : f32) outs(%a : memref<1024xf32>)
+    linalg.copy ins(%a : memref<1024xf32>) outs(%out : memref<1024xf32>)
+    %b = memref.alloc() : memref<1024xf32>
+    ...
+    memref.dealloc %a : memref<1024xf32>
+    // becomes: memref.dealloc %a right after the linalg.copy, before %b.
+    ```
+
+    A buffer whose aliases may escape the pass's view is left alone: one
+    used by an op that returns a memref without being a view of it, by a
+    call, a return or a terminator (yielded out of a region).
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def LowpExpandShapeToReshape : Pass<"lowp-expand-shape-to-reshape"> {
   let summary = "Dynamic tensor.expand_shape with two unknown sizes in one group to tensor.reshape";
   let description = [{
