@@ -189,14 +189,14 @@ func.func @conv_bf16(%i: memref<1x6x6x16xbf16>, %f: memref<3x3x16x32xbf16>, %o: 
 
 // -----
 
-// Blocks of pixels sized for L2: 1024 pixels with 576-deep f32 rows are 4
-// blocks of 225 pixels (a multiple of mr = 3 within 512 KiB) and a last
-// block of 124, whose kernel writes C from row 900. Stride 2 and dilation 2
+// Blocks of pixels sized for L2: on avx2 (256 KiB of L2), 1024 pixels with
+// 576-deep f32 rows are 18 blocks of 54 pixels (a multiple of mr = 3 within
+// half the L2) and a last block of 52, whose kernel writes C from row 972. Stride 2 and dilation 2
 // along H, stride 1 and dilation 1 along W: input row 2 y + 2 i, column x + j.
 // FMA-LABEL: func @conv_blocks
 // FMA: %[[O:.*]] = memref.collapse_shape %{{.*}} : memref<1x32x32x16xf32> into memref<1024x16xf32>
-// FMA: %[[COL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<225x576xf32>
-// FMA: scf.for %[[P0:.*]] = %c0 to %c900 step %c225
+// FMA: %[[COL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<54x576xf32>
+// FMA: scf.for %[[P0:.*]] = %c0 to %c972 step %c54
 // FMA: %[[P:.*]] = arith.addi %[[P0]], %{{.*}} : index
 // FMA: %[[YX:.*]] = arith.remui %[[P]], %c1024 : index
 // FMA: %[[Y:.*]] = arith.divui %[[YX]], %c32 : index
@@ -205,7 +205,7 @@ func.func @conv_bf16(%i: memref<1x6x6x16xbf16>, %f: memref<3x3x16x32xbf16>, %o: 
 // FMA: vector.load %{{.*}}[%{{.*}}, %[[IY]], %[[X]], %{{.*}}] : memref<1x68x34x64xf32>, vector<8xf32>
 // FMA: %[[ROW:.*]] = arith.addi %{{.*}}, %[[P0]] : index
 // FMA: vector.store %{{.*}}, %[[O]][%[[ROW]], %{{.*}}] : memref<1024x16xf32>, vector<8xf32>
-// FMA: arith.addi %{{.*}}, %c900 : index
+// FMA: arith.addi %{{.*}}, %c972 : index
 // FMA: memref.dealloc %[[COL]]
 func.func @conv_blocks(%i: memref<1x68x34x64xf32>, %f: memref<3x3x64x16xf32>, %o: memref<1x32x32x16xf32>) {
   linalg.conv_2d_nhwc_hwcf {dilations = dense<[2, 1]> : tensor<2xi64>, strides = dense<[2, 1]> : tensor<2xi64>}

@@ -1,8 +1,9 @@
 // NHWC convolutions (linalg.conv_2d_nhwc_hwcf) through lowp-pipeline-x86:
 // the GEMM pixels x F = col (pixels x KH*KW*C) * filter on blocks of output
 // pixels, col built per block in the kernel's layout (ConvNhwcToKernel).
-// Cases: f32 with 225 pixels of 576-deep rows (one full block of 224 or
-// 222 pixels and a tail block; 40 filters: a partial panel); bf16 with two
+// Cases: f32 with 529 pixels of 576-deep rows (blocks of half the L2: 9 of
+// 54 pixels and a tail of 43 on avx2, one of 448 and a tail of 81 on
+// sapphirerapids; 40 filters: a partial panel); bf16 with two
 // images in one block, strides [2, 1] and dilations [1, 2] (the dot kernel
 // on AVX512_BF16); bf16 with KH*KW*C = 27 (odd: the f32 kernel on widened
 // operands), dilation 2. Each is compared with a reference convolution
@@ -103,30 +104,30 @@ func.func @close(%got: tensor<?x?x?x?xf32>, %ref: tensor<?x?x?x?xf32>) -> i1 {
   return %ok : i1
 }
 
-func.func @blocks_f32(%in: tensor<1x17x17x64xf32>, %f: tensor<3x3x64x40xf32>) -> tensor<1x15x15x40xf32> {
+func.func @blocks_f32(%in: tensor<1x25x25x64xf32>, %f: tensor<3x3x64x40xf32>) -> tensor<1x23x23x40xf32> {
   %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<1x15x15x40xf32>
-  %o = linalg.fill ins(%zero : f32) outs(%e : tensor<1x15x15x40xf32>) -> tensor<1x15x15x40xf32>
+  %e = tensor.empty() : tensor<1x23x23x40xf32>
+  %o = linalg.fill ins(%zero : f32) outs(%e : tensor<1x23x23x40xf32>) -> tensor<1x23x23x40xf32>
   %y = linalg.conv_2d_nhwc_hwcf {dilations = dense<[1, 1]> : tensor<2xi64>, strides = dense<[1, 1]> : tensor<2xi64>}
-      ins(%in, %f : tensor<1x17x17x64xf32>, tensor<3x3x64x40xf32>) outs(%o : tensor<1x15x15x40xf32>) -> tensor<1x15x15x40xf32>
-  return %y : tensor<1x15x15x40xf32>
+      ins(%in, %f : tensor<1x25x25x64xf32>, tensor<3x3x64x40xf32>) outs(%o : tensor<1x23x23x40xf32>) -> tensor<1x23x23x40xf32>
+  return %y : tensor<1x23x23x40xf32>
 }
 
-func.func @ref_blocks_f32(%in: tensor<1x17x17x64xf32>, %f: tensor<3x3x64x40xf32>) -> tensor<1x15x15x40xf32> {
+func.func @ref_blocks_f32(%in: tensor<1x25x25x64xf32>, %f: tensor<3x3x64x40xf32>) -> tensor<1x23x23x40xf32> {
   %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<1x15x15x40xf32>
-  %o = linalg.fill ins(%zero : f32) outs(%e : tensor<1x15x15x40xf32>) -> tensor<1x15x15x40xf32>
+  %e = tensor.empty() : tensor<1x23x23x40xf32>
+  %o = linalg.fill ins(%zero : f32) outs(%e : tensor<1x23x23x40xf32>) -> tensor<1x23x23x40xf32>
   %y = linalg.generic {indexing_maps = [affine_map<(n, y, x, f, i, j, c) -> (n, 1 * y + 1 * i, 1 * x + 1 * j, c)>,
                                         affine_map<(n, y, x, f, i, j, c) -> (i, j, c, f)>,
                                         affine_map<(n, y, x, f, i, j, c) -> (n, y, x, f)>],
                        iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
-      ins(%in, %f : tensor<1x17x17x64xf32>, tensor<3x3x64x40xf32>) outs(%o : tensor<1x15x15x40xf32>) {
+      ins(%in, %f : tensor<1x25x25x64xf32>, tensor<3x3x64x40xf32>) outs(%o : tensor<1x23x23x40xf32>) {
   ^bb0(%a: f32, %b: f32, %acc: f32):
     %p = arith.mulf %a, %b : f32
     %s = arith.addf %acc, %p : f32
     linalg.yield %s : f32
-  } -> tensor<1x15x15x40xf32>
-  return %y : tensor<1x15x15x40xf32>
+  } -> tensor<1x23x23x40xf32>
+  return %y : tensor<1x23x23x40xf32>
 }
 
 func.func @strided_dilated_bf16(%in: tensor<2x9x9x16xbf16>, %f: tensor<3x3x16x32xbf16>) -> tensor<2x4x5x32xf32> {
@@ -193,21 +194,21 @@ func.func @main() {
   %k8 = arith.constant 8 : index
   %k9 = arith.constant 9 : index
   %k16 = arith.constant 16 : index
-  %k17 = arith.constant 17 : index
   %k24 = arith.constant 24 : index
+  %k25 = arith.constant 25 : index
   %k32 = arith.constant 32 : index
   %k40 = arith.constant 40 : index
   %k64 = arith.constant 64 : index
 
-  // 1. blocks_f32: 1x17x17x64 * 3x3x64x40, strides [1, 1], dilations [1, 1], f32.
-  %in0d = call @rand4(%k0, %k1, %k17, %k17, %k64) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  // 1. blocks_f32: 1x25x25x64 * 3x3x64x40, strides [1, 1], dilations [1, 1], f32.
+  %in0d = call @rand4(%k0, %k1, %k25, %k25, %k64) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
   %f0d = call @rand4(%k1, %k3, %k3, %k64, %k40) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
-  %in0 = tensor.cast %in0d : tensor<?x?x?x?xf32> to tensor<1x17x17x64xf32>
+  %in0 = tensor.cast %in0d : tensor<?x?x?x?xf32> to tensor<1x25x25x64xf32>
   %f0 = tensor.cast %f0d : tensor<?x?x?x?xf32> to tensor<3x3x64x40xf32>
-  %y0 = call @blocks_f32(%in0, %f0) : (tensor<1x17x17x64xf32>, tensor<3x3x64x40xf32>) -> tensor<1x15x15x40xf32>
-  %r0 = call @ref_blocks_f32(%in0, %f0) : (tensor<1x17x17x64xf32>, tensor<3x3x64x40xf32>) -> tensor<1x15x15x40xf32>
-  %y0d = tensor.cast %y0 : tensor<1x15x15x40xf32> to tensor<?x?x?x?xf32>
-  %r0d = tensor.cast %r0 : tensor<1x15x15x40xf32> to tensor<?x?x?x?xf32>
+  %y0 = call @blocks_f32(%in0, %f0) : (tensor<1x25x25x64xf32>, tensor<3x3x64x40xf32>) -> tensor<1x23x23x40xf32>
+  %r0 = call @ref_blocks_f32(%in0, %f0) : (tensor<1x25x25x64xf32>, tensor<3x3x64x40xf32>) -> tensor<1x23x23x40xf32>
+  %y0d = tensor.cast %y0 : tensor<1x23x23x40xf32> to tensor<?x?x?x?xf32>
+  %r0d = tensor.cast %r0 : tensor<1x23x23x40xf32> to tensor<?x?x?x?xf32>
   %ok0 = call @close(%y0d, %r0d) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i1
   vector.print %ok0 : i1
 
@@ -242,8 +243,8 @@ func.func @main() {
   // 4. Negative control: case 1 against the reference with the
   // filter taps transposed (KH and KW swapped).
   %ft = linalg.transpose ins(%f0 : tensor<3x3x64x40xf32>) outs(%f0 : tensor<3x3x64x40xf32>) permutation = [1, 0, 2, 3]
-  %rbad = call @ref_blocks_f32(%in0, %ft) : (tensor<1x17x17x64xf32>, tensor<3x3x64x40xf32>) -> tensor<1x15x15x40xf32>
-  %rbadd = tensor.cast %rbad : tensor<1x15x15x40xf32> to tensor<?x?x?x?xf32>
+  %rbad = call @ref_blocks_f32(%in0, %ft) : (tensor<1x25x25x64xf32>, tensor<3x3x64x40xf32>) -> tensor<1x23x23x40xf32>
+  %rbadd = tensor.cast %rbad : tensor<1x23x23x40xf32> to tensor<?x?x?x?xf32>
   %bad = call @close(%y0d, %rbadd) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i1
   %true = arith.constant true
   %okbad = arith.xori %bad, %true : i1
