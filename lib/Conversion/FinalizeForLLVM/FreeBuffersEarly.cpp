@@ -23,7 +23,8 @@ using namespace mlir;
 /// The op of `block` after which `buffer` (allocated in `block`) and every
 /// view of it are no longer used, other than by `dealloc`; null when an
 /// alias may escape (a non-view op producing a memref from it, a call, a
-/// terminator), or the buffer itself when nothing else uses it.
+/// terminator, its address taken as an integer), or the buffer itself when
+/// nothing else uses it.
 static Operation *lastUseInBlock(Value buffer, Operation *dealloc,
                                  Block *block) {
   Operation *last = buffer.getDefiningOp();
@@ -39,7 +40,8 @@ static Operation *lastUseInBlock(Value buffer, Operation *dealloc,
         for (Value result : user->getResults())
           if (isa<BaseMemRefType>(result.getType()))
             aliases.push_back(result);
-      } else if (isa<CallOpInterface>(user) ||
+      } else if (isa<CallOpInterface, memref::ExtractAlignedPointerAsIndexOp>(
+                     user) ||
                  user->hasTrait<OpTrait::IsTerminator>() ||
                  llvm::any_of(user->getResultTypes(), [](Type t) {
                    return isa<BaseMemRefType>(t);

@@ -85,3 +85,22 @@ func.func @escapes(%x: memref<64xf32>, %flag: i1) {
   memref.dealloc %b : memref<64xf32>
   return
 }
+
+// -----
+
+// A buffer whose address is taken as an integer (the pointer may be used
+// after the buffer's last memref use) keeps its dealloc where it is.
+// CHECK-LABEL: func @address_taken
+// CHECK:      %[[P:.*]] = memref.alloc() : memref<64xf32>
+// CHECK:      memref.extract_aligned_pointer_as_index %[[P]]
+// CHECK:      linalg.copy
+// CHECK-NEXT: memref.dealloc %[[P]] : memref<64xf32>
+// CHECK-NEXT: return
+func.func @address_taken(%x: memref<64xf32>, %out: memref<index>) {
+  %p = memref.alloc() : memref<64xf32>
+  %addr = memref.extract_aligned_pointer_as_index %p : memref<64xf32> -> index
+  memref.store %addr, %out[] : memref<index>
+  linalg.copy ins(%x : memref<64xf32>) outs(%x : memref<64xf32>)
+  memref.dealloc %p : memref<64xf32>
+  return
+}
