@@ -774,6 +774,10 @@ def LowpNVVMLowerContractions : Pass<"lowp-nvvm-lower-contractions", "ModuleOp">
     [k][n] N-major in 128-byte swizzle atoms, read with imm-trans-b), with
     `fence.proxy.async` before the barrier that publishes a slice and
     `wgmma.fence` / `commit_group` / `wait_group` around its instructions.
+    One slice's wgmma group stays in flight while the next slice's are
+    issued (`wgmma.wait_group 1` in the loop, 0 after it; the table's
+    `mmaGroupsInFlight`), and `cp.async` runs stages - 2 slices ahead, so
+    no stage is refilled while a pending wgmma reads it.
     The epilogue is the same. Contractions the wgmma kernel does not take
     (an FP8 B stored [k][n]: wgmma reads FP8 K-major only) get a remark
     and go to the mma.sync kernel; `wgmma=false` skips the wgmma kernels.
@@ -797,6 +801,12 @@ def LowpNVVMLowerContractions : Pass<"lowp-nvvm-lower-contractions", "ModuleOp">
     Option<"wgmma", "wgmma", "bool", /*default=*/"true",
            "On chips with a warpgroup tiling (sm_90a), use wgmma kernels "
            "first (false: mma.sync kernels only)">,
+    Option<"wgmmaStages", "wgmma-stages", "unsigned", /*default=*/"0",
+           "Shared-memory stages of the wgmma kernels (2 to 4; 0: the "
+           "capability table's). Fewer than the table's in-flight wgmma "
+           "groups + 2 make each slice wait for its wgmma (remark); stages "
+           "past the chip's static shared memory leave the op to mma.sync "
+           "(remark)">,
     DeprecatedTargetSpelling<"deprecatedChip", "chip">,
   ];
   let dependentDialects = [

@@ -26,7 +26,10 @@
 //    runtime library does not offer yet.
 //  * Per slice: wgmma.fence, blockK / K wgmma.mma_async per warpgroup and
 //    instruction tile (descriptors advanced by K elements), commit_group,
-//    wait_group 0; the cp.async copies of the next stages stay in flight.
+//    wait_group G (the table's mmaGroupsInFlight: the previous slice's
+//    MMAs overlap this one's issue and the next slice's copies), and
+//    wait_group 0 after the loop; the cp.async copies run
+//    stages - 1 - G slices ahead, into the stage no pending group reads.
 //  * The accumulators (m64nN f32, PTX ISA "Matrix Fragments for
 //    wgmma.mma_async.m64nNk16"): register i of thread t of the warpgroup is
 //    row 16 (t / 32) + (t % 32) / 4 + 8 ((i / 2) % 2), column
@@ -110,7 +113,8 @@ Value swizzle(IndexBuilder &ib, Value address, int64_t bytes) {
 
 class WgmmaBackend final : public MatrixInstructionBackend {
 public:
-  explicit WgmmaBackend(MLIRContext *ctx) : copies(ctx) {}
+  WgmmaBackend(MLIRContext *ctx, unsigned stages)
+      : copies(ctx), stagesOverride(stages) {}
 
   StringRef kernelKind() const override { return "wgmma"; }
   StringRef instructionName() const override { return "wgmma.mma_async"; }
@@ -125,11 +129,21 @@ public:
     if (chip.vendor != Vendor::NVIDIA || !chip.hasMatrixUnit(f))
       return nullptr;
     const GPUGemmTiling *t = nullptr;
-    if (f == Format::F16 || f == Format::BF16)
+    GPUGemmTiling *adjusted = nullptr;
+    if (f == Format::F16 || f == Format::BF16) {
       t = &chip.wgmma16;
-    else if (f == chip.getE4M3() || f == chip.getE5M2())
+      adjusted = &adjusted16;
+    } else if (f == chip.getE4M3() || f == chip.getE5M2()) {
       t = &chip.wgmmaFP8;
-    return t && t->valid() ? t : nullptr;
+      adjusted = &adjustedFP8;
+    }
+    if (!t || !t->valid())
+      return nullptr;
+    if (!stagesOverride)
+      return t;
+    *adjusted = *t;
+    adjusted->stages = stagesOverride;
+    return adjusted;
   }
 
   bool acceptsProblem(const GemmProblem &p, const GPUGemmTiling &t,
@@ -230,8 +244,14 @@ public:
   void beginSliceProducts(IndexBuilder &ib) override {
     NVVM::WgmmaFenceAlignedOp::create(ib.b, ib.loc);
   }
-  void endSliceProducts(IndexBuilder &ib) override {
+  /// The slice's group may stay in flight (`pendingGroups` 1): wgmma
+  /// instructions on the same accumulators are ordered by the hardware, and
+  /// the layer refills no stage a pending group reads.
+  void endSliceProducts(IndexBuilder &ib, int64_t pendingGroups) override {
     NVVM::WgmmaGroupSyncAlignedOp::create(ib.b, ib.loc);
+    NVVM::WgmmaWaitGroupSyncOp::create(ib.b, ib.loc, pendingGroups);
+  }
+  void retireProducts(IndexBuilder &ib) override {
     NVVM::WgmmaWaitGroupSyncOp::create(ib.b, ib.loc, 0);
   }
 
@@ -319,6 +339,10 @@ private:
   }
 
   CpAsyncCopies copies;
+  /// The wgmma-stages option (0: the table's), and the table's tilings
+  /// with it applied (one object per tiling: both FP8 formats share one).
+  unsigned stagesOverride;
+  mutable GPUGemmTiling adjusted16, adjustedFP8;
 };
 
 NVVM::WGMMATypes wgmmaType(Type t) {
@@ -490,6 +514,6 @@ void WgmmaBackend::emulateStep(IndexBuilder &ib, const WaveContext &w,
 } // namespace
 
 std::unique_ptr<MatrixInstructionBackend>
-mlir::lowp::nvvm_gemm::createWgmmaBackend(MLIRContext *ctx) {
-  return std::make_unique<WgmmaBackend>(ctx);
+mlir::lowp::nvvm_gemm::createWgmmaBackend(MLIRContext *ctx, unsigned stages) {
+  return std::make_unique<WgmmaBackend>(ctx, stages);
 }

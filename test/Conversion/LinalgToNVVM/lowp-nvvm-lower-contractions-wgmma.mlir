@@ -2,7 +2,7 @@
 // has wgmma: the kernel's structure (cp.async into three 1024-byte aligned
 // swizzled stages, fence.proxy.async before the barrier that publishes a
 // slice, wgmma.fence / mma_async / commit / wait around the slice's
-// instructions), and the fallbacks: what wgmma cannot take goes to the
+// instructions, one slice's group left in flight), and the fallbacks: what wgmma cannot take goes to the
 // mma.sync kernel with a remark naming the op and why; what neither takes
 // keeps its linalg op with both remarks. sm_90 (portable PTX, no wgmma) and
 // wgmma=false keep the mma.sync kernels.
@@ -20,17 +20,25 @@
 // CHECK: gpu.launch_func {{ *}}@gemm_bf16_wgmma::@gemm_bf16_wgmma blocks in ({{.*}}) threads in (%[[T]], %{{.*}}, %{{.*}})
 // CHECK-LABEL: gpu.module @gemm_bf16_wgmma
 // CHECK: gpu.func @gemm_bf16_wgmma({{.*}}) workgroup(%[[AS:.*]] : memref<3x4096xbf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64}, %[[BS:.*]] : memref<3x4096xbf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64}) kernel
-// CHECK-COUNT-2: nvgpu.device_async_create_group
+// Three stages, one wgmma group in flight: the copies run one slice ahead
+// (one group before the loop, at most one pending after slice k's wait),
+// the loop leaves the slice's wgmma group pending (wait_group 1) and the
+// accumulators are read after wait_group 0.
+// CHECK: nvgpu.device_async_create_group
+// CHECK-NOT: nvgpu.device_async_create_group
 // CHECK: scf.for
 // CHECK: nvgpu.device_async_create_group
-// CHECK: nvgpu.device_async_wait %{{.*}} {numGroups = 2 : i32}
+// CHECK: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT: gpu.barrier
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK-COUNT-2: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
-// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK-NEXT: gpu.barrier
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 // SM90-LABEL: func.func @gemm_bf16
 // SM90: gpu.launch_func {{ *}}@gemm_bf16_mma_sync::@gemm_bf16_mma_sync
 // SM90-NOT: wgmma

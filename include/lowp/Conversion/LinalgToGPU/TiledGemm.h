@@ -209,9 +209,12 @@ public:
   /// the workgroup barrier that publishes them (e.g. a proxy fence).
   virtual void sliceLanded(IndexBuilder &ib) {}
   /// Around one slice's instructions (asynchronous instructions: fence
-  /// before, commit and wait after).
+  /// before, commit after, then wait until at most `pendingGroups` groups
+  /// of earlier slices are in flight; the table's mmaGroupsInFlight, or 0).
   virtual void beginSliceProducts(IndexBuilder &ib) {}
-  virtual void endSliceProducts(IndexBuilder &ib) {}
+  virtual void endSliceProducts(IndexBuilder &ib, int64_t pendingGroups) {}
+  /// After the k loop, when groups were left in flight: wait for all.
+  virtual void retireProducts(IndexBuilder &ib) {}
 
   /// "tensor-core" (remarks: "no tensor-core kernel for ..."), the
   /// instruction's name in messages ("mma.sync") and the suffix of the
