@@ -778,9 +778,12 @@ def LowpNVVMLowerContractions : Pass<"lowp-nvvm-lower-contractions", "ModuleOp">
     issued (`wgmma.wait_group 1` in the loop, 0 after it; the table's
     `mmaGroupsInFlight`), and `cp.async` runs stages - 2 slices ahead, so
     no stage is refilled while a pending wgmma reads it.
+    wgmma reads 8-bit operands K-major only: an FP8 B stored [k][n] is
+    staged [n][k], each 16-byte chunk gathered from a column of B.
     The epilogue is the same. Contractions the wgmma kernel does not take
-    (an FP8 B stored [k][n]: wgmma reads FP8 K-major only) get a remark
-    and go to the mma.sync kernel; `wgmma=false` skips the wgmma kernels.
+    (an FP8 NCHW convolution, whose gathered input is staged [k][n]) get a
+    remark and go to the mma.sync kernel; `wgmma=false` skips the wgmma
+    kernels.
 
     With `emulate`, the same kernel (same tiles, staging buffers, copy
     assignment, `ldmatrix` addresses, epilogue coordinates and guards) is

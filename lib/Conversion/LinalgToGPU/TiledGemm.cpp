@@ -198,7 +198,8 @@ mlir::lowp::gpu_gemm::selectTableTiling(
     };
     int64_t staged =
         bytes(StagedOperand::A, t.blockM, t.blockK, aType) +
-        (p.bTransposed ? bytes(StagedOperand::B, t.blockN, t.blockK, bType)
+        (p.bTransposed || backend.transposesBWhileStaging(p)
+             ? bytes(StagedOperand::B, t.blockN, t.blockK, bType)
                        : bytes(StagedOperand::B, t.blockK, t.blockN, bType));
     if (staged > limit)
       return fail(Twine(t.stages) + " stages of A and B need " +
@@ -795,7 +796,7 @@ private:
                                    aChunk);
   }
   SmallVector<int64_t> bTileShape() const {
-    if (p.bTransposed)
+    if (p.bStagedKMajor())
       return backend.stagedTileShape(t, StagedOperand::B, t.blockN, t.blockK,
                                      bChunk);
     return backend.stagedTileShape(t, StagedOperand::B, t.blockK, t.blockN,
@@ -842,6 +843,9 @@ private:
         copyNchwInputTile(bs, tid, stage, k0, batchIdx, colBase, copy);
       } else {
         copyNhwcInputTile(as, tid, stage, k0, rowBase, copy);
+        if (p.stageBTransposed)
+          return copyTransposedBTile(bs, tid, stage, k0, batchIdx, colBase,
+                                     copy);
         copyTile(StagedOperand::B, bs, bBuf, false,
                  p.bTransposed ? t.blockN : t.blockK,
                  p.bTransposed ? t.blockK : t.blockN,
@@ -855,9 +859,47 @@ private:
     if (p.bTransposed)
       copyTile(StagedOperand::B, bs, bBuf, p.bBatched, t.blockN, t.blockK, colBase, k0, p.n, p.k,
                bChunk);
+    else if (p.stageBTransposed)
+      copyTransposedBTile(bs, tid, stage, k0, batchIdx, colBase, copy);
     else
       copyTile(StagedOperand::B, bs, bBuf, p.bBatched, t.blockK, t.blockN, k0, colBase, p.k, p.n,
                bChunk);
+  }
+
+  /// A B stored [k][n] staged [n][k] (p.stageBTransposed): chunk (n, k..k
+  /// + chunk) of the staged tile gathers B[k + j][n] element by element
+  /// and is stored as a vector (`copy` with a vector source), zero outside
+  /// B. Consecutive threads take consecutive n, so each of a warp's loads
+  /// reads adjacent bytes of one row of B. K is a multiple of the chunk: a
+  /// chunk is entirely inside or outside B, and outside it reads row 0.
+  void copyTransposedBTile(Value bs, Value tid, Value stage, Value k0,
+                           Value batchIdx, Value colBase, CopyFn copy) {
+    int64_t chunks = t.blockN * (t.blockK / bChunk);
+    auto vecType = VectorType::get({bChunk}, p.bElem);
+    Value zero = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(vecType, b.getFloatAttr(p.bElem, 0)));
+    for (int64_t i = 0; i < chunks / t.threads(); ++i) {
+      Value q = add(tid, i * t.threads());
+      Value r = rem(q, t.blockN);
+      Value c = mul(div(q, t.blockN), bChunk);
+      Value n = add(colBase, r), k = add(k0, c);
+      Value inBounds = andI(lt(n, p.n), lt(k, p.k));
+      n = select(inBounds, n, idx(0));
+      k = select(inBounds, k, idx(0));
+      SmallVector<Value> elements;
+      for (int64_t j = 0; j < bChunk; ++j) {
+        SmallVector<Value> srcIdx;
+        if (p.bBatched)
+          srcIdx.push_back(batchIdx);
+        srcIdx.append({add(k, j), n});
+        elements.push_back(memref::LoadOp::create(b, loc, bBuf, srcIdx));
+      }
+      Value chunk = select(
+          inBounds, vector::FromElementsOp::create(b, loc, vecType, elements),
+          zero);
+      copy(bs, backend.stagedIndex(ib, p, t, StagedOperand::B, stage, r, c),
+           chunk, ValueRange{}, bChunk, inBounds);
+    }
   }
 
   /// Padded input pixel (ih, iw) in the buffer the kernel reads: itself,
@@ -1602,6 +1644,7 @@ LogicalResult mlir::lowp::gpu_gemm::lowerContractionsToTiledKernels(
                           "instructions";
       groupsInFlight = 0;
     }
+    problem->stageBTransposed = backend.transposesBWhileStaging(*problem);
     collectEpilogue(op, *problem);
     if (problem->conv)
       foldInputPadding(op, *problem);

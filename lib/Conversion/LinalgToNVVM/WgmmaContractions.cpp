@@ -15,7 +15,9 @@
 //    of that many bytes: 16-byte chunk j of a row lands at j XOR (address
 //    bits 7..9)); a 16-bit B stored [k][n] is N-major (imm-trans-b = 1):
 //    columns of 64 n values (128-byte swizzle atoms), each holding all
-//    blockK rows 128 bytes apart. Stages are 1024-byte aligned (the
+//    blockK rows 128 bytes apart. An FP8 B stored [k][n] (wgmma has no
+//    transpose for 8-bit operands) is staged K-major, each 16-byte chunk
+//    gathered from a column of B by the layer (transposesBWhileStaging). Stages are 1024-byte aligned (the
 //    swizzle pattern's period), so descriptors need no base offset.
 //    cp.async writes through the generic proxy and wgmma reads through
 //    the async proxy: every thread fences (fence.proxy.async.shared::cta)
@@ -89,7 +91,7 @@ StagedLayout stagedLayout(const GemmProblem &p, const GPUGemmTiling &t,
   StagedLayout l;
   Type elem = which == StagedOperand::A ? p.aElem : p.bElem;
   l.elemBytes = elementBytes(elem);
-  l.kMajor = which == StagedOperand::A || p.bTransposed;
+  l.kMajor = which == StagedOperand::A || p.bStagedKMajor();
   int64_t rows = which == StagedOperand::A ? t.blockM : t.blockN;
   l.stageBytes = rows * t.blockK * l.elemBytes;
   if (l.kMajor) {
@@ -154,17 +156,25 @@ public:
                "-deep slice is not one 32-, 64- or 128-byte swizzle row";
       return false;
     }
-    if (!p.bTransposed && elementBytes(p.bElem) != 2) {
-      whyNot = "wgmma reads FP8 B K-major only (stored [n][k], as x @ W^T); "
-               "B is stored [k][n]";
+    if (transposesBWhileStaging(p) && p.conv && p.conv->nchw() &&
+        p.conv->im2col) {
+      whyNot = "wgmma reads FP8 B K-major only, and the NCHW input (B) is "
+               "gathered into [k][n] chunks";
       return false;
     }
-    if (!p.bTransposed && t.mma.n % (128 / elementBytes(p.bElem))) {
+    if (!p.bTransposed && !transposesBWhileStaging(p) &&
+        t.mma.n % (128 / elementBytes(p.bElem))) {
       whyNot = "an N-major B needs whole 128-byte swizzle atoms per "
                "instruction";
       return false;
     }
     return true;
+  }
+
+  /// wgmma has no transpose for 8-bit operands: an FP8 B stored [k][n] is
+  /// staged K-major ([n][k]), gathered along k.
+  bool transposesBWhileStaging(const GemmProblem &p) const override {
+    return !p.bTransposed && elementBytes(p.bElem) == 1;
   }
 
   Attribute sharedMemorySpace(MLIRContext *ctx) const override {
@@ -368,15 +378,15 @@ SmallVector<Value> WgmmaBackend::multiplyAccumulate(IndexBuilder &ib,
   Value inouts = LLVM::PoisonOp::create(builder, loc, structType);
   for (auto [i, v] : llvm::enumerate(acc))
     inouts = LLVM::InsertValueOp::create(builder, loc, inouts, v, i);
-  // A K-major (row); B K-major (col) when stored [n][k], else N-major (row:
-  // imm-trans-b = 1, 16-bit only).
+  // A K-major (row); B K-major (col) when stored [n][k] or staged so (FP8
+  // stored [k][n]), else N-major (row: imm-trans-b = 1, 16-bit only).
   Value result = NVVM::WgmmaMmaAsyncOp::create(
       builder, loc, structType, inouts, a[0], b[0],
       NVVM::MMAShapeAttr::get(ctx, mma.m, mma.n, mma.k),
       wgmmaType(w.problem.aElem), wgmmaType(w.problem.bElem),
       NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
       NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
-      w.problem.bTransposed ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+      w.problem.bStagedKMajor() ? NVVM::MMALayout::col : NVVM::MMALayout::row,
       /*satfinite=*/nullptr);
   SmallVector<Value> out;
   for (int64_t i = 0, e = acc.size(); i < e; ++i)
@@ -442,7 +452,7 @@ void WgmmaBackend::emulateStep(IndexBuilder &ib, const WaveContext &w,
   };
   int64_t aBytes = elementBytes(w.problem.aElem);
   int64_t bBytes = elementBytes(w.problem.bElem);
-  bool bKMajor = w.problem.bTransposed;
+  bool bKMajor = w.problem.bStagedKMajor();
   for (int64_t mi = 0; mi < w.mTiles; ++mi)
     for (int64_t ni = 0; ni < w.nTiles; ++ni) {
       Decoded da = decode(descriptorA(ib, w, zero, mi, kk));

@@ -85,15 +85,23 @@ func.func @linear_fp8(%x: memref<128x128xf8E4M3FN>, %w: memref<128x128xf8E5M2>, 
 
 // -----
 
-// FP8 with B stored [k][n]: wgmma has no transpose for 8-bit operands; the
-// mma.sync kernel (per-lane column reads) takes it.
+// FP8 with B stored [k][n]: wgmma has no transpose for 8-bit operands, so
+// B is staged [n][k] (K-major, layoutB col): each 16-byte chunk of the
+// staged tile gathers 16 bytes of one column of B (16 loads, the vector
+// stored synchronously; A's chunks still go through cp.async).
 // CHECK-LABEL: func.func @gemm_fp8_kn
-// CHECK: gpu.launch_func {{ *}}@gemm_fp8_kn_mma_sync::@gemm_fp8_kn_mma_sync
-// CHECK-LABEL: gpu.module @gemm_fp8_kn_mma_sync
-// CHECK-NOT: wgmma
-// CHECK: llvm.call_intrinsic "llvm.nvvm.mma.m16n8k32.row.col.f32.e4m3.e4m3.f32"
+// CHECK: gpu.launch_func {{ *}}@gemm_fp8_kn_wgmma::@gemm_fp8_kn_wgmma
+// CHECK-LABEL: gpu.module @gemm_fp8_kn_wgmma
+// CHECK: scf.for
+// CHECK: nvgpu.device_async_copy
+// CHECK-COUNT-16: memref.load %{{.*}} : memref<64x128xf8E4M3FN>
+// CHECK: vector.from_elements {{.*}} : vector<16xf8E4M3FN>
+// CHECK: vector.store {{.*}} : memref<3x8192xf8E4M3FN, #gpu.address_space<workgroup>>, vector<16xf8E4M3FN>
+// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e4m3>, <one>, <col>]
+// CHECK-NOT: mma.m16n8k32
+// SM90-LABEL: func.func @gemm_fp8_kn
+// SM90: gpu.launch_func {{ *}}@gemm_fp8_kn_mma_sync::@gemm_fp8_kn_mma_sync
 func.func @gemm_fp8_kn(%a: memref<128x64xf8E4M3FN>, %b: memref<64x128xf8E4M3FN>, %c: memref<128x128xf32>) {
-  // expected-remark @+1 {{no wgmma kernel for 'linalg.matmul' on sm_90a: wgmma reads FP8 B K-major only (stored [n][k], as x @ W^T); B is stored [k][n]; it runs on mma.sync (or the naive kernel where that cannot take it either)}}
   linalg.matmul ins(%a, %b : memref<128x64xf8E4M3FN>, memref<64x128xf8E4M3FN>) outs(%c : memref<128x128xf32>)
   return
 }

@@ -79,6 +79,12 @@ struct GemmProblem {
   int64_t batch = 1, m = 0, n = 0, k = 0;
   bool aBatched = false, bBatched = false, cBatched = false;
   bool bTransposed = false; ///< B stored [n][k]
+  /// B stored [k][n] but staged [n][k] (the back end reads B K-major only,
+  /// MatrixInstructionBackend::transposesBWhileStaging): each staged chunk
+  /// gathers a run of k of one column of B.
+  bool stageBTransposed = false;
+  /// Whether B's staged tile is [n][k].
+  bool bStagedKMajor() const { return bTransposed || stageBTransposed; }
   FloatType aElem, bElem;   ///< operand formats (checked by the back end)
   /// Set for a convolution: a, b and c are then its 4-D buffers (input,
   /// filter and output, A and B in GEMM order), which the kernel views or
@@ -181,6 +187,11 @@ public:
   virtual bool acceptsProblem(const GemmProblem &p, const GPUGemmTiling &t,
                               std::string &whyNot) const {
     return true;
+  }
+  /// Whether B stored [k][n] must be staged [n][k] (gathered along k): the
+  /// instruction reads B K-major only for these operands.
+  virtual bool transposesBWhileStaging(const GemmProblem &p) const {
+    return false;
   }
   /// What computes an op this back end does not take ("the naive kernel").
   virtual StringRef fallbackKernel() const { return "the naive kernel"; }
