@@ -3,8 +3,8 @@
 # test/Integration/Models (front-end idioms: attention, GPT-2 fused-QKV
 # attention, MLP with GELU, LLaMA block with RMSNorm + SwiGLU, norm +
 # residual, conv block), against the f32 run of the undecided model: every
-# variant is lowered by the same generic upstream path (loops, FP8
-# conversions as exact integer code) and run by mlir-runner's JIT on this
+# variant is lowered by lowp-pipeline-reference (plain loops, every op
+# rounded as the IR states, conversions as exact integer code) and run by mlir-runner's JIT on this
 # CPU. Prints one row per model: the largest normwise error over the
 # model's outputs (max |low - ref| / max |ref|) for
 #   bf16            lowp-auto-mixed-precision policy=bf16 (f32 streams)
@@ -25,7 +25,7 @@ LLVM=/usr/lib/llvm-22
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 RUNNER="$LLVM/bin/mlir-runner -e main -entry-point-result=void -shared-libs=$LLVM/lib/libmlir_c_runner_utils.so,$LLVM/lib/libmlir_runner_utils.so"
-UPSTREAM="-convert-lowp-to-linalg -one-shot-bufferize=bufferize-function-boundaries -convert-linalg-to-loops -lowp-expand-float-conversions -expand-strided-metadata -lower-affine -convert-scf-to-cf -convert-math-to-llvm -convert-math-to-libm -convert-to-llvm -reconcile-unrealized-casts"
+REFERENCE="--lowp-pipeline-reference"
 TARGET=sapphirerapids
 
 # Largest normwise error of the printMemrefF32 dumps in $2 against $1.
@@ -54,7 +54,7 @@ EOF
 
 run() { # model, decision flags... -> the run's output file
   local model="$1" name="$2"; shift 2
-  "$BIN/fp-opt" "$model" "$@" $UPSTREAM 2>/dev/null | $RUNNER > "$TMP/$name.txt" 2>/dev/null
+  "$BIN/fp-opt" "$model" "$@" $REFERENCE 2>/dev/null | $RUNNER > "$TMP/$name.txt" 2>/dev/null
   echo "$TMP/$name.txt"
 }
 

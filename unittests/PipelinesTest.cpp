@@ -204,6 +204,16 @@ TEST_F(PipelinesTest, TPULowersToLLVM) {
   EXPECT_TRUE(onlyLLVM(*module));
 }
 
+// The reference lowers a module decided for a GPU on this CPU: its FP8
+// operands need no conversion instruction of the host or of the target.
+TEST_F(PipelinesTest, ReferenceLowersAnyDecisionToLLVM) {
+  OwningOpRef<ModuleOp> module = decide("sm_90", PrecisionPolicy::FP8);
+  ASSERT_TRUE(runPipeline(*module, buildReferencePipeline,
+                          ReferencePipelineOptions()));
+  EXPECT_TRUE(onlyLLVM(*module));
+  EXPECT_GT(count<LLVM::LLVMFuncOp>(*module), 0u);
+}
+
 TEST_F(PipelinesTest, NVVMLowersToPTX) {
   expectKernelsFor<NVVMPipelineOptions>("sm_80", buildNVVMPipeline);
 }

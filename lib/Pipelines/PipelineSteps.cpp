@@ -5,6 +5,7 @@
 #include "lowp/Conversion/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -12,6 +13,7 @@
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -63,6 +65,33 @@ void lowp::addFloatEmulation(OpPassManager &pm,
     if (isEmulated(format))
       emulate.formats.push_back(stringifyFormat(format).str());
   pm.addPass(createLowpEmulateNarrowArithmetic(emulate));
+}
+
+void lowp::addReferenceLoopLowering(OpPassManager &pm) {
+  addBufferization(pm);
+  pm.addPass(createConvertLinalgToLoopsPass());
+  // finalize-memref-to-llvm aborts on scalar dense_resource globals.
+  pm.addPass(createLowpInlineScalarResources());
+  // Once the loops are explicit (a named op's body is implied by its name
+  // until then): narrow arithmetic rounded after every op, then every
+  // narrow conversion as exact integer code. `avx2` is the capability
+  // table's x86 row without bf16 or FP8 conversion instructions, so this
+  // does not depend on the module's lowp.target or on the host.
+  addFloatEmulation(pm, [](Format) { return true; });
+  LowpExpandFloatConversionsOptions conversions;
+  conversions.target = "avx2";
+  pm.addPass(createLowpExpandFloatConversions(conversions));
+  // Vector code front ends leave next to linalg (cache updates as
+  // vector.transfer_write) becomes 1-D transfers, then loads and stores
+  // (convert-vector-to-llvm; convert-to-llvm has no transfer lowering).
+  VectorTransferToSCFOptions vectorToSCF;
+  vectorToSCF.enableFullUnroll();
+  pm.addPass(createConvertVectorToSCFPass(vectorToSCF));
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  addCPUToLLVMFinalization(pm);
 }
 
 void lowp::addCPUToLLVMFinalization(OpPassManager &pm) {

@@ -42,6 +42,14 @@ void addFloatEmulation(OpPassManager &pm,
 /// not know them).
 void addCPUToLLVMFinalization(OpPassManager &pm);
 
+/// Buffers, loops and the LLVM dialect for this CPU, with no kernels: what
+/// lowp-pipeline-reference is and lowp-pipeline-tpu ends with, from
+/// bufferizable tensors (addLowpToBufferizableTensors). Narrow arithmetic is
+/// rounded after every op and narrow conversions are exact integer code,
+/// for every format, so the result does not depend on the host's or the
+/// module's target.
+void addReferenceLoopLowering(OpPassManager &pm);
+
 /// The end of the GPU pipelines (NVVM, ROCDL), once the kernels are in the
 /// target's dialect: host launches to LLVM, each gpu.module serialized to
 /// assembly (`toolkitPath`: the CUDA toolkit whose libdevice is linked;

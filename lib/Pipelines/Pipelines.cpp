@@ -169,6 +169,13 @@ void mlir::lowp::registerLowpPipelines() {
       "accumulation, packed FP8 converts of the chip's flavour, exact "
       "integer conversions where the chip has none",
       buildROCDLPipeline);
+  registerPipeline<ReferencePipelineOptions>(
+      "lowp-pipeline-reference",
+      "Lower a module to the LLVM dialect for this CPU as plain loops, no "
+      "kernels: every op in the format the IR states, rounded after every "
+      "op, every narrow conversion exact integer code; what decisions and "
+      "kernels are checked against",
+      buildReferencePipeline);
   registerPipeline<TPUPipelineOptions>(
       "lowp-pipeline-tpu",
       "TPU-style structuring of a mixed-precision module (bf16 MXU inputs, "

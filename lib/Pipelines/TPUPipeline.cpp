@@ -15,10 +15,6 @@
 #include "lowp/IR/TargetResolution.h"
 #include "lowp/Pipelines/Pipelines.h"
 
-#include "mlir/Conversion/Passes.h"
-#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
-#include "mlir/Dialect/Linalg/Passes.h"
-#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -51,25 +47,9 @@ LogicalResult mlir::lowp::buildTPUPipeline(OpPassManager &pm,
   addLowpToBufferizableTensors(pm);
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  // 3. The CPU stand-in for the chip: buffers, loops, LLVM. bf16 <-> f32
-  //    conversions become exact integer code (no libcalls), which is what
-  //    the MXU's inputs are: rounded to nearest even. Scalar dense_resource
-  //    globals are read into dense ones (finalize-memref-to-llvm aborts on
-  //    them).
-  addBufferization(pm);
-  pm.addPass(createConvertLinalgToLoopsPass());
-  pm.addPass(createLowpInlineScalarResources());
-  pm.addPass(createLowpExpandFloatConversions());
-  // Vector code front ends leave next to linalg (cache updates as
-  // vector.transfer_write) becomes 1-D transfers, then loads and stores
-  // (convert-vector-to-llvm; convert-to-llvm has no transfer lowering).
-  VectorTransferToSCFOptions vectorToSCF;
-  vectorToSCF.enableFullUnroll();
-  pm.addPass(createConvertVectorToSCFPass(vectorToSCF));
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createConvertVectorToLLVMPass());
-  addCPUToLLVMFinalization(pm);
+  // 3. The CPU stand-in for the chip: the reference loop lowering. Its
+  //    bf16 <-> f32 conversions are exact integer code (no libcalls), which
+  //    is what the MXU's inputs are: rounded to nearest even.
+  addReferenceLoopLowering(pm);
   return success();
 }

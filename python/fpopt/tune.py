@@ -27,13 +27,13 @@ one compile + one run each (bench/tune/tune_transformer.py prints the
 figures). The two halves of every split are independent and run at the
 same time (``jobs``, default: every core).
 
-Candidates execute through a plain loop lowering of the decided module
-(linalg to loops, every op in the formats the decision chose: bf16 and f16
-ops rounded after each op, FP8 conversions as exact integer code, f32
-accumulation), which compiles in a fraction of the time of the x86 kernels
-and gives the decision's numbers, not one chip's kernels'. ``lowering="x86"``
-runs ``lowp-pipeline-x86`` instead; a model the loop lowering cannot take
-falls back to it (the summary says so).
+Candidates execute through ``lowp-pipeline-reference``, a plain loop
+lowering of the decided module (linalg to loops, every op in the formats
+the decision chose and rounded after each op, conversions as exact integer
+code, f32 accumulation), which compiles in a fraction of the time of the
+x86 kernels and gives the decision's numbers, not one chip's kernels'.
+``lowering="x86"`` runs ``lowp-pipeline-x86`` instead; a model the loop
+lowering cannot take falls back to it (the summary says so).
 
 Error: max |y - y_ref| / max |y_ref| over every output element (the
 reference is the f32 model through the same lowering, or ``expected``);
@@ -56,22 +56,10 @@ import numpy as np
 LLVM_LIB = "/usr/lib/llvm-22/lib"
 MLIR_RUNNER = "/usr/lib/llvm-22/bin/mlir-runner"
 
-#: The evaluation lowering: loops over the decided module's own ops. bf16
-#: and f16 arithmetic is rounded after every op (LLVM promotes each op);
-#: FP8 arithmetic likewise (lowp-emulate-narrow-arithmetic); conversions
-#: LLVM cannot do on a CPU (f32 <-> FP8, bf16 without AVX512_BF16) become
-#: exact integer code, whatever the decision's target (target=avx2).
-LOOP_LOWERING = ",".join([
-    "func.func(convert-elementwise-to-linalg)",
-    "convert-lowp-to-linalg",
-    "one-shot-bufferize{bufferize-function-boundaries}",
-    "convert-linalg-to-loops",
-    "lowp-emulate-narrow-arithmetic{formats=f8E4M3FN,f8E5M2,f8E4M3FNUZ,"
-    "f8E5M2FNUZ}",
-    "lowp-expand-float-conversions{target=avx2}",
-    "expand-strided-metadata", "lower-affine", "convert-scf-to-cf",
-    "convert-math-to-llvm", "convert-math-to-libm", "convert-to-llvm",
-    "reconcile-unrealized-casts", "lowp-strip-attributes"])
+#: The evaluation lowering: lowp-pipeline-reference, loops over the decided
+#: module's own ops, every op rounded to the format the IR states, narrow
+#: conversions as exact integer code whatever the decision's target.
+LOOP_LOWERING = "lowp-pipeline-reference"
 
 
 class TuneError(Exception):

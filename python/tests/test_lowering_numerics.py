@@ -14,16 +14,9 @@ from fpopt.numerics import FORMATS, decode_all, round_to
 LLVM_LIB = "/usr/lib/llvm-22/lib"
 MLIR_RUNNER = "/usr/lib/llvm-22/bin/mlir-runner"
 
-# The JIT recipe of the integration tests; lowp-expand-float-conversions
-# lowers the bf16 and f8 truncf/extf to exact integer code (LLVM has no
-# instructions for f8).
-LOWER_TO_LLVM = ",".join([
-    "convert-lowp-to-linalg", "func.func(convert-elementwise-to-linalg)",
-    "one-shot-bufferize{bufferize-function-boundaries}",
-    "func.func(convert-linalg-to-loops)", "lowp-expand-float-conversions",
-    "expand-strided-metadata", "lower-affine", "convert-scf-to-cf",
-    "convert-math-to-llvm", "convert-math-to-libm", "convert-to-llvm",
-    "reconcile-unrealized-casts"])
+# The JIT recipe of the integration tests: plain loops, the bf16 and f8
+# truncf/extf as exact integer code (LLVM has no instructions for f8).
+LOWER_TO_LLVM = "lowp-pipeline-reference"
 
 PROGRAM = """
 func.func private @printMemrefI32(tensor<*xi32>)

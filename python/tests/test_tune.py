@@ -1,6 +1,8 @@
 """fpopt.tune: the precision search driven by measured error, executed
 through fp-opt's own x86 lowering and MLIR's JIT (mlir-runner)."""
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -195,9 +197,24 @@ module {
 """
 
 
-def test_front_end_ir_the_loop_lowering_cannot_take_runs_on_x86():
-    # ml_program globals need the x86 pipeline's input preparation: the
-    # search still runs, through lowp-pipeline-x86, and says so.
+def test_front_end_ir_runs_through_the_loop_lowering():
+    # ml_program globals: lowp-pipeline-reference prepares front-end input
+    # as lowp-pipeline-x86 does, so no fallback is needed.
+    rng = np.random.default_rng(0)
+    inputs = [rng.uniform(-1, 1, (4, 8)).astype(np.float32),
+              rng.uniform(-1, 1, (8, 8)).astype(np.float32)]
+    result = fpopt.tune(GLOBAL_WEIGHT, "sm_75", inputs, tolerance=2e-2)
+    assert not result.all_f32
+    assert "lowp-pipeline-x86" not in result.summary
+
+
+def test_front_end_ir_the_loop_lowering_cannot_take_runs_on_x86(monkeypatch):
+    # A loop lowering without input preparation (upstream's recipe) cannot
+    # take ml_program globals: the search still runs, through
+    # lowp-pipeline-x86, and says so.
+    monkeypatch.setattr(sys.modules["fpopt.tune"], "LOOP_LOWERING", ",".join([
+        "one-shot-bufferize{bufferize-function-boundaries}",
+        "convert-linalg-to-loops", "convert-to-llvm"]))
     rng = np.random.default_rng(0)
     inputs = [rng.uniform(-1, 1, (4, 8)).astype(np.float32),
               rng.uniform(-1, 1, (8, 8)).astype(np.float32)]

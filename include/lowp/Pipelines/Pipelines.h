@@ -342,6 +342,22 @@ LogicalResult buildTPUPipeline(OpPassManager &pm,
                                PipelineErrorHandler errorHandler = nullptr);
 
 //===----------------------------------------------------------------------===//
+// lowp-pipeline-reference
+//===----------------------------------------------------------------------===//
+
+/// The plain loop lowering for this CPU that decisions are checked against
+/// (fpopt.tune, the Models and FP8 execution tests, bench/decision_error.sh):
+/// no kernels, every op in the formats the IR states, rounded after every
+/// op, and every narrow conversion as exact integer code, whatever
+/// `lowp.target` says. It has no options.
+struct ReferencePipelineOptions
+    : public PassPipelineOptions<ReferencePipelineOptions> {};
+
+LogicalResult buildReferencePipeline(OpPassManager &pm,
+                                     const ReferencePipelineOptions &options,
+                                     PipelineErrorHandler errorHandler = nullptr);
+
+//===----------------------------------------------------------------------===//
 // Registration
 //===----------------------------------------------------------------------===//
 

@@ -8,18 +8,61 @@
 #include "KernelBuilder.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
 using namespace mlir::lowp;
 using namespace mlir::lowp::x86;
+
+/// `<func>_prepacked_arguments() -> memref<N x i64>`: the numbers of the
+/// arguments of `func` that take packed buffers, in the order of
+/// `<func>_prepack`'s results, copied from a private constant global into a
+/// buffer the caller owns (as it owns every buffer a function returns). Once
+/// lowered to LLVM the signature no longer says which arguments those are,
+/// so a caller of a prebuilt library asks the library itself.
+static void createPrepackedArgumentsFunction(func::FuncOp func,
+                                             ArrayRef<unsigned> packedArgs,
+                                             OpBuilder &b) {
+  MLIRContext *ctx = func.getContext();
+  Location loc = func.getLoc();
+  auto type = MemRefType::get({static_cast<int64_t>(packedArgs.size())},
+                              b.getI64Type());
+  SmallVector<int64_t> argNumbers(packedArgs.begin(), packedArgs.end());
+  auto value = DenseElementsAttr::get(
+      RankedTensorType::get(type.getShape(), b.getI64Type()),
+      ArrayRef<int64_t>(argNumbers));
+  auto module = func->getParentOfType<ModuleOp>();
+  std::string globalName =
+      ("__lowp_" + func.getName() + "_prepacked_arguments").str();
+  auto global = memref::GlobalOp::create(
+      b, loc, globalName, b.getStringAttr("private"), type, value,
+      /*constant=*/true, /*alignment=*/nullptr);
+  if (module)
+    SymbolTable(module).insert(global);
+  auto query = func::FuncOp::create(
+      b, loc, (func.getName() + "_prepacked_arguments").str(),
+      FunctionType::get(ctx, {}, {type}));
+  query.setVisibility(func.getVisibility());
+  if (Attribute ci = func->getAttr("llvm.emit_c_interface"))
+    query->setAttr("llvm.emit_c_interface", ci);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(query.addEntryBlock());
+  Value constantNumbers =
+      memref::GetGlobalOp::create(b, loc, type, global.getSymName());
+  Value numbers = memref::AllocOp::create(b, loc, type);
+  memref::CopyOp::create(b, loc, constantNumbers, numbers);
+  func::ReturnOp::create(b, loc, numbers);
+}
 
 /// Splits the packing of weights out of `func` (see the `prepack` option):
 /// every matmul (or batch_matmul with one B for all batches) the kernels
 /// take whose B is an argument of `func` used by nothing else, directly or
 /// through a fusable cast, reads that argument as already packed; a new
 /// function `<func>_prepack` takes those arguments (in order) and
-/// returns the packed buffers (allocated; the caller owns them). Returns
-/// the prepacking function, or null when no argument qualifies.
+/// returns the packed buffers (allocated; the caller owns them), and
+/// `<func>_prepacked_arguments` returns the numbers of those arguments.
+/// Returns the prepacking function, or null when no argument qualifies.
 func::FuncOp
 mlir::lowp::x86::splitPrepacking(func::FuncOp func, const KernelConfig &cfg,
                                  SmallVectorImpl<unsigned> &packedArgs) {
@@ -86,6 +129,8 @@ mlir::lowp::x86::splitPrepacking(func::FuncOp func, const KernelConfig &cfg,
                               dot, c.cast));
   }
   func::ReturnOp::create(b, loc, packed);
+  b.setInsertionPointAfter(prepack);
+  createPrepackedArgumentsFunction(func, packedArgs, b);
 
   // The function now reads the packed buffers in the weights' places.
   // Their fills and elementwise consumers run in the kernel as well.

@@ -21,6 +21,13 @@
 // CHECK: vector.bitcast %{{.*}} : vector<32xbf16> to vector<16xi32>
 // CHECK: vector.shuffle
 // CHECK: return %[[PK]] : memref<2x32x64xbf16>
+// The numbers of the packed arguments, for a caller of the compiled library:
+// CHECK: memref.global "private" constant @__lowp_forward_prepacked_arguments : memref<1xi64> = dense<1>
+// CHECK-LABEL: func.func @forward_prepacked_arguments() -> memref<1xi64> attributes {llvm.emit_c_interface}
+// CHECK: %[[G:.*]] = memref.get_global @__lowp_forward_prepacked_arguments : memref<1xi64>
+// CHECK: %[[N:.*]] = memref.alloc() : memref<1xi64>
+// CHECK: memref.copy %[[G]], %[[N]]
+// CHECK: return %[[N]] : memref<1xi64>
 #id = affine_map<(d0, d1) -> (d0, d1)>
 // expected-remark @below {{weights of 'forward' (argument 1) are packed once, by 'forward_prepack'}}
 func.func @forward(%x: memref<4x64xbf16>, %w: memref<40x64xf32>, %y: memref<4x40xf32>) attributes {llvm.emit_c_interface} {
@@ -61,5 +68,23 @@ func.func @shared_weight(%x: memref<4x64xf32>, %w: memref<64x32xf32>, %y: memref
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%w2 : memref<64x32xf32>)
   linalg.matmul ins(%x2, %wb : memref<4x64xbf16>, memref<64x32xbf16>) outs(%z : memref<4x32xf32>)
+  return
+}
+
+// -----
+
+// Two weights, the later argument read first: forward_prepack takes them in
+// argument order, and the list of packed arguments says so.
+// CHECK-LABEL: func.func @two_layers(
+// CHECK-SAME: %{{.*}}: memref<4x64xf32>, %{{.*}}: memref<1x32x32xf32>, %{{.*}}: memref<1x64x32xf32>,
+// CHECK-LABEL: func.func @two_layers_prepack(
+// CHECK-SAME: memref<32x16xf32>, %{{.*}}: memref<64x32xf32>) -> (memref<1x32x32xf32>, memref<1x64x32xf32>)
+// CHECK: memref.global "private" constant @__lowp_two_layers_prepacked_arguments : memref<2xi64> = dense<[1, 2]>
+// CHECK-LABEL: func.func @two_layers_prepacked_arguments() -> memref<2xi64>
+// expected-remark @below {{weights of 'two_layers' (arguments 1, 2) are packed once, by 'two_layers_prepack'}}
+func.func @two_layers(%x: memref<4x64xf32>, %w2: memref<32x16xf32>, %w1: memref<64x32xf32>,
+                      %h: memref<4x32xf32>, %y: memref<4x16xf32>) {
+  linalg.matmul ins(%x, %w1 : memref<4x64xf32>, memref<64x32xf32>) outs(%h : memref<4x32xf32>)
+  linalg.matmul ins(%h, %w2 : memref<4x32xf32>, memref<32x16xf32>) outs(%y : memref<4x16xf32>)
   return
 }

@@ -2,7 +2,7 @@
 // run, reduce the log to statistics, write them back as #lowp.stats, select
 // formats with the range recipe and static scales, and run the FP8 program.
 //
-// RUN: fp-opt %s -lowp-instrument-calibration %fp8_to_llvm \
+// RUN: fp-opt %s -lowp-instrument-calibration --lowp-pipeline-reference \
 // RUN:   | mlir-runner -e main -entry-point-result=void \
 // RUN:       -shared-libs=%fp8_runner_libs > %t.log
 // RUN: FileCheck %s --check-prefix=LOG < %t.log
@@ -19,7 +19,7 @@
 // convert-lowp-to-linalg drops the target attribute the option records, so
 // mlir-runner reads the lowered module as is.
 // RUN: fp-opt %t.stats.mlir -lowp-select-fp8-formats="recipe=range scaling=static target=sm_90" \
-// RUN:     %fp8_to_llvm \
+// RUN:     --lowp-pipeline-reference \
 // RUN:   | mlir-runner -e main -entry-point-result=void \
 // RUN:       -shared-libs=%fp8_runner_libs | FileCheck %s --check-prefix=EXEC
 

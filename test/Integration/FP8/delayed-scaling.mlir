@@ -9,7 +9,7 @@
 // RUN: fp-opt %s -lowp-select-fp8-formats="recipe=e4m3 scaling=delayed amax-history=4 target=sm_90" \
 // RUN:   | sed -e '/^}$/d' > %t.mlir
 // RUN: cat %S/../Inputs/delayed-scaling-driver.mlir >> %t.mlir
-// RUN: fp-opt %t.mlir %fp8_to_llvm \
+// RUN: fp-opt %t.mlir --lowp-pipeline-reference \
 // RUN:   | mlir-runner -e main -entry-point-result=void \
 // RUN:       -shared-libs=%fp8_runner_libs | FileCheck %s
 

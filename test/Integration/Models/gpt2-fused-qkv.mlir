@@ -13,7 +13,7 @@
 // softmax sum, P.V, output projection); bf16 and f16 with c = 2 (softmax's
 // gain for these O(1) logits).
 //
-// RUN: fp-opt %s %upstream_to_llvm | %run > %t.ref
+// RUN: fp-opt %s --lowp-pipeline-reference | %run > %t.ref
 // RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 2>%t.avx2.diag | %run > %t.x86.f32
 // RUN: %check %t.ref %t.x86.f32 --term f32:32,16,8,8,32 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=DIAG < %t.avx2.diag

@@ -8,7 +8,7 @@
 // are printed: the in-place writes must land where the second step reads
 // them.
 //
-// Bound (Inputs/check_model.py): against a plain upstream loop lowering,
+// Bound (Inputs/check_model.py): against the plain loop lowering (lowp-pipeline-reference),
 // G = 64 + 64 + 16 + 16 (projection, scores, softmax sum, P.V) in f32;
 // bf16 with c = 2 (softmax's gain for these O(1) logits).
 //

@@ -20,7 +20,7 @@
 // path: B = 96 * 2^-24. Every low-precision run must also differ from f32
 // by more than u/64 of its 16-bit format.
 //
-// RUN: fp-opt %s %upstream_to_llvm | %run > %t.ref
+// RUN: fp-opt %s --lowp-pipeline-reference | %run > %t.ref
 // RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 | %run > %t.x86.f32
 // RUN: %check %t.ref %t.x86.f32 --term f32:32,64 | FileCheck %s
 //
@@ -28,7 +28,7 @@
 // RUN: FileCheck %s --check-prefix=BF16 < %t.bf16.mlir
 // RUN: fp-opt %t.bf16.mlir -lowp-pipeline-x86=target=avx2 | %run > %t.bf16.avx2
 // RUN: %check %t.ref %t.bf16.avx2 --term bf16:32,64 --min-rel 6.1e-5 | FileCheck %s
-// RUN: fp-opt %t.bf16.mlir %upstream_to_llvm | %run > %t.bf16.generic
+// RUN: fp-opt %t.bf16.mlir --lowp-pipeline-reference | %run > %t.bf16.generic
 // RUN: %check %t.ref %t.bf16.generic --term bf16:32,64 --min-rel 6.1e-5 | FileCheck %s
 // RUN: %if x86-avx512bf16 %{ fp-opt %t.bf16.mlir -lowp-pipeline-x86=target=sapphirerapids | %run > %t.bf16.avx512 %}
 // RUN: %if x86-avx512bf16 %{ %check %t.ref %t.bf16.avx512 --term bf16:32,64 --min-rel 6.1e-5 | FileCheck %s %}
@@ -37,7 +37,7 @@
 // RUN: FileCheck %s --check-prefix=F16 < %t.f16.mlir
 // RUN: fp-opt %t.f16.mlir -lowp-pipeline-x86=target=avx2 | %run > %t.f16.avx2
 // RUN: %check %t.ref %t.f16.avx2 --term f16:32,64 --min-rel 7.6e-6 | FileCheck %s
-// RUN: fp-opt %t.f16.mlir %upstream_to_llvm | %run > %t.f16.generic
+// RUN: fp-opt %t.f16.mlir --lowp-pipeline-reference | %run > %t.f16.generic
 // RUN: %check %t.ref %t.f16.generic --term f16:32,64 --min-rel 7.6e-6 | FileCheck %s
 // RUN: %if x86-avx512bf16 %{ fp-opt %t.f16.mlir -lowp-pipeline-x86=target=sapphirerapids | %run > %t.f16.avx512 %}
 // RUN: %if x86-avx512bf16 %{ %check %t.ref %t.f16.avx512 --term f16:32,64 --min-rel 7.6e-6 | FileCheck %s %}
@@ -46,7 +46,7 @@
 // RUN: FileCheck %s --check-prefix=FP8 < %t.fp8.mlir
 // RUN: fp-opt %t.fp8.mlir -lowp-pipeline-x86=target=avx2 | %run > %t.fp8.avx2
 // RUN: %check %t.ref %t.fp8.avx2 --term f8E4M3FN:32,64 --term bf16:32,64 --min-rel 6.1e-5 | FileCheck %s
-// RUN: fp-opt %t.fp8.mlir %fp8_to_llvm | %run > %t.fp8.generic
+// RUN: fp-opt %t.fp8.mlir --lowp-pipeline-reference | %run > %t.fp8.generic
 // RUN: %check %t.ref %t.fp8.generic --term f8E4M3FN:32,64 --term bf16:32,64 --min-rel 6.1e-5 | FileCheck %s
 
 // CHECK-NOT: FAIL

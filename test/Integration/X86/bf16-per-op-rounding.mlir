@@ -25,6 +25,10 @@
 // RUN:   -reconcile-unrealized-casts \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils > %t.loops
 // RUN: %python %S/Inputs/check_per_op_rounding.py %t.loops | FileCheck %s
+// So does lowp-pipeline-reference (the lowering decisions are checked with):
+// RUN: fp-opt %s -lowp-pipeline-reference \
+// RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils > %t.reference
+// RUN: %python %S/Inputs/check_per_op_rounding.py %t.reference | FileCheck %s
 // Negative control: one rounding per chain.
 // RUN: fp-opt %s -convert-elementwise-to-linalg -one-shot-bufferize=bufferize-function-boundaries -convert-linalg-to-loops \
 // RUN:   "-lowp-emulate-narrow-arithmetic=formats=bf16 excess-precision=true" -canonicalize \

@@ -3,6 +3,8 @@
 // (../../X86/Inputs/prepack-linear.mlir): @forward with prepack=true (its
 // weights packed by @forward_prepack) and @forward_unpacked without (the
 // per-call packing path). The driver packs the weights once, then
+//  - asks the library which arguments of @forward take packed buffers
+//    (@forward_prepacked_arguments);
 //  - compares forward(x, packed) with forward_unpacked(x, w) on two inputs:
 //    the same k order and rounding, so the results must be bit-identical;
 //  - calls forward 1,000 times more on the same packed weights and prints
@@ -14,6 +16,7 @@ func.func private @lowpHeapInUseBytes() -> i64
 func.func private @lowpResidentBytes() -> i64
 func.func private @forward_prepack(tensor<40x38xf32>, tensor<20x40xf32>) -> (tensor<PACKED1>, tensor<PACKED2>)
 func.func private @forward(tensor<13x38xf32>, tensor<PACKED1>, tensor<40xf32>, tensor<PACKED2>, tensor<20xf32>) -> tensor<13x20xf32>
+func.func private @forward_prepacked_arguments() -> tensor<2xi64>
 func.func private @forward_unpacked(tensor<13x38xf32>, tensor<40x38xf32>, tensor<40xf32>, tensor<20x40xf32>, tensor<20xf32>) -> tensor<13x20xf32>
 
 // Deterministic values in [-scale, scale] (not exact in bf16: the rounding
@@ -116,6 +119,13 @@ func.func @main() -> i32 {
   %b1 = tensor.cast %b1d : tensor<?xf32> to tensor<40xf32>
   %b2d = call @gen(%c20, %s4, %w) : (index, i32, f32) -> tensor<?xf32>
   %b2 = tensor.cast %b2d : tensor<?xf32> to tensor<20xf32>
+
+  %args = call @forward_prepacked_arguments() : () -> tensor<2xi64>
+  %arg0 = tensor.extract %args[%c0] : tensor<2xi64>
+  %arg1 = tensor.extract %args[%c1] : tensor<2xi64>
+  vector.print str "packed arguments: "
+  vector.print %arg0 : i64
+  vector.print %arg1 : i64
 
   %p1, %p2 = call @forward_prepack(%w1, %w2)
       : (tensor<40x38xf32>, tensor<20x40xf32>) -> (tensor<PACKED1>, tensor<PACKED2>)
