@@ -840,7 +840,10 @@ private:
       if (p.conv->nchw()) {
         copyTile(StagedOperand::A, as, aBuf, false, t.blockM, t.blockK,
                  rowBase, k0, p.m, p.k, aChunk);
-        copyNchwInputTile(bs, tid, stage, k0, batchIdx, colBase, copy);
+        if (p.stageBTransposed)
+          copyNchwInputTileKMajor(bs, tid, stage, k0, batchIdx, colBase, copy);
+        else
+          copyNchwInputTile(bs, tid, stage, k0, batchIdx, colBase, copy);
       } else {
         copyNhwcInputTile(as, tid, stage, k0, rowBase, copy);
         if (p.stageBTransposed)
@@ -987,6 +990,46 @@ private:
           b, loc, VectorType::get({bChunk}, p.bElem), elements);
       copy(bs, backend.stagedIndex(ib, p, t, StagedOperand::B, stage, r, c),
            chunk, ValueRange{}, bChunk, kIn);
+    }
+  }
+  /// The NCHW input's B chunks staged [n][k] (p.stageBTransposed): chunk
+  /// (output pixel n, k..k + chunk) gathers the input under that pixel at
+  /// 16 consecutive (c, kh, kw). Consecutive threads take consecutive
+  /// pixels (loads a stride apart). C*KH*KW is a multiple of the chunk: a
+  /// chunk is entirely inside or outside K, and one pixel is inside N or
+  /// not; elements in the (folded) padding are zero.
+  void copyNchwInputTileKMajor(Value bs, Value tid, Value stage, Value k0,
+                               Value batchIdx, Value colBase, CopyFn copy) {
+    const ConvGeometry &g = *p.conv;
+    int64_t chunks = t.blockN * (t.blockK / bChunk);
+    Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(p.bElem, 0));
+    for (int64_t i = 0; i < chunks / t.threads(); ++i) {
+      Value q = add(tid, i * t.threads());
+      Value r = rem(q, t.blockN);
+      Value c = mul(div(q, t.blockN), bChunk);
+      Value pixel = add(colBase, r), k = add(k0, c);
+      Value chunkIn = andI(lt(pixel, p.n), lt(k, p.k));
+      pixel = select(chunkIn, pixel, idx(0));
+      k = select(chunkIn, k, idx(0));
+      Value ihBase = mul(div(pixel, g.outW), g.strideH);
+      Value iwBase = mul(rem(pixel, g.outW), g.strideW);
+      SmallVector<Value> elements;
+      for (int64_t j = 0; j < bChunk; ++j) {
+        Value kj = add(k, j);
+        Value channel = div(kj, g.kernelH * g.kernelW);
+        Value kh = rem(div(kj, g.kernelW), g.kernelH), kw = rem(kj, g.kernelW);
+        Value ih = add(ihBase, mul(kh, g.dilationH));
+        Value iw = add(iwBase, mul(kw, g.dilationW));
+        Value inBounds;
+        std::tie(ih, iw, inBounds) = sourcePixel(ih, iw, chunkIn);
+        Value v = memref::LoadOp::create(
+            b, loc, bBuf, ValueRange{batchIdx, channel, ih, iw});
+        elements.push_back(select(inBounds, v, zero));
+      }
+      Value chunk = vector::FromElementsOp::create(
+          b, loc, VectorType::get({bChunk}, p.bElem), elements);
+      copy(bs, backend.stagedIndex(ib, p, t, StagedOperand::B, stage, r, c),
+           chunk, ValueRange{}, bChunk, chunkIn);
     }
   }
   /// The kernel's views of the convolution's buffers as the GEMM's

@@ -156,12 +156,6 @@ public:
                "-deep slice is not one 32-, 64- or 128-byte swizzle row";
       return false;
     }
-    if (transposesBWhileStaging(p) && p.conv && p.conv->nchw() &&
-        p.conv->im2col) {
-      whyNot = "wgmma reads FP8 B K-major only, and the NCHW input (B) is "
-               "gathered into [k][n] chunks";
-      return false;
-    }
     if (!p.bTransposed && !transposesBWhileStaging(p) &&
         t.mma.n % (128 / elementBytes(p.bElem))) {
       whyNot = "an N-major B needs whole 128-byte swizzle atoms per "
