@@ -781,8 +781,8 @@ def LowpNVVMLowerContractions : Pass<"lowp-nvvm-lower-contractions", "ModuleOp">
     no stage is refilled while a pending wgmma reads it.
     wgmma reads 8-bit operands K-major only: an FP8 B stored [k][n] is
     staged [n][k], each 16-byte chunk gathered from a column of B.
-    The epilogue is the same. Contractions the wgmma kernel does not take
-    (an FP8 NCHW convolution, whose gathered input is staged [k][n]) get a
+    An FP8 NCHW convolution's input is gathered into K-major chunks. The
+    epilogue is the same. Contractions the wgmma kernel does not take get a
     remark and go to the mma.sync kernel; `wgmma=false` skips the wgmma
     kernels.
 
@@ -921,9 +921,12 @@ def LowpGPUDeviceBuffers : Pass<"lowp-gpu-device-buffers", "ModuleOp"> {
       copies `memref.get_global` constants to the device where they are
       read;
     - with `calling-convention=host` (the default): copies every memref
-      argument to a device buffer at entry and back at each return, returns
-      host copies of returned buffers, and frees what it allocated at the
-      function's top level;
+      argument to a device buffer at entry, and back at each return where
+      something may have written it (a launched kernel whose uses of the
+      parameter have a write or undeclared memory effect, a copy into it,
+      a call: kernels that only read an argument cost no copy back),
+      returns host copies of returned buffers, and frees what it allocated
+      at the function's top level;
     - with `calling-convention=device`: takes arguments as device pointers
       and returns device buffers (the caller owns them), for an embedding
       compiler that passes its own buffers.
