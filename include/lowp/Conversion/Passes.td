@@ -241,8 +241,9 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
            "Columns of the register block, a multiple of the f32 lanes "
            "(0: the cpu's default)">,
     Option<"kc", "kc", "unsigned", /*default=*/"512",
-           "Depth of a k block: a kc x nr slice of packed B stays in L1 "
-           "(0: no k blocking)">,
+           "Depth of a k block in k steps (a k of the f32 FMA kernel, a "
+           "pair of k of the vdpbf16ps kernel): a kc x nr slice of packed B "
+           "stays close while C passes by (0: no k blocking)">,
     Option<"mc", "mc", "unsigned", /*default=*/"0",
            "Rows of an m block, rounded down to a multiple of mr: an mc x kc "
            "block of A stays in L2 (0: as many rows as fill half the "
@@ -480,16 +481,17 @@ def LowpParallelizeLoops : Pass<"lowp-parallelize-loops"> {
       column-panel loops of `lowp-x86-lower-contractions`' kernels, their B
       packing, a batch_matmul's batches).
     - A linalg op on buffers with static sizes, at least `min-iterations`
-      points, a parallel first dimension of at least `threads` iterations
-      and at least one more loop becomes its affine loop nest
-      (`convert-linalg-to-affine-loops`' own lowering) with the outermost
-      loop an `affine.parallel`; the inner loops stay `affine.for` for the
+      points, a parallel outermost dimension of at least `threads`
+      iterations (leading unit dimensions, a front end's batch of 1, are
+      passed over) and at least one more loop becomes its affine loop nest
+      (`convert-linalg-to-affine-loops`' own lowering) with that loop an
+      `affine.parallel`; the inner loops stay `affine.for` for the
       vectorizer. Splitting a parallel dimension leaves every reduction's
       order as it was: results do not depend on the thread count.
 
     Loops already inside a parallel loop stay sequential (one level of
     threads); so do smaller, dynamically shaped or one-dimensional ops, and
-    ops whose first dimension is a reduction.
+    ops whose outermost non-unit dimension is a reduction.
 
     ```mlir
     linalg.generic {iterator_types = ["parallel", "reduction"]}

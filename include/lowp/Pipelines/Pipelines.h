@@ -188,7 +188,8 @@ struct X86PipelineOptions : public PassPipelineOptions<X86PipelineOptions> {
       llvm::cl::init(0)};
   PassOptions::Option<unsigned> kc{
       *this, "kc",
-      llvm::cl::desc("Depth of the matmul k block (0: no k blocking)"),
+      llvm::cl::desc("Depth of the matmul k block in k steps (a k, or a "
+                     "pair of k for vdpbf16ps; 0: no k blocking)"),
       llvm::cl::init(512)};
   PassOptions::Option<unsigned> mc{
       *this, "mc",

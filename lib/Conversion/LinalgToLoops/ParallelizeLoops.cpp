@@ -63,33 +63,41 @@ void parallelizeMarkedLoop(RewriterBase &rewriter, scf::ForOp loop) {
   rewriter.eraseOp(loop);
 }
 
-/// True when `op` is worth threads and its outermost loop can take them:
-/// buffers of static sizes, at least `minIterations` points, a parallel
-/// first dimension of at least `threads` iterations that indexes every
-/// output, and an inner loop left for the vectorizer.
-bool shouldSplitOverThreads(linalg::LinalgOp op, unsigned threads,
-                            int64_t minIterations) {
+/// The loop of `op` to split over threads, when `op` is worth them: buffers
+/// of static sizes, at least `minIterations` points, and a parallel
+/// dimension of at least `threads` iterations that indexes every output,
+/// outside every loop but unit ones (front ends keep a batch of 1 as the
+/// first dimension), with an inner loop left for the vectorizer.
+std::optional<unsigned> splitDimension(linalg::LinalgOp op, unsigned threads,
+                                       int64_t minIterations) {
   if (!op.hasPureBufferSemantics() || isa<linalg::FillOp>(op) ||
-      op.getNumLoops() < 2 ||
-      op.getIteratorTypesArray().front() != utils::IteratorType::parallel)
-    return false;
+      op.getNumLoops() < 2)
+    return std::nullopt;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   int64_t points = 1;
   for (int64_t r : ranges) {
     if (ShapedType::isDynamic(r))
-      return false;
+      return std::nullopt;
     points *= r;
   }
-  if (points < minIterations ||
-      ranges.front() < static_cast<int64_t>(threads))
-    return false;
-  // Every output is indexed by the first dimension itself, so iterations
-  // write disjoint elements (a dimension only labelled parallel would race).
-  AffineExpr first = getAffineDimExpr(0, op.getContext());
-  return llvm::all_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
-    return llvm::is_contained(op.getMatchingIndexingMap(&init).getResults(),
-                              first);
-  });
+  if (points < minIterations)
+    return std::nullopt;
+  unsigned dim = 0;
+  while (dim + 1 < ranges.size() && ranges[dim] == 1)
+    ++dim;
+  if (dim + 1 >= ranges.size() ||
+      op.getIteratorTypesArray()[dim] != utils::IteratorType::parallel ||
+      ranges[dim] < static_cast<int64_t>(threads))
+    return std::nullopt;
+  // Every output is indexed by that dimension itself, so iterations write
+  // disjoint elements (a dimension only labelled parallel would race).
+  AffineExpr split = getAffineDimExpr(dim, op.getContext());
+  if (!llvm::all_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
+        return llvm::is_contained(
+            op.getMatchingIndexingMap(&init).getResults(), split);
+      }))
+    return std::nullopt;
+  return dim;
 }
 
 struct LowpParallelizeLoopsPass
@@ -127,23 +135,25 @@ struct LowpParallelizeLoopsPass
     // Large linalg ops: their affine loop nest now, with the outermost
     // (parallel) loop an affine.parallel; the inner loops are still
     // affine.for for the vectorizer.
-    SmallVector<linalg::LinalgOp> large;
+    SmallVector<std::pair<linalg::LinalgOp, unsigned>> large;
     getOperation()->walk([&](linalg::LinalgOp op) {
-      if (!isInsideParallelLoop(op) &&
-          shouldSplitOverThreads(op, threads, minIterations))
-        large.push_back(op);
+      if (isInsideParallelLoop(op))
+        return;
+      if (std::optional<unsigned> dim =
+              splitDimension(op, threads, minIterations))
+        large.push_back({op, *dim});
     });
-    for (linalg::LinalgOp op : large) {
+    for (auto [op, dim] : large) {
       rewriter.setInsertionPoint(op);
       FailureOr<linalg::LinalgLoops> loops =
           linalg::linalgOpToAffineLoops(rewriter, op);
-      if (failed(loops) || loops->empty()) {
+      if (failed(loops) || loops->size() <= dim) {
         op->emitRemark() << "lowp-parallelize-loops: no affine loop nest for "
                             "this op; it runs on one thread";
         continue;
       }
       rewriter.eraseOp(op);
-      auto outer = cast<affine::AffineForOp>(loops->front());
+      auto outer = cast<affine::AffineForOp>((*loops)[dim]);
       if (failed(affine::affineParallelize(outer)))
         outer->emitRemark() << "lowp-parallelize-loops: the outer loop could "
                                "not become parallel; it runs on one thread";

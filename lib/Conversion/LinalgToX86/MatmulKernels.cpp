@@ -464,12 +464,15 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
     if (tailCols)
       body(idx(fullPanels), tailCols);
   };
-  // K blocks of kc (GotoBLAS): the kc x nr slice of a B panel stays in L1
-  // and the m x kc slice of A in L2 while every block of C passes by.
+  // K blocks of kc steps (GotoBLAS): the kc x nr slice of a B panel stays
+  // close while every block of C passes by. A step is one row of packed B
+  // (a k for the FMA kernel, a pair of k for vdpbf16ps), so a block holds
+  // the same bytes of A and B in both kernels: counted in k, the bf16 dot
+  // kernel's blocks were half as deep, and measured 2-6% slower at
+  // 1024-4096 (bench/x86/onednn.sh, kc=1024 against the old default).
   int64_t kSteps = dot ? k / 2 : k;
   int64_t kcSteps = std::min<int64_t>(
-      kSteps,
-      cfg.kc ? std::max<int64_t>(1, dot ? cfg.kc / 2 : cfg.kc) : kSteps);
+      kSteps, cfg.kc ? std::max<int64_t>(1, cfg.kc) : kSteps);
   // Rows of an m block (a multiple of mr): `mc`, or as many as keep one
   // block of A (kc deep, read as bf16 pairs by the dot kernel, as f32
   // otherwise) in half the L2; all rows without either. By default only

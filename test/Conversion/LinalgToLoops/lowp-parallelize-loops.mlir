@@ -87,6 +87,44 @@ func.func @column_sum(%x: memref<128x768xf32>, %y: memref<768xf32>) {
 
 // -----
 
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#row3 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#col3 = affine_map<(d0, d1, d2) -> (d0, d2)>
+
+// A batch of 1 first, as front ends export it: the split is the first
+// dimension with more than one iteration (the rows), inside the unit loop.
+// CHECK-LABEL: func @batch_of_one_rows
+// CHECK-NOT: linalg.generic
+// CHECK: affine.for %[[B:.*]] = 0 to 1 {
+// CHECK-NEXT: affine.parallel (%[[I:.*]]) = (0) to (128) {
+// CHECK-NEXT: affine.for %[[J:.*]] = 0 to 768 {
+// CHECK-NEXT: affine.load %{{.*}}[%[[B]], %[[I]], %[[J]]] : memref<1x128x768xf32>
+// CHECK: affine.store %{{.*}}, %{{.*}}[%[[B]], %[[I]]] : memref<1x128xf32>
+// After the unit dimension comes a reduction: left sequential.
+// CHECK-LABEL: func @batch_of_one_columns
+// CHECK-NOT: parallel
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction", "parallel"]
+func.func @batch_of_one_rows(%x: memref<1x128x768xf32>, %y: memref<1x128xf32>) {
+  linalg.generic {indexing_maps = [#id3, #row3], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x : memref<1x128x768xf32>) outs(%y : memref<1x128xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @batch_of_one_columns(%x: memref<1x128x768xf32>, %y: memref<1x768xf32>) {
+  linalg.generic {indexing_maps = [#id3, #col3], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : memref<1x128x768xf32>) outs(%y : memref<1x768xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 #id = affine_map<(d0, d1) -> (d0, d1)>
 
 // Left sequential: an op smaller than min-iterations, one with dynamic
