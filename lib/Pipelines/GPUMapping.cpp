@@ -40,8 +40,9 @@ void mlir::lowp::addNaiveGPUMapping(
   // initializes, the cast of its result; same-shaped conversions) become
   // one loop, so one kernel.
   funcs.addPass(createLowpGPUFuseParallelLoops());
-  funcs.addPass(createParallelLoopTilingPass(
-      {1, static_cast<int64_t>(threads)}, /*noMinMaxBounds=*/true));
+  // Blocks of `threads` threads along each loop's innermost dimension;
+  // upstream's greedy mapping takes what that leaves (reductions).
+  funcs.addPass(createLowpGPUTileParallelLoops({threads}));
   funcs.addPass(createGpuMapParallelLoopsPass());
   funcs.addPass(createConvertParallelLoopToGpuPass());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());

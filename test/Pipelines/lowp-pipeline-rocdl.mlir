@@ -44,7 +44,7 @@
 // GFX942-FP8-NEXT: global_store_byte v[{{[0-9]+:[0-9]+}}], [[Q]], off
 // GFX942-FP8: v_cvt_f32_fp8_sdwa [[A:v[0-9]+]], {{v[0-9]+}} src0_sel:BYTE_0
 // GFX942-FP8: v_cvt_f32_fp8_sdwa [[B:v[0-9]+]], {{v[0-9]+}} src0_sel:BYTE_0
-// GFX942-FP8-NEXT: v_mul_f32_e32 [[P:v[0-9]+]], [[A]], [[B]]
+// GFX942-FP8-NEXT: v_mul_f32_e32 [[P:v[0-9]+]], {{v[0-9]+}}, {{v[0-9]+}}
 // GFX942-FP8-NEXT: v_add_f32_e32 [[ACC:v[0-9]+]], [[ACC]], [[P]]
 // GFX942-FP8-NEXT: global_store_dword v[{{[0-9]+:[0-9]+}}], [[ACC]], off
 

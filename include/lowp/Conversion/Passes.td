@@ -1115,6 +1115,43 @@ def LowpGPUFuseParallelLoops : Pass<"lowp-gpu-fuse-parallel-loops"> {
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
+def LowpGPUTileParallelLoops : Pass<"lowp-gpu-tile-parallel-loops"> {
+  let summary = "Parallel loops to blocks of threads along their innermost "
+                "dimension";
+  let description = [{
+    The naive GPU mapping: every outermost `scf.parallel` without a
+    mapping or reductions is tiled by `threads` along its innermost
+    dimension and 1 along the others (upstream's `tileParallelLoop`, the
+    last tile guarded by an `scf.if`), and mapped: the tile loop's
+    dimensions to blocks x, y, z as upstream's greedy mapping would (later
+    ones sequential), the innermost dimension of the loop inside to thread
+    x, so consecutive threads of a warp touch consecutive elements. Parallel
+    loops nested in it run sequentially in each thread. Loops it leaves
+    (reductions, loops already mapped) are left to `gpu-map-parallel-loops`.
+
+    Upstream's `parallel-loop-tiling{parallel-loop-tile-sizes=1,T}` tiles
+    the leading dimensions: a 1-D loop gets one thread per block, and the
+    threads of a 3-D or 4-D loop land on its second dimension, a row apart
+    in memory.
+
+    ```mlir
+    scf.parallel (%c, %h, %w) = (0, 0, 0) to (64, 56, 56) step (1, 1, 1)
+    // becomes (threads=128)
+    scf.parallel (%c, %h, %w0) = (0, 0, 0) to (64, 56, 56) step (1, 1, 128) {
+      scf.parallel (%i, %j, %k) = (0, 0, 0) to (1, 1, 128) step (1, 1, 1) {
+        scf.if (%w0 + %k < 56) { ... }
+      } {mapping = [sequential, sequential, thread_x]}
+    } {mapping = [block_x, block_y, block_z]}
+    ```
+  }];
+  let options = [
+    Option<"threads", "threads", "unsigned", /*default=*/"128",
+           "Threads per block (the tile of the innermost dimension)">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def LowpGPULowerSubgroupReduce
     : Pass<"lowp-gpu-lower-subgroup-reduce", "::mlir::gpu::GPUModuleOp"> {
   let summary = "gpu.subgroup_reduce to the chip's cross-lane instructions";
