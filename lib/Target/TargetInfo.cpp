@@ -43,9 +43,15 @@ constexpr GPUGemmTiling kMmaSyncFP8{{16, 8, 32}, 128, 128, 64, 2, 4, 2};
 // each: one m64n128k16 / k32 per k step, 64 f32 accumulators per thread),
 // slices of 64-byte rows (32 deep for 16-bit operands, 64 for FP8) staged
 // by cp.async in three stages of 16 KB: 48 KB, the static shared memory a
-// kernel gets without opting in.
-constexpr GPUGemmTiling kWgmma16{{64, 128, 16}, 128, 128, 32, 2, 1, 3, 128};
-constexpr GPUGemmTiling kWgmmaFP8{{64, 128, 32}, 128, 128, 64, 2, 1, 3, 128};
+// kernel gets without opting in. One slice's wgmma group stays in flight
+// while the next is issued (wgmma.wait_group 1): of the three stages one is
+// read by that group, one by the group being issued, and one is refilled
+// (the copies run one slice ahead).
+constexpr GPUGemmTiling kWgmma16{{64, 128, 16}, 128, 128, 32, 2, 1, 3, 128, 1};
+constexpr GPUGemmTiling kWgmmaFP8{{64, 128, 32}, 128, 128, 64, 2, 1, 3, 128, 1};
+// Static shared memory per block without opting in (cudaFuncSetAttribute
+// for more): 48 KB on every NVIDIA chip.
+constexpr unsigned kNvidiaStaticShared = 48 * 1024;
 // Subgroup sizes: NVIDIA warps are 32 lanes; CDNA (gfx9) runs wave64 only.
 constexpr unsigned kWarp = 32;
 constexpr unsigned kWave64 = 64;
@@ -74,44 +80,49 @@ constexpr GPUGemmTiling kMfma16x16x32FP8 = mfmaTiling(16, 16, 32, 64);
 static const TargetInfo kTargets[] = {
   // NVIDIA. sm_60: fp16 arithmetic but no tensor cores, so no AMP benefit.
   {"sm_60", Vendor::NVIDIA, {}, kF32 | kF16, kF16, std::nullopt,
-   FP8Flavor::None, kNoTile, kNoTile, 0, 0, "sm_60", "+ptx60", {}, {}, {}, {}, kWarp},
+   FP8Flavor::None, kNoTile, kNoTile, 0, 0, "sm_60", "+ptx60", {}, {}, {}, {},
+   kWarp, {}, 0, {}, {}, 0, kNvidiaStaticShared},
   // Volta: first fp16 tensor cores (mma.sync m8n8k4, wmma 16x16x16).
   {"sm_70", Vendor::NVIDIA, kF16, kF32 | kF16, kF16, F::F16,
-   FP8Flavor::None, {16, 16, 16}, kNoTile, 0, 0, "sm_70", "+ptx60", {}, {}, {}, {}, kWarp},
+   FP8Flavor::None, {16, 16, 16}, kNoTile, 0, 0, "sm_70", "+ptx60", {}, {}, {}, {},
+   kWarp, {}, 0, {}, {}, 0, kNvidiaStaticShared},
   // Turing: fp16 tensor cores (m16n8k8); ldmatrix and m16n8k8 need PTX 6.5.
   {"sm_75", Vendor::NVIDIA, kF16, kF32 | kF16, kF16, F::F16,
    FP8Flavor::None, {16, 8, 8}, kNoTile, 0, 0, "sm_75", "+ptx65", kMmaSyncSm75, {}, {}, {},
-   kWarp},
+   kWarp, {}, 0, {}, {}, 0, kNvidiaStaticShared},
   // Ampere: fp16, bf16, tf32 tensor cores (m16n8k16); no FP8.
   {"sm_80", Vendor::NVIDIA, kF16 | kBF16 | kTF32, kF32 | kF16 | kBF16,
    kF16 | kBF16, F::BF16, FP8Flavor::None, {16, 8, 16}, kNoTile, 0, 0,
-   "sm_80", "+ptx70", kMmaSyncSm80, {}, {}, {}, kWarp},
+   "sm_80", "+ptx70", kMmaSyncSm80, {}, {}, {}, kWarp, {}, 0, {},
+   {}, 0, kNvidiaStaticShared},
   {"sm_86", Vendor::NVIDIA, kF16 | kBF16 | kTF32, kF32 | kF16 | kBF16,
    kF16 | kBF16, F::BF16, FP8Flavor::None, {16, 8, 16}, kNoTile, 0, 0,
-   "sm_86", "+ptx71", kMmaSyncSm80, {}, {}, {}, kWarp},
+   "sm_86", "+ptx71", kMmaSyncSm80, {}, {}, {}, kWarp, {}, 0, {},
+   {}, 0, kNvidiaStaticShared},
   // Ada: adds FP8 E4M3/E5M2 tensor cores and cvt.rn.satfinite.e4m3x2.f32;
   // FP8 mma.sync m16n8k32 needs PTX 8.4 (so does sm_90's).
   {"sm_89", Vendor::NVIDIA, kF16 | kBF16 | kTF32 | kFP8FN,
    kF32 | kF16 | kBF16, kF16 | kBF16 | kFP8FN, F::BF16, FP8Flavor::FN,
    {16, 8, 16}, {16, 8, 32}, 0, 0, "sm_89", "+ptx84", kMmaSyncSm80, {}, {}, {},
-   kWarp, kMmaSyncFP8},
+   kWarp, kMmaSyncFP8, 0, {}, {}, 0, kNvidiaStaticShared},
   // Hopper, portable sm_90 PTX: mma.sync kernels (wgmma needs sm_90a).
   {"sm_90", Vendor::NVIDIA, kF16 | kBF16 | kTF32 | kFP8FN,
    kF32 | kF16 | kBF16, kF16 | kBF16 | kFP8FN, F::BF16, FP8Flavor::FN,
    {64, 256, 16}, {64, 256, 32}, 0, 0, "sm_90", "+ptx84", kMmaSyncSm80, {}, {}, {},
-   kWarp, kMmaSyncFP8},
+   kWarp, kMmaSyncFP8, 0, {}, {}, 0, kNvidiaStaticShared},
   // Hopper with the architecture-specific PTX target sm_90a (H100, H200):
   // wgmma, whose PTX runs on sm_90 only (plain sm_90 PTX runs on later
   // chips too and has no wgmma).
   {"sm_90a", Vendor::NVIDIA, kF16 | kBF16 | kTF32 | kFP8FN,
    kF32 | kF16 | kBF16, kF16 | kBF16 | kFP8FN, F::BF16, FP8Flavor::FN,
    {64, 256, 16}, {64, 256, 32}, 0, 0, "sm_90a", "+ptx84", kMmaSyncSm80, {}, {}, {},
-   kWarp, kMmaSyncFP8, 0, kWgmma16, kWgmmaFP8},
+   kWarp, kMmaSyncFP8, 0, kWgmma16, kWgmmaFP8, 0,
+   kNvidiaStaticShared},
   // Blackwell: adds MX block-scaled fp8/fp6/fp4.
   {"sm_100", Vendor::NVIDIA, kF16 | kBF16 | kTF32 | kFP8FN | kMX,
    kF32 | kF16 | kBF16, kF16 | kBF16 | kFP8FN | kMX, F::BF16, FP8Flavor::FN,
    {128, 256, 16}, {128, 256, 32}, 0, 0, "sm_100", "+ptx86", kMmaSyncSm80, {}, {}, {},
-   kWarp, kMmaSyncFP8},
+   kWarp, kMmaSyncFP8, 0, {}, {}, 0, kNvidiaStaticShared},
 
   // AMD. MI100: fp16 and bf16 MFMA, bf16 at half the fp16 rate.
   {"gfx908", Vendor::AMD, kF16 | kBF16, kF32 | kF16, kF16, F::F16,
@@ -334,12 +345,16 @@ static std::string tileToString(TileShape t) {
 static std::string gemmTilingToString(const GPUGemmTiling &t) {
   if (!t.valid())
     return "-";
-  return (Twine("mma ") + tileToString(t.mma) + " block " + Twine(t.blockM) +
-          "x" + Twine(t.blockN) + "x" + Twine(t.blockK) + " warps " +
-          Twine(t.warpsM) + "x" + Twine(t.warpsN) + " stages " +
-          Twine(t.stages) + (t.waveSize == 32 ? Twine() : Twine(" wave ") +
-          Twine(t.waveSize)))
-      .str();
+  std::string s =
+      (Twine("mma ") + tileToString(t.mma) + " block " + Twine(t.blockM) +
+       "x" + Twine(t.blockN) + "x" + Twine(t.blockK) + " warps " +
+       Twine(t.warpsM) + "x" + Twine(t.warpsN) + " stages " +
+       Twine(t.stages) + (t.waveSize == 32 ? Twine() : Twine(" wave ") +
+       Twine(t.waveSize)))
+          .str();
+  if (t.mmaGroupsInFlight)
+    s += " in-flight " + std::to_string(t.mmaGroupsInFlight);
+  return s;
 }
 
 void mlir::lowp::printTargetTable(raw_ostream &os, bool json) {
@@ -374,6 +389,7 @@ void mlir::lowp::printTargetTable(raw_ostream &os, bool json) {
              << "\", \"mfmaBF16\": \"" << gemmTilingToString(t.mfmaBF16)
              << "\", \"mfmaFP8\": \"" << gemmTilingToString(t.mfmaFP8)
              << "\", \"subgroupSize\": " << t.subgroupSize
+             << ", \"staticSharedMemoryBytes\": " << t.staticSharedMemoryBytes
              << ", \"llvmCpu\": \"" << t.llvmCpu
              << "\", \"llvmFeatures\": \"" << t.llvmFeatures << "\"}";
         },

@@ -808,9 +808,16 @@ def LowpNVVMLowerContractions : Pass<"lowp-nvvm-lower-contractions", "ModuleOp">
     [k][n] N-major in 128-byte swizzle atoms, read with imm-trans-b), with
     `fence.proxy.async` before the barrier that publishes a slice and
     `wgmma.fence` / `commit_group` / `wait_group` around its instructions.
-    The epilogue is the same. Contractions the wgmma kernel does not take
-    (an FP8 B stored [k][n]: wgmma reads FP8 K-major only) get a remark
-    and go to the mma.sync kernel; `wgmma=false` skips the wgmma kernels.
+    One slice's wgmma group stays in flight while the next slice's are
+    issued (`wgmma.wait_group 1` in the loop, 0 after it; the table's
+    `mmaGroupsInFlight`), and `cp.async` runs stages - 2 slices ahead, so
+    no stage is refilled while a pending wgmma reads it.
+    wgmma reads 8-bit operands K-major only: an FP8 B stored [k][n] is
+    staged [n][k], each 16-byte chunk gathered from a column of B.
+    An FP8 NCHW convolution's input is gathered into K-major chunks. The
+    epilogue is the same. Contractions the wgmma kernel does not take get a
+    remark and go to the mma.sync kernel; `wgmma=false` skips the wgmma
+    kernels.
 
     With `emulate`, the same kernel (same tiles, staging buffers, copy
     assignment, `ldmatrix` addresses, epilogue coordinates and guards) is
@@ -831,6 +838,12 @@ def LowpNVVMLowerContractions : Pass<"lowp-nvvm-lower-contractions", "ModuleOp">
     Option<"wgmma", "wgmma", "bool", /*default=*/"true",
            "On chips with a warpgroup tiling (sm_90a), use wgmma kernels "
            "first (false: mma.sync kernels only)">,
+    Option<"wgmmaStages", "wgmma-stages", "unsigned", /*default=*/"0",
+           "Shared-memory stages of the wgmma kernels (2 to 4; 0: the "
+           "capability table's). Fewer than the table's in-flight wgmma "
+           "groups + 2 make each slice wait for its wgmma (remark); stages "
+           "past the chip's static shared memory leave the op to mma.sync "
+           "(remark)">,
     DeprecatedTargetSpelling<"deprecatedChip", "chip">,
   ];
   let dependentDialects = [
@@ -941,9 +954,12 @@ def LowpGPUDeviceBuffers : Pass<"lowp-gpu-device-buffers", "ModuleOp"> {
       copies `memref.get_global` constants to the device where they are
       read;
     - with `calling-convention=host` (the default): copies every memref
-      argument to a device buffer at entry and back at each return, returns
-      host copies of returned buffers, and frees what it allocated at the
-      function's top level;
+      argument to a device buffer at entry, and back at each return where
+      something may have written it (a launched kernel whose uses of the
+      parameter have a write or undeclared memory effect, a copy into it,
+      a call: kernels that only read an argument cost no copy back),
+      returns host copies of returned buffers, and frees what it allocated
+      at the function's top level;
     - with `calling-convention=device`: takes arguments as device pointers
       and returns device buffers (the caller owns them), for an embedding
       compiler that passes its own buffers.

@@ -89,13 +89,17 @@ struct TileShape {
 /// cp.async where the chip has it, through registers elsewhere; 1:
 /// synchronous loads); its warpsM x warpsN waves of `waveSize` lanes each
 /// own a (blockM / warpsM) x (blockN / warpsN) tile made of `mma`
-/// instruction tiles.
+/// instruction tiles. An asynchronous matrix instruction (wgmma) may keep
+/// `mmaGroupsInFlight` slices' instructions running while the next slice's
+/// are issued: the stages they read cannot be refilled yet, so the copies
+/// run stages - 1 - mmaGroupsInFlight slices ahead (at least one).
 struct GPUGemmTiling {
   TileShape mma; ///< the matrix instruction's shape (invalid: none)
   unsigned blockM = 0, blockN = 0, blockK = 0;
   unsigned warpsM = 0, warpsN = 0;
   unsigned stages = 0;
   unsigned waveSize = 32; ///< lanes per warp (NVIDIA) or wave (AMD: 64)
+  unsigned mmaGroupsInFlight = 0; ///< asynchronous MMA groups left pending
   bool valid() const { return mma.valid(); }
   unsigned threads() const { return warpsM * warpsN * waveSize; }
 };
@@ -149,6 +153,10 @@ struct TargetInfo {
   /// Data cache line in bytes (CPU rows; 0 elsewhere): the unit of the
   /// x86 GEMM kernels' software prefetches of packed B.
   unsigned cacheLineBytes = 0;
+  /// Shared memory a GPU kernel may declare statically, in bytes, without
+  /// opting in to more (NVIDIA rows: 48 KB; 0 elsewhere): the limit of the
+  /// tiled kernels' staging buffers.
+  unsigned staticSharedMemoryBytes = 0;
 
   /// The GEMM kernel tiling for operands in `f` (mma.sync or MFMA), or
   /// null where the table has none.

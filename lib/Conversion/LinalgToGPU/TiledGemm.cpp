@@ -186,6 +186,27 @@ mlir::lowp::gpu_gemm::selectTableTiling(
                 ") must be multiples of " + Twine(chunk) + " (16-byte rows)");
   if (!backend.acceptsProblem(p, *aTiling, whyNot))
     return failure();
+  if (unsigned limit = chip.staticSharedMemoryBytes) {
+    const GPUGemmTiling &t = *aTiling;
+    auto bytes = [&](StagedOperand which, int64_t rows, int64_t cols,
+                     FloatType elem) {
+      int64_t n = elem.getWidth() / 8;
+      for (int64_t d :
+           backend.stagedTileShape(t, which, rows, cols, chunkElements(elem)))
+        n *= d;
+      return n;
+    };
+    int64_t staged =
+        bytes(StagedOperand::A, t.blockM, t.blockK, aType) +
+        (p.bTransposed || backend.transposesBWhileStaging(p)
+             ? bytes(StagedOperand::B, t.blockN, t.blockK, bType)
+                       : bytes(StagedOperand::B, t.blockK, t.blockN, bType));
+    if (staged > limit)
+      return fail(Twine(t.stages) + " stages of A and B need " +
+                  Twine(staged) + " bytes of shared memory, more than the " +
+                  Twine(limit) + " a kernel declares statically on " +
+                  chip.name);
+  }
   return aTiling;
 }
 
@@ -730,9 +751,10 @@ void collectEpilogue(linalg::LinalgOp op, GemmProblem &p) {
 class TiledGemmBuilder {
 public:
   TiledGemmBuilder(OpBuilder &b, Location loc, const GemmProblem &p,
-                   const GPUGemmTiling &t, MatrixInstructionBackend &backend)
+                   const GPUGemmTiling &t, MatrixInstructionBackend &backend,
+                   int64_t groupsInFlight)
       : b(b), loc(loc), ib{b, loc}, p(p), t(t), backend(backend), aBuf(p.a),
-        bBuf(p.b), cBuf(p.c), outBuf(p.out) {
+        bBuf(p.b), cBuf(p.c), outBuf(p.out), groupsInFlight(groupsInFlight) {
     wm = t.blockM / t.warpsM;
     wn = t.blockN / t.warpsN;
     mTiles = wm / t.mma.m;
@@ -774,7 +796,7 @@ private:
                                    aChunk);
   }
   SmallVector<int64_t> bTileShape() const {
-    if (p.bTransposed)
+    if (p.bStagedKMajor())
       return backend.stagedTileShape(t, StagedOperand::B, t.blockN, t.blockK,
                                      bChunk);
     return backend.stagedTileShape(t, StagedOperand::B, t.blockK, t.blockN,
@@ -818,9 +840,15 @@ private:
       if (p.conv->nchw()) {
         copyTile(StagedOperand::A, as, aBuf, false, t.blockM, t.blockK,
                  rowBase, k0, p.m, p.k, aChunk);
-        copyNchwInputTile(bs, tid, stage, k0, batchIdx, colBase, copy);
+        if (p.stageBTransposed)
+          copyNchwInputTileKMajor(bs, tid, stage, k0, batchIdx, colBase, copy);
+        else
+          copyNchwInputTile(bs, tid, stage, k0, batchIdx, colBase, copy);
       } else {
         copyNhwcInputTile(as, tid, stage, k0, rowBase, copy);
+        if (p.stageBTransposed)
+          return copyTransposedBTile(bs, tid, stage, k0, batchIdx, colBase,
+                                     copy);
         copyTile(StagedOperand::B, bs, bBuf, false,
                  p.bTransposed ? t.blockN : t.blockK,
                  p.bTransposed ? t.blockK : t.blockN,
@@ -834,9 +862,47 @@ private:
     if (p.bTransposed)
       copyTile(StagedOperand::B, bs, bBuf, p.bBatched, t.blockN, t.blockK, colBase, k0, p.n, p.k,
                bChunk);
+    else if (p.stageBTransposed)
+      copyTransposedBTile(bs, tid, stage, k0, batchIdx, colBase, copy);
     else
       copyTile(StagedOperand::B, bs, bBuf, p.bBatched, t.blockK, t.blockN, k0, colBase, p.k, p.n,
                bChunk);
+  }
+
+  /// A B stored [k][n] staged [n][k] (p.stageBTransposed): chunk (n, k..k
+  /// + chunk) of the staged tile gathers B[k + j][n] element by element
+  /// and is stored as a vector (`copy` with a vector source), zero outside
+  /// B. Consecutive threads take consecutive n, so each of a warp's loads
+  /// reads adjacent bytes of one row of B. K is a multiple of the chunk: a
+  /// chunk is entirely inside or outside B, and outside it reads row 0.
+  void copyTransposedBTile(Value bs, Value tid, Value stage, Value k0,
+                           Value batchIdx, Value colBase, CopyFn copy) {
+    int64_t chunks = t.blockN * (t.blockK / bChunk);
+    auto vecType = VectorType::get({bChunk}, p.bElem);
+    Value zero = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(vecType, b.getFloatAttr(p.bElem, 0)));
+    for (int64_t i = 0; i < chunks / t.threads(); ++i) {
+      Value q = add(tid, i * t.threads());
+      Value r = rem(q, t.blockN);
+      Value c = mul(div(q, t.blockN), bChunk);
+      Value n = add(colBase, r), k = add(k0, c);
+      Value inBounds = andI(lt(n, p.n), lt(k, p.k));
+      n = select(inBounds, n, idx(0));
+      k = select(inBounds, k, idx(0));
+      SmallVector<Value> elements;
+      for (int64_t j = 0; j < bChunk; ++j) {
+        SmallVector<Value> srcIdx;
+        if (p.bBatched)
+          srcIdx.push_back(batchIdx);
+        srcIdx.append({add(k, j), n});
+        elements.push_back(memref::LoadOp::create(b, loc, bBuf, srcIdx));
+      }
+      Value chunk = select(
+          inBounds, vector::FromElementsOp::create(b, loc, vecType, elements),
+          zero);
+      copy(bs, backend.stagedIndex(ib, p, t, StagedOperand::B, stage, r, c),
+           chunk, ValueRange{}, bChunk, inBounds);
+    }
   }
 
   /// Padded input pixel (ih, iw) in the buffer the kernel reads: itself,
@@ -924,6 +990,46 @@ private:
           b, loc, VectorType::get({bChunk}, p.bElem), elements);
       copy(bs, backend.stagedIndex(ib, p, t, StagedOperand::B, stage, r, c),
            chunk, ValueRange{}, bChunk, kIn);
+    }
+  }
+  /// The NCHW input's B chunks staged [n][k] (p.stageBTransposed): chunk
+  /// (output pixel n, k..k + chunk) gathers the input under that pixel at
+  /// 16 consecutive (c, kh, kw). Consecutive threads take consecutive
+  /// pixels (loads a stride apart). C*KH*KW is a multiple of the chunk: a
+  /// chunk is entirely inside or outside K, and one pixel is inside N or
+  /// not; elements in the (folded) padding are zero.
+  void copyNchwInputTileKMajor(Value bs, Value tid, Value stage, Value k0,
+                               Value batchIdx, Value colBase, CopyFn copy) {
+    const ConvGeometry &g = *p.conv;
+    int64_t chunks = t.blockN * (t.blockK / bChunk);
+    Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(p.bElem, 0));
+    for (int64_t i = 0; i < chunks / t.threads(); ++i) {
+      Value q = add(tid, i * t.threads());
+      Value r = rem(q, t.blockN);
+      Value c = mul(div(q, t.blockN), bChunk);
+      Value pixel = add(colBase, r), k = add(k0, c);
+      Value chunkIn = andI(lt(pixel, p.n), lt(k, p.k));
+      pixel = select(chunkIn, pixel, idx(0));
+      k = select(chunkIn, k, idx(0));
+      Value ihBase = mul(div(pixel, g.outW), g.strideH);
+      Value iwBase = mul(rem(pixel, g.outW), g.strideW);
+      SmallVector<Value> elements;
+      for (int64_t j = 0; j < bChunk; ++j) {
+        Value kj = add(k, j);
+        Value channel = div(kj, g.kernelH * g.kernelW);
+        Value kh = rem(div(kj, g.kernelW), g.kernelH), kw = rem(kj, g.kernelW);
+        Value ih = add(ihBase, mul(kh, g.dilationH));
+        Value iw = add(iwBase, mul(kw, g.dilationW));
+        Value inBounds;
+        std::tie(ih, iw, inBounds) = sourcePixel(ih, iw, chunkIn);
+        Value v = memref::LoadOp::create(
+            b, loc, bBuf, ValueRange{batchIdx, channel, ih, iw});
+        elements.push_back(select(inBounds, v, zero));
+      }
+      Value chunk = vector::FromElementsOp::create(
+          b, loc, VectorType::get({bChunk}, p.bElem), elements);
+      copy(bs, backend.stagedIndex(ib, p, t, StagedOperand::B, stage, r, c),
+           chunk, ValueRange{}, bChunk, chunkIn);
     }
   }
   /// The kernel's views of the convolution's buffers as the GEMM's
@@ -1073,6 +1179,11 @@ private:
   MatrixInstructionBackend &backend;
   int64_t wm, wn, mTiles, nTiles, accRegs, aChunk, bChunk;
   int64_t gridX, gridY, numKTiles;
+  /// Slices whose asynchronous instructions stay pending while the next
+  /// slice's are issued (0: each slice waits for its own); the copies then
+  /// run stages - 1 - groupsInFlight slices ahead.
+  int64_t groupsInFlight;
+  int64_t copiesAhead() const { return t.stages - 1 - groupsInFlight; }
   /// The operands as the kernel sees them (its arguments on the GPU).
   Value aBuf, bBuf, cBuf, outBuf;
   /// Host buffers (epilogue inputs) to the kernel's values.
@@ -1244,7 +1355,8 @@ void TiledGemmBuilder::buildKernelBody(Value as, Value bs, Value tid,
   auto asyncCopy = [&](Value dst, ValueRange dstIdx, Value src,
                        ValueRange srcIdx, int64_t elements, Value inBounds) {
     // A gathered chunk (copyNchwInputTile) is stored now: the stage it
-    // fills was last read before the previous iteration's barrier.
+    // fills was last read by instructions retired before the previous
+    // iteration's barrier.
     if (isa<VectorType>(src.getType())) {
       copyChunkSync(dst, dstIdx, src, srcIdx, elements, inBounds);
       return;
@@ -1262,8 +1374,9 @@ void TiledGemmBuilder::buildKernelBody(Value as, Value bs, Value tid,
   int64_t stages = t.stages;
   bool twoStages = stages == 2;
   bool async = stages >= 2 && backend.hasAsyncCopy(t);
+  int64_t ahead = copiesAhead();
   if (async) {
-    for (int64_t s = 0; s + 1 < stages; ++s) {
+    for (int64_t s = 0; s < ahead; ++s) {
       copySlice(as, bs, tid, idx(s), idx(s * t.blockK), batchIdx, rowBase,
                 colBase, asyncCopy);
       backend.commitCopies(ib);
@@ -1283,14 +1396,17 @@ void TiledGemmBuilder::buildKernelBody(Value as, Value bs, Value tid,
     // Register-staged chunks of the next slice: (stage, row, col) and value.
     SmallVector<std::tuple<Value, SmallVector<Value>, Value>> prefetched;
     if (async) {
-      // Slice kt + S - 1 goes in flight into the stage slice kt - 1 used
-      // (past the end of K it is all zero-fill), then slice kt must have
-      // landed: wait until at most the S - 1 newest groups are pending.
-      Value next = add(kt, stages - 1);
+      // Slice kt + D (D = S - 1 - G copies ahead, G instruction groups in
+      // flight) goes in flight into the stage slice kt + D - S used: the
+      // instructions that read it were retired (at most G groups, slices
+      // kt - G .. kt - 1, are pending, none of them in that stage). Past
+      // the end of K it is all zero-fill. Then slice kt must have landed:
+      // wait until at most the D newest copy groups are pending.
+      Value next = add(kt, ahead);
       copySlice(as, bs, tid, rem(next, stages), mul(next, t.blockK), batchIdx,
                 rowBase, colBase, asyncCopy);
       backend.commitCopies(ib);
-      backend.waitCopies(ib, stages - 1);
+      backend.waitCopies(ib, ahead);
       stage = rem(kt, stages);
     } else if (twoStages) {
       Value next = add(kt, 1);
@@ -1330,7 +1446,7 @@ void TiledGemmBuilder::buildKernelBody(Value as, Value bs, Value tid,
         }
       }
     }
-    backend.endSliceProducts(ib);
+    backend.endSliceProducts(ib, groupsInFlight);
     // The next slice lands in the other stage, which nobody reads now.
     for (auto &[dst, dstIdx, value] : prefetched)
       vector::StoreOp::create(b, loc, value, dst, dstIdx,
@@ -1340,6 +1456,9 @@ void TiledGemmBuilder::buildKernelBody(Value as, Value bs, Value tid,
     gpu::BarrierOp::create(b, loc);
     scf::YieldOp::create(b, loc, cur);
   }
+  // The accumulators are read once the last groups are retired.
+  if (groupsInFlight)
+    backend.retireProducts(ib);
 
   int64_t width = backend.storeWidth();
   for (int64_t mi = 0; mi < mTiles; ++mi)
@@ -1405,25 +1524,41 @@ void TiledGemmBuilder::buildEmulated() {
         };
         // Either way of filling the second stage (asynchronous copies or
         // registers) has the same effect once the workgroup synchronizes.
+        // The copies land when issued (the earliest), and the instructions
+        // of slice kt read their stages when the kernel retires them: with
+        // G groups in flight, after the copies of iteration kt + G (the
+        // latest). A stage refilled while a pending group still reads it
+        // would give that group the wrong slice here.
         int64_t stages = t.stages;
-        for (int64_t s = 0; s + 1 < stages; ++s)
+        int64_t ahead = stages >= 2 ? copiesAhead() : 0;
+        for (int64_t s = 0; s < ahead; ++s)
           copyAllThreads(idx(s), idx(s * t.blockK));
-        loop(numKTiles, [&](Value kt) {
-          Value stage;
+        loop(numKTiles + groupsInFlight, [&](Value kt) {
           if (stages >= 2) {
-            Value next = add(kt, stages - 1);
+            Value next = add(kt, ahead);
             copyAllThreads(rem(next, stages), mul(next, t.blockK));
-            stage = rem(kt, stages);
           } else {
             copyAllThreads(idx(0), mul(kt, t.blockK));
-            stage = idx(0);
           }
-          loop(warps, [&](Value warp) {
-            Value warpM = div(warp, t.warpsN), warpN = rem(warp, t.warpsN);
-            WaveContext w = waveContext(as, bs, stage, warpM, warpN);
-            for (int64_t kk = 0; kk < t.blockK / t.mma.k; ++kk)
-              backend.emulateStep(ib, w, acc, warp, kk);
-          });
+          auto products = [&](Value slice) {
+            Value stage = stages >= 2 ? rem(slice, stages) : idx(0);
+            loop(warps, [&](Value warp) {
+              Value warpM = div(warp, t.warpsN), warpN = rem(warp, t.warpsN);
+              WaveContext w = waveContext(as, bs, stage, warpM, warpN);
+              for (int64_t kk = 0; kk < t.blockK / t.mma.k; ++kk)
+                backend.emulateStep(ib, w, acc, warp, kk);
+            });
+          };
+          if (!groupsInFlight) {
+            products(kt);
+            return;
+          }
+          Value retired = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::uge, kt, idx(groupsInFlight));
+          auto ifOp = scf::IfOp::create(b, loc, retired);
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToStart(ifOp.thenBlock());
+          products(arith::SubIOp::create(b, loc, kt, idx(groupsInFlight)));
         });
 
         int64_t width = backend.storeWidth();
@@ -1518,6 +1653,7 @@ LogicalResult mlir::lowp::gpu_gemm::lowerContractionsToTiledKernels(
     linalg::LinalgOp op;
     GemmProblem problem;
     const GPUGemmTiling *tiling;
+    int64_t groupsInFlight;
   };
   SmallVector<Work, 0> work;
   root->walk([&](linalg::LinalgOp op) {
@@ -1534,10 +1670,28 @@ LogicalResult mlir::lowp::gpu_gemm::lowerContractionsToTiledKernels(
                        << whyNot << "; it runs on " << backend.fallbackKernel();
       return;
     }
+    // Asynchronous instructions left in flight across slices need a stage
+    // for each pending group's slice besides the one being multiplied and
+    // one being loaded; with fewer stages every slice waits for its own.
+    const GPUGemmTiling &t = **tiling;
+    int64_t groupsInFlight = t.mmaGroupsInFlight;
+    if (groupsInFlight && t.stages < t.mmaGroupsInFlight + 2) {
+      op->emitRemark() << backend.kernelKind() << " kernel for '"
+                       << op->getName() << "' on " << chip.name << " with "
+                       << t.stages << " stages keeps no "
+                       << backend.instructionName()
+                       << " group in flight across slices (that needs "
+                       << t.mmaGroupsInFlight + 2
+                       << " stages: the pending group's, the multiplied and "
+                          "the loaded slice's); each slice waits for its "
+                          "instructions";
+      groupsInFlight = 0;
+    }
+    problem->stageBTransposed = backend.transposesBWhileStaging(*problem);
     collectEpilogue(op, *problem);
     if (problem->conv)
       foldInputPadding(op, *problem);
-    work.push_back({op, *problem, *tiling});
+    work.push_back({op, *problem, *tiling, groupsInFlight});
   });
   if (!work.empty() && !emulate)
     root->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
@@ -1550,7 +1704,8 @@ LogicalResult mlir::lowp::gpu_gemm::lowerContractionsToTiledKernels(
     // by then, and only allocations and constants lie in between.
     OpBuilder b(problem.epilogue.empty() ? op.getOperation()
                                          : problem.epilogue.back());
-    TiledGemmBuilder kernel(b, op.getLoc(), problem, *item.tiling, backend);
+    TiledGemmBuilder kernel(b, op.getLoc(), problem, *item.tiling, backend,
+                            item.groupsInFlight);
     if (emulate) {
       kernel.buildEmulated();
     } else {

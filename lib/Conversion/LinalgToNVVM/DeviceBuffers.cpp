@@ -98,6 +98,80 @@ bool usesBufferOnlyByReference(Operation *op) {
   return false;
 }
 
+/// Whether a kernel may write through its memref argument `arg`: some use
+/// of it (through views and casts) has a write effect on it, or effects
+/// nobody declared (unknown ops; a pointer taken from it): conservative.
+bool kernelMayWrite(Value arg) {
+  SmallVector<Value> worklist{arg};
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<ViewLikeOpInterface, memref::CastOp>(user)) {
+        for (Value result : user->getResults())
+          if (isa<BaseMemRefType>(result.getType()))
+            worklist.push_back(result);
+        continue;
+      }
+      if (isa<memref::DimOp>(user))
+        continue;
+      if (isa<memref::ExtractAlignedPointerAsIndexOp,
+              memref::ExtractStridedMetadataOp>(user))
+        return true;
+      auto effects = dyn_cast<MemoryEffectOpInterface>(user);
+      if (!effects)
+        return true;
+      SmallVector<MemoryEffects::EffectInstance> instances;
+      effects.getEffects(instances);
+      for (const MemoryEffects::EffectInstance &e : instances)
+        if (!isa<MemoryEffects::Read>(e.getEffect()) &&
+            (!e.getValue() || e.getValue() == v))
+          return true;
+    }
+  }
+  return false;
+}
+
+/// Whether anything may write the device buffer `device` (through views
+/// and casts) other than the copy `init` that filled it: a launched kernel
+/// that may write its argument (kernelMayWrite), a copy or memset into it,
+/// a call, or any op this does not know (conservative).
+bool deviceBufferMayBeWritten(Value device, Operation *init) {
+  SmallVector<Value> worklist{device};
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (user == init || isa<memref::DimOp, gpu::DeallocOp,
+                               func::ReturnOp>(user))
+        continue;
+      if (isa<ViewLikeOpInterface, memref::CastOp>(user)) {
+        for (Value result : user->getResults())
+          if (isa<BaseMemRefType>(result.getType()))
+            worklist.push_back(result);
+        continue;
+      }
+      if (auto copy = dyn_cast<gpu::MemcpyOp>(user)) {
+        if (copy.getDst() == v)
+          return true;
+        continue;
+      }
+      auto launch = dyn_cast<gpu::LaunchFuncOp>(user);
+      if (!launch)
+        return true;
+      auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+          launch, launch.getKernel());
+      unsigned first = launch.getKernelOperands().getBeginOperandIndex();
+      unsigned index = use.getOperandNumber();
+      if (!kernel || index < first ||
+          index - first >= kernel.getNumArguments() ||
+          kernelMayWrite(kernel.getArgument(index - first)))
+        return true;
+    }
+  }
+  return false;
+}
+
 /// gpu.host_register / host_unregister take unranked memrefs.
 Value toUnranked(OpBuilder &b, Location loc, Value v) {
   auto type = cast<MemRefType>(v.getType());
@@ -283,8 +357,22 @@ LogicalResult FunctionRewriter::run() {
     }
   }
 
-  // Returns: results to host copies (host convention), arguments back to
-  // the caller's buffers, temporaries freed.
+  // Arguments go back to the caller's buffers only where something on the
+  // device may have written them: a kernel that only reads its argument
+  // (memory effects of the kernel's uses of it) needs no copy back.
+  SmallVector<std::pair<Value, Value>> writtenArguments;
+  for (auto [host, device] : argumentCopies) {
+    Operation *init = nullptr;
+    for (Operation *user : device.getUsers())
+      if (auto copy = dyn_cast<gpu::MemcpyOp>(user))
+        if (copy.getDst() == device && copy.getSrc() == host)
+          init = copy;
+    if (deviceBufferMayBeWritten(device, init))
+      writtenArguments.emplace_back(host, device);
+  }
+
+  // Returns: results to host copies (host convention), written arguments
+  // back to the caller's buffers, temporaries freed.
   for (auto ret : llvm::to_vector(func.getOps<func::ReturnOp>())) {
     b.setInsertionPoint(ret);
     Location loc = ret.getLoc();
@@ -306,7 +394,7 @@ LogicalResult FunctionRewriter::run() {
         returnedRoots.push_back(getRootBuffer(v));
       }
     }
-    for (auto [host, device] : argumentCopies)
+    for (auto [host, device] : writtenArguments)
       gpu::MemcpyOp::create(b, loc, Type(), ValueRange{}, host, device);
     for (Value buffer : freeAtExit)
       if (!llvm::is_contained(returnedRoots, buffer))

@@ -34,9 +34,10 @@ private:
 };
 
 /// The warpgroup back end (wgmma.mma_async, sm_90a): TargetInfo::wgmma16
-/// and wgmmaFP8; the ops it does not take fall back to mma.sync.
+/// and wgmmaFP8 (with `stages` shared-memory stages instead of the table's
+/// when not 0); the ops it does not take fall back to mma.sync.
 std::unique_ptr<gpu_gemm::MatrixInstructionBackend>
-createWgmmaBackend(MLIRContext *ctx);
+createWgmmaBackend(MLIRContext *ctx, unsigned stages = 0);
 
 } // namespace mlir::lowp::nvvm_gemm
 

@@ -503,9 +503,15 @@ struct LowpNVVMLowerContractionsPass
     // Warpgroup kernels first where the chip has them; what they do not
     // take (with a remark) goes to mma.sync.
     const TargetInfo &info = **chip;
+    if (wgmmaStages && (wgmmaStages < 2 || wgmmaStages > 4)) {
+      root->emitError() << "wgmma-stages must be 2, 3 or 4 (0: the "
+                           "capability table's), not "
+                        << static_cast<unsigned>(wgmmaStages);
+      return signalPassFailure();
+    }
     if (wgmma && (info.wgmma16.valid() || info.wgmmaFP8.valid())) {
       std::unique_ptr<MatrixInstructionBackend> warpgroup =
-          createWgmmaBackend(root->getContext());
+          createWgmmaBackend(root->getContext(), wgmmaStages);
       if (failed(
               lowerContractionsToTiledKernels(root, info, *warpgroup, emulate)))
         return signalPassFailure();

@@ -15,7 +15,9 @@
 //    of that many bytes: 16-byte chunk j of a row lands at j XOR (address
 //    bits 7..9)); a 16-bit B stored [k][n] is N-major (imm-trans-b = 1):
 //    columns of 64 n values (128-byte swizzle atoms), each holding all
-//    blockK rows 128 bytes apart. Stages are 1024-byte aligned (the
+//    blockK rows 128 bytes apart. An FP8 B stored [k][n] (wgmma has no
+//    transpose for 8-bit operands) is staged K-major, each 16-byte chunk
+//    gathered from a column of B by the layer (transposesBWhileStaging). Stages are 1024-byte aligned (the
 //    swizzle pattern's period), so descriptors need no base offset.
 //    cp.async writes through the generic proxy and wgmma reads through
 //    the async proxy: every thread fences (fence.proxy.async.shared::cta)
@@ -26,7 +28,10 @@
 //    runtime library does not offer yet.
 //  * Per slice: wgmma.fence, blockK / K wgmma.mma_async per warpgroup and
 //    instruction tile (descriptors advanced by K elements), commit_group,
-//    wait_group 0; the cp.async copies of the next stages stay in flight.
+//    wait_group G (the table's mmaGroupsInFlight: the previous slice's
+//    MMAs overlap this one's issue and the next slice's copies), and
+//    wait_group 0 after the loop; the cp.async copies run
+//    stages - 1 - G slices ahead, into the stage no pending group reads.
 //  * The accumulators (m64nN f32, PTX ISA "Matrix Fragments for
 //    wgmma.mma_async.m64nNk16"): register i of thread t of the warpgroup is
 //    row 16 (t / 32) + (t % 32) / 4 + 8 ((i / 2) % 2), column
@@ -86,7 +91,7 @@ StagedLayout stagedLayout(const GemmProblem &p, const GPUGemmTiling &t,
   StagedLayout l;
   Type elem = which == StagedOperand::A ? p.aElem : p.bElem;
   l.elemBytes = elementBytes(elem);
-  l.kMajor = which == StagedOperand::A || p.bTransposed;
+  l.kMajor = which == StagedOperand::A || p.bStagedKMajor();
   int64_t rows = which == StagedOperand::A ? t.blockM : t.blockN;
   l.stageBytes = rows * t.blockK * l.elemBytes;
   if (l.kMajor) {
@@ -110,7 +115,8 @@ Value swizzle(IndexBuilder &ib, Value address, int64_t bytes) {
 
 class WgmmaBackend final : public MatrixInstructionBackend {
 public:
-  explicit WgmmaBackend(MLIRContext *ctx) : copies(ctx) {}
+  WgmmaBackend(MLIRContext *ctx, unsigned stages)
+      : copies(ctx), stagesOverride(stages) {}
 
   StringRef kernelKind() const override { return "wgmma"; }
   StringRef instructionName() const override { return "wgmma.mma_async"; }
@@ -125,11 +131,21 @@ public:
     if (chip.vendor != Vendor::NVIDIA || !chip.hasMatrixUnit(f))
       return nullptr;
     const GPUGemmTiling *t = nullptr;
-    if (f == Format::F16 || f == Format::BF16)
+    GPUGemmTiling *adjusted = nullptr;
+    if (f == Format::F16 || f == Format::BF16) {
       t = &chip.wgmma16;
-    else if (f == chip.getE4M3() || f == chip.getE5M2())
+      adjusted = &adjusted16;
+    } else if (f == chip.getE4M3() || f == chip.getE5M2()) {
       t = &chip.wgmmaFP8;
-    return t && t->valid() ? t : nullptr;
+      adjusted = &adjustedFP8;
+    }
+    if (!t || !t->valid())
+      return nullptr;
+    if (!stagesOverride)
+      return t;
+    *adjusted = *t;
+    adjusted->stages = stagesOverride;
+    return adjusted;
   }
 
   bool acceptsProblem(const GemmProblem &p, const GPUGemmTiling &t,
@@ -140,17 +156,19 @@ public:
                "-deep slice is not one 32-, 64- or 128-byte swizzle row";
       return false;
     }
-    if (!p.bTransposed && elementBytes(p.bElem) != 2) {
-      whyNot = "wgmma reads FP8 B K-major only (stored [n][k], as x @ W^T); "
-               "B is stored [k][n]";
-      return false;
-    }
-    if (!p.bTransposed && t.mma.n % (128 / elementBytes(p.bElem))) {
+    if (!p.bTransposed && !transposesBWhileStaging(p) &&
+        t.mma.n % (128 / elementBytes(p.bElem))) {
       whyNot = "an N-major B needs whole 128-byte swizzle atoms per "
                "instruction";
       return false;
     }
     return true;
+  }
+
+  /// wgmma has no transpose for 8-bit operands: an FP8 B stored [k][n] is
+  /// staged K-major ([n][k]), gathered along k.
+  bool transposesBWhileStaging(const GemmProblem &p) const override {
+    return !p.bTransposed && elementBytes(p.bElem) == 1;
   }
 
   Attribute sharedMemorySpace(MLIRContext *ctx) const override {
@@ -230,8 +248,14 @@ public:
   void beginSliceProducts(IndexBuilder &ib) override {
     NVVM::WgmmaFenceAlignedOp::create(ib.b, ib.loc);
   }
-  void endSliceProducts(IndexBuilder &ib) override {
+  /// The slice's group may stay in flight (`pendingGroups` 1): wgmma
+  /// instructions on the same accumulators are ordered by the hardware, and
+  /// the layer refills no stage a pending group reads.
+  void endSliceProducts(IndexBuilder &ib, int64_t pendingGroups) override {
     NVVM::WgmmaGroupSyncAlignedOp::create(ib.b, ib.loc);
+    NVVM::WgmmaWaitGroupSyncOp::create(ib.b, ib.loc, pendingGroups);
+  }
+  void retireProducts(IndexBuilder &ib) override {
     NVVM::WgmmaWaitGroupSyncOp::create(ib.b, ib.loc, 0);
   }
 
@@ -319,6 +343,10 @@ private:
   }
 
   CpAsyncCopies copies;
+  /// The wgmma-stages option (0: the table's), and the table's tilings
+  /// with it applied (one object per tiling: both FP8 formats share one).
+  unsigned stagesOverride;
+  mutable GPUGemmTiling adjusted16, adjustedFP8;
 };
 
 NVVM::WGMMATypes wgmmaType(Type t) {
@@ -344,15 +372,15 @@ SmallVector<Value> WgmmaBackend::multiplyAccumulate(IndexBuilder &ib,
   Value inouts = LLVM::PoisonOp::create(builder, loc, structType);
   for (auto [i, v] : llvm::enumerate(acc))
     inouts = LLVM::InsertValueOp::create(builder, loc, inouts, v, i);
-  // A K-major (row); B K-major (col) when stored [n][k], else N-major (row:
-  // imm-trans-b = 1, 16-bit only).
+  // A K-major (row); B K-major (col) when stored [n][k] or staged so (FP8
+  // stored [k][n]), else N-major (row: imm-trans-b = 1, 16-bit only).
   Value result = NVVM::WgmmaMmaAsyncOp::create(
       builder, loc, structType, inouts, a[0], b[0],
       NVVM::MMAShapeAttr::get(ctx, mma.m, mma.n, mma.k),
       wgmmaType(w.problem.aElem), wgmmaType(w.problem.bElem),
       NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
       NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
-      w.problem.bTransposed ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+      w.problem.bStagedKMajor() ? NVVM::MMALayout::col : NVVM::MMALayout::row,
       /*satfinite=*/nullptr);
   SmallVector<Value> out;
   for (int64_t i = 0, e = acc.size(); i < e; ++i)
@@ -418,7 +446,7 @@ void WgmmaBackend::emulateStep(IndexBuilder &ib, const WaveContext &w,
   };
   int64_t aBytes = elementBytes(w.problem.aElem);
   int64_t bBytes = elementBytes(w.problem.bElem);
-  bool bKMajor = w.problem.bTransposed;
+  bool bKMajor = w.problem.bStagedKMajor();
   for (int64_t mi = 0; mi < w.mTiles; ++mi)
     for (int64_t ni = 0; ni < w.nTiles; ++ni) {
       Decoded da = decode(descriptorA(ib, w, zero, mi, kk));
@@ -490,6 +518,6 @@ void WgmmaBackend::emulateStep(IndexBuilder &ib, const WaveContext &w,
 } // namespace
 
 std::unique_ptr<MatrixInstructionBackend>
-mlir::lowp::nvvm_gemm::createWgmmaBackend(MLIRContext *ctx) {
-  return std::make_unique<WgmmaBackend>(ctx);
+mlir::lowp::nvvm_gemm::createWgmmaBackend(MLIRContext *ctx, unsigned stages) {
+  return std::make_unique<WgmmaBackend>(ctx, stages);
 }

@@ -7,13 +7,18 @@
 
 module attributes {gpu.container_module} {
   gpu.module @k {
+    // Reads %a, writes %b.
     gpu.func @step(%a: memref<16xf32>, %b: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %a[%i] : memref<16xf32>
+      memref.store %v, %b[%i] : memref<16xf32>
       gpu.return
     }
   }
-  // Host convention: the argument is copied in (and back: kernels may write
-  // it), the temporaries are device buffers, the result comes back as a
-  // host copy, everything the function allocated on the device is freed.
+  // Host convention: the argument is copied in (not back: the only kernel
+  // that gets it reads it), the temporaries are device buffers, the result
+  // comes back as a host copy, everything the function allocated on the
+  // device is freed.
   // HOST-LABEL: func.func @two_steps(
   // HOST-SAME: %[[X:.*]]: memref<16xf32>
   // HOST: %[[DX:.*]] = gpu.alloc () : memref<16xf32>
@@ -24,7 +29,7 @@ module attributes {gpu.container_module} {
   // HOST-NEXT: gpu.launch_func @k::@step {{.*}} args(%[[T]] : memref<16xf32>, %[[R]] : memref<16xf32>)
   // HOST: %[[H:.*]] = memref.alloc() : memref<16xf32>
   // HOST-NEXT: gpu.memcpy %[[H]], %[[R]]
-  // HOST-NEXT: gpu.memcpy %[[X]], %[[DX]]
+  // HOST-NOT: gpu.memcpy
   // HOST-NEXT: gpu.dealloc %[[DX]]
   // HOST-NEXT: gpu.dealloc %[[T]]
   // HOST-NEXT: gpu.dealloc %[[R]]
@@ -116,5 +121,62 @@ module attributes {gpu.container_module} {
   // DEVICE-NEXT: return %arg0
   func.func @no_launch(%x: memref<16xf32>) -> memref<16xf32> {
     return %x : memref<16xf32>
+  }
+}
+
+// -----
+
+// Arguments go back to the caller's buffers where a kernel may write them,
+// judged by the memory effects of the kernel's uses of its argument: a
+// store (through a view too), an op with undeclared effects or a pointer
+// taken from it count as writes; loads do not.
+// HOST-LABEL: func.func @copy_back(
+// HOST-SAME: %[[A:[a-z0-9]+]]: memref<16xf32>, %[[B:[a-z0-9]+]]: memref<16xf32>, %[[C:[a-z0-9]+]]: memref<4x4xf32>, %[[D:[a-z0-9]+]]: memref<16xf32>, %[[E:[a-z0-9]+]]: memref<16xf32>
+// HOST-DAG: %[[DA:.*]] = gpu.alloc () : memref<16xf32>
+// HOST-DAG: %[[DB:.*]] = gpu.alloc () : memref<16xf32>
+// HOST-DAG: %[[DC:.*]] = gpu.alloc () : memref<4x4xf32>
+// HOST-DAG: %[[DD:.*]] = gpu.alloc () : memref<16xf32>
+// HOST-DAG: %[[DE:.*]] = gpu.alloc () : memref<16xf32>
+// HOST: gpu.launch_func @k::@reads_writes
+// HOST: gpu.launch_func @k::@through_view
+// HOST: gpu.launch_func @k::@takes_pointer
+// HOST-NOT: gpu.memcpy %[[A]]
+// HOST-NOT: gpu.memcpy %[[E]]
+// HOST-DAG: gpu.memcpy %[[B]], %[[DB]]
+// HOST-DAG: gpu.memcpy %[[C]], %[[DC]]
+// HOST-DAG: gpu.memcpy %[[D]], %[[DD]]
+// HOST-NOT: gpu.memcpy %[[A]]
+// HOST-NOT: gpu.memcpy %[[E]]
+// HOST: return
+// The device convention copies nothing.
+// DEVICE-LABEL: func.func @copy_back(
+// DEVICE-NOT: gpu.memcpy
+// DEVICE: return
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @reads_writes(%a: memref<16xf32>, %b: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %a[%i] : memref<16xf32>
+      memref.store %v, %b[%i] : memref<16xf32>
+      gpu.return
+    }
+    gpu.func @through_view(%c: memref<4x4xf32>, %e: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %e[%i] : memref<16xf32>
+      %flat = memref.collapse_shape %c [[0, 1]] : memref<4x4xf32> into memref<16xf32>
+      memref.store %v, %flat[%i] : memref<16xf32>
+      gpu.return
+    }
+    gpu.func @takes_pointer(%d: memref<16xf32>) kernel {
+      %p = memref.extract_aligned_pointer_as_index %d : memref<16xf32> -> index
+      gpu.return
+    }
+  }
+  func.func @copy_back(%a: memref<16xf32>, %b: memref<16xf32>, %c: memref<4x4xf32>, %d: memref<16xf32>, %e: memref<16xf32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @k::@reads_writes blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<16xf32>, %b : memref<16xf32>)
+    gpu.launch_func @k::@through_view blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%c : memref<4x4xf32>, %e : memref<16xf32>)
+    gpu.launch_func @k::@takes_pointer blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+    return
   }
 }

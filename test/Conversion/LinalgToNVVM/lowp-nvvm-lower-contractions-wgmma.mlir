@@ -2,7 +2,7 @@
 // has wgmma: the kernel's structure (cp.async into three 1024-byte aligned
 // swizzled stages, fence.proxy.async before the barrier that publishes a
 // slice, wgmma.fence / mma_async / commit / wait around the slice's
-// instructions), and the fallbacks: what wgmma cannot take goes to the
+// instructions, one slice's group left in flight), and the fallbacks: what wgmma cannot take goes to the
 // mma.sync kernel with a remark naming the op and why; what neither takes
 // keeps its linalg op with both remarks. sm_90 (portable PTX, no wgmma) and
 // wgmma=false keep the mma.sync kernels.
@@ -20,17 +20,25 @@
 // CHECK: gpu.launch_func {{ *}}@gemm_bf16_wgmma::@gemm_bf16_wgmma blocks in ({{.*}}) threads in (%[[T]], %{{.*}}, %{{.*}})
 // CHECK-LABEL: gpu.module @gemm_bf16_wgmma
 // CHECK: gpu.func @gemm_bf16_wgmma({{.*}}) workgroup(%[[AS:.*]] : memref<3x4096xbf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64}, %[[BS:.*]] : memref<3x4096xbf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64}) kernel
-// CHECK-COUNT-2: nvgpu.device_async_create_group
+// Three stages, one wgmma group in flight: the copies run one slice ahead
+// (one group before the loop, at most one pending after slice k's wait),
+// the loop leaves the slice's wgmma group pending (wait_group 1) and the
+// accumulators are read after wait_group 0.
+// CHECK: nvgpu.device_async_create_group
+// CHECK-NOT: nvgpu.device_async_create_group
 // CHECK: scf.for
 // CHECK: nvgpu.device_async_create_group
-// CHECK: nvgpu.device_async_wait %{{.*}} {numGroups = 2 : i32}
+// CHECK: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT: gpu.barrier
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK-COUNT-2: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
-// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK-NEXT: gpu.barrier
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 // SM90-LABEL: func.func @gemm_bf16
 // SM90: gpu.launch_func {{ *}}@gemm_bf16_mma_sync::@gemm_bf16_mma_sync
 // SM90-NOT: wgmma
@@ -77,15 +85,23 @@ func.func @linear_fp8(%x: memref<128x128xf8E4M3FN>, %w: memref<128x128xf8E5M2>, 
 
 // -----
 
-// FP8 with B stored [k][n]: wgmma has no transpose for 8-bit operands; the
-// mma.sync kernel (per-lane column reads) takes it.
+// FP8 with B stored [k][n]: wgmma has no transpose for 8-bit operands, so
+// B is staged [n][k] (K-major, layoutB col): each 16-byte chunk of the
+// staged tile gathers 16 bytes of one column of B (16 loads, the vector
+// stored synchronously; A's chunks still go through cp.async).
 // CHECK-LABEL: func.func @gemm_fp8_kn
-// CHECK: gpu.launch_func {{ *}}@gemm_fp8_kn_mma_sync::@gemm_fp8_kn_mma_sync
-// CHECK-LABEL: gpu.module @gemm_fp8_kn_mma_sync
-// CHECK-NOT: wgmma
-// CHECK: llvm.call_intrinsic "llvm.nvvm.mma.m16n8k32.row.col.f32.e4m3.e4m3.f32"
+// CHECK: gpu.launch_func {{ *}}@gemm_fp8_kn_wgmma::@gemm_fp8_kn_wgmma
+// CHECK-LABEL: gpu.module @gemm_fp8_kn_wgmma
+// CHECK: scf.for
+// CHECK: nvgpu.device_async_copy
+// CHECK-COUNT-16: memref.load %{{.*}} : memref<64x128xf8E4M3FN>
+// CHECK: vector.from_elements {{.*}} : vector<16xf8E4M3FN>
+// CHECK: vector.store {{.*}} : memref<3x8192xf8E4M3FN, #gpu.address_space<workgroup>>, vector<16xf8E4M3FN>
+// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e4m3>, <one>, <col>]
+// CHECK-NOT: mma.m16n8k32
+// SM90-LABEL: func.func @gemm_fp8_kn
+// SM90: gpu.launch_func {{ *}}@gemm_fp8_kn_mma_sync::@gemm_fp8_kn_mma_sync
 func.func @gemm_fp8_kn(%a: memref<128x64xf8E4M3FN>, %b: memref<64x128xf8E4M3FN>, %c: memref<128x128xf32>) {
-  // expected-remark @+1 {{no wgmma kernel for 'linalg.matmul' on sm_90a: wgmma reads FP8 B K-major only (stored [n][k], as x @ W^T); B is stored [k][n]; it runs on mma.sync (or the naive kernel where that cannot take it either)}}
   linalg.matmul ins(%a, %b : memref<128x64xf8E4M3FN>, memref<64x128xf8E4M3FN>) outs(%c : memref<128x128xf32>)
   return
 }

@@ -32,9 +32,21 @@
 // operand element through its descriptor as the PTX ISA decodes it and
 // assigns every element of D to the thread and register of the ISA's
 // accumulator layout, so a staging layout, descriptor or fragment mapping
-// that disagrees with the ISA shows as a mismatch.
+// that disagrees with the ISA shows as a mismatch. One slice's wgmma group
+// stays in flight while the next is issued (the table's in-flight 1): the
+// emulation lands each slice's copies when they are issued and reads a
+// slice's operands when its group is retired (one iteration later), so
+// refilling a stage a pending group still reads gives a mismatch (copies
+// run 2 slices ahead instead of 1: 303, 486, 213 ...). wgmma-stages=2 leaves
+// no stage for the pending group: each slice waits for its wgmma (remark),
+// with the same results.
 // RUN: fp-opt %s -lowp-nvvm-lower-contractions="target=sm_90a emulate" \
 // RUN: | FileCheck %s --check-prefix=WG
+// RUN: fp-opt %s -lowp-nvvm-lower-contractions="target=sm_90a emulate wgmma-stages=2" \
+// RUN:   -convert-linalg-to-loops -expand-strided-metadata -lower-affine -convert-scf-to-cf -convert-to-llvm \
+// RUN:   -reconcile-unrealized-casts 2>/dev/null \
+// RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
+// RUN: | FileCheck %s
 // RUN: fp-opt %s -lowp-nvvm-lower-contractions="target=sm_90a emulate" \
 // RUN:   -convert-linalg-to-loops -expand-strided-metadata -lower-affine -convert-scf-to-cf -convert-to-llvm \
 // RUN:   -reconcile-unrealized-casts \

@@ -1,8 +1,11 @@
 // Executes the implicit-GEMM FP8 convolution kernels on this CPU (see
 // tensor-core-conv-emulated.mlir for the 16-bit ones): the emulated
 // mma.sync m16n8k32 of sm_89 (A fragments through ldmatrix, a [k][n] B
-// read by columns), its sm_90a form (an FP8 B stored [k][n] is not wgmma's:
-// mma.sync again) and gfx950's OCP FP8 MFMA, with the dequantization
+// read by columns), its sm_90a form (wgmma, which reads 8-bit operands
+// K-major only: case 1's HWCF filter, a B stored [k][n], is gathered into
+// K-major chunks from its columns; case 2's input, B, is gathered into
+// K-major chunks of 16 consecutive (c, kh, kw) under one output pixel) and
+// gfx950's OCP FP8 MFMA, with the dequantization
 // (times the scalar 1 / (sa * sb), here 0.25) and a bias and the cast to
 // bf16 fused into the epilogue, as lowp-select-fp8-formats leaves them.
 // The reference is the same convolution on f64 operands, then the same
@@ -23,6 +26,13 @@
 // RUN:   -reconcile-unrealized-casts \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s
+// RUN: fp-opt %s -convert-elementwise-to-linalg -one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" \
+// RUN:   -canonicalize -lowp-nvvm-lower-contractions="target=sm_90a" 2>&1 \
+// RUN: | FileCheck %s --check-prefix=WGREMARK
+// WGREMARK-NOT: remark
+// WGREMARK-NOT: _mma_sync
+// WGREMARK-COUNT-2: gpu.launch_func {{ *}}@{{[a-z0-9_]+}}_wgmma::
+// WGREMARK-NOT: _mma_sync
 // RUN: fp-opt %s -convert-elementwise-to-linalg -one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" \
 // RUN:   -canonicalize -lowp-nvvm-lower-contractions="target=sm_90a emulate" 2>/dev/null \
 // RUN:   -convert-linalg-to-loops -lowp-expand-float-conversions -expand-strided-metadata -lower-affine -convert-scf-to-cf -convert-to-llvm \

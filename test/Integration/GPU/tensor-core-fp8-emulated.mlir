@@ -35,20 +35,30 @@
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s
 //
-// sm_90a: linear_fp8 (B stored [n][k], K-major) runs on the wgmma kernel
-// (m64n128k32 .e4m3.e5m2, operands read through their descriptors as the
-// PTX ISA decodes them); mm_fp8's B is stored [k][n], which wgmma cannot
-// read for FP8 (no transpose of 8-bit operands): a remark, and mma.sync.
+// sm_90a: every case runs on the wgmma kernel (m64n128k32, operands read
+// through their descriptors as the PTX ISA decodes them). linear_fp8's B
+// is stored [n][k] (K-major, as wgmma reads 8-bit operands); mm_fp8's
+// (E4M3 x E5M2) and mm_fp8_e4m3's (E4M3 x E4M3) B is stored [k][n]: wgmma
+// has no transpose for 8-bit operands, so the staging gathers each 16-byte
+// K-major chunk from a column of B, and the emulated wgmma reads it
+// through a K-major descriptor.
 // RUN: fp-opt %s -lowp-nvvm-lower-contractions="target=sm_90a emulate" 2>&1 | FileCheck %s --check-prefix=WG
 // RUN: fp-opt %s -lowp-nvvm-lower-contractions="target=sm_90a emulate" \
 // RUN:   -convert-linalg-to-loops -lowp-expand-float-conversions -expand-strided-metadata -lower-affine \
 // RUN:   -convert-scf-to-cf -convert-to-llvm -reconcile-unrealized-casts 2>/dev/null \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s
-// WG: remark: no wgmma kernel for 'linalg.matmul' on sm_90a: wgmma reads FP8 B K-major only (stored [n][k], as x @ W^T); B is stored [k][n]; it runs on mma.sync (or the naive kernel where that cannot take it either)
+// WG-NOT: remark
 // WG-LABEL: func.func @mm_fp8
 // WG-NOT: linalg.
-// WG: memref.alloc() : memref<2x128x80xf8E4M3FN>
+// WG: memref.alloc() : memref<3x8192xf8E4M3FN>
+// WG: memref.alloc() : memref<3x8192xf8E5M2>
+// WG: vector.from_elements {{.*}} : vector<16xf8E5M2>
+// WG: return
+// WG-LABEL: func.func @mm_fp8_e4m3
+// WG-NOT: linalg.
+// WG: memref.alloc() : memref<3x8192xf8E4M3FN>
+// WG: memref.alloc() : memref<3x8192xf8E4M3FN>
 // WG: return
 // WG-LABEL: func.func @linear_fp8
 // WG-NOT: linalg.
@@ -68,6 +78,9 @@
 // IR-LABEL: func.func @mm_fp8
 // IR-NOT: linalg.
 // IR: return
+// IR-LABEL: func.func @mm_fp8_e4m3
+// IR-NOT: linalg.
+// IR: return
 // IR-LABEL: func.func @linear_fp8
 // IR-NOT: linalg.
 // IR: return
@@ -79,6 +92,26 @@ func.func @mm_fp8(%a: memref<136x80xf8E4M3FN>, %b: memref<80x48xf8E5M2>,
   %c = memref.alloc() : memref<136x48xf32>
   linalg.fill ins(%zero : f32) outs(%c : memref<136x48xf32>)
   linalg.matmul ins(%a, %b : memref<136x80xf8E4M3FN>, memref<80x48xf8E5M2>) outs(%c : memref<136x48xf32>)
+  linalg.generic {indexing_maps = [#id2, #scalar, #scalar, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %sa, %sb, %bias : memref<136x48xf32>, memref<f32>, memref<f32>, memref<48xf32>) outs(%out : memref<136x48xf32>) {
+  ^bb0(%x: f32, %p: f32, %q: f32, %bb: f32, %o: f32):
+    %s = arith.mulf %p, %q : f32
+    %d = arith.divf %x, %s : f32
+    %y = arith.addf %d, %bb : f32
+    linalg.yield %y : f32
+  }
+  memref.dealloc %c : memref<136x48xf32>
+  return
+}
+
+// The same with both operands E4M3 (B [k][n]).
+func.func @mm_fp8_e4m3(%a: memref<136x80xf8E4M3FN>, %b: memref<80x48xf8E4M3FN>,
+                  %sa: memref<f32>, %sb: memref<f32>, %bias: memref<48xf32>,
+                  %out: memref<136x48xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<136x48xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<136x48xf32>)
+  linalg.matmul ins(%a, %b : memref<136x80xf8E4M3FN>, memref<80x48xf8E4M3FN>) outs(%c : memref<136x48xf32>)
   linalg.generic {indexing_maps = [#id2, #scalar, #scalar, #row, #id2], iterator_types = ["parallel", "parallel"]}
       ins(%c, %sa, %sb, %bias : memref<136x48xf32>, memref<f32>, memref<f32>, memref<48xf32>) outs(%out : memref<136x48xf32>) {
   ^bb0(%x: f32, %p: f32, %q: f32, %bb: f32, %o: f32):
@@ -292,6 +325,89 @@ func.func @check_mm(%div: f32, %sav: f32, %sbv: f32, %factor: f32) {
   return
 }
 
+func.func @check_mm_e4m3(%div: f32, %sav: f32, %sbv: f32, %factor: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c5 = arith.constant 5 : index
+  %c7 = arith.constant 7 : index
+  %c11 = arith.constant 11 : index
+  %c23 = arith.constant 23 : index
+  %one = arith.constant 1.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %exact = arith.cmpf oeq, %div, %one : f32
+  %n = arith.select %exact, %c11, %c23 : index
+  %af = memref.alloc() : memref<136x80xf32>
+  %bf = memref.alloc() : memref<80x48xf32>
+  %biasm = memref.alloc() : memref<1x48xf32>
+  %afd = memref.cast %af : memref<136x80xf32> to memref<?x?xf32>
+  %bfd = memref.cast %bf : memref<80x48xf32> to memref<?x?xf32>
+  %biasd = memref.cast %biasm : memref<1x48xf32> to memref<?x?xf32>
+  func.call @fill(%afd, %c7, %c3, %c0, %n, %div) : (memref<?x?xf32>, index, index, index, index, f32) -> ()
+  func.call @fill(%bfd, %c2, %c7, %c1, %n, %div) : (memref<?x?xf32>, index, index, index, index, f32) -> ()
+  func.call @fill(%biasd, %c1, %c5, %c2, %c11, %one) : (memref<?x?xf32>, index, index, index, index, f32) -> ()
+  %a = memref.alloc() : memref<136x80xf8E4M3FN>
+  %b = memref.alloc() : memref<80x48xf8E4M3FN>
+  %ad = memref.cast %a : memref<136x80xf8E4M3FN> to memref<?x?xf8E4M3FN>
+  %bd = memref.cast %b : memref<80x48xf8E4M3FN> to memref<?x?xf8E4M3FN>
+  func.call @quantize_e4m3(%afd, %sav, %ad) : (memref<?x?xf32>, f32, memref<?x?xf8E4M3FN>) -> ()
+  func.call @quantize_e4m3(%bfd, %sbv, %bd) : (memref<?x?xf32>, f32, memref<?x?xf8E4M3FN>) -> ()
+  %sa = memref.alloc() : memref<f32>
+  %sb = memref.alloc() : memref<f32>
+  memref.store %sav, %sa[] : memref<f32>
+  memref.store %sbv, %sb[] : memref<f32>
+  %bias = memref.collapse_shape %biasm [[0, 1]] : memref<1x48xf32> into memref<48xf32>
+  %out = memref.alloc() : memref<136x48xf32>
+  func.call @mm_fp8_e4m3(%a, %b, %sa, %sb, %bias, %out)
+      : (memref<136x80xf8E4M3FN>, memref<80x48xf8E4M3FN>, memref<f32>, memref<f32>, memref<48xf32>, memref<136x48xf32>) -> ()
+  // The f32 reference on the unquantized operands, and the magnitude
+  // sum_k |a||b| + |bias| the bound scales.
+  %ref = memref.alloc() : memref<136x48xf32>
+  %mag = memref.alloc() : memref<136x48xf32>
+  %aa = memref.alloc() : memref<136x80xf32>
+  %ba = memref.alloc() : memref<80x48xf32>
+  %aad = memref.cast %aa : memref<136x80xf32> to memref<?x?xf32>
+  %bad = memref.cast %ba : memref<80x48xf32> to memref<?x?xf32>
+  func.call @abs(%afd, %aad) : (memref<?x?xf32>, memref<?x?xf32>) -> ()
+  func.call @abs(%bfd, %bad) : (memref<?x?xf32>, memref<?x?xf32>) -> ()
+  linalg.fill ins(%zero : f32) outs(%ref : memref<136x48xf32>)
+  linalg.matmul ins(%af, %bf : memref<136x80xf32>, memref<80x48xf32>) outs(%ref : memref<136x48xf32>)
+  linalg.fill ins(%zero : f32) outs(%mag : memref<136x48xf32>)
+  linalg.matmul ins(%aa, %ba : memref<136x80xf32>, memref<80x48xf32>) outs(%mag : memref<136x48xf32>)
+  linalg.generic {indexing_maps = [#row, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%bias : memref<48xf32>) outs(%ref, %mag : memref<136x48xf32>, memref<136x48xf32>) {
+  ^bb0(%bb: f32, %r: f32, %g: f32):
+    %rb = arith.addf %r, %bb : f32
+    %abb = math.absf %bb : f32
+    %gb = arith.addf %g, %abb : f32
+    linalg.yield %rb, %gb : f32, f32
+  }
+  %outd = memref.cast %out : memref<136x48xf32> to memref<?x?xf32>
+  %refd = memref.cast %ref : memref<136x48xf32> to memref<?x?xf32>
+  %magd = memref.cast %mag : memref<136x48xf32> to memref<?x?xf32>
+  %d:2 = func.call @compare(%outd, %refd, %magd, %factor) : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32) -> (f32, f32)
+  vector.print str "mm_fp8_e4m3 max |kernel - f32 reference| = "
+  vector.print %d#0 : f32
+  %within = arith.cmpf ole, %d#1, %zero : f32
+  %wf = arith.uitofp %within : i1 to f32
+  vector.print str "mm_fp8_e4m3 within the bound: "
+  vector.print %wf : f32
+  memref.dealloc %af : memref<136x80xf32>
+  memref.dealloc %bf : memref<80x48xf32>
+  memref.dealloc %biasm : memref<1x48xf32>
+  memref.dealloc %a : memref<136x80xf8E4M3FN>
+  memref.dealloc %b : memref<80x48xf8E4M3FN>
+  memref.dealloc %sa : memref<f32>
+  memref.dealloc %sb : memref<f32>
+  memref.dealloc %out : memref<136x48xf32>
+  memref.dealloc %ref : memref<136x48xf32>
+  memref.dealloc %mag : memref<136x48xf32>
+  memref.dealloc %aa : memref<136x80xf32>
+  memref.dealloc %ba : memref<80x48xf32>
+  return
+}
+
 // C += X W^T in f32 (the reference; f32 contractions are not the pass's).
 func.func @matmul_bt(%x: memref<72x80xf32>, %w: memref<32x80xf32>, %c: memref<72x32xf32>) {
   linalg.generic {indexing_maps = [#tA, #tB, #tC], iterator_types = ["parallel", "parallel", "reduction"]}
@@ -385,6 +501,9 @@ func.func @main() {
   // CHECK: linear_fp8 max |kernel - f32 reference| = 0
   // CHECK-NEXT: linear_fp8 within the bound: 1
   func.call @check_linear(%one, %two, %four, %zero) : (f32, f32, f32, f32) -> ()
+  // CHECK: mm_fp8_e4m3 max |kernel - f32 reference| = 0
+  // CHECK-NEXT: mm_fp8_e4m3 within the bound: 1
+  func.call @check_mm_e4m3(%one, %two, %four, %zero) : (f32, f32, f32, f32) -> ()
   // 2. Multiples of 1/7 in [-11/7, 11/7]: u_a + u_b + u_a u_b =
   //    2^-4 + 2^-3 + 2^-7 = 0.1953125, plus 4 (80 + 2) 2^-24 = 1.955e-5.
   %factor = arith.constant 0.19533205 : f32
@@ -394,5 +513,10 @@ func.func @main() {
   // CHECK: linear_fp8 max |kernel - f32 reference| = {{[1-9]|0\.[0-9]*[1-9]}}
   // CHECK-NEXT: linear_fp8 within the bound: 1
   func.call @check_linear(%seven, %two, %four, %factor) : (f32, f32, f32, f32) -> ()
+  // E4M3 x E4M3: 2^-4 + 2^-4 + 2^-8 = 0.12890625, plus 1.955e-5.
+  %factor44 = arith.constant 0.1289258 : f32
+  // CHECK: mm_fp8_e4m3 max |kernel - f32 reference| = {{[1-9]|0\.[0-9]*[1-9]}}
+  // CHECK-NEXT: mm_fp8_e4m3 within the bound: 1
+  func.call @check_mm_e4m3(%seven, %two, %four, %factor44) : (f32, f32, f32, f32) -> ()
   return
 }

@@ -28,6 +28,8 @@ parser.add_argument("--split-dir",
                     help="also write each PTX module to DIR/<entry>.ptx")
 parser.add_argument("--max-spills", type=int,
                     help="fail when a kernel spills more bytes than this")
+parser.add_argument("--no-warnings", action="store_true",
+                    help="fail when ptxas warns about a kernel")
 args = parser.parse_args()
 
 # MLIR prints non-printable string bytes as \XX (hex), and \\ and \".
@@ -48,7 +50,7 @@ def start_assembler(asm):
                                          delete=False) as f:
             f.write(asm)
         verbose = ["-v"] if args.resources or args.max_spills is not None \
-            else []
+            or args.no_warnings else []
         return subprocess.Popen([args.ptxas, "-arch=" + arch] + verbose +
                                 [f.name, "-o", os.devnull],
                                 stdout=subprocess.PIPE,
@@ -79,6 +81,10 @@ def report_resources(log):
     kernel = arch = None
     props = {}
     for line in log.splitlines():
+        if args.no_warnings and "warning" in line:
+            # e.g. wgmma serialized ("Potential Performance Loss").
+            sys.stderr.write(line + "\n")
+            failed = True
         m = re.search(r"Compiling entry function '(\S+)' for '(\S+)'", line)
         if m:
             kernel, arch = m.groups()
@@ -114,7 +120,7 @@ def finish(process, path):
     if process.returncode:
         sys.stderr.write(error or "rejected\n")
         failed = True
-    elif args.resources or args.max_spills is not None:
+    elif args.resources or args.max_spills is not None or args.no_warnings:
         report_resources((out or "") + (error or ""))
     if path:
         os.unlink(path)

@@ -79,6 +79,12 @@ struct GemmProblem {
   int64_t batch = 1, m = 0, n = 0, k = 0;
   bool aBatched = false, bBatched = false, cBatched = false;
   bool bTransposed = false; ///< B stored [n][k]
+  /// B stored [k][n] but staged [n][k] (the back end reads B K-major only,
+  /// MatrixInstructionBackend::transposesBWhileStaging): each staged chunk
+  /// gathers a run of k of one column of B.
+  bool stageBTransposed = false;
+  /// Whether B's staged tile is [n][k].
+  bool bStagedKMajor() const { return bTransposed || stageBTransposed; }
   FloatType aElem, bElem;   ///< operand formats (checked by the back end)
   /// Set for a convolution: a, b and c are then its 4-D buffers (input,
   /// filter and output, A and B in GEMM order), which the kernel views or
@@ -182,6 +188,11 @@ public:
                               std::string &whyNot) const {
     return true;
   }
+  /// Whether B stored [k][n] must be staged [n][k] (gathered along k): the
+  /// instruction reads B K-major only for these operands.
+  virtual bool transposesBWhileStaging(const GemmProblem &p) const {
+    return false;
+  }
   /// What computes an op this back end does not take ("the naive kernel").
   virtual StringRef fallbackKernel() const { return "the naive kernel"; }
 
@@ -209,9 +220,12 @@ public:
   /// the workgroup barrier that publishes them (e.g. a proxy fence).
   virtual void sliceLanded(IndexBuilder &ib) {}
   /// Around one slice's instructions (asynchronous instructions: fence
-  /// before, commit and wait after).
+  /// before, commit after, then wait until at most `pendingGroups` groups
+  /// of earlier slices are in flight; the table's mmaGroupsInFlight, or 0).
   virtual void beginSliceProducts(IndexBuilder &ib) {}
-  virtual void endSliceProducts(IndexBuilder &ib) {}
+  virtual void endSliceProducts(IndexBuilder &ib, int64_t pendingGroups) {}
+  /// After the k loop, when groups were left in flight: wait for all.
+  virtual void retireProducts(IndexBuilder &ib) {}
 
   /// "tensor-core" (remarks: "no tensor-core kernel for ..."), the
   /// instruction's name in messages ("mma.sync") and the suffix of the
