@@ -30,6 +30,39 @@ LogicalResult mlir::lowp::checkConvOperands(linalg::LinalgOp op,
   return success();
 }
 
+void mlir::lowp::emitNhwcIm2colRow(LoopBuilder &lb, Value input, Value col,
+                                   Value image, Value y, Value x, Value row,
+                                   ArrayRef<int64_t> strides,
+                                   ArrayRef<int64_t> dilations,
+                                   int64_t kernelH, int64_t kernelW,
+                                   int64_t channels, unsigned lanes,
+                                   function_ref<Value(Value)> convert) {
+  OpBuilder &b = lb.builder();
+  Location loc = lb.location();
+  auto vec = VectorType::get({lanes}, getElementTypeOrSelf(input.getType()));
+  auto converted = [&](Value v) { return convert ? convert(v) : v; };
+  for (int64_t i = 0; i < kernelH; ++i)
+    for (int64_t j = 0; j < kernelW; ++j) {
+      Value iy = lb.addc(lb.mulc(y, strides[0]), i * dilations[0]);
+      Value ix = lb.addc(lb.mulc(x, strides[1]), j * dilations[1]);
+      int64_t base = (i * kernelW + j) * channels;
+      lb.emitVectorizedLoop(
+          channels, lanes,
+          [&](Value ci) {
+            Value v = vector::LoadOp::create(b, loc, vec, input,
+                                             ValueRange{image, iy, ix, ci});
+            vector::StoreOp::create(b, loc, converted(v), col,
+                                    ValueRange{row, lb.addc(ci, base)});
+          },
+          [&](Value ci) {
+            Value v = memref::LoadOp::create(b, loc, input,
+                                             ValueRange{image, iy, ix, ci});
+            memref::StoreOp::create(b, loc, converted(v), col,
+                                    ValueRange{row, lb.addc(ci, base)});
+          });
+    }
+}
+
 namespace {
 
 /// linalg.conv_2d_nhwc_hwcf -> im2col + linalg.matmul: col[(n, oh, ow),
@@ -59,32 +92,13 @@ struct ConvNhwcToIm2colMatmul : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
     LoopBuilder lb(rw, loc);
     int64_t rows = n * oh * ow, depth = kh * kw * c;
     Value col = lb.alloc(MemRefType::get({rows, depth}, elem));
-    auto vec = VectorType::get({lanes}, elem);
     lb.loop(n, 1, [&](Value ni) {
       lb.loop(oh, 1, [&](Value y) {
         lb.loop(ow, 1, [&](Value x) {
           // row = (ni * oh + y) * ow + x
           Value row = lb.addIdx(lb.mulc(lb.addIdx(lb.mulc(ni, oh), y), ow), x);
-          for (int64_t i = 0; i < kh; ++i)
-            for (int64_t j = 0; j < kw; ++j) {
-              Value iy = lb.addc(lb.mulc(y, strides[0]), i * dilations[0]);
-              Value ix = lb.addc(lb.mulc(x, strides[1]), j * dilations[1]);
-              int64_t base = (i * kw + j) * c;
-              lb.emitVectorizedLoop(
-                  c, lanes,
-                  [&](Value ci) {
-                    Value v = vector::LoadOp::create(
-                        rw, loc, vec, input, ValueRange{ni, iy, ix, ci});
-                    vector::StoreOp::create(rw, loc, v, col,
-                                            ValueRange{row, lb.addc(ci, base)});
-                  },
-                  [&](Value ci) {
-                    Value v = memref::LoadOp::create(
-                        rw, loc, input, ValueRange{ni, iy, ix, ci});
-                    memref::StoreOp::create(rw, loc, v, col,
-                                            ValueRange{row, lb.addc(ci, base)});
-                  });
-            }
+          emitNhwcIm2colRow(lb, input, col, ni, y, x, row, strides, dilations,
+                            kh, kw, c, lanes);
         });
       });
     });

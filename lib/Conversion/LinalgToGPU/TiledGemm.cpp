@@ -753,8 +753,9 @@ public:
   TiledGemmBuilder(OpBuilder &b, Location loc, const GemmProblem &p,
                    const GPUGemmTiling &t, MatrixInstructionBackend &backend,
                    int64_t groupsInFlight)
-      : b(b), loc(loc), ib{b, loc}, p(p), t(t), backend(backend), aBuf(p.a),
-        bBuf(p.b), cBuf(p.c), outBuf(p.out), groupsInFlight(groupsInFlight) {
+      : b(b), loc(loc), ib{b, loc}, p(p), t(t), backend(backend),
+        groupsInFlight(groupsInFlight), aBuf(p.a), bBuf(p.b), cBuf(p.c),
+        outBuf(p.out) {
     wm = t.blockM / t.warpsM;
     wn = t.blockN / t.warpsN;
     mTiles = wm / t.mma.m;
@@ -981,15 +982,10 @@ private:
         pixel = select(inBounds, pixel, idx(0));
         Value ih = add(mul(div(pixel, g.outW), g.strideH), rowOffset);
         Value iw = add(mul(rem(pixel, g.outW), g.strideW), colOffset);
-        std::tie(ih, iw, inBounds) = sourcePixel(ih, iw, inBounds);
-        Value v = memref::LoadOp::create(
-            b, loc, bBuf, ValueRange{batchIdx, channel, ih, iw});
-        elements.push_back(select(inBounds, v, zero));
+        elements.push_back(
+            loadNchwInputOrZero(batchIdx, channel, ih, iw, inBounds, zero));
       }
-      Value chunk = vector::FromElementsOp::create(
-          b, loc, VectorType::get({bChunk}, p.bElem), elements);
-      copy(bs, backend.stagedIndex(ib, p, t, StagedOperand::B, stage, r, c),
-           chunk, ValueRange{}, bChunk, kIn);
+      stageBChunk(bs, stage, r, c, elements, kIn, copy);
     }
   }
   /// The NCHW input's B chunks staged [n][k] (p.stageBTransposed): chunk
@@ -1020,17 +1016,29 @@ private:
         Value kh = rem(div(kj, g.kernelW), g.kernelH), kw = rem(kj, g.kernelW);
         Value ih = add(ihBase, mul(kh, g.dilationH));
         Value iw = add(iwBase, mul(kw, g.dilationW));
-        Value inBounds;
-        std::tie(ih, iw, inBounds) = sourcePixel(ih, iw, chunkIn);
-        Value v = memref::LoadOp::create(
-            b, loc, bBuf, ValueRange{batchIdx, channel, ih, iw});
-        elements.push_back(select(inBounds, v, zero));
+        elements.push_back(
+            loadNchwInputOrZero(batchIdx, channel, ih, iw, chunkIn, zero));
       }
-      Value chunk = vector::FromElementsOp::create(
-          b, loc, VectorType::get({bChunk}, p.bElem), elements);
-      copy(bs, backend.stagedIndex(ib, p, t, StagedOperand::B, stage, r, c),
-           chunk, ValueRange{}, bChunk, chunkIn);
+      stageBChunk(bs, stage, r, c, elements, chunkIn, copy);
     }
+  }
+  /// The NCHW input at (batch, channel, ih, iw) when `inBounds` and the
+  /// pixel is inside the (folded) padding's source, else `zero`.
+  Value loadNchwInputOrZero(Value batchIdx, Value channel, Value ih, Value iw,
+                            Value inBounds, Value zero) {
+    std::tie(ih, iw, inBounds) = sourcePixel(ih, iw, inBounds);
+    Value v = memref::LoadOp::create(b, loc, bBuf,
+                                     ValueRange{batchIdx, channel, ih, iw});
+    return select(inBounds, v, zero);
+  }
+  /// `elements` (one chunk of B) stored to the stage at (r, c) as a vector
+  /// (`copy` with a vector source), when `inside`.
+  void stageBChunk(Value bs, Value stage, Value r, Value c,
+                   ArrayRef<Value> elements, Value inside, CopyFn copy) {
+    Value chunk = vector::FromElementsOp::create(
+        b, loc, VectorType::get({bChunk}, p.bElem), elements);
+    copy(bs, backend.stagedIndex(ib, p, t, StagedOperand::B, stage, r, c),
+         chunk, ValueRange{}, bChunk, inside);
   }
   /// The kernel's views of the convolution's buffers as the GEMM's
   /// matrices (row-major collapses: no copy), at the insertion point. The

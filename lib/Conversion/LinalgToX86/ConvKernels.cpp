@@ -542,7 +542,6 @@ struct ConvNhwcToKernel : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
     prepareEpilogue(epilogue, op, rw);
     Value packed = kb.packB(b, {}, f, depth, elem, dot);
     Value col = kb.alloc(MemRefType::get({blockPixels, depth}, colElem));
-    auto vec = VectorType::get({cfg.lanes}, elem);
     auto colVec = VectorType::get({cfg.lanes}, colElem);
     auto widen = [&](Value v) -> Value {
       if (colElem == elem)
@@ -559,26 +558,8 @@ struct ConvNhwcToKernel : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
         Value yx = arith::RemUIOp::create(rw, loc, p, kb.idx(oh * ow));
         Value y = arith::DivUIOp::create(rw, loc, yx, kb.idx(ow));
         Value x = arith::RemUIOp::create(rw, loc, yx, kb.idx(ow));
-        for (int64_t i = 0; i < kh; ++i)
-          for (int64_t j = 0; j < kw; ++j) {
-            Value iy = kb.addc(kb.mulc(y, strides[0]), i * dilations[0]);
-            Value ix = kb.addc(kb.mulc(x, strides[1]), j * dilations[1]);
-            int64_t base = (i * kw + j) * c;
-            kb.emitVectorizedLoop(
-                c, cfg.lanes,
-                [&](Value ci) {
-                  Value v = vector::LoadOp::create(
-                      rw, loc, vec, input, ValueRange{ni, iy, ix, ci});
-                  vector::StoreOp::create(rw, loc, widen(v), col,
-                                          ValueRange{r, kb.addc(ci, base)});
-                },
-                [&](Value ci) {
-                  Value v = memref::LoadOp::create(
-                      rw, loc, input, ValueRange{ni, iy, ix, ci});
-                  memref::StoreOp::create(rw, loc, widen(v), col,
-                                          ValueRange{r, kb.addc(ci, base)});
-                });
-          }
+        emitNhwcIm2colRow(kb, input, col, ni, y, x, r, strides, dilations,
+                          kh, kw, c, cfg.lanes, widen);
       });
       kb.emitKernel(col, {}, /*aTransposed=*/false, packed, cMat, {}, count,
                     f, depth, dot, /*bRowMajor=*/false,

@@ -21,6 +21,20 @@ namespace mlir::lowp {
 /// an f32 output. Fails with the reason in `why`.
 LogicalResult checkConvOperands(linalg::LinalgOp op, std::string &why);
 
+class LoopBuilder;
+
+/// One row of an NHWC convolution's im2col matrix: the KH x KW x C window
+/// of `input` ([N][H][W][C]) under output pixel (`image`, `y`, `x`) copied
+/// into row `row` of `col` ([rows][KH*KW*C]), runs of C channels `lanes` at
+/// a time (contiguous in both). `convert` maps each loaded value, a scalar
+/// or a vector, to col's element type (null: col has the input's).
+void emitNhwcIm2colRow(LoopBuilder &lb, Value input, Value col, Value image,
+                       Value y, Value x, Value row,
+                       ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+                       int64_t kernelH, int64_t kernelW, int64_t channels,
+                       unsigned lanes,
+                       function_ref<Value(Value)> convert = nullptr);
+
 /// linalg.conv_2d_nhwc_hwcf on buffers -> im2col + linalg.matmul: the input
 /// patches are copied once into a pixels x (KH*KW*C) buffer in the input's
 /// type (runs of C channels `vectorLanes` at a time), the filter and the

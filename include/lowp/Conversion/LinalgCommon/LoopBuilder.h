@@ -85,6 +85,9 @@ public:
   /// outside the payload) broadcast.
   Value applyPayload(Block *body, ArrayRef<Value> args);
 
+  OpBuilder &builder() const { return b; }
+  Location location() const { return loc; }
+
 protected:
   OpBuilder &b;
   Location loc;
