@@ -878,18 +878,11 @@ private:
   /// chunk is entirely inside or outside B, and outside it reads row 0.
   void copyTransposedBTile(Value bs, Value tid, Value stage, Value k0,
                            Value batchIdx, Value colBase, CopyFn copy) {
-    int64_t chunks = t.blockN * (t.blockK / bChunk);
     auto vecType = VectorType::get({bChunk}, p.bElem);
     Value zero = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(vecType, b.getFloatAttr(p.bElem, 0)));
-    for (int64_t i = 0; i < chunks / t.threads(); ++i) {
-      Value q = add(tid, i * t.threads());
-      Value r = rem(q, t.blockN);
-      Value c = mul(div(q, t.blockN), bChunk);
-      Value n = add(colBase, r), k = add(k0, c);
-      Value inBounds = andI(lt(n, p.n), lt(k, p.k));
-      n = select(inBounds, n, idx(0));
-      k = select(inBounds, k, idx(0));
+    forEachKMajorBChunk(tid, k0, colBase, [&](Value r, Value c, Value n,
+                                              Value k, Value inBounds) {
       SmallVector<Value> elements;
       for (int64_t j = 0; j < bChunk; ++j) {
         SmallVector<Value> srcIdx;
@@ -903,6 +896,24 @@ private:
           zero);
       copy(bs, backend.stagedIndex(ib, p, t, StagedOperand::B, stage, r, c),
            chunk, ValueRange{}, bChunk, inBounds);
+    });
+  }
+  /// The chunks of a B tile staged [n][k] that thread `tid` copies:
+  /// `body(r, c, n, k, inside)` for the chunk at row r (an n of the tile)
+  /// and k offset c, with its n and k in B, both 0 where the chunk lies
+  /// outside B (`inside` false). Consecutive threads take consecutive n.
+  void forEachKMajorBChunk(
+      Value tid, Value k0, Value colBase,
+      function_ref<void(Value, Value, Value, Value, Value)> body) {
+    int64_t chunks = t.blockN * (t.blockK / bChunk);
+    for (int64_t i = 0; i < chunks / t.threads(); ++i) {
+      Value q = add(tid, i * t.threads());
+      Value r = rem(q, t.blockN);
+      Value c = mul(div(q, t.blockN), bChunk);
+      Value n = add(colBase, r), k = add(k0, c);
+      Value inside = andI(lt(n, p.n), lt(k, p.k));
+      body(r, c, select(inside, n, idx(0)), select(inside, k, idx(0)),
+           inside);
     }
   }
 
@@ -997,16 +1008,9 @@ private:
   void copyNchwInputTileKMajor(Value bs, Value tid, Value stage, Value k0,
                                Value batchIdx, Value colBase, CopyFn copy) {
     const ConvGeometry &g = *p.conv;
-    int64_t chunks = t.blockN * (t.blockK / bChunk);
     Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(p.bElem, 0));
-    for (int64_t i = 0; i < chunks / t.threads(); ++i) {
-      Value q = add(tid, i * t.threads());
-      Value r = rem(q, t.blockN);
-      Value c = mul(div(q, t.blockN), bChunk);
-      Value pixel = add(colBase, r), k = add(k0, c);
-      Value chunkIn = andI(lt(pixel, p.n), lt(k, p.k));
-      pixel = select(chunkIn, pixel, idx(0));
-      k = select(chunkIn, k, idx(0));
+    forEachKMajorBChunk(tid, k0, colBase, [&](Value r, Value c, Value pixel,
+                                              Value k, Value chunkIn) {
       Value ihBase = mul(div(pixel, g.outW), g.strideH);
       Value iwBase = mul(rem(pixel, g.outW), g.strideW);
       SmallVector<Value> elements;
@@ -1020,7 +1024,7 @@ private:
             loadNchwInputOrZero(batchIdx, channel, ih, iw, chunkIn, zero));
       }
       stageBChunk(bs, stage, r, c, elements, chunkIn, copy);
-    }
+    });
   }
   /// The NCHW input at (batch, channel, ih, iw) when `inBounds` and the
   /// pixel is inside the (folded) padding's source, else `zero`.
