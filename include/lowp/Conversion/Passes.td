@@ -259,7 +259,8 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
            "(tdpbf16ps; sapphirerapids)">,
     Option<"prepack", "prepack", "bool", /*default=*/"false",
            "Split the packing (and rounding) of weight arguments out of "
-           "each function F into F_prepack, run once by the caller; F then "
+           "each function F (matmul B operands packed, convolution filters "
+           "rounded) into F_prepack, run once by the caller; F then "
            "takes the packed buffers in the weights' places, and "
            "F_prepacked_arguments returns their argument numbers "
            "(docs/lowering-x86.md)">,
