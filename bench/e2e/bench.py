@@ -114,7 +114,11 @@ def child_main(cli):
     so, name, calls = cli.child[0], cli.child[1], int(cli.child[2])
     layer = layers.by_name(cli.small)[name]
     prepacked = [int(i) for i in cli.child_prepacked.split(",") if i]
-    kernel = fpopt_rt.Kernel(so, layer, cli.child_dealloc, prepacked)
+    # The LLVM dialect compile_layer wrote next to the .so gives the ranks
+    # of forward_prepack's results.
+    ranks = (fpopt_rt.prepacked_ranks(so[:-len(".so")] + ".llvm.mlir")
+             if prepacked else [])
+    kernel = fpopt_rt.Kernel(so, layer, cli.child_dealloc, prepacked, ranks)
     kernel.bind(layer.inputs(seed=0))
     fpopt_rt.reset_peak_rss()
     base_peak = fpopt_rt.peak_rss_mib()

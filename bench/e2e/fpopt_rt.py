@@ -85,11 +85,28 @@ def prepacked_arguments(diagnostics):
     return [int(i) for i in m.group(1).split(",")] if m else []
 
 
+def prepacked_ranks(llvm_mlir_path):
+    """The ranks of forward_prepack's results (3 for a matmul's packed
+    panels, the filter's own rank for a convolution's rounded filter), read
+    off its signature in the LLVM dialect: one memref descriptor
+    `struct<(ptr, ptr, i64, array<R x i64>, array<R x i64>)>` per result."""
+    with open(llvm_mlir_path) as f:
+        for line in f:
+            if line.lstrip().startswith("llvm.func @forward_prepack("):
+                results = line.split("->", 1)[1]
+                return [int(r) for r in re.findall(r"array<(\d+) x i64>, array<\d+ x i64>", results)]
+    return []
+
+
 class Compiled:
     def __init__(self, so_path, llvm_mlir_path, decided_path, seconds, dealloc,
                  prepacked=()):
         self.so_path = so_path
         self.prepacked = list(prepacked)
+        self.prepacked_ranks = prepacked_ranks(llvm_mlir_path) if prepacked else []
+        if len(self.prepacked_ranks) != len(self.prepacked):
+            raise RuntimeError(f"forward_prepack returns {len(self.prepacked_ranks)} "
+                               f"buffers for the {len(self.prepacked)} packed arguments")
         self.llvm_mlir_path = llvm_mlir_path
         self.decided_path = decided_path
         self.seconds = seconds  # {"fp-opt": s, "translate": s, "llc": s, "link": s}
@@ -100,7 +117,8 @@ class Compiled:
         return sum(self.seconds.values())
 
     def load(self, layer):
-        return Kernel(self.so_path, layer, self.dealloc, self.prepacked)
+        return Kernel(self.so_path, layer, self.dealloc, self.prepacked,
+                      self.prepacked_ranks)
 
 
 def compile_layer(mlir_text, workdir, tag, variant, cpu, tools, extra_x86="", target=None,
@@ -212,8 +230,9 @@ class Kernel:
     takes packed: bind() packs them once through forward_prepack, and the
     calls pass the packed buffers in their places."""
 
-    def __init__(self, so_path, layer, dealloc, prepacked=()):
+    def __init__(self, so_path, layer, dealloc, prepacked=(), prepacked_ranks=()):
         self.prepacked = list(prepacked)
+        self.prepacked_ranks = list(prepacked_ranks) or [3] * len(self.prepacked)
         self.packed = None
         self.lib = ctypes.CDLL(so_path)
         self.fn = self.lib._mlir_ciface_forward
@@ -249,11 +268,12 @@ class Kernel:
         self.bound = (arrays, descs, [ctypes.byref(d) for d in descs])
 
     def _prepack(self, weights):
-        """forward_prepack(weights...) -> packed buffers (rank 3: panels),
-        returned through its first argument as a struct of descriptors."""
-        desc = descriptor_type(3)
+        """forward_prepack(weights...) -> packed buffers (of the ranks its
+        signature gives), returned through its first argument as a struct of
+        descriptors."""
         packed_type = type("Packed", (ctypes.Structure,),
-                           {"_fields_": [(f"p{i}", desc) for i in range(len(weights))]})
+                           {"_fields_": [(f"p{i}", descriptor_type(r))
+                                         for i, r in enumerate(self.prepacked_ranks)]})
         packed = packed_type()
         fn = self.lib._mlir_ciface_forward_prepack
         fn.restype = None
