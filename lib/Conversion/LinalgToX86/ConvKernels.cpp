@@ -367,20 +367,20 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     };
     // Output columns copied a vector at a time: at stride 1 a contiguous
     // run of the input; at stride 2 two runs with the even elements
-    // shuffled out, as long as the second run stays inside the input row
-    // for every filter column.
-    int64_t inW = cast<MemRefType>(input.getType()).getDimSize(3);
-    int64_t lanes = cfg.lanes, jMax = (kw - 1) * dilations[1];
-    int64_t vecEnd = 0;
-    if (strides[1] == 1) {
-      vecEnd = ow / lanes * lanes;
-    } else if (strides[1] == 2 && inW - 2 * lanes - jMax >= 0) {
-      int64_t blocks = (inW - 2 * lanes - jMax) / 2 / lanes + 1;
-      vecEnd = std::min(blocks * lanes, ow / lanes * lanes);
-    }
+    // shuffled out, the second one starting an element early so that it
+    // ends on the last element used (input column 2 (x + lanes - 1) + j,
+    // inside the row for every x + lanes <= OW: the op's shapes guarantee
+    // inW >= 2 (OW - 1) + jMax + 1). A row's last OW mod lanes columns are
+    // one more run ending at column OW - 1, which rewrites columns already
+    // copied with the same values; element by element only when OW < lanes
+    // or at larger strides.
+    int64_t lanes = cfg.lanes;
+    bool vectorRuns = strides[1] == 1 || strides[1] == 2;
     SmallVector<int64_t> evens;
-    for (int64_t l = 0; l < lanes; ++l)
-      evens.push_back(2 * l);
+    for (int64_t l = 0; l < lanes; l += 2)
+      evens.push_back(l);
+    for (int64_t l = 0; l < lanes; l += 2)
+      evens.push_back(lanes + l + 1);
     // `lanes` input values of tap `t` for output columns x.., image ni.
     Value niCur;
     auto loadRun = [&](const Tap &t, Value x) -> Value {
@@ -391,7 +391,7 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
         return first;
       Value second = vector::LoadOp::create(
           rw, loc, vec, input,
-          ValueRange{niCur, t.ci, t.iy, kb.addc(x0, lanes)});
+          ValueRange{niCur, t.ci, t.iy, kb.addc(x0, lanes - 1)});
       // On integers of the element's width (bf16 shuffles may be
       // scalarized).
       auto asInt = VectorType::get(
@@ -419,8 +419,12 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
             storeOne(x, memref::LoadOp::create(
                             rw, loc, input, ValueRange{ni, ci, iy, ix(x)}));
           };
-          kb.loop(vecEnd, cfg.lanes, [&](Value x) { store(x, loadRun(t, x)); });
-          kb.loop(vecEnd, ow, 1, one);
+          if (!vectorRuns) {
+            kb.loop(ow, 1, one);
+            return;
+          }
+          kb.emitVectorizedLoopOverlappingTail(
+              ow, lanes, [&](Value x) { store(x, loadRun(t, x)); }, one);
         };
         if (!dot) {
           kb.loop(depth, 1, [&](Value kk) {

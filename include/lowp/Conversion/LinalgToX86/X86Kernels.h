@@ -53,7 +53,8 @@ void populateConvKernelPatterns(RewritePatternSet &patterns,
                                 const KernelConfig &cfg);
 
 /// A linalg.transpose moving the innermost dimension as register transposes;
-/// a memref.copy with a strided side as vector loops (LayoutCopies.cpp).
+/// a memref.copy with a strided side and all-parallel elementwise ops on
+/// strided views as vector loops (LayoutCopies.cpp).
 void populateLayoutCopyPatterns(RewritePatternSet &patterns,
                                 const KernelConfig &cfg);
 
