@@ -309,10 +309,65 @@ struct StridedElementwiseToVectorLoops
   KernelConfig cfg;
 };
 
+/// An all-parallel linalg.generic with identity maps on static
+/// identity-layout buffers of one shape whose innermost extent is not a
+/// multiple of the lanes (a 64x64x3x3 filter's cast: 12288 masked vectors
+/// of 3) -> the same generic on the buffers collapsed to one dimension
+/// (2304 full vectors).
+struct FlattenContiguousElementwise : OpRewritePattern<linalg::GenericOp> {
+  FlattenContiguousElementwise(MLIRContext *ctx, KernelConfig cfg)
+      : OpRewritePattern(ctx), cfg(cfg) {}
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rw) const override {
+    unsigned loops = op.getNumLoops();
+    if (!op.hasPureBufferSemantics() || loops < 2 ||
+        loops != op.getNumParallelLoops() ||
+        !llvm::all_of(op.getIndexingMapsArray(),
+                      [](AffineMap m) { return m.isIdentity(); }))
+      return rw.notifyMatchFailure(op, "needs identity maps on buffers");
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    if (ShapedType::isDynamicShape(ranges) ||
+        ranges.back() % int64_t(cfg.lanes) == 0)
+      return rw.notifyMatchFailure(op, "dynamic, or whole vectors per row");
+    for (Value v : op->getOperands())
+      if (isa<MemRefType>(v.getType()) && !getPlainMemRef(v, loops))
+        return rw.notifyMatchFailure(op, "a buffer is not static and "
+                                         "identity-layout");
+    if (!isVectorizablePayload(op.getBlock()))
+      return rw.notifyMatchFailure(op, "payload is not elementwise arithmetic");
+    Location loc = op.getLoc();
+    ReassociationIndices all = llvm::to_vector(llvm::seq<int64_t>(0, loops));
+    auto flat = [&](Value v) -> Value {
+      if (!isa<MemRefType>(v.getType()))
+        return v;
+      return memref::CollapseShapeOp::create(rw, loc, v,
+                                             ArrayRef<ReassociationIndices>{all});
+    };
+    SmallVector<Value> inputs = llvm::map_to_vector(op.getDpsInputs(), flat);
+    SmallVector<Value> inits = llvm::map_to_vector(op.getDpsInits(), flat);
+    AffineMap id = rw.getMultiDimIdentityMap(1);
+    SmallVector<AffineMap> maps(op->getNumOperands(), id);
+    auto flatOp = linalg::GenericOp::create(
+        rw, loc, TypeRange{}, inputs, inits, maps,
+        SmallVector<utils::IteratorType>{utils::IteratorType::parallel});
+    rw.inlineRegionBefore(op.getRegion(), flatOp.getRegion(),
+                          flatOp.getRegion().begin());
+    rw.eraseOp(op);
+    return success();
+  }
+  KernelConfig cfg;
+};
+
 } // namespace
+
+void mlir::lowp::x86::populateLeftoverElementwisePatterns(
+    RewritePatternSet &patterns, const KernelConfig &cfg) {
+  patterns.add<StridedElementwiseToVectorLoops, FlattenContiguousElementwise>(
+      patterns.getContext(), cfg);
+}
 
 void mlir::lowp::x86::populateLayoutCopyPatterns(RewritePatternSet &patterns,
                                                  const KernelConfig &cfg) {
-  patterns.add<TransposeToBlockedCopy, StridedCopyToVectorLoops,
-               StridedElementwiseToVectorLoops>(patterns.getContext(), cfg);
+  patterns.add<TransposeToBlockedCopy, StridedCopyToVectorLoops>(
+      patterns.getContext(), cfg);
 }

@@ -1,10 +1,12 @@
 // RUN: fp-opt %s -lowp-x86-lower-contractions="target=sapphirerapids" -canonicalize -split-input-file | FileCheck %s
 
-// Elementwise ops writing strided views with a contiguous innermost
+// Elementwise ops no kernel took as its epilogue, rewritten after the
+// kernels: those writing strided views with a contiguous innermost
 // dimension (lowp-fold-pad-into-producer: a cast writing the interior of a
-// padded buffer, the fills of its border) as loops with the innermost
-// dimension a vector of 16 at a time; the affine vectorizer would leave
-// them scalar.
+// padded buffer, the fills of its border) become loops with the innermost
+// dimension a vector of 16 at a time (the affine vectorizer would leave
+// them scalar); those on contiguous buffers with rows that are not whole
+// vectors are flattened to one dimension.
 
 #id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 
@@ -124,5 +126,87 @@ func.func @not_rewritten(%x: memref<4x16xf32>, %y: memref<4x16xf32>, %z: memref<
     %f = arith.sitofp %ii : i32 to f32
     linalg.yield %f : f32
   }
+  return
+}
+
+// -----
+
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+
+// A 3x3 filter's cast on contiguous buffers: rows of 3 would be masked
+// vectors of 3; collapsed to one dimension of 1152 for the affine
+// vectorizer instead.
+// CHECK-LABEL: func @flatten_filter_cast
+// CHECK: %[[X:.*]] = memref.collapse_shape %arg0 {{\[\[}}0, 1, 2, 3]] : memref<16x8x3x3xf32> into memref<1152xf32>
+// CHECK: %[[Y:.*]] = memref.collapse_shape %arg1 {{\[\[}}0, 1, 2, 3]] : memref<16x8x3x3xbf16> into memref<1152xbf16>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel"]} ins(%[[X]] : memref<1152xf32>) outs(%[[Y]] : memref<1152xbf16>)
+// CHECK: arith.truncf
+func.func @flatten_filter_cast(%x: memref<16x8x3x3xf32>, %y: memref<16x8x3x3xbf16>) {
+  linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : memref<16x8x3x3xf32>) outs(%y : memref<16x8x3x3xbf16>) {
+  ^bb0(%in: f32, %out: bf16):
+    %t = arith.truncf %in : f32 to bf16
+    linalg.yield %t : bf16
+  }
+  return
+}
+
+// -----
+
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+
+// Not flattened: rows of whole vectors, a broadcast operand (not an
+// identity map), a payload that reads its position.
+// CHECK-LABEL: func @not_flattened
+// CHECK-NOT: memref.collapse_shape
+// CHECK-COUNT-3: linalg.generic
+func.func @not_flattened(%a: memref<4x32xf32>, %b: memref<4x32xf32>, %c: memref<4x3xf32>, %d: memref<4xf32>, %e: memref<4x3xf32>) {
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<4x32xf32>) outs(%b : memref<4x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n : f32
+  }
+  linalg.generic {indexing_maps = [#id2, affine_map<(d0, d1) -> (d0)>, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %d : memref<4x3xf32>, memref<4xf32>) outs(%e : memref<4x3xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %m = arith.mulf %in, %s : f32
+    linalg.yield %m : f32
+  }
+  linalg.generic {indexing_maps = [#id2], iterator_types = ["parallel", "parallel"]}
+      outs(%e : memref<4x3xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 1 : index
+    %ii = arith.index_cast %i : index to i32
+    %f = arith.sitofp %ii : i32 to f32
+    linalg.yield %f : f32
+  }
+  return
+}
+
+// -----
+
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+
+// A convolution's consumer with rows of 7 (not whole vectors) is still the
+// kernel's epilogue: the leftover rewrites run after the kernels.
+// CHECK-LABEL: func @epilogue_first
+// CHECK-NOT: memref.collapse_shape %{{.*}} {{\[\[}}0, 1, 2, 3]]
+// CHECK: x86vector.avx512.dot
+// CHECK: arith.maximumf %{{.*}} : vector<16xf32>
+// CHECK-NOT: linalg.generic
+func.func @epilogue_first(%i: memref<1x8x9x9xbf16>, %f: memref<32x8x3x3xbf16>, %o: memref<1x32x7x7xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<1x32x7x7xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<1x32x7x7xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%i, %f : memref<1x8x9x9xbf16>, memref<32x8x3x3xbf16>) outs(%c : memref<1x32x7x7xf32>)
+  linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c : memref<1x32x7x7xf32>) outs(%o : memref<1x32x7x7xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %in, %zero : f32
+    linalg.yield %r : f32
+  }
+  memref.dealloc %c : memref<1x32x7x7xf32>
   return
 }
