@@ -6,9 +6,10 @@
 //   (lowp-fold-pad-into-producer), vectors of 16 with the row's last run
 //   overlapping, and only its border is filled; no copy;
 // - the first convolution's ReLU + cast stays its kernel's epilogue, into a
-//   contiguous buffer, which is copied into the second padded buffer's
-//   interior (vector runs), whose border alone is filled;
-// - nothing is left as linalg ops, memref.copy or scalar loops on views.
+//   contiguous buffer, and its pad stays a fill and a copy into the second
+//   padded buffer's interior (vector runs, the last overlapping);
+// - nothing else is left as linalg ops, memref.copy or scalar loops on
+//   views.
 // RUN: fp-opt %s -lowp-pipeline-x86=target=sapphirerapids -mlir-print-ir-after=lowp-x86-lower-contractions -o /dev/null 2>&1 | FileCheck %s
 // And no remark (no slow path, the epilogue fused):
 // RUN: fp-opt %s -lowp-pipeline-x86=target=sapphirerapids -verify-diagnostics -o /dev/null
@@ -34,6 +35,7 @@
 // CHECK: arith.truncf %{{.*}} : vector<16xf32> to vector<16xbf16>
 // CHECK: vector.store %{{.*}}, %[[R1C]]
 // CHECK: %[[P2:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x16x23x23xbf16>
+// CHECK: linalg.map outs(%[[P2]]
 // CHECK: %[[IN2:.*]] = memref.subview %[[P2]][0, 0, 1, 1] [1, 16, 21, 21]
 // CHECK: vector.load %[[R1]]
 // CHECK: vector.store %{{.*}}, %[[IN2]]

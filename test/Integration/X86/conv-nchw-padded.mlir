@@ -2,9 +2,10 @@
 // them (tensor.pad of the input, then linalg.conv_2d_nchw_fchw), with output
 // rows that are not a multiple of the vector lanes (21, 22 and 56 columns:
 // the im2col copy's last run overlaps the one before), and the pads written
-// by lowp-fold-pad-into-producer (border fills; the narrowing cast computing
-// straight into the padded buffer's interior; a padded function argument
-// copied). Each case is compared with a reference that reads the unpadded
+// by lowp-fold-pad-into-producer (the narrowing cast computing straight into
+// the padded buffer's interior, the border filled) or left to
+// bufferization (a padded function argument, the first convolution's
+// epilogue output: filled, then copied). Each case is compared with a reference that reads the unpadded
 // input directly (out-of-range taps are 0: no tensor.pad involved), written
 // as a linalg.generic left to the loop path, on bf16-exact inputs:
 // |x - ref| <= 1e-5 |ref| + 1e-4.
