@@ -92,11 +92,10 @@ struct PadInDestinationStyle : OpRewritePattern<tensor::PadOp> {
       }
     }
 
-    // Without a producer to write the interior the pad stays: its copy
-    // would remain, and next to a copy, filling only the border instead of
-    // the whole buffer measured slower (MobileNetV2's 144x58x58 f32
-    // depthwise input: 16%; its one-element columns touch every cache line
-    // of a buffer larger than L2).
+    // Without a producer to write the interior the pad stays as
+    // bufferization makes it (a fill and a copy): the copy would remain,
+    // and a border-only fill next to it showed no gain that the benchmark
+    // could tell from its noise.
     if (!producer)
       return rw.notifyMatchFailure(pad, "no linalg op on tensors writing the "
                                         "source into a tensor.empty only "

@@ -48,7 +48,7 @@ func.func @cast_then_pad(%x: tensor<1x8x21x21xf32>) -> tensor<1x8x23x23xbf16> {
 // -----
 
 // A function argument has no producer: the pad stays (its copy would
-// remain; filling only the border next to it measured slower).
+// remain).
 // CHECK-LABEL: func @argument_then_pad
 // CHECK: tensor.pad
 // CHECK-NOT: linalg.fill
