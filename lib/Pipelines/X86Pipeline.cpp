@@ -111,6 +111,12 @@ LogicalResult mlir::lowp::buildX86Pipeline(OpPassManager &pm,
     funcs.addPass(affine::createAffineVectorize(vectorize));
   }
   pm.addPass(createLowpInferTransferInBounds());
+  //    Fixed-size buffers become views of one workspace per function, kept
+  //    across calls: no malloc, free or fresh page per call or per packing
+  //    panel. After the loops are parallel: buffers allocated inside a
+  //    parallel loop stay per iteration (per thread).
+  pm.addPass(createLowpPlanWorkspace(
+      LowpPlanWorkspaceOptions{opts.staticWorkspace}));
   // 5. Arithmetic on formats the chip can neither compute in nor convert
   //    natively (FP8 everywhere, bf16 on AVX2) runs in f32 between an extf
   //    and a truncf (LLVM promotes the others itself, with the chip's

@@ -259,7 +259,8 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
            "(tdpbf16ps; sapphirerapids)">,
     Option<"prepack", "prepack", "bool", /*default=*/"false",
            "Split the packing (and rounding) of weight arguments out of "
-           "each function F into F_prepack, run once by the caller; F then "
+           "each function F (matmul B operands packed, convolution filters "
+           "rounded) into F_prepack, run once by the caller; F then "
            "takes the packed buffers in the weights' places, and "
            "F_prepacked_arguments returns their argument numbers "
            "(docs/lowering-x86.md)">,
@@ -644,6 +645,82 @@ def LowpFreeBuffersEarly : Pass<"lowp-free-buffers-early"> {
     call, a return or a terminator (yielded out of a region).
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def LowpPlanWorkspace : Pass<"lowp-plan-workspace", "::mlir::ModuleOp"> {
+  let summary = "Place a function's fixed-size buffers in one workspace, reused across calls";
+  let description = [{
+    A compiled layer called in a serving loop allocates the same
+    intermediates on every call. Large ones come from `mmap` and go back to
+    the system when freed, so every call faults in and zeroes fresh pages;
+    buffers allocated inside loops (the kernels' packing panels) cost a
+    `malloc`/`free` pair per iteration. This pass gives each function one
+    workspace instead:
+
+    1. **Planning.** Every `memref.alloc` of a static, identity-layout
+       buffer of integers or floats that is freed by a `memref.dealloc` in
+       its own block becomes a `memref.view` of the workspace at a fixed
+       byte offset (aligned to 64 bytes or the alloc's `alignment`, if
+       larger); the dealloc goes away. A buffer's lifetime is the span, in
+       the function body, between the ops that hold its alloc and its
+       dealloc (a buffer allocated inside a loop lives as long as the
+       loop), and buffers whose lifetimes overlap get disjoint bytes
+       (greedy by size, first fit), so the workspace is about the peak of
+       the live intermediates, not their sum. A buffer that is only freed is
+       removed.
+    2. **Storage.** With `static-storage` (the default), the workspace is a
+       private `memref.global` of the module (zero pages until first
+       touched, then resident: no allocation or page fault on later calls).
+       A busy flag next to it (`memref.atomic_rmw assign`) keeps calls that
+       overlap in time apart: a call that finds the workspace taken (another
+       thread, recursion) allocates its own for that call and frees it on
+       return. With `static-storage=false`, every call allocates the
+       workspace once and frees it on return.
+
+    ```mlir
+    func.func @f(%x: memref<256xf32>) {
+      %a = memref.alloc() {alignment = 64 : i64} : memref<256xf32>
+      ... uses of %a ...
+      memref.dealloc %a : memref<256xf32>
+      %b = memref.alloc() {alignment = 64 : i64} : memref<256xf32>
+      ... uses of %b ...
+      memref.dealloc %b : memref<256xf32>
+      return
+    }
+    // becomes (%a and %b share bytes 0..1023 of a 1024-byte workspace):
+    memref.global "private" @__lowp_workspace_f : memref<1024xi8> = uninitialized {alignment = 64 : i64}
+    memref.global "private" @__lowp_workspace_f_busy : memref<1xi32> = dense<0>
+    func.func @f(%x: memref<256xf32>) {
+      %was = memref.atomic_rmw assign %c1_i32, %busy[%c0] : (i32, memref<1xi32>) -> i32
+      %free = arith.cmpi eq, %was, %c0_i32 : i32
+      %ws = scf.if %free -> (memref<1024xi8>) { <the global> } else { <memref.alloc> }
+      %a = memref.view %ws[%c0][] : memref<1024xi8> to memref<256xf32>
+      ...
+      %b = memref.view %ws[%c0][] : memref<1024xi8> to memref<256xf32>
+      ...
+      scf.if %free { <busy = 0> } else { memref.dealloc %ws }
+      return
+    }
+    ```
+
+    Left alone: buffers of dynamic size, with a layout or a memory space,
+    of `index` or non-scalar elements, returned or freed in another block
+    (no dealloc next to the alloc), and buffers allocated inside an op whose
+    regions may run concurrently or that the pass does not know
+    (`scf.parallel`, `scf.forall`, `affine.parallel`, `omp` ops, ...): only
+    `scf.for`/`if`/`while`/`index_switch`/`execute_region`, `affine.for`/`if`
+    and `memref.alloca_scope` may stand between such an alloc and the
+    function body. Functions whose body is more than one block are left
+    alone. Run it after the last pass that turns loops parallel.
+  }];
+  let options = [
+    Option<"staticStorage", "static-storage", "bool", /*default=*/"true",
+           "Keep each function's workspace in a module global reused across "
+           "calls (false: allocate it once per call)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def LowpExpandShapeToReshape : Pass<"lowp-expand-shape-to-reshape"> {

@@ -211,6 +211,12 @@ struct X86PipelineOptions : public PassPipelineOptions<X86PipelineOptions> {
       llvm::cl::desc("Pack weight arguments once: F_prepack "
                      "(docs/lowering-x86.md)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> staticWorkspace{
+      *this, "static-workspace",
+      llvm::cl::desc("Keep each function's intermediates in a module global "
+                     "reused across calls (false: one allocation per call; "
+                     "lowp-plan-workspace)"),
+      llvm::cl::init(true)};
   PassOptions::Option<std::string> deprecatedCpu{
       *this, "cpu",
       llvm::cl::desc("Deprecated spelling of `target` (removed in the next "

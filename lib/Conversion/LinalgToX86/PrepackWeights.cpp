@@ -1,7 +1,8 @@
 //===- PrepackWeights.cpp - the `prepack` option: F_prepack + F ----------===//
 //
 // Weights read only as B by matmuls the kernels take are packed (and
-// rounded) once, by a separate function the caller runs once.
+// rounded) once, convolution filters rounded once, by a separate function
+// the caller runs once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,6 +10,8 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
@@ -58,26 +61,44 @@ static void createPrepackedArgumentsFunction(func::FuncOp func,
 /// Splits the packing of weights out of `func` (see the `prepack` option):
 /// every matmul (or batch_matmul with one B for all batches) the kernels
 /// take whose B is an argument of `func` used by nothing else, directly or
-/// through a fusable cast, reads that argument as already packed; a new
-/// function `<func>_prepack` takes those arguments (in order) and
-/// returns the packed buffers (allocated; the caller owns them), and
-/// `<func>_prepacked_arguments` returns the numbers of those arguments.
-/// Returns the prepacking function, or null when no argument qualifies.
+/// through a fusable cast, reads that argument as already packed; every
+/// convolution whose filter is such an argument's cast (the precision
+/// decision's rounding) reads the rounded filter, in the filter's own
+/// layout, in the argument's place. A new function `<func>_prepack` takes
+/// those arguments (in order) and returns the packed or rounded buffers
+/// (allocated; the caller owns them), and `<func>_prepacked_arguments`
+/// returns the numbers of those arguments. Returns the prepacking
+/// function, or null when no argument qualifies.
 func::FuncOp
 mlir::lowp::x86::splitPrepacking(func::FuncOp func, const KernelConfig &cfg,
                                  SmallVectorImpl<unsigned> &packedArgs) {
   if (func.isExternal())
     return nullptr;
   Block &entry = func.getBody().front();
+  // A matmul's B (packed), or a convolution's filter (rounded: no
+  // `shape`).
   struct Candidate {
     linalg::LinalgOp op;
-    ContractionShape shape;
+    std::optional<ContractionShape> shape;
     BlockArgument arg;
     linalg::LinalgOp cast;
   };
   SmallVector<Candidate> candidates;
+  auto isWeightArgument = [&](Value v) {
+    auto arg = dyn_cast<BlockArgument>(v);
+    return arg && arg.getOwner() == &entry && arg.hasOneUse();
+  };
   for (Operation &op : entry) {
     auto l = dyn_cast<linalg::LinalgOp>(&op);
+    if (l && linalg::isaConvolutionOpInterface(l) &&
+        l.getNumDpsInputs() == 2) {
+      linalg::LinalgOp rounding = findFusableCast(l.getDpsInputs()[1], &op);
+      if (rounding && isWeightArgument(rounding.getDpsInputs()[0]))
+        candidates.push_back(
+            {l, std::nullopt,
+             llvm::cast<BlockArgument>(rounding.getDpsInputs()[0]), rounding});
+      continue;
+    }
     if (!l || !isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
       continue;
     std::string why;
@@ -86,10 +107,9 @@ mlir::lowp::x86::splitPrepacking(func::FuncOp func, const KernelConfig &cfg,
       continue;
     linalg::LinalgOp cast = findFusableCast(s->b.mem, &op);
     Value source = cast ? cast.getDpsInputs()[0] : s->b.mem;
-    auto arg = dyn_cast<BlockArgument>(source);
-    if (!arg || arg.getOwner() != &entry || !arg.hasOneUse())
+    if (!isWeightArgument(source))
       continue;
-    candidates.push_back({l, *s, arg, cast});
+    candidates.push_back({l, *s, llvm::cast<BlockArgument>(source), cast});
   }
   if (candidates.empty())
     return nullptr;
@@ -106,10 +126,11 @@ mlir::lowp::x86::splitPrepacking(func::FuncOp func, const KernelConfig &cfg,
   b.setInsertionPointAfter(func);
   SmallVector<Type> weightTypes, packedTypes;
   KernelBuilder probe(b, loc, cfg);
-  for (const Candidate &c : candidates) {
+  for (Candidate &c : candidates) {
     weightTypes.push_back(c.arg.getType());
     packedTypes.push_back(
-        probe.packedType(c.shape.n, c.shape.k, c.shape.elem));
+        c.shape ? probe.packedType(c.shape->n, c.shape->k, c.shape->elem)
+                : c.cast.getDpsInits()[0].getType());
   }
   auto prepack = func::FuncOp::create(
       b, loc, (func.getName() + "_prepack").str(),
@@ -122,10 +143,20 @@ mlir::lowp::x86::splitPrepacking(func::FuncOp func, const KernelConfig &cfg,
   SmallVector<Value> packed;
   for (auto [i, c] : llvm::enumerate(candidates)) {
     KernelBuilder kb(b, c.op.getLoc(), cfg);
-    MatrixOperand bOp = c.shape.b;
+    if (!c.shape) {
+      // The filter's cast, on the argument, into a buffer of its own.
+      Value rounded = kb.alloc(cast<MemRefType>(packedTypes[i]));
+      IRMapping map;
+      map.map(c.cast.getDpsInputs()[0], body->getArgument(i));
+      map.map(c.cast.getDpsInits()[0], rounded);
+      b.clone(*c.cast, map);
+      packed.push_back(rounded);
+      continue;
+    }
+    MatrixOperand bOp = c.shape->b;
     bOp.mem = body->getArgument(i);
-    bool dot = cfg.bf16Dot && c.shape.elem.isBF16();
-    packed.push_back(kb.packB(bOp, {}, c.shape.n, c.shape.k, c.shape.elem,
+    bool dot = cfg.bf16Dot && c.shape->elem.isBF16();
+    packed.push_back(kb.packB(bOp, {}, c.shape->n, c.shape->k, c.shape->elem,
                               dot, c.cast));
   }
   func::ReturnOp::create(b, loc, packed);
@@ -136,17 +167,29 @@ mlir::lowp::x86::splitPrepacking(func::FuncOp func, const KernelConfig &cfg,
   // Their fills and elementwise consumers run in the kernel as well.
   IRRewriter rw(ctx);
   for (auto [i, c] : llvm::enumerate(candidates)) {
+    c.arg.setType(packedTypes[i]);
+    if (!c.shape) {
+      // The convolution reads the rounded filter; its kernel pattern takes
+      // it from there.
+      Value filterCopy = c.cast.getDpsInits()[0];
+      c.cast->erase();
+      for (Operation *user : llvm::make_early_inc_range(filterCopy.getUsers()))
+        if (isa<memref::DeallocOp>(user))
+          user->erase();
+      filterCopy.replaceAllUsesWith(c.arg);
+      filterCopy.getDefiningOp()->erase();
+      continue;
+    }
     rw.setInsertionPoint(c.op);
     KernelBuilder kb(rw, c.op.getLoc(), cfg);
     if (c.cast)
       c.cast->erase();
-    c.arg.setType(packedTypes[i]);
+    const ContractionShape &shape = *c.shape;
     KernelEpilogue epilogue =
-        matchEpilogueOrRemark(c.op, c.shape.c, {c.shape.a.mem, c.arg});
+        matchEpilogueOrRemark(c.op, shape.c, {shape.a.mem, c.arg});
     prepareEpilogue(epilogue, c.op, rw);
-    kb.emitMatmul(c.shape.a, c.shape.b, c.shape.c, c.shape.batches, c.shape.m,
-                  c.shape.n, c.shape.k, c.shape.elem, c.arg,
-                  /*bCast=*/nullptr, &epilogue);
+    kb.emitMatmul(shape.a, shape.b, shape.c, shape.batches, shape.m, shape.n,
+                  shape.k, shape.elem, c.arg, /*bCast=*/nullptr, &epilogue);
     rw.eraseOp(c.op);
     finishEpilogue(epilogue, rw);
   }

@@ -88,3 +88,66 @@ func.func @two_layers(%x: memref<4x64xf32>, %w2: memref<32x16xf32>, %w1: memref<
   linalg.matmul ins(%h, %w2 : memref<4x32xf32>, memref<32x16xf32>) outs(%y : memref<4x16xf32>)
   return
 }
+
+// -----
+
+// A convolution's filter argument rounded to bf16 (the precision
+// decision's cast): with prepack, the rounding moves to forward_prepack,
+// which returns the rounded filter in its own layout, and the convolution
+// reads it in the argument's place.
+// CHECK-LABEL: func.func @conv(
+// CHECK-SAME: %{{.*}}: memref<1x8x10x10xbf16>, %[[F:[a-z0-9]+]]: memref<16x8x3x3xbf16>, %{{.*}}: memref<1x16x8x8xf32>)
+// CHECK-NOT: arith.truncf
+// CHECK: memref.collapse_shape %[[F]]
+// CHECK: x86vector.avx512.dot
+// CHECK-NOT: memref.dealloc %[[F]]
+// CHECK: return
+// CHECK-LABEL: func.func @conv_prepack(
+// CHECK-SAME: %[[W:[a-z0-9]+]]: memref<16x8x3x3xf32>) -> memref<16x8x3x3xbf16>
+// CHECK: %[[R:.*]] = memref.alloc() {alignment = 64 : i64} : memref<16x8x3x3xbf16>
+// CHECK: linalg.generic {{.*}} ins(%[[W]] : memref<16x8x3x3xf32>) outs(%[[R]] : memref<16x8x3x3xbf16>)
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+// CHECK: return %[[R]] : memref<16x8x3x3xbf16>
+// CHECK: memref.global "private" constant @__lowp_conv_prepacked_arguments : memref<1xi64> = dense<1>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// expected-remark @below {{weights of 'conv' (argument 1) are packed once, by 'conv_prepack'}}
+func.func @conv(%x: memref<1x8x10x10xbf16>, %w: memref<16x8x3x3xf32>, %y: memref<1x16x8x8xf32>) {
+  %wb = memref.alloc() {alignment = 64 : i64} : memref<16x8x3x3xbf16>
+  linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%w : memref<16x8x3x3xf32>) outs(%wb : memref<16x8x3x3xbf16>) {
+  ^bb0(%in: f32, %out: bf16):
+    %t = arith.truncf %in : f32 to bf16
+    linalg.yield %t : bf16
+  }
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %wb : memref<1x8x10x10xbf16>, memref<16x8x3x3xbf16>) outs(%y : memref<1x16x8x8xf32>)
+  memref.dealloc %wb : memref<16x8x3x3xbf16>
+  return
+}
+
+// -----
+
+// Not split: a filter that is not a cast of an argument (used as it is),
+// and a rounded filter read by two convolutions.
+// CHECK-LABEL: func.func @conv_not_split(
+// CHECK-SAME: %{{.*}}: memref<16x8x3x3xf32>, %{{.*}}: memref<16x8x3x3xf32>,
+// CHECK-NOT: _prepack
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+func.func @conv_not_split(%x: memref<1x8x10x10xf32>, %w: memref<16x8x3x3xf32>, %y: memref<1x16x8x8xf32>,
+                          %xb: memref<1x8x10x10xbf16>, %w2: memref<16x8x3x3xf32>, %z: memref<1x16x8x8xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x8x10x10xf32>, memref<16x8x3x3xf32>) outs(%y : memref<1x16x8x8xf32>)
+  %wb = memref.alloc() {alignment = 64 : i64} : memref<16x8x3x3xbf16>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%w2 : memref<16x8x3x3xf32>) outs(%wb : memref<16x8x3x3xbf16>) {
+  ^bb0(%in: f32, %out: bf16):
+    %t = arith.truncf %in : f32 to bf16
+    linalg.yield %t : bf16
+  }
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%xb, %wb : memref<1x8x10x10xbf16>, memref<16x8x3x3xbf16>) outs(%z : memref<1x16x8x8xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%xb, %wb : memref<1x8x10x10xbf16>, memref<16x8x3x3xbf16>) outs(%z : memref<1x16x8x8xf32>)
+  memref.dealloc %wb : memref<16x8x3x3xbf16>
+  return
+}
