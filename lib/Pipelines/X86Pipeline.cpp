@@ -66,6 +66,11 @@ LogicalResult mlir::lowp::buildX86Pipeline(OpPassManager &pm,
   //    residuals) fuse into one loop nest each, while still on tensors: no
   //    buffer between them. Matmuls and convolutions stay named.
   pm.addNestedPass<func::FuncOp>(createLowpFuseElementwise());
+  //    A padded tensor (torch-mlir pads every convolution input) whose
+  //    source an op computes for it alone is written once: the border by
+  //    fills, the interior by that op, in place; not filled whole, then
+  //    overwritten by a copy of the op's own buffer.
+  pm.addPass(createLowpFoldPadIntoProducer());
   // 2. Tensors to buffers (identity layouts, so the kernels below see
   //    row-major memrefs).
   addBufferization(pm);

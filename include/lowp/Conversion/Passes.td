@@ -466,6 +466,64 @@ def LowpFuseElementwise : Pass<"lowp-fuse-elementwise"> {
   ];
 }
 
+def LowpFoldPadIntoProducer : Pass<"lowp-fold-pad-into-producer"> {
+  let summary = "Write padded tensors once: border by fills, interior by "
+                "the source's producer";
+  let description = [{
+    Front ends pad every convolution input (torch-mlir: `tensor.pad` with a
+    zero yield). Bufferized, a `tensor.pad` is an allocation, a pass
+    writing the pad value over all of it and a copy of the source into its
+    interior; the source itself is usually a buffer computed just for that
+    copy (the narrowing cast of the input, a batch norm + ReLU).
+
+    On tensors, a `tensor.pad` with a constant (or loop-invariant) pad
+    value, static shapes and static padding, whose source is the result of
+    a `linalg` op on tensors that writes a `tensor.empty` and has no other
+    use (in the same block), is rewritten in destination-passing style:
+
+    - the padded tensor is a `tensor.empty` built before that op, its
+      border written by `linalg.fill` on slices: for each padded dimension
+      the slab before and the slab after the source along it (within the
+      source's extent in the dimensions before it, whole in those after
+      it), so every element is written once;
+    - the op writes the interior slice of the padded tensor instead of its
+      own: bufferized in place, a subview, and the copy is gone.
+
+    Pads of anything else (a function argument, a shared result) stay as
+    they are (a fill and a copy once bufferized): their copy would remain.
+
+    With `keep-contraction-epilogues` (the default), a producer that reads
+    the only use of a contraction's or convolution's result (its batch
+    norm, activation, cast) keeps its own identity-layout result: the x86
+    kernels fuse such a consumer into their epilogue, which saves more than
+    the copy (the contraction's f32 result is never stored) and needs a
+    contiguous output. Pads marked `nofold`, with dynamic shapes or a pad
+    value computed per element are left as they are.
+
+    ```mlir
+    %c = linalg.generic {...} ins(%x : tensor<1x8x21x21xf32>)
+           outs(%e : tensor<1x8x21x21xbf16>) { truncf }
+    %p = tensor.pad %c low[0, 0, 1, 1] high[0, 0, 1, 1] { yield %zero }
+    // becomes
+    %d = tensor.empty() : tensor<1x8x23x23xbf16>
+    // linalg.fill %zero of [0, 0, 0, 0][1, 8, 1, 23], [0, 0, 22, 0][1, 8, 1, 23],
+    // [0, 0, 1, 0][1, 8, 21, 1] and [0, 0, 1, 22][1, 8, 21, 1] of %d -> %b
+    %i = tensor.extract_slice %b[0, 0, 1, 1] [1, 8, 21, 21] [1, 1, 1, 1]
+    %c = linalg.generic {...} ins(%x : tensor<1x8x21x21xf32>) outs(%i) { truncf }
+    %p = tensor.insert_slice %c into %b[0, 0, 1, 1] [1, 8, 21, 21] [1, 1, 1, 1]
+    ```
+  }];
+  let options = [
+    Option<"keepContractionEpilogues", "keep-contraction-epilogues", "bool",
+           /*default=*/"true",
+           "Leave pads whose source's producer reads a contraction's or "
+           "convolution's only use (a kernel epilogue candidate) copying">,
+  ];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
+  ];
+}
+
 def LowpParallelizeLoops : Pass<"lowp-parallelize-loops"> {
   let summary = "Outer loops of kernels and large linalg ops to parallel loops";
   let description = [{

@@ -46,7 +46,9 @@ void mlir::lowp::emitNhwcIm2colRow(LoopBuilder &lb, Value input, Value col,
       Value iy = lb.addc(lb.mulc(y, strides[0]), i * dilations[0]);
       Value ix = lb.addc(lb.mulc(x, strides[1]), j * dilations[1]);
       int64_t base = (i * kernelW + j) * channels;
-      lb.emitVectorizedLoop(
+      // col is a fresh buffer: a last run overlapping the previous one
+      // rewrites the same values.
+      lb.emitVectorizedLoopOverlappingTail(
           channels, lanes,
           [&](Value ci) {
             Value v = vector::LoadOp::create(b, loc, vec, input,

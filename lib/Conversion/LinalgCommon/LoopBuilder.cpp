@@ -142,6 +142,19 @@ void LoopBuilder::emitVectorizedLoop(int64_t n, int64_t lanes,
   loop(full, n, 1, one);
 }
 
+void LoopBuilder::emitVectorizedLoopOverlappingTail(
+    int64_t n, int64_t lanes, function_ref<void(Value)> vec,
+    function_ref<void(Value)> one) {
+  if (n < lanes) {
+    loop(n, 1, one);
+    return;
+  }
+  int64_t full = n / lanes * lanes;
+  loop(full, lanes, vec);
+  if (full < n)
+    vec(idx(n - lanes));
+}
+
 Value LoopBuilder::applyBody(linalg::LinalgOp op, Value x) {
   return applyPayload(op.getBlock(), {x});
 }

@@ -352,35 +352,41 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                                                 : f32,
                                    v);
     };
-    // Input coordinates of filter tap `kk` = (ci, i, j) for output row y:
-    // channel, row, column offset.
+    // Input coordinates of filter tap `kk` = (ci, i, j): channel, row and
+    // column offsets (decoded once per col row and block, not per output
+    // row); `at(y)` adds output row y.
     struct Tap {
       Value ci, iy, jx;
     };
-    auto tap = [&](Value kk, Value y) {
+    struct TapOffsets {
+      Value ci, iOffset, jx;
+    };
+    auto decodeTap = [&](Value kk) {
       Value ci = arith::DivUIOp::create(rw, loc, kk, kb.idx(kh * kw));
       Value ij = arith::RemUIOp::create(rw, loc, kk, kb.idx(kh * kw));
       Value i = arith::DivUIOp::create(rw, loc, ij, kb.idx(kw));
       Value j = arith::RemUIOp::create(rw, loc, ij, kb.idx(kw));
-      Value iy = kb.addIdx(kb.mulc(y, strides[0]), kb.mulc(i, dilations[0]));
-      return Tap{ci, iy, kb.mulc(j, dilations[1])};
+      return TapOffsets{ci, kb.mulc(i, dilations[0]), kb.mulc(j, dilations[1])};
+    };
+    auto tapAt = [&](const TapOffsets &t, Value y) {
+      return Tap{t.ci, kb.addIdx(kb.mulc(y, strides[0]), t.iOffset), t.jx};
     };
     // Output columns copied a vector at a time: at stride 1 a contiguous
     // run of the input; at stride 2 two runs with the even elements
-    // shuffled out, as long as the second run stays inside the input row
-    // for every filter column.
-    int64_t inW = cast<MemRefType>(input.getType()).getDimSize(3);
-    int64_t lanes = cfg.lanes, jMax = (kw - 1) * dilations[1];
-    int64_t vecEnd = 0;
-    if (strides[1] == 1) {
-      vecEnd = ow / lanes * lanes;
-    } else if (strides[1] == 2 && inW - 2 * lanes - jMax >= 0) {
-      int64_t blocks = (inW - 2 * lanes - jMax) / 2 / lanes + 1;
-      vecEnd = std::min(blocks * lanes, ow / lanes * lanes);
-    }
+    // shuffled out, the second one starting an element early so that it
+    // ends on the last element used (input column 2 (x + lanes - 1) + j,
+    // inside the row for every x + lanes <= OW: the op's shapes guarantee
+    // inW >= 2 (OW - 1) + jMax + 1). A row's last OW mod lanes columns are
+    // one more run ending at column OW - 1, which rewrites columns already
+    // copied with the same values; element by element only when OW < lanes
+    // or at larger strides.
+    int64_t lanes = cfg.lanes;
+    bool vectorRuns = strides[1] == 1 || strides[1] == 2;
     SmallVector<int64_t> evens;
-    for (int64_t l = 0; l < lanes; ++l)
-      evens.push_back(2 * l);
+    for (int64_t l = 0; l < lanes; l += 2)
+      evens.push_back(l);
+    for (int64_t l = 0; l < lanes; l += 2)
+      evens.push_back(lanes + l + 1);
     // `lanes` input values of tap `t` for output columns x.., image ni.
     Value niCur;
     auto loadRun = [&](const Tap &t, Value x) -> Value {
@@ -391,7 +397,7 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
         return first;
       Value second = vector::LoadOp::create(
           rw, loc, vec, input,
-          ValueRange{niCur, t.ci, t.iy, kb.addc(x0, lanes)});
+          ValueRange{niCur, t.ci, t.iy, kb.addc(x0, lanes - 1)});
       // On integers of the element's width (bf16 shuffles may be
       // scalarized).
       auto asInt = VectorType::get(
@@ -401,31 +407,37 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
       Value even = vector::ShuffleOp::create(rw, loc, a, b, evens);
       return vector::BitCastOp::create(rw, loc, vec, even);
     };
-    // col for rows [y0, y0 + rows), then the GEMM on its pixels.
+    // col for rows [y0, y0 + rows), then the GEMM on its pixels. Each col
+    // row (or VNNI row pair) is written for all the block's rows in turn:
+    // sequential stores, its taps decoded once.
     auto emitBlock = [&](Value ni, Value y0, int64_t rows) {
       niCur = ni;
-      kb.loop(rows, 1, [&](Value r) {
-        Value y = kb.addIdx(y0, r);
-        Value p0 = kb.mulc(r, ow);
-        // One col row (or VNNI row pair) for the pixels of output row y.
-        auto copyRow = [&](Value kk, function_ref<void(Value, Value)> store,
-                           function_ref<void(Value, Value)> storeOne) {
-          Tap t = tap(kk, y);
-          Value ci = t.ci, iy = t.iy;
-          auto ix = [&](Value x) {
-            return kb.addIdx(kb.mulc(x, strides[1]), t.jx);
-          };
-          auto one = [&](Value x) {
-            storeOne(x, memref::LoadOp::create(
-                            rw, loc, input, ValueRange{ni, ci, iy, ix(x)}));
-          };
-          kb.loop(vecEnd, cfg.lanes, [&](Value x) { store(x, loadRun(t, x)); });
-          kb.loop(vecEnd, ow, 1, one);
+      // The pixels of output row y (first col column p0) of tap `t`.
+      auto copyRow = [&](const Tap &t, function_ref<void(Value, Value)> store,
+                         function_ref<void(Value, Value)> storeOne) {
+        auto one = [&](Value x) {
+          Value ix = kb.addIdx(kb.mulc(x, strides[1]), t.jx);
+          storeOne(x, memref::LoadOp::create(rw, loc, input,
+                                             ValueRange{ni, t.ci, t.iy, ix}));
         };
-        if (!dot) {
-          kb.loop(depth, 1, [&](Value kk) {
+        if (!vectorRuns) {
+          kb.loop(ow, 1, one);
+          return;
+        }
+        kb.emitVectorizedLoopOverlappingTail(
+            ow, lanes, [&](Value x) { store(x, loadRun(t, x)); }, one);
+      };
+      auto forRows = [&](function_ref<void(Value, Value)> body) {
+        kb.loop(rows, 1, [&](Value r) {
+          body(kb.addIdx(y0, r), kb.mulc(r, ow));
+        });
+      };
+      if (!dot) {
+        kb.loop(depth, 1, [&](Value kk) {
+          TapOffsets offsets = decodeTap(kk);
+          forRows([&](Value y, Value p0) {
             copyRow(
-                kk,
+                tapAt(offsets, y),
                 [&](Value x, Value v) {
                   vector::StoreOp::create(rw, loc, widen(v), col,
                                           ValueRange{kk, kb.addIdx(p0, x)});
@@ -435,34 +447,40 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                                           ValueRange{kk, kb.addIdx(p0, x)});
                 });
           });
-          return;
-        }
+        });
+      } else {
         // VNNI: rows 2kk2 and 2kk2+1 interleaved, pixel by pixel.
         kb.loop(depth / 2, 1, [&](Value kk2) {
-          for (int64_t e = 0; e < 2; ++e) {
-            Value kk = kb.addc(kb.mulc(kk2, 2), e);
-            // Vector runs land in every other slot: strided stores would be
-            // scalar, so the even and odd rows are interleaved in registers
-            // when the run is full (below) and stored pairwise otherwise.
-            copyRow(
-                kk,
-                [&](Value x, Value v) {
-                  if (e == 0)
-                    return; // the odd row's pass stores both
-                  Value even = loadRun(tap(kb.mulc(kk2, 2), y), x);
-                  Value pairs = vector::InterleaveOp::create(rw, loc, even, v);
-                  vector::StoreOp::create(
-                      rw, loc, pairs, col,
-                      ValueRange{kk2, kb.mulc(kb.addIdx(p0, x), 2)});
-                },
-                [&](Value x, Value v) {
-                  memref::StoreOp::create(
-                      rw, loc, v, col,
-                      ValueRange{kk2, kb.addc(kb.mulc(kb.addIdx(p0, x), 2), e)});
-                });
-          }
+          TapOffsets pair[2] = {decodeTap(kb.mulc(kk2, 2)),
+                                decodeTap(kb.addc(kb.mulc(kk2, 2), 1))};
+          forRows([&](Value y, Value p0) {
+            Tap even = tapAt(pair[0], y);
+            for (int64_t e = 0; e < 2; ++e) {
+              // Vector runs land in every other slot: strided stores would
+              // be scalar, so the even and odd rows are interleaved in
+              // registers when the run is full (below) and stored pairwise
+              // otherwise.
+              copyRow(
+                  e ? tapAt(pair[1], y) : even,
+                  [&](Value x, Value v) {
+                    if (e == 0)
+                      return; // the odd row's pass stores both
+                    Value pairs = vector::InterleaveOp::create(
+                        rw, loc, loadRun(even, x), v);
+                    vector::StoreOp::create(
+                        rw, loc, pairs, col,
+                        ValueRange{kk2, kb.mulc(kb.addIdx(p0, x), 2)});
+                  },
+                  [&](Value x, Value v) {
+                    memref::StoreOp::create(
+                        rw, loc, v, col,
+                        ValueRange{kk2,
+                                   kb.addc(kb.mulc(kb.addIdx(p0, x), 2), e)});
+                  });
+            }
+          });
         });
-      });
+      }
       kb.emitKernel(aMem, aIx, aTransposed, col, cMat, ni, f, rows * ow,
                     depth, dot, /*bRowMajor=*/true, kb.mulc(y0, ow),
                     /*packSlice=*/nullptr, &epilogue);

@@ -78,6 +78,11 @@ struct KernelEpilogue {
   bool empty() const { return !fill && !consumer; }
 };
 
+/// Whether a linalg payload can run on vectors (KernelBuilder::applyPayload):
+/// ops without regions, constants or pure elementwise-mappable ops on
+/// scalars.
+bool isVectorizablePayload(Block *body);
+
 /// The fill and elementwise consumer around `contraction`, which writes
 /// `c` and reads `kernelReads` (A, B and what packing reads for B), that a
 /// kernel can take (either may be absent). `whyNot` is set when the result

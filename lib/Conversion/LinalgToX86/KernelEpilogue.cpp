@@ -55,9 +55,7 @@ static bool availableBefore(Value v, Operation *pt,
   return true;
 }
 
-/// Whether the consumer's payload can run on vectors in the kernel: ops
-/// without regions, constants or pure elementwise-mappable ops on scalars.
-static bool isVectorizablePayload(Block *body) {
+bool mlir::lowp::x86::isVectorizablePayload(Block *body) {
   return llvm::all_of(body->without_terminator(), [](Operation &inner) {
     if (inner.getNumRegions())
       return false;

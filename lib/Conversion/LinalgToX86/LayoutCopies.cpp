@@ -2,7 +2,8 @@
 //
 // Layout changes left on buffers after the kernels took what they could:
 // a transpose of the innermost dimension as register transposes, a copy
-// into or out of a strided view (tensor.pad) as vector loops.
+// into or out of a strided view (tensor.pad) and elementwise ops on strided
+// views (a padded buffer's interior and border) as vector loops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,12 +11,20 @@
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include <functional>
 
 using namespace mlir;
 using namespace mlir::lowp;
 using namespace mlir::lowp::x86;
+
+/// The buffer a view reads, through every view.
+static Value viewRoot(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
 
 namespace {
 
@@ -124,6 +133,9 @@ struct StridedCopyToVectorLoops : OpRewritePattern<memref::CopyOp> {
     Location loc = op.getLoc();
     KernelBuilder kb(rw, loc, cfg);
     int64_t rank = src.getRank();
+    Value targetRoot = viewRoot(op.getTarget());
+    bool disjoint = targetRoot.getDefiningOp<memref::AllocOp>() &&
+                    viewRoot(op.getSource()) != targetRoot;
     auto vec = VectorType::get({cfg.lanes}, src.getElementType());
     SmallVector<Value> ivs;
     std::function<void(int64_t)> nest = [&](int64_t d) {
@@ -133,7 +145,12 @@ struct StridedCopyToVectorLoops : OpRewritePattern<memref::CopyOp> {
           all.push_back(i);
           return all;
         };
-        kb.emitVectorizedLoop(
+        // Into a fresh buffer that the source is no view of (a padded
+        // copy), the last run may overlap the one before: it rewrites the
+        // same values. Otherwise the remainder goes element by element.
+        auto emitRow = disjoint ? &LoopBuilder::emitVectorizedLoopOverlappingTail
+                                : &LoopBuilder::emitVectorizedLoop;
+        (kb.*emitRow)(
             src.getDimSize(d), cfg.lanes,
             [&](Value i) {
               Value v = vector::LoadOp::create(rw, loc, vec, op.getSource(),
@@ -159,7 +176,195 @@ struct StridedCopyToVectorLoops : OpRewritePattern<memref::CopyOp> {
   KernelConfig cfg;
 };
 
+/// An all-parallel linalg op on static buffers, some of them strided views
+/// with a contiguous innermost dimension: a producer writing the interior of
+/// a padded buffer and the fills of its border (lowp-fold-pad-into-producer).
+/// affine-super-vectorize rejects non-identity layouts (the op would become
+/// scalar loops), so as loops here: the innermost dimension a vector at a
+/// time, the payload applied to vectors, operands that do not move along it
+/// loaded once per row and broadcast.
+struct StridedElementwiseToVectorLoops
+    : OpInterfaceRewritePattern<linalg::LinalgOp> {
+  StridedElementwiseToVectorLoops(MLIRContext *ctx, KernelConfig cfg)
+      : OpInterfaceRewritePattern(ctx), cfg(cfg) {}
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+                                PatternRewriter &rw) const override {
+    unsigned loops = op.getNumLoops();
+    if (!op.hasPureBufferSemantics() || loops == 0 ||
+        loops != op.getNumParallelLoops() || op.getNumDpsInits() != 1 ||
+        !op.getBlock())
+      return rw.notifyMatchFailure(op, "needs an all-parallel op on buffers "
+                                       "with one output");
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    if (ShapedType::isDynamicShape(ranges))
+      return rw.notifyMatchFailure(op, "dynamic loop ranges");
+    bool strided = false;
+    unsigned inner = loops - 1;
+    for (OpOperand &operand : op->getOpOperands()) {
+      auto type = dyn_cast<MemRefType>(operand.get().getType());
+      bool isInit = op.isDpsInit(&operand);
+      if (!type) {
+        if (isInit)
+          return rw.notifyMatchFailure(op, "output is no buffer");
+        continue;
+      }
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      if (!type.hasStaticShape() ||
+          failed(type.getStridesAndOffset(strides, offset)) ||
+          (!strides.empty() && strides.back() != 1) ||
+          !map.isProjectedPermutation() || (isInit && !map.isIdentity()))
+        return rw.notifyMatchFailure(
+            op, "an operand is dynamic, not contiguous innermost, or read "
+                "through a map that is no projected permutation");
+      // Moving along the innermost loop only through the last dimension: a
+      // contiguous vector.
+      for (unsigned r = 0; r + 1 < map.getNumResults(); ++r)
+        if (map.getDimPosition(r) == inner)
+          return rw.notifyMatchFailure(op, "an operand is read with a "
+                                           "stride along the innermost loop");
+      strided |= !type.getLayout().isIdentity();
+    }
+    if (!strided)
+      return rw.notifyMatchFailure(op, "identity layouts (the affine "
+                                       "vectorizer's)");
+    if (!isVectorizablePayload(op.getBlock()))
+      return rw.notifyMatchFailure(op, "payload is not elementwise arithmetic");
+
+    Location loc = op.getLoc();
+    KernelBuilder kb(rw, loc, cfg);
+    unsigned lanes = cfg.lanes;
+    Value out = op.getDpsInits()[0];
+    Block *body = op.getBlock();
+    // Into a fresh buffer no input is a view of, the last vector of a row
+    // may overlap the one before (it recomputes the same values).
+    Value outRoot = viewRoot(out);
+    bool disjoint =
+        outRoot.getDefiningOp<memref::AllocOp>() &&
+        llvm::none_of(op.getDpsInputs(),
+                      [&](Value in) { return viewRoot(in) == outRoot; });
+    SmallVector<Value> ivs(loops);
+    // The payload at innermost position x: `vectorized` loads a vector of
+    // every operand that moves along the innermost loop.
+    auto apply = [&](bool vectorized) {
+      SmallVector<Value> args;
+      for (OpOperand &operand : op->getOpOperands()) {
+        Value v = operand.get();
+        if (body->getArgument(operand.getOperandNumber()).use_empty()) {
+          args.push_back(Value());
+          continue;
+        }
+        if (!isa<MemRefType>(v.getType())) {
+          args.push_back(v);
+          continue;
+        }
+        AffineMap map = op.getMatchingIndexingMap(&operand);
+        SmallVector<Value> ix;
+        for (unsigned r = 0; r < map.getNumResults(); ++r)
+          ix.push_back(ivs[map.getDimPosition(r)]);
+        Type elem = getElementTypeOrSelf(v.getType());
+        if (vectorized && map.getNumResults() &&
+            map.getDimPosition(map.getNumResults() - 1) == inner)
+          args.push_back(vector::LoadOp::create(
+              rw, loc, VectorType::get({lanes}, elem), v, ix));
+        else
+          args.push_back(memref::LoadOp::create(rw, loc, v, ix));
+      }
+      Value result = kb.applyPayload(body, args);
+      if (vectorized && !isa<VectorType>(result.getType()))
+        result = vector::BroadcastOp::create(
+            rw, loc, VectorType::get({lanes}, result.getType()), result);
+      if (vectorized)
+        vector::StoreOp::create(rw, loc, result, out, ivs);
+      else
+        memref::StoreOp::create(rw, loc, result, out, ivs);
+    };
+    std::function<void(unsigned)> nest = [&](unsigned d) {
+      if (d == inner) {
+        auto emitRow = disjoint
+                           ? &LoopBuilder::emitVectorizedLoopOverlappingTail
+                           : &LoopBuilder::emitVectorizedLoop;
+        (kb.*emitRow)(
+            ranges[d], lanes,
+            [&](Value x) {
+              ivs[d] = x;
+              apply(/*vectorized=*/true);
+            },
+            [&](Value x) {
+              ivs[d] = x;
+              apply(/*vectorized=*/false);
+            });
+        return;
+      }
+      kb.loop(ranges[d], 1, [&](Value iv) {
+        ivs[d] = iv;
+        nest(d + 1);
+      });
+    };
+    nest(0);
+    rw.eraseOp(op);
+    return success();
+  }
+  KernelConfig cfg;
+};
+
+/// An all-parallel linalg.generic with identity maps on static
+/// identity-layout buffers of one shape whose innermost extent is not a
+/// multiple of the lanes (a 64x64x3x3 filter's cast: 12288 masked vectors
+/// of 3) -> the same generic on the buffers collapsed to one dimension
+/// (2304 full vectors).
+struct FlattenContiguousElementwise : OpRewritePattern<linalg::GenericOp> {
+  FlattenContiguousElementwise(MLIRContext *ctx, KernelConfig cfg)
+      : OpRewritePattern(ctx), cfg(cfg) {}
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rw) const override {
+    unsigned loops = op.getNumLoops();
+    if (!op.hasPureBufferSemantics() || loops < 2 ||
+        loops != op.getNumParallelLoops() ||
+        !llvm::all_of(op.getIndexingMapsArray(),
+                      [](AffineMap m) { return m.isIdentity(); }))
+      return rw.notifyMatchFailure(op, "needs identity maps on buffers");
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    if (ShapedType::isDynamicShape(ranges) ||
+        ranges.back() % int64_t(cfg.lanes) == 0)
+      return rw.notifyMatchFailure(op, "dynamic, or whole vectors per row");
+    for (Value v : op->getOperands())
+      if (isa<MemRefType>(v.getType()) && !getPlainMemRef(v, loops))
+        return rw.notifyMatchFailure(op, "a buffer is not static and "
+                                         "identity-layout");
+    if (!isVectorizablePayload(op.getBlock()))
+      return rw.notifyMatchFailure(op, "payload is not elementwise arithmetic");
+    Location loc = op.getLoc();
+    ReassociationIndices all = llvm::to_vector(llvm::seq<int64_t>(0, loops));
+    auto flat = [&](Value v) -> Value {
+      if (!isa<MemRefType>(v.getType()))
+        return v;
+      return memref::CollapseShapeOp::create(rw, loc, v,
+                                             ArrayRef<ReassociationIndices>{all});
+    };
+    SmallVector<Value> inputs = llvm::map_to_vector(op.getDpsInputs(), flat);
+    SmallVector<Value> inits = llvm::map_to_vector(op.getDpsInits(), flat);
+    AffineMap id = rw.getMultiDimIdentityMap(1);
+    SmallVector<AffineMap> maps(op->getNumOperands(), id);
+    auto flatOp = linalg::GenericOp::create(
+        rw, loc, TypeRange{}, inputs, inits, maps,
+        SmallVector<utils::IteratorType>{utils::IteratorType::parallel});
+    rw.inlineRegionBefore(op.getRegion(), flatOp.getRegion(),
+                          flatOp.getRegion().begin());
+    rw.eraseOp(op);
+    return success();
+  }
+  KernelConfig cfg;
+};
+
 } // namespace
+
+void mlir::lowp::x86::populateLeftoverElementwisePatterns(
+    RewritePatternSet &patterns, const KernelConfig &cfg) {
+  patterns.add<StridedElementwiseToVectorLoops, FlattenContiguousElementwise>(
+      patterns.getContext(), cfg);
+}
 
 void mlir::lowp::x86::populateLayoutCopyPatterns(RewritePatternSet &patterns,
                                                  const KernelConfig &cfg) {

@@ -127,6 +127,12 @@ struct LowpX86LowerContractionsPass
     populateLayoutCopyPatterns(patterns, cfg);
     if (failed(applyPatternsGreedily(root, std::move(patterns))))
       return signalPassFailure();
+    // Then the elementwise ops no kernel took as its epilogue (rewritten
+    // earlier, a consumer would no longer match one).
+    RewritePatternSet leftovers(&getContext());
+    populateLeftoverElementwisePatterns(leftovers, cfg);
+    if (failed(applyPatternsGreedily(root, std::move(leftovers))))
+      return signalPassFailure();
     // A contraction left to the generic loops is slow: say so, and why.
     root->walk([&](linalg::LinalgOp op) {
       if (std::optional<std::string> why = whyGenericPath(op, cfg))

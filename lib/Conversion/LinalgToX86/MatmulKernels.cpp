@@ -236,7 +236,8 @@ Value KernelBuilder::widenCopy(Value src, ValueRange batch, int64_t rows, int64_
   auto narrowVec = VectorType::get({cfg.lanes}, elem);
   auto f32Vec = VectorType::get({cfg.lanes}, f32);
   loop(rows, 1, [&](Value i) {
-    emitVectorizedLoop(
+    // Into a fresh buffer: the last run may overlap the one before.
+    emitVectorizedLoopOverlappingTail(
         cols, cfg.lanes,
         [&](Value j) {
           Value x =

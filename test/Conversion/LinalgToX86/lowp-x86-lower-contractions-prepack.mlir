@@ -105,7 +105,10 @@ func.func @two_layers(%x: memref<4x64xf32>, %w2: memref<32x16xf32>, %w1: memref<
 // CHECK-LABEL: func.func @conv_prepack(
 // CHECK-SAME: %[[W:[a-z0-9]+]]: memref<16x8x3x3xf32>) -> memref<16x8x3x3xbf16>
 // CHECK: %[[R:.*]] = memref.alloc() {alignment = 64 : i64} : memref<16x8x3x3xbf16>
-// CHECK: linalg.generic {{.*}} ins(%[[W]] : memref<16x8x3x3xf32>) outs(%[[R]] : memref<16x8x3x3xbf16>)
+// The cast, its rows of 3 flattened (leftover elementwise rewrites):
+// CHECK: %[[WF:.*]] = memref.collapse_shape %[[W]] {{\[\[}}0, 1, 2, 3]] : memref<16x8x3x3xf32> into memref<1152xf32>
+// CHECK: %[[RF:.*]] = memref.collapse_shape %[[R]] {{\[\[}}0, 1, 2, 3]] : memref<16x8x3x3xbf16> into memref<1152xbf16>
+// CHECK: linalg.generic {{.*}} ins(%[[WF]] : memref<1152xf32>) outs(%[[RF]] : memref<1152xbf16>)
 // CHECK: arith.truncf %{{.*}} : f32 to bf16
 // CHECK: return %[[R]] : memref<16x8x3x3xbf16>
 // CHECK: memref.global "private" constant @__lowp_conv_prepacked_arguments : memref<1xi64> = dense<1>

@@ -73,6 +73,15 @@ public:
                           function_ref<void(Value)> vec,
                           function_ref<void(Value)> one);
 
+  /// for c in [0, n): `lanes` elements at a time, the remainder (when n is
+  /// at least `lanes`) as one more vector ending at n, which redoes up to
+  /// lanes - 1 elements; one at a time only when n < lanes. For copies whose
+  /// stores never change what `vec` reads (the rewritten elements get the
+  /// same values again): no scalar tail.
+  void emitVectorizedLoopOverlappingTail(int64_t n, int64_t lanes,
+                                         function_ref<void(Value)> vec,
+                                         function_ref<void(Value)> one);
+
   /// The payload of an elementwise op with one input applied to `x`, a
   /// scalar or a vector: the payload's ops are cloned with vector results,
   /// scalars they use broadcast.

@@ -57,6 +57,15 @@ void populateConvKernelPatterns(RewritePatternSet &patterns,
 void populateLayoutCopyPatterns(RewritePatternSet &patterns,
                                 const KernelConfig &cfg);
 
+/// Elementwise ops the kernels did not take into an epilogue (applied after
+/// the patterns above, which match consumers in their original form):
+/// all-parallel ops on strided views with a contiguous innermost dimension
+/// as vector loops; identity-map ops on contiguous buffers whose innermost
+/// extent is not a multiple of the vector lanes (a 3x3 filter's cast)
+/// flattened to one dimension for the affine vectorizer (LayoutCopies.cpp).
+void populateLeftoverElementwisePatterns(RewritePatternSet &patterns,
+                                         const KernelConfig &cfg);
+
 /// The weight packing of `func` split into `<func>_prepack`
 /// (PrepackWeights.cpp, the `prepack` option); null when no weight argument
 /// qualifies.
