@@ -234,6 +234,7 @@ struct DepthwiseToKernel : OpRewritePattern<OpTy> {
     };
     int64_t otherExtent = Nhwc ? ow : channels;
     int64_t otherFull = otherExtent / xb * xb;
+    // Output rows are independent (parallel with threads=).
     kb.loop(batches, 1, [&](Value n) {
       kb.loop(oh, 1, [&](Value y) {
         // Full vectors of the vectorized dimension, cv at a time, then one
@@ -267,7 +268,7 @@ struct DepthwiseToKernel : OpRewritePattern<OpTy> {
             });
           }
         }
-      });
+      }, /*parallel=*/true);
     });
     rw.eraseOp(op);
     finishEpilogue(epilogue, rw);
@@ -432,6 +433,7 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
           body(kb.addIdx(y0, r), kb.mulc(r, ow));
         });
       };
+      // Each k (pair) fills its own col row (parallel with threads=).
       if (!dot) {
         kb.loop(depth, 1, [&](Value kk) {
           TapOffsets offsets = decodeTap(kk);
@@ -447,7 +449,7 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                                           ValueRange{kk, kb.addIdx(p0, x)});
                 });
           });
-        });
+        }, /*parallel=*/true);
       } else {
         // VNNI: rows 2kk2 and 2kk2+1 interleaved, pixel by pixel.
         kb.loop(depth / 2, 1, [&](Value kk2) {
@@ -479,7 +481,7 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                   });
             }
           });
-        });
+        }, /*parallel=*/true);
       }
       kb.emitKernel(aMem, aIx, aTransposed, col, cMat, ni, f, rows * ow,
                     depth, dot, /*bRowMajor=*/true, kb.mulc(y0, ow),
@@ -570,6 +572,7 @@ struct ConvNhwcToKernel : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
     // col rows for pixels [p0, p0 + count), then the GEMM into C's rows
     // p0...
     auto emitBlock = [&](Value p0, int64_t count) {
+      // Each pixel fills its own col row (parallel with threads=).
       kb.loop(count, 1, [&](Value r) {
         Value p = kb.addIdx(p0, r);
         Value ni = arith::DivUIOp::create(rw, loc, p, kb.idx(oh * ow));
@@ -578,7 +581,7 @@ struct ConvNhwcToKernel : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
         Value x = arith::RemUIOp::create(rw, loc, yx, kb.idx(ow));
         emitNhwcIm2colRow(kb, input, col, ni, y, x, r, strides, dilations,
                           kh, kw, c, cfg.lanes, widen);
-      });
+      }, /*parallel=*/true);
       kb.emitKernel(col, {}, /*aTransposed=*/false, packed, cMat, {}, count,
                     f, depth, dot, /*bRowMajor=*/false,
                     /*cColOffset=*/nullptr, /*packSlice=*/nullptr,

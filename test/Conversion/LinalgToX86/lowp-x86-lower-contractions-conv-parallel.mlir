@@ -1,0 +1,53 @@
+// RUN: fp-opt %s -lowp-x86-lower-contractions="target=sapphirerapids" -split-input-file | FileCheck %s
+
+// The convolution kernels mark for lowp-parallelize-loops (threads= of
+// lowp-pipeline-x86) every loop whose iterations write disjoint memory:
+// besides the GEMM's panel loops, the im2col loop over col rows (a k pair
+// each, NCHW; a pixel each, NHWC) and the depthwise kernel's loop over
+// output rows. The loop over blocks of output rows, which reuses one col
+// buffer, stays sequential.
+
+// CHECK-LABEL: func.func @nchw
+// CHECK:       scf.for %{{.*}} = %c0 to %c1 step %c1 {
+// CHECK-NEXT:    scf.for %{{.*}} = %c0 to %c8 step %c8 {
+// CHECK-NEXT:      scf.for %{{.*}} = %c0 to %c36 step %c1 {
+// CHECK:             memref.store %{{.*}}, %[[COL:.*]][
+// CHECK:           } {lowp.parallel}
+// CHECK:           scf.for %{{.*}} = %c0 to %c36 step %c36 {
+// CHECK:           x86vector.avx512.dot
+// CHECK:         } {lowp.parallel}
+// CHECK-NEXT:  }
+// CHECK-NEXT:  }
+// CHECK-NOT:   lowp.parallel
+func.func @nchw(%x: memref<1x8x10x10xbf16>, %w: memref<16x8x3x3xbf16>, %y: memref<1x16x8x8xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x8x10x10xbf16>, memref<16x8x3x3xbf16>) outs(%y : memref<1x16x8x8xf32>)
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @nhwc
+// CHECK:       scf.for %{{.*}} = %c0 to %c64 step %c64 {
+// CHECK-NEXT:    scf.for %{{.*}} = %c0 to %c64 step %c1 {
+// CHECK:         } {lowp.parallel}
+// CHECK-NEXT:    scf.for %{{.*}} = %c0 to %c72 step %c72 {
+func.func @nhwc(%x: memref<1x10x10x8xf32>, %w: memref<3x3x8x16xf32>, %y: memref<1x8x8x16xf32>) {
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x10x10x8xf32>, memref<3x3x8x16xf32>) outs(%y : memref<1x8x8x16xf32>)
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @depthwise
+// CHECK:       scf.for %{{.*}} = %c0 to %c1 step %c1 {
+// CHECK-NEXT:    scf.for %{{.*}} = %c0 to %c8 step %c1 {
+// CHECK:         } {lowp.parallel}
+// CHECK-NEXT:  }
+// CHECK-NEXT:  return
+func.func @depthwise(%x: memref<1x16x10x10xf32>, %w: memref<16x3x3xf32>, %y: memref<1x16x8x8xf32>) {
+  linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x16x10x10xf32>, memref<16x3x3xf32>) outs(%y : memref<1x16x8x8xf32>)
+  return
+}
