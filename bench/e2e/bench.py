@@ -476,7 +476,12 @@ def print_before_after(rows):
 def print_prepacked(rows):
     """With --prepack: the prepacked builds' times from the same rounds."""
     print()
-    print("| layer | packed args | fp f32 | fp f32 prepacked | t.f32/fp.f32 | "
+    def packed_args(r):
+        args = [",".join(map(str, r.get(f"prepacked arguments {v}", []))) or "none"
+                for v in ("f32", "mixed")]
+        return args[0] if args[0] == args[1] else f"{args[0]} / {args[1]}"
+
+    print("| layer | packed args f32 / mix | fp f32 | fp f32 prepacked | t.f32/fp.f32 | "
           "t.f32/fp.f32 prepacked | fp mixed | fp mixed prepacked | t.bf16/fp.mix | "
           "t.bf16/fp.mix prepacked | RSS MiB/calls prepacked f32/mix |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
@@ -485,7 +490,7 @@ def print_prepacked(rows):
         best_bf16 = min([x for x in (t["torch autocast"], t["torch .to(bf16)"]) if x is not None],
                         default=None)
         print("| " + " | ".join([
-            r["layer"], ",".join(map(str, r.get("prepacked arguments f32", []))) or "none",
+            r["layer"], packed_args(r),
             fmt_ms(t["fp-opt f32"]), fmt_ms(t["fp-opt f32 prepacked"]),
             ratio(t["torch f32"], t["fp-opt f32"]), ratio(t["torch f32"], t["fp-opt f32 prepacked"]),
             fmt_ms(t["fp-opt mixed"]), fmt_ms(t["fp-opt mixed prepacked"]),
