@@ -8,6 +8,7 @@
 
 #include "PipelineSteps.h"
 
+#include "lowp/Conversion/LinalgToX86/X86Kernels.h"
 #include "lowp/Conversion/Passes.h"
 #include "lowp/IR/TargetResolution.h"
 #include "lowp/Pipelines/Pipelines.h"
@@ -98,7 +99,7 @@ LogicalResult mlir::lowp::buildX86Pipeline(OpPassManager &pm,
   //    lowering, so no strided op reaches the affine vectorizer this way.
   if (opts.threads > 1)
     pm.addPass(createLowpParallelizeLoops(
-        LowpParallelizeLoopsOptions{opts.threads, /*minIterations=*/16384}));
+        LowpParallelizeLoopsOptions{opts.threads, x86::kMinPointsForThreads}));
   {
     OpPassManager &funcs = pm.nest<func::FuncOp>();
     funcs.addPass(createConvertLinalgToAffineLoopsPass());

@@ -280,6 +280,17 @@ struct StridedElementwiseToVectorLoops
       else
         memref::StoreOp::create(rw, loc, result, out, ivs);
     };
+    // The outermost loop that is not a unit dimension runs on threads
+    // (threads=) when the op is large enough and writes a fresh buffer no
+    // input views: each iteration writes its own part of the
+    // identity-mapped output and reads nothing another one writes.
+    int64_t points = 1;
+    for (int64_t r : ranges)
+      points *= r;
+    unsigned split = 0;
+    while (split < inner && ranges[split] == 1)
+      ++split;
+    bool threads = disjoint && points >= kMinPointsForThreads && split < inner;
     std::function<void(unsigned)> nest = [&](unsigned d) {
       if (d == inner) {
         auto emitRow = disjoint
@@ -297,10 +308,13 @@ struct StridedElementwiseToVectorLoops
             });
         return;
       }
-      kb.loop(ranges[d], 1, [&](Value iv) {
-        ivs[d] = iv;
-        nest(d + 1);
-      });
+      kb.loop(
+          ranges[d], 1,
+          [&](Value iv) {
+            ivs[d] = iv;
+            nest(d + 1);
+          },
+          /*parallel=*/threads && d == split);
     };
     nest(0);
     rw.eraseOp(op);

@@ -210,3 +210,27 @@ func.func @epilogue_first(%i: memref<1x8x9x9xbf16>, %f: memref<32x8x3x3xbf16>, %
   memref.dealloc %c : memref<1x32x7x7xf32>
   return
 }
+
+// -----
+
+// Large enough to be worth threads (at least 16384 points, into a fresh
+// buffer): the outermost loop that is not a unit dimension is marked for
+// lowp-parallelize-loops (threads= of lowp-pipeline-x86; the unit loop
+// folds away here). The small ops above are not (no lowp.parallel there).
+// CHECK-LABEL: func @large_cast_into_interior
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c1 {
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c256 step %c16 {
+// CHECK: vector.store
+// CHECK: } {lowp.parallel}
+// CHECK-NEXT: return
+func.func @large_cast_into_interior(%x: memref<1x64x256xf32>) -> memref<1x66x258xbf16> {
+  %a = memref.alloc() : memref<1x66x258xbf16>
+  %v = memref.subview %a[0, 1, 1] [1, 64, 256] [1, 1, 1] : memref<1x66x258xbf16> to memref<1x64x256xbf16, strided<[17028, 258, 1], offset: 259>>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : memref<1x64x256xf32>) outs(%v : memref<1x64x256xbf16, strided<[17028, 258, 1], offset: 259>>) {
+  ^bb0(%in: f32, %out: bf16):
+    %t = arith.truncf %in : f32 to bf16
+    linalg.yield %t : bf16
+  }
+  return %a : memref<1x66x258xbf16>
+}

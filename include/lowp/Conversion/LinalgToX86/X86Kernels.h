@@ -22,6 +22,13 @@
 
 namespace mlir::lowp::x86 {
 
+/// Points a loop nest needs before its outermost loop is worth splitting
+/// over threads (an OpenMP region costs microseconds): lowp-pipeline-x86
+/// gives it to lowp-parallelize-loops as `min-iterations`, and the loops
+/// the patterns below write for elementwise ops are marked parallel only
+/// from this size on.
+constexpr int64_t kMinPointsForThreads = 16384;
+
 /// The register block and instruction choice of one target.
 struct KernelConfig {
   unsigned lanes; ///< f32 lanes per vector register (8: AVX2, 16: AVX-512)
