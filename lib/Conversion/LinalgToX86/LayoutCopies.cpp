@@ -326,8 +326,9 @@ struct StridedElementwiseToVectorLoops
 /// An all-parallel linalg.generic with identity maps on static
 /// identity-layout buffers of one shape whose innermost extent is not a
 /// multiple of the lanes (a 64x64x3x3 filter's cast: 12288 masked vectors
-/// of 3) -> the same generic on the buffers collapsed to one dimension
-/// (2304 full vectors).
+/// of 3) -> the same generic on the buffers collapsed to two dimensions,
+/// the outermost non-unit one and the rest, when the rest is whole vectors
+/// (64 x 576: 2304 full vectors), else to one.
 struct FlattenContiguousElementwise : OpRewritePattern<linalg::GenericOp> {
   FlattenContiguousElementwise(MLIRContext *ctx, KernelConfig cfg)
       : OpRewritePattern(ctx), cfg(cfg) {}
@@ -350,20 +351,35 @@ struct FlattenContiguousElementwise : OpRewritePattern<linalg::GenericOp> {
     if (!isVectorizablePayload(op.getBlock()))
       return rw.notifyMatchFailure(op, "payload is not elementwise arithmetic");
     Location loc = op.getLoc();
-    ReassociationIndices all = llvm::to_vector(llvm::seq<int64_t>(0, loops));
+    // The outermost dimension that is not a unit one stays a dimension of
+    // its own (lowp-parallelize-loops splits it over threads; it never
+    // splits a 1-D op) when the dimensions after it still make whole
+    // vectors; otherwise everything becomes one dimension.
+    unsigned outer = 0;
+    while (outer + 1 < loops && ranges[outer] == 1)
+      ++outer;
+    int64_t rest = 1;
+    for (unsigned d = outer + 1; d < loops; ++d)
+      rest *= ranges[d];
+    SmallVector<ReassociationIndices> groups;
+    if (outer + 1 < loops && rest % int64_t(cfg.lanes) == 0)
+      groups = {llvm::to_vector(llvm::seq<int64_t>(0, outer + 1)),
+                llvm::to_vector(llvm::seq<int64_t>(outer + 1, loops))};
+    else
+      groups = {llvm::to_vector(llvm::seq<int64_t>(0, loops))};
     auto flat = [&](Value v) -> Value {
       if (!isa<MemRefType>(v.getType()))
         return v;
-      return memref::CollapseShapeOp::create(rw, loc, v,
-                                             ArrayRef<ReassociationIndices>{all});
+      return memref::CollapseShapeOp::create(rw, loc, v, groups);
     };
     SmallVector<Value> inputs = llvm::map_to_vector(op.getDpsInputs(), flat);
     SmallVector<Value> inits = llvm::map_to_vector(op.getDpsInits(), flat);
-    AffineMap id = rw.getMultiDimIdentityMap(1);
+    AffineMap id = rw.getMultiDimIdentityMap(groups.size());
     SmallVector<AffineMap> maps(op->getNumOperands(), id);
     auto flatOp = linalg::GenericOp::create(
         rw, loc, TypeRange{}, inputs, inits, maps,
-        SmallVector<utils::IteratorType>{utils::IteratorType::parallel});
+        SmallVector<utils::IteratorType>(groups.size(),
+                                         utils::IteratorType::parallel));
     rw.inlineRegionBefore(op.getRegion(), flatOp.getRegion(),
                           flatOp.getRegion().begin());
     rw.eraseOp(op);

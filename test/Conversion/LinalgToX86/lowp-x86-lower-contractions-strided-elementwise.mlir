@@ -234,3 +234,22 @@ func.func @large_cast_into_interior(%x: memref<1x64x256xf32>) -> memref<1x66x258
   }
   return %a : memref<1x66x258xbf16>
 }
+
+// -----
+
+// Flattened to two dimensions when the dimensions after the outermost
+// non-unit one make whole vectors (8 x 48 here): that dimension stays for
+// lowp-parallelize-loops to split over threads (it never splits 1-D ops).
+// CHECK-LABEL: func @flatten_keeps_channels
+// CHECK: memref.collapse_shape %arg0 {{\[\[}}0, 1], [2, 3]] : memref<1x8x4x12xf32> into memref<8x48xf32>
+// CHECK: memref.collapse_shape %arg1 {{\[\[}}0, 1], [2, 3]] : memref<1x8x4x12xbf16> into memref<8x48xbf16>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%{{.*}} : memref<8x48xf32>) outs(%{{.*}} : memref<8x48xbf16>)
+func.func @flatten_keeps_channels(%x: memref<1x8x4x12xf32>, %y: memref<1x8x4x12xbf16>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : memref<1x8x4x12xf32>) outs(%y : memref<1x8x4x12xbf16>) {
+  ^bb0(%in: f32, %out: bf16):
+    %t = arith.truncf %in : f32 to bf16
+    linalg.yield %t : bf16
+  }
+  return
+}
