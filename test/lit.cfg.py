@@ -124,8 +124,13 @@ if capability:
 # Hosts that can execute AVX512_BF16 code (vdpbf16ps) run those paths too.
 try:
     with open("/proc/cpuinfo") as cpuinfo:
-        if " avx512_bf16" in cpuinfo.read():
+        flags = cpuinfo.read()
+        if " avx512_bf16" in flags:
             config.available_features.add("x86-avx512bf16")
+        # AMX-BF16 tiles (Sapphire Rapids and later; the generated code asks
+        # Linux for the tile registers itself).
+        if " amx_bf16" in flags:
+            config.available_features.add("x86-amx")
 except OSError:
     pass
 # clang links test programs and shared objects (the build's compiler).

@@ -58,6 +58,8 @@ def parse_args():
                     help="stop a memory run once RSS grew this much")
     ap.add_argument("--cpu", help="fp-opt cpu/target (default znver4 with AVX512_BF16, else avx2)")
     ap.add_argument("--mcpu", help="llc -mcpu (default: znver4 / x86-64-v3)")
+    ap.add_argument("--x86-options", default="",
+                    help="more lowp-pipeline-x86 options for every fp-opt build, e.g. 'amx=true'")
     ap.add_argument("--target", help="lowp-auto-mixed-precision target of the mixed variant "
                     "(default: --cpu)")
     ap.add_argument("--policy", help="its policy= (default: the pass's, auto; on an AVX2 "
@@ -674,6 +676,7 @@ def main():
         sys.exit(f"{cli.fp_opt} not found: bash scripts/build.sh")
     workdir = cli.workdir or tempfile.mkdtemp(prefix="e2e-bench-")
     extra_x86, threads_note = threads_option(cli, cpu)
+    extra_x86 = (extra_x86 + " " + cli.x86_options).strip()
     if cli.profile:
         return profile(cli, cpu, tools, workdir, extra_x86)
 

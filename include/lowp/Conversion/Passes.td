@@ -255,8 +255,9 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
            "a cache line (TargetInfo::cacheLineBytes) at a time: the next "
            "panel's first block then reads L2, not memory">,
     Option<"amx", "amx", "bool", /*default=*/"false",
-           "bf16 matmuls whose shapes fit 2 x 2 AMX tiles run on AMX-BF16 "
-           "(tdpbf16ps; sapphirerapids)">,
+           "The full 32 x 32 blocks of bf16 GEMM kernels run on 2 x 2 "
+           "AMX-BF16 tiles (tdpbf16ps; sapphirerapids); each function with "
+           "tiles asks Linux for them once (arch_prctl)">,
     Option<"prepack", "prepack", "bool", /*default=*/"false",
            "Split the packing (and rounding) of weight arguments out of "
            "each function F (matmul B operands packed, convolution filters "

@@ -1,7 +1,19 @@
-//===- AmxKernel.cpp - AMX-BF16 tile kernel for bf16 matmuls --------------===//
+//===- AmxKernel.cpp - AMX-BF16 register blocks of the GEMM kernel --------===//
 //
-// The `amx=true` kernel: tdpbf16ps on 2 x 2 accumulator tiles, taken by
-// ContractionToKernel (MatmulKernels.cpp) for the shapes amxCovers accepts.
+// With `amx=true`, the dot kernel of MatmulKernels.cpp (emitKernel) computes
+// its full 32 x 32 blocks of C on AMX-BF16: 2 x 2 f32 accumulator tiles,
+// tdpbf16ps on 2 A tiles (16 rows x 32 bf16, read in place) and 2 B tiles
+// (16 k pairs x 16 columns of VNNI pairs: packed B's layout as it is, read
+// with the panel's row stride). Everything around the block is the vector
+// kernel's: B packed (and cast) the same way, k blocks, threads, partial
+// sums in C between k blocks; the fill and the fused epilogue go through a
+// 32 x 32 f32 scratch block. Rows and columns a block does not cover run on
+// vdpbf16ps.
+//
+// Linux hands out the tile registers per process on request
+// (arch_prctl(ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA)); before it, the first
+// tile instruction faults. requestAmxPermission makes each function that
+// uses tiles ask once per process.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,86 +21,159 @@
 
 #include "mlir/Dialect/AMX/AMXDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
 using namespace mlir::lowp;
 using namespace mlir::lowp::x86;
 
-bool KernelBuilder::amxCovers(int64_t m, int64_t n, int64_t k, Type elem) const {
+bool KernelBuilder::amxBlocks(int64_t m, int64_t kSteps, int64_t kcSteps,
+                              Type aElem, Type cElem) const {
   const TileShape &t = cfg.amxTile;
-  return t.valid() && elem.isBF16() && m % (2 * t.m) == 0 &&
-         n % (2 * t.n) == 0 && k % t.k == 0;
+  if (!t.valid() || !aElem.isBF16() || !cElem.isF32())
+    return false;
+  // A block is the panel's nr columns: 2 tiles of t.n.
+  int64_t pairsPerTile = t.k / 2;
+  return cfg.nr == 2 * t.n && m >= int64_t(2 * t.m) &&
+         kSteps % pairsPerTile == 0 && kcSteps % pairsPerTile == 0;
 }
 
-void KernelBuilder::emitAmxMatmul(Value a, Value bMat, Value c, int64_t m, int64_t n,
-                   int64_t k, Type elem) {
+void KernelBuilder::emitAmxBlock(const AmxBlock &blk) {
   const TileShape &t = cfg.amxTile;
-  int64_t cols = 2 * t.n, rows = 2 * t.m, panels = n / cols;
-  // VNNI panels as a 2-D buffer, one row per (panel, k pair), so a B tile
-  // is t.k/2 consecutive rows of 2*t.n values.
-  auto packedType = MemRefType::get({panels * (k / 2), 2 * cols}, elem);
-  Value packed =
-      memref::AllocOp::create(b, loc, packedType, b.getI64IntegerAttr(64));
-  auto half = VectorType::get({t.n}, elem);
-  loop(panels, 1, [&](Value jb) {
-    loop(k / 2, 1, [&](Value kk) {
-      Value row = addIdx(mulc(jb, k / 2), kk);
-      for (int64_t v = 0; v < 2; ++v) {
-        Value col = addc(mulc(jb, cols), v * t.n);
-        Value even =
-            vector::LoadOp::create(b, loc, half, bMat, {mulc(kk, 2), col});
-        Value odd = vector::LoadOp::create(b, loc, half, bMat,
-                                           {addc(mulc(kk, 2), 1), col});
-        Value pairs = vector::InterleaveOp::create(b, loc, even, odd);
-        vector::StoreOp::create(b, loc, pairs, packed,
-                                {row, idx(2 * v * t.n)});
+  Type f32 = b.getF32Type();
+  Type bf16 = getElementTypeOrSelf(blk.a.getType());
+  int64_t rows = 2 * t.m, cols = 2 * t.n;
+  auto accType = amx::TileType::get({int64_t(t.m), int64_t(t.n)}, f32);
+  auto inType = amx::TileType::get({int64_t(t.m), int64_t(2 * t.n)}, bf16);
+  auto rowVec = VectorType::get({int64_t(t.n)}, f32);
+  auto cAt = [&](int64_t r, int64_t col) {
+    return at(blk.cBatch, {addc(blk.cRow0, r), addc(blk.col0, col)});
+  };
+  // The fill and the epilogue go through memory: tiles only load and store.
+  Value scratch;
+  bool zeroFill = blk.fill && matchPattern(blk.fill, m_AnyZeroFloat());
+  if ((blk.fill && !zeroFill) || blk.epilogue)
+    scratch = alloc(MemRefType::get({rows, cols}, f32));
+  SmallVector<Value> init;
+  if (blk.fill && !zeroFill) {
+    Value splat = vector::BroadcastOp::create(b, loc, rowVec, blk.fill);
+    loop(rows, 1, [&](Value r) {
+      for (int64_t h = 0; h < 2; ++h)
+        vector::StoreOp::create(b, loc, splat, scratch,
+                                ValueRange{r, idx(h * t.n)});
+    });
+  }
+  for (int64_t r = 0; r < 2; ++r)
+    for (int64_t h = 0; h < 2; ++h) {
+      if (zeroFill)
+        init.push_back(amx::TileZeroOp::create(b, loc, accType));
+      else if (blk.fill)
+        init.push_back(amx::TileLoadOp::create(
+            b, loc, accType, scratch, ValueRange{idx(r * t.m), idx(h * t.n)}));
+      else
+        init.push_back(amx::TileLoadOp::create(b, loc, accType, blk.c,
+                                               cAt(r * t.m, h * t.n)));
+    }
+  auto kLoop = scf::ForOp::create(
+      b, loc, blk.kBegin, blk.kEnd, idx(t.k / 2), init,
+      [&](OpBuilder &nb, Location, Value kk, ValueRange accs) {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+        Value ta[2], tb[2];
+        for (int64_t h = 0; h < 2; ++h)
+          tb[h] = amx::TileLoadOp::create(b, loc, inType, blk.bMem,
+                                          blk.bAt(kk, 2 * h * t.n));
+        for (int64_t r = 0; r < 2; ++r)
+          ta[r] = amx::TileLoadOp::create(
+              b, loc, inType, blk.a,
+              at(blk.aBatch, {addc(blk.aRow0, r * t.m), mulc(kk, 2)}));
+        if (blk.prefetchStep)
+          for (int64_t p = 0; p < int64_t(t.k / 2); ++p)
+            blk.prefetchStep(addc(kk, p));
+        SmallVector<Value> next;
+        for (int64_t r = 0; r < 2; ++r)
+          for (int64_t h = 0; h < 2; ++h)
+            next.push_back(amx::TileMulFOp::create(b, loc, accType, ta[r],
+                                                   tb[h], accs[r * 2 + h]));
+        scf::YieldOp::create(b, loc, next);
+      });
+  if (!blk.epilogue) {
+    for (int64_t r = 0; r < 2; ++r)
+      for (int64_t h = 0; h < 2; ++h)
+        amx::TileStoreOp::create(b, loc, blk.c, cAt(r * t.m, h * t.n),
+                                 kLoop.getResult(r * 2 + h));
+  } else {
+    for (int64_t r = 0; r < 2; ++r)
+      for (int64_t h = 0; h < 2; ++h)
+        amx::TileStoreOp::create(b, loc, scratch,
+                                 ValueRange{idx(r * t.m), idx(h * t.n)},
+                                 kLoop.getResult(r * 2 + h));
+    // Row by row, a vector of 16 columns at a time, as the vector kernel
+    // stores its accumulators.
+    loop(rows, 1, [&](Value r) {
+      for (int64_t h = 0; h < 2; ++h) {
+        Value acc = vector::LoadOp::create(b, loc, rowVec, scratch,
+                                           ValueRange{r, idx(h * t.n)});
+        storeThroughEpilogue(
+            *blk.epilogue, acc,
+            at(blk.cBatch, {addIdx(blk.cRow0, r), addc(blk.col0, h * t.n)}),
+            /*mask=*/nullptr);
       }
     });
+  }
+  if (scratch)
+    dealloc(scratch);
+}
+
+LogicalResult mlir::lowp::x86::requestAmxPermission(func::FuncOp f) {
+  auto module = f->getParentOfType<ModuleOp>();
+  if (!module)
+    return f.emitError("amx=true needs a module around '")
+           << f.getName() << "' (it declares arch_prctl and a flag there)";
+  Location loc = f.getLoc();
+  OpBuilder b(f.getContext());
+  auto i32 = b.getI32Type(), i64 = b.getI64Type();
+  // int arch_prctl(int code, unsigned long addr), glibc.
+  StringRef prctl = "arch_prctl";
+  if (!SymbolTable::lookupSymbolIn(module, prctl)) {
+    b.setInsertionPointToStart(module.getBody());
+    auto decl = func::FuncOp::create(b, loc, prctl,
+                                     b.getFunctionType({i32, i64}, {i32}));
+    decl.setPrivate();
+  }
+  // One flag per module: set once the permission was asked for.
+  StringRef flagName = "__lowp_amx_requested";
+  auto flagType = MemRefType::get({}, i32);
+  if (!SymbolTable::lookupSymbolIn(module, flagName)) {
+    b.setInsertionPointToStart(module.getBody());
+    auto scalar = RankedTensorType::get({}, i32);
+    memref::GlobalOp::create(
+        b, loc, b.getStringAttr(flagName), b.getStringAttr("private"),
+        TypeAttr::get(flagType),
+        DenseElementsAttr::get(scalar, b.getI32IntegerAttr(0)),
+        /*constant=*/UnitAttr(), /*alignment=*/IntegerAttr());
+  }
+  b.setInsertionPointToStart(&f.getBody().front());
+  Value flag = memref::GetGlobalOp::create(b, loc, flagType, flagName);
+  Value asked = memref::LoadOp::create(b, loc, flag, ValueRange{});
+  Value zero = arith::ConstantIntOp::create(b, loc, i32, 0);
+  Value notYet = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                       asked, zero);
+  scf::IfOp::create(b, loc, notYet, [&](OpBuilder &nb, Location l) {
+    // ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA (asm/prctl.h, the kernel's
+    // xfeature numbers): idempotent, so a race between threads is harmless.
+    Value code = arith::ConstantIntOp::create(nb, l, i32, 0x1023);
+    Value feature = arith::ConstantIntOp::create(nb, l, i64, 18);
+    func::CallOp::create(nb, l, prctl, TypeRange{i32},
+                         ValueRange{code, feature});
+    Value one = arith::ConstantIntOp::create(nb, l, i32, 1);
+    memref::StoreOp::create(nb, l, one, flag, ValueRange{});
+    scf::YieldOp::create(nb, l);
   });
-  auto accType =
-      amx::TileType::get({int64_t(t.m), int64_t(t.n)}, b.getF32Type());
-  auto inType = amx::TileType::get({int64_t(t.m), int64_t(2 * t.n)}, elem);
-  loop(panels, 1, [&](Value jb) {
-    loop(m, rows, [&](Value row0) {
-      SmallVector<Value> init;
-      for (int64_t r = 0; r < 2; ++r)
-        for (int64_t h = 0; h < 2; ++h)
-          init.push_back(amx::TileLoadOp::create(
-              b, loc, accType, c,
-              ValueRange{addc(row0, r * t.m),
-                         addc(mulc(jb, cols), h * t.n)}));
-      auto kLoop = scf::ForOp::create(
-          b, loc, idx(0), idx(k / 2), idx(t.k / 2), init,
-          [&](OpBuilder &nb, Location, Value k2, ValueRange accs) {
-            OpBuilder::InsertionGuard g(b);
-            b.setInsertionPoint(nb.getInsertionBlock(),
-                                nb.getInsertionPoint());
-            Value bRow = addIdx(mulc(jb, k / 2), k2);
-            Value tb[2], ta[2];
-            for (int64_t h = 0; h < 2; ++h)
-              tb[h] = amx::TileLoadOp::create(
-                  b, loc, inType, packed, ValueRange{bRow, idx(2 * h * t.n)});
-            for (int64_t r = 0; r < 2; ++r)
-              ta[r] = amx::TileLoadOp::create(
-                  b, loc, inType, a,
-                  ValueRange{addc(row0, r * t.m), mulc(k2, 2)});
-            SmallVector<Value> next;
-            for (int64_t r = 0; r < 2; ++r)
-              for (int64_t h = 0; h < 2; ++h)
-                next.push_back(amx::TileMulFOp::create(
-                    b, loc, accType, ta[r], tb[h], accs[r * 2 + h]));
-            scf::YieldOp::create(b, loc, next);
-          });
-      for (int64_t r = 0; r < 2; ++r)
-        for (int64_t h = 0; h < 2; ++h)
-          amx::TileStoreOp::create(
-              b, loc, c,
-              ValueRange{addc(row0, r * t.m), addc(mulc(jb, cols), h * t.n)},
-              kLoop.getResult(r * 2 + h));
-    });
-  });
-  memref::DeallocOp::create(b, loc, packed);
+  return success();
 }

@@ -221,15 +221,30 @@ public:
                   Value prepacked = nullptr, linalg::LinalgOp bCast = nullptr,
                   const KernelEpilogue *epilogue = nullptr);
 
-  /// True when the AMX kernel covers an m x n x k bf16 matmul: 2 x 2 C
-  /// tiles per block (4 accumulators, 2 A and 2 B tiles: all 8 tmm).
-  bool amxCovers(int64_t m, int64_t n, int64_t k, Type elem) const;
+  /// True when emitKernel's full blocks run on AMX (`amx=true`, AmxKernel.cpp):
+  /// the target's tile, a bf16 A and an f32 C, panels of 2 tile columns, at
+  /// least one block of 2 tile rows, and k blocks of whole tiles.
+  bool amxBlocks(int64_t m, int64_t kSteps, int64_t kcSteps, Type aElem,
+                 Type cElem) const;
 
-  /// C[m x n] += A[m x k] * B[k x n] on AMX (tdpbf16ps): B packed into VNNI
-  /// panels of 2 tile columns, 2 x 2 accumulator tiles carried across k
-  /// (AmxKernel.cpp).
-  void emitAmxMatmul(Value a, Value bMat, Value c, int64_t m, int64_t n,
-                     int64_t k, Type elem);
+  /// One 2t.m x 2t.n block of C on AMX tiles across k pairs [kBegin, kEnd).
+  struct AmxBlock {
+    Value a;                  ///< bf16, row-major, read in place
+    SmallVector<Value> aBatch; ///< A's leading indices
+    Value aRow0;
+    Value c;                  ///< f32 partial sums
+    SmallVector<Value> cBatch;
+    Value cRow0, col0;
+    Value bMem;               ///< packed VNNI B
+    /// Indices of B's k pair `kk`, element column `col` of the panel.
+    std::function<SmallVector<Value>(Value kk, int64_t col)> bAt;
+    Value kBegin, kEnd;
+    Value fill;                         ///< accumulators start here, not C
+    const KernelEpilogue *epilogue = nullptr; ///< stored through, not to C
+    /// Called for each k pair of the block (emitKernel's prefetches).
+    std::function<void(Value kk)> prefetchStep;
+  };
+  void emitAmxBlock(const AmxBlock &blk);
 
   const KernelConfig &config() const { return cfg; }
 

@@ -133,6 +133,19 @@ struct LowpX86LowerContractionsPass
     populateLeftoverElementwisePatterns(leftovers, cfg);
     if (failed(applyPatternsGreedily(root, std::move(leftovers))))
       return signalPassFailure();
+    // Tile registers are the process's only once asked for.
+    if (cfg.amxTile.valid()) {
+      SmallVector<func::FuncOp> tileUsers;
+      root->walk([&](func::FuncOp f) {
+        if (!f.isExternal() &&
+            f.walk([](amx::TileMulFOp) { return WalkResult::interrupt(); })
+                .wasInterrupted())
+          tileUsers.push_back(f);
+      });
+      for (func::FuncOp f : tileUsers)
+        if (failed(requestAmxPermission(f)))
+          return signalPassFailure();
+    }
     // A contraction left to the generic loops is slow: say so, and why.
     root->walk([&](linalg::LinalgOp op) {
       if (std::optional<std::string> why = whyGenericPath(op, cfg))

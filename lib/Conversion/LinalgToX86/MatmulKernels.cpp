@@ -289,7 +289,20 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
   unsigned lanes = cfg.lanes, nr = cfg.nr;
   auto accType = VectorType::get({lanes}, f32);
   int64_t fullPanels = n / nr, tailCols = n % nr;
-  int64_t tail = m % cfg.mr;
+  // k blocks of kc steps (see below); in packed slices of at most 256 KiB.
+  int64_t kSteps = dot ? k / 2 : k;
+  int64_t kcSteps = std::min<int64_t>(
+      kSteps, cfg.kc ? std::max<int64_t>(1, cfg.kc) : kSteps);
+  if (packSlice)
+    kcSteps = std::min<int64_t>(kcSteps, (256 << 10) / (4 * nr));
+  Type aElem = getElementTypeOrSelf(a.getType());
+  // With AMX, blocks of 2 x 2 tiles (AmxKernel.cpp); what they leave, and
+  // every block without AMX, mr x nr in vector registers.
+  bool amx =
+      dot && amxBlocks(m, kSteps, kcSteps, aElem,
+                       getElementTypeOrSelf(c.getType()));
+  unsigned mr = amx ? 2 * cfg.amxTile.m : cfg.mr;
+  int64_t tail = m % mr;
   auto pairVec = VectorType::get({2}, elem);
   auto pairAsInt = VectorType::get({1}, b.getI32Type());
   auto bcastInt = VectorType::get({lanes}, b.getI32Type());
@@ -307,12 +320,9 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
   // ([kEnd - kBegin][nr], see packPanelSlice) instead of `packed`.
   // `ap`: A's rows row0.. packed for this k block (packABlock below), as
   // its block `apBlock`; null: A read in place.
-  auto emitBlock = [&](Value jb, Value row0, unsigned blockRows,
-                       int64_t cols, Value kBegin, Value kEnd, bool first,
-                       bool last, Value slice = nullptr, Value ap = nullptr,
-                       Value apBlock = nullptr) {
-    Value bCol0 = mulc(jb, nr);
-    Value col0 = cColOffset ? addIdx(bCol0, cColOffset) : bCol0;
+  // What each k step `kk` of a block of panel jb prefetches (null: none).
+  auto prefetcherFor = [&](Value jb, Value slice,
+                           Value kBegin) -> std::function<void(Value)> {
     // B is read from memory by the first row block of each panel (every
     // later one finds it in L2). Each k step of every block therefore also
     // prefetches into L2 what the next panel reads at that k step (later
@@ -346,6 +356,27 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
           prefetchCols.push_back(col);
       }
     }
+    if (prefetchSourcePanel)
+      return [=, &prefetchSource](Value kk) {
+        prefetchSource(prefetchSourcePanel, kBegin, kk);
+      };
+    if (prefetchCols.empty())
+      return nullptr;
+    return [=, this](Value kk) {
+      for (int64_t col : prefetchCols)
+        memref::PrefetchOp::create(b, loc, packed,
+                                   ValueRange{prefetchPanel, kk, idx(col)},
+                                   /*isWrite=*/false, /*localityHint=*/2,
+                                   /*isDataCache=*/true);
+    };
+  };
+  auto emitVectorBlock = [&](Value jb, Value row0, unsigned blockRows,
+                             int64_t cols, Value kBegin, Value kEnd,
+                             bool first, bool last, Value slice = nullptr,
+                             Value ap = nullptr, Value apBlock = nullptr) {
+    Value bCol0 = mulc(jb, nr);
+    Value col0 = cColOffset ? addIdx(bCol0, cColOffset) : bCol0;
+    std::function<void(Value)> prefetchStep = prefetcherFor(jb, slice, kBegin);
     unsigned nv = ceilDiv(cols, lanes);
     int64_t partial = cols % lanes;
     Value mask, zero;
@@ -397,13 +428,8 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
                       ? ValueRange{kk, mulc(addc(bCol0, v * lanes),
                                             dot ? 2 : 1)}
                       : ValueRange{jb, kk, idx((dot ? 2 : 1) * v * lanes)}));
-            if (prefetchSourcePanel)
-              prefetchSource(prefetchSourcePanel, kBegin, kk);
-            for (int64_t col : prefetchCols)
-              memref::PrefetchOp::create(
-                  b, loc, packed, ValueRange{prefetchPanel, kk, idx(col)},
-                  /*isWrite=*/false, /*localityHint=*/2,
-                  /*isDataCache=*/true);
+            if (prefetchStep)
+              prefetchStep(kk);
             Value kRel = ap ? arith::SubIOp::create(b, loc, kk, kBegin)
                                   .getResult()
                             : Value();
@@ -463,6 +489,49 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
           vector::StoreOp::create(b, loc, acc, c, ix);
       }
   };
+  // A block of `mr` rows: on AMX tiles when it is a full one, else as
+  // vector blocks of at most cfg.mr rows (A is not packed with AMX).
+  auto emitBlock = [&](Value jb, Value row0, unsigned blockRows,
+                       int64_t cols, Value kBegin, Value kEnd, bool first,
+                       bool last, Value slice = nullptr, Value ap = nullptr,
+                       Value apBlock = nullptr) {
+    if (!amx) {
+      emitVectorBlock(jb, row0, blockRows, cols, kBegin, kEnd, first, last,
+                      slice, ap, apBlock);
+      return;
+    }
+    if (blockRows < mr || cols < int64_t(nr)) {
+      for (unsigned r0 = 0; r0 < blockRows; r0 += cfg.mr)
+        emitVectorBlock(jb, addc(row0, r0), std::min(cfg.mr, blockRows - r0),
+                        cols, kBegin, kEnd, first, last, slice);
+      return;
+    }
+    Value bCol0 = mulc(jb, nr);
+    AmxBlock blk;
+    blk.a = a;
+    blk.aBatch.assign(aBatch.begin(), aBatch.end());
+    blk.aRow0 = row0;
+    blk.c = c;
+    blk.cBatch.assign(cBatch.begin(), cBatch.end());
+    blk.cRow0 = cRowOffset ? addIdx(row0, cRowOffset) : row0;
+    blk.col0 = cColOffset ? addIdx(bCol0, cColOffset) : bCol0;
+    blk.bMem = slice ? slice : packed;
+    blk.bAt = [&, slice, jb, kBegin, bCol0](Value kk,
+                                            int64_t col) -> SmallVector<Value> {
+      if (slice)
+        return {arith::SubIOp::create(b, loc, kk, kBegin).getResult(),
+                idx(col)};
+      if (bRowMajor)
+        return {kk, addc(mulc(bCol0, 2), col)};
+      return {jb, kk, idx(col)};
+    };
+    blk.kBegin = kBegin;
+    blk.kEnd = kEnd;
+    blk.fill = first ? fillValue : Value();
+    blk.epilogue = last && fusedConsumer ? epilogue : nullptr;
+    blk.prefetchStep = prefetcherFor(jb, slice, kBegin);
+    emitAmxBlock(blk);
+  };
   // Every panel: the full ones in a loop, then the zero-padded last one.
   auto forEachPanel = [&](function_ref<void(Value, int64_t)> body) {
     // Panels write disjoint columns of C (parallel).
@@ -476,9 +545,6 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
   // the same bytes of A and B in both kernels: counted in k, the bf16 dot
   // kernel's blocks were half as deep, and measured 2-6% slower at
   // 1024-4096 (bench/x86/onednn.sh, kc=1024 against the old default).
-  int64_t kSteps = dot ? k / 2 : k;
-  int64_t kcSteps = std::min<int64_t>(
-      kSteps, cfg.kc ? std::max<int64_t>(1, cfg.kc) : kSteps);
   // Rows of an m block (a multiple of mr): `mc`, or as many as keep one
   // block of A (kc deep, read as bf16 pairs by the dot kernel, as f32
   // otherwise) in half the L2; all rows without either. By default only
@@ -491,7 +557,7 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
       rows = (cfg.l2Bytes / 2) / std::max<int64_t>(1, kDepth * 4);
     if (!rows)
       return full;
-    return std::max<int64_t>(cfg.mr, rows / cfg.mr * cfg.mr);
+    return std::max<int64_t>(mr, rows / mr * mr);
   };
   // A packed per k block and row block: the rows of each mr block
   // interleaved along k ([block][k step][mr] f32, or [block][k pair][2 mr]
@@ -500,9 +566,8 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
   // 4096-wide A are 16 KiB apart: the same L1 set for all of them). Packed
   // once per k block and row block and read by every panel of B, so only
   // where many panels pass by (the copy is O(m k), the GEMM O(m n k)).
-  Type aElem = getElementTypeOrSelf(a.getType());
   unsigned aWidth = dot ? 2 : 1;
-  bool packA = !bRowMajor && m >= int64_t(cfg.mr) &&
+  bool packA = !amx && !bRowMajor && m >= int64_t(cfg.mr) &&
                fullPanels >= kPackAMinPanels;
   // Rows [rowBegin, rowEnd) of A (whole mr blocks, `rowsPerBlock` rows
   // each, the last maybe fewer) for k steps [kBegin, kBegin + len) into a
@@ -546,7 +611,6 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
     // a reused heap chunk). One buffer per panel iteration, so threads
     // sharing the panels do not share it. Full k blocks, then the rest.
     // The buffer stays within 256 KiB whatever kc (0: all of k) is.
-    kcSteps = std::min<int64_t>(kcSteps, (256 << 10) / (4 * nr));
     int64_t fullK = kSteps / kcSteps * kcSteps, restK = kSteps - fullK;
     unroll = (kcSteps % 4 == 0 && restK % 4 == 0) ? 4 : 1;
     int64_t full = m - tail;
@@ -574,8 +638,8 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
                                  : Value();
         forEachPanel([&](Value jb, int64_t cols) {
           Value slice = packSlice(jb, cols, kBegin, len);
-          loop(full, cfg.mr, [&](Value row0) {
-            emitBlock(jb, row0, cfg.mr, cols, kBegin, kEnd, first, last,
+          loop(full, mr, [&](Value row0) {
+            emitBlock(jb, row0, mr, cols, kBegin, kEnd, first, last,
                       slice, ap, ap ? apBlockOf(row0, idx(0)) : Value());
           });
           if (tail)
@@ -597,8 +661,8 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
                          : Value();
         forEachPanel([&](Value jb, int64_t cols) {
           Value slice = packSlice(jb, cols, kBegin, len);
-          loop(ic, icEnd, cfg.mr, [&](Value row0) {
-            emitBlock(jb, row0, cfg.mr, cols, kBegin, kEnd, first, last,
+          loop(ic, icEnd, mr, [&](Value row0) {
+            emitBlock(jb, row0, mr, cols, kBegin, kEnd, first, last,
                       slice, ap, ap ? apBlockOf(row0, ic) : Value());
           });
           dealloc(slice);
@@ -658,14 +722,14 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
                                       kBegin, kcSteps, kcSteps)
                          : Value();
         forEachPanel([&](Value jb, int64_t cols) {
-          loop(ic, icEnd, cfg.mr, [&](Value row0) {
+          loop(ic, icEnd, mr, [&](Value row0) {
             Value blk =
                 ap ? arith::DivUIOp::create(
                          b, loc, arith::SubIOp::create(b, loc, row0, ic),
                          idx(cfg.mr))
                          .getResult()
                    : Value();
-            emitBlock(jb, row0, cfg.mr, cols, kBegin, kEnd, first, last,
+            emitBlock(jb, row0, mr, cols, kBegin, kEnd, first, last,
                       nullptr, ap, blk);
           });
         });
@@ -1058,33 +1122,26 @@ struct ContractionToKernel : OpRewritePattern<OpTy> {
     if (failed(s))
       return rw.notifyMatchFailure(op, why);
     KernelBuilder kb(rw, op.getLoc(), cfg);
-    if (!s->batches && !s->a.transposed && !s->b.transposed &&
-        kb.amxCovers(s->m, s->n, s->k, s->elem))
-      kb.emitAmxMatmul(s->a.mem, s->b.mem, s->c, s->m, s->n, s->k, s->elem);
-    else {
-      // A cast producing B is applied while packing (it was a full pass
-      // over B writing a buffer the packing then read).
-      linalg::LinalgOp cast =
-          s->b.batched ? nullptr : findFusableCast(s->b.mem, op);
-      MatrixOperand b = s->b;
-      if (cast)
-        b.mem = cast.getDpsInputs()[0];
-      // The fill of C and its elementwise consumer run in the kernel, on the
-      // accumulators.
-      KernelEpilogue epilogue =
-          matchEpilogueOrRemark(op, s->c, {s->a.mem, s->b.mem, b.mem});
-      prepareEpilogue(epilogue, op, rw);
-      // A constant weight is packed (and rounded) here, once.
-      Value prepacked = packConstantB(*s, cast, b.mem, cfg, rw, op.getLoc());
-      kb.emitMatmul(s->a, b, s->c, s->batches, s->m, s->n, s->k, s->elem,
-                    prepacked, cast, &epilogue);
-      if (cast)
-        rw.eraseOp(cast);
-      rw.eraseOp(op);
-      finishEpilogue(epilogue, rw);
-      return success();
-    }
+    // A cast producing B is applied while packing (it was a full pass
+    // over B writing a buffer the packing then read).
+    linalg::LinalgOp cast =
+        s->b.batched ? nullptr : findFusableCast(s->b.mem, op);
+    MatrixOperand b = s->b;
+    if (cast)
+      b.mem = cast.getDpsInputs()[0];
+    // The fill of C and its elementwise consumer run in the kernel, on the
+    // accumulators.
+    KernelEpilogue epilogue =
+        matchEpilogueOrRemark(op, s->c, {s->a.mem, s->b.mem, b.mem});
+    prepareEpilogue(epilogue, op, rw);
+    // A constant weight is packed (and rounded) here, once.
+    Value prepacked = packConstantB(*s, cast, b.mem, cfg, rw, op.getLoc());
+    kb.emitMatmul(s->a, b, s->c, s->batches, s->m, s->n, s->k, s->elem,
+                  prepacked, cast, &epilogue);
+    if (cast)
+      rw.eraseOp(cast);
     rw.eraseOp(op);
+    finishEpilogue(epilogue, rw);
     return success();
   }
   KernelConfig cfg;

@@ -48,8 +48,8 @@ struct KernelConfig {
 /// linalg.matmul / linalg.batch_matmul (operands maybe transposed, B maybe
 /// shared by the batch, a constant B packed at compile time, the cast that
 /// produced B applied while packing) -> the packed kernels
-/// (MatmulKernels.cpp; AMX-BF16 tiles where `cfg.amxTile` covers the shape,
-/// AmxKernel.cpp).
+/// (MatmulKernels.cpp; the full blocks on AMX-BF16 tiles when `cfg.amxTile`
+/// is set, AmxKernel.cpp).
 void populateMatmulKernelPatterns(RewritePatternSet &patterns,
                                   const KernelConfig &cfg);
 
@@ -85,6 +85,11 @@ func::FuncOp splitPrepacking(func::FuncOp func, const KernelConfig &cfg,
 /// patterns above, or nothing for ops they take or that are neither.
 std::optional<std::string> whyGenericPath(linalg::LinalgOp op,
                                           const KernelConfig &cfg);
+
+/// Makes `f` ask Linux once per process for the AMX tile registers
+/// (arch_prctl(ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA)) before its first
+/// tile instruction (AmxKernel.cpp).
+LogicalResult requestAmxPermission(func::FuncOp f);
 
 } // namespace mlir::lowp::x86
 
