@@ -539,14 +539,16 @@ struct ConvNhwcToKernel : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
     // while they are copied: exact, and col is copied anyway.
     bool dot = cfg.bf16Dot && elem.isBF16() && depth % 2 == 0;
     // Pixels per block: col within half the L2 (next to the packed filter;
-    // a quarter measured no faster here), a multiple of mr (no tail rows
-    // but in the last block).
+    // a quarter measured no faster here), a multiple of the kernel's row
+    // block (no tail rows but in the last block).
     int64_t nhwcBudget = cfg.l2Bytes ? cfg.l2Bytes / 2 : 512 * 1024;
     Type colElem = dot ? elem : f32;
     int64_t rowBytes = depth * colElem.getIntOrFloatBitWidth() / 8;
+    KernelBuilder probe(rw, op.getLoc(), cfg);
+    int64_t quantum = probe.rowBlockQuantum(dot);
     int64_t blockPixels = std::max<int64_t>(
-        cfg.mr, nhwcBudget / std::max<int64_t>(1, rowBytes) / cfg.mr *
-                    cfg.mr);
+        quantum, nhwcBudget / std::max<int64_t>(1, rowBytes) / quantum *
+                     quantum);
     blockPixels = std::min(blockPixels, pixels);
     Location loc = op.getLoc();
     KernelBuilder kb(rw, loc, cfg);

@@ -13,6 +13,7 @@
 #include "lowp/Conversion/LinalgToX86/X86Kernels.h"
 
 #include <functional>
+#include <numeric>
 
 namespace mlir::lowp::x86 {
 
@@ -227,6 +228,15 @@ public:
   bool amxBlocks(int64_t m, int64_t kSteps, int64_t kcSteps, Type aElem,
                  Type cElem) const;
 
+  /// The rows a caller blocking M should take a multiple of: mr, and with
+  /// AMX (`dot` kernels) also the 2 tile rows of a tile block.
+  int64_t rowBlockQuantum(bool dot) const {
+    int64_t rows = cfg.mr;
+    if (dot && cfg.amxTile.valid())
+      rows = std::lcm<int64_t>(rows, 2 * cfg.amxTile.m);
+    return rows;
+  }
+
   /// One 2t.m x 2t.n block of C on AMX tiles across k pairs [kBegin, kEnd).
   struct AmxBlock {
     Value a;                  ///< bf16, row-major, read in place
@@ -241,8 +251,6 @@ public:
     Value kBegin, kEnd;
     Value fill;                         ///< accumulators start here, not C
     const KernelEpilogue *epilogue = nullptr; ///< stored through, not to C
-    /// Called for each k pair of the block (emitKernel's prefetches).
-    std::function<void(Value kk)> prefetchStep;
   };
   void emitAmxBlock(const AmxBlock &blk);
 

@@ -529,7 +529,6 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
     blk.kEnd = kEnd;
     blk.fill = first ? fillValue : Value();
     blk.epilogue = last && fusedConsumer ? epilogue : nullptr;
-    blk.prefetchStep = prefetcherFor(jb, slice, kBegin);
     emitAmxBlock(blk);
   };
   // Every panel: the full ones in a loop, then the zero-padded last one.
