@@ -164,7 +164,7 @@ def compile_layer(mlir_text, workdir, tag, variant, cpu, tools, extra_x86="", ta
     libdir = os.path.join(os.path.dirname(tools.llvm_bin.rstrip("/")), "lib")
     _run([tools.tool("clang"), "-shared"] + objects + ["-o", base + ".so",
           "-Wl,--as-needed", "-lm", f"-L{libdir}", f"-Wl,-rpath,{libdir}",
-          "-lmlir_c_runner_utils"])
+          "-lmlir_c_runner_utils", "-lomp"])  # -lomp: threads= builds (as needed)
     seconds["link"] = time.perf_counter() - t
     return Compiled(base + ".so", base + ".llvm.mlir", decided, seconds, dealloc, prepacked)
 

@@ -7,6 +7,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::lowp;
@@ -159,33 +160,72 @@ Value LoopBuilder::applyBody(linalg::LinalgOp op, Value x) {
   return applyPayload(op.getBlock(), {x});
 }
 
-Value LoopBuilder::applyPayload(Block *body, ArrayRef<Value> args) {
-  VectorType vt;
-  for (Value a : args)
-    if (a && (vt = dyn_cast<VectorType>(a.getType())))
-      break;
+/// The payload's values mapped to `map`'s, with vectors of `vt`'s shape
+/// where `vt` is set: scalars broadcast when an op uses them.
+static Value lookupAsVector(OpBuilder &b, Location loc, IRMapping &map,
+                            VectorType vt, Value v) {
+  Value m = map.lookupOrDefault(v);
+  if (vt && !isa<VectorType>(m.getType()))
+    m = vector::BroadcastOp::create(
+        b, loc, VectorType::get(vt.getShape(), m.getType()), m);
+  return m;
+}
+
+/// Clones `inner` through `map`, its results vectors of `vt` (when set).
+static void clonePayloadOp(OpBuilder &b, Location loc, IRMapping &map,
+                           VectorType vt, Operation &inner) {
+  if (inner.getNumOperands() == 0) {
+    b.clone(inner, map); // constants stay scalar until used
+    return;
+  }
+  for (Value v : inner.getOperands())
+    map.map(v, lookupAsVector(b, loc, map, vt, v));
+  Operation *cloned = b.clone(inner, map);
+  if (vt)
+    for (Value r : cloned->getResults())
+      r.setType(VectorType::get(vt.getShape(), r.getType()));
+}
+
+Value LoopBuilder::applyPayload(Block *body, ArrayRef<Value> args,
+                                const IRMapping *hoisted, VectorType vt) {
+  if (!vt)
+    for (Value a : args)
+      if (a && (vt = dyn_cast<VectorType>(a.getType())))
+        break;
+  IRMapping map;
+  if (hoisted)
+    map = *hoisted;
+  for (auto [arg, value] : llvm::zip(body->getArguments(), args))
+    if (value)
+      map.map(arg, value);
+  for (Operation &inner : body->without_terminator()) {
+    if (inner.getNumResults() && map.contains(inner.getResult(0)))
+      continue; // computed by hoistPayload
+    clonePayloadOp(b, loc, map, vt, inner);
+  }
+  return lookupAsVector(b, loc, map, vt, body->getTerminator()->getOperand(0));
+}
+
+IRMapping LoopBuilder::hoistPayload(Block *body, ArrayRef<Value> args,
+                                    VectorType vt) {
   IRMapping map;
   for (auto [arg, value] : llvm::zip(body->getArguments(), args))
     if (value)
       map.map(arg, value);
-  auto get = [&](Value v) {
-    Value m = map.lookupOrDefault(v);
-    if (vt && !isa<VectorType>(m.getType()))
-      m = vector::BroadcastOp::create(
-          b, loc, VectorType::get(vt.getShape(), m.getType()), m);
-    return m;
+  // Available: what `args` set, values from outside the payload, and the
+  // results of ops computed here.
+  auto available = [&](Value v) {
+    if (map.contains(v))
+      return true;
+    if (auto arg = dyn_cast<BlockArgument>(v))
+      return arg.getOwner() != body;
+    return v.getDefiningOp()->getBlock() != body;
   };
   for (Operation &inner : body->without_terminator()) {
-    if (inner.getNumOperands() == 0) {
-      b.clone(inner, map); // constants stay scalar until used
+    if (!isPure(&inner) || inner.getNumRegions() ||
+        !llvm::all_of(inner.getOperands(), available))
       continue;
-    }
-    for (Value v : inner.getOperands())
-      map.map(v, get(v));
-    Operation *cloned = b.clone(inner, map);
-    if (vt)
-      for (Value r : cloned->getResults())
-        r.setType(VectorType::get(vt.getShape(), r.getType()));
+    clonePayloadOp(b, loc, map, vt, inner);
   }
-  return get(body->getTerminator()->getOperand(0));
+  return map;
 }

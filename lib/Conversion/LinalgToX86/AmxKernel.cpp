@@ -113,7 +113,13 @@ void KernelBuilder::emitAmxBlock(const AmxBlock &blk) {
                                  ValueRange{idx(r * t.m), idx(h * t.n)},
                                  kLoop.getResult(r * 2 + h));
     // Row by row, a vector of 16 columns at a time, as the vector kernel
-    // stores its accumulators.
+    // stores its accumulators; what depends on the columns only (a batch
+    // norm's rsqrt(var + eps)) once per block.
+    SmallVector<IRMapping, 2> perColumns;
+    for (int64_t h = 0; h < 2; ++h)
+      perColumns.push_back(hoistEpilogue(
+          *blk.epilogue, at(blk.cBatch, {blk.cRow0, addc(blk.col0, h * t.n)}),
+          /*rowPos=*/blk.cBatch.size(), /*mask=*/nullptr));
     loop(rows, 1, [&](Value r) {
       for (int64_t h = 0; h < 2; ++h) {
         Value acc = vector::LoadOp::create(b, loc, rowVec, scratch,
@@ -121,7 +127,7 @@ void KernelBuilder::emitAmxBlock(const AmxBlock &blk) {
         storeThroughEpilogue(
             *blk.epilogue, acc,
             at(blk.cBatch, {addIdx(blk.cRow0, r), addc(blk.col0, h * t.n)}),
-            /*mask=*/nullptr);
+            /*mask=*/nullptr, &perColumns[h]);
       }
     });
   }

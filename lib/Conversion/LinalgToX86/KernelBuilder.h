@@ -173,8 +173,20 @@ public:
 
   /// Stores the accumulator `acc` of C at `cIx` (`mask`: the valid lanes,
   /// null for all) through the epilogue's consumer into its output.
+  /// With `hoisted` (hoistEpilogue's result for the same columns), what
+  /// does not depend on the row is not read or computed again.
   void storeThroughEpilogue(const KernelEpilogue &e, Value acc,
-                            ArrayRef<Value> cIx, Value mask);
+                            ArrayRef<Value> cIx, Value mask,
+                            const IRMapping *hoisted = nullptr);
+
+  /// The part of the epilogue that is the same for every row of C at the
+  /// columns of `cIx` (`rowPos`: the position of the row in `cIx`): the
+  /// consumer's operands that do not index the row (a bias, batch-norm
+  /// statistics), and its payload ops on them alone (a batch norm's
+  /// rsqrt(var + eps)), computed at the insertion point for
+  /// storeThroughEpilogue on each row.
+  IRMapping hoistEpilogue(const KernelEpilogue &e, ArrayRef<Value> cIx,
+                          unsigned rowPos, Value mask);
 
   /// `steps` k steps (pairs for dot) of B from k step `kBegin`, columns
   /// jb*nr.. (`cols` of them; the rest of the nr are zero), packed as one

@@ -397,24 +397,54 @@ void mlir::lowp::x86::finishEpilogue(KernelEpilogue &e, RewriterBase &rw) {
   rw.eraseOp(e.cRoot.getDefiningOp());
 }
 
+/// The consumer's operand `i` read for C's indices `cIx` (`mask`: the
+/// valid lanes, null for all).
+static Value loadEpilogueOperand(KernelBuilder &kb, const KernelEpilogue &e,
+                                 unsigned i, ArrayRef<Value> cIx, Value mask,
+                                 unsigned lanes) {
+  OpBuilder &b = kb.builder();
+  Location loc = kb.location();
+  SmallVector<Value> ix;
+  for (int64_t d : e.dims[i])
+    ix.push_back(d < 0 ? kb.idx(0) : cIx[d]);
+  if (!e.alongCols[i])
+    return memref::LoadOp::create(b, loc, e.mems[i], ix);
+  Type elem = getElementTypeOrSelf(e.mems[i].getType());
+  auto vec = VectorType::get({lanes}, elem);
+  if (!mask)
+    return vector::LoadOp::create(b, loc, vec, e.mems[i], ix);
+  Value pass = arith::ConstantOp::create(
+      b, loc, vec, DenseElementsAttr::get(vec, b.getZeroAttr(elem)));
+  return vector::MaskedLoadOp::create(b, loc, vec, e.mems[i], ix, mask, pass);
+}
+
+IRMapping KernelBuilder::hoistEpilogue(const KernelEpilogue &e,
+                                       ArrayRef<Value> cIx, unsigned rowPos,
+                                       Value mask) {
+  linalg::GenericOp g = e.consumer;
+  Block *body = g.getBlock();
+  SmallVector<Value> args(body->getNumArguments());
+  for (unsigned i = 0, n = g->getNumOperands(); i < n; ++i) {
+    if (e.kinds[i] == KernelEpilogue::Kind::Scalar)
+      args[i] = g->getOperand(i);
+    else if (e.kinds[i] == KernelEpilogue::Kind::Memory &&
+             !llvm::is_contained(e.dims[i], int64_t(rowPos)))
+      args[i] = loadEpilogueOperand(*this, e, i, cIx, mask, cfg.lanes);
+  }
+  return hoistPayload(body, args,
+                      VectorType::get({cfg.lanes}, b.getF32Type()));
+}
+
 void KernelBuilder::storeThroughEpilogue(const KernelEpilogue &e, Value acc,
-                                         ArrayRef<Value> cIx, Value mask) {
+                                         ArrayRef<Value> cIx, Value mask,
+                                         const IRMapping *hoisted) {
   linalg::GenericOp g = e.consumer;
   Block *body = g.getBlock();
   unsigned lanes = cfg.lanes;
-  auto vecOf = [&](Type elem) { return VectorType::get({lanes}, elem); };
-  auto load = [&](Value mem, ArrayRef<Value> ix) -> Value {
-    Type elem = getElementTypeOrSelf(mem.getType());
-    if (!mask)
-      return vector::LoadOp::create(b, loc, vecOf(elem), mem, ix);
-    Value pass = arith::ConstantOp::create(
-        b, loc, vecOf(elem),
-        DenseElementsAttr::get(vecOf(elem), b.getZeroAttr(elem)));
-    return vector::MaskedLoadOp::create(b, loc, vecOf(elem), mem, ix, mask,
-                                        pass);
-  };
   SmallVector<Value> args(body->getNumArguments());
   for (unsigned i = 0, n = g->getNumOperands(); i < n; ++i) {
+    if (hoisted && hoisted->contains(body->getArgument(i)))
+      continue; // read once, by hoistEpilogue
     switch (e.kinds[i]) {
     case KernelEpilogue::Kind::Unused:
       break;
@@ -424,21 +454,15 @@ void KernelBuilder::storeThroughEpilogue(const KernelEpilogue &e, Value acc,
     case KernelEpilogue::Kind::Scalar:
       args[i] = g->getOperand(i);
       break;
-    case KernelEpilogue::Kind::Memory: {
-      SmallVector<Value> ix;
-      for (int64_t d : e.dims[i])
-        ix.push_back(d < 0 ? idx(0) : cIx[d]);
-      args[i] = e.alongCols[i]
-                    ? load(e.mems[i], ix)
-                    : memref::LoadOp::create(b, loc, e.mems[i], ix).getResult();
+    case KernelEpilogue::Kind::Memory:
+      args[i] = loadEpilogueOperand(*this, e, i, cIx, mask, lanes);
       break;
     }
-    }
   }
-  Value result = applyPayload(body, args);
+  Value result = applyPayload(body, args, hoisted);
   if (!isa<VectorType>(result.getType())) // a payload ignoring every vector
-    result = vector::BroadcastOp::create(b, loc, vecOf(result.getType()),
-                                         result);
+    result = vector::BroadcastOp::create(
+        b, loc, VectorType::get({lanes}, result.getType()), result);
   SmallVector<Value> outIx(cIx);
   if (!e.outDims.empty()) {
     outIx.clear();

@@ -476,14 +476,26 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
           }
           scf::YieldOp::create(b, loc, next);
         });
+    if (last && fusedConsumer) {
+      // Column by column: what depends on the columns only once per block.
+      for (unsigned v = 0; v < nv; ++v) {
+        Value vMask = isPartial(v) ? mask : Value();
+        IRMapping perColumns = hoistEpilogue(
+            *epilogue, at(cBatch, {cRows[0], addc(col0, v * lanes)}),
+            /*rowPos=*/cBatch.size(), vMask);
+        for (unsigned r = 0; r < blockRows; ++r)
+          storeThroughEpilogue(
+              *epilogue, kLoop.getResult(r * nv + v),
+              at(cBatch, {cRows[r], addc(col0, v * lanes)}), vMask,
+              &perColumns);
+      }
+      return;
+    }
     for (unsigned r = 0; r < blockRows; ++r)
       for (unsigned v = 0; v < nv; ++v) {
         Value acc = kLoop.getResult(r * nv + v);
         SmallVector<Value> ix = at(cBatch, {cRows[r], addc(col0, v * lanes)});
-        if (last && fusedConsumer)
-          storeThroughEpilogue(*epilogue, acc, ix,
-                               isPartial(v) ? mask : Value());
-        else if (isPartial(v))
+        if (isPartial(v))
           vector::MaskedStoreOp::create(b, loc, c, ix, mask, acc);
         else
           vector::StoreOp::create(b, loc, acc, c, ix);

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 
 namespace mlir::lowp {
 
@@ -92,7 +93,18 @@ public:
   /// vectors of one shape: the payload's ops are cloned with vector
   /// results, scalars they use (arguments, constants, values defined
   /// outside the payload) broadcast.
-  Value applyPayload(Block *body, ArrayRef<Value> args);
+  /// With `hoisted` (hoistPayload's result), the ops it computed are not
+  /// cloned again; `vt`: the vector type when no argument is a vector.
+  Value applyPayload(Block *body, ArrayRef<Value> args,
+                     const IRMapping *hoisted = nullptr,
+                     VectorType vt = nullptr);
+
+  /// The ops of the payload `body` that depend on nothing but the `args`
+  /// set here (the others null) and values from outside, cloned at the
+  /// insertion point as applyPayload would (vectors of `vt` where set):
+  /// the loop-invariant part of a payload applied in a loop, computed once
+  /// before it. Pure ops only.
+  IRMapping hoistPayload(Block *body, ArrayRef<Value> args, VectorType vt);
 
   OpBuilder &builder() const { return b; }
   Location location() const { return loc; }
