@@ -565,6 +565,12 @@ struct ConvNhwcToKernel : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
     Value packed = kb.packB(b, {}, f, depth, elem, dot);
     Value col = kb.alloc(MemRefType::get({blockPixels, depth}, colElem));
     auto colVec = VectorType::get({cfg.lanes}, colElem);
+    // Channels copied a full vector register at a time: 16-bit ones copied
+    // as they are (not widened) fill it at twice the f32 lanes.
+    unsigned copyLanes = cfg.lanes;
+    if (colElem == elem && elem.getIntOrFloatBitWidth() == 16 &&
+        c >= int64_t(2 * cfg.lanes))
+      copyLanes = 2 * cfg.lanes;
     auto widen = [&](Value v) -> Value {
       if (colElem == elem)
         return v;
@@ -582,7 +588,7 @@ struct ConvNhwcToKernel : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
         Value y = arith::DivUIOp::create(rw, loc, yx, kb.idx(ow));
         Value x = arith::RemUIOp::create(rw, loc, yx, kb.idx(ow));
         emitNhwcIm2colRow(kb, input, col, ni, y, x, r, strides, dilations,
-                          kh, kw, c, cfg.lanes, widen);
+                          kh, kw, c, copyLanes, widen);
       }, /*parallel=*/true);
       kb.emitKernel(col, {}, /*aTransposed=*/false, packed, cMat, {}, count,
                     f, depth, dot, /*bRowMajor=*/false,
