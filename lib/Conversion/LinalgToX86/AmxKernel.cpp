@@ -113,21 +113,31 @@ void KernelBuilder::emitAmxBlock(const AmxBlock &blk) {
                                  ValueRange{idx(r * t.m), idx(h * t.n)},
                                  kLoop.getResult(r * 2 + h));
     // Row by row, a vector of 16 columns at a time, as the vector kernel
-    // stores its accumulators; what depends on the columns only (a batch
-    // norm's rsqrt(var + eps)) once per block.
+    // stores its accumulators. What does not depend on the row (a bias,
+    // an NHWC batch norm's rsqrt(var + eps)) is computed once per block;
+    // with operands per row (an NCHW batch norm), once per row.
+    bool perRow = epilogueHasRowOperands(*blk.epilogue, blk.cBatch.size());
     SmallVector<IRMapping, 2> perColumns;
-    for (int64_t h = 0; h < 2; ++h)
-      perColumns.push_back(hoistEpilogue(
-          *blk.epilogue, at(blk.cBatch, {blk.cRow0, addc(blk.col0, h * t.n)}),
-          /*rowPos=*/blk.cBatch.size(), /*mask=*/nullptr));
+    if (!perRow)
+      for (int64_t h = 0; h < 2; ++h)
+        perColumns.push_back(hoistEpilogue(
+            *blk.epilogue,
+            at(blk.cBatch, {blk.cRow0, addc(blk.col0, h * t.n)}),
+            EpilogueHoist::SameForEveryRow, /*mask=*/nullptr));
     loop(rows, 1, [&](Value r) {
+      Value cRow = addIdx(blk.cRow0, r);
+      IRMapping sameInRow;
+      if (perRow)
+        sameInRow = hoistEpilogue(*blk.epilogue,
+                                  at(blk.cBatch, {cRow, blk.col0}),
+                                  EpilogueHoist::SameForEveryColumn, nullptr);
       for (int64_t h = 0; h < 2; ++h) {
         Value acc = vector::LoadOp::create(b, loc, rowVec, scratch,
                                            ValueRange{r, idx(h * t.n)});
-        storeThroughEpilogue(
-            *blk.epilogue, acc,
-            at(blk.cBatch, {addIdx(blk.cRow0, r), addc(blk.col0, h * t.n)}),
-            /*mask=*/nullptr, &perColumns[h]);
+        storeThroughEpilogue(*blk.epilogue, acc,
+                             at(blk.cBatch, {cRow, addc(blk.col0, h * t.n)}),
+                             /*mask=*/nullptr,
+                             perRow ? &sameInRow : &perColumns[h]);
       }
     });
   }

@@ -180,13 +180,21 @@ public:
                             const IRMapping *hoisted = nullptr);
 
   /// The part of the epilogue that is the same for every row of C at the
-  /// columns of `cIx` (`rowPos`: the position of the row in `cIx`): the
-  /// consumer's operands that do not index the row (a bias, batch-norm
-  /// statistics), and its payload ops on them alone (a batch norm's
+  /// columns of `cIx` (SameForEveryRow: vectors), or for every column of
+  /// its row (SameForEveryColumn: scalars, broadcast where used): the
+  /// consumer's operands that do not index what varies (a bias, batch-norm
+  /// statistics per column of an NHWC convolution, per row of an NCHW
+  /// one), and its payload ops on them alone (a batch norm's
   /// rsqrt(var + eps)), computed at the insertion point for
-  /// storeThroughEpilogue on each row.
+  /// storeThroughEpilogue on each row or column.
+  enum class EpilogueHoist { SameForEveryRow, SameForEveryColumn };
   IRMapping hoistEpilogue(const KernelEpilogue &e, ArrayRef<Value> cIx,
-                          unsigned rowPos, Value mask);
+                          EpilogueHoist which, Value mask);
+
+  /// Whether the epilogue reads an operand per row of C (`rowPos` in C's
+  /// indices) that does not depend on the column: hoisted per row then.
+  static bool epilogueHasRowOperands(const KernelEpilogue &e,
+                                     unsigned rowPos);
 
   /// `steps` k steps (pairs for dot) of B from k step `kBegin`, columns
   /// jb*nr.. (`cols` of them; the rest of the nr are zero), packed as one

@@ -418,21 +418,37 @@ static Value loadEpilogueOperand(KernelBuilder &kb, const KernelEpilogue &e,
   return vector::MaskedLoadOp::create(b, loc, vec, e.mems[i], ix, mask, pass);
 }
 
+bool KernelBuilder::epilogueHasRowOperands(const KernelEpilogue &e,
+                                           unsigned rowPos) {
+  for (unsigned i = 0, n = e.kinds.size(); i < n; ++i)
+    if (e.kinds[i] == KernelEpilogue::Kind::Memory &&
+        llvm::is_contained(e.dims[i], int64_t(rowPos)) &&
+        !llvm::is_contained(e.dims[i], int64_t(rowPos + 1)))
+      return true;
+  return false;
+}
+
 IRMapping KernelBuilder::hoistEpilogue(const KernelEpilogue &e,
-                                       ArrayRef<Value> cIx, unsigned rowPos,
-                                       Value mask) {
+                                       ArrayRef<Value> cIx,
+                                       EpilogueHoist which, Value mask) {
   linalg::GenericOp g = e.consumer;
   Block *body = g.getBlock();
+  int64_t rowPos = cIx.size() - 2, colPos = cIx.size() - 1;
+  int64_t varying = which == EpilogueHoist::SameForEveryRow ? rowPos : colPos;
   SmallVector<Value> args(body->getNumArguments());
   for (unsigned i = 0, n = g->getNumOperands(); i < n; ++i) {
     if (e.kinds[i] == KernelEpilogue::Kind::Scalar)
       args[i] = g->getOperand(i);
     else if (e.kinds[i] == KernelEpilogue::Kind::Memory &&
-             !llvm::is_contained(e.dims[i], int64_t(rowPos)))
+             !llvm::is_contained(e.dims[i], varying))
       args[i] = loadEpilogueOperand(*this, e, i, cIx, mask, cfg.lanes);
   }
+  // The same for a whole row: scalars, broadcast where the payload meets
+  // the accumulator.
   return hoistPayload(body, args,
-                      VectorType::get({cfg.lanes}, b.getF32Type()));
+                      which == EpilogueHoist::SameForEveryRow
+                          ? VectorType::get({cfg.lanes}, b.getF32Type())
+                          : VectorType());
 }
 
 void KernelBuilder::storeThroughEpilogue(const KernelEpilogue &e, Value acc,

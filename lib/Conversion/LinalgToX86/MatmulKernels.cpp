@@ -477,12 +477,27 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
           scf::YieldOp::create(b, loc, next);
         });
     if (last && fusedConsumer) {
-      // Column by column: what depends on the columns only once per block.
+      // What does not depend on the row once per block column, or, with
+      // operands per row (an NCHW batch norm), what does not depend on the
+      // column once per row.
+      if (epilogueHasRowOperands(*epilogue, cBatch.size())) {
+        for (unsigned r = 0; r < blockRows; ++r) {
+          IRMapping sameInRow =
+              hoistEpilogue(*epilogue, at(cBatch, {cRows[r], col0}),
+                            EpilogueHoist::SameForEveryColumn, Value());
+          for (unsigned v = 0; v < nv; ++v)
+            storeThroughEpilogue(
+                *epilogue, kLoop.getResult(r * nv + v),
+                at(cBatch, {cRows[r], addc(col0, v * lanes)}),
+                isPartial(v) ? mask : Value(), &sameInRow);
+        }
+        return;
+      }
       for (unsigned v = 0; v < nv; ++v) {
         Value vMask = isPartial(v) ? mask : Value();
         IRMapping perColumns = hoistEpilogue(
             *epilogue, at(cBatch, {cRows[0], addc(col0, v * lanes)}),
-            /*rowPos=*/cBatch.size(), vMask);
+            EpilogueHoist::SameForEveryRow, vMask);
         for (unsigned r = 0; r < blockRows; ++r)
           storeThroughEpilogue(
               *epilogue, kLoop.getResult(r * nv + v),

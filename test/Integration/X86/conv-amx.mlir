@@ -6,11 +6,13 @@
 //    filters = a panel + 16 columns, K = 288; ReLU fused.
 //  * NCHW (1x32x10x12 * 40x32x3x3): the filter is A (40 rows: one tile block
 //    + 8 rows), the blocked im2col is a B already in VNNI rows (read by tiles
-//    with its row stride), 80 pixels = two panels + 16 columns.
+//    with its row stride), 80 pixels = two panels + 16 columns; a batch
+//    norm (x - mean) * rsqrt(var + eps) fused, its statistics per row of C.
 // Inputs are multiples of 1/8 below 11/8 (exact in bf16), so products and
 // sums are exact in f32 and the results must equal, bit for bit, the same
 // convolutions written as linalg.generic (the loop path) on the same
-// rounded inputs. A control (the NCHW reference on another filter) must
+// rounded inputs, followed by the same consumer (the same ops per element,
+// whether its per-channel part is computed once or per element). A control (the NCHW reference on another filter) must
 // print 0.
 //
 // RUN: fp-opt %s -lowp-pipeline-x86="target=sapphirerapids amx=true" -o %t.amx.mlir 2>/dev/null
@@ -121,7 +123,7 @@ func.func @conv_nhwc_reference(%x: tensor<1x10x12x32xf32>, %w: tensor<3x3x32x48x
   return %r : tensor<1x8x10x48xf32>
 }
 
-func.func @conv_nchw(%x: tensor<1x32x10x12xf32>, %w: tensor<40x32x3x3xf32>) -> tensor<1x40x8x10xf32> {
+func.func @conv_nchw(%x: tensor<1x32x10x12xf32>, %w: tensor<40x32x3x3xf32>, %mean: tensor<40xf32>, %var: tensor<40xf32>) -> tensor<1x40x8x10xf32> {
   %zero = arith.constant 0.0 : f32
   %xb = lowp.cast %x : tensor<1x32x10x12xf32> to tensor<1x32x10x12xbf16>
   %wb = lowp.cast %w : tensor<40x32x3x3xf32> to tensor<40x32x3x3xbf16>
@@ -129,10 +131,24 @@ func.func @conv_nchw(%x: tensor<1x32x10x12xf32>, %w: tensor<40x32x3x3xf32>) -> t
   %c = linalg.fill ins(%zero : f32) outs(%e : tensor<1x40x8x10xf32>) -> tensor<1x40x8x10xf32>
   %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%xb, %wb : tensor<1x32x10x12xbf16>, tensor<40x32x3x3xbf16>) outs(%c : tensor<1x40x8x10xf32>) -> tensor<1x40x8x10xf32>
-  return %y : tensor<1x40x8x10xf32>
+  // (x - mean) * rsqrt(var + eps), per channel, as torch-mlir decomposes
+  // it: the kernel computes the rsqrt once per row of its C (a channel).
+  %r = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (c)>,
+                                        affine_map<(n, c, h, w) -> (c)>, affine_map<(n, c, h, w) -> (n, c, h, w)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%y, %mean, %var : tensor<1x40x8x10xf32>, tensor<40xf32>, tensor<40xf32>) outs(%e : tensor<1x40x8x10xf32>) {
+  ^bb0(%v: f32, %m: f32, %s: f32, %o: f32):
+    %eps = arith.constant 1.0e-05 : f32
+    %d = arith.subf %v, %m : f32
+    %se = arith.addf %s, %eps : f32
+    %rs = math.rsqrt %se : f32
+    %n = arith.mulf %d, %rs : f32
+    linalg.yield %n : f32
+  } -> tensor<1x40x8x10xf32>
+  return %r : tensor<1x40x8x10xf32>
 }
 
-func.func @conv_nchw_reference(%x: tensor<1x32x10x12xf32>, %w: tensor<40x32x3x3xf32>) -> tensor<1x40x8x10xf32> {
+func.func @conv_nchw_reference(%x: tensor<1x32x10x12xf32>, %w: tensor<40x32x3x3xf32>, %mean: tensor<40xf32>, %var: tensor<40xf32>) -> tensor<1x40x8x10xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x40x8x10xf32>
   %c = linalg.fill ins(%zero : f32) outs(%e : tensor<1x40x8x10xf32>) -> tensor<1x40x8x10xf32>
@@ -146,7 +162,21 @@ func.func @conv_nchw_reference(%x: tensor<1x32x10x12xf32>, %w: tensor<40x32x3x3x
     %s = arith.addf %acc, %p : f32
     linalg.yield %s : f32
   } -> tensor<1x40x8x10xf32>
-  return %y : tensor<1x40x8x10xf32>
+  // (x - mean) * rsqrt(var + eps), per channel, as torch-mlir decomposes
+  // it: the kernel computes the rsqrt once per row of its C (a channel).
+  %r = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (c)>,
+                                        affine_map<(n, c, h, w) -> (c)>, affine_map<(n, c, h, w) -> (n, c, h, w)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%y, %mean, %var : tensor<1x40x8x10xf32>, tensor<40xf32>, tensor<40xf32>) outs(%e : tensor<1x40x8x10xf32>) {
+  ^bb0(%v: f32, %m: f32, %s: f32, %o: f32):
+    %eps = arith.constant 1.0e-05 : f32
+    %d = arith.subf %v, %m : f32
+    %se = arith.addf %s, %eps : f32
+    %rs = math.rsqrt %se : f32
+    %n = arith.mulf %d, %rs : f32
+    linalg.yield %n : f32
+  } -> tensor<1x40x8x10xf32>
+  return %r : tensor<1x40x8x10xf32>
 }
 
 func.func @main() {
@@ -157,6 +187,7 @@ func.func @main() {
   %c9 = arith.constant 9 : index
   %c12 = arith.constant 12 : index
   %c32 = arith.constant 32 : index
+  %c40 = arith.constant 40 : index
   %c48 = arith.constant 48 : index
   %c120 = arith.constant 120 : index
   %c288 = arith.constant 288 : index
@@ -188,9 +219,14 @@ func.func @main() {
   %xc = tensor.expand_shape %xc2 [[0, 1, 2], [3]] output_shape [1, 32, 10, 12] : tensor<320x12xf32> into tensor<1x32x10x12xf32>
   %wc = tensor.expand_shape %wc2 [[0, 1], [2, 3]] output_shape [40, 32, 3, 3] : tensor<1280x9xf32> into tensor<40x32x3x3xf32>
   %wcb = tensor.expand_shape %wcb2 [[0, 1], [2, 3]] output_shape [40, 32, 3, 3] : tensor<1280x9xf32> into tensor<40x32x3x3xf32>
-  %yc = call @conv_nchw(%xc, %wc) : (tensor<1x32x10x12xf32>, tensor<40x32x3x3xf32>) -> tensor<1x40x8x10xf32>
-  %ycr = call @conv_nchw_reference(%xc, %wc) : (tensor<1x32x10x12xf32>, tensor<40x32x3x3xf32>) -> tensor<1x40x8x10xf32>
-  %ycb = call @conv_nchw_reference(%xc, %wcb) : (tensor<1x32x10x12xf32>, tensor<40x32x3x3xf32>) -> tensor<1x40x8x10xf32>
+  %stats_d = call @input(%c1, %c2, %c40) : (index, index, index) -> tensor<?x?xf32>
+  %stats = tensor.cast %stats_d : tensor<?x?xf32> to tensor<2x40xf32>
+  %mean = tensor.extract_slice %stats[0, 0] [1, 40] [1, 1] : tensor<2x40xf32> to tensor<40xf32>
+  %var0 = tensor.extract_slice %stats[1, 0] [1, 40] [1, 1] : tensor<2x40xf32> to tensor<40xf32>
+  %var = math.absf %var0 : tensor<40xf32>
+  %yc = call @conv_nchw(%xc, %wc, %mean, %var) : (tensor<1x32x10x12xf32>, tensor<40x32x3x3xf32>, tensor<40xf32>, tensor<40xf32>) -> tensor<1x40x8x10xf32>
+  %ycr = call @conv_nchw_reference(%xc, %wc, %mean, %var) : (tensor<1x32x10x12xf32>, tensor<40x32x3x3xf32>, tensor<40xf32>, tensor<40xf32>) -> tensor<1x40x8x10xf32>
+  %ycb = call @conv_nchw_reference(%xc, %wcb, %mean, %var) : (tensor<1x32x10x12xf32>, tensor<40x32x3x3xf32>, tensor<40xf32>, tensor<40xf32>) -> tensor<1x40x8x10xf32>
   %yc2 = tensor.collapse_shape %yc [[0, 1], [2, 3]] : tensor<1x40x8x10xf32> into tensor<40x80xf32>
   %ycr2 = tensor.collapse_shape %ycr [[0, 1], [2, 3]] : tensor<1x40x8x10xf32> into tensor<40x80xf32>
   %ycb2 = tensor.collapse_shape %ycb [[0, 1], [2, 3]] : tensor<1x40x8x10xf32> into tensor<40x80xf32>
