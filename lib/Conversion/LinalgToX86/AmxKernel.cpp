@@ -57,9 +57,10 @@ void KernelBuilder::emitAmxBlock(const AmxBlock &blk) {
     return at(blk.cBatch, {addc(blk.cRow0, r), addc(blk.col0, col)});
   };
   // The fill and the epilogue go through memory: tiles only load and store.
-  Value scratch;
+  Value scratch = blk.scratch;
   bool zeroFill = blk.fill && matchPattern(blk.fill, m_AnyZeroFloat());
-  if ((blk.fill && !zeroFill) || blk.epilogue)
+  bool ownScratch = !scratch && ((blk.fill && !zeroFill) || blk.epilogue);
+  if (ownScratch)
     scratch = alloc(MemRefType::get({rows, cols}, f32));
   SmallVector<Value> init;
   if (blk.fill && !zeroFill) {
@@ -141,7 +142,7 @@ void KernelBuilder::emitAmxBlock(const AmxBlock &blk) {
       }
     });
   }
-  if (scratch)
+  if (ownScratch)
     dealloc(scratch);
 }
 

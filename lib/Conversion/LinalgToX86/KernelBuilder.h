@@ -271,6 +271,9 @@ public:
     Value kBegin, kEnd;
     Value fill;                         ///< accumulators start here, not C
     const KernelEpilogue *epilogue = nullptr; ///< stored through, not to C
+    /// A 2t.m x 2t.n f32 buffer for the fill and the epilogue (null: the
+    /// block allocates its own when it needs one).
+    Value scratch;
   };
   void emitAmxBlock(const AmxBlock &blk);
 

@@ -24,6 +24,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -516,6 +517,25 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
           vector::StoreOp::create(b, loc, acc, c, ix);
       }
   };
+  // The AMX blocks' f32 scratch block (a non-zero fill, the epilogue): one
+  // per panel and k block, shared by the panel's row blocks (a malloc per
+  // block showed in the profiles of parallel loops).
+  Value amxScratch;
+  auto withAmxScratch = [&](int64_t cols, bool first, bool last,
+                            function_ref<void()> body) {
+    bool needed = amx && cols == int64_t(nr) &&
+                  ((first && fillValue &&
+                    !matchPattern(fillValue, m_AnyZeroFloat())) ||
+                   (last && fusedConsumer));
+    if (!needed) {
+      body();
+      return;
+    }
+    amxScratch = alloc(MemRefType::get({mr, nr}, f32));
+    body();
+    dealloc(amxScratch);
+    amxScratch = nullptr;
+  };
   // A block of `mr` rows: on AMX tiles when it is a full one, else as
   // vector blocks of at most cfg.mr rows (A is not packed with AMX).
   auto emitBlock = [&](Value jb, Value row0, unsigned blockRows,
@@ -556,6 +576,7 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
     blk.kEnd = kEnd;
     blk.fill = first ? fillValue : Value();
     blk.epilogue = last && fusedConsumer ? epilogue : nullptr;
+    blk.scratch = amxScratch;
     emitAmxBlock(blk);
   };
   // Every panel: the full ones in a loop, then the zero-padded last one.
@@ -664,9 +685,11 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
                                  : Value();
         forEachPanel([&](Value jb, int64_t cols) {
           Value slice = packSlice(jb, cols, kBegin, len);
-          loop(full, mr, [&](Value row0) {
-            emitBlock(jb, row0, mr, cols, kBegin, kEnd, first, last,
-                      slice, ap, ap ? apBlockOf(row0, idx(0)) : Value());
+          withAmxScratch(cols, first, last, [&] {
+            loop(full, mr, [&](Value row0) {
+              emitBlock(jb, row0, mr, cols, kBegin, kEnd, first, last,
+                        slice, ap, ap ? apBlockOf(row0, idx(0)) : Value());
+            });
           });
           if (tail)
             emitBlock(jb, idx(full), tail, cols, kBegin, kEnd, first, last,
@@ -687,9 +710,11 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
                          : Value();
         forEachPanel([&](Value jb, int64_t cols) {
           Value slice = packSlice(jb, cols, kBegin, len);
-          loop(ic, icEnd, mr, [&](Value row0) {
-            emitBlock(jb, row0, mr, cols, kBegin, kEnd, first, last,
-                      slice, ap, ap ? apBlockOf(row0, ic) : Value());
+          withAmxScratch(cols, first, last, [&] {
+            loop(ic, icEnd, mr, [&](Value row0) {
+              emitBlock(jb, row0, mr, cols, kBegin, kEnd, first, last,
+                        slice, ap, ap ? apBlockOf(row0, ic) : Value());
+            });
           });
           dealloc(slice);
         });
@@ -748,15 +773,17 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
                                       kBegin, kcSteps, kcSteps)
                          : Value();
         forEachPanel([&](Value jb, int64_t cols) {
-          loop(ic, icEnd, mr, [&](Value row0) {
-            Value blk =
-                ap ? arith::DivUIOp::create(
-                         b, loc, arith::SubIOp::create(b, loc, row0, ic),
-                         idx(cfg.mr))
-                         .getResult()
-                   : Value();
-            emitBlock(jb, row0, mr, cols, kBegin, kEnd, first, last,
-                      nullptr, ap, blk);
+          withAmxScratch(cols, first, last, [&] {
+            loop(ic, icEnd, mr, [&](Value row0) {
+              Value blk =
+                  ap ? arith::DivUIOp::create(
+                           b, loc, arith::SubIOp::create(b, loc, row0, ic),
+                           idx(cfg.mr))
+                           .getResult()
+                     : Value();
+              emitBlock(jb, row0, mr, cols, kBegin, kEnd, first, last,
+                        nullptr, ap, blk);
+            });
           });
         });
         if (ap)
