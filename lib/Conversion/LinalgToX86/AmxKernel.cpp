@@ -7,7 +7,8 @@
 // with the panel's row stride). Everything around the block is the vector
 // kernel's: B packed (and cast) the same way, k blocks, threads, partial
 // sums in C between k blocks; the fill and the fused epilogue go through a
-// 32 x 32 f32 scratch block. Rows and columns a block does not cover run on
+// 32 x 32 f32 scratch block; a K that is not whole tiles ends in a tile of
+// zero-padded copies. Rows and columns a block does not cover run on
 // vdpbf16ps. No software prefetches in the tile loop: the vector kernel's
 // per-k-step prefetches of the next panel cost about 7% of a convolution
 // block's samples here and measured no gain on the large weights.
@@ -39,10 +40,16 @@ bool KernelBuilder::amxBlocks(int64_t m, int64_t kSteps, int64_t kcSteps,
   const TileShape &t = cfg.amxTile;
   if (!t.valid() || !aElem.isBF16() || !cElem.isF32())
     return false;
-  // A block is the panel's nr columns: 2 tiles of t.n.
+  // A block is the panel's nr columns: 2 tiles of t.n. K in whole tiles
+  // per k block, or a single k block whose last tile is partial.
   int64_t pairsPerTile = t.k / 2;
-  return cfg.nr == 2 * t.n && m >= int64_t(2 * t.m) &&
-         kSteps % pairsPerTile == 0 && kcSteps % pairsPerTile == 0;
+  return cfg.nr == 2 * t.n && m >= int64_t(2 * t.m) && kSteps > 0 &&
+         ((kSteps % pairsPerTile == 0 && kcSteps % pairsPerTile == 0) ||
+          kcSteps == kSteps);
+}
+
+int64_t KernelBuilder::amxKTail(int64_t kSteps) const {
+  return kSteps % (cfg.amxTile.k / 2);
 }
 
 void KernelBuilder::emitAmxBlock(const AmxBlock &blk) {
@@ -82,8 +89,9 @@ void KernelBuilder::emitAmxBlock(const AmxBlock &blk) {
         init.push_back(amx::TileLoadOp::create(b, loc, accType, blk.c,
                                                cAt(r * t.m, h * t.n)));
     }
+  Value kMainEnd = blk.kTail ? addc(blk.kEnd, -blk.kTail) : blk.kEnd;
   auto kLoop = scf::ForOp::create(
-      b, loc, blk.kBegin, blk.kEnd, idx(t.k / 2), init,
+      b, loc, blk.kBegin, kMainEnd, idx(t.k / 2), init,
       [&](OpBuilder &nb, Location, Value kk, ValueRange accs) {
         OpBuilder::InsertionGuard g(b);
         b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
@@ -102,17 +110,69 @@ void KernelBuilder::emitAmxBlock(const AmxBlock &blk) {
                                                    tb[h], accs[r * 2 + h]));
         scf::YieldOp::create(b, loc, next);
       });
+  SmallVector<Value> accs(kLoop.getResults());
+  if (blk.kTail) {
+    // The last kTail pairs (K = 24: all 12) as whole tiles of copies padded
+    // with zeros: a tile of another shape would need tile registers
+    // configured for it next to the eight the loop uses (LLVM configures
+    // each function once), and reading A or B past K is reading another
+    // row (maybe NaN: NaN * 0 is NaN) or past the buffer.
+    auto aPadType = MemRefType::get({rows, int64_t(t.k)}, bf16);
+    auto bPadType = MemRefType::get({int64_t(t.k / 2), 2 * cols}, bf16);
+    Value aPad = alloc(aPadType), bPad = alloc(bPadType);
+    auto zeros = [&](int64_t width) {
+      auto vt = VectorType::get({width}, bf16);
+      return arith::ConstantOp::create(
+          b, loc, vt, DenseElementsAttr::get(vt, b.getZeroAttr(bf16)));
+    };
+    auto aRow = VectorType::get({int64_t(t.k)}, bf16);
+    auto aMask = vector::ConstantMaskOp::create(
+        b, loc, VectorType::get({int64_t(t.k)}, b.getI1Type()),
+        ArrayRef<int64_t>{2 * blk.kTail});
+    Value aZero = zeros(t.k);
+    loop(rows, 1, [&](Value r) {
+      // Only the 2 * kTail elements of K are read.
+      Value v = vector::MaskedLoadOp::create(
+          b, loc, aRow, blk.a,
+          at(blk.aBatch, {addIdx(blk.aRow0, r), mulc(kMainEnd, 2)}), aMask,
+          aZero);
+      vector::StoreOp::create(b, loc, v, aPad, ValueRange{r, idx(0)});
+    });
+    auto bRow = VectorType::get({2 * cols}, bf16);
+    Value bZero = zeros(2 * cols);
+    for (int64_t p = 0; p < int64_t(t.k / 2); ++p) {
+      Value v = p < blk.kTail
+                    ? vector::LoadOp::create(b, loc, bRow, blk.bMem,
+                                             blk.bAt(addc(kMainEnd, p), 0))
+                          .getResult()
+                    : bZero;
+      vector::StoreOp::create(b, loc, v, bPad, ValueRange{idx(p), idx(0)});
+    }
+    Value tb[2];
+    for (int64_t h = 0; h < 2; ++h)
+      tb[h] = amx::TileLoadOp::create(b, loc, inType, bPad,
+                                      ValueRange{idx(0), idx(2 * h * t.n)});
+    for (int64_t r = 0; r < 2; ++r) {
+      Value ta = amx::TileLoadOp::create(b, loc, inType, aPad,
+                                         ValueRange{idx(r * t.m), idx(0)});
+      for (int64_t h = 0; h < 2; ++h)
+        accs[r * 2 + h] = amx::TileMulFOp::create(b, loc, accType, ta, tb[h],
+                                                  accs[r * 2 + h]);
+    }
+    dealloc(aPad);
+    dealloc(bPad);
+  }
   if (!blk.epilogue) {
     for (int64_t r = 0; r < 2; ++r)
       for (int64_t h = 0; h < 2; ++h)
         amx::TileStoreOp::create(b, loc, blk.c, cAt(r * t.m, h * t.n),
-                                 kLoop.getResult(r * 2 + h));
+                                 accs[r * 2 + h]);
   } else {
     for (int64_t r = 0; r < 2; ++r)
       for (int64_t h = 0; h < 2; ++h)
         amx::TileStoreOp::create(b, loc, scratch,
                                  ValueRange{idx(r * t.m), idx(h * t.n)},
-                                 kLoop.getResult(r * 2 + h));
+                                 accs[r * 2 + h]);
     // Row by row, a vector of 16 columns at a time, as the vector kernel
     // stores its accumulators. What does not depend on the row (a bias,
     // an NHWC batch norm's rsqrt(var + eps)) is computed once per block;

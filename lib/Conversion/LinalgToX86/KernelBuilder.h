@@ -244,9 +244,13 @@ public:
 
   /// True when emitKernel's full blocks run on AMX (`amx=true`, AmxKernel.cpp):
   /// the target's tile, a bf16 A and an f32 C, panels of 2 tile columns, at
-  /// least one block of 2 tile rows, and k blocks of whole tiles.
+  /// least one block of 2 tile rows, and k blocks of whole tiles or a single
+  /// k block.
   bool amxBlocks(int64_t m, int64_t kSteps, int64_t kcSteps, Type aElem,
                  Type cElem) const;
+  /// The k pairs past the last whole tile (K = 24: 12), taken at the end of
+  /// the (then only) k block by a tile of zero-padded copies.
+  int64_t amxKTail(int64_t kSteps) const;
 
   /// The rows a caller blocking M should take a multiple of: mr, and with
   /// AMX (`dot` kernels) also the 2 tile rows of a tile block.
@@ -269,6 +273,7 @@ public:
     /// Indices of B's k pair `kk`, element column `col` of the panel.
     std::function<SmallVector<Value>(Value kk, int64_t col)> bAt;
     Value kBegin, kEnd;
+    int64_t kTail = 0; ///< pairs at the end of [kBegin, kEnd) past whole tiles
     Value fill;                         ///< accumulators start here, not C
     const KernelEpilogue *epilogue = nullptr; ///< stored through, not to C
     /// A 2t.m x 2t.n f32 buffer for the fill and the epilogue (null: the

@@ -574,6 +574,7 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
     };
     blk.kBegin = kBegin;
     blk.kEnd = kEnd;
+    blk.kTail = amxKTail(kSteps);
     blk.fill = first ? fillValue : Value();
     blk.epilogue = last && fusedConsumer ? epilogue : nullptr;
     blk.scratch = amxScratch;

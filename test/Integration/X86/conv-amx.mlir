@@ -7,7 +7,9 @@
 //  * NCHW (1x32x10x12 * 40x32x3x3): the filter is A (40 rows: one tile block
 //    + 8 rows), the blocked im2col is a B already in VNNI rows (read by tiles
 //    with its row stride), 80 pixels = two panels + 16 columns; a batch
-//    norm (x - mean) * rsqrt(var + eps) fused, its statistics per row of C.
+//    norm (x - mean) * rsqrt(var + eps) fused, its statistics per row of C;
+//  * NCHW 1x1 (1x24x8x10 * 40x24x1x1, a MobileNet's 24 channels): K = 24 is
+//    not a whole tile, the one k step is a tile of zero-padded copies.
 // Inputs are multiples of 1/8 below 11/8 (exact in bf16), so products and
 // sums are exact in f32 and the results must equal, bit for bit, the same
 // convolutions written as linalg.generic (the loop path) on the same
@@ -27,6 +29,9 @@
 // IR: llvm.call @arch_prctl
 // IR: llvm.call_intrinsic "llvm.x86.tdpbf16ps.internal"
 // IR-LABEL: llvm.func @conv_nchw(
+// IR: llvm.call @arch_prctl
+// IR: llvm.call_intrinsic "llvm.x86.tdpbf16ps.internal"
+// IR-LABEL: llvm.func @conv_1x1(
 // IR: llvm.call @arch_prctl
 // IR: llvm.call_intrinsic "llvm.x86.tdpbf16ps.internal"
 
@@ -179,6 +184,34 @@ func.func @conv_nchw_reference(%x: tensor<1x32x10x12xf32>, %w: tensor<40x32x3x3x
   return %r : tensor<1x40x8x10xf32>
 }
 
+func.func @conv_1x1(%x: tensor<1x24x8x10xf32>, %w: tensor<40x24x1x1xf32>) -> tensor<1x40x8x10xf32> {
+  %zero = arith.constant 0.0 : f32
+  %xb = lowp.cast %x : tensor<1x24x8x10xf32> to tensor<1x24x8x10xbf16>
+  %wb = lowp.cast %w : tensor<40x24x1x1xf32> to tensor<40x24x1x1xbf16>
+  %e = tensor.empty() : tensor<1x40x8x10xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<1x40x8x10xf32>) -> tensor<1x40x8x10xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%xb, %wb : tensor<1x24x8x10xbf16>, tensor<40x24x1x1xbf16>) outs(%c : tensor<1x40x8x10xf32>) -> tensor<1x40x8x10xf32>
+  return %y : tensor<1x40x8x10xf32>
+}
+
+func.func @conv_1x1_reference(%x: tensor<1x24x8x10xf32>, %w: tensor<40x24x1x1xf32>) -> tensor<1x40x8x10xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x40x8x10xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<1x40x8x10xf32>) -> tensor<1x40x8x10xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(n, f, y, x, c, i, j) -> (n, c, y + i, x + j)>,
+                                        affine_map<(n, f, y, x, c, i, j) -> (f, c, i, j)>,
+                                        affine_map<(n, f, y, x, c, i, j) -> (n, f, y, x)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %w : tensor<1x24x8x10xf32>, tensor<40x24x1x1xf32>) outs(%c : tensor<1x40x8x10xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x40x8x10xf32>
+  return %y : tensor<1x40x8x10xf32>
+}
+
 func.func @main() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -186,6 +219,7 @@ func.func @main() {
   %c3 = arith.constant 3 : index
   %c9 = arith.constant 9 : index
   %c12 = arith.constant 12 : index
+  %c24 = arith.constant 24 : index
   %c32 = arith.constant 32 : index
   %c40 = arith.constant 40 : index
   %c48 = arith.constant 48 : index
@@ -239,5 +273,23 @@ func.func @main() {
   %bad = call @equal(%yc_d, %ycb_d) : (tensor<?x?xf32>, tensor<?x?xf32>) -> i1
   // CHECK-NEXT: 0
   vector.print %bad : i1
+
+  %c10 = arith.constant 10 : index
+  %c192 = arith.constant 192 : index
+  %x1_d = call @input(%c3, %c192, %c10) : (index, index, index) -> tensor<?x?xf32>
+  %w1_d = call @input(%c2, %c40, %c24) : (index, index, index) -> tensor<?x?xf32>
+  %x12 = tensor.cast %x1_d : tensor<?x?xf32> to tensor<192x10xf32>
+  %w12 = tensor.cast %w1_d : tensor<?x?xf32> to tensor<40x24xf32>
+  %x1 = tensor.expand_shape %x12 [[0, 1, 2], [3]] output_shape [1, 24, 8, 10] : tensor<192x10xf32> into tensor<1x24x8x10xf32>
+  %w1 = tensor.expand_shape %w12 [[0], [1, 2, 3]] output_shape [40, 24, 1, 1] : tensor<40x24xf32> into tensor<40x24x1x1xf32>
+  %y1 = call @conv_1x1(%x1, %w1) : (tensor<1x24x8x10xf32>, tensor<40x24x1x1xf32>) -> tensor<1x40x8x10xf32>
+  %y1r = call @conv_1x1_reference(%x1, %w1) : (tensor<1x24x8x10xf32>, tensor<40x24x1x1xf32>) -> tensor<1x40x8x10xf32>
+  %y12 = tensor.collapse_shape %y1 [[0, 1], [2, 3]] : tensor<1x40x8x10xf32> into tensor<40x80xf32>
+  %y1r2 = tensor.collapse_shape %y1r [[0, 1], [2, 3]] : tensor<1x40x8x10xf32> into tensor<40x80xf32>
+  %y1_d = tensor.cast %y12 : tensor<40x80xf32> to tensor<?x?xf32>
+  %y1r_d = tensor.cast %y1r2 : tensor<40x80xf32> to tensor<?x?xf32>
+  %ok3 = call @equal(%y1_d, %y1r_d) : (tensor<?x?xf32>, tensor<?x?xf32>) -> i1
+  // CHECK-NEXT: 1
+  vector.print %ok3 : i1
   return
 }
