@@ -35,17 +35,35 @@ using namespace mlir;
 using namespace mlir::lowp;
 using namespace mlir::lowp::x86;
 
-bool KernelBuilder::amxBlocks(int64_t m, int64_t kSteps, int64_t kcSteps,
+std::optional<std::string>
+KernelBuilder::whyNoAmxBlocks(int64_t m, int64_t kSteps, int64_t kcSteps,
                               Type aElem, Type cElem) const {
   const TileShape &t = cfg.amxTile;
-  if (!t.valid() || !aElem.isBF16() || !cElem.isF32())
-    return false;
-  // A block is the panel's nr columns: 2 tiles of t.n. K in whole tiles
-  // per k block, or a single k block whose last tile is partial.
   int64_t pairsPerTile = t.k / 2;
-  return cfg.nr == 2 * t.n && m >= int64_t(2 * t.m) && kSteps > 0 &&
-         ((kSteps % pairsPerTile == 0 && kcSteps % pairsPerTile == 0) ||
-          kcSteps == kSteps);
+  if (!aElem.isBF16())
+    return std::string("A is not bf16");
+  if (!cElem.isF32())
+    return std::string("C is not f32");
+  if (cfg.nr != 2 * t.n)
+    return "nr=" + std::to_string(cfg.nr) + " is not 2 tile columns (" +
+           std::to_string(2 * t.n) + ")";
+  if (m < int64_t(2 * t.m))
+    return "M = " + std::to_string(m) + " is below one block of 2 tile rows (" +
+           std::to_string(2 * t.m) + ")";
+  // K in whole tiles per k block, or a single k block whose last tile is
+  // partial (amxKTail).
+  if (kSteps <= 0 || (kcSteps != kSteps && (kSteps % pairsPerTile != 0 ||
+                                            kcSteps % pairsPerTile != 0)))
+    return "K = " + std::to_string(2 * kSteps) +
+           " is not whole tiles of " + std::to_string(t.k) +
+           " in k blocks of kc=" + std::to_string(kcSteps);
+  return std::nullopt;
+}
+
+bool KernelBuilder::amxBlocks(int64_t m, int64_t kSteps, int64_t kcSteps,
+                              Type aElem, Type cElem) const {
+  return cfg.amxTile.valid() &&
+         !whyNoAmxBlocks(m, kSteps, kcSteps, aElem, cElem);
 }
 
 int64_t KernelBuilder::amxKTail(int64_t kSteps) const {

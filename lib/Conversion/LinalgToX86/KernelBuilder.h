@@ -13,6 +13,8 @@
 #include "lowp/Conversion/LinalgToX86/X86Kernels.h"
 
 #include <functional>
+#include <optional>
+#include <string>
 #include <numeric>
 
 namespace mlir::lowp::x86 {
@@ -248,6 +250,11 @@ public:
   /// k block.
   bool amxBlocks(int64_t m, int64_t kSteps, int64_t kcSteps, Type aElem,
                  Type cElem) const;
+  /// Why a dot kernel with a tile configured takes no AMX blocks (for the
+  /// remark of the slower path), or nullopt when it takes them.
+  std::optional<std::string> whyNoAmxBlocks(int64_t m, int64_t kSteps,
+                                            int64_t kcSteps, Type aElem,
+                                            Type cElem) const;
   /// The k pairs past the last whole tile (K = 24: 12), taken at the end of
   /// the (then only) k block by a tile of zero-padded copies.
   int64_t amxKTail(int64_t kSteps) const;

@@ -299,9 +299,16 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
   Type aElem = getElementTypeOrSelf(a.getType());
   // With AMX, blocks of 2 x 2 tiles (AmxKernel.cpp); what they leave, and
   // every block without AMX, mr x nr in vector registers.
-  bool amx =
-      dot && amxBlocks(m, kSteps, kcSteps, aElem,
-                       getElementTypeOrSelf(c.getType()));
+  bool amx = false;
+  if (dot && cfg.amxTile.valid()) {
+    std::optional<std::string> whyNot = whyNoAmxBlocks(
+        m, kSteps, kcSteps, aElem, getElementTypeOrSelf(c.getType()));
+    amx = !whyNot;
+    // vdpbf16ps instead of tiles: several times slower where AMX is.
+    if (whyNot)
+      emitRemark(loc) << "amx=true: a " << m << "x" << n << "x" << k
+                      << " GEMM runs on vdpbf16ps, not AMX tiles: " << *whyNot;
+  }
   unsigned mr = amx ? 2 * cfg.amxTile.m : cfg.mr;
   int64_t tail = m % mr;
   auto pairVec = VectorType::get({2}, elem);

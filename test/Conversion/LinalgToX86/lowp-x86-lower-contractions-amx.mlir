@@ -1,0 +1,64 @@
+// RUN: fp-opt %s -lowp-x86-lower-contractions="target=sapphirerapids amx=true" -split-input-file | FileCheck %s
+// RUN: fp-opt %s -lowp-x86-lower-contractions="target=sapphirerapids amx=true" -split-input-file -verify-diagnostics -o /dev/null
+
+// amx=true: the dot kernel's full 32 x 32 blocks of C on 2 x 2 AMX tiles,
+// the M rest (here 6 rows) on vdpbf16ps. The function asks Linux for the
+// tile registers once (a module flag guards arch_prctl).
+
+// CHECK-DAG: memref.global "private" @__lowp_amx_requested : memref<i32> = dense<0>
+// CHECK-DAG: func.func private @arch_prctl(i32, i64) -> i32
+// CHECK-LABEL: func.func @tiles
+// CHECK: memref.get_global @__lowp_amx_requested
+// CHECK: scf.if
+// CHECK: func.call @arch_prctl
+// C's partial sums in 4 accumulator tiles (the fill stays its own op here).
+// CHECK-COUNT-4: amx.tile_load %arg2
+// CHECK: scf.for {{.*}} -> (!amx.tile<16x16xf32>, !amx.tile<16x16xf32>, !amx.tile<16x16xf32>, !amx.tile<16x16xf32>)
+// CHECK-COUNT-4: amx.tile_load
+// CHECK-COUNT-4: amx.tile_mulf
+// CHECK: scf.yield
+// CHECK-COUNT-4: amx.tile_store
+// CHECK: x86vector.avx512.dot
+func.func @tiles(%a: memref<70x64xbf16>, %b: memref<64x64xbf16>, %c: memref<70x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<70x64xf32>)
+  linalg.matmul ins(%a, %b : memref<70x64xbf16>, memref<64x64xbf16>) outs(%c : memref<70x64xf32>)
+  return
+}
+
+// -----
+
+// K = 24 is not a whole tile (32): the only k step multiplies tiles of
+// copies padded with zeros, A's read by a masked load (never past K).
+// CHECK-LABEL: func.func @k_tail
+// CHECK: vector.maskedload
+// CHECK: amx.tile_load
+// CHECK: amx.tile_mulf
+func.func @k_tail(%a: memref<32x24xbf16>, %b: memref<24x32xbf16>, %c: memref<32x32xf32>) {
+  linalg.matmul ins(%a, %b : memref<32x24xbf16>, memref<24x32xbf16>) outs(%c : memref<32x32xf32>)
+  return
+}
+
+// -----
+
+// Fewer rows than one block of tiles: vdpbf16ps, and a remark says so.
+// CHECK-LABEL: func.func @few_rows
+// CHECK-NOT: amx.
+// CHECK: x86vector.avx512.dot
+func.func @few_rows(%a: memref<16x64xbf16>, %b: memref<64x64xbf16>, %c: memref<16x64xf32>) {
+  // expected-remark @below {{amx=true: a 16x64x64 GEMM runs on vdpbf16ps, not AMX tiles: M = 16 is below one block of 2 tile rows (32)}}
+  linalg.matmul ins(%a, %b : memref<16x64xbf16>, memref<64x64xbf16>) outs(%c : memref<16x64xf32>)
+  return
+}
+
+// -----
+
+// An f32 matmul is not a dot kernel: no tiles, no remark, no permission.
+// CHECK-LABEL: func.func @f32
+// CHECK-NOT: amx.
+// CHECK-NOT: arch_prctl
+// CHECK: vector.fma
+func.func @f32(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+  return
+}
