@@ -56,7 +56,8 @@ def parse_args():
                     help="seconds per memory run at most (fewer calls then)")
     ap.add_argument("--mem-cap-mib", type=float, default=2048.0,
                     help="stop a memory run once RSS grew this much")
-    ap.add_argument("--cpu", help="fp-opt cpu/target (default znver4 with AVX512_BF16, else avx2)")
+    ap.add_argument("--cpu", help="fp-opt cpu/target (default: sapphirerapids with amx=true on AMX "
+                                  "hosts, znver4 with AVX512_BF16, else avx2)")
     ap.add_argument("--mcpu", help="llc -mcpu (default: znver4 / x86-64-v3)")
     ap.add_argument("--x86-options", default="",
                     help="more lowp-pipeline-x86 options for every fp-opt build, e.g. 'amx=true'")
@@ -90,10 +91,14 @@ def parse_args():
 
 
 def cpu_choice(cli):
-    cpu, mcpu = fpopt_rt.default_cpu()
+    """(target, llc -mcpu); with the host's default target, its default
+    options too (amx=true on AMX hosts) unless --x86-options gives some."""
+    cpu, mcpu, options = fpopt_rt.default_cpu()
     if cli.cpu:
         cpu = cli.cpu
         mcpu = {"avx2": "x86-64-v3", "avx512bf16": "sapphirerapids"}.get(cpu, cpu)
+    elif not cli.x86_options:
+        cli.x86_options = options
     return cpu, cli.mcpu or mcpu
 
 
@@ -687,6 +692,7 @@ def main():
     torch.set_num_threads(cli.threads)
     pin_blas_threads(cli.threads)
     header = (f"{cpu_model()}; fp-opt target={cpu}"
+              f"{'' if not cli.x86_options else ' ' + cli.x86_options}"
               f"{'' if not cli.target else ', mixed decided for ' + cli.target}"
               f"{'' if not cli.policy else ' policy=' + cli.policy}, llc -mcpu={mcpu}, "
               f"{threads_note}; torch "

@@ -44,8 +44,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--small", action="store_true", help="the shrunk shapes")
     ap.add_argument("--layers", default="bert,mlp,resnet_nchw,resnet_nhwc,mbv2_nchw")
-    ap.add_argument("--cpu", help="fp-opt target / cpu (default: znver4 with "
-                    "AVX512_BF16, else avx2)")
+    ap.add_argument("--cpu", help="fp-opt target / cpu (default: sapphirerapids with "
+                    "amx=true on AMX hosts, znver4 with AVX512_BF16, else avx2)")
     ap.add_argument("--mcpu", help="llc -mcpu (default: from --cpu)")
     ap.add_argument("--target", help="lowp-auto-mixed-precision target of the mixed "
                     "pipeline (default: --cpu), e.g. znver4 decisions lowered for avx2")
@@ -56,10 +56,11 @@ def main():
     ap.add_argument("--control", action="store_true",
                     help="hold the mixed runs to the f32 bound (must fail)")
     cli = ap.parse_args()
-    cpu, mcpu = fpopt_rt.default_cpu()
+    cpu, mcpu, options = fpopt_rt.default_cpu()
     if cli.cpu:
         cpu = cli.cpu
         mcpu = cli.mcpu or {"avx2": "x86-64-v3", "avx512bf16": "sapphirerapids"}.get(cpu, cpu)
+        options = ""
     tools = fpopt_rt.Tools(cli.fp_opt, cli.llvm_bin, mcpu)
     workdir = cli.workdir or tempfile.mkdtemp(prefix="e2e-check-")
     table = layers.by_name(cli.small)
@@ -71,7 +72,7 @@ def main():
         name, variant = job
         try:
             return fpopt_rt.compile_layer(table[name].mlir(), workdir, f"{name}.{variant}",
-                                          variant, cpu, tools, target=cli.target,
+                                          variant, cpu, tools, options, target=cli.target,
                                           policy=cli.policy)
         except fpopt_rt.CompileError as e:
             return e

@@ -22,20 +22,32 @@ import time
 import numpy as np
 
 
-def host_has_avx512bf16():
+def _host_has(flag):
     try:
         with open("/proc/cpuinfo") as f:
-            return " avx512_bf16" in f.read()
+            return f" {flag}" in f.read()
     except OSError:
         return False
 
 
+def host_has_avx512bf16():
+    return _host_has("avx512_bf16")
+
+
+def host_has_amx_bf16():
+    return _host_has("amx_bf16")
+
+
 def default_cpu():
-    """(fp-opt target, llc -mcpu): znver4 where the host has AVX512_BF16,
-    else avx2 on x86-64-v3."""
+    """(fp-opt target, llc -mcpu, more lowp-pipeline-x86 options): what a
+    user compiles for this host. sapphirerapids with AMX tiles where the
+    host has AMX-BF16, znver4 where it has AVX512_BF16, else avx2 on
+    x86-64-v3."""
+    if host_has_amx_bf16():
+        return "sapphirerapids", "sapphirerapids", "amx=true"
     if host_has_avx512bf16():
-        return "znver4", "znver4"
-    return "avx2", "x86-64-v3"
+        return "znver4", "znver4", ""
+    return "avx2", "x86-64-v3", ""
 
 
 class Tools:

@@ -33,7 +33,8 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--layers", default="bert,mlp")
     ap.add_argument("--variants", default="f32,mixed")
-    ap.add_argument("--cpu", help="fp-opt target (default: znver4 with AVX512_BF16, else avx2)")
+    ap.add_argument("--cpu", help="fp-opt target (default: sapphirerapids amx=true on AMX hosts, "
+                                  "znver4 with AVX512_BF16, else avx2)")
     ap.add_argument("--mcpu", help="llc -mcpu (default: the target's)")
     ap.add_argument("--x86-options", default="", help="more lowp-pipeline-x86 options")
     ap.add_argument("--rounds", type=int, default=9)
@@ -44,10 +45,12 @@ def main():
     ap.add_argument("--workdir")
     cli = ap.parse_args()
 
-    cpu, mcpu = fpopt_rt.default_cpu()
+    cpu, mcpu, options = fpopt_rt.default_cpu()
     if cli.cpu:
         cpu = cli.cpu
         mcpu = {"avx2": "x86-64-v3", "avx512bf16": "sapphirerapids"}.get(cpu, cpu)
+    elif not cli.x86_options:
+        cli.x86_options = options
     mcpu = cli.mcpu or mcpu
     tools = fpopt_rt.Tools(cli.fp_opt, cli.llvm_bin, mcpu)
     workdir = cli.workdir or tempfile.mkdtemp(prefix="e2e-threads-")
