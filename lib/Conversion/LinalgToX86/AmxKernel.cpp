@@ -16,7 +16,7 @@
 // Linux hands out the tile registers per process on request
 // (arch_prctl(ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA)); before it, the first
 // tile instruction faults. requestAmxPermission makes each function that
-// uses tiles ask once per process.
+// uses tiles ask once per process, and say why and abort if refused.
 //
 //===----------------------------------------------------------------------===//
 
@@ -240,6 +240,41 @@ LogicalResult mlir::lowp::x86::requestAmxPermission(func::FuncOp f) {
                                      b.getFunctionType({i32, i64}, {i32}));
     decl.setPrivate();
   }
+  // Refused (a CPU or a kernel without AMX): the first tile instruction
+  // would kill the process with SIGILL and no word why. Say it, then abort:
+  // perror(message) and abort(), glibc. The message is a constant global
+  // whose address goes to perror as an integer (a pointer in the same
+  // register on x86-64).
+  StringRef perror = "perror", abortFn = "abort";
+  StringRef message = "__lowp_amx_refused_message";
+  std::string text = "amx=true code (fp-opt): Linux refused the AMX tile "
+                     "registers, arch_prctl(ARCH_REQ_XCOMP_PERM, "
+                     "XFEATURE_XTILEDATA)";
+  auto messageType =
+      MemRefType::get({int64_t(text.size() + 1)}, b.getI8Type());
+  if (!SymbolTable::lookupSymbolIn(module, perror)) {
+    b.setInsertionPointToStart(module.getBody());
+    func::FuncOp::create(b, loc, perror,
+                         b.getFunctionType({b.getIndexType()}, {}))
+        .setPrivate();
+  }
+  if (!SymbolTable::lookupSymbolIn(module, abortFn)) {
+    b.setInsertionPointToStart(module.getBody());
+    func::FuncOp::create(b, loc, abortFn, b.getFunctionType({}, {}))
+        .setPrivate();
+  }
+  if (!SymbolTable::lookupSymbolIn(module, message)) {
+    b.setInsertionPointToStart(module.getBody());
+    SmallVector<int8_t> bytes(text.begin(), text.end());
+    bytes.push_back(0);
+    auto tensorType = RankedTensorType::get(messageType.getShape(),
+                                            b.getI8Type());
+    memref::GlobalOp::create(
+        b, loc, b.getStringAttr(message), b.getStringAttr("private"),
+        TypeAttr::get(messageType),
+        DenseElementsAttr::get(tensorType, ArrayRef<int8_t>(bytes)),
+        /*constant=*/b.getUnitAttr(), /*alignment=*/IntegerAttr());
+  }
   // One flag per module: set once the permission was asked for.
   StringRef flagName = "__lowp_amx_requested";
   auto flagType = MemRefType::get({}, i32);
@@ -263,8 +298,19 @@ LogicalResult mlir::lowp::x86::requestAmxPermission(func::FuncOp f) {
     // xfeature numbers): idempotent, so a race between threads is harmless.
     Value code = arith::ConstantIntOp::create(nb, l, i32, 0x1023);
     Value feature = arith::ConstantIntOp::create(nb, l, i64, 18);
-    func::CallOp::create(nb, l, prctl, TypeRange{i32},
-                         ValueRange{code, feature});
+    Value rc = func::CallOp::create(nb, l, prctl, TypeRange{i32},
+                                    ValueRange{code, feature})
+                   .getResult(0);
+    Value refused = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ne,
+                                          rc, zero);
+    scf::IfOp::create(nb, l, refused, [&](OpBuilder &eb, Location el) {
+      Value text = memref::GetGlobalOp::create(eb, el, messageType, message);
+      Value address =
+          memref::ExtractAlignedPointerAsIndexOp::create(eb, el, text);
+      func::CallOp::create(eb, el, perror, TypeRange{}, ValueRange{address});
+      func::CallOp::create(eb, el, abortFn, TypeRange{}, ValueRange{});
+      scf::YieldOp::create(eb, el);
+    });
     Value one = arith::ConstantIntOp::create(nb, l, i32, 1);
     memref::StoreOp::create(nb, l, one, flag, ValueRange{});
     scf::YieldOp::create(nb, l);

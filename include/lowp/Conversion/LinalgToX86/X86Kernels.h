@@ -88,7 +88,8 @@ std::optional<std::string> whyGenericPath(linalg::LinalgOp op,
 
 /// Makes `f` ask Linux once per process for the AMX tile registers
 /// (arch_prctl(ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA)) before its first
-/// tile instruction (AmxKernel.cpp).
+/// tile instruction, and print why (perror) and abort when Linux refuses
+/// (AmxKernel.cpp).
 LogicalResult requestAmxPermission(func::FuncOp f);
 
 } // namespace mlir::lowp::x86
