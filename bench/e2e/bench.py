@@ -93,13 +93,8 @@ def parse_args():
 def cpu_choice(cli):
     """(target, llc -mcpu); with the host's default target, its default
     options too (amx=true on AMX hosts) unless --x86-options gives some."""
-    cpu, mcpu, options = fpopt_rt.default_cpu()
-    if cli.cpu:
-        cpu = cli.cpu
-        mcpu = {"avx2": "x86-64-v3", "avx512bf16": "sapphirerapids"}.get(cpu, cpu)
-    elif not cli.x86_options:
-        cli.x86_options = options
-    return cpu, cli.mcpu or mcpu
+    cpu, mcpu, cli.x86_options = fpopt_rt.choose_cpu(cli.cpu, cli.mcpu, cli.x86_options)
+    return cpu, mcpu
 
 
 def threads_option(cli, cpu):

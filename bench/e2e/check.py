@@ -56,11 +56,7 @@ def main():
     ap.add_argument("--control", action="store_true",
                     help="hold the mixed runs to the f32 bound (must fail)")
     cli = ap.parse_args()
-    cpu, mcpu, options = fpopt_rt.default_cpu()
-    if cli.cpu:
-        cpu = cli.cpu
-        mcpu = cli.mcpu or {"avx2": "x86-64-v3", "avx512bf16": "sapphirerapids"}.get(cpu, cpu)
-        options = ""
+    cpu, mcpu, options = fpopt_rt.choose_cpu(cli.cpu, cli.mcpu)
     tools = fpopt_rt.Tools(cli.fp_opt, cli.llvm_bin, mcpu)
     workdir = cli.workdir or tempfile.mkdtemp(prefix="e2e-check-")
     table = layers.by_name(cli.small)

@@ -50,6 +50,17 @@ def default_cpu():
     return "avx2", "x86-64-v3", ""
 
 
+def choose_cpu(cpu=None, mcpu=None, x86_options=""):
+    """(target, llc -mcpu, lowp-pipeline-x86 options) from the command line:
+    the host's default (default_cpu) unless `cpu` names one; the default's
+    options only with the default target and when `x86_options` is empty."""
+    default, default_mcpu, options = default_cpu()
+    if cpu:
+        default_mcpu = {"avx2": "x86-64-v3", "avx512bf16": "sapphirerapids"}.get(cpu, cpu)
+        options = ""
+    return cpu or default, mcpu or default_mcpu, x86_options or options
+
+
 class Tools:
     def __init__(self, fpopt, llvm_bin, mcpu):
         self.fpopt = fpopt

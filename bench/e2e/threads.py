@@ -45,13 +45,7 @@ def main():
     ap.add_argument("--workdir")
     cli = ap.parse_args()
 
-    cpu, mcpu, options = fpopt_rt.default_cpu()
-    if cli.cpu:
-        cpu = cli.cpu
-        mcpu = {"avx2": "x86-64-v3", "avx512bf16": "sapphirerapids"}.get(cpu, cpu)
-    elif not cli.x86_options:
-        cli.x86_options = options
-    mcpu = cli.mcpu or mcpu
+    cpu, mcpu, cli.x86_options = fpopt_rt.choose_cpu(cli.cpu, cli.mcpu, cli.x86_options)
     tools = fpopt_rt.Tools(cli.fp_opt, cli.llvm_bin, mcpu)
     workdir = cli.workdir or tempfile.mkdtemp(prefix="e2e-threads-")
     by_name = layers.by_name(False)
