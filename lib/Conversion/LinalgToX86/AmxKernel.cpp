@@ -60,12 +60,6 @@ KernelBuilder::whyNoAmxBlocks(int64_t m, int64_t kSteps, int64_t kcSteps,
   return std::nullopt;
 }
 
-bool KernelBuilder::amxBlocks(int64_t m, int64_t kSteps, int64_t kcSteps,
-                              Type aElem, Type cElem) const {
-  return cfg.amxTile.valid() &&
-         !whyNoAmxBlocks(m, kSteps, kcSteps, aElem, cElem);
-}
-
 int64_t KernelBuilder::amxKTail(int64_t kSteps) const {
   return kSteps % (cfg.amxTile.k / 2);
 }

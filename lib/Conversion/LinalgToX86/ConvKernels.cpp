@@ -544,14 +544,13 @@ struct ConvNhwcToKernel : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
     int64_t nhwcBudget = cfg.l2Bytes ? cfg.l2Bytes / 2 : 512 * 1024;
     Type colElem = dot ? elem : f32;
     int64_t rowBytes = depth * colElem.getIntOrFloatBitWidth() / 8;
-    KernelBuilder probe(rw, op.getLoc(), cfg);
-    int64_t quantum = probe.rowBlockQuantum(dot);
+    Location loc = op.getLoc();
+    KernelBuilder kb(rw, loc, cfg);
+    int64_t quantum = kb.rowBlockQuantum(dot);
     int64_t blockPixels = std::max<int64_t>(
         quantum, nhwcBudget / std::max<int64_t>(1, rowBytes) / quantum *
                      quantum);
     blockPixels = std::min(blockPixels, pixels);
-    Location loc = op.getLoc();
-    KernelBuilder kb(rw, loc, cfg);
     MatrixOperand b;
     b.mem = memref::CollapseShapeOp::create(
         rw, loc, filter, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});

@@ -244,14 +244,11 @@ public:
                   Value prepacked = nullptr, linalg::LinalgOp bCast = nullptr,
                   const KernelEpilogue *epilogue = nullptr);
 
-  /// True when emitKernel's full blocks run on AMX (`amx=true`, AmxKernel.cpp):
-  /// the target's tile, a bf16 A and an f32 C, panels of 2 tile columns, at
-  /// least one block of 2 tile rows, and k blocks of whole tiles or a single
-  /// k block.
-  bool amxBlocks(int64_t m, int64_t kSteps, int64_t kcSteps, Type aElem,
-                 Type cElem) const;
-  /// Why a dot kernel with a tile configured takes no AMX blocks (for the
-  /// remark of the slower path), or nullopt when it takes them.
+  /// Why emitKernel's full blocks do not run on AMX (`amx=true`,
+  /// AmxKernel.cpp), for the remark of the slower path; nullopt when they
+  /// do: that takes a bf16 A and an f32 C, panels of 2 tile columns, at
+  /// least one block of 2 tile rows, and k blocks of whole tiles or a
+  /// single k block.
   std::optional<std::string> whyNoAmxBlocks(int64_t m, int64_t kSteps,
                                             int64_t kcSteps, Type aElem,
                                             Type cElem) const;

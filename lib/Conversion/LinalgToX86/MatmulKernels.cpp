@@ -328,9 +328,12 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
   // ([kEnd - kBegin][nr], see packPanelSlice) instead of `packed`.
   // `ap`: A's rows row0.. packed for this k block (packABlock below), as
   // its block `apBlock`; null: A read in place.
-  // What each k step `kk` of a block of panel jb prefetches (null: none).
-  auto prefetcherFor = [&](Value jb, Value slice,
-                           Value kBegin) -> std::function<void(Value)> {
+  auto emitVectorBlock = [&](Value jb, Value row0, unsigned blockRows,
+                             int64_t cols, Value kBegin, Value kEnd,
+                             bool first, bool last, Value slice = nullptr,
+                             Value ap = nullptr, Value apBlock = nullptr) {
+    Value bCol0 = mulc(jb, nr);
+    Value col0 = cColOffset ? addIdx(bCol0, cColOffset) : bCol0;
     // B is read from memory by the first row block of each panel (every
     // later one finds it in L2). Each k step of every block therefore also
     // prefetches into L2 what the next panel reads at that k step (later
@@ -364,27 +367,6 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
           prefetchCols.push_back(col);
       }
     }
-    if (prefetchSourcePanel)
-      return [=, &prefetchSource](Value kk) {
-        prefetchSource(prefetchSourcePanel, kBegin, kk);
-      };
-    if (prefetchCols.empty())
-      return nullptr;
-    return [=, this](Value kk) {
-      for (int64_t col : prefetchCols)
-        memref::PrefetchOp::create(b, loc, packed,
-                                   ValueRange{prefetchPanel, kk, idx(col)},
-                                   /*isWrite=*/false, /*localityHint=*/2,
-                                   /*isDataCache=*/true);
-    };
-  };
-  auto emitVectorBlock = [&](Value jb, Value row0, unsigned blockRows,
-                             int64_t cols, Value kBegin, Value kEnd,
-                             bool first, bool last, Value slice = nullptr,
-                             Value ap = nullptr, Value apBlock = nullptr) {
-    Value bCol0 = mulc(jb, nr);
-    Value col0 = cColOffset ? addIdx(bCol0, cColOffset) : bCol0;
-    std::function<void(Value)> prefetchStep = prefetcherFor(jb, slice, kBegin);
     unsigned nv = ceilDiv(cols, lanes);
     int64_t partial = cols % lanes;
     Value mask, zero;
@@ -436,8 +418,13 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
                       ? ValueRange{kk, mulc(addc(bCol0, v * lanes),
                                             dot ? 2 : 1)}
                       : ValueRange{jb, kk, idx((dot ? 2 : 1) * v * lanes)}));
-            if (prefetchStep)
-              prefetchStep(kk);
+            if (prefetchSourcePanel)
+              prefetchSource(prefetchSourcePanel, kBegin, kk);
+            for (int64_t col : prefetchCols)
+              memref::PrefetchOp::create(
+                  b, loc, packed, ValueRange{prefetchPanel, kk, idx(col)},
+                  /*isWrite=*/false, /*localityHint=*/2,
+                  /*isDataCache=*/true);
             Value kRel = ap ? arith::SubIOp::create(b, loc, kk, kBegin)
                                   .getResult()
                             : Value();
