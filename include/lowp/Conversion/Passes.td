@@ -198,9 +198,13 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     row-major copy (dot kernel) or in place (f32 kernel); a broadcast B is
     packed once for all batches. N not divisible by `nr` gets a zero-padded
     last panel and masked stores of C.
-    `linalg.conv_2d_nhwc_hwcf` (any strides and dilations) becomes im2col
-    into a (pixels x KH*KW*C) buffer plus a `linalg.matmul` on the filter and
-    output viewed as matrices, which the kernel then takes.
+    `linalg.conv_2d_nhwc_hwcf` (any strides and dilations) becomes GEMMs
+    on blocks of output pixels, pixels x F = A (pixels x KH*KW*C) times the
+    filter packed once, into the output viewed as a matrix: the vector
+    kernel reads A in place from the input, one filter tap's C channels at a
+    time (no im2col copy); AMX tiles (evenly spaced rows) and the f32 kernel
+    on a bf16 input (no widening per broadcast) read an im2col copy of each
+    L2-sized block.
     `linalg.conv_2d_nchw_fchw` becomes GEMMs per image and block of output
     rows, filter (F x C*KH*KW) times col (C*KH*KW x pixels of the block)
     into the output viewed as F x OH*OW; col is sized to stay in L2 and

@@ -562,6 +562,53 @@ struct ConvNhwcToKernel : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
         matchEpilogueOrRemark(op, cMat, {input, filter});
     prepareEpilogue(epilogue, op, rw);
     Value packed = kb.packB(b, {}, f, depth, elem, dot);
+    // The vector kernel reads A in place from the input, a filter tap's C
+    // channels at a time (no im2col copy): every row of A is an output
+    // pixel with its own address, so blocks of rows may cross output rows.
+    // AMX tiles need evenly spaced rows, and the f32 kernel on a narrow
+    // input would widen every broadcast: those read an im2col copy.
+    bool tiles = dot && cfg.amxTile.valid();
+    bool direct = !tiles && (dot ? c % 2 == 0 : elem == f32);
+    // Blocks of about 128 pixels (parallel with threads=, enough of them
+    // to share out evenly), each a GEMM of its own rows: nothing to keep in
+    // L2 but the filter.
+    auto emitDirectBlock = [&](Value p0, int64_t count) {
+      KernelBuilder::SegmentedA segA;
+      segA.source = input;
+      segA.segmentSteps = dot ? c / 2 : c;
+      segA.rowState = [&, p0](Value r) -> SmallVector<Value> {
+        Value p = kb.addIdx(p0, r);
+        Value ni = arith::DivUIOp::create(rw, loc, p, kb.idx(oh * ow));
+        Value yx = arith::RemUIOp::create(rw, loc, p, kb.idx(oh * ow));
+        Value y = arith::DivUIOp::create(rw, loc, yx, kb.idx(ow));
+        Value x = arith::RemUIOp::create(rw, loc, yx, kb.idx(ow));
+        return {ni, kb.mulc(y, strides[0]), kb.mulc(x, strides[1])};
+      };
+      segA.start = [&](ArrayRef<Value> st, Value tap) -> SmallVector<Value> {
+        Value i = arith::DivUIOp::create(rw, loc, tap, kb.idx(kw));
+        Value j = arith::RemUIOp::create(rw, loc, tap, kb.idx(kw));
+        return {st[0], kb.addIdx(st[1], kb.mulc(i, dilations[0])),
+                kb.addIdx(st[2], kb.mulc(j, dilations[1])), kb.idx(0)};
+      };
+      kb.emitKernel(input, {}, /*aTransposed=*/false, packed, cMat, {},
+                    count, f, depth, dot, /*bRowMajor=*/false,
+                    /*cColOffset=*/nullptr, /*packSlice=*/nullptr,
+                    &epilogue, /*prefetchSource=*/nullptr,
+                    /*cRowOffset=*/p0, &segA);
+    };
+    if (direct) {
+      int64_t chunk = std::min(pixels, ceilDiv(128, quantum) * quantum);
+      int64_t fullChunks = pixels / chunk * chunk;
+      kb.loop(fullChunks, chunk,
+              [&](Value p0) { emitDirectBlock(p0, chunk); },
+              /*parallel=*/true);
+      if (fullChunks < pixels)
+        emitDirectBlock(kb.idx(fullChunks), pixels - fullChunks);
+      kb.dealloc(packed);
+      rw.eraseOp(op);
+      finishEpilogue(epilogue, rw);
+      return success();
+    }
     Value col = kb.alloc(MemRefType::get({blockPixels, depth}, colElem));
     auto colVec = VectorType::get({cfg.lanes}, colElem);
     // Channels copied a full vector register at a time: 16-bit ones copied

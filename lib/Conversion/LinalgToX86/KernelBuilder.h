@@ -165,13 +165,29 @@ public:
   /// slice packSlice will read next, prefetchPanelSource).
   using PanelPrefetcher =
       std::function<void(Value jbNext, Value kBegin, Value kk)>;
+  /// A read in place from a buffer that is not an [m][k] matrix: a
+  /// convolution's (padded) input instead of its im2col copy. K is split
+  /// into segments of `segmentSteps` k steps (one filter tap's channels);
+  /// row `row`'s segment `seg` is a contiguous run along the last dimension
+  /// of `source` (f32 elements, or bf16 pairs for the dot kernel) starting
+  /// at `start(rowState(row), seg)`. rowState is computed once per row of a
+  /// block, start once per row and segment, outside the k loop. The vector
+  /// kernel only (not AMX tiles, whose rows must be evenly spaced), A not
+  /// packed; k blocks hold whole segments.
+  struct SegmentedA {
+    Value source;
+    int64_t segmentSteps = 0;
+    std::function<SmallVector<Value>(Value row)> rowState;
+    std::function<SmallVector<Value>(ArrayRef<Value> state, Value seg)> start;
+  };
   void emitKernel(Value a, ValueRange aBatch, bool aTransposed, Value packed,
                   Value c, ValueRange cBatch, int64_t m, int64_t n, int64_t k,
                   bool dot, bool bRowMajor = false,
                   Value cColOffset = nullptr, PanelPacker packSlice = nullptr,
                   const KernelEpilogue *epilogue = nullptr,
                   PanelPrefetcher prefetchSource = nullptr,
-                  Value cRowOffset = nullptr);
+                  Value cRowOffset = nullptr,
+                  const SegmentedA *segmentedA = nullptr);
 
   /// Stores the accumulator `acc` of C at `cIx` (`mask`: the valid lanes,
   /// null for all) through the epilogue's consumer into its output.

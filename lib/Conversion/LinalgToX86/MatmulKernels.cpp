@@ -282,7 +282,8 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
                 bool dot, bool bRowMajor,
                 Value cColOffset, PanelPacker packSlice,
                 const KernelEpilogue *epilogue,
-                PanelPrefetcher prefetchSource, Value cRowOffset) {
+                PanelPrefetcher prefetchSource, Value cRowOffset,
+                const SegmentedA *segA) {
   Type f32 = b.getF32Type();
   // B's element type as the kernel reads it (bf16 pairs for dot, else f32).
   Type elem = packed ? getElementTypeOrSelf(packed.getType())
@@ -296,11 +297,20 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
       kSteps, cfg.kc ? std::max<int64_t>(1, cfg.kc) : kSteps);
   if (packSlice)
     kcSteps = std::min<int64_t>(kcSteps, (256 << 10) / (4 * nr));
+  // A read by segments: k blocks of whole segments, as many blocks as kc
+  // asks for, evenly filled (K = 9 taps of 64 channels, kc = 512: 5 + 4
+  // taps, not 8 + 1).
+  if (segA) {
+    int64_t segSteps = segA->segmentSteps,
+            segments = kSteps / segSteps;
+    int64_t blocks = ceilDiv(kSteps, kcSteps);
+    kcSteps = ceilDiv(segments, blocks) * segSteps;
+  }
   Type aElem = getElementTypeOrSelf(a.getType());
   // With AMX, blocks of 2 x 2 tiles (AmxKernel.cpp); what they leave, and
   // every block without AMX, mr x nr in vector registers.
   bool amx = false;
-  if (dot && cfg.amxTile.valid()) {
+  if (dot && cfg.amxTile.valid() && !segA) {
     std::optional<std::string> whyNot = whyNoAmxBlocks(
         m, kSteps, kcSteps, aElem, getElementTypeOrSelf(c.getType()));
     amx = !whyNot;
@@ -399,78 +409,122 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
                            : vector::LoadOp::create(b, loc, accType, c, ix)
                                  .getResult());
       }
-    auto kLoop = scf::ForOp::create(
-        b, loc, kBegin, kEnd, idx(unroll), init,
-        [&](OpBuilder &nb, Location, Value kLoopIv, ValueRange accs) {
-          OpBuilder::InsertionGuard g(b);
-          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-          SmallVector<Value> next(accs.begin(), accs.end());
-          for (unsigned u = 0; u < unroll; ++u) {
-            Value kk = addc(kLoopIv, u);
-            SmallVector<Value> bv;
-            for (unsigned v = 0; v < nv; ++v)
-              bv.push_back(vector::LoadOp::create(
-                  b, loc, dot ? dotOperand : accType, slice ? slice : packed,
-                  slice ? ValueRange{arith::SubIOp::create(b, loc, kk, kBegin)
-                                         .getResult(),
-                                     idx((dot ? 2 : 1) * v * lanes)}
-                  : bRowMajor
-                      ? ValueRange{kk, mulc(addc(bCol0, v * lanes),
-                                            dot ? 2 : 1)}
-                      : ValueRange{jb, kk, idx((dot ? 2 : 1) * v * lanes)}));
-            if (prefetchSourcePanel)
-              prefetchSource(prefetchSourcePanel, kBegin, kk);
-            for (int64_t col : prefetchCols)
-              memref::PrefetchOp::create(
-                  b, loc, packed, ValueRange{prefetchPanel, kk, idx(col)},
-                  /*isWrite=*/false, /*localityHint=*/2,
-                  /*isDataCache=*/true);
-            Value kRel = ap ? arith::SubIOp::create(b, loc, kk, kBegin)
-                                  .getResult()
-                            : Value();
-            for (unsigned r = 0; r < blockRows; ++r) {
-              Value av;
-              if (dot) {
-                // One pair of A (two bf16 = one i32) splat to every lane.
-                Value pair =
-                    ap ? vector::LoadOp::create(
-                             b, loc, pairVec, ap,
-                             ValueRange{apBlock, kRel, idx(2 * r)})
-                             .getResult()
-                       : vector::LoadOp::create(
-                             b, loc, pairVec, a,
-                             at(aBatch, {rows[r], mulc(kk, 2)}))
-                             .getResult();
-                Value asInt =
-                    vector::BitCastOp::create(b, loc, pairAsInt, pair);
-                Value scalar = vector::ExtractOp::create(b, loc, asInt, 0);
-                Value splat =
-                    vector::BroadcastOp::create(b, loc, bcastInt, scalar);
-                av = vector::BitCastOp::create(b, loc, dotOperand, splat);
-              } else {
-                Value scalar =
-                    ap ? memref::LoadOp::create(
-                             b, loc, ap, ValueRange{apBlock, kRel, idx(r)})
-                             .getResult()
-                       : memref::LoadOp::create(
-                             b, loc, a,
-                             aTransposed ? at(aBatch, {kk, rows[r]})
-                                         : at(aBatch, {rows[r], kk}))
-                             .getResult();
-                av = vector::BroadcastOp::create(b, loc, accType, scalar);
-              }
-              for (unsigned v = 0; v < nv; ++v) {
-                Value &acc = next[r * nv + v];
-                acc = dot ? x86vector::DotBF16Op::create(b, loc, accType, acc,
-                                                         av, bv[v])
-                                .getResult()
-                          : vector::FMAOp::create(b, loc, av, bv[v], acc)
-                                .getResult();
-              }
-            }
-          }
-          scf::YieldOp::create(b, loc, next);
-        });
+    // One k step `kk` on the accumulators `next`; `aIx(r)`: where row r's
+    // A (scalar or pair) is, when A is not packed.
+    auto kStep = [&](SmallVector<Value> &next, Value kk,
+                     function_ref<SmallVector<Value>(unsigned r)> aIx) {
+      SmallVector<Value> bv;
+      for (unsigned v = 0; v < nv; ++v)
+        bv.push_back(vector::LoadOp::create(
+            b, loc, dot ? dotOperand : accType, slice ? slice : packed,
+            slice ? ValueRange{arith::SubIOp::create(b, loc, kk, kBegin)
+                                   .getResult(),
+                               idx((dot ? 2 : 1) * v * lanes)}
+            : bRowMajor
+                ? ValueRange{kk, mulc(addc(bCol0, v * lanes), dot ? 2 : 1)}
+                : ValueRange{jb, kk, idx((dot ? 2 : 1) * v * lanes)}));
+      if (prefetchSourcePanel)
+        prefetchSource(prefetchSourcePanel, kBegin, kk);
+      for (int64_t col : prefetchCols)
+        memref::PrefetchOp::create(b, loc, packed,
+                                   ValueRange{prefetchPanel, kk, idx(col)},
+                                   /*isWrite=*/false, /*localityHint=*/2,
+                                   /*isDataCache=*/true);
+      Value kRel =
+          ap ? arith::SubIOp::create(b, loc, kk, kBegin).getResult() : Value();
+      Value aMem = segA ? segA->source : a;
+      for (unsigned r = 0; r < blockRows; ++r) {
+        Value av;
+        if (dot) {
+          // One pair of A (two bf16 = one i32) splat to every lane.
+          Value pair =
+              ap ? vector::LoadOp::create(b, loc, pairVec, ap,
+                                          ValueRange{apBlock, kRel, idx(2 * r)})
+                       .getResult()
+                 : vector::LoadOp::create(b, loc, pairVec, aMem, aIx(r))
+                       .getResult();
+          Value asInt = vector::BitCastOp::create(b, loc, pairAsInt, pair);
+          Value scalar = vector::ExtractOp::create(b, loc, asInt, 0);
+          Value splat = vector::BroadcastOp::create(b, loc, bcastInt, scalar);
+          av = vector::BitCastOp::create(b, loc, dotOperand, splat);
+        } else {
+          Value scalar =
+              ap ? memref::LoadOp::create(b, loc, ap,
+                                          ValueRange{apBlock, kRel, idx(r)})
+                       .getResult()
+                 : memref::LoadOp::create(b, loc, aMem, aIx(r)).getResult();
+          av = vector::BroadcastOp::create(b, loc, accType, scalar);
+        }
+        for (unsigned v = 0; v < nv; ++v) {
+          Value &acc = next[r * nv + v];
+          acc = dot ? x86vector::DotBF16Op::create(b, loc, accType, acc, av,
+                                                   bv[v])
+                          .getResult()
+                    : vector::FMAOp::create(b, loc, av, bv[v], acc).getResult();
+        }
+      }
+    };
+    // The k loop: over [kBegin, kEnd), or, with A read by segments, over
+    // the segments in it and the steps of each.
+    auto kLoopBody = [&](function_ref<void(SmallVector<Value> &, Value)> step,
+                         int64_t stepUnroll) {
+      return [&, step, stepUnroll](OpBuilder &nb, Location, Value iv,
+                                   ValueRange accs) {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+        SmallVector<Value> next(accs.begin(), accs.end());
+        for (int64_t u = 0; u < stepUnroll; ++u)
+          step(next, addc(iv, u));
+        scf::YieldOp::create(b, loc, next);
+      };
+    };
+    scf::ForOp kLoop;
+    if (!segA) {
+      kLoop = scf::ForOp::create(
+          b, loc, kBegin, kEnd, idx(unroll), init,
+          kLoopBody(
+              [&](SmallVector<Value> &next, Value kk) {
+                kStep(next, kk, [&](unsigned r) {
+                  if (dot)
+                    return at(aBatch, {rows[r], mulc(kk, 2)});
+                  return aTransposed ? at(aBatch, {kk, rows[r]})
+                                     : at(aBatch, {rows[r], kk});
+                });
+              },
+              unroll));
+    } else {
+      int64_t segSteps = segA->segmentSteps;
+      SmallVector<SmallVector<Value>> states;
+      for (unsigned r = 0; r < blockRows; ++r)
+        states.push_back(segA->rowState(rows[r]));
+      Value segBegin = arith::DivUIOp::create(b, loc, kBegin, idx(segSteps));
+      Value segEnd = arith::DivUIOp::create(b, loc, kEnd, idx(segSteps));
+      int64_t stepUnroll = segSteps % 4 == 0 ? 4 : 1;
+      kLoop = scf::ForOp::create(
+          b, loc, segBegin, segEnd, idx(1), init,
+          [&](OpBuilder &nb, Location, Value seg, ValueRange accs) {
+            OpBuilder::InsertionGuard g(b);
+            b.setInsertionPoint(nb.getInsertionBlock(),
+                                nb.getInsertionPoint());
+            SmallVector<SmallVector<Value>> starts;
+            for (unsigned r = 0; r < blockRows; ++r)
+              starts.push_back(segA->start(states[r], seg));
+            Value k0 = mulc(seg, segSteps);
+            auto steps = scf::ForOp::create(
+                b, loc, idx(0), idx(segSteps), idx(stepUnroll), accs,
+                kLoopBody(
+                    [&](SmallVector<Value> &next, Value step) {
+                      kStep(next, addIdx(k0, step), [&](unsigned r) {
+                        SmallVector<Value> ix = starts[r];
+                        ix.back() = addIdx(ix.back(),
+                                           dot ? mulc(step, 2) : step);
+                        return ix;
+                      });
+                    },
+                    stepUnroll));
+            scf::YieldOp::create(b, loc, steps.getResults());
+          });
+    }
     if (last && fusedConsumer) {
       // What does not depend on the row once per block column, or, with
       // operands per row (an NCHW batch norm), what does not depend on the
@@ -609,7 +663,7 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
   // once per k block and row block and read by every panel of B, so only
   // where many panels pass by (the copy is O(m k), the GEMM O(m n k)).
   unsigned aWidth = dot ? 2 : 1;
-  bool packA = !amx && !bRowMajor && m >= int64_t(cfg.mr) &&
+  bool packA = !amx && !bRowMajor && !segA && m >= int64_t(cfg.mr) &&
                fullPanels >= kPackAMinPanels;
   // Rows [rowBegin, rowEnd) of A (whole mr blocks, `rowsPerBlock` rows
   // each, the last maybe fewer) for k steps [kBegin, kBegin + len) into a

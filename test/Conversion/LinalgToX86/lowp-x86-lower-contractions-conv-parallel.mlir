@@ -3,9 +3,10 @@
 // The convolution kernels mark for lowp-parallelize-loops (threads= of
 // lowp-pipeline-x86) every loop whose iterations write disjoint memory:
 // besides the GEMM's panel loops, the im2col loop over col rows (a k pair
-// each, NCHW; a pixel each, NHWC) and the depthwise kernel's loop over
-// output rows. The loop over blocks of output rows, which reuses one col
-// buffer, stays sequential.
+// each, NCHW), the NHWC kernel's loop over blocks of 128 output pixels
+// (each a GEMM reading the input in place) and the depthwise kernel's loop
+// over output rows. The loop over blocks of output rows, which reuses one
+// col buffer, stays sequential.
 
 // CHECK-LABEL: func.func @nchw
 // CHECK:       scf.for %{{.*}} = %c0 to %c1 step %c1 {
@@ -28,13 +29,14 @@ func.func @nchw(%x: memref<1x8x10x10xbf16>, %w: memref<16x8x3x3xbf16>, %y: memre
 // -----
 
 // CHECK-LABEL: func.func @nhwc
-// CHECK:       scf.for %{{.*}} = %c0 to %c64 step %c64 {
-// CHECK-NEXT:    scf.for %{{.*}} = %c0 to %c64 step %c1 {
-// CHECK:         } {lowp.parallel}
-// CHECK-NEXT:    scf.for %{{.*}} = %c0 to %c72 step %c72 {
-func.func @nhwc(%x: memref<1x10x10x8xf32>, %w: memref<3x3x8x16xf32>, %y: memref<1x8x8x16xf32>) {
+// CHECK:       scf.for %{{.*}} = %c0 to %c256 step %c128 {
+// CHECK-NOT:     memref.alloc
+// CHECK:         vector.fma
+// CHECK:       } {lowp.parallel}
+// CHECK-NOT:   lowp.parallel
+func.func @nhwc(%x: memref<1x18x18x8xf32>, %w: memref<3x3x8x16xf32>, %y: memref<1x16x16x16xf32>) {
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-      ins(%x, %w : memref<1x10x10x8xf32>, memref<3x3x8x16xf32>) outs(%y : memref<1x8x8x16xf32>)
+      ins(%x, %w : memref<1x18x18x8xf32>, memref<3x3x8x16xf32>) outs(%y : memref<1x16x16x16xf32>)
   return
 }
 

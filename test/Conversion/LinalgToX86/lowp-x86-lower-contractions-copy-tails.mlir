@@ -103,19 +103,21 @@ func.func @nchw_stride3(%i: memref<1x1x3x63xf32>, %f: memref<16x1x3x3xf32>, %o: 
 
 // -----
 
-// NHWC im2col: runs of C = 20 channels as channels 0..15 and 4..19.
+// NHWC im2col (a bf16 input with an odd C: A's pairs would straddle two
+// taps, so the dot kernel reads a copy): runs of C = 21 channels as
+// channels 0..15 and 5..20.
 // CHECK-LABEL: func @nhwc_tail
-// CHECK: %[[COL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x180xf32>
-// CHECK: vector.load %arg0[%c0, %c0, %c0, %c0] : memref<1x3x3x20xf32>, vector<16xf32>
+// CHECK: %[[COL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x84xbf16>
+// CHECK: vector.load %arg0[%c0, %c0, %c0, %c0] : memref<1x2x2x21xbf16>, vector<16xbf16>
 // CHECK: vector.store %{{.*}}, %[[COL]][%c0, %c0]
-// CHECK: vector.load %arg0[%c0, %c0, %c0, %c4] : memref<1x3x3x20xf32>, vector<16xf32>
-// CHECK: vector.store %{{.*}}, %[[COL]][%c0, %c4]
-// CHECK: vector.load %arg0[%c0, %c0, %c1, %c0] : memref<1x3x3x20xf32>, vector<16xf32>
-// CHECK: vector.store %{{.*}}, %[[COL]][%c0, %c20]
+// CHECK: vector.load %arg0[%c0, %c0, %c0, %c5] : memref<1x2x2x21xbf16>, vector<16xbf16>
+// CHECK: vector.store %{{.*}}, %[[COL]][%c0, %c5]
+// CHECK: vector.load %arg0[%c0, %c0, %c1, %c0] : memref<1x2x2x21xbf16>, vector<16xbf16>
+// CHECK: vector.store %{{.*}}, %[[COL]][%c0, %c21]
 // CHECK-NOT: memref.load %arg0
-func.func @nhwc_tail(%i: memref<1x3x3x20xf32>, %f: memref<3x3x20x16xf32>, %o: memref<1x1x1x16xf32>) {
+func.func @nhwc_tail(%i: memref<1x2x2x21xbf16>, %f: memref<2x2x21x16xbf16>, %o: memref<1x1x1x16xf32>) {
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-    ins(%i, %f : memref<1x3x3x20xf32>, memref<3x3x20x16xf32>) outs(%o : memref<1x1x1x16xf32>)
+    ins(%i, %f : memref<1x2x2x21xbf16>, memref<2x2x21x16xbf16>) outs(%o : memref<1x1x1x16xf32>)
   return
 }
 

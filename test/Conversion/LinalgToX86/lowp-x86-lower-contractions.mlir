@@ -145,34 +145,38 @@ func.func @batch_matmul_shared_b(%a: memref<3x2x8xf32>, %b: memref<8x32xf32>, %c
 
 // -----
 
-// NHWC convolutions: the GEMM out (pixels x F) = col (pixels x KH*KW*C) *
-// filter (KH*KW*C x F) on blocks of output pixels. The filter (viewed as a
-// matrix in place) is packed once, before the pixel loop (VNNI pairs for
-// the dot); col holds one block of pixels (here all 16), copied from the
-// input C contiguous channels a vector at a time in the type the kernel
-// reads, then the kernel reads it as A in place and writes the output's
-// rows of that block (viewed as a matrix). No full-size im2col buffer, no
-// linalg.matmul in between.
+// NHWC convolutions: the GEMM out (pixels x F) = A (pixels x KH*KW*C) *
+// filter (KH*KW*C x F). The filter (viewed as a matrix in place) is packed
+// once (VNNI pairs for the dot). The vector kernel reads A in place from
+// the input, no im2col copy, a block of 128 pixels (here all 16) at a
+// time: each row (output pixel) decodes its image,
+// row and column once per block, each filter tap its input row and column
+// once per row, and the tap's C channels (pairs) are the innermost k loop.
+// The kernel writes the output viewed as a matrix.
 // DOT-LABEL: func @conv_bf16
-// DOT: %[[F:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] : memref<3x3x16x32xbf16> into memref<144x32xbf16>
 // DOT: %[[O:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] : memref<1x4x4x32xf32> into memref<16x32xf32>
 // DOT: %[[P:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x72x64xbf16>
 // DOT: vector.interleave
-// DOT: %[[COL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<16x144xbf16>
-// DOT: scf.for %[[P0:.*]] = %c0 to %c16 step %c16
-// DOT: scf.for %[[R:.*]] = %c0 to %c16 step %c1
-// DOT: arith.divui
-// DOT: arith.remui
-// DOT: vector.load %{{.*}} : memref<1x6x6x16xbf16>, vector<16xbf16>
-// DOT: vector.store %{{.*}}, %[[COL]][%[[R]], %{{.*}}] : memref<16x144xbf16>, vector<16xbf16>
 // DOT-NOT: memref.alloc
+// DOT: scf.for %[[ROW0:.*]] = %{{.*}} to %{{.*}} step %c2 {
+// DOT: %[[PIX:.*]] = arith.addi %{{.*}}, %[[ROW0]] : index
+// DOT-NEXT: arith.divui %[[PIX]], %c16
+// DOT: scf.for %[[TAP:.*]] = %{{.*}} to %{{.*}} step %c1 iter_args
+// DOT: %[[I:.*]] = arith.divui %[[TAP]], %c3
+// DOT: %[[J:.*]] = arith.remui %[[TAP]], %c3
+// DOT: %[[IY:.*]] = arith.addi %{{.*}}, %[[I]]
+// DOT: %[[IX:.*]] = arith.addi %{{.*}}, %[[J]]
+// DOT: scf.for %[[C:.*]] = %c0{{.*}} to %c8{{.*}} step %c4{{.*}} iter_args
 // DOT: vector.load %[[P]]
-// DOT: vector.load %[[COL]]
+// DOT: %[[C2:.*]] = arith.muli %[[C]], %c2
+// DOT: vector.load %arg0[%{{.*}}, %[[IY]], %[[IX]], %[[C2]]] : memref<1x6x6x16xbf16>, vector<2xbf16>
 // DOT: x86vector.avx512.dot
 // DOT: vector.store %{{.*}}, %[[O]]
-// DOT: memref.dealloc %[[COL]]
 // DOT: memref.dealloc %[[P]]
 // DOT-NOT: linalg.
+// A bf16 input for the f32 FMA kernel (no AVX512_BF16) is widened while
+// copied into col, a block of pixels (here all 16) at a time, which the
+// kernel then reads as A: no widening per broadcast.
 // FMA-LABEL: func @conv_bf16
 // FMA: memref.alloc() {alignment = 64 : i64} : memref<4x144x8xf32>
 // FMA: %[[COL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<16x144xf32>
@@ -189,7 +193,8 @@ func.func @conv_bf16(%i: memref<1x6x6x16xbf16>, %f: memref<3x3x16x32xbf16>, %o: 
 
 // -----
 
-// Blocks of pixels sized for L2: on avx2 (256 KiB of L2), 1024 pixels with
+// Blocks of pixels sized for L2 (col of a bf16 input widened for the
+// FMA kernel): on avx2 (256 KiB of L2), 1024 pixels with
 // 576-deep f32 rows are 18 blocks of 54 pixels (a multiple of mr = 3 within
 // half the L2) and a last block of 52, whose kernel writes C from row 972. Stride 2 and dilation 2
 // along H, stride 1 and dilation 1 along W: input row 2 y + 2 i, column x + j.
@@ -202,12 +207,46 @@ func.func @conv_bf16(%i: memref<1x6x6x16xbf16>, %f: memref<3x3x16x32xbf16>, %o: 
 // FMA: %[[Y:.*]] = arith.divui %[[YX]], %c32 : index
 // FMA: %[[X:.*]] = arith.remui %[[YX]], %c32 : index
 // FMA: %[[IY:.*]] = arith.muli %[[Y]], %c2 : index
-// FMA: vector.load %{{.*}}[%{{.*}}, %[[IY]], %[[X]], %{{.*}}] : memref<1x68x34x64xf32>, vector<8xf32>
+// FMA: vector.load %{{.*}}[%{{.*}}, %[[IY]], %[[X]], %{{.*}}] : memref<1x68x34x64xbf16>, vector<8xbf16>
 // FMA: %[[ROW:.*]] = arith.addi %{{.*}}, %[[P0]] : index
 // FMA: vector.store %{{.*}}, %[[O]][%[[ROW]], %{{.*}}] : memref<1024x16xf32>, vector<8xf32>
 // FMA: arith.addi %{{.*}}, %c972 : index
 // FMA: memref.dealloc %[[COL]]
-func.func @conv_blocks(%i: memref<1x68x34x64xf32>, %f: memref<3x3x64x16xf32>, %o: memref<1x32x32x16xf32>) {
+func.func @conv_blocks(%i: memref<1x68x34x64xbf16>, %f: memref<3x3x64x16xbf16>, %o: memref<1x32x32x16xf32>) {
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<[2, 1]> : tensor<2xi64>, strides = dense<[2, 1]> : tensor<2xi64>}
+    ins(%i, %f : memref<1x68x34x64xbf16>, memref<3x3x64x16xbf16>) outs(%o : memref<1x32x32x16xf32>)
+  return
+}
+
+// -----
+
+// The same convolution in f32 reads A in place. Stride 2 and dilation 2
+// along H, stride 1 and dilation 1 along W: for output pixel p (row y =
+// p mod 1024 / 32, column x = p mod 32) and filter tap (i, j), input row
+// 2 y + 2 i, column x + j, its 64 channels the inner k loop (unrolled by
+// 4). No col buffer; k blocks of whole taps.
+// FMA-LABEL: func @conv_direct_strided
+// FMA: %[[O:.*]] = memref.collapse_shape %{{.*}} : memref<1x32x32x16xf32> into memref<1024x16xf32>
+// FMA-NOT: memref.alloc() {{.*}} memref<{{[0-9]+}}x576xf32>
+// FMA: scf.for %{{.*}} = %c0 to %c576 step %c320 {
+// FMA: scf.for %[[ROW0:.*]] = %{{.*}} to %{{.*}} step %c3 {
+// FMA: %[[P:.*]] = arith.addi %{{.*}}, %[[ROW0]] : index
+// FMA: %[[YX:.*]] = arith.remui %[[P]], %c1024
+// FMA: %[[Y:.*]] = arith.divui %[[YX]], %c32
+// FMA: %[[X:.*]] = arith.remui %[[YX]], %c32
+// FMA: %[[Y2:.*]] = arith.muli %[[Y]], %c2
+// FMA: scf.for %[[TAP:.*]] = %{{.*}} to %{{.*}} step %c1 iter_args
+// FMA: %[[I:.*]] = arith.divui %[[TAP]], %c3
+// FMA: %[[J:.*]] = arith.remui %[[TAP]], %c3
+// FMA: %[[I2:.*]] = arith.muli %[[I]], %c2
+// FMA: %[[IY:.*]] = arith.addi %[[Y2]], %[[I2]]
+// FMA: %[[IX:.*]] = arith.addi %[[X]], %[[J]]
+// FMA: scf.for %[[C:.*]] = %c0{{.*}} to %c64{{.*}} step %c4{{.*}} iter_args
+// FMA: memref.load %arg0[%{{.*}}, %[[IY]], %[[IX]], %[[C]]] : memref<1x68x34x64xf32>
+// FMA: vector.fma
+// FMA: vector.store %{{.*}}, %[[O]]
+// FMA-NOT: linalg.
+func.func @conv_direct_strided(%i: memref<1x68x34x64xf32>, %f: memref<3x3x64x16xf32>, %o: memref<1x32x32x16xf32>) {
   linalg.conv_2d_nhwc_hwcf {dilations = dense<[2, 1]> : tensor<2xi64>, strides = dense<[2, 1]> : tensor<2xi64>}
     ins(%i, %f : memref<1x68x34x64xf32>, memref<3x3x64x16xf32>) outs(%o : memref<1x32x32x16xf32>)
   return

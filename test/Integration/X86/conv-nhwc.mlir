@@ -1,12 +1,15 @@
 // NHWC convolutions (linalg.conv_2d_nhwc_hwcf) through lowp-pipeline-x86:
-// the GEMM pixels x F = col (pixels x KH*KW*C) * filter on blocks of output
-// pixels, col built per block in the kernel's layout (ConvNhwcToKernel).
-// Cases: f32 with 529 pixels of 576-deep rows (blocks of half the L2: 9 of
-// 54 pixels and a tail of 43 on avx2, one of 448 and a tail of 81 on
-// sapphirerapids; 40 filters: a partial panel); bf16 with two
-// images in one block, strides [2, 1] and dilations [1, 2] (the dot kernel
-// on AVX512_BF16); bf16 with KH*KW*C = 27 (odd: the f32 kernel on widened
-// operands), dilation 2. Each is compared with a reference convolution
+// the GEMM pixels x F = A (pixels x KH*KW*C) * filter on blocks of output
+// pixels (ConvNhwcToKernel). The vector kernel reads A in place from the
+// input, a filter tap's C channels at a time; AMX tiles and the f32 kernel
+// on a narrow input read an im2col copy (col) built per block instead.
+// Cases: f32 with 529 pixels and K = 9 taps of 64 channels (blocks of 132
+// pixels and a tail of 1 on avx2, 128 and 17 on sapphirerapids; k blocks
+// of 5 + 4 taps; 40 filters: a partial panel); bf16 with two images in one
+// block, strides [2, 1] and dilations [1, 2] (the dot kernel on
+// AVX512_BF16, in place; col widened to f32 on avx2); bf16 with
+// KH*KW*C = 27 (odd: the f32 kernel on widened operands), dilation 2.
+// Each is compared with a reference convolution
 // written as a linalg.generic in f32 on the same (bf16-exact) inputs, left
 // to the plain loop path: |x - ref| <= 1e-5 |ref| + 1e-4 (inputs are
 // multiples of 1/16 below 1, so every partial sum is exact in f32 and only
