@@ -151,7 +151,15 @@ void LoopBuilder::emitVectorizedLoopOverlappingTail(
     return;
   }
   int64_t full = n / lanes * lanes;
-  loop(full, lanes, vec);
+  // A few vectors (a tap's 64 channels, a row of 56 pixels) straight: the
+  // loop's control and its mispredicted exit cost as much as the copy
+  // (llc does not unroll).
+  if (full / lanes <= kMaxStraightVectors) {
+    for (int64_t c = 0; c < full; c += lanes)
+      vec(idx(c));
+  } else {
+    loop(full, lanes, vec);
+  }
   if (full < n)
     vec(idx(n - lanes));
 }

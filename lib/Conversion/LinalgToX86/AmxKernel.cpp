@@ -37,11 +37,18 @@ using namespace mlir::lowp::x86;
 
 std::optional<std::string>
 KernelBuilder::whyNoAmxBlocks(int64_t m, int64_t kSteps, int64_t kcSteps,
-                              Type aElem, Type cElem) const {
+                              Type aElem, Type cElem,
+                              const SegmentedA *segA) const {
   const TileShape &t = cfg.amxTile;
   int64_t pairsPerTile = t.k / 2;
   if (!aElem.isBF16())
     return std::string("A is not bf16");
+  if (segA && !segA->rowsEvenlySpaced)
+    return std::string("A's rows are not evenly spaced in memory");
+  // A tile's k pairs within one segment (a filter tap's channels).
+  if (segA && segA->segmentSteps % pairsPerTile != 0)
+    return "A's runs of " + std::to_string(2 * segA->segmentSteps) +
+           " are not whole tiles of " + std::to_string(t.k);
   if (!cElem.isF32())
     return std::string("C is not f32");
   if (cfg.nr != 2 * t.n)
@@ -102,6 +109,23 @@ void KernelBuilder::emitAmxBlock(const AmxBlock &blk) {
                                                cAt(r * t.m, h * t.n)));
     }
   Value kMainEnd = blk.kTail ? addc(blk.kEnd, -blk.kTail) : blk.kEnd;
+  // A by segments: each tile row's run is decoded once per block; a k step
+  // (whole tiles of one segment) adds its segment's start.
+  SmallVector<SmallVector<Value>, 2> aRowStates;
+  if (blk.segA)
+    for (int64_t r = 0; r < 2; ++r)
+      aRowStates.push_back(blk.segA->rowState(addc(blk.aRow0, r * t.m)));
+  auto aTileAt = [&](int64_t r, Value kk) -> SmallVector<Value> {
+    if (!blk.segA)
+      return at(blk.aBatch, {addc(blk.aRow0, r * t.m), mulc(kk, 2)});
+    int64_t segSteps = blk.segA->segmentSteps;
+    Value seg = arith::DivUIOp::create(b, loc, kk, idx(segSteps));
+    Value step = arith::RemUIOp::create(b, loc, kk, idx(segSteps));
+    SmallVector<Value> ix = blk.segA->start(aRowStates[r], seg);
+    ix.back() = addIdx(ix.back(), mulc(step, 2));
+    return ix;
+  };
+  Value aMem = blk.segA ? blk.segA->source : blk.a;
   auto kLoop = scf::ForOp::create(
       b, loc, blk.kBegin, kMainEnd, idx(t.k / 2), init,
       [&](OpBuilder &nb, Location, Value kk, ValueRange accs) {
@@ -112,9 +136,8 @@ void KernelBuilder::emitAmxBlock(const AmxBlock &blk) {
           tb[h] = amx::TileLoadOp::create(b, loc, inType, blk.bMem,
                                           blk.bAt(kk, 2 * h * t.n));
         for (int64_t r = 0; r < 2; ++r)
-          ta[r] = amx::TileLoadOp::create(
-              b, loc, inType, blk.a,
-              at(blk.aBatch, {addc(blk.aRow0, r * t.m), mulc(kk, 2)}));
+          ta[r] = amx::TileLoadOp::create(b, loc, inType, aMem,
+                                          aTileAt(r, kk));
         SmallVector<Value> next;
         for (int64_t r = 0; r < 2; ++r)
           for (int64_t h = 0; h < 2; ++h)

@@ -609,6 +609,131 @@ struct ConvNhwcToKernel : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
       finishEpilogue(epilogue, rw);
       return success();
     }
+    // AMX tiles read A in place too at stride 1, with the image taken as
+    // one long row of pixels: output pixel (y, x) reads, for tap (i, j),
+    // input pixel (y + i d0, x + j d1), row q + (i d0 IW + j d1) of the
+    // image flattened to (IH*IW) x C, q = y IW + x. The GEMM runs on every
+    // q in [0, (OH-1) IW + OW) - the IW - OW columns past each output row
+    // are computed and dropped (2 of 58 for a padded 3x3 on 56 columns) -
+    // so 16 consecutive rows are 16 evenly spaced runs: one tile load per
+    // tap and 32 channels. The GEMM writes blocks of q rows into an f32
+    // buffer from the fill value; the fused consumer (or a plain store)
+    // then takes the valid rows into the output. Needs the fill (C is not
+    // read) and a tap's channels in whole tiles.
+    bool tileRows = tiles && strides[0] == 1 && strides[1] == 1 &&
+                    c % cfg.amxTile.k == 0 && epilogue.fill;
+    if (tileRows) {
+      auto in = cast<MemRefType>(input.getType());
+      int64_t batches = out.getDimSize(0), iw = in.getDimSize(2);
+      int64_t imageRows = (oh - 1) * iw + ow;
+      Value flat = memref::CollapseShapeOp::create(
+          rw, loc, input, ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}});
+      // Blocks of 512 q rows (128 KiB of f32 rows for 64 filters).
+      int64_t rangeRows =
+          std::min(imageRows, 16 * kb.rowBlockQuantum(/*dot=*/true));
+      KernelEpilogue fillOnly;
+      fillOnly.fill = epilogue.fill;
+      unsigned lanes = cfg.lanes;
+      auto rowVec = VectorType::get({int64_t(lanes)}, f32);
+      int64_t vectors = ceilDiv(f, int64_t(lanes));
+      Value tailMask;
+      if (f % lanes)
+        tailMask = vector::ConstantMaskOp::create(
+            rw, loc, VectorType::get({int64_t(lanes)}, rw.getI1Type()),
+            ArrayRef<int64_t>{f % int64_t(lanes)});
+      auto emitRange = [&](Value ni, Value q0, int64_t count) {
+        Value rows = kb.alloc(MemRefType::get({count, f}, f32));
+        KernelBuilder::SegmentedA segA;
+        segA.source = flat;
+        segA.segmentSteps = c / 2;
+        segA.rowsEvenlySpaced = true;
+        segA.rowState = [&, ni, q0](Value r) -> SmallVector<Value> {
+          return {ni, kb.addIdx(q0, r)};
+        };
+        segA.start = [&](ArrayRef<Value> st, Value tap) -> SmallVector<Value> {
+          Value i = arith::DivUIOp::create(rw, loc, tap, kb.idx(kw));
+          Value j = arith::RemUIOp::create(rw, loc, tap, kb.idx(kw));
+          Value offset = kb.addIdx(kb.mulc(i, dilations[0] * iw),
+                                   kb.mulc(j, dilations[1]));
+          return {st[0], kb.addIdx(st[1], offset), kb.idx(0)};
+        };
+        kb.emitKernel(flat, {}, /*aTransposed=*/false, packed, rows, {},
+                      count, f, depth, dot, /*bRowMajor=*/false,
+                      /*cColOffset=*/nullptr, /*packSlice=*/nullptr,
+                      &fillOnly, /*prefetchSource=*/nullptr,
+                      /*cRowOffset=*/nullptr, &segA);
+        // The valid rows into the output, through the consumer. What
+        // does not depend on the pixel is computed once per block.
+        bool perRow = epilogue.consumer &&
+                      KernelBuilder::epilogueHasRowOperands(epilogue, 0);
+        SmallVector<IRMapping> perColumns;
+        if (epilogue.consumer && !perRow)
+          for (int64_t v = 0; v < vectors; ++v)
+            perColumns.push_back(kb.hoistEpilogue(
+                epilogue, {kb.idx(0), kb.idx(v * lanes)},
+                KernelBuilder::EpilogueHoist::SameForEveryRow,
+                v + 1 == vectors ? tailMask : Value()));
+        kb.loop(count, 1, [&](Value r) {
+          Value q = kb.addIdx(q0, r);
+          Value y = arith::DivUIOp::create(rw, loc, q, kb.idx(iw));
+          Value x = arith::RemUIOp::create(rw, loc, q, kb.idx(iw));
+          Value valid = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::ult,
+                                              x, kb.idx(ow));
+          scf::IfOp::create(rw, loc, valid, [&](OpBuilder &nb, Location) {
+            OpBuilder::InsertionGuard g(rw);
+            rw.setInsertionPoint(nb.getInsertionBlock(),
+                                 nb.getInsertionPoint());
+            Value p = kb.addIdx(kb.mulc(ni, oh * ow),
+                                kb.addIdx(kb.mulc(y, ow), x));
+            IRMapping sameInRow;
+            if (perRow)
+              sameInRow = kb.hoistEpilogue(
+                  epilogue, {p, kb.idx(0)},
+                  KernelBuilder::EpilogueHoist::SameForEveryColumn, Value());
+            Value zero = arith::ConstantOp::create(
+                rw, loc, rowVec,
+                DenseElementsAttr::get(rowVec, rw.getZeroAttr(f32)));
+            for (int64_t v = 0; v < vectors; ++v) {
+              Value mask = v + 1 == vectors ? tailMask : Value();
+              Value col = kb.idx(v * lanes);
+              Value acc =
+                  mask ? vector::MaskedLoadOp::create(rw, loc, rowVec, rows,
+                                                      ValueRange{r, col}, mask,
+                                                      zero)
+                             .getResult()
+                       : vector::LoadOp::create(rw, loc, rowVec, rows,
+                                                ValueRange{r, col})
+                             .getResult();
+              if (!epilogue.consumer) {
+                if (mask)
+                  vector::MaskedStoreOp::create(rw, loc, cMat, ValueRange{p, col},
+                                                mask, acc);
+                else
+                  vector::StoreOp::create(rw, loc, acc, cMat,
+                                          ValueRange{p, col});
+                continue;
+              }
+              kb.storeThroughEpilogue(epilogue, acc, {p, col}, mask,
+                                      perRow ? &sameInRow : &perColumns[v]);
+            }
+            scf::YieldOp::create(rw, loc);
+          });
+        });
+        kb.dealloc(rows);
+      };
+      kb.loop(batches, 1, [&](Value ni) {
+        int64_t fullRanges = imageRows / rangeRows * rangeRows;
+        kb.loop(fullRanges, rangeRows,
+                [&](Value q0) { emitRange(ni, q0, rangeRows); },
+                /*parallel=*/true);
+        if (fullRanges < imageRows)
+          emitRange(ni, kb.idx(fullRanges), imageRows - fullRanges);
+      });
+      kb.dealloc(packed);
+      rw.eraseOp(op);
+      finishEpilogue(epilogue, rw);
+      return success();
+    }
     Value col = kb.alloc(MemRefType::get({blockPixels, depth}, colElem));
     auto colVec = VectorType::get({cfg.lanes}, colElem);
     // Channels copied a full vector register at a time: 16-bit ones copied

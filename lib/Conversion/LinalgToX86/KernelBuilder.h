@@ -171,12 +171,14 @@ public:
   /// row `row`'s segment `seg` is a contiguous run along the last dimension
   /// of `source` (f32 elements, or bf16 pairs for the dot kernel) starting
   /// at `start(rowState(row), seg)`. rowState is computed once per row of a
-  /// block, start once per row and segment, outside the k loop. The vector
-  /// kernel only (not AMX tiles, whose rows must be evenly spaced), A not
-  /// packed; k blocks hold whole segments.
+  /// block, start once per row and segment, outside the k loop. A is not
+  /// packed; k blocks hold whole segments. AMX tiles read A only with
+  /// `rowsEvenlySpaced`: row r + 1's run starts one row of `source` (its
+  /// second-to-last index) after row r's, so 16 rows are one tile load.
   struct SegmentedA {
     Value source;
     int64_t segmentSteps = 0;
+    bool rowsEvenlySpaced = false;
     std::function<SmallVector<Value>(Value row)> rowState;
     std::function<SmallVector<Value>(ArrayRef<Value> state, Value seg)> start;
   };
@@ -265,9 +267,9 @@ public:
   /// do: that takes a bf16 A and an f32 C, panels of 2 tile columns, at
   /// least one block of 2 tile rows, and k blocks of whole tiles or a
   /// single k block.
-  std::optional<std::string> whyNoAmxBlocks(int64_t m, int64_t kSteps,
-                                            int64_t kcSteps, Type aElem,
-                                            Type cElem) const;
+  std::optional<std::string>
+  whyNoAmxBlocks(int64_t m, int64_t kSteps, int64_t kcSteps, Type aElem,
+                 Type cElem, const SegmentedA *segA = nullptr) const;
   /// The k pairs past the last whole tile (K = 24: 12), taken at the end of
   /// the (then only) k block by a tile of zero-padded copies.
   int64_t amxKTail(int64_t kSteps) const;
@@ -299,6 +301,8 @@ public:
     /// A 2t.m x 2t.n f32 buffer for the fill and the epilogue (null: the
     /// block allocates its own when it needs one).
     Value scratch;
+    /// A read by segments (rowsEvenlySpaced), not from `a`.
+    const SegmentedA *segA = nullptr;
   };
   void emitAmxBlock(const AmxBlock &blk);
 

@@ -310,9 +310,10 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
   // With AMX, blocks of 2 x 2 tiles (AmxKernel.cpp); what they leave, and
   // every block without AMX, mr x nr in vector registers.
   bool amx = false;
-  if (dot && cfg.amxTile.valid() && !segA) {
-    std::optional<std::string> whyNot = whyNoAmxBlocks(
-        m, kSteps, kcSteps, aElem, getElementTypeOrSelf(c.getType()));
+  if (dot && cfg.amxTile.valid()) {
+    std::optional<std::string> whyNot =
+        whyNoAmxBlocks(m, kSteps, kcSteps, aElem,
+                       getElementTypeOrSelf(c.getType()), segA);
     amx = !whyNot;
     // vdpbf16ps instead of tiles: several times slower where AMX is.
     if (whyNot)
@@ -626,6 +627,7 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
     blk.fill = first ? fillValue : Value();
     blk.epilogue = last && fusedConsumer ? epilogue : nullptr;
     blk.scratch = amxScratch;
+    blk.segA = segA;
     emitAmxBlock(blk);
   };
   // Every panel: the full ones in a loop, then the zero-padded last one.

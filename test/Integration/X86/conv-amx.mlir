@@ -1,9 +1,11 @@
 // The x86 convolution kernels with amx=true, executed on AMX-BF16 hosts:
 // their GEMMs take AMX tile blocks where whole 32 x 32 blocks fit, vdpbf16ps
 // for the rest, as matmul-amx.mlir checks for matmuls.
-//  * NHWC (1x10x12x32 * 3x3x32x48): blocks of output pixels of im2col rows
-//    (A tiles read in place), 80 pixels = two tile blocks + 16 rows, 48
-//    filters = a panel + 16 columns, K = 288; ReLU fused.
+//  * NHWC (1x10x12x32 * 3x3x32x48): stride 1, so A tiles are read from the
+//    input in place, the image as one long row of (8 - 1) * 12 + 10 = 94
+//    pixels (two tile blocks + 30 rows; 2 columns per row computed and
+//    dropped), 48 filters = a panel + 16 columns, K = 288; ReLU fused.
+//  * NHWC 2x24x26x64 * 3x3x64x40, dilation 2 along H (conv_nhwc_rows below).
 //  * NCHW (1x32x10x12 * 40x32x3x3): the filter is A (40 rows: one tile block
 //    + 8 rows), the blocked im2col is a B already in VNNI rows (read by tiles
 //    with its row stride), 80 pixels = two panels + 16 columns; a batch
@@ -32,6 +34,9 @@
 // IR: llvm.call @arch_prctl
 // IR: llvm.call_intrinsic "llvm.x86.tdpbf16ps.internal"
 // IR-LABEL: llvm.func @conv_1x1(
+// IR: llvm.call @arch_prctl
+// IR: llvm.call_intrinsic "llvm.x86.tdpbf16ps.internal"
+// IR-LABEL: llvm.func @conv_nhwc_rows(
 // IR: llvm.call @arch_prctl
 // IR: llvm.call_intrinsic "llvm.x86.tdpbf16ps.internal"
 
@@ -212,6 +217,40 @@ func.func @conv_1x1_reference(%x: tensor<1x24x8x10xf32>, %w: tensor<40x24x1x1xf3
   return %y : tensor<1x40x8x10xf32>
 }
 
+// Stride 1, 64 channels (2 tiles per tap), dilation 2 along H, two images:
+// A tiles read from the input in place, the image as one long row of
+// (24 - 4 - 1) * 26 + 24 = 518 pixels per image (a block of 512 and one of
+// 6 rows, the 6 on vdpbf16ps), 2 columns per row dropped; 40 filters (a
+// panel + 8 columns, a masked vector); no consumer: the fill's value
+// stored.
+func.func @conv_nhwc_rows(%x: tensor<2x24x26x64xf32>, %w: tensor<3x3x64x40xf32>) -> tensor<2x20x24x40xf32> {
+  %zero = arith.constant 0.0 : f32
+  %xb = lowp.cast %x : tensor<2x24x26x64xf32> to tensor<2x24x26x64xbf16>
+  %wb = lowp.cast %w : tensor<3x3x64x40xf32> to tensor<3x3x64x40xbf16>
+  %e = tensor.empty() : tensor<2x20x24x40xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<2x20x24x40xf32>) -> tensor<2x20x24x40xf32>
+  %y = linalg.conv_2d_nhwc_hwcf {dilations = dense<[2, 1]> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%xb, %wb : tensor<2x24x26x64xbf16>, tensor<3x3x64x40xbf16>) outs(%c : tensor<2x20x24x40xf32>) -> tensor<2x20x24x40xf32>
+  return %y : tensor<2x20x24x40xf32>
+}
+
+func.func @conv_nhwc_rows_reference(%x: tensor<2x24x26x64xf32>, %w: tensor<3x3x64x40xf32>) -> tensor<2x20x24x40xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x20x24x40xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<2x20x24x40xf32>) -> tensor<2x20x24x40xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(n, h, w, f, i, j, c) -> (n, h + 2 * i, w + j, c)>,
+                                        affine_map<(n, h, w, f, i, j, c) -> (i, j, c, f)>,
+                                        affine_map<(n, h, w, f, i, j, c) -> (n, h, w, f)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %w : tensor<2x24x26x64xf32>, tensor<3x3x64x40xf32>) outs(%c : tensor<2x20x24x40xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<2x20x24x40xf32>
+  return %y : tensor<2x20x24x40xf32>
+}
+
 func.func @main() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -291,5 +330,24 @@ func.func @main() {
   %ok3 = call @equal(%y1_d, %y1r_d) : (tensor<?x?xf32>, tensor<?x?xf32>) -> i1
   // CHECK-NEXT: 1
   vector.print %ok3 : i1
+
+  %c64 = arith.constant 64 : index
+  %c576 = arith.constant 576 : index
+  %c1248 = arith.constant 1248 : index
+  %xr_d = call @input(%c1, %c1248, %c64) : (index, index, index) -> tensor<?x?xf32>
+  %wr_d = call @input(%c2, %c576, %c40) : (index, index, index) -> tensor<?x?xf32>
+  %xr2 = tensor.cast %xr_d : tensor<?x?xf32> to tensor<1248x64xf32>
+  %wr2 = tensor.cast %wr_d : tensor<?x?xf32> to tensor<576x40xf32>
+  %xr = tensor.expand_shape %xr2 [[0, 1, 2], [3]] output_shape [2, 24, 26, 64] : tensor<1248x64xf32> into tensor<2x24x26x64xf32>
+  %wr = tensor.expand_shape %wr2 [[0, 1, 2], [3]] output_shape [3, 3, 64, 40] : tensor<576x40xf32> into tensor<3x3x64x40xf32>
+  %yr = call @conv_nhwc_rows(%xr, %wr) : (tensor<2x24x26x64xf32>, tensor<3x3x64x40xf32>) -> tensor<2x20x24x40xf32>
+  %yrr = call @conv_nhwc_rows_reference(%xr, %wr) : (tensor<2x24x26x64xf32>, tensor<3x3x64x40xf32>) -> tensor<2x20x24x40xf32>
+  %yr2 = tensor.collapse_shape %yr [[0, 1, 2], [3]] : tensor<2x20x24x40xf32> into tensor<960x40xf32>
+  %yrr2 = tensor.collapse_shape %yrr [[0, 1, 2], [3]] : tensor<2x20x24x40xf32> into tensor<960x40xf32>
+  %yr_d = tensor.cast %yr2 : tensor<960x40xf32> to tensor<?x?xf32>
+  %yrr_d = tensor.cast %yrr2 : tensor<960x40xf32> to tensor<?x?xf32>
+  %ok4 = call @equal(%yr_d, %yrr_d) : (tensor<?x?xf32>, tensor<?x?xf32>) -> i1
+  // CHECK-NEXT: 1
+  vector.print %ok4 : i1
   return
 }

@@ -78,7 +78,9 @@ public:
   /// at least `lanes`) as one more vector ending at n, which redoes up to
   /// lanes - 1 elements; one at a time only when n < lanes. For copies whose
   /// stores never change what `vec` reads (the rewritten elements get the
-  /// same values again): no scalar tail.
+  /// same values again): no scalar tail. Up to kMaxStraightVectors full
+  /// vectors are emitted one after the other, without a loop.
+  static constexpr int64_t kMaxStraightVectors = 4;
   void emitVectorizedLoopOverlappingTail(int64_t n, int64_t lanes,
                                          function_ref<void(Value)> vec,
                                          function_ref<void(Value)> one);
