@@ -62,3 +62,73 @@ func.func @f32(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf3
   linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
   return
 }
+
+// -----
+
+// NHWC at stride 1 with a tap's channels in whole tiles (32): A tiles are
+// read from the input in place, the image flattened to (IH*IW) x C and
+// taken as one long row of (8 - 1) * 12 + 10 = 94 pixels; the GEMM writes
+// f32 rows from the fill value (tile_zero) into a buffer, and the rows
+// whose column is below OW = 10 are stored into the output. No im2col.
+// CHECK-LABEL: func.func @nhwc_tile_rows
+// CHECK: %[[O:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] : memref<1x8x10x40xf32> into memref<80x40xf32>
+// CHECK-NOT: memref<{{[0-9]+}}x288xbf16>
+// CHECK: %[[FLAT:.*]] = memref.collapse_shape %arg0 {{\[\[}}0], [1, 2], [3]] : memref<1x10x12x32xbf16> into memref<1x120x32xbf16>
+// CHECK: %[[ROWS:.*]] = memref.alloc() {alignment = 64 : i64} : memref<94x40xf32>
+// CHECK: amx.tile_zero
+// CHECK: amx.tile_load %[[FLAT]]
+// CHECK: amx.tile_mulf
+// CHECK: amx.tile_store %[[ROWS]]
+// CHECK: %[[X:.*]] = arith.remui %{{.*}}, %c12{{.*}} : index
+// CHECK: %[[VALID:.*]] = arith.cmpi ult, %[[X]], %c10{{.*}} : index
+// CHECK: scf.if %[[VALID]] {
+// CHECK: vector.load %[[ROWS]]
+// CHECK: vector.store %{{.*}}, %[[O]]
+// CHECK: vector.maskedload %[[ROWS]]
+// CHECK: vector.maskedstore %[[O]]
+// CHECK: memref.dealloc %[[ROWS]]
+// CHECK-NOT: linalg.
+func.func @nhwc_tile_rows(%i: memref<1x10x12x32xbf16>, %f: memref<3x3x32x40xbf16>) -> memref<1x8x10x40xf32> {
+  %z = arith.constant 0.0 : f32
+  %o = memref.alloc() : memref<1x8x10x40xf32>
+  linalg.fill ins(%z : f32) outs(%o : memref<1x8x10x40xf32>)
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%i, %f : memref<1x10x12x32xbf16>, memref<3x3x32x40xbf16>) outs(%o : memref<1x8x10x40xf32>)
+  return %o : memref<1x8x10x40xf32>
+}
+
+// -----
+
+// Stride 2 (rows of a tile would be two input pixels apart and the dropped
+// columns half of them), 48 channels (a tile would straddle two taps), or
+// no fill (the output's values are C's start): tiles on an im2col copy.
+// CHECK-LABEL: func.func @nhwc_tiles_im2col
+// CHECK: memref.alloc() {alignment = 64 : i64} : memref<{{[0-9]+}}x288xbf16>
+// CHECK: amx.tile_load
+// CHECK-LABEL: func.func @nhwc_tiles_im2col_c48
+// CHECK: memref.alloc() {alignment = 64 : i64} : memref<{{[0-9]+}}x432xbf16>
+// CHECK: amx.tile_load
+// CHECK-LABEL: func.func @nhwc_tiles_im2col_no_fill
+// CHECK: memref.alloc() {alignment = 64 : i64} : memref<{{[0-9]+}}x288xbf16>
+// CHECK: amx.tile_load
+func.func @nhwc_tiles_im2col(%i: memref<1x17x21x32xbf16>, %f: memref<3x3x32x40xbf16>) -> memref<1x8x10x40xf32> {
+  %z = arith.constant 0.0 : f32
+  %o = memref.alloc() : memref<1x8x10x40xf32>
+  linalg.fill ins(%z : f32) outs(%o : memref<1x8x10x40xf32>)
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+    ins(%i, %f : memref<1x17x21x32xbf16>, memref<3x3x32x40xbf16>) outs(%o : memref<1x8x10x40xf32>)
+  return %o : memref<1x8x10x40xf32>
+}
+func.func @nhwc_tiles_im2col_c48(%i: memref<1x10x12x48xbf16>, %f: memref<3x3x48x40xbf16>) -> memref<1x8x10x40xf32> {
+  %z = arith.constant 0.0 : f32
+  %o = memref.alloc() : memref<1x8x10x40xf32>
+  linalg.fill ins(%z : f32) outs(%o : memref<1x8x10x40xf32>)
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%i, %f : memref<1x10x12x48xbf16>, memref<3x3x48x40xbf16>) outs(%o : memref<1x8x10x40xf32>)
+  return %o : memref<1x8x10x40xf32>
+}
+func.func @nhwc_tiles_im2col_no_fill(%i: memref<1x10x12x32xbf16>, %f: memref<3x3x32x40xbf16>, %o: memref<1x8x10x40xf32>) {
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%i, %f : memref<1x10x12x32xbf16>, memref<3x3x32x40xbf16>) outs(%o : memref<1x8x10x40xf32>)
+  return
+}
