@@ -40,7 +40,7 @@ compile() { # fp-opt, M, N, K, prefix, object, options
   kernel "$2" "$3" "$4" "$5" \
     | "$1" -lowp-pipeline-x86="target=$CPU $PREPACK_OPT $7" 2>/dev/null \
     | "$LLVM/mlir-translate" --mlir-to-llvmir \
-    | "$LLVM/llc" -O3 -mcpu="$MCPU" -filetype=obj -o "$6"
+    | "$LLVM/llc" -O3 -mcpu="$MCPU" -relocation-model=pic -filetype=obj -o "$6"
 }
 shapes=("$@")
 [ ${#shapes[@]} -gt 0 ] || shapes=(128x768x768 128x3072x768 128x768x3072 64x4096x1024 64x4096x4096 64x1024x4096)

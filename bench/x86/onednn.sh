@@ -49,7 +49,7 @@ MLIR
 compile() { # fp-opt, size, prefix, object, options
   kernels "$2" "$3" | "$1" -lowp-pipeline-x86="target=$CPU $5" \
     | "$LLVM/mlir-translate" --mlir-to-llvmir \
-    | "$LLVM/llc" -O3 -mcpu="$MCPU" -filetype=obj -o "$4"
+    | "$LLVM/llc" -O3 -mcpu="$MCPU" -relocation-model=pic -filetype=obj -o "$4"
 }
 for n in "${@:-256 512 1024 2048 4096}"; do
   objs=("$OUT/mm.o")

@@ -34,7 +34,7 @@ func.func @matmul_bf16(%a: memref<${n}x${n}xbf16>, %b: memref<${n}x${n}xbf16>,
 MLIR
   "$FPOPT" "$OUT/mm.mlir" -lowp-pipeline-x86="target=$CPU ${OPTS:-}" \
     | "$LLVM/mlir-translate" --mlir-to-llvmir \
-    | "$LLVM/llc" -O3 -mcpu="$MCPU" -filetype=obj -o "$OUT/mm.o"
+    | "$LLVM/llc" -O3 -mcpu="$MCPU" -relocation-model=pic -filetype=obj -o "$OUT/mm.o"
   "$LLVM/clang" -O2 -o "$OUT/bench" "$ROOT/bench/x86/driver.c" "$OUT/mm.o" \
     -I/usr/include/x86_64-linux-gnu/openblas-pthread -lopenblas -lm
   "$OUT/bench" "$n" "${REPS:-10}"

@@ -13,7 +13,9 @@
 // conditions are about memory: C is a fresh allocation that only the fill,
 // the contraction and the consumer touch; nothing between the contraction
 // and the consumer writes what the consumer reads or touches its output;
-// the output does not alias what the kernel reads.
+// the output does not alias what the kernel reads. A C the function did not
+// allocate (an argument) takes the fill alone, when nothing that touches
+// memory comes between it and the contraction.
 //
 //===----------------------------------------------------------------------===//
 
@@ -255,10 +257,34 @@ KernelEpilogue mlir::lowp::x86::matchEpilogue(Operation *contraction, Value c,
   }
   auto alloc = root.getDefiningOp<memref::AllocOp>();
   auto rootType = dyn_cast<MemRefType>(root.getType());
-  if (!alloc || alloc->getBlock() != block || !rootType ||
-      !getPlainMemRef(root, rootType.getRank()) ||
+  if (!rootType || !getPlainMemRef(root, rootType.getRank()) ||
       !rootType.getElementType().isF32())
     return e;
+  if (!alloc || alloc->getBlock() != block) {
+    // C a buffer the caller passed (a GEMM called as a library routine, C
+    // = A * B): the fill alone, when it is the last op before the
+    // contraction that touches memory. The kernel then writes all of C
+    // (from the fill value), so the caller sees the same values; the
+    // consumer is not taken (C must hold the product).
+    for (Operation *prev = contraction->getPrevNode(); prev;
+         prev = prev->getPrevNode()) {
+      if (prev == view.getOperation())
+        continue;
+      auto f = dyn_cast<linalg::FillOp>(prev);
+      if (f && f.hasPureBufferSemantics() && f.getDpsInits()[0] == root &&
+          f.getInputs()[0].getType() == rootType.getElementType()) {
+        e.fill = f;
+        e.c = c;
+        e.cRoot = root;
+        if (view)
+          e.collapse = view.getReassociationIndices();
+        break;
+      }
+      if (!isMemoryEffectFree(prev))
+        break;
+    }
+    return e;
+  }
   linalg::FillOp fill;
   linalg::GenericOp consumer;
   bool otherBefore = false;

@@ -11,8 +11,10 @@
 // CHECK: memref.get_global @__lowp_amx_requested
 // CHECK: scf.if
 // CHECK: func.call @arch_prctl
-// C's partial sums in 4 accumulator tiles (the fill stays its own op here).
-// CHECK-COUNT-4: amx.tile_load %arg2
+// C's sums in 4 accumulator tiles, from zero: the fill of the argument C,
+// right before the matmul, is the kernel's (C is written whole).
+// CHECK-NOT: linalg.fill
+// CHECK-COUNT-4: amx.tile_zero
 // CHECK: scf.for {{.*}} -> (!amx.tile<16x16xf32>, !amx.tile<16x16xf32>, !amx.tile<16x16xf32>, !amx.tile<16x16xf32>)
 // CHECK-COUNT-4: amx.tile_load
 // CHECK-COUNT-4: amx.tile_mulf

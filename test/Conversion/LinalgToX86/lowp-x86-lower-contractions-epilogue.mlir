@@ -458,3 +458,48 @@ func.func @depthwise_transposed_consumer(%x: memref<1x8x10x10xf32>, %f: memref<8
   memref.dealloc %c : memref<1x8x8x8xf32>
   return
 }
+
+// -----
+
+// C passed by the caller (a GEMM called as a library routine): the fill
+// right before the matmul is the kernel's first k block (the accumulators
+// start from zero and all of C is written), no pass of zeros. The
+// elementwise consumer is not taken: C must hold the product.
+// CHECK-LABEL: func @argument_c_fill
+// CHECK-NOT: linalg.fill
+// CHECK: arith.constant dense<0.000000e+00> : vector<8xf32>
+// CHECK: vector.fma
+// CHECK: vector.store %{{.*}}, %arg2
+// CHECK: linalg.generic
+func.func @argument_c_fill(%a: memref<6x8xf32>, %b: memref<8x8xf32>, %c: memref<6x8xf32>, %out: memref<6x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<6x8xf32>)
+  linalg.matmul ins(%a, %b : memref<6x8xf32>, memref<8x8xf32>) outs(%c : memref<6x8xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<6x8xf32>) outs(%out : memref<6x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.maximumf %x, %zero : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// Something that writes memory between the fill and the matmul (here into
+// A, which might alias C for all the function knows): the fill stays its
+// own pass and the kernel accumulates onto C.
+// CHECK-LABEL: func @argument_c_written_between
+// CHECK: linalg.fill
+// CHECK: memref.store
+// CHECK: vector.load %arg2
+// CHECK: vector.fma
+func.func @argument_c_written_between(%a: memref<6x8xf32>, %b: memref<8x8xf32>, %c: memref<6x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %i0 = arith.constant 0 : index
+  linalg.fill ins(%zero : f32) outs(%c : memref<6x8xf32>)
+  memref.store %zero, %a[%i0, %i0] : memref<6x8xf32>
+  linalg.matmul ins(%a, %b : memref<6x8xf32>, memref<8x8xf32>) outs(%c : memref<6x8xf32>)
+  return
+}
