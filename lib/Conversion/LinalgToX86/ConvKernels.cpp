@@ -336,8 +336,18 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
         matchEpilogueOrRemark(op, cMat, {input, filter});
     prepareEpilogue(epilogue, op, rw);
     int64_t blockCols = ceilDiv(rowsPerBlock * ow, cfg.nr) * cfg.nr;
-    Value col = kb.alloc(dot ? MemRefType::get({depth / 2, 2 * blockCols}, elem)
-                             : MemRefType::get({depth, blockCols}, f32));
+    MemRefType colType = dot
+                             ? MemRefType::get({depth / 2, 2 * blockCols}, elem)
+                             : MemRefType::get({depth, blockCols}, f32);
+    // With a few blocks of rows or more, they are what threads= shares out
+    // (each its own col: one per block, in the workspace with one thread);
+    // the im2col copy and the panels of one block are then sequential. With
+    // fewer, a block's copy and panels are the parallel loops (a block's
+    // parallel regions alone are short: 0.88x at 2 threads on the ResNet
+    // block, whose 7 blocks are now shared out).
+    int64_t fullRows = oh / rowsPerBlock * rowsPerBlock;
+    bool blocksParallel = fullRows / rowsPerBlock >= 4;
+    Value sharedCol = blocksParallel ? Value() : kb.alloc(colType);
     // The filter as the kernel's A (widened once for the f32 kernel).
     Value aCopy;
     SmallVector<Value> aIx;
@@ -413,6 +423,7 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     // sequential stores, its taps decoded once.
     auto emitBlock = [&](Value ni, Value y0, int64_t rows) {
       niCur = ni;
+      Value col = sharedCol ? sharedCol : kb.alloc(colType);
       // The pixels of output row y (first col column p0) of tap `t`.
       auto copyRow = [&](const Tap &t, function_ref<void(Value, Value)> store,
                          function_ref<void(Value, Value)> storeOne) {
@@ -486,17 +497,20 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
       kb.emitKernel(aMem, aIx, aTransposed, col, cMat, ni, f, rows * ow,
                     depth, dot, /*bRowMajor=*/true, kb.mulc(y0, ow),
                     /*packSlice=*/nullptr, &epilogue);
+      if (!sharedCol)
+        kb.dealloc(col);
     };
-    int64_t fullRows = oh / rowsPerBlock * rowsPerBlock;
     kb.loop(batches, 1, [&](Value ni) {
       kb.loop(fullRows, rowsPerBlock,
-              [&](Value y0) { emitBlock(ni, y0, rowsPerBlock); });
+              [&](Value y0) { emitBlock(ni, y0, rowsPerBlock); },
+              /*parallel=*/blocksParallel);
       if (fullRows < oh)
         emitBlock(ni, kb.idx(fullRows), oh - fullRows);
     });
     if (aCopy)
       kb.dealloc(aCopy);
-    kb.dealloc(col);
+    if (sharedCol)
+      kb.dealloc(sharedCol);
     rw.eraseOp(op);
     finishEpilogue(epilogue, rw);
     return success();

@@ -5,8 +5,11 @@
 // besides the GEMM's panel loops, the im2col loop over col rows (a k pair
 // each, NCHW), the NHWC kernel's loop over blocks of 128 output pixels
 // (each a GEMM reading the input in place) and the depthwise kernel's loop
-// over output rows. The loop over blocks of output rows, which reuses one
-// col buffer, stays sequential.
+// over output rows. NCHW: the loop over blocks of output rows, which
+// reuses one col buffer, stays sequential when there are fewer than 4
+// blocks; with more, each block has its own col and the blocks are the
+// parallel loop (inside, the marks are then left off by
+// lowp-parallelize-loops: it takes the outermost).
 
 // CHECK-LABEL: func.func @nchw
 // CHECK:       scf.for %{{.*}} = %c0 to %c1 step %c1 {
@@ -23,6 +26,23 @@
 func.func @nchw(%x: memref<1x8x10x10xbf16>, %w: memref<16x8x3x3xbf16>, %y: memref<1x16x8x8xf32>) {
   linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%x, %w : memref<1x8x10x10xbf16>, memref<16x8x3x3xbf16>) outs(%y : memref<1x16x8x8xf32>)
+  return
+}
+
+// -----
+
+// 56 output rows in 7 blocks of 8 (col within a quarter of the L2).
+// CHECK-LABEL: func.func @nchw_blocks
+// CHECK:       scf.for %{{.*}} = %c0 to %c1 step %c1 {
+// CHECK-NEXT:    scf.for %{{.*}} = %c0 to %c56 step %c8 {
+// CHECK-NEXT:      %[[COL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<288x896xbf16>
+// CHECK:           x86vector.avx512.dot
+// CHECK:           memref.dealloc %[[COL]]
+// CHECK-NEXT:    } {lowp.parallel}
+// CHECK-NEXT:  }
+func.func @nchw_blocks(%x: memref<1x64x58x58xbf16>, %w: memref<64x64x3x3xbf16>, %y: memref<1x64x56x56xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x64x58x58xbf16>, memref<64x64x3x3xbf16>) outs(%y : memref<1x64x56x56xf32>)
   return
 }
 
