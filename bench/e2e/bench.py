@@ -69,6 +69,9 @@ def parse_args():
     ap.add_argument("--before", metavar="FP_OPT",
                     help="another fp-opt build (e.g. main's): its f32 and mixed code is timed "
                          "in the same interleaved rounds, and a before/after table printed")
+    ap.add_argument("--before-x86-options", metavar="OPTIONS",
+                    help="lowp-pipeline-x86 options of the --before build instead of --x86-options "
+                         "(with --before build/bin/fp-opt: two option sets of one build, e.g. kc=)")
     ap.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin")
     ap.add_argument("--workdir", help="keep the compiled files here")
     ap.add_argument("--prepack", action="store_true",
@@ -337,7 +340,8 @@ def bench_layer(cli, torch, layer, cpu, tools, workdir, extra_x86):
             kernels[f"fp-opt {variant} prepacked"] = k
         if cli.before:
             comp = fpopt_rt.compile_layer(layer.mlir(), workdir, f"{layer.name}.{variant}.before",
-                                          variant, cpu, tools.with_fpopt(cli.before), extra_x86,
+                                          variant, cpu, tools.with_fpopt(cli.before),
+                                          cli.before_extra_x86,
                                           cli.target, cli.policy)
             k = comp.load(layer)
             k.bind(inputs)
@@ -675,8 +679,10 @@ def main():
     if not os.path.exists(cli.fp_opt):
         sys.exit(f"{cli.fp_opt} not found: bash scripts/build.sh")
     workdir = cli.workdir or tempfile.mkdtemp(prefix="e2e-bench-")
-    extra_x86, threads_note = threads_option(cli, cpu)
-    extra_x86 = (extra_x86 + " " + cli.x86_options).strip()
+    threads_x86, threads_note = threads_option(cli, cpu)
+    extra_x86 = (threads_x86 + " " + cli.x86_options).strip()
+    cli.before_extra_x86 = extra_x86 if cli.before_x86_options is None else \
+        (threads_x86 + " " + cli.before_x86_options).strip()
     if cli.profile:
         return profile(cli, cpu, tools, workdir, extra_x86)
 

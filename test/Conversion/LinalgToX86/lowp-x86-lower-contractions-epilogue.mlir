@@ -48,19 +48,48 @@ func.func @linear_relu_cast(%a: memref<6x16xbf16>, %w: memref<16x20xbf16>, %bias
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 
-// Several k blocks (kc = 512 < K): C holds the partial sums between them;
+// Several k blocks (kc = 512 < K, 7 rows: more than 2 row blocks of 3):
+// C holds the partial sums between them;
 // the first block starts from the fill value, the last stores the residual
 // add into the output. C stays (it is written by the earlier blocks).
 // CHECK-LABEL: func @residual_k_blocks
 // CHECK-NOT: linalg.fill
-// CHECK: memref.alloc(){{.*}}: memref<3x8xf32>
+// CHECK: memref.alloc(){{.*}}: memref<7x8xf32>
 // CHECK: scf.for
 // CHECK-NOT: linalg.generic
-// CHECK: vector.store %{{.*}} : memref<3x8xf32>, vector<8xf32>
+// CHECK: vector.store %{{.*}} : memref<7x8xf32>, vector<8xf32>
 // CHECK: arith.addf {{.*}} : vector<8xf32>
-// CHECK: vector.store %{{.*}} : memref<3x8xf32>, vector<8xf32>
+// CHECK: vector.store %{{.*}} : memref<7x8xf32>, vector<8xf32>
 // CHECK-NOT: linalg.generic
-func.func @residual_k_blocks(%a: memref<3x1200xf32>, %w: memref<1200x8xf32>, %res: memref<3x8xf32>, %out: memref<3x8xf32>) {
+func.func @residual_k_blocks(%a: memref<7x1200xf32>, %w: memref<1200x8xf32>, %res: memref<7x8xf32>, %out: memref<7x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<7x8xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<7x8xf32>)
+  linalg.matmul ins(%a, %w : memref<7x1200xf32>, memref<1200x8xf32>) outs(%c : memref<7x8xf32>)
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %res : memref<7x8xf32>, memref<7x8xf32>) outs(%out : memref<7x8xf32>) {
+  ^bb0(%x: f32, %r: f32, %o: f32):
+    %s = arith.addf %x, %r : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %c : memref<7x8xf32>
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// 3 rows, one block of mr = 3 (B packed per panel on the fly): k blocks as
+// deep as the slice buffer allows (here all of K), so C is never written:
+// the fill and the residual add are the one block's, and C is gone.
+// CHECK-LABEL: func @residual_few_rows
+// CHECK-NOT: memref.alloc(){{.*}}: memref<3x8xf32>
+// CHECK-NOT: linalg.
+// CHECK: arith.addf {{.*}} : vector<8xf32>
+// CHECK: vector.store %{{.*}}, %arg3{{.*}} : memref<3x8xf32>, vector<8xf32>
+// CHECK-NOT: linalg.
+func.func @residual_few_rows(%a: memref<3x1200xf32>, %w: memref<1200x8xf32>, %res: memref<3x8xf32>, %out: memref<3x8xf32>) {
   %zero = arith.constant 0.0 : f32
   %c = memref.alloc() : memref<3x8xf32>
   linalg.fill ins(%zero : f32) outs(%c : memref<3x8xf32>)
