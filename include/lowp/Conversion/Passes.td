@@ -198,7 +198,9 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     row-major copy (dot kernel) or in place (f32 kernel); a broadcast B is
     packed once for all batches. N not divisible by `nr` gets a zero-padded
     last panel and masked stores of C.
-    `linalg.conv_2d_nhwc_hwcf` (any strides and dilations) becomes GEMMs
+    `linalg.conv_2d_nhwc_hwcf` and `linalg.conv_2d_nhwc_fhwc` (TOSA's filter
+    layout: the filter is the same B transposed; any strides and dilations)
+    become GEMMs
     on blocks of output pixels, pixels x F = A (pixels x KH*KW*C) times the
     filter packed once, into the output viewed as a matrix: the vector
     kernel reads A in place from the input, one filter tap's C channels at a

@@ -529,10 +529,19 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
 /// vector at a time, at any stride and dilation. Takes priority over the
 /// target-independent im2col + linalg.matmul rewrite (left for operands
 /// matchConv rejects, which then get the matmul's remark).
-struct ConvNhwcToKernel : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
+///
+/// linalg.conv_2d_nhwc_fhwc (TOSA's and IREE's filter layout, F x KH x KW
+/// x C) is the same GEMM with the filter viewed as F x KH*KW*C: a
+/// transposed B, packed once through register transposes like an
+/// nn.Linear weight.
+template <typename OpTy>
+struct ConvNhwcToKernel : OpRewritePattern<OpTy> {
+  /// The filter's dimensions are F, KH, KW, C (else KH, KW, C, F).
+  static constexpr bool kFilterFirst =
+      std::is_same_v<OpTy, linalg::Conv2DNhwcFhwcOp>;
   ConvNhwcToKernel(MLIRContext *ctx, KernelConfig cfg)
-      : OpRewritePattern(ctx, /*benefit=*/2), cfg(cfg) {}
-  LogicalResult matchAndRewrite(linalg::Conv2DNhwcHwcfOp op,
+      : OpRewritePattern<OpTy>(ctx, /*benefit=*/2), cfg(cfg) {}
+  LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rw) const override {
     std::string why;
     if (failed(matchConv(op, cfg, why)))
@@ -542,11 +551,12 @@ struct ConvNhwcToKernel : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
     auto fil = cast<MemRefType>(filter.getType()),
          out = cast<MemRefType>(output.getType());
     Type elem = fil.getElementType(), f32 = rw.getF32Type();
-    SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
-    SmallVector<int64_t> dilations(op.getDilations().getValues<int64_t>());
+    SmallVector<int64_t> strides(op.getStrides().template getValues<int64_t>());
+    SmallVector<int64_t> dilations(op.getDilations().template getValues<int64_t>());
+    unsigned first = kFilterFirst ? 1 : 0;
     int64_t oh = out.getDimSize(1), ow = out.getDimSize(2),
-            f = out.getDimSize(3), kh = fil.getDimSize(0),
-            kw = fil.getDimSize(1), c = fil.getDimSize(2);
+            f = out.getDimSize(3), kh = fil.getDimSize(first),
+            kw = fil.getDimSize(first + 1), c = fil.getDimSize(first + 2);
     int64_t pixels = out.getDimSize(0) * oh * ow, depth = kh * kw * c;
     // The bf16 dot reads K in pairs; an odd KH*KW*C (a first layer on 3
     // colour channels) takes the f32 FMA kernel on col and filter widened
@@ -567,7 +577,10 @@ struct ConvNhwcToKernel : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
     blockPixels = std::min(blockPixels, pixels);
     MatrixOperand b;
     b.mem = memref::CollapseShapeOp::create(
-        rw, loc, filter, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+        rw, loc, filter,
+        kFilterFirst ? ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}}
+                     : ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+    b.transposed = kFilterFirst;
     Value cMat = memref::CollapseShapeOp::create(
         rw, loc, output, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
     // The fill and the elementwise consumer (batch norm, ReLU, residual)
@@ -799,7 +812,9 @@ struct ConvNhwcToKernel : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
 
 void mlir::lowp::x86::populateConvKernelPatterns(RewritePatternSet &patterns,
                                                  const KernelConfig &cfg) {
-  patterns.add<ConvNchwToKernel, ConvNhwcToKernel,
+  patterns.add<ConvNchwToKernel,
+               ConvNhwcToKernel<linalg::Conv2DNhwcHwcfOp>,
+               ConvNhwcToKernel<linalg::Conv2DNhwcFhwcOp>,
                DepthwiseToKernel<linalg::DepthwiseConv2DNhwcHwcOp, true>,
                DepthwiseToKernel<linalg::DepthwiseConv2DNchwChwOp, false>>(
       patterns.getContext(), cfg);

@@ -39,7 +39,8 @@ mlir::lowp::x86::whyGenericPath(linalg::LinalgOp op, const KernelConfig &cfg) {
     (void)matchContraction(op, cfg, why);
     return why;
   }
-  if (isa<linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNchwFchwOp,
+  if (isa<linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNhwcFhwcOp,
+          linalg::Conv2DNchwFchwOp,
           linalg::DepthwiseConv2DNhwcHwcOp, linalg::DepthwiseConv2DNchwChwOp>(
           op)) {
     if (failed(matchConv(op, cfg, why)))

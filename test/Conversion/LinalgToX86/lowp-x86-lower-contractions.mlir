@@ -254,6 +254,33 @@ func.func @conv_direct_strided(%i: memref<1x68x34x64xf32>, %f: memref<3x3x64x16x
 
 // -----
 
+// conv_2d_nhwc_fhwc (TOSA's and IREE's filter layout: F x KH x KW x C): the
+// same GEMM with the filter viewed as F x KH*KW*C, a transposed B packed
+// once through register transposes (8 rows of the filter read at a time),
+// A read in place from the input.
+// FMA-LABEL: func @conv_fhwc
+// FMA: %[[F:.*]] = memref.collapse_shape %arg1 {{\[\[}}0], [1, 2, 3]] : memref<32x3x3x16xf32> into memref<32x144xf32>
+// FMA: %[[O:.*]] = memref.collapse_shape %arg2 {{\[\[}}0, 1, 2], [3]] : memref<1x4x4x32xf32> into memref<16x32xf32>
+// FMA: %[[P:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4x144x8xf32>
+// FMA-COUNT-8: vector.load %[[F]]
+// FMA: vector.shuffle
+// FMA: memref.load %arg0
+// FMA: vector.fma
+// FMA: vector.store %{{.*}}, %[[O]]
+// FMA: memref.dealloc %[[P]]
+// FMA-NOT: linalg.
+// DOT-LABEL: func @conv_fhwc
+// DOT: memref.collapse_shape %arg1 {{\[\[}}0], [1, 2, 3]] : memref<32x3x3x16xf32> into memref<32x144xf32>
+// DOT: vector.fma
+// DOT-NOT: linalg.
+func.func @conv_fhwc(%i: memref<1x6x6x16xf32>, %f: memref<32x3x3x16xf32>, %o: memref<1x4x4x32xf32>) {
+  linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%i, %f : memref<1x6x6x16xf32>, memref<32x3x3x16xf32>) outs(%o : memref<1x4x4x32xf32>)
+  return
+}
+
+// -----
+
 // An odd KH*KW*C in bf16 (3 input channels): the dot kernel reads K in
 // pairs, so col and the packed filter are widened to f32 and the FMA
 // kernel runs (no remark: not the generic path).

@@ -8,7 +8,10 @@
 // of 5 + 4 taps; 40 filters: a partial panel); bf16 with two images in one
 // block, strides [2, 1] and dilations [1, 2] (the dot kernel on
 // AVX512_BF16, in place; col widened to f32 on avx2); bf16 with
-// KH*KW*C = 27 (odd: the f32 kernel on widened operands), dilation 2.
+// KH*KW*C = 27 (odd: the f32 kernel on widened operands), dilation 2;
+// conv_2d_nhwc_fhwc (TOSA's filter layout, F first: packed as a transposed
+// B) in f32 with strides [1, 2] and dilations [2, 1], and in bf16 with 24
+// filters (a partial panel).
 // Each is compared with a reference convolution
 // written as a linalg.generic in f32 on the same (bf16-exact) inputs, left
 // to the plain loop path: |x - ref| <= 1e-5 |ref| + 1e-4 (inputs are
@@ -23,12 +26,21 @@
 // RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86=target=sapphirerapids 2>/dev/null \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s %}
+// On AMX-BF16 hosts with amx=true (the bf16 cases at stride 1 with 32
+// channels on tiles reading the input in place, the others on im2col tiles
+// or vdpbf16ps):
+// RUN: %if x86-amx %{ fp-opt %s -lowp-pipeline-x86="target=sapphirerapids amx=true" 2>/dev/null \
+// RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
+// RUN: | FileCheck %s %}
 // No convolution is left to the generic loops or to im2col + linalg.matmul
 // (only the references):
 // RUN: fp-opt %s -lowp-pipeline-x86=target=sapphirerapids -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // REMARK-NOT: generic loop path for 'linalg.conv_2d_nhwc_hwcf'
+// REMARK-NOT: generic loop path for 'linalg.conv_2d_nhwc_fhwc'
 // REMARK-NOT: generic loop path for 'linalg.matmul'
 
+// CHECK: 1
+// CHECK: 1
 // CHECK: 1
 // CHECK: 1
 // CHECK: 1
@@ -185,6 +197,60 @@ func.func @ref_odd_depth_bf16(%in: tensor<1x8x8x3xf32>, %f: tensor<3x3x3x24xf32>
   return %y : tensor<1x4x4x24xf32>
 }
 
+// conv_2d_nhwc_fhwc (TOSA's filter layout, F x KH x KW x C): the same GEMM
+// with the filter as a transposed B.
+func.func @fhwc_f32(%in: tensor<1x12x13x48xf32>, %f: tensor<40x3x3x48xf32>) -> tensor<1x8x6x40xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x6x40xf32>
+  %o = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x6x40xf32>) -> tensor<1x8x6x40xf32>
+  %y = linalg.conv_2d_nhwc_fhwc {dilations = dense<[2, 1]> : tensor<2xi64>, strides = dense<[1, 2]> : tensor<2xi64>}
+      ins(%in, %f : tensor<1x12x13x48xf32>, tensor<40x3x3x48xf32>) outs(%o : tensor<1x8x6x40xf32>) -> tensor<1x8x6x40xf32>
+  return %y : tensor<1x8x6x40xf32>
+}
+
+func.func @ref_fhwc_f32(%in: tensor<1x12x13x48xf32>, %f: tensor<40x3x3x48xf32>) -> tensor<1x8x6x40xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x6x40xf32>
+  %o = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x6x40xf32>) -> tensor<1x8x6x40xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(n, y, x, f, i, j, c) -> (n, y + 2 * i, 2 * x + j, c)>,
+                                        affine_map<(n, y, x, f, i, j, c) -> (f, i, j, c)>,
+                                        affine_map<(n, y, x, f, i, j, c) -> (n, y, x, f)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%in, %f : tensor<1x12x13x48xf32>, tensor<40x3x3x48xf32>) outs(%o : tensor<1x8x6x40xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x6x40xf32>
+  return %y : tensor<1x8x6x40xf32>
+}
+
+func.func @fhwc_bf16(%in: tensor<2x10x10x32xbf16>, %f: tensor<24x3x3x32xbf16>) -> tensor<2x8x8x24xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x8x8x24xf32>
+  %o = linalg.fill ins(%zero : f32) outs(%e : tensor<2x8x8x24xf32>) -> tensor<2x8x8x24xf32>
+  %y = linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %f : tensor<2x10x10x32xbf16>, tensor<24x3x3x32xbf16>) outs(%o : tensor<2x8x8x24xf32>) -> tensor<2x8x8x24xf32>
+  return %y : tensor<2x8x8x24xf32>
+}
+
+func.func @ref_fhwc_bf16(%in: tensor<2x10x10x32xf32>, %f: tensor<24x3x3x32xf32>) -> tensor<2x8x8x24xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x8x8x24xf32>
+  %o = linalg.fill ins(%zero : f32) outs(%e : tensor<2x8x8x24xf32>) -> tensor<2x8x8x24xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(n, y, x, f, i, j, c) -> (n, y + i, x + j, c)>,
+                                        affine_map<(n, y, x, f, i, j, c) -> (f, i, j, c)>,
+                                        affine_map<(n, y, x, f, i, j, c) -> (n, y, x, f)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%in, %f : tensor<2x10x10x32xf32>, tensor<24x3x3x32xf32>) outs(%o : tensor<2x8x8x24xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<2x8x8x24xf32>
+  return %y : tensor<2x8x8x24xf32>
+}
+
 func.func @main() {
   %k0 = arith.constant 0 : index
   %k1 = arith.constant 1 : index
@@ -242,6 +308,36 @@ func.func @main() {
   %r2d = tensor.cast %r2 : tensor<1x4x4x24xf32> to tensor<?x?x?x?xf32>
   %ok2 = call @close(%y2d, %r2d) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i1
   vector.print %ok2 : i1
+
+  // 5. fhwc_f32: 1x12x13x48 * 40x3x3x48 (F first), strides [1, 2], dilations [2, 1].
+  %k10 = arith.constant 10 : index
+  %k12 = arith.constant 12 : index
+  %k13 = arith.constant 13 : index
+  %k48 = arith.constant 48 : index
+  %in5d = call @rand4(%k6, %k1, %k12, %k13, %k48) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %f5d = call @rand4(%k7, %k40, %k3, %k3, %k48) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %in5 = tensor.cast %in5d : tensor<?x?x?x?xf32> to tensor<1x12x13x48xf32>
+  %f5 = tensor.cast %f5d : tensor<?x?x?x?xf32> to tensor<40x3x3x48xf32>
+  %y5 = call @fhwc_f32(%in5, %f5) : (tensor<1x12x13x48xf32>, tensor<40x3x3x48xf32>) -> tensor<1x8x6x40xf32>
+  %r5 = call @ref_fhwc_f32(%in5, %f5) : (tensor<1x12x13x48xf32>, tensor<40x3x3x48xf32>) -> tensor<1x8x6x40xf32>
+  %y5d = tensor.cast %y5 : tensor<1x8x6x40xf32> to tensor<?x?x?x?xf32>
+  %r5d = tensor.cast %r5 : tensor<1x8x6x40xf32> to tensor<?x?x?x?xf32>
+  %ok5 = call @close(%y5d, %r5d) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i1
+  vector.print %ok5 : i1
+
+  // 6. fhwc_bf16: 2x10x10x32 * 24x3x3x32, stride 1, bf16 (24 filters: a partial panel).
+  %in6d = call @rand4(%k8, %k2, %k10, %k10, %k32) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %f6d = call @rand4(%k9, %k24, %k3, %k3, %k32) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %in6 = tensor.cast %in6d : tensor<?x?x?x?xf32> to tensor<2x10x10x32xf32>
+  %f6 = tensor.cast %f6d : tensor<?x?x?x?xf32> to tensor<24x3x3x32xf32>
+  %in6b = lowp.cast %in6 : tensor<2x10x10x32xf32> to tensor<2x10x10x32xbf16>
+  %f6b = lowp.cast %f6 : tensor<24x3x3x32xf32> to tensor<24x3x3x32xbf16>
+  %y6 = call @fhwc_bf16(%in6b, %f6b) : (tensor<2x10x10x32xbf16>, tensor<24x3x3x32xbf16>) -> tensor<2x8x8x24xf32>
+  %r6 = call @ref_fhwc_bf16(%in6, %f6) : (tensor<2x10x10x32xf32>, tensor<24x3x3x32xf32>) -> tensor<2x8x8x24xf32>
+  %y6d = tensor.cast %y6 : tensor<2x8x8x24xf32> to tensor<?x?x?x?xf32>
+  %r6d = tensor.cast %r6 : tensor<2x8x8x24xf32> to tensor<?x?x?x?xf32>
+  %ok6 = call @close(%y6d, %r6d) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i1
+  vector.print %ok6 : i1
 
   // 4. Negative control: case 1 against the reference with the
   // filter taps transposed (KH and KW swapped).
