@@ -211,7 +211,8 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     rows, filter (F x C*KH*KW) times col (C*KH*KW x pixels of the block)
     into the output viewed as F x OH*OW; col is sized to stay in L2 and
     written directly in the layout the kernel reads (no packing pass).
-    `linalg.depthwise_conv_2d_nhwc_hwc` and `linalg.depthwise_conv_2d_nchw_chw`
+    `linalg.depthwise_conv_2d_nhwc_hwc` (and `_hwcm` with a channel
+    multiplier of 1, on views) and `linalg.depthwise_conv_2d_nchw_chw`
     (stride 1 along W) become a direct kernel vectorized along channels
     (NHWC) or output columns (NCHW) with a block of accumulators kept across
     the filter taps.

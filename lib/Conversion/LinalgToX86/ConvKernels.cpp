@@ -808,6 +808,38 @@ struct ConvNhwcToKernel : OpRewritePattern<OpTy> {
   KernelConfig cfg;
 };
 
+/// linalg.depthwise_conv_2d_nhwc_hwcm with a channel multiplier of 1
+/// (TOSA's depthwise_conv2d lowers to it) is depthwise_conv_2d_nhwc_hwc on
+/// the filter and output without their unit last dimension: rewritten so
+/// on views of the same buffers, for the depthwise kernel to take.
+struct DepthwiseUnitMultiplierToHwc
+    : OpRewritePattern<linalg::DepthwiseConv2DNhwcHwcmOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::DepthwiseConv2DNhwcHwcmOp op,
+                                PatternRewriter &rw) const override {
+    if (!op.hasPureBufferSemantics())
+      return rw.notifyMatchFailure(op, "not on buffers");
+    Value filter = op.getDpsInputs()[1], output = op.getDpsInits()[0];
+    auto fil = dyn_cast<MemRefType>(filter.getType());
+    auto out = dyn_cast<MemRefType>(output.getType());
+    if (!fil || !out || fil.getDimSize(3) != 1 ||
+        !getPlainMemRef(filter, 4) || !getPlainMemRef(output, 5))
+      return rw.notifyMatchFailure(
+          op, "a channel multiplier other than 1, or strided operands");
+    Location loc = op.getLoc();
+    Value fil3 = memref::CollapseShapeOp::create(
+        rw, loc, filter, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+    Value out4 = memref::CollapseShapeOp::create(
+        rw, loc, output,
+        ArrayRef<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
+    linalg::DepthwiseConv2DNhwcHwcOp::create(
+        rw, loc, TypeRange{}, ValueRange{op.getDpsInputs()[0], fil3},
+        ValueRange{out4}, op.getStrides(), op.getDilations());
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::lowp::x86::populateConvKernelPatterns(RewritePatternSet &patterns,
@@ -818,4 +850,5 @@ void mlir::lowp::x86::populateConvKernelPatterns(RewritePatternSet &patterns,
                DepthwiseToKernel<linalg::DepthwiseConv2DNhwcHwcOp, true>,
                DepthwiseToKernel<linalg::DepthwiseConv2DNchwChwOp, false>>(
       patterns.getContext(), cfg);
+  patterns.add<DepthwiseUnitMultiplierToHwc>(patterns.getContext());
 }

@@ -47,6 +47,12 @@ mlir::lowp::x86::whyGenericPath(linalg::LinalgOp op, const KernelConfig &cfg) {
       return why;
     return std::nullopt;
   }
+  // Left by DepthwiseUnitMultiplierToHwc.
+  if (auto dw = dyn_cast<linalg::DepthwiseConv2DNhwcHwcmOp>(op.getOperation()))
+    if (auto fil = dyn_cast<ShapedType>(dw.getDpsInputs()[1].getType()))
+      if (!fil.isDynamicDim(3) && fil.getDimSize(3) != 1)
+        return "channel multiplier " + std::to_string(fil.getDimSize(3)) +
+               " (the depthwise kernel takes 1)";
   if (linalg::isaContractionOpInterface(op))
     return std::string("no x86 kernel for this contraction");
   // Convolutions (not pooling: a multiply-accumulate body).

@@ -81,8 +81,17 @@ func.func @other_contraction(%a: memref<4x8xf32>, %x: memref<8xf32>, %y: memref<
 
 // -----
 
-func.func @other_convolution(%i: memref<1x6x6x8xf32>, %f: memref<3x3x8x2xf32>, %o: memref<1x4x4x8x2xf32>) {
-  // expected-remark @below {{generic loop path for 'linalg.depthwise_conv_2d_nhwc_hwcm': no x86 kernel for this convolution}}
+func.func @other_convolution(%i: memref<1x6x8xf32>, %f: memref<3x8x4xf32>, %o: memref<1x4x4xf32>) {
+  // expected-remark @below {{generic loop path for 'linalg.conv_1d_nwc_wcf': no x86 kernel for this convolution}}
+  linalg.conv_1d_nwc_wcf {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>}
+    ins(%i, %f : memref<1x6x8xf32>, memref<3x8x4xf32>) outs(%o : memref<1x4x4xf32>)
+  return
+}
+
+// -----
+
+func.func @depthwise_multiplier(%i: memref<1x6x6x8xf32>, %f: memref<3x3x8x2xf32>, %o: memref<1x4x4x8x2xf32>) {
+  // expected-remark @below {{generic loop path for 'linalg.depthwise_conv_2d_nhwc_hwcm': channel multiplier 2 (the depthwise kernel takes 1)}}
   linalg.depthwise_conv_2d_nhwc_hwcm {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
     ins(%i, %f : memref<1x6x6x8xf32>, memref<3x3x8x2xf32>) outs(%o : memref<1x4x4x8x2xf32>)
   return
