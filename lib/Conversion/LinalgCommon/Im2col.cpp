@@ -10,16 +10,29 @@ using namespace mlir;
 using namespace mlir::lowp;
 
 LogicalResult mlir::lowp::checkConvOperands(linalg::LinalgOp op,
-                                            std::string &why) {
+                                            std::string &why,
+                                            bool dynamicBatch) {
   if (!op.hasPureBufferSemantics()) {
     why = "operands are not buffers (the kernels run after bufferization)";
     return failure();
   }
-  for (Value v : op->getOperands())
-    if (!getPlainMemRef(v, cast<MemRefType>(v.getType()).getRank())) {
-      why = "operands are not static identity-layout memrefs";
+  Value filter = op.getDpsInputs()[1];
+  for (Value v : op->getOperands()) {
+    auto type = cast<MemRefType>(v.getType());
+    bool plain = dynamicBatch && v != filter
+                     ? type.getLayout().isIdentity() &&
+                           llvm::all_of(type.getShape().drop_front(),
+                                        [](int64_t d) {
+                                          return !ShapedType::isDynamic(d);
+                                        })
+                     : bool(getPlainMemRef(v, type.getRank()));
+    if (!plain) {
+      why = dynamicBatch ? "operands are not identity-layout memrefs with "
+                           "static dimensions but for the batch"
+                         : "operands are not static identity-layout memrefs";
       return failure();
     }
+  }
   Type elem = getElementTypeOrSelf(op.getDpsInputs()[0].getType());
   if (elem != getElementTypeOrSelf(op.getDpsInputs()[1].getType()) ||
       !isa<FloatType>(elem) ||

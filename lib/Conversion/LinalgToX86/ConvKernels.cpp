@@ -28,7 +28,7 @@ using namespace mlir::lowp::x86;
 LogicalResult mlir::lowp::x86::matchConv(linalg::LinalgOp op,
                                          const KernelConfig &cfg,
                                          std::string &why) {
-  if (failed(checkConvOperands(op, why)))
+  if (failed(checkConvOperands(op, why, /*dynamicBatch=*/true)))
     return failure();
   Type elem = getElementTypeOrSelf(op.getDpsInputs()[0].getType());
   // NCHW: the GEMM's K is C*KH*KW, read in pairs by the bf16 dot.
@@ -46,6 +46,15 @@ LogicalResult mlir::lowp::x86::matchConv(linalg::LinalgOp op,
       return failure();
     }
   return success();
+}
+
+/// The batch size of a convolution's `output` (its first dimension, which
+/// may be dynamic: matchConv lets a front end's dynamic batch through).
+static Value batchCount(LoopBuilder &lb, Value output) {
+  auto type = cast<MemRefType>(output.getType());
+  if (!type.isDynamicDim(0))
+    return lb.idx(type.getDimSize(0));
+  return memref::DimOp::create(lb.builder(), lb.location(), output, 0);
 }
 
 namespace {
@@ -76,7 +85,6 @@ struct DepthwiseToKernel : OpRewritePattern<OpTy> {
     SmallVector<int64_t> dl(op.getDilations().template getValues<int64_t>());
     // NHWC: out[n][y][x][c], filter[i][j][c]; NCHW: out[n][c][y][x],
     // filter[c][i][j].
-    int64_t batches = out.getDimSize(0);
     int64_t channels = Nhwc ? out.getDimSize(3) : out.getDimSize(1);
     int64_t oh = Nhwc ? out.getDimSize(1) : out.getDimSize(2);
     int64_t ow = Nhwc ? out.getDimSize(2) : out.getDimSize(3);
@@ -235,7 +243,7 @@ struct DepthwiseToKernel : OpRewritePattern<OpTy> {
     int64_t otherExtent = Nhwc ? ow : channels;
     int64_t otherFull = otherExtent / xb * xb;
     // Output rows are independent (parallel with threads=).
-    kb.loop(batches, 1, [&](Value n) {
+    kb.loop(kb.idx(0), batchCount(kb, output), 1, [&](Value n) {
       kb.loop(oh, 1, [&](Value y) {
         // Full vectors of the vectorized dimension, cv at a time, then one
         // at a time.
@@ -302,7 +310,7 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     bool dot = cfg.bf16Dot && elem.isBF16();
     SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
     SmallVector<int64_t> dilations(op.getDilations().getValues<int64_t>());
-    int64_t batches = out.getDimSize(0), f = out.getDimSize(1),
+    int64_t f = out.getDimSize(1),
             oh = out.getDimSize(2), ow = out.getDimSize(3),
             c = fil.getDimSize(1), kh = fil.getDimSize(2),
             kw = fil.getDimSize(3);
@@ -500,7 +508,7 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
       if (!sharedCol)
         kb.dealloc(col);
     };
-    kb.loop(batches, 1, [&](Value ni) {
+    kb.loop(kb.idx(0), batchCount(kb, output), 1, [&](Value ni) {
       kb.loop(fullRows, rowsPerBlock,
               [&](Value y0) { emitBlock(ni, y0, rowsPerBlock); },
               /*parallel=*/blocksParallel);
@@ -557,7 +565,11 @@ struct ConvNhwcToKernel : OpRewritePattern<OpTy> {
     int64_t oh = out.getDimSize(1), ow = out.getDimSize(2),
             f = out.getDimSize(3), kh = fil.getDimSize(first),
             kw = fil.getDimSize(first + 1), c = fil.getDimSize(first + 2);
-    int64_t pixels = out.getDimSize(0) * oh * ow, depth = kh * kw * c;
+    // Pixels are blocked across images, or per image when the batch is
+    // dynamic (`forEachImage`).
+    bool dynamicBatch = out.isDynamicDim(0);
+    int64_t pixels = (dynamicBatch ? 1 : out.getDimSize(0)) * oh * ow,
+            depth = kh * kw * c;
     // The bf16 dot reads K in pairs; an odd KH*KW*C (a first layer on 3
     // colour channels) takes the f32 FMA kernel on col and filter widened
     // while they are copied: exact, and col is copied anyway.
@@ -589,6 +601,16 @@ struct ConvNhwcToKernel : OpRewritePattern<OpTy> {
         matchEpilogueOrRemark(op, cMat, {input, filter});
     prepareEpilogue(epilogue, op, rw);
     Value packed = kb.packB(b, {}, f, depth, elem, dot);
+    // body(first pixel): once for all pixels, or per image of a dynamic
+    // batch.
+    auto forEachImage = [&](function_ref<void(Value)> body) {
+      if (!dynamicBatch) {
+        body(kb.idx(0));
+        return;
+      }
+      kb.loop(kb.idx(0), batchCount(kb, output), 1,
+              [&](Value ni) { body(kb.mulc(ni, oh * ow)); });
+    };
     // The vector kernel reads A in place from the input, a filter tap's C
     // channels at a time (no im2col copy): every row of A is an output
     // pixel with its own address, so blocks of rows may cross output rows.
@@ -626,11 +648,13 @@ struct ConvNhwcToKernel : OpRewritePattern<OpTy> {
     if (direct) {
       int64_t chunk = std::min(pixels, ceilDiv(128, quantum) * quantum);
       int64_t fullChunks = pixels / chunk * chunk;
-      kb.loop(fullChunks, chunk,
-              [&](Value p0) { emitDirectBlock(p0, chunk); },
-              /*parallel=*/true);
-      if (fullChunks < pixels)
-        emitDirectBlock(kb.idx(fullChunks), pixels - fullChunks);
+      forEachImage([&](Value base) {
+        kb.loop(fullChunks, chunk,
+                [&](Value p0) { emitDirectBlock(kb.addIdx(base, p0), chunk); },
+                /*parallel=*/true);
+        if (fullChunks < pixels)
+          emitDirectBlock(kb.addc(base, fullChunks), pixels - fullChunks);
+      });
       kb.dealloc(packed);
       rw.eraseOp(op);
       finishEpilogue(epilogue, rw);
@@ -651,7 +675,7 @@ struct ConvNhwcToKernel : OpRewritePattern<OpTy> {
                     c % cfg.amxTile.k == 0 && epilogue.fill;
     if (tileRows) {
       auto in = cast<MemRefType>(input.getType());
-      int64_t batches = out.getDimSize(0), iw = in.getDimSize(2);
+      int64_t iw = in.getDimSize(2);
       int64_t imageRows = (oh - 1) * iw + ow;
       Value flat = memref::CollapseShapeOp::create(
           rw, loc, input, ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}});
@@ -748,7 +772,7 @@ struct ConvNhwcToKernel : OpRewritePattern<OpTy> {
         });
         kb.dealloc(rows);
       };
-      kb.loop(batches, 1, [&](Value ni) {
+      kb.loop(kb.idx(0), batchCount(kb, output), 1, [&](Value ni) {
         int64_t fullRanges = imageRows / rangeRows * rangeRows;
         kb.loop(fullRanges, rangeRows,
                 [&](Value q0) { emitRange(ni, q0, rangeRows); },
@@ -795,10 +819,12 @@ struct ConvNhwcToKernel : OpRewritePattern<OpTy> {
                     /*cRowOffset=*/p0);
     };
     int64_t fullPixels = pixels / blockPixels * blockPixels;
-    kb.loop(fullPixels, blockPixels,
-            [&](Value p0) { emitBlock(p0, blockPixels); });
-    if (fullPixels < pixels)
-      emitBlock(kb.idx(fullPixels), pixels - fullPixels);
+    forEachImage([&](Value base) {
+      kb.loop(fullPixels, blockPixels,
+              [&](Value p0) { emitBlock(kb.addIdx(base, p0), blockPixels); });
+      if (fullPixels < pixels)
+        emitBlock(kb.addc(base, fullPixels), pixels - fullPixels);
+    });
     kb.dealloc(col);
     kb.dealloc(packed);
     rw.eraseOp(op);

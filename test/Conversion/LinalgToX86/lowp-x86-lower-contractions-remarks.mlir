@@ -44,11 +44,12 @@ func.func @odd_depth_nchw(%i: memref<1x3x6x6xbf16>, %f: memref<16x3x3x3xbf16>, %
 
 // -----
 
-// NHWC convolutions the blocked kernel cannot take (dynamic shapes, f64)
-// stay on the generic path with a remark; an odd KH*KW*C in bf16 does not
-// (the f32 kernel on widened operands), so no remark there.
+// NHWC convolutions the blocked kernel cannot take (dynamic shapes other
+// than the batch, f64) stay on the generic path with a remark; an odd
+// KH*KW*C in bf16 does not (the f32 kernel on widened operands), nor a
+// dynamic batch, so no remark there.
 func.func @dynamic_nhwc(%i: memref<1x?x6x8xf32>, %f: memref<3x3x8x16xf32>, %o: memref<1x?x4x16xf32>) {
-  // expected-remark @below {{generic loop path for 'linalg.conv_2d_nhwc_hwcf': operands are not static identity-layout memrefs}}
+  // expected-remark @below {{generic loop path for 'linalg.conv_2d_nhwc_hwcf': operands are not identity-layout memrefs with static dimensions but for the batch}}
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
     ins(%i, %f : memref<1x?x6x8xf32>, memref<3x3x8x16xf32>) outs(%o : memref<1x?x4x16xf32>)
   return
@@ -68,6 +69,20 @@ func.func @f64_nhwc(%i: memref<1x6x6x8xf64>, %f: memref<3x3x8x16xf64>, %o: memre
 func.func @odd_depth_nhwc(%i: memref<1x6x6x3xbf16>, %f: memref<3x3x3x16xbf16>, %o: memref<1x4x4x16xf32>) {
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
     ins(%i, %f : memref<1x6x6x3xbf16>, memref<3x3x3x16xbf16>) outs(%o : memref<1x4x4x16xf32>)
+  return
+}
+
+// -----
+
+func.func @dynamic_batch(%i: memref<?x6x6x8xf32>, %f: memref<3x3x8x16xf32>, %o: memref<?x4x4x16xf32>,
+                         %x: memref<?x8x6x6xf32>, %w: memref<16x8x3x3xf32>, %y: memref<?x16x4x4xf32>,
+                         %d: memref<?x6x6x8xf32>, %dw: memref<3x3x8xf32>, %dy: memref<?x4x4x8xf32>) {
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%i, %f : memref<?x6x6x8xf32>, memref<3x3x8x16xf32>) outs(%o : memref<?x4x4x16xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<?x8x6x6xf32>, memref<16x8x3x3xf32>) outs(%y : memref<?x16x4x4xf32>)
+  linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%d, %dw : memref<?x6x6x8xf32>, memref<3x3x8xf32>) outs(%dy : memref<?x4x4x8xf32>)
   return
 }
 

@@ -18,8 +18,10 @@ namespace mlir::lowp {
 
 /// Whether the operands of a convolution on buffers are what a kernel (or
 /// im2col) reads: static identity-layout memrefs, float inputs of one type,
-/// an f32 output. Fails with the reason in `why`.
-LogicalResult checkConvOperands(linalg::LinalgOp op, std::string &why);
+/// an f32 output. With `dynamicBatch`, the input's and the output's first
+/// dimension (the batch) may be dynamic. Fails with the reason in `why`.
+LogicalResult checkConvOperands(linalg::LinalgOp op, std::string &why,
+                                bool dynamicBatch = false);
 
 class LoopBuilder;
 
