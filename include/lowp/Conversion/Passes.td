@@ -198,6 +198,9 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     row-major copy (dot kernel) or in place (f32 kernel); a broadcast B is
     packed once for all batches. N not divisible by `nr` gets a zero-padded
     last panel and masked stores of C.
+    A matmul whose M is dynamic (a front end's dynamic batch; K and N
+    static, A row-major) is taken as static blocks of rows and a rest in
+    power-of-two kernels; convolutions may have a dynamic batch.
     `linalg.conv_2d_nhwc_hwcf` and `linalg.conv_2d_nhwc_fhwc` (TOSA's filter
     layout: the filter is the same B transposed; any strides and dilations)
     become GEMMs

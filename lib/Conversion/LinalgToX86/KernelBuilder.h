@@ -262,6 +262,14 @@ public:
                   Value prepacked = nullptr, linalg::LinalgOp bCast = nullptr,
                   const KernelEpilogue *epilogue = nullptr);
 
+  /// emitMatmul's plain matmul with a dynamic M (A [?][K] row-major, C
+  /// [?][N]): B packed once, static blocks of rows, then the rest.
+  void emitDynamicRowsMatmul(const MatrixOperand &aOp,
+                             const MatrixOperand &bOp, Value c, int64_t n,
+                             int64_t k, Type elem, Value prepacked,
+                             linalg::LinalgOp bCast,
+                             const KernelEpilogue *epilogue);
+
   /// Why emitKernel's full blocks do not run on AMX (`amx=true`,
   /// AmxKernel.cpp), for the remark of the slower path; nullopt when they
   /// do: that takes a bf16 A and an f32 C, panels of 2 tile columns, at
@@ -307,6 +315,10 @@ public:
   void emitAmxBlock(const AmxBlock &blk);
 
   const KernelConfig &config() const { return cfg; }
+
+  /// Whether emitKernel says so in a remark when AMX takes no block of its
+  /// GEMM (off for the row rests of a dynamic M, which say it once).
+  bool amxFallbackRemarks = true;
 
 private:
   const KernelConfig &cfg;

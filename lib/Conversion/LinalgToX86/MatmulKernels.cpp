@@ -316,7 +316,7 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
                        getElementTypeOrSelf(c.getType()), segA);
     amx = !whyNot;
     // vdpbf16ps instead of tiles: several times slower where AMX is.
-    if (whyNot)
+    if (whyNot && amxFallbackRemarks)
       emitRemark(loc) << "amx=true: a " << m << "x" << n << "x" << k
                       << " GEMM runs on vdpbf16ps, not AMX tiles: " << *whyNot;
   }
@@ -462,6 +462,10 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
                                           ValueRange{apBlock, kRel, idx(r)})
                        .getResult()
                  : memref::LoadOp::create(b, loc, aMem, aIx(r)).getResult();
+          // A narrow A read in place (a dynamic M's bf16 rows without
+          // AVX512_BF16): widened here, an exact shift.
+          if (!scalar.getType().isF32())
+            scalar = arith::ExtFOp::create(b, loc, f32, scalar);
           av = vector::BroadcastOp::create(b, loc, accType, scalar);
         }
         for (unsigned v = 0; v < nv; ++v) {
@@ -906,6 +910,11 @@ void KernelBuilder::emitMatmul(const MatrixOperand &aOp, const MatrixOperand &bO
                 Value prepacked,
                 linalg::LinalgOp bCast, const KernelEpilogue *epilogue) {
   bool dot = cfg.bf16Dot && elem.isBF16();
+  if (ShapedType::isDynamic(m)) {
+    emitDynamicRowsMatmul(aOp, bOp, c, n, k, elem, prepacked, bCast,
+                          epilogue);
+    return;
+  }
   // `packed`: B packed whole; null: packed a panel slice at a time, inside
   // the kernel (B of this batch).
   auto one = [&](ValueRange batch, Value packed) {
@@ -947,6 +956,75 @@ void KernelBuilder::emitMatmul(const MatrixOperand &aOp, const MatrixOperand &bO
   // Batches are independent (parallel).
   loop(batches, 1, [&](Value batch) { one(batch, prepacked); },
        /*parallel=*/true);
+}
+
+void KernelBuilder::emitDynamicRowsMatmul(const MatrixOperand &aOp,
+                                          const MatrixOperand &bOp, Value c,
+                                          int64_t n, int64_t k, Type elem,
+                                          Value prepacked,
+                                          linalg::LinalgOp bCast,
+                                          const KernelEpilogue *epilogue) {
+  bool dot = cfg.bf16Dot && elem.isBF16();
+  // B packed once for every block of rows.
+  Value packed = prepacked ? prepacked : packB(bOp, {}, n, k, elem, dot, bCast);
+  // A's rows read in place from row r0 on (SegmentedA: the kernel's A rows
+  // start at 0 otherwise), in runs of whole k blocks where K allows (a
+  // common divisor of K and kc in whole tiles), else all of K at once.
+  int64_t width = dot ? 2 : 1, kSteps = k / width;
+  int64_t segSteps = std::gcd(kSteps, int64_t(cfg.kc ? cfg.kc : kSteps));
+  if (segSteps % 16)
+    segSteps = kSteps;
+  auto rowsFrom = [&](Value r0, int64_t count) {
+    SegmentedA segA;
+    segA.source = aOp.mem;
+    segA.segmentSteps = segSteps;
+    segA.rowsEvenlySpaced = true;
+    segA.rowState = [&, r0](Value r) -> SmallVector<Value> {
+      return {addIdx(r0, r)};
+    };
+    segA.start = [&](ArrayRef<Value> state,
+                     Value seg) -> SmallVector<Value> {
+      return {state[0], mulc(seg, segSteps * width)};
+    };
+    emitKernel(aOp.mem, {}, /*aTransposed=*/false, packed, c, {}, count, n, k,
+               dot, /*bRowMajor=*/false, /*cColOffset=*/nullptr,
+               /*packSlice=*/nullptr, epilogue, /*prefetchSource=*/nullptr,
+               /*cRowOffset=*/r0, &segA);
+  };
+  // Blocks of `chunk` rows (parallel with threads=), then the rest (below
+  // chunk rows) as kernels of 2^j rows for the bits set in it: each reads
+  // B once more, instead of once per row.
+  int64_t chunk = 2 * rowBlockQuantum(dot);
+  Value rows = memref::DimOp::create(b, loc, c, 0);
+  Value full = mulc(arith::DivUIOp::create(b, loc, rows, idx(chunk)), chunk);
+  loop(idx(0), full, chunk, [&](Value r0) { rowsFrom(r0, chunk); },
+       /*parallel=*/true);
+  Value rest = arith::SubIOp::create(b, loc, rows, full);
+  if (dot && cfg.amxTile.valid())
+    emitRemark(loc) << "amx=true: a ?x" << n << "x" << k
+                    << " GEMM (dynamic M) runs its last M mod " << chunk
+                    << " rows on vdpbf16ps, not AMX tiles";
+  bool remarks = amxFallbackRemarks;
+  amxFallbackRemarks = false;
+  for (int64_t bit = llvm::PowerOf2Ceil(chunk) / 2; bit >= 1; bit /= 2) {
+    if (bit >= chunk)
+      continue;
+    Value set = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne,
+        arith::AndIOp::create(b, loc, rest, idx(bit)), idx(0));
+    // After the rows of the higher bits.
+    Value r0 = addIdx(full, arith::AndIOp::create(b, loc, rest,
+                                                  idx(~(2 * bit - 1))));
+    scf::IfOp::create(b, loc, set, [&](OpBuilder &nb, Location) {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+      rowsFrom(r0, bit);
+      scf::YieldOp::create(b, loc);
+    });
+  }
+  amxFallbackRemarks = remarks;
+  if (!prepacked)
+    dealloc(packed);
 }
 
 /// How one operand map reads a matrix whose default map is
@@ -1010,6 +1088,22 @@ mlir::lowp::x86::matchContraction(linalg::LinalgOp op,
   MemRefType at = getPlainMemRef(s.a.mem, a->batched ? 3 : 2);
   MemRefType bt = getPlainMemRef(s.b.mem, b->batched ? 3 : 2);
   MemRefType ct = getPlainMemRef(s.c, batch ? 3 : 2);
+  // A dynamic M (a front end's dynamic batch flattened into the rows of a
+  // linear layer's input): a plain matmul with A read row by row, [?][K]
+  // and C [?][N] otherwise static (emitMatmul).
+  bool dynamicM = false;
+  auto dynamicRows = [](Value v) -> MemRefType {
+    auto t = dyn_cast<MemRefType>(v.getType());
+    if (!t || t.getRank() != 2 || !t.getLayout().isIdentity() ||
+        !t.isDynamicDim(0) || t.isDynamicDim(1))
+      return nullptr;
+    return t;
+  };
+  if (!batch && bt && !at && !ct && !s.a.transposed) {
+    at = dynamicRows(s.a.mem);
+    ct = dynamicRows(s.c);
+    dynamicM = at && ct;
+  }
   if (!at || !bt || !ct) {
     why = "operands are not static identity-layout memrefs";
     return failure();
@@ -1024,7 +1118,7 @@ mlir::lowp::x86::matchContraction(linalg::LinalgOp op,
   }
   unsigned ar = at.getRank(), cr = ct.getRank();
   s.batches = batch ? ct.getDimSize(0) : 0;
-  s.m = ct.getDimSize(cr - 2);
+  s.m = dynamicM ? ShapedType::kDynamic : ct.getDimSize(cr - 2);
   s.n = ct.getDimSize(cr - 1);
   s.k = at.getDimSize(s.a.transposed ? ar - 2 : ar - 1);
   if (cfg.bf16Dot && s.elem.isBF16() && s.k % 2) {

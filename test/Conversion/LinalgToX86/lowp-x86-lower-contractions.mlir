@@ -145,6 +145,37 @@ func.func @batch_matmul_shared_b(%a: memref<3x2x8xf32>, %b: memref<8x32xf32>, %c
 
 // -----
 
+// A dynamic M (a front end's dynamic batch flattened into a linear
+// layer's rows): B packed once; blocks of 2 mr rows (6 on avx2 with mr=3)
+// read in place from A's row r0 on, then the rest below 6 rows as kernels
+// of 4, 2 and 1 rows, each under the scf.if of its bit.
+// FMA-LABEL: func @dynamic_m
+// FMA: %[[P:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4x64x8xf32>
+// FMA: %[[M:.*]] = memref.dim %arg2, %c0
+// FMA: arith.divui %[[M]], %c6
+// FMA: scf.for %{{.*}} = %c0{{.*}} to %{{.*}} step %c6 {
+// FMA: memref.load %arg0[
+// FMA: vector.fma
+// FMA: arith.andi %{{.*}}, %c4
+// FMA: scf.if
+// FMA: vector.fma
+// FMA: arith.andi %{{.*}}, %c2
+// FMA: scf.if
+// FMA: arith.andi %{{.*}}, %c1
+// FMA: scf.if
+// FMA: memref.dealloc %[[P]]
+// FMA-NOT: linalg.matmul
+// DOT-LABEL: func @dynamic_m
+// DOT: memref.dim %arg2
+// DOT: vector.fma
+// DOT-NOT: linalg.matmul
+func.func @dynamic_m(%a: memref<?x64xf32>, %b: memref<64x32xf32>, %c: memref<?x32xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x64xf32>, memref<64x32xf32>) outs(%c : memref<?x32xf32>)
+  return
+}
+
+// -----
+
 // NHWC convolutions: the GEMM out (pixels x F) = A (pixels x KH*KW*C) *
 // filter (KH*KW*C x F). The filter (viewed as a matrix in place) is packed
 // once (VNNI pairs for the dot). The vector kernel reads A in place from
