@@ -942,9 +942,15 @@ void KernelBuilder::emitMatmul(const MatrixOperand &aOp, const MatrixOperand &bO
   // A B shared by several batches is packed whole, once, outside the batch
   // loop; any other B that is not already packed is packed slice by slice
   // inside the kernel.
+  // The batch count (a run-time value for a dynamic batch).
+  Value batchCount;
+  if (batches)
+    batchCount = ShapedType::isDynamic(batches)
+                     ? memref::DimOp::create(b, loc, c, 0).getResult()
+                     : idx(batches);
   if (!bOp.batched && batches && !prepacked) {
     Value packed = packB(bOp, {}, n, k, elem, dot, bCast);
-    loop(batches, 1, [&](Value batch) { one(batch, packed); },
+    loop(idx(0), batchCount, 1, [&](Value batch) { one(batch, packed); },
          /*parallel=*/true);
     dealloc(packed);
     return;
@@ -954,7 +960,7 @@ void KernelBuilder::emitMatmul(const MatrixOperand &aOp, const MatrixOperand &bO
     return;
   }
   // Batches are independent (parallel).
-  loop(batches, 1, [&](Value batch) { one(batch, prepacked); },
+  loop(idx(0), batchCount, 1, [&](Value batch) { one(batch, prepacked); },
        /*parallel=*/true);
 }
 
@@ -1104,6 +1110,21 @@ mlir::lowp::x86::matchContraction(linalg::LinalgOp op,
     ct = dynamicRows(s.c);
     dynamicM = at && ct;
   }
+  // A dynamic batch of a batch_matmul (static matrices): a run-time loop.
+  auto dynamicBatch = [](Value v, bool batched) -> MemRefType {
+    auto t = dyn_cast<MemRefType>(v.getType());
+    if (!t || !batched || t.getRank() != 3 || !t.getLayout().isIdentity() ||
+        !t.isDynamicDim(0) || t.isDynamicDim(1) || t.isDynamicDim(2))
+      return nullptr;
+    return t;
+  };
+  if (batch && !ct) {
+    ct = dynamicBatch(s.c, true);
+    if (ct && !at)
+      at = dynamicBatch(s.a.mem, s.a.batched);
+    if (ct && !bt)
+      bt = dynamicBatch(s.b.mem, s.b.batched);
+  }
   if (!at || !bt || !ct) {
     why = "operands are not static identity-layout memrefs";
     return failure();
@@ -1117,7 +1138,7 @@ mlir::lowp::x86::matchContraction(linalg::LinalgOp op,
     return failure();
   }
   unsigned ar = at.getRank(), cr = ct.getRank();
-  s.batches = batch ? ct.getDimSize(0) : 0;
+  s.batches = batch ? ct.getDimSize(0) : 0; // maybe ShapedType::kDynamic
   s.m = dynamicM ? ShapedType::kDynamic : ct.getDimSize(cr - 2);
   s.n = ct.getDimSize(cr - 1);
   s.k = at.getDimSize(s.a.transposed ? ar - 2 : ar - 1);

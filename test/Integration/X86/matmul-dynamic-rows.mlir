@@ -4,7 +4,8 @@
 // amx=true) read in place from A, then the rest as kernels of 2^j rows.
 // M = 1, 5, 13, 37, 70 and 200 cover no block, a few blocks and every bit
 // of the rest. Cases: f32 (B row-major), bf16 with the weight transposed
-// (nn.Linear's [out][in], read through register transposes). Each is
+// (nn.Linear's [out][in], read through register transposes); and a
+// batch_matmul with a dynamic batch (3 batches). Each is
 // compared with the same product as a linalg.generic (the loop path) on the
 // same bf16-exact inputs (multiples of 1/16: the sums are exact, so
 // |x - ref| <= 1e-5 |ref| + 1e-4 only fails on a wrong result); the last
@@ -19,11 +20,12 @@
 // RUN: %if x86-amx %{ fp-opt %s -lowp-pipeline-x86="target=sapphirerapids amx=true" 2>/dev/null \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s %}
-// The kernels take both matmuls (only the references are loops):
+// The kernels take every matmul (only the references are loops):
 // RUN: fp-opt %s -lowp-pipeline-x86=target=sapphirerapids -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // REMARK-NOT: generic loop path for 'linalg.matmul'
+// REMARK-NOT: generic loop path for 'linalg.batch_matmul'
 
-// CHECK-COUNT-12: 1
+// CHECK-COUNT-13: 1
 // CHECK-NEXT: 0
 
 #id2 = affine_map<(a, b) -> (a, b)>
@@ -139,6 +141,35 @@ func.func @ref_t(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %n: index) -> tensor<
   return %y : tensor<?x?xf32>
 }
 
+// batch_matmul with a dynamic batch (ONNX's MatMul on [?, 8, 40]): the
+// batches a run-time loop over static 8 x 24 x 40 GEMMs.
+func.func @bmm_f32(%a: tensor<?x8x40xf32>, %b: tensor<?x40x24xf32>) -> tensor<?x8x24xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %a, %c0 : tensor<?x8x40xf32>
+  %e = tensor.empty(%n) : tensor<?x8x24xf32>
+  %o = linalg.fill ins(%zero : f32) outs(%e : tensor<?x8x24xf32>) -> tensor<?x8x24xf32>
+  %y = linalg.batch_matmul ins(%a, %b : tensor<?x8x40xf32>, tensor<?x40x24xf32>) outs(%o : tensor<?x8x24xf32>) -> tensor<?x8x24xf32>
+  return %y : tensor<?x8x24xf32>
+}
+
+func.func @ref_bmm(%a: tensor<?x8x40xf32>, %b: tensor<?x40x24xf32>) -> tensor<?x8x24xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %a, %c0 : tensor<?x8x40xf32>
+  %e = tensor.empty(%n) : tensor<?x8x24xf32>
+  %o = linalg.fill ins(%zero : f32) outs(%e : tensor<?x8x24xf32>) -> tensor<?x8x24xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<?x8x40xf32>, tensor<?x40x24xf32>) outs(%o : tensor<?x8x24xf32>) {
+  ^bb0(%x: f32, %w: f32, %acc: f32):
+    %p = arith.mulf %x, %w : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<?x8x24xf32>
+  return %y : tensor<?x8x24xf32>
+}
+
 // Both cases for M rows; prints 1 for each that matches.
 func.func @run(%m: index) {
   %c1 = arith.constant 1 : index
@@ -183,6 +214,27 @@ func.func @main() {
   call @run(%c37) : (index) -> ()
   call @run(%c70) : (index) -> ()
   call @run(%c200) : (index) -> ()
+  // batch_matmul on 3 batches.
+  %c3 = arith.constant 3 : index
+  %c8 = arith.constant 8 : index
+  %c24b = arith.constant 24 : index
+  %c40b = arith.constant 40 : index
+  %c24x3 = arith.constant 24 : index
+  %c120 = arith.constant 120 : index
+  %ba2 = call @rand2(%c5, %c24x3, %c40b) : (index, index, index) -> tensor<?x?xf32>
+  %bb2 = call @rand2(%c13, %c120, %c24b) : (index, index, index) -> tensor<?x?xf32>
+  %ba2s = tensor.cast %ba2 : tensor<?x?xf32> to tensor<?x40xf32>
+  %bb2s = tensor.cast %bb2 : tensor<?x?xf32> to tensor<?x24xf32>
+  %ba = tensor.expand_shape %ba2s [[0, 1], [2]] output_shape [%c3, 8, 40] : tensor<?x40xf32> into tensor<?x8x40xf32>
+  %bb = tensor.expand_shape %bb2s [[0, 1], [2]] output_shape [%c3, 40, 24] : tensor<?x24xf32> into tensor<?x40x24xf32>
+  %by = call @bmm_f32(%ba, %bb) : (tensor<?x8x40xf32>, tensor<?x40x24xf32>) -> tensor<?x8x24xf32>
+  %br = call @ref_bmm(%ba, %bb) : (tensor<?x8x40xf32>, tensor<?x40x24xf32>) -> tensor<?x8x24xf32>
+  %by2 = tensor.collapse_shape %by [[0, 1], [2]] : tensor<?x8x24xf32> into tensor<?x24xf32>
+  %br2 = tensor.collapse_shape %br [[0, 1], [2]] : tensor<?x8x24xf32> into tensor<?x24xf32>
+  %byd = tensor.cast %by2 : tensor<?x24xf32> to tensor<?x?xf32>
+  %brd = tensor.cast %br2 : tensor<?x24xf32> to tensor<?x?xf32>
+  %bok = call @close(%byd, %brd) : (tensor<?x?xf32>, tensor<?x?xf32>) -> i1
+  vector.print %bok : i1
   // Negative control: M = 37 against a reference on B's columns shifted
   // by one (another seed).
   %c0 = arith.constant 0 : index
