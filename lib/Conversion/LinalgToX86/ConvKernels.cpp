@@ -616,11 +616,8 @@ struct ConvNhwcToKernel : OpRewritePattern<OpTy> {
     // pixel with its own address, so blocks of rows may cross output rows.
     // AMX tiles need evenly spaced rows, and the f32 kernel on a narrow
     // input would widen every broadcast: those read an im2col copy.
-    // Fewer than 16 channels (a first layer on 3 colours) make segments too
-    // short for the k loop (its set-up per tap and row outweighs a few
-    // steps): those read col, one long k loop.
     bool tiles = dot && cfg.amxTile.valid();
-    bool direct = !tiles && c >= 16 && (dot ? c % 2 == 0 : elem == f32);
+    bool direct = !tiles && (dot ? c % 2 == 0 : elem == f32);
     // Blocks of about 128 pixels (parallel with threads=, enough of them
     // to share out evenly), each a GEMM of its own rows: nothing to keep in
     // L2 but the filter.

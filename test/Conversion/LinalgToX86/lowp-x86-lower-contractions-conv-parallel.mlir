@@ -54,9 +54,9 @@ func.func @nchw_blocks(%x: memref<1x64x58x58xbf16>, %w: memref<64x64x3x3xbf16>, 
 // CHECK:         vector.fma
 // CHECK:       } {lowp.parallel}
 // CHECK-NOT:   lowp.parallel
-func.func @nhwc(%x: memref<1x18x18x16xf32>, %w: memref<3x3x16x16xf32>, %y: memref<1x16x16x16xf32>) {
+func.func @nhwc(%x: memref<1x18x18x8xf32>, %w: memref<3x3x8x16xf32>, %y: memref<1x16x16x16xf32>) {
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-      ins(%x, %w : memref<1x18x18x16xf32>, memref<3x3x16x16xf32>) outs(%y : memref<1x16x16x16xf32>)
+      ins(%x, %w : memref<1x18x18x8xf32>, memref<3x3x8x16xf32>) outs(%y : memref<1x16x16x16xf32>)
   return
 }
 

@@ -312,21 +312,6 @@ func.func @conv_fhwc(%i: memref<1x6x6x16xf32>, %f: memref<32x3x3x16xf32>, %o: me
 
 // -----
 
-// Fewer than 16 channels (a first layer's 3 colours, 7x7 at stride 2):
-// a tap's segment would be 3 k steps; the kernel reads an im2col copy
-// (one k loop of 147) instead.
-// FMA-LABEL: func @conv_few_channels
-// FMA: memref.alloc() {alignment = 64 : i64} : memref<{{[0-9]+}}x147xf32>
-// FMA: vector.fma
-// FMA-NOT: linalg.
-func.func @conv_few_channels(%i: memref<1x21x21x3xf32>, %f: memref<7x7x3x16xf32>, %o: memref<1x8x8x16xf32>) {
-  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
-    ins(%i, %f : memref<1x21x21x3xf32>, memref<7x7x3x16xf32>) outs(%o : memref<1x8x8x16xf32>)
-  return
-}
-
-// -----
-
 // An odd KH*KW*C in bf16 (3 input channels): the dot kernel reads K in
 // pairs, so col and the packed filter are widened to f32 and the FMA
 // kernel runs (no remark: not the generic path).
