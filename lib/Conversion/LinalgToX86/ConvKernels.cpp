@@ -614,8 +614,9 @@ struct ConvNhwcToKernel : OpRewritePattern<OpTy> {
     // The vector kernel reads A in place from the input, a filter tap's C
     // channels at a time (no im2col copy): every row of A is an output
     // pixel with its own address, so blocks of rows may cross output rows.
-    // AMX tiles need evenly spaced rows, and the f32 kernel on a narrow
-    // input would widen every broadcast: those read an im2col copy.
+    // AMX tiles need evenly spaced rows (in place at stride 1 below, else
+    // an im2col copy), and the f32 kernel on a narrow input would widen
+    // every broadcast (an im2col copy widens once).
     bool tiles = dot && cfg.amxTile.valid();
     bool direct = !tiles && (dot ? c % 2 == 0 : elem == f32);
     // Blocks of about 128 pixels (parallel with threads=, enough of them
