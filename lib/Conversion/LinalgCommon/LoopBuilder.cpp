@@ -4,6 +4,7 @@
 #include "lowp/IR/LowpDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -22,6 +23,13 @@ MemRefType mlir::lowp::getPlainMemRef(Value v, unsigned rank) {
 
 Value LoopBuilder::idx(int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+Value LoopBuilder::dimSize(Value v, unsigned d) {
+  auto type = cast<MemRefType>(v.getType());
+  if (!type.isDynamicDim(d))
+    return idx(type.getDimSize(d));
+  return memref::DimOp::create(b, loc, v, d);
 }
 
 Value LoopBuilder::addc(Value x, int64_t c) {

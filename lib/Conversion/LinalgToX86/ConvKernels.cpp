@@ -48,15 +48,6 @@ LogicalResult mlir::lowp::x86::matchConv(linalg::LinalgOp op,
   return success();
 }
 
-/// The batch size of a convolution's `output` (its first dimension, which
-/// may be dynamic: matchConv lets a front end's dynamic batch through).
-static Value batchCount(LoopBuilder &lb, Value output) {
-  auto type = cast<MemRefType>(output.getType());
-  if (!type.isDynamicDim(0))
-    return lb.idx(type.getDimSize(0));
-  return memref::DimOp::create(lb.builder(), lb.location(), output, 0);
-}
-
 namespace {
 
 /// Depthwise convolutions (one filter per channel, no reduction across
@@ -243,7 +234,7 @@ struct DepthwiseToKernel : OpRewritePattern<OpTy> {
     int64_t otherExtent = Nhwc ? ow : channels;
     int64_t otherFull = otherExtent / xb * xb;
     // Output rows are independent (parallel with threads=).
-    kb.loop(kb.idx(0), batchCount(kb, output), 1, [&](Value n) {
+    kb.loop(kb.idx(0), kb.dimSize(output, 0), 1, [&](Value n) {
       kb.loop(oh, 1, [&](Value y) {
         // Full vectors of the vectorized dimension, cv at a time, then one
         // at a time.
@@ -508,7 +499,7 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
       if (!sharedCol)
         kb.dealloc(col);
     };
-    kb.loop(kb.idx(0), batchCount(kb, output), 1, [&](Value ni) {
+    kb.loop(kb.idx(0), kb.dimSize(output, 0), 1, [&](Value ni) {
       kb.loop(fullRows, rowsPerBlock,
               [&](Value y0) { emitBlock(ni, y0, rowsPerBlock); },
               /*parallel=*/blocksParallel);
@@ -608,8 +599,15 @@ struct ConvNhwcToKernel : OpRewritePattern<OpTy> {
         body(kb.idx(0));
         return;
       }
-      kb.loop(kb.idx(0), batchCount(kb, output), 1,
+      kb.loop(kb.idx(0), kb.dimSize(output, 0), 1,
               [&](Value ni) { body(kb.mulc(ni, oh * ow)); });
+    };
+    // Filter tap `tap` of KH x KW as its offsets along the input's rows
+    // and columns (dilated).
+    auto tapOffsets = [&](Value tap) -> std::pair<Value, Value> {
+      Value i = arith::DivUIOp::create(rw, loc, tap, kb.idx(kw));
+      Value j = arith::RemUIOp::create(rw, loc, tap, kb.idx(kw));
+      return {kb.mulc(i, dilations[0]), kb.mulc(j, dilations[1])};
     };
     // The vector kernel reads A in place from the input, a filter tap's C
     // channels at a time (no im2col copy): every row of A is an output
@@ -635,10 +633,8 @@ struct ConvNhwcToKernel : OpRewritePattern<OpTy> {
         return {ni, kb.mulc(y, strides[0]), kb.mulc(x, strides[1])};
       };
       segA.start = [&](ArrayRef<Value> st, Value tap) -> SmallVector<Value> {
-        Value i = arith::DivUIOp::create(rw, loc, tap, kb.idx(kw));
-        Value j = arith::RemUIOp::create(rw, loc, tap, kb.idx(kw));
-        return {st[0], kb.addIdx(st[1], kb.mulc(i, dilations[0])),
-                kb.addIdx(st[2], kb.mulc(j, dilations[1])), kb.idx(0)};
+        auto [di, dj] = tapOffsets(tap);
+        return {st[0], kb.addIdx(st[1], di), kb.addIdx(st[2], dj), kb.idx(0)};
       };
       kb.emitKernel(input, {}, /*aTransposed=*/false, packed, cMat, {},
                     count, f, depth, dot, /*bRowMajor=*/false,
@@ -703,10 +699,8 @@ struct ConvNhwcToKernel : OpRewritePattern<OpTy> {
           return {ni, kb.addIdx(q0, r)};
         };
         segA.start = [&](ArrayRef<Value> st, Value tap) -> SmallVector<Value> {
-          Value i = arith::DivUIOp::create(rw, loc, tap, kb.idx(kw));
-          Value j = arith::RemUIOp::create(rw, loc, tap, kb.idx(kw));
-          Value offset = kb.addIdx(kb.mulc(i, dilations[0] * iw),
-                                   kb.mulc(j, dilations[1]));
+          auto [di, dj] = tapOffsets(tap);
+          Value offset = kb.addIdx(kb.mulc(di, iw), dj);
           return {st[0], kb.addIdx(st[1], offset), kb.idx(0)};
         };
         kb.emitKernel(flat, {}, /*aTransposed=*/false, packed, rows, {},
@@ -773,7 +767,7 @@ struct ConvNhwcToKernel : OpRewritePattern<OpTy> {
         });
         kb.dealloc(rows);
       };
-      kb.loop(kb.idx(0), batchCount(kb, output), 1, [&](Value ni) {
+      kb.loop(kb.idx(0), kb.dimSize(output, 0), 1, [&](Value ni) {
         int64_t fullRanges = imageRows / rangeRows * rangeRows;
         kb.loop(fullRanges, rangeRows,
                 [&](Value q0) { emitRange(ni, q0, rangeRows); },

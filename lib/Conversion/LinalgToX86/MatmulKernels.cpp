@@ -943,11 +943,7 @@ void KernelBuilder::emitMatmul(const MatrixOperand &aOp, const MatrixOperand &bO
   // loop; any other B that is not already packed is packed slice by slice
   // inside the kernel.
   // The batch count (a run-time value for a dynamic batch).
-  Value batchCount;
-  if (batches)
-    batchCount = ShapedType::isDynamic(batches)
-                     ? memref::DimOp::create(b, loc, c, 0).getResult()
-                     : idx(batches);
+  Value batchCount = batches ? dimSize(c, 0) : Value();
   if (!bOp.batched && batches && !prepacked) {
     Value packed = packB(bOp, {}, n, k, elem, dot, bCast);
     loop(idx(0), batchCount, 1, [&](Value batch) { one(batch, packed); },
@@ -1001,7 +997,7 @@ void KernelBuilder::emitDynamicRowsMatmul(const MatrixOperand &aOp,
   // chunk rows) as kernels of 2^j rows for the bits set in it: each reads
   // B once more, instead of once per row.
   int64_t chunk = 2 * rowBlockQuantum(dot);
-  Value rows = memref::DimOp::create(b, loc, c, 0);
+  Value rows = dimSize(c, 0);
   Value full = mulc(arith::DivUIOp::create(b, loc, rows, idx(chunk)), chunk);
   loop(idx(0), full, chunk, [&](Value r0) { rowsFrom(r0, chunk); },
        /*parallel=*/true);

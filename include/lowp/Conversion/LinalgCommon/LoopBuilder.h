@@ -29,6 +29,9 @@ public:
   LoopBuilder(OpBuilder &b, Location loc) : b(b), loc(loc) {}
 
   Value idx(int64_t v);
+  /// Dimension `d` of the memref `v`: a constant when static, memref.dim
+  /// otherwise (a front end's dynamic batch).
+  Value dimSize(Value v, unsigned d);
   Value addc(Value x, int64_t c);
   Value mulc(Value x, int64_t c);
   Value addIdx(Value x, Value y);
