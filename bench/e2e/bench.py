@@ -10,7 +10,7 @@ compared first, then the five variants are timed interleaved (one call of each
 per round, median over rounds), then (in a child process, without torch) the
 fp-opt functions are called up to --mem-calls times to measure RSS growth.
 
-  bench.py [--layers bert,mlp,resnet_nchw,resnet_nhwc,mbv2_nchw] [--threads N]
+  bench.py [--layers bert,mlp,resnet_nchw,resnet_nhwc,mbv2_nchw,mbv2_s2_nchw] [--threads N]
            [--reps N] [--mem-calls N] [--small]
   bench.py --profile LAYER [--variant f32|mixed]   where the time goes (perf)
 """
@@ -40,7 +40,7 @@ PREPACKED_VARIANTS = ["fp-opt f32 prepacked", "fp-opt mixed prepacked"]
 def parse_args():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--layers", default="bert,mlp,resnet_nchw,resnet_nhwc,mbv2_nchw")
+    ap.add_argument("--layers", default="bert,mlp,resnet_nchw,resnet_nhwc,mbv2_nchw,mbv2_s2_nchw")
     ap.add_argument("--small", action="store_true", help="shrunk shapes (a smoke run)")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--clock", choices=["cpu", "wall"],
@@ -219,23 +219,26 @@ def torch_module(torch, layer, a):
             set_linear(m[idx], f"w{i + 1}", f"b{i + 1}")
         return m, t("x"), lambda y: y
 
-    if layer.name == "mbv2_nchw":
-        C, E = layer.dims["C"], layer.dims["E"]
+    if layer.name.startswith("mbv2_"):
+        C, E, Cout = layer.dims["C"], layer.dims["E"], layer.dims["Cout"]
+        stride = layer.dims["stride"]
+        residual = stride == 1 and Cout == C
 
         class InvertedResidual(nn.Module):
             def __init__(self):
                 super().__init__()
                 self.expand = nn.Conv2d(C, E, 1, bias=False)
                 self.bn1 = nn.BatchNorm2d(E)
-                self.dw = nn.Conv2d(E, E, 3, padding=1, groups=E, bias=False)
+                self.dw = nn.Conv2d(E, E, 3, stride=stride, padding=1, groups=E, bias=False)
                 self.bn2 = nn.BatchNorm2d(E)
-                self.project = nn.Conv2d(E, C, 1, bias=False)
-                self.bn3 = nn.BatchNorm2d(C)
+                self.project = nn.Conv2d(E, Cout, 1, bias=False)
+                self.bn3 = nn.BatchNorm2d(Cout)
 
             def forward(self, x):
                 h = nn.functional.relu6(self.bn1(self.expand(x)))
                 h = nn.functional.relu6(self.bn2(self.dw(h)))
-                return self.bn3(self.project(h)) + x
+                y = self.bn3(self.project(h))
+                return y + x if residual else y
 
         m = InvertedResidual()
         for conv, w in (("expand", "w_exp"), ("dw", "w_dw"), ("project", "w_proj")):

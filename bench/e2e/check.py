@@ -43,7 +43,7 @@ def main():
     root = os.path.dirname(os.path.dirname(here))
     ap = argparse.ArgumentParser()
     ap.add_argument("--small", action="store_true", help="the shrunk shapes")
-    ap.add_argument("--layers", default="bert,mlp,resnet_nchw,resnet_nhwc,mbv2_nchw")
+    ap.add_argument("--layers", default="bert,mlp,resnet_nchw,resnet_nhwc,mbv2_nchw,mbv2_s2_nchw")
     ap.add_argument("--cpu", help="fp-opt target / cpu (default: sapphirerapids with "
                     "amx=true on AMX hosts, znver4 with AVX512_BF16, else avx2)")
     ap.add_argument("--mcpu", help="llc -mcpu (default: from --cpu)")

@@ -645,23 +645,32 @@ def relu6(b, x):
     return b.op(f"arith.select {hi}, {b.const(6.0)}, {y}")
 
 
-def mbv2_block(C=24, E=144, HW=56):
-    """MobileNetV2 inverted residual, NCHW, stride 1: 1x1 expand conv + BN +
-    ReLU6, 3x3 depthwise conv (`linalg.depthwise_conv_2d_nchw_chw` on the
-    [E, 1, 3, 3] weight collapsed to [E, 3, 3], as torch-mlir does for
-    groups == channels) + BN + ReLU6, 1x1 project conv + BN, residual add."""
-    xs, hs = [1, C, HW, HW], [1, E, HW, HW]
+def mbv2_block(C=24, E=144, HW=56, stride=1, Cout=None):
+    """MobileNetV2 inverted residual, NCHW: 1x1 expand conv + BN + ReLU6, 3x3
+    depthwise conv (`linalg.depthwise_conv_2d_nchw_chw` on the [E, 1, 3, 3]
+    weight collapsed to [E, 3, 3], as torch-mlir does for groups ==
+    channels) + BN + ReLU6, 1x1 project conv + BN; at stride 1 with as many
+    output channels as input ones, the residual add. stride=2: the
+    downsampling block (torchvision's features[4]: 24 -> 144 -> 32 channels,
+    56 -> 28 pixels)."""
+    Cout = Cout or C
+    OHW = (HW - 1) // stride + 1
+    residual = stride == 1 and Cout == C
+    xs, hs, ds = [1, C, HW, HW], [1, E, HW, HW], [1, E, OHW, OHW]
+    ys = [1, Cout, OHW, OHW]
     args = [("x", xs), ("w_exp", [E, C, 1, 1])]
     args += [(f"bn1_{p}", [E]) for p in ("g", "b", "mean", "var")]
     args += [("w_dw", [E, 1, 3, 3])]
     args += [(f"bn2_{p}", [E]) for p in ("g", "b", "mean", "var")]
-    args += [("w_proj", [C, E, 1, 1])]
-    args += [(f"bn3_{p}", [C]) for p in ("g", "b", "mean", "var")]
+    args += [("w_proj", [Cout, E, 1, 1])]
+    args += [(f"bn3_{p}", [Cout]) for p in ("g", "b", "mean", "var")]
     chan = "(d0, d1, d2, d3) -> (d1)"
     conv_attrs = "{dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}"
+    dw_attrs = ("{dilations = dense<1> : vector<2xi64>, strides = dense<%d> : vector<2xi64>}"
+                % stride)
 
-    def conv1x1(m, name, x, w, cin, cout):
-        ins, outs, ws = [1, cin, HW, HW], [1, cout, HW, HW], [cout, cin, 1, 1]
+    def conv1x1(m, name, x, w, cin, cout, hw):
+        ins, outs, ws = [1, cin, hw, hw], [1, cout, hw, hw], [cout, cin, 1, 1]
 
         def build(f, a):
             acc = f.fill(0.0, outs)
@@ -678,11 +687,11 @@ def mbv2_block(C=24, E=144, HW=56):
                         lambda f, a: f.collapse(a[0], [E, 1, 3, 3], [[0, 1], [2], [3]]))
 
         def build(f, a):
-            acc = f.fill(0.0, hs)
+            acc = f.fill(0.0, ds)
             v = f.fresh("dw")
-            f.emit(f"{v} = linalg.depthwise_conv_2d_nchw_chw {conv_attrs} ins({a[0]}, {a[1]} : "
-                   f"{ttype(ps)}, {ttype([E, 3, 3])}) outs({acc} : {ttype(hs)}) -> {ttype(hs)}")
-            return v, hs
+            f.emit(f"{v} = linalg.depthwise_conv_2d_nchw_chw {dw_attrs} ins({a[0]}, {a[1]} : "
+                   f"{ttype(ps)}, {ttype([E, 3, 3])}) outs({acc} : {ttype(ds)}) -> {ttype(ds)}")
+            return v, ds
         return m.stage(name, [(p, ps), (wc, [E, 3, 3])], build)[0]
 
     def bn(m, name, x, p, shape):
@@ -702,11 +711,13 @@ def mbv2_block(C=24, E=144, HW=56):
                                              for q in ("g", "b", "mean", "var")], build)[0]
 
     def build(m):
-        h = conv1x1(m, "expand_conv", "%x", "%w_exp", C, E)
+        h = conv1x1(m, "expand_conv", "%x", "%w_exp", C, E, HW)
         h = unary(m, "expand_relu6", bn(m, "bn1", h, "bn1", hs), hs, relu6)
         h = depthwise(m, "dw_conv", h, "%w_dw")
-        h = unary(m, "dw_relu6", bn(m, "bn2", h, "bn2", hs), hs, relu6)
-        h = bn(m, "bn3", conv1x1(m, "project_conv", h, "%w_proj", E, C), "bn3", xs)
+        h = unary(m, "dw_relu6", bn(m, "bn2", h, "bn2", ds), ds, relu6)
+        h = bn(m, "bn3", conv1x1(m, "project_conv", h, "%w_proj", E, Cout, OHW), "bn3", ys)
+        if not residual:
+            return h
         return binary(m, "residual", h, ("%x", xs), xs, add_payload)[0]
 
     def ref(a):
@@ -718,17 +729,19 @@ def mbv2_block(C=24, E=144, HW=56):
         h = np.einsum("nchw,fc->nfhw", x, a["w_exp"][:, :, 0, 0])
         h = np.clip(bnf(h, "bn1"), 0.0, 6.0)
         hp = np.pad(h, ((0, 0), (0, 0), (1, 1), (1, 1)))
-        d = np.zeros_like(h)
+        d = np.zeros((1, E, OHW, OHW), dtype=h.dtype)
+        span = (OHW - 1) * stride + 1
         for i in range(3):
             for j in range(3):
-                d += hp[:, :, i:i + HW, j:j + HW] * a["w_dw"][:, 0, i, j].reshape(1, -1, 1, 1)
+                d += (hp[:, :, i:i + span:stride, j:j + span:stride]
+                      * a["w_dw"][:, 0, i, j].reshape(1, -1, 1, 1))
         d = np.clip(bnf(d, "bn2"), 0.0, 6.0)
         y = bnf(np.einsum("nchw,fc->nfhw", d, a["w_proj"][:, :, 0, 0]), "bn3")
-        return y + x
+        return y + x if residual else y
 
-    layer = Layer("mbv2_nchw", args, xs, build, ref)
-    layer._flops = 2 * HW * HW * (2 * C * E + 9 * E)
-    layer.dims = dict(C=C, E=E, HW=HW)
+    layer = Layer("mbv2_nchw" if stride == 1 else f"mbv2_s{stride}_nchw", args, ys, build, ref)
+    layer._flops = 2 * (HW * HW * C * E + OHW * OHW * (9 * E + E * Cout))
+    layer.dims = dict(C=C, E=E, HW=HW, stride=stride, Cout=Cout)
     layer.contraction_ks = [C, 9, E]
     return layer
 
@@ -737,8 +750,9 @@ def all_layers(small=False):
     if small:
         return [bert(S=16, H=64, NH=4, F=128), mlp(B=8, sizes=(64, 128, 128, 64)),
                 resnet_block(C=16, HW=8), resnet_block(C=16, HW=8, nhwc=True),
-                mbv2_block(C=8, E=32, HW=8)]
-    return [bert(), mlp(), resnet_block(), resnet_block(nhwc=True), mbv2_block()]
+                mbv2_block(C=8, E=32, HW=8), mbv2_block(C=8, E=32, HW=9, stride=2, Cout=12)]
+    return [bert(), mlp(), resnet_block(), resnet_block(nhwc=True), mbv2_block(),
+            mbv2_block(stride=2, Cout=32)]
 
 
 def by_name(small=False):
@@ -747,7 +761,8 @@ def by_name(small=False):
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
-    ap.add_argument("layer", choices=["bert", "mlp", "resnet_nchw", "resnet_nhwc", "mbv2_nchw"])
+    ap.add_argument("layer", choices=["bert", "mlp", "resnet_nchw", "resnet_nhwc", "mbv2_nchw",
+                                     "mbv2_s2_nchw"])
     ap.add_argument("--small", action="store_true")
     ap.add_argument("--split", action="store_true")
     cli = ap.parse_args()

@@ -216,9 +216,10 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     written directly in the layout the kernel reads (no packing pass).
     `linalg.depthwise_conv_2d_nhwc_hwc` (and `_hwcm` with a channel
     multiplier of 1, on views) and `linalg.depthwise_conv_2d_nchw_chw`
-    (stride 1 along W) become a direct kernel vectorized along channels
-    (NHWC) or output columns (NCHW) with a block of accumulators kept across
-    the filter taps.
+    (stride 1 or 2 along W) become a direct kernel vectorized along
+    channels (NHWC) or output columns (NCHW, channel by channel, a block of
+    output rows sharing each input row's loads) with a block of
+    accumulators kept across the filter taps.
     Remaining `linalg.transpose` ops that move the innermost dimension
     become register-blocked transposes, and `memref.copy` into or out of a
     strided view (what `tensor.pad` bufferizes to) vectorized loops.

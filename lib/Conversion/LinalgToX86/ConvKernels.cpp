@@ -38,11 +38,12 @@ LogicalResult mlir::lowp::x86::matchConv(linalg::LinalgOp op,
     why = "odd C*KH*KW: the bf16 dot kernel reads K in pairs";
     return failure();
   }
-  // NCHW depthwise: vectorized along the output row, read contiguously
-  // only at stride 1 there.
+  // NCHW depthwise: vectorized along the output row, whose input is read
+  // contiguously (stride 1) or as every other element (stride 2).
   if (auto dw = dyn_cast<linalg::DepthwiseConv2DNchwChwOp>(op.getOperation()))
-    if (*std::next(dw.getStrides().getValues<int64_t>().begin()) != 1) {
-      why = "stride along W: the NCHW depthwise kernel vectorizes output rows";
+    if (*std::next(dw.getStrides().getValues<int64_t>().begin()) > 2) {
+      why = "stride along W above 2: the NCHW depthwise kernel vectorizes "
+            "output rows";
       return failure();
     }
   return success();
@@ -53,12 +54,12 @@ namespace {
 /// Depthwise convolutions (one filter per channel, no reduction across
 /// channels: not a GEMM) as a direct register-blocked kernel. Along the
 /// contiguous dimension - channels in NHWC, output columns in NCHW - `lanes`
-/// values per vector; a block of `xb` output positions x `cv` vectors stays
-/// in registers across all filter taps (loop over filter rows, unrolled
-/// over columns): one filter load (NHWC) or broadcast (NCHW) per tap and
-/// vector column, one input load and FMA per accumulator. Narrow inputs are
-/// widened as they are loaded. Edges (channels or columns beyond the last
-/// full vector) go element by element.
+/// values per vector, the last one masked; blocks of accumulators stay in
+/// registers across all filter taps (NHWC: pixels x channel vectors, one
+/// filter load per tap and vector; NCHW: output rows x column vectors of
+/// one channel, its taps broadcast once). Narrow inputs are widened as they
+/// are loaded; on AVX2 (no masked narrow loads) their edges go element by
+/// element.
 template <typename OpTy, bool Nhwc>
 struct DepthwiseToKernel : OpRewritePattern<OpTy> {
   DepthwiseToKernel(MLIRContext *ctx, KernelConfig cfg)
@@ -106,9 +107,26 @@ struct DepthwiseToKernel : OpRewritePattern<OpTy> {
     // The vectorized dimension: channels (NHWC) or output columns (NCHW).
     int64_t vecExtent = Nhwc ? channels : ow;
     int64_t vecFull = vecExtent / lanes * lanes;
-    // Edges of narrow types without masked f32 vectors go element by
+    // AVX2 cannot mask loads of 16-bit types: their edges go element by
     // element (emitOne).
-    bool scalarEdges = vecFull < vecExtent && !(elem == f32 || cfg.bf16Dot);
+    bool canMask = elem == f32 || cfg.bf16Dot;
+    // NCHW at stride 2 along W (MobileNet's downsampling blocks): a tap's
+    // input vector is every other element of 2 x lanes contiguous ones.
+    int64_t sw = st[1];
+    int64_t iw = cast<MemRefType>(input.getType()).getDimSize(Nhwc ? 2 : 3);
+    auto spanFits = [&](int64_t firstCol) {
+      return firstCol * sw + (kw - 1) * dl[1] + sw * lanes <= iw;
+    };
+    // NCHW: output columns [0, vecCols) go a vector at a time (the last
+    // one masked), the rest element by element; without masks, whole
+    // vectors whose loads stay in the row.
+    int64_t vecCols = ow;
+    if (!Nhwc && !canMask) {
+      vecCols = vecFull;
+      while (vecCols > 0 && !spanFits(vecCols - lanes))
+        vecCols -= lanes;
+    }
+    bool scalarEdges = Nhwc ? vecFull < vecExtent && !canMask : vecCols < ow;
     // The fill of the output and its elementwise consumer (batch norm,
     // ReLU6) run on the accumulators: the first tap starts from the fill
     // value, the store goes through the consumer into its output.
@@ -127,91 +145,6 @@ struct DepthwiseToKernel : OpRewritePattern<OpTy> {
     prepareEpilogue(epilogue, op, rw);
     Value fillValue =
         epilogue.fill ? epilogue.fill->getOperand(0) : Value();
-    // Accumulators: NHWC xb pixels x 2 channel vectors; NCHW 1 x 4 column
-    // vectors (8 or 4 registers; 16 and 32 exist).
-    int64_t xb = Nhwc ? 4 : 1, cv = Nhwc ? 2 : 4;
-    // One block: output row y, positions x0.. (NHWC; NCHW: channel c0) and
-    // vectors v0.. of the vectorized dimension.
-    // `partial` (< lanes, 0: none): the one vector of the block covers only
-    // that many elements (masked loads and stores).
-    auto emitBlock = [&](Value n, Value y, Value other0, int64_t others,
-                         Value v0, int64_t vecs, int64_t partial = 0) {
-      Value mask, zeroAcc, zeroIn;
-      if (partial) {
-        mask = vector::ConstantMaskOp::create(
-            rw, loc, VectorType::get({lanes}, rw.getI1Type()),
-            ArrayRef<int64_t>{partial});
-        zeroAcc = arith::ConstantOp::create(
-            rw, loc, accType, DenseElementsAttr::get(accType, rw.getZeroAttr(f32)));
-        zeroIn = arith::ConstantOp::create(
-            rw, loc, inVec, DenseElementsAttr::get(inVec, rw.getZeroAttr(elem)));
-      }
-      auto load = [&](VectorType t, Value mem, ValueRange ix) -> Value {
-        if (partial)
-          return vector::MaskedLoadOp::create(rw, loc, t, mem, ix, mask,
-                                              t == accType ? zeroAcc : zeroIn);
-        return vector::LoadOp::create(rw, loc, t, mem, ix);
-      };
-      SmallVector<Value> init;
-      auto at = [&](int64_t o, int64_t v) {
-        Value vecPos = kb.addc(v0, v * lanes);
-        Value otherPos = kb.addc(other0, o);
-        // NHWC: other = x, vector = c. NCHW: other = c, vector = x.
-        return Nhwc ? outIx(n, vecPos, y, otherPos)
-                    : outIx(n, otherPos, y, vecPos);
-      };
-      Value splat = fillValue ? vector::BroadcastOp::create(rw, loc, accType,
-                                                            fillValue)
-                              : Value();
-      for (int64_t o = 0; o < others; ++o)
-        for (int64_t v = 0; v < vecs; ++v)
-          init.push_back(splat ? splat : load(accType, output, at(o, v)));
-      auto rows = scf::ForOp::create(
-          rw, loc, kb.idx(0), kb.idx(kh), kb.idx(1), init,
-          [&](OpBuilder &nb, Location, Value i, ValueRange accs) {
-            OpBuilder::InsertionGuard g(rw);
-            rw.setInsertionPoint(nb.getInsertionBlock(),
-                                 nb.getInsertionPoint());
-            SmallVector<Value> next(accs.begin(), accs.end());
-            Value iy = kb.addIdx(kb.mulc(y, st[0]), kb.mulc(i, dl[0]));
-            for (int64_t j = 0; j < kw; ++j) {
-              Value jc = kb.idx(j);
-              for (int64_t v = 0; v < vecs; ++v) {
-                Value vecPos = kb.addc(v0, v * lanes);
-                Value w;
-                if (Nhwc)
-                  w = widen(load(inVec, filter, filIx(vecPos, i, jc)));
-                for (int64_t o = 0; o < others; ++o) {
-                  Value otherPos = kb.addc(other0, o);
-                  if (!Nhwc)
-                    w = vector::BroadcastOp::create(
-                        rw, loc, accType,
-                        widen(memref::LoadOp::create(rw, loc, filter,
-                                                     filIx(otherPos, i, jc))));
-                  Value x = Nhwc
-                                ? kb.addc(kb.mulc(otherPos, st[1]), j * dl[1])
-                                : kb.addc(vecPos, j * dl[1]);
-                  Value c = Nhwc ? vecPos : otherPos;
-                  Value a = widen(load(inVec, input, inIx(n, c, iy, x)));
-                  Value &acc = next[o * vecs + v];
-                  acc = vector::FMAOp::create(rw, loc, a, w, acc);
-                }
-              }
-            }
-            scf::YieldOp::create(rw, loc, next);
-          });
-      for (int64_t o = 0; o < others; ++o)
-        for (int64_t v = 0; v < vecs; ++v) {
-          Value acc = rows.getResult(o * vecs + v);
-          if (epilogue.consumer)
-            kb.storeThroughEpilogue(epilogue, acc, at(o, v), mask);
-          else if (partial)
-            vector::MaskedStoreOp::create(rw, loc, output, at(o, v), mask,
-                                          acc);
-          else
-            vector::StoreOp::create(rw, loc, acc, output, at(o, v));
-        }
-    };
     // One output element, every tap (the edges).
     auto emitOne = [&](Value n, Value c, Value y, Value x) {
       Value acc =
@@ -231,44 +164,243 @@ struct DepthwiseToKernel : OpRewritePattern<OpTy> {
         }
       memref::StoreOp::create(rw, loc, acc, output, outIx(n, c, y, x));
     };
-    int64_t otherExtent = Nhwc ? ow : channels;
-    int64_t otherFull = otherExtent / xb * xb;
-    // Output rows are independent (parallel with threads=).
-    kb.loop(kb.idx(0), kb.dimSize(output, 0), 1, [&](Value n) {
-      kb.loop(oh, 1, [&](Value y) {
-        // Full vectors of the vectorized dimension, cv at a time, then one
-        // at a time.
-        int64_t vecBlocks = vecFull / (cv * lanes) * (cv * lanes);
-        auto overOthers = [&](Value v0, int64_t vecs, int64_t partial) {
-          kb.loop(otherFull, xb, [&](Value o0) {
-            emitBlock(n, y, o0, xb, v0, vecs, partial);
-          });
-          if (otherFull < otherExtent)
-            emitBlock(n, y, kb.idx(otherFull), otherExtent - otherFull, v0,
-                      vecs, partial);
+    // The mask of the first `valid` of `width` elements (masked loads and
+    // stores); null for all of them or `valid` 0 (no edge).
+    auto maskFor = [&](int64_t valid, int64_t width = 0) -> Value {
+      width = width ? width : lanes;
+      if (!valid || valid >= width)
+        return Value();
+      return vector::ConstantMaskOp::create(
+          rw, loc, VectorType::get({width}, rw.getI1Type()),
+          ArrayRef<int64_t>{valid});
+    };
+    auto loadVec = [&](VectorType t, Value mem, ValueRange ix,
+                       Value mask) -> Value {
+      if (!mask)
+        return vector::LoadOp::create(rw, loc, t, mem, ix);
+      Value zero = arith::ConstantOp::create(
+          rw, loc, t,
+          DenseElementsAttr::get(t, rw.getZeroAttr(t.getElementType())));
+      return vector::MaskedLoadOp::create(rw, loc, t, mem, ix, mask, zero);
+    };
+    auto storeAcc = [&](Value acc, ArrayRef<Value> ix, Value mask,
+                        const IRMapping *hoisted) {
+      if (epilogue.consumer)
+        kb.storeThroughEpilogue(epilogue, acc, ix, mask, hoisted);
+      else if (mask)
+        vector::MaskedStoreOp::create(rw, loc, output, ix, mask, acc);
+      else
+        vector::StoreOp::create(rw, loc, acc, output, ix);
+    };
+    Value splat =
+        fillValue ? vector::BroadcastOp::create(rw, loc, accType, fillValue)
+                  : Value();
+
+    if constexpr (Nhwc) {
+      // A block: output row y, xb pixels from x0, `vecs` channel vectors
+      // from c0 in registers across all taps (a loop over filter rows,
+      // unrolled over columns): one filter load per tap and channel vector,
+      // one input load and FMA per accumulator.
+      int64_t xb = 4, cv = 2;
+      auto emitBlock = [&](Value n, Value y, Value x0, int64_t pixels,
+                           Value c0, int64_t vecs, int64_t partial) {
+        Value mask = maskFor(partial);
+        auto at = [&](int64_t p, int64_t v) {
+          return outIx(n, kb.addc(c0, v * lanes), y, kb.addc(x0, p));
         };
-        kb.loop(vecBlocks, cv * lanes,
-                [&](Value v0) { overOthers(v0, cv, 0); });
-        kb.loop(vecBlocks, vecFull, lanes,
-                [&](Value v0) { overOthers(v0, 1, 0); });
-        // The rest of the vectorized dimension: one masked vector of f32
-        // (element by element for narrow types, which AVX2 cannot mask).
-        if (vecFull < vecExtent) {
-          if (elem == f32 || cfg.bf16Dot) {
-            overOthers(kb.idx(vecFull), 1, vecExtent - vecFull);
-          } else {
-            kb.loop(otherExtent, 1, [&](Value o) {
-              kb.loop(vecFull, vecExtent, 1, [&](Value v) {
-                if (Nhwc)
-                  emitOne(n, v, y, o);
-                else
-                  emitOne(n, o, y, v);
-              });
+        SmallVector<Value> init;
+        for (int64_t p = 0; p < pixels; ++p)
+          for (int64_t v = 0; v < vecs; ++v)
+            init.push_back(splat ? splat
+                                 : loadVec(accType, output, at(p, v), mask));
+        auto rows = scf::ForOp::create(
+            rw, loc, kb.idx(0), kb.idx(kh), kb.idx(1), init,
+            [&](OpBuilder &nb, Location, Value i, ValueRange accs) {
+              OpBuilder::InsertionGuard g(rw);
+              rw.setInsertionPoint(nb.getInsertionBlock(),
+                                   nb.getInsertionPoint());
+              SmallVector<Value> next(accs.begin(), accs.end());
+              Value iy = kb.addIdx(kb.mulc(y, st[0]), kb.mulc(i, dl[0]));
+              for (int64_t j = 0; j < kw; ++j)
+                for (int64_t v = 0; v < vecs; ++v) {
+                  Value c = kb.addc(c0, v * lanes);
+                  Value w = widen(
+                      loadVec(inVec, filter, filIx(c, i, kb.idx(j)), mask));
+                  for (int64_t p = 0; p < pixels; ++p) {
+                    Value x = kb.addc(kb.mulc(kb.addc(x0, p), st[1]),
+                                      j * dl[1]);
+                    Value a =
+                        widen(loadVec(inVec, input, inIx(n, c, iy, x), mask));
+                    Value &acc = next[p * vecs + v];
+                    acc = vector::FMAOp::create(rw, loc, a, w, acc);
+                  }
+                }
+              scf::YieldOp::create(rw, loc, next);
             });
+        for (int64_t p = 0; p < pixels; ++p)
+          for (int64_t v = 0; v < vecs; ++v)
+            storeAcc(rows.getResult(p * vecs + v), at(p, v), mask, nullptr);
+      };
+      int64_t pixelsFull = ow / xb * xb;
+      // Output rows are independent (parallel with threads=).
+      kb.loop(kb.idx(0), kb.dimSize(output, 0), 1, [&](Value n) {
+        kb.loop(oh, 1, [&](Value y) {
+          auto overPixels = [&](Value c0, int64_t vecs, int64_t partial) {
+            kb.loop(pixelsFull, xb, [&](Value x0) {
+              emitBlock(n, y, x0, xb, c0, vecs, partial);
+            });
+            if (pixelsFull < ow)
+              emitBlock(n, y, kb.idx(pixelsFull), ow - pixelsFull, c0, vecs,
+                        partial);
+          };
+          // Full channel vectors, cv at a time, then one at a time; the
+          // rest one masked vector of f32 (element by element for narrow
+          // types, which AVX2 cannot mask).
+          int64_t vecBlocks = vecFull / (cv * lanes) * (cv * lanes);
+          kb.loop(vecBlocks, cv * lanes,
+                  [&](Value c0) { overPixels(c0, cv, 0); });
+          kb.loop(vecBlocks, vecFull, lanes,
+                  [&](Value c0) { overPixels(c0, 1, 0); });
+          if (vecFull < vecExtent) {
+            if (!scalarEdges)
+              overPixels(kb.idx(vecFull), 1, vecExtent - vecFull);
+            else
+              kb.loop(ow, 1, [&](Value x) {
+                kb.loop(vecFull, vecExtent, 1,
+                        [&](Value c) { emitOne(n, c, y, x); });
+              });
           }
+        }, /*parallel=*/true);
+      });
+    } else {
+      // Channel by channel (the parallel loop): the kh x kw taps broadcast
+      // once, and the epilogue's per-channel part (a batch norm's
+      // rsqrt(var + eps) * gamma) computed once. A block of `ry` output
+      // rows x `vecs` vectors along a row stays in registers across all
+      // taps, fully unrolled: each input row vector is loaded (and
+      // widened) once for every output row of the block reading it, so
+      // a 3x3 filter at stride 1 takes (ry + 2) x 3 loads per column
+      // vector for 9 ry FMAs, and the FMAs of a block are independent.
+      int64_t vecsInRow = ceilDiv(vecCols, lanes);
+      int64_t vb = std::clamp<int64_t>(vecsInRow, 1, 4);
+      int64_t accBudget = lanes >= 16 ? 12 : 8;
+      int64_t ry = std::clamp<int64_t>(accBudget / vb, 1, oh);
+      // Chunks of vb full vectors in a loop while every load stays in the
+      // row unmasked; the rest as blocks at known columns.
+      int64_t chunkCols = vecCols / lanes / vb * vb * lanes;
+      while (chunkCols > 0 && !spanFits(chunkCols - lanes))
+        chunkCols -= vb * lanes;
+      // The input vector of output columns x .. x+lanes-1 at column tap j
+      // (`staticX`: x when known, -1 in the chunk loop); `needed` of the
+      // lanes are used.
+      auto loadInput = [&](Value n, Value c, Value iy, Value x,
+                           int64_t staticX, int64_t j, int64_t needed) {
+        Value start = kb.addc(kb.mulc(x, sw), j * dl[1]);
+        // sw x lanes elements from the tap's first column (stride 1: the
+        // `needed` ones), masked to what the row holds where known.
+        int64_t width = sw * lanes;
+        int64_t inRow = sw == 1 ? needed : width;
+        if (staticX >= 0)
+          inRow = std::min(inRow, iw - (staticX * sw + j * dl[1]));
+        Value raw = loadVec(VectorType::get({width}, elem), input,
+                            inIx(n, c, iy, start), maskFor(inRow, width));
+        if (sw != 1) {
+          // Every sw-th element, shuffled as integers (some targets
+          // scalarize shuffles of 16-bit float vectors).
+          auto intSpan = VectorType::get(
+              {sw * lanes}, rw.getIntegerType(elem.getIntOrFloatBitWidth()));
+          Value bits = vector::BitCastOp::create(rw, loc, intSpan, raw);
+          SmallVector<int64_t> picks;
+          for (int64_t l = 0; l < lanes; ++l)
+            picks.push_back(l * sw);
+          Value picked = vector::ShuffleOp::create(rw, loc, bits, bits, picks);
+          raw = vector::BitCastOp::create(rw, loc, inVec, picked);
         }
-      }, /*parallel=*/true);
-    });
+        return widen(raw);
+      };
+      // Output rows y0 .. y0+rows-1, `vecs` vectors from column x0
+      // (`staticX0`: x0 when known, -1 otherwise), the last one `last`
+      // elements wide (0: all lanes).
+      auto emitBlock = [&](Value n, Value c, ArrayRef<Value> taps,
+                           const IRMapping *perChannel, Value y0,
+                           int64_t rows, Value x0, int64_t staticX0,
+                           int64_t vecs, int64_t last) {
+        auto maskOf = [&](int64_t v) {
+          return v == vecs - 1 ? maskFor(last) : Value();
+        };
+        auto at = [&](int64_t r, int64_t v) {
+          return outIx(n, c, kb.addc(y0, r), kb.addc(x0, v * lanes));
+        };
+        SmallVector<Value> acc;
+        for (int64_t r = 0; r < rows; ++r)
+          for (int64_t v = 0; v < vecs; ++v)
+            acc.push_back(splat ? splat
+                                : loadVec(accType, output, at(r, v),
+                                          maskOf(v)));
+        Value iy0 = kb.mulc(y0, st[0]);
+        int64_t inputRows = (rows - 1) * st[0] + (kh - 1) * dl[0] + 1;
+        for (int64_t q = 0; q < inputRows; ++q) {
+          // The (output row, filter row) pairs reading input row iy0 + q.
+          SmallVector<std::pair<int64_t, int64_t>> readers;
+          for (int64_t r = 0; r < rows; ++r)
+            if ((q - r * st[0]) % dl[0] == 0 && q >= r * st[0] &&
+                (q - r * st[0]) / dl[0] < kh)
+              readers.push_back({r, (q - r * st[0]) / dl[0]});
+          if (readers.empty())
+            continue;
+          Value iy = kb.addc(iy0, q);
+          for (int64_t j = 0; j < kw; ++j)
+            for (int64_t v = 0; v < vecs; ++v) {
+              int64_t needed = v == vecs - 1 && last ? last : lanes;
+              Value a = loadInput(
+                  n, c, iy, kb.addc(x0, v * lanes),
+                  staticX0 < 0 ? -1 : staticX0 + v * lanes, j, needed);
+              for (auto [r, i] : readers) {
+                Value &sum = acc[r * vecs + v];
+                sum =
+                    vector::FMAOp::create(rw, loc, a, taps[i * kw + j], sum);
+              }
+            }
+        }
+        for (int64_t r = 0; r < rows; ++r)
+          for (int64_t v = 0; v < vecs; ++v)
+            storeAcc(acc[r * vecs + v], at(r, v), maskOf(v), perChannel);
+      };
+      kb.loop(kb.idx(0), kb.dimSize(output, 0), 1, [&](Value n) {
+        kb.loop(channels, 1, [&](Value c) {
+          SmallVector<Value> taps;
+          for (int64_t i = 0; i < kh; ++i)
+            for (int64_t j = 0; j < kw; ++j)
+              taps.push_back(vector::BroadcastOp::create(
+                  rw, loc, accType,
+                  widen(memref::LoadOp::create(
+                      rw, loc, filter, filIx(c, kb.idx(i), kb.idx(j))))));
+          IRMapping perChannel;
+          if (epilogue.consumer)
+            perChannel = kb.hoistEpilogue(
+                epilogue, outIx(n, c, kb.idx(0), kb.idx(0)),
+                KernelBuilder::EpilogueHoist::SameForRowsAndColumns, Value());
+          auto overColumns = [&](Value y0, int64_t rows) {
+            kb.loop(chunkCols, vb * lanes, [&](Value x0) {
+              emitBlock(n, c, taps, &perChannel, y0, rows, x0, -1, vb, 0);
+            });
+            for (int64_t x = chunkCols; x < vecCols; x += vb * lanes) {
+              int64_t cols = std::min(vb * lanes, vecCols - x);
+              emitBlock(n, c, taps, &perChannel, y0, rows, kb.idx(x), x,
+                        ceilDiv(cols, lanes), cols % lanes);
+            }
+            for (int64_t r = 0; r < rows; ++r)
+              kb.loop(vecCols, ow, 1, [&](Value x) {
+                emitOne(n, c, kb.addc(y0, r), x);
+              });
+          };
+          int64_t rowsFull = oh / ry * ry;
+          kb.loop(rowsFull, ry, [&](Value y0) { overColumns(y0, ry); });
+          if (rowsFull < oh)
+            overColumns(kb.idx(rowsFull), oh - rowsFull);
+        }, /*parallel=*/true);
+      });
+    }
     rw.eraseOp(op);
     finishEpilogue(epilogue, rw);
     return success();

@@ -206,8 +206,14 @@ public:
   /// statistics per column of an NHWC convolution, per row of an NCHW
   /// one), and its payload ops on them alone (a batch norm's
   /// rsqrt(var + eps)), computed at the insertion point for
-  /// storeThroughEpilogue on each row or column.
-  enum class EpilogueHoist { SameForEveryRow, SameForEveryColumn };
+  /// storeThroughEpilogue on each row or column. SameForRowsAndColumns:
+  /// what indexes neither (per channel of an NCHW depthwise output), as
+  /// vectors.
+  enum class EpilogueHoist {
+    SameForEveryRow,
+    SameForEveryColumn,
+    SameForRowsAndColumns
+  };
   IRMapping hoistEpilogue(const KernelEpilogue &e, ArrayRef<Value> cIx,
                           EpilogueHoist which, Value mask);
 

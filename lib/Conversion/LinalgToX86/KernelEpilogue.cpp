@@ -460,21 +460,25 @@ IRMapping KernelBuilder::hoistEpilogue(const KernelEpilogue &e,
   linalg::GenericOp g = e.consumer;
   Block *body = g.getBlock();
   int64_t rowPos = cIx.size() - 2, colPos = cIx.size() - 1;
-  int64_t varying = which == EpilogueHoist::SameForEveryRow ? rowPos : colPos;
+  auto varies = [&](ArrayRef<int64_t> dims) {
+    return (which != EpilogueHoist::SameForEveryColumn &&
+            llvm::is_contained(dims, rowPos)) ||
+           (which != EpilogueHoist::SameForEveryRow &&
+            llvm::is_contained(dims, colPos));
+  };
   SmallVector<Value> args(body->getNumArguments());
   for (unsigned i = 0, n = g->getNumOperands(); i < n; ++i) {
     if (e.kinds[i] == KernelEpilogue::Kind::Scalar)
       args[i] = g->getOperand(i);
-    else if (e.kinds[i] == KernelEpilogue::Kind::Memory &&
-             !llvm::is_contained(e.dims[i], varying))
+    else if (e.kinds[i] == KernelEpilogue::Kind::Memory && !varies(e.dims[i]))
       args[i] = loadEpilogueOperand(*this, e, i, cIx, mask, cfg.lanes);
   }
   // The same for a whole row: scalars, broadcast where the payload meets
   // the accumulator.
   return hoistPayload(body, args,
-                      which == EpilogueHoist::SameForEveryRow
-                          ? VectorType::get({cfg.lanes}, b.getF32Type())
-                          : VectorType());
+                      which == EpilogueHoist::SameForEveryColumn
+                          ? VectorType()
+                          : VectorType::get({cfg.lanes}, b.getF32Type()));
 }
 
 void KernelBuilder::storeThroughEpilogue(const KernelEpilogue &e, Value acc,

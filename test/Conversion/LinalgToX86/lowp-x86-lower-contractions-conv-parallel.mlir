@@ -5,11 +5,11 @@
 // besides the GEMM's panel loops, the im2col loop over col rows (a k pair
 // each, NCHW), the NHWC kernel's loop over blocks of 128 output pixels
 // (each a GEMM reading the input in place) and the depthwise kernel's loop
-// over output rows. NCHW: the loop over blocks of output rows, which
-// reuses one col buffer, stays sequential when there are fewer than 4
-// blocks; with more, each block has its own col and the blocks are the
-// parallel loop (inside, the marks are then left off by
-// lowp-parallelize-loops: it takes the outermost).
+// over output rows (NHWC) or channels (NCHW). NCHW convolutions: the loop
+// over blocks of output rows, which reuses one col buffer, stays
+// sequential when there are fewer than 4 blocks; with more, each block has
+// its own col and the blocks are the parallel loop (inside, the marks are
+// then left off by lowp-parallelize-loops: it takes the outermost).
 
 // CHECK-LABEL: func.func @nchw
 // CHECK:       scf.for %{{.*}} = %c0 to %c1 step %c1 {
@@ -64,7 +64,7 @@ func.func @nhwc(%x: memref<1x18x18x8xf32>, %w: memref<3x3x8x16xf32>, %y: memref<
 
 // CHECK-LABEL: func.func @depthwise
 // CHECK:       scf.for %{{.*}} = %c0 to %c1 step %c1 {
-// CHECK-NEXT:    scf.for %{{.*}} = %c0 to %c8 step %c1 {
+// CHECK-NEXT:    scf.for %{{.*}} = %c0 to %c16 step %c1 {
 // CHECK:         } {lowp.parallel}
 // CHECK-NEXT:  }
 // CHECK-NEXT:  return

@@ -433,13 +433,17 @@ func.func @nchw_conv_per_column(%x: memref<1x4x6x6xf32>, %f: memref<8x4x3x3xf32>
 #ch = affine_map<(n, c, y, x) -> (c)>
 
 // Depthwise NCHW with batch norm and ReLU6: the accumulators start from the
-// fill value and are stored through the consumer (per-channel operands as
-// broadcast scalars, the output columns a vector at a time).
+// fill value and are stored through the consumer (the per-channel operands
+// read once per channel, before its rows; the output columns a vector at a
+// time).
 // CHECK-LABEL: func @depthwise_bn_relu6
 // CHECK-NOT: linalg.fill
 // CHECK-NOT: linalg.generic
+// CHECK: scf.for %[[C:.*]] = %c0 to %c8 step %c1 {
+// CHECK: memref.load %{{.*}}[%[[C]]] : memref<8xf32>
+// CHECK: memref.load %{{.*}}[%[[C]]] : memref<8xf32>
 // CHECK: vector.fma
-// CHECK: memref.load %{{.*}} : memref<8xf32>
+// CHECK-NOT: memref.load %{{.*}} : memref<8xf32>
 // CHECK: arith.minimumf {{.*}} : vector<8xf32>
 // CHECK: vector.store %{{.*}}, %[[OUT:arg5]]
 // CHECK-NOT: linalg.generic

@@ -460,3 +460,31 @@ func.func @constant_weight(%x: memref<4x2xbf16>, %y: memref<4x3xf32>) {
   memref.dealloc %wb : memref<3x2xbf16>
   return
 }
+
+// -----
+
+// NCHW depthwise at stride 2 along W: a tap's input vector is every other
+// element of 2 x lanes contiguous ones (a shuffle of integers). AVX-512:
+// the row's last vector (2 of 18 columns) masked, its input loads masked
+// at the row's end (37 - 32 = 5 elements left for the first tap). AVX2
+// (no masked bf16 loads): whole vectors while their loads stay in the row,
+// the last 2 columns element by element.
+// DOT-LABEL: func.func @depthwise_nchw_s2
+// DOT:         scf.for %[[C:.*]] = %c0 to %c4 step %c1 {
+// DOT:           vector.load %arg0[%{{.*}}, %[[C]], %{{.*}}, %c0] : memref<1x4x9x37xbf16>, vector<32xbf16>
+// DOT:           vector.shuffle %{{.*}}, %{{.*}} [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30] : vector<32xi16>, vector<32xi16>
+// DOT:           %[[M:.*]] = vector.constant_mask [5] : vector<32xi1>
+// DOT:           vector.maskedload %arg0[%{{.*}}, %[[C]], %{{.*}}, %c32], %[[M]]
+// DOT:           vector.maskedstore %arg2[%{{.*}}, %[[C]], %{{.*}}, %c16]
+// DOT:         } {lowp.parallel}
+// FMA-LABEL: func.func @depthwise_nchw_s2
+// FMA:         vector.load %arg0{{.*}} : memref<1x4x9x37xbf16>, vector<16xbf16>
+// FMA:         vector.shuffle %{{.*}}, %{{.*}} [0, 2, 4, 6, 8, 10, 12, 14] : vector<16xi16>, vector<16xi16>
+// FMA-NOT:     vector.maskedload %arg0
+// FMA:         scf.for %{{.*}} = %c16 to %c18 step %c1 {
+// FMA:           memref.load %arg0
+func.func @depthwise_nchw_s2(%x: memref<1x4x9x37xbf16>, %w: memref<4x3x3xbf16>, %y: memref<1x4x4x18xf32>) {
+  linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %w : memref<1x4x9x37xbf16>, memref<4x3x3xbf16>) outs(%y : memref<1x4x4x18xf32>)
+  return
+}

@@ -3,7 +3,9 @@
 // kernel vectorized along channels (NHWC) or output columns (NCHW), a block
 // of accumulators kept across the filter taps; f32 and bf16 (widened while
 // loaded), with channel / column counts that leave element-by-element
-// edges on AVX2 and AVX-512, stride 2 (NHWC; NCHW along H). Each is
+// edges on AVX2 and AVX-512, stride 2 (NHWC; NCHW along H and along both),
+// dilation 2
+// with a fill of 0.5 (NCHW: blocks of rows and column vectors, remainders). Each is
 // compared with a reference written as a linalg.generic in f32 on the same
 // (bf16-exact) inputs, left to the plain loop path: |x - ref| <= 1e-5 |ref|
 // + 1e-4 (at most 25 taps of magnitude <= 1). Each case prints 1; the last
@@ -18,6 +20,9 @@
 // No depthwise convolution is left to the generic loops:
 // RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // REMARK-NOT: generic loop path for 'linalg.depthwise
+// CHECK: 1
+// CHECK: 1
+// CHECK: 1
 // CHECK: 1
 // CHECK: 1
 // CHECK: 1
@@ -194,6 +199,78 @@ func.func @ref_nchw_s2h_bf16(%in: tensor<1x6x11x40xf32>, %f: tensor<6x5x5xf32>) 
   return %y : tensor<1x6x4x36xf32>
 }
 
+func.func @nchw_dil_bf16(%in: tensor<1x3x11x74xbf16>, %f: tensor<3x3x3xbf16>) -> tensor<1x3x7x70xf32> {
+  %half = arith.constant 0.5 : f32
+  %e = tensor.empty() : tensor<1x3x7x70xf32>
+  %o = linalg.fill ins(%half : f32) outs(%e : tensor<1x3x7x70xf32>) -> tensor<1x3x7x70xf32>
+  %y = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<2> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %f : tensor<1x3x11x74xbf16>, tensor<3x3x3xbf16>) outs(%o : tensor<1x3x7x70xf32>) -> tensor<1x3x7x70xf32>
+  return %y : tensor<1x3x7x70xf32>
+}
+
+func.func @ref_nchw_dil_bf16(%in: tensor<1x3x11x74xf32>, %f: tensor<3x3x3xf32>) -> tensor<1x3x7x70xf32> {
+  %half = arith.constant 0.5 : f32
+  %e = tensor.empty() : tensor<1x3x7x70xf32>
+  %o = linalg.fill ins(%half : f32) outs(%e : tensor<1x3x7x70xf32>) -> tensor<1x3x7x70xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(n, c, y, x, i, j) -> (n, c, y + 2 * i, x + 2 * j)>, affine_map<(n, c, y, x, i, j) -> (c, i, j)>, affine_map<(n, c, y, x, i, j) -> (n, c, y, x)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%in, %f : tensor<1x3x11x74xf32>, tensor<3x3x3xf32>) outs(%o : tensor<1x3x7x70xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x3x7x70xf32>
+  return %y : tensor<1x3x7x70xf32>
+}
+
+func.func @nchw_s2_f32(%in: tensor<2x5x11x39xf32>, %f: tensor<5x3x3xf32>) -> tensor<2x5x5x19xf32> {
+  %v = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x5x5x19xf32>
+  %o = linalg.fill ins(%v : f32) outs(%e : tensor<2x5x5x19xf32>) -> tensor<2x5x5x19xf32>
+  %y = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<[1, 1]> : tensor<2xi64>, strides = dense<[2, 2]> : tensor<2xi64>}
+      ins(%in, %f : tensor<2x5x11x39xf32>, tensor<5x3x3xf32>) outs(%o : tensor<2x5x5x19xf32>) -> tensor<2x5x5x19xf32>
+  return %y : tensor<2x5x5x19xf32>
+}
+
+func.func @ref_nchw_s2_f32(%in: tensor<2x5x11x39xf32>, %f: tensor<5x3x3xf32>) -> tensor<2x5x5x19xf32> {
+  %v = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x5x5x19xf32>
+  %o = linalg.fill ins(%v : f32) outs(%e : tensor<2x5x5x19xf32>) -> tensor<2x5x5x19xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(n, c, y, x, i, j) -> (n, c, 2 * y + 1 * i, 2 * x + 1 * j)>, affine_map<(n, c, y, x, i, j) -> (c, i, j)>, affine_map<(n, c, y, x, i, j) -> (n, c, y, x)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%in, %f : tensor<2x5x11x39xf32>, tensor<5x3x3xf32>) outs(%o : tensor<2x5x5x19xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<2x5x5x19xf32>
+  return %y : tensor<2x5x5x19xf32>
+}
+
+func.func @nchw_s2_bf16(%in: tensor<1x3x9x65xbf16>, %f: tensor<3x3x3xbf16>) -> tensor<1x3x4x32xf32> {
+  %v = arith.constant 0.25 : f32
+  %e = tensor.empty() : tensor<1x3x4x32xf32>
+  %o = linalg.fill ins(%v : f32) outs(%e : tensor<1x3x4x32xf32>) -> tensor<1x3x4x32xf32>
+  %y = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<[1, 1]> : tensor<2xi64>, strides = dense<[2, 2]> : tensor<2xi64>}
+      ins(%in, %f : tensor<1x3x9x65xbf16>, tensor<3x3x3xbf16>) outs(%o : tensor<1x3x4x32xf32>) -> tensor<1x3x4x32xf32>
+  return %y : tensor<1x3x4x32xf32>
+}
+
+func.func @ref_nchw_s2_bf16(%in: tensor<1x3x9x65xf32>, %f: tensor<3x3x3xf32>) -> tensor<1x3x4x32xf32> {
+  %v = arith.constant 0.25 : f32
+  %e = tensor.empty() : tensor<1x3x4x32xf32>
+  %o = linalg.fill ins(%v : f32) outs(%e : tensor<1x3x4x32xf32>) -> tensor<1x3x4x32xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(n, c, y, x, i, j) -> (n, c, 2 * y + 1 * i, 2 * x + 1 * j)>, affine_map<(n, c, y, x, i, j) -> (c, i, j)>, affine_map<(n, c, y, x, i, j) -> (n, c, y, x)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%in, %f : tensor<1x3x9x65xf32>, tensor<3x3x3xf32>) outs(%o : tensor<1x3x4x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x3x4x32xf32>
+  return %y : tensor<1x3x4x32xf32>
+}
+
 func.func @main() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -213,6 +290,12 @@ func.func @main() {
   %k23 = arith.constant 23 : index
   %k36 = arith.constant 36 : index
   %k40 = arith.constant 40 : index
+  %k74 = arith.constant 74 : index
+  %k8 = arith.constant 8 : index
+  %k12 = arith.constant 12 : index
+  %k13 = arith.constant 13 : index
+  %k39 = arith.constant 39 : index
+  %k65 = arith.constant 65 : index
 
   // 1. nhwc: nhwc (2, 9, 9, 20) * (3, 3, 20), strides (1, 1), f32.
   %in0d = call @rand4(%k0, %k2, %k9, %k9, %k20) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
@@ -270,7 +353,55 @@ func.func @main() {
   %ok3 = call @close(%y3d, %r3d) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i1
   vector.print %ok3 : i1
 
-  // 5. Negative control: case 1 against the reference with
+  // 5. nchw_dil_bf16: nchw (1, 3, 11, 74) * (3, 3, 3), dilations (2, 2),
+  // a fill of 0.5, bf16: 70 columns (chunks of 4 vectors and a masked or
+  // element-by-element rest), 7 rows (blocks of rows and a remainder).
+  %in4d = call @rand4(%k9, %k1, %k3, %k11, %k74) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %f4d4 = call @rand4(%k10, %k1, %k3, %k3, %k3) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %in4 = tensor.cast %in4d : tensor<?x?x?x?xf32> to tensor<1x3x11x74xf32>
+  %f44 = tensor.cast %f4d4 : tensor<?x?x?x?xf32> to tensor<1x3x3x3xf32>
+  %f4 = tensor.collapse_shape %f44 [[0, 1], [2], [3]] : tensor<1x3x3x3xf32> into tensor<3x3x3xf32>
+  %in4b = lowp.cast %in4 : tensor<1x3x11x74xf32> to tensor<1x3x11x74xbf16>
+  %f4b = lowp.cast %f4 : tensor<3x3x3xf32> to tensor<3x3x3xbf16>
+  %y4 = call @nchw_dil_bf16(%in4b, %f4b) : (tensor<1x3x11x74xbf16>, tensor<3x3x3xbf16>) -> tensor<1x3x7x70xf32>
+  %r4 = call @ref_nchw_dil_bf16(%in4, %f4) : (tensor<1x3x11x74xf32>, tensor<3x3x3xf32>) -> tensor<1x3x7x70xf32>
+  %y4d = tensor.cast %y4 : tensor<1x3x7x70xf32> to tensor<?x?x?x?xf32>
+  %r4d = tensor.cast %r4 : tensor<1x3x7x70xf32> to tensor<?x?x?x?xf32>
+  %ok4 = call @close(%y4d, %r4d) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i1
+  vector.print %ok4 : i1
+
+  // 6. nchw_s2_f32: nchw (2, 5, 11, 39) * (5, 3, 3), strides (2, 2), f32:
+  // every other input element (a shuffle of 2 x lanes), masked at the row end.
+  %in5d = call @rand4(%k11, %k2, %k5, %k11, %k39) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %f5d4 = call @rand4(%k12, %k1, %k5, %k3, %k3) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %in5 = tensor.cast %in5d : tensor<?x?x?x?xf32> to tensor<2x5x11x39xf32>
+  %f54 = tensor.cast %f5d4 : tensor<?x?x?x?xf32> to tensor<1x5x3x3xf32>
+  %f5 = tensor.collapse_shape %f54 [[0, 1], [2], [3]] : tensor<1x5x3x3xf32> into tensor<5x3x3xf32>
+  %y5 = call @nchw_s2_f32(%in5, %f5) : (tensor<2x5x11x39xf32>, tensor<5x3x3xf32>) -> tensor<2x5x5x19xf32>
+  %r5 = call @ref_nchw_s2_f32(%in5, %f5) : (tensor<2x5x11x39xf32>, tensor<5x3x3xf32>) -> tensor<2x5x5x19xf32>
+  %y5d = tensor.cast %y5 : tensor<2x5x5x19xf32> to tensor<?x?x?x?xf32>
+  %r5d = tensor.cast %r5 : tensor<2x5x5x19xf32> to tensor<?x?x?x?xf32>
+  %ok5 = call @close(%y5d, %r5d) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i1
+  vector.print %ok5 : i1
+
+  // 7. nchw_s2_bf16: nchw (1, 3, 9, 65) * (3, 3, 3), strides (2, 2), bf16,
+  // a fill of 0.25: the last vector's 2 x lanes would pass the row's end
+  // (masked on AVX-512; element by element on AVX2).
+  %in6d = call @rand4(%k13, %k1, %k3, %k9, %k65) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %f6d4 = call @rand4(%k8, %k1, %k3, %k3, %k3) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %in6 = tensor.cast %in6d : tensor<?x?x?x?xf32> to tensor<1x3x9x65xf32>
+  %f64 = tensor.cast %f6d4 : tensor<?x?x?x?xf32> to tensor<1x3x3x3xf32>
+  %f6 = tensor.collapse_shape %f64 [[0, 1], [2], [3]] : tensor<1x3x3x3xf32> into tensor<3x3x3xf32>
+  %in6b = lowp.cast %in6 : tensor<1x3x9x65xf32> to tensor<1x3x9x65xbf16>
+  %f6b = lowp.cast %f6 : tensor<3x3x3xf32> to tensor<3x3x3xbf16>
+  %y6 = call @nchw_s2_bf16(%in6b, %f6b) : (tensor<1x3x9x65xbf16>, tensor<3x3x3xbf16>) -> tensor<1x3x4x32xf32>
+  %r6 = call @ref_nchw_s2_bf16(%in6, %f6) : (tensor<1x3x9x65xf32>, tensor<3x3x3xf32>) -> tensor<1x3x4x32xf32>
+  %y6d = tensor.cast %y6 : tensor<1x3x4x32xf32> to tensor<?x?x?x?xf32>
+  %r6d = tensor.cast %r6 : tensor<1x3x4x32xf32> to tensor<?x?x?x?xf32>
+  %ok6 = call @close(%y6d, %r6d) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i1
+  vector.print %ok6 : i1
+
+  // 8. Negative control: case 1 against the reference with
   // the filter taps transposed.
   %ft = linalg.transpose ins(%f0 : tensor<3x3x20xf32>) outs(%f0 : tensor<3x3x20xf32>) permutation = [1, 0, 2]
   %rbad = call @ref_nhwc(%in0, %ft) : (tensor<2x9x9x20xf32>, tensor<3x3x20xf32>) -> tensor<2x7x7x20xf32>
