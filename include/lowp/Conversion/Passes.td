@@ -251,10 +251,11 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     Option<"nr", "nr", "unsigned", /*default=*/"0",
            "Columns of the register block, a multiple of the f32 lanes "
            "(0: the cpu's default)">,
-    Option<"kc", "kc", "unsigned", /*default=*/"512",
+    Option<"kc", "kc", "unsigned", /*default=*/"0",
            "Depth of a k block in k steps (a k of the f32 FMA kernel, a "
-           "pair of k of the vdpbf16ps kernel): a kc x nr slice of packed B "
-           "stays close while C passes by (0: no k blocking)">,
+           "pair of k of the vdpbf16ps and AMX kernels): a kc x nr slice of "
+           "packed B stays close while C passes by (0: the kernel's own, "
+           "512 pairs for bf16, the target's TargetInfo::f32KBlock for f32)">,
     Option<"mc", "mc", "unsigned", /*default=*/"0",
            "Rows of an m block, rounded down to a multiple of mr: an mc x kc "
            "block of A stays in L2 (0: as many rows as fill half the "

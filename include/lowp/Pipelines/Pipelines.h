@@ -189,8 +189,9 @@ struct X86PipelineOptions : public PassPipelineOptions<X86PipelineOptions> {
   PassOptions::Option<unsigned> kc{
       *this, "kc",
       llvm::cl::desc("Depth of the matmul k block in k steps (a k, or a "
-                     "pair of k for vdpbf16ps; 0: no k blocking)"),
-      llvm::cl::init(512)};
+                     "pair of k for vdpbf16ps and AMX; 0: each kernel's "
+                     "own, docs/lowering-x86.md)"),
+      llvm::cl::init(0)};
   PassOptions::Option<unsigned> mc{
       *this, "mc",
       llvm::cl::desc("Rows of the matmul m block (0: an m x kc block of A in "

@@ -157,6 +157,11 @@ struct TargetInfo {
   /// opting in to more (NVIDIA rows: 48 KB; 0 elsewhere): the limit of the
   /// tiled kernels' staging buffers.
   unsigned staticSharedMemoryBytes = 0;
+  /// k block of the x86 f32 FMA GEMM kernel, in k (CPU rows; 0
+  /// elsewhere): how deep its kc x nr slice of packed B is, measured per
+  /// chip as BLIS configures its KC (docs/lowering-x86.md). The bf16
+  /// kernels take 512 pairs everywhere.
+  unsigned f32KBlock = 0;
 
   /// The GEMM kernel tiling for operands in `f` (mma.sync or MFMA), or
   /// null where the table has none.

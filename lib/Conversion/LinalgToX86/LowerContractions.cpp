@@ -104,6 +104,7 @@ struct LowpX86LowerContractionsPass
     cfg.kc = kc;
     cfg.mc = mc;
     cfg.l2Bytes = info->l2Bytes;
+    cfg.f32KBlock = info->f32KBlock;
     cfg.prefetchLineBytes = prefetch ? info->cacheLineBytes : 0;
     if (cfg.nr % cfg.lanes) {
       root->emitError() << "nr=" << cfg.nr << " is not a multiple of the "

@@ -293,8 +293,7 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
   int64_t fullPanels = n / nr, tailCols = n % nr;
   // k blocks of kc steps (see below); in packed slices of at most 256 KiB.
   int64_t kSteps = dot ? k / 2 : k;
-  int64_t kcSteps = std::min<int64_t>(
-      kSteps, cfg.kc ? std::max<int64_t>(1, cfg.kc) : kSteps);
+  int64_t kcSteps = std::min<int64_t>(kSteps, cfg.kcSteps(dot));
   if (packSlice)
     kcSteps = std::min<int64_t>(kcSteps, (256 << 10) / (4 * nr));
   // A read by segments: k blocks of whole segments, as many blocks as kc
@@ -973,7 +972,7 @@ void KernelBuilder::emitDynamicRowsMatmul(const MatrixOperand &aOp,
   // start at 0 otherwise), in runs of whole k blocks where K allows (a
   // common divisor of K and kc in whole tiles), else all of K at once.
   int64_t width = dot ? 2 : 1, kSteps = k / width;
-  int64_t segSteps = std::gcd(kSteps, int64_t(cfg.kc ? cfg.kc : kSteps));
+  int64_t segSteps = std::gcd(kSteps, cfg.kcSteps(dot));
   if (segSteps % 16)
     segSteps = kSteps;
   auto rowsFrom = [&](Value r0, int64_t count) {

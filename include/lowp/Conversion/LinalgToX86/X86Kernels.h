@@ -33,9 +33,10 @@ constexpr int64_t kMinPointsForThreads = 16384;
 struct KernelConfig {
   unsigned lanes; ///< f32 lanes per vector register (8: AVX2, 16: AVX-512)
   unsigned mr, nr;
-  unsigned kc;  ///< k block (0: all of k)
+  unsigned kc;  ///< k block in k steps (0: the kernel's, kcSteps)
   unsigned mc;  ///< row block (0: from l2Bytes; all of m without it)
   unsigned l2Bytes = 0; ///< the target's per-core L2 (TargetInfo::l2Bytes)
+  unsigned f32KBlock = 0; ///< the f32 kernel's kc (TargetInfo::f32KBlock)
   /// Prefetch unit for a packed B's next panel (TargetInfo::cacheLineBytes;
   /// 0: no prefetching).
   unsigned prefetchLineBytes = 0;
@@ -43,6 +44,16 @@ struct KernelConfig {
   /// AMX tile (rows x columns x k) for bf16, when AMX is requested and the
   /// target has it; invalid otherwise.
   TileShape amxTile;
+
+  /// The k block of a kernel, in its k steps (a k, or a pair of k for
+  /// vdpbf16ps and AMX): `kc` when set, otherwise 512 pairs for the bf16
+  /// kernels and the target's f32KBlock (512 without one) for the f32 FMA
+  /// kernel.
+  int64_t kcSteps(bool dot) const {
+    if (kc)
+      return kc;
+    return dot || !f32KBlock ? 512 : f32KBlock;
+  }
 };
 
 /// linalg.matmul / linalg.batch_matmul (operands maybe transposed, B maybe

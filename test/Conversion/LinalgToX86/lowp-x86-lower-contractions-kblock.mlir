@@ -1,0 +1,35 @@
+// RUN: fp-opt %s -lowp-x86-lower-contractions="target=sapphirerapids" | FileCheck %s --check-prefix=SPR
+// RUN: fp-opt %s -lowp-x86-lower-contractions="target=znver4" | FileCheck %s --check-prefix=ZEN4
+// RUN: fp-opt %s -lowp-x86-lower-contractions="target=avx2" | FileCheck %s --check-prefix=AVX2
+// RUN: fp-opt %s -lowp-x86-lower-contractions="target=sapphirerapids kc=128" | FileCheck %s --check-prefix=SET
+
+// The k block of each kernel when kc is not set (KernelConfig::kcSteps):
+// the f32 FMA kernel takes the target's TargetInfo::f32KBlock (measured per
+// chip: 256 on Sapphire Rapids, whose 48 KiB L1 then holds the 32 KiB
+// kc x nr slice of packed B; 512 on Zen 4 and the AVX2 baseline), the
+// vdpbf16ps kernel 512 pairs (K = 2048: 2 blocks). kc=N sets every
+// kernel's block.
+
+// SPR-LABEL:  func.func @f32
+// SPR:          scf.for %{{.*}} = %c0 to %c1024 step %c256 {
+// ZEN4-LABEL: func.func @f32
+// ZEN4:         scf.for %{{.*}} = %c0 to %c1024 step %c512 {
+// AVX2-LABEL: func.func @f32
+// AVX2:         scf.for %{{.*}} = %c0 to %c1024 step %c512 {
+// SET-LABEL:  func.func @f32
+// SET:          scf.for %{{.*}} = %c0 to %c1024 step %c128 {
+func.func @f32(%a: memref<64x1024xf32>, %b: memref<1024x256xf32>, %c: memref<64x256xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x1024xf32>, memref<1024x256xf32>) outs(%c : memref<64x256xf32>)
+  return
+}
+
+// SPR-LABEL:  func.func @bf16
+// SPR:          scf.for %{{.*}} = %c0 to %c1024 step %c512 {
+// ZEN4-LABEL: func.func @bf16
+// ZEN4:         scf.for %{{.*}} = %c0 to %c1024 step %c512 {
+// SET-LABEL:  func.func @bf16
+// SET:          scf.for %{{.*}} = %c0 to %c1024 step %c128 {
+func.func @bf16(%a: memref<64x2048xbf16>, %b: memref<2048x256xbf16>, %c: memref<64x256xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x2048xbf16>, memref<2048x256xbf16>) outs(%c : memref<64x256xf32>)
+  return
+}
