@@ -139,8 +139,9 @@ LogicalResult mlir::lowp::buildX86Pipeline(OpPassManager &pm,
   // 6. Down to the LLVM dialect. 2-D transfers are fully unrolled (an
   //    alloca per iteration otherwise). scf.parallel loops run on OpenMP
   //    threads (libomp at run time); the alloca scopes that conversion
-  //    wraps loop bodies in are inlined (canonicalize) before scf-to-cf
-  //    splits those bodies into blocks. x86vector ops need the flag on
+  //    wraps loop bodies in are inlined (canonicalize), or lowered where
+  //    they hold an iteration's stack arena, before scf-to-cf splits those
+  //    bodies into blocks. x86vector ops need the flag on
   //    convert-vector-to-llvm.
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertVectorToSCFPass(
@@ -151,6 +152,9 @@ LogicalResult mlir::lowp::buildX86Pipeline(OpPassManager &pm,
     pm.addPass(createConvertSCFToOpenMPPass(
         ConvertSCFToOpenMPPassOptions{opts.threads}));
     pm.addPass(createCanonicalizerPass());
+    //  The scopes still holding allocas (a parallel iteration's stack arena,
+    //  lowp-plan-workspace) become stacksave/stackrestore while one block.
+    pm.addPass(createLowpLowerAllocaScopes());
   }
   pm.addPass(createSCFToControlFlowPass());
   ConvertVectorToLLVMPassOptions vectorToLLVM;

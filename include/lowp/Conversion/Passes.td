@@ -716,15 +716,25 @@ def LowpPlanWorkspace : Pass<"lowp-plan-workspace", "::mlir::ModuleOp"> {
     }
     ```
 
+    3. **Parallel loops** (`threads=`). The buffers of one iteration of an
+       `scf.parallel` (packing panels, AMX scratch tiles, a convolution
+       block's col), planned the same way over the loop body, become views
+       of one stack arena, a `memref.alloca` at the start of the body (up
+       to 256 KiB; larger ones stay allocations): `convert-scf-to-openmp`
+       scopes the body's allocas per iteration, so each thread reuses its
+       own stack instead of a `malloc`/`free` per buffer and iteration.
+       `lowp-lower-alloca-scopes` keeps that scope valid through `scf-to-cf`.
+
     Left alone: buffers of dynamic size, with a layout or a memory space,
     of `index` or non-scalar elements, returned or freed in another block
     (no dealloc next to the alloc), and buffers allocated inside an op whose
     regions may run concurrently or that the pass does not know
-    (`scf.parallel`, `scf.forall`, `affine.parallel`, `omp` ops, ...): only
-    `scf.for`/`if`/`while`/`index_switch`/`execute_region`, `affine.for`/`if`
-    and `memref.alloca_scope` may stand between such an alloc and the
-    function body. Functions whose body is more than one block are left
-    alone. Run it after the last pass that turns loops parallel.
+    (`scf.forall`, `affine.parallel`, `omp` ops, an `scf.parallel` inside
+    another, ...): only `scf.for`/`if`/`while`/`index_switch`/
+    `execute_region`, `affine.for`/`if` and `memref.alloca_scope` may stand
+    between such an alloc and the function body or the outermost
+    `scf.parallel` body. Functions whose body is more than one block are
+    left alone. Run it after the last pass that turns loops parallel.
   }];
   let options = [
     Option<"staticStorage", "static-storage", "bool", /*default=*/"true",
@@ -734,6 +744,35 @@ def LowpPlanWorkspace : Pass<"lowp-plan-workspace", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];
+}
+
+def LowpLowerAllocaScopes : Pass<"lowp-lower-alloca-scopes"> {
+  let summary = "memref.alloca_scope as a saved and restored stack pointer, before scf-to-cf";
+  let description = [{
+    `convert-scf-to-openmp` wraps each parallel loop body in a
+    `memref.alloca_scope`, so that the allocas of an iteration are freed at
+    its end. A scope holding an alloca (`lowp-plan-workspace` gives each
+    iteration of a parallel loop one stack arena for its buffers) is kept by
+    canonicalization, and `scf-to-cf` would then split the loops inside it
+    into blocks, which an `alloca_scope` (one block) may not hold. This pass
+    lowers every scope while it has one block: `llvm.intr.stacksave` before
+    its body, the body inlined, `llvm.intr.stackrestore` after it (what
+    `finalize-memref-to-llvm` emits for a scope). Run it before
+    `scf-to-cf`.
+
+    ```mlir
+    memref.alloca_scope {
+      %a = memref.alloca() : memref<64xf32>
+      "use"(%a) : (memref<64xf32>) -> ()
+    }
+    // becomes
+    %sp = llvm.intr.stacksave : !llvm.ptr
+    %a = memref.alloca() : memref<64xf32>
+    "use"(%a) : (memref<64xf32>) -> ()
+    llvm.intr.stackrestore %sp : !llvm.ptr
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def LowpExpandShapeToReshape : Pass<"lowp-expand-shape-to-reshape"> {

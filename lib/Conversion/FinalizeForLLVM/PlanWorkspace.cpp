@@ -2,7 +2,8 @@
 //
 // A function's fixed-size intermediates as views of one workspace at planned
 // offsets, kept in a module global across calls: no malloc, free or fresh
-// page per call or per loop iteration.
+// page per call or per loop iteration. Inside a parallel loop, an
+// iteration's small buffers are views of one stack arena of that iteration.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +28,9 @@ namespace {
 /// Alignment of every buffer in the workspace (a cache line, the widest
 /// vector): the kernels' allocations ask for it.
 constexpr int64_t kMinAlignment = 64;
+/// The largest stack arena of one parallel-loop iteration: well inside an
+/// OpenMP worker's stack (libomp's default is 4 MiB on x86-64).
+constexpr int64_t kMaxIterationArenaBytes = 256 << 10;
 
 /// One buffer placed in the workspace. Its lifetime is [begin, end], the
 /// positions in the function body of the ops holding its alloc and dealloc.
@@ -126,6 +130,60 @@ static int64_t assignOffsets(MutableArrayRef<PlannedBuffer> buffers) {
   return llvm::alignTo(size, kMinAlignment);
 }
 
+/// The buffers planned in `body` (a function's, or a parallel loop's) from
+/// the allocs under `root`: freed in their own block, with only ops that
+/// run their regions sequentially between them and `body`. A buffer that
+/// is only freed is erased here.
+static SmallVector<PlannedBuffer> collectBuffers(Operation *root,
+                                                 Block *body) {
+  DenseMap<Operation *, unsigned> position;
+  for (auto [i, op] : llvm::enumerate(*body))
+    position[&op] = i;
+  SmallVector<PlannedBuffer> buffers;
+  SmallVector<memref::AllocOp> deadAllocs;
+  root->walk([&](memref::AllocOp alloc) {
+    std::optional<int64_t> bytes = plannableBytes(alloc.getType());
+    if (!bytes)
+      return;
+    memref::DeallocOp dealloc = plannableDealloc(alloc, body);
+    if (!dealloc)
+      return;
+    if (alloc->hasOneUse()) {
+      deadAllocs.push_back(alloc);
+      return;
+    }
+    int64_t alignment =
+        std::max<int64_t>(kMinAlignment, alloc.getAlignment().value_or(1));
+    if (!llvm::isPowerOf2_64(alignment))
+      return;
+    buffers.push_back({alloc, dealloc, *bytes, alignment,
+                       position[body->findAncestorOpInBlock(*alloc)],
+                       position[body->findAncestorOpInBlock(*dealloc)]});
+  });
+  for (memref::AllocOp alloc : deadAllocs) {
+    for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+      user->erase();
+    alloc->erase();
+  }
+  return buffers;
+}
+
+/// Each planned buffer as a view of `storage` at its offset.
+static void replaceByViews(MutableArrayRef<PlannedBuffer> buffers,
+                           Value storage) {
+  OpBuilder b(storage.getContext());
+  for (PlannedBuffer &buffer : buffers) {
+    b.setInsertionPoint(buffer.alloc);
+    Location at = buffer.alloc.getLoc();
+    Value offset = arith::ConstantIndexOp::create(b, at, buffer.offset);
+    Value view = memref::ViewOp::create(b, at, buffer.alloc.getType(),
+                                        storage, offset, ValueRange{});
+    buffer.alloc.replaceAllUsesWith(view);
+    buffer.dealloc->erase();
+    buffer.alloc->erase();
+  }
+}
+
 namespace {
 struct LowpPlanWorkspacePass
     : lowp::impl::LowpPlanWorkspaceBase<LowpPlanWorkspacePass> {
@@ -134,8 +192,42 @@ struct LowpPlanWorkspacePass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
-    for (auto func : llvm::to_vector(module.getOps<func::FuncOp>()))
+    for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
       planFunction(func, symbols);
+      func.walk<WalkOrder::PreOrder>([&](scf::ParallelOp loop) {
+        planIteration(loop);
+        return WalkResult::skip();
+      });
+    }
+  }
+
+  /// One iteration of a parallel loop (threads=): its buffers as views of
+  /// one stack arena, `memref.alloca` at the start of the body (scf-to-
+  /// openmp scopes the body's allocas per iteration), instead of a malloc
+  /// and free per buffer and iteration on every thread. The function's
+  /// workspace cannot hold them: iterations run concurrently.
+  void planIteration(scf::ParallelOp loop) {
+    Block *body = loop.getBody();
+    SmallVector<PlannedBuffer> buffers = collectBuffers(loop, body);
+    // The largest stay allocations until the rest fits the arena.
+    llvm::stable_sort(buffers, [](const PlannedBuffer &a,
+                                  const PlannedBuffer &b) {
+      return a.bytes < b.bytes;
+    });
+    int64_t size = 0;
+    while (!buffers.empty() &&
+           (size = assignOffsets(buffers)) > kMaxIterationArenaBytes)
+      buffers.pop_back();
+    if (buffers.empty())
+      return;
+    int64_t alignment = kMinAlignment;
+    for (const PlannedBuffer &b : buffers)
+      alignment = std::max(alignment, b.alignment);
+    OpBuilder b = OpBuilder::atBlockBegin(body);
+    Value arena = memref::AllocaOp::create(
+        b, loop.getLoc(), MemRefType::get({size}, b.getI8Type()),
+        b.getI64IntegerAttr(alignment));
+    replaceByViews(buffers, arena);
   }
 
   void planFunction(func::FuncOp func, SymbolTable &symbols) {
@@ -145,37 +237,7 @@ struct LowpPlanWorkspacePass
     auto ret = dyn_cast<func::ReturnOp>(body->getTerminator());
     if (!ret)
       return;
-    DenseMap<Operation *, unsigned> position;
-    for (auto [i, op] : llvm::enumerate(*body))
-      position[&op] = i;
-
-    SmallVector<PlannedBuffer> buffers;
-    SmallVector<memref::AllocOp> deadAllocs;
-    func.walk([&](memref::AllocOp alloc) {
-      std::optional<int64_t> bytes = plannableBytes(alloc.getType());
-      if (!bytes)
-        return;
-      memref::DeallocOp dealloc = plannableDealloc(alloc, body);
-      if (!dealloc)
-        return;
-      if (alloc->hasOneUse()) {
-        deadAllocs.push_back(alloc);
-        return;
-      }
-      int64_t alignment =
-          std::max<int64_t>(kMinAlignment, alloc.getAlignment().value_or(1));
-      if (!llvm::isPowerOf2_64(alignment))
-        return;
-      buffers.push_back(
-          {alloc, dealloc, *bytes, alignment,
-           position[body->findAncestorOpInBlock(*alloc)],
-           position[body->findAncestorOpInBlock(*dealloc)]});
-    });
-    for (memref::AllocOp alloc : deadAllocs) {
-      for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
-        user->erase();
-      alloc->erase();
-    }
+    SmallVector<PlannedBuffer> buffers = collectBuffers(func, body);
     if (buffers.empty())
       return;
 
@@ -233,16 +295,7 @@ struct LowpPlanWorkspacePass
       workspace = memref::AllocOp::create(b, loc, wsType, alignAttr);
     }
 
-    for (PlannedBuffer &buffer : buffers) {
-      b.setInsertionPoint(buffer.alloc);
-      Location at = buffer.alloc.getLoc();
-      Value offset = arith::ConstantIndexOp::create(b, at, buffer.offset);
-      Value view = memref::ViewOp::create(b, at, buffer.alloc.getType(),
-                                          workspace, offset, ValueRange{});
-      buffer.alloc.replaceAllUsesWith(view);
-      buffer.dealloc->erase();
-      buffer.alloc->erase();
-    }
+    replaceByViews(buffers, workspace);
 
     // Given back on return.
     b.setInsertionPoint(ret);

@@ -125,9 +125,8 @@ func.func @second(%x: f32) {
 
 // Left alone: a dynamic size, a layout, a memory space, index and vector
 // elements, a buffer returned to the caller, one freed in another block, one
-// allocated in a loop whose iterations may run at once (scf.parallel) or
-// in an op the pass does not know (here: a linalg.generic body), and
-// nothing planned means no workspace.
+// allocated in an op the pass does not know (here: a linalg.generic body),
+// and nothing planned means no workspace.
 // CHECK-NOT: memref.global
 // CHECK-LABEL: func @left_alone
 // CHECK-NOT:   memref.view
@@ -140,9 +139,6 @@ func.func @second(%x: f32) {
 // CHECK:       memref.alloc() : memref<8xf32>
 // CHECK:       memref.alloc() : memref<16xf32>
 // CHECK:       scf.if
-// CHECK:         memref.dealloc
-// CHECK:       scf.parallel
-// CHECK:         memref.alloc() : memref<4xf32>
 // CHECK:         memref.dealloc
 // CHECK:       linalg.generic
 // CHECK:         memref.alloc() : memref<2xf32>
@@ -176,12 +172,6 @@ func.func @left_alone(%n: index, %x: f32, %cond: i1, %m: memref<8xf32>) -> memre
   scf.if %cond {
     memref.dealloc %elsewhere : memref<16xf32>
   }
-  scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
-    %p = memref.alloc() : memref<4xf32>
-    memref.store %x, %p[%c0] : memref<4xf32>
-    memref.dealloc %p : memref<4xf32>
-    scf.reduce
-  }
   linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
       outs(%m : memref<8xf32>) {
   ^bb0(%o: f32):
@@ -214,3 +204,56 @@ func.func @blocks(%x: f32, %c: i1) {
   return
 }
 func.func private @declared(memref<8xf32>)
+
+// -----
+
+// One iteration of a parallel loop (threads=): its buffers are views of one
+// stack arena, a memref.alloca at the start of the body, planned as the
+// function's workspace is (%a and %b never live at once: 128 bytes), and
+// scoped per iteration by convert-scf-to-openmp. A 512 KiB buffer stays an
+// allocation (an arena holds at most 256 KiB), as does one inside a nested
+// scf.parallel (its iterations run at once); the function's own buffer
+// still goes to the workspace.
+// CHECK-LABEL: func @parallel_iteration
+// CHECK:         %[[WS:.*]] = scf.if
+// CHECK:         memref.view %[[WS]]
+// CHECK:         scf.parallel
+// CHECK-NEXT:      %[[ARENA:.*]] = memref.alloca() {alignment = 64 : i64} : memref<128xi8>
+// CHECK:           memref.view %[[ARENA]][%{{.*}}][] : memref<128xi8> to memref<16xf32>
+// CHECK:           scf.for
+// CHECK:             memref.view %[[ARENA]][%{{.*}}][] : memref<128xi8> to memref<32xf32>
+// CHECK:           memref.alloc() : memref<131072xf32>
+// CHECK:           memref.dealloc
+// CHECK:           scf.parallel
+// CHECK:             memref.alloc() : memref<8xf32>
+// CHECK:             memref.dealloc
+// CHECK:       return
+func.func @parallel_iteration(%x: f32, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %w = memref.alloc() : memref<16xf32>
+  memref.store %x, %w[%c0] : memref<16xf32>
+  scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+    %a = memref.alloc() {alignment = 64 : i64} : memref<16xf32>
+    memref.store %x, %a[%i] : memref<16xf32>
+    memref.dealloc %a : memref<16xf32>
+    scf.for %j = %c0 to %n step %c1 {
+      %b = memref.alloc() : memref<32xf32>
+      memref.store %x, %b[%j] : memref<32xf32>
+      memref.dealloc %b : memref<32xf32>
+    }
+    %big = memref.alloc() : memref<131072xf32>
+    memref.store %x, %big[%i] : memref<131072xf32>
+    memref.dealloc %big : memref<131072xf32>
+    scf.parallel (%k) = (%c0) to (%c4) step (%c1) {
+      %inner = memref.alloc() : memref<8xf32>
+      memref.store %x, %inner[%k] : memref<8xf32>
+      memref.dealloc %inner : memref<8xf32>
+      scf.reduce
+    }
+    scf.reduce
+  }
+  memref.dealloc %w : memref<16xf32>
+  return
+}
