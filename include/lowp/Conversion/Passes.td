@@ -467,6 +467,17 @@ def LowpFuseElementwise : Pass<"lowp-fuse-elementwise"> {
       back); divisions and math functions are computed once.
     - Contractions, convolutions, pooling and reductions are never fused
       into a consumer (they are not all-parallel).
+    - With `kernel-epilogues` (lowp-pipeline-x86), the graph is arranged
+      for the kernels that take a fill and a consumer into their
+      epilogues: a named op with reduction loops whose result only an
+      all-parallel op reads moves down to just before that op (what a
+      front end computes in between without reading it - a batch norm's
+      per-channel `1/sqrt(var + eps)`, which torch.export places after the
+      convolution - would stand between them), and a `linalg.fill` read by
+      several ops (torch-mlir fills one zero tensor as the init of every
+      convolution of that shape) is cloned, with its `tensor.empty`, for
+      each (bufferized, one filled buffer would be copied whole into each
+      user's own).
 
     ```mlir
     %b = linalg.generic {...} ins(%mm, %bias : ...) { addf }
@@ -474,8 +485,14 @@ def LowpFuseElementwise : Pass<"lowp-fuse-elementwise"> {
     // becomes one linalg.generic { addf; erf-GELU } with no %b buffer
     ```
   }];
+  let options = [
+    Option<"kernelEpilogues", "kernel-epilogues", "bool", /*default=*/"false",
+           "Arrange contractions, their fills and consumers for kernels "
+           "that take them as epilogues (lowp-pipeline-x86)">,
+  ];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::arith::ArithDialect",
+    "::mlir::tensor::TensorDialect",
   ];
 }
 

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -47,6 +48,8 @@ bool shouldGeneralize(linalg::LinalgOp op) {
 
 struct LowpFuseElementwisePass
     : lowp::impl::LowpFuseElementwiseBase<LowpFuseElementwisePass> {
+  using Base::Base;
+
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> named;
     getOperation()->walk([&](linalg::LinalgOp op) {
@@ -71,7 +74,59 @@ struct LowpFuseElementwisePass
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);
     linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    if (kernelEpilogues)
+      arrangeForEpilogues(rewriter);
+  }
+
+  /// kernel-epilogues: each contraction next to its consumer, each with
+  /// its own fill.
+  void arrangeForEpilogues(IRRewriter &rewriter) {
+    // A contraction or convolution read by one elementwise op moves down to
+    // just before it: ops in between that do not read its result (a batch
+    // norm's per-channel 1/sqrt(var + eps), which torch.export computes
+    // after the convolution) would stand between the kernel and the
+    // consumer it takes as its epilogue. On tensors nothing else orders
+    // them.
+    SmallVector<std::pair<Operation *, Operation *>> moves;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (!isNamedReduction(op) || !op.hasPureTensorSemantics() ||
+          op->getNumResults() != 1 || !op->getResult(0).hasOneUse())
+        return;
+      Operation *user = *op->getResult(0).getUsers().begin();
+      auto consumer = dyn_cast<linalg::LinalgOp>(user);
+      if (consumer && isAllParallel(consumer) &&
+          user->getBlock() == op->getBlock() && op->isBeforeInBlock(user))
+        moves.push_back({op, user});
+    });
+    for (auto [op, user] : moves)
+      op->moveBefore(user);
+
+    // A fill read by several ops (torch-mlir fills one zero tensor and
+    // hands it to every convolution of that shape as its init) is cloned
+    // for each, with its tensor.empty: bufferized, one filled buffer is
+    // otherwise copied whole into each user's own (and the kernels cannot
+    // take the fill as their first k block).
+    SmallVector<linalg::FillOp> sharedFills;
+    getOperation()->walk([&](linalg::FillOp fill) {
+      if (fill.hasPureTensorSemantics() && fill->getNumResults() == 1 &&
+          !fill->getResult(0).hasOneUse())
+        sharedFills.push_back(fill);
+    });
+    for (linalg::FillOp fill : sharedFills) {
+      auto empty = fill.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>();
+      if (!empty)
+        continue;
+      for (OpOperand &use : llvm::make_early_inc_range(
+               llvm::drop_begin(fill->getResult(0).getUses()))) {
+        rewriter.setInsertionPoint(use.getOwner());
+        Operation *init = rewriter.clone(*empty);
+        IRMapping map;
+        map.map(empty.getResult(), init->getResult(0));
+        Operation *copy = rewriter.clone(*fill, map);
+        use.set(copy->getResult(0));
+      }
+    }
   }
 };
 } // namespace

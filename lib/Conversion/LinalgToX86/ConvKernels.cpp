@@ -31,13 +31,6 @@ LogicalResult mlir::lowp::x86::matchConv(linalg::LinalgOp op,
   if (failed(checkConvOperands(op, why, /*dynamicBatch=*/true)))
     return failure();
   Type elem = getElementTypeOrSelf(op.getDpsInputs()[0].getType());
-  // NCHW: the GEMM's K is C*KH*KW, read in pairs by the bf16 dot.
-  auto filter = cast<MemRefType>(op.getDpsInputs()[1].getType());
-  if (isa<linalg::Conv2DNchwFchwOp>(op) && cfg.bf16Dot && elem.isBF16() &&
-      filter.getNumElements() / filter.getDimSize(0) % 2) {
-    why = "odd C*KH*KW: the bf16 dot kernel reads K in pairs";
-    return failure();
-  }
   // NCHW depthwise: vectorized along the output row, whose input is read
   // contiguously (stride 1) or as every other element (stride 2).
   if (auto dw = dyn_cast<linalg::DepthwiseConv2DNchwChwOp>(op.getOperation()))
@@ -438,6 +431,9 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
             c = fil.getDimSize(1), kh = fil.getDimSize(2),
             kw = fil.getDimSize(3);
     int64_t depth = c * kh * kw;
+    // The bf16 dot reads K in pairs: an odd K (a stem's 3 colours x 3 x 3)
+    // gets a zero k row in col and a zero column in a copy of the filter.
+    int64_t kDepth = dot ? depth + depth % 2 : depth;
     // Rows per block: col within a quarter of the L2 (256 KiB on Zen 4:
     // the mixed ResNet block measured 6% faster than with half), preferring
     // a pixel count that is a multiple of nr (no masked last panel).
@@ -445,7 +441,7 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     int64_t bytes = colElem.getIntOrFloatBitWidth() / 8;
     int64_t budget = cfg.l2Bytes ? cfg.l2Bytes / 4 : 256 * 1024;
     int64_t rowsPerBlock =
-        std::clamp<int64_t>(budget / std::max<int64_t>(1, depth * ow * bytes),
+        std::clamp<int64_t>(budget / std::max<int64_t>(1, kDepth * ow * bytes),
                             1, oh);
     for (int64_t r = rowsPerBlock; r * 2 > rowsPerBlock; --r)
       if (r * ow % cfg.nr == 0) {
@@ -468,7 +464,7 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     prepareEpilogue(epilogue, op, rw);
     int64_t blockCols = ceilDiv(rowsPerBlock * ow, cfg.nr) * cfg.nr;
     MemRefType colType = dot
-                             ? MemRefType::get({depth / 2, 2 * blockCols}, elem)
+                             ? MemRefType::get({kDepth / 2, 2 * blockCols}, elem)
                              : MemRefType::get({depth, blockCols}, f32);
     // With a few blocks of rows or more, they are what threads= shares out
     // (each its own col: one per block, in the workspace with one thread);
@@ -479,11 +475,26 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     int64_t fullRows = oh / rowsPerBlock * rowsPerBlock;
     bool blocksParallel = fullRows / rowsPerBlock >= 4;
     Value sharedCol = blocksParallel ? Value() : kb.alloc(colType);
-    // The filter as the kernel's A (widened once for the f32 kernel).
+    // The filter as the kernel's A (widened once for the f32 kernel; with
+    // an odd K, copied with a zero last column).
+    Value paddedFilter;
+    if (kDepth != depth) {
+      paddedFilter = kb.alloc(MemRefType::get({f, kDepth}, elem));
+      Value zero = arith::ConstantOp::create(rw, loc, rw.getZeroAttr(elem));
+      kb.loop(f, 1, [&](Value row) {
+        kb.loop(depth, 1, [&](Value k) {
+          Value v = memref::LoadOp::create(rw, loc, a.mem, ValueRange{row, k});
+          memref::StoreOp::create(rw, loc, v, paddedFilter, ValueRange{row, k});
+        });
+        memref::StoreOp::create(rw, loc, zero, paddedFilter,
+                                ValueRange{row, kb.idx(depth)});
+      });
+      a.mem = paddedFilter;
+    }
     Value aCopy;
     SmallVector<Value> aIx;
     bool aTransposed;
-    Value aMem = kb.prepareA(a, {}, f, depth, dot, aCopy, aIx, aTransposed);
+    Value aMem = kb.prepareA(a, {}, f, kDepth, dot, aCopy, aIx, aTransposed);
     auto vec = VectorType::get({cfg.lanes}, elem);
     auto f32Vec = VectorType::get({cfg.lanes}, f32);
     auto widen = [&](Value v) -> Value {
@@ -556,19 +567,25 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
       niCur = ni;
       Value col = sharedCol ? sharedCol : kb.alloc(colType);
       // The pixels of output row y (first col column p0) of tap `t`.
+      // `readsInput` false: the stores get null values (a zero row).
       auto copyRow = [&](const Tap &t, function_ref<void(Value, Value)> store,
-                         function_ref<void(Value, Value)> storeOne) {
+                         function_ref<void(Value, Value)> storeOne,
+                         bool readsInput = true) {
         auto one = [&](Value x) {
           Value ix = kb.addIdx(kb.mulc(x, strides[1]), t.jx);
-          storeOne(x, memref::LoadOp::create(rw, loc, input,
-                                             ValueRange{ni, t.ci, t.iy, ix}));
+          storeOne(x, readsInput ? memref::LoadOp::create(
+                                       rw, loc, input,
+                                       ValueRange{ni, t.ci, t.iy, ix})
+                                 : Value());
         };
         if (!vectorRuns) {
           kb.loop(ow, 1, one);
           return;
         }
         kb.emitVectorizedLoopOverlappingTail(
-            ow, lanes, [&](Value x) { store(x, loadRun(t, x)); }, one);
+            ow, lanes,
+            [&](Value x) { store(x, readsInput ? loadRun(t, x) : Value()); },
+            one);
       };
       auto forRows = [&](function_ref<void(Value, Value)> body) {
         kb.loop(rows, 1, [&](Value r) {
@@ -593,12 +610,16 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
           });
         }, /*parallel=*/true);
       } else {
-        // VNNI: rows 2kk2 and 2kk2+1 interleaved, pixel by pixel.
-        kb.loop(depth / 2, 1, [&](Value kk2) {
+        // VNNI: rows 2kk2 and 2kk2+1 interleaved, pixel by pixel; with an
+        // odd K, the last pair's second row is zeros.
+        auto emitPair = [&](Value kk2, bool onlyEven) {
           TapOffsets pair[2] = {decodeTap(kb.mulc(kk2, 2)),
                                 decodeTap(kb.addc(kb.mulc(kk2, 2), 1))};
           forRows([&](Value y, Value p0) {
             Tap even = tapAt(pair[0], y);
+            Value zeros = arith::ConstantOp::create(
+                rw, loc, vec, DenseElementsAttr::get(vec, rw.getZeroAttr(elem)));
+            Value zero = arith::ConstantOp::create(rw, loc, rw.getZeroAttr(elem));
             for (int64_t e = 0; e < 2; ++e) {
               // Vector runs land in every other slot: strided stores would
               // be scalar, so the even and odd rows are interleaved in
@@ -610,23 +631,30 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                     if (e == 0)
                       return; // the odd row's pass stores both
                     Value pairs = vector::InterleaveOp::create(
-                        rw, loc, loadRun(even, x), v);
+                        rw, loc, loadRun(even, x), onlyEven ? zeros : v);
                     vector::StoreOp::create(
                         rw, loc, pairs, col,
                         ValueRange{kk2, kb.mulc(kb.addIdx(p0, x), 2)});
                   },
                   [&](Value x, Value v) {
+                    if (e == 1 && onlyEven)
+                      v = zero;
                     memref::StoreOp::create(
                         rw, loc, v, col,
                         ValueRange{kk2,
                                    kb.addc(kb.mulc(kb.addIdx(p0, x), 2), e)});
-                  });
+                  },
+                  /*readsInput=*/!(e == 1 && onlyEven));
             }
           });
-        }, /*parallel=*/true);
+        };
+        kb.loop(depth / 2, 1, [&](Value kk2) { emitPair(kk2, false); },
+                /*parallel=*/true);
+        if (kDepth != depth)
+          emitPair(kb.idx(depth / 2), true);
       }
       kb.emitKernel(aMem, aIx, aTransposed, col, cMat, ni, f, rows * ow,
-                    depth, dot, /*bRowMajor=*/true, kb.mulc(y0, ow),
+                    kDepth, dot, /*bRowMajor=*/true, kb.mulc(y0, ow),
                     /*packSlice=*/nullptr, &epilogue);
       if (!sharedCol)
         kb.dealloc(col);
@@ -640,6 +668,8 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     });
     if (aCopy)
       kb.dealloc(aCopy);
+    if (paddedFilter)
+      kb.dealloc(paddedFilter);
     if (sharedCol)
       kb.dealloc(sharedCol);
     rw.eraseOp(op);

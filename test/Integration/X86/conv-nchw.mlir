@@ -4,8 +4,9 @@
 // f32 and bf16 (the bf16 dot kernel on AVX512_BF16), 3x3 stride 1 (the
 // im2col copy a vector at a time), 1x1 (49 pixels: a masked last vector),
 // 3x3 stride 2 (element by element on narrow rows, two runs with the even
-// elements shuffled out on wide ones). Each is compared with a reference convolution written as a
-// linalg.generic in f32 on the same (bf16-exact) inputs, left to the plain
+// elements shuffled out on wide ones), a stem on 3 colours in bf16 (K = 27:
+// odd, padded to pairs for the dot kernel). Each is compared with a
+// reference convolution written as a linalg.generic in f32 on the same (bf16-exact) inputs, left to the plain
 // loop path: |x - ref| <= 1e-5 |ref| + 1e-4 (144 terms of magnitude <= 1;
 // bf16 products are exact in f32). Each case prints 1; the last one is a
 // negative control (a wrong filter layout must fail the check).
@@ -19,6 +20,7 @@
 // No convolution is left to the generic loops (only the references):
 // RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // REMARK-NOT: generic loop path for 'linalg.conv_2d_nchw_fchw'
+// CHECK: 1
 // CHECK: 1
 // CHECK: 1
 // CHECK: 1
@@ -310,6 +312,32 @@ func.func @ref_c3x3_s2_wide_bf16(%in: tensor<1x4x7x75xf32>, %f: tensor<32x4x3x3x
   return %y : tensor<1x32x3x37xf32>
 }
 
+func.func @stem_bf16(%in: tensor<2x3x37x37xbf16>, %f: tensor<32x3x3x3xbf16>) -> tensor<2x32x18x18xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x32x18x18xf32>
+  %o = linalg.fill ins(%zero : f32) outs(%e : tensor<2x32x18x18xf32>) -> tensor<2x32x18x18xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%in, %f : tensor<2x3x37x37xbf16>, tensor<32x3x3x3xbf16>) outs(%o : tensor<2x32x18x18xf32>) -> tensor<2x32x18x18xf32>
+  return %y : tensor<2x32x18x18xf32>
+}
+
+func.func @ref_stem_bf16(%in: tensor<2x3x37x37xf32>, %f: tensor<32x3x3x3xf32>) -> tensor<2x32x18x18xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x32x18x18xf32>
+  %o = linalg.fill ins(%zero : f32) outs(%e : tensor<2x32x18x18xf32>) -> tensor<2x32x18x18xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(n, f, y, x, c, i, j) -> (n, c, 2 * y + i, 2 * x + j)>,
+                                        affine_map<(n, f, y, x, c, i, j) -> (f, c, i, j)>,
+                                        affine_map<(n, f, y, x, c, i, j) -> (n, f, y, x)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%in, %f : tensor<2x3x37x37xf32>, tensor<32x3x3x3xf32>) outs(%o : tensor<2x32x18x18xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<2x32x18x18xf32>
+  return %y : tensor<2x32x18x18xf32>
+}
+
 func.func @main() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -335,6 +363,9 @@ func.func @main() {
   %k24 = arith.constant 24 : index
   %k32 = arith.constant 32 : index
   %k75 = arith.constant 75 : index
+  %k17 = arith.constant 17 : index
+  %k18 = arith.constant 18 : index
+  %k37 = arith.constant 37 : index
 
   // 1. c3x3: 2x16x10x10 * 24x16x3x3, stride 1, f32.
   %in0d = call @rand4(%k0, %k2, %k16, %k10, %k10) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
@@ -440,7 +471,23 @@ func.func @main() {
   %ok7 = call @close(%y7d, %r7d) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i1
   vector.print %ok7 : i1
 
-  // 9. Negative control: case 1 against the reference with
+  // 9. stem_bf16: 2x3x37x37 * 32x3x3x3, stride 2, bf16: K = 27 is odd, so
+  // the dot kernel's pairs take a zero k row in col and a zero column in a
+  // copy of the filter (18 columns: a vector run and an overlapping tail).
+  %in8d = call @rand4(%k17, %k2, %k3, %k37, %k37) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %f8d = call @rand4(%k18, %k32, %k3, %k3, %k3) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %in8 = tensor.cast %in8d : tensor<?x?x?x?xf32> to tensor<2x3x37x37xf32>
+  %f8 = tensor.cast %f8d : tensor<?x?x?x?xf32> to tensor<32x3x3x3xf32>
+  %in8b = lowp.cast %in8 : tensor<2x3x37x37xf32> to tensor<2x3x37x37xbf16>
+  %f8b = lowp.cast %f8 : tensor<32x3x3x3xf32> to tensor<32x3x3x3xbf16>
+  %y8 = call @stem_bf16(%in8b, %f8b) : (tensor<2x3x37x37xbf16>, tensor<32x3x3x3xbf16>) -> tensor<2x32x18x18xf32>
+  %r8 = call @ref_stem_bf16(%in8, %f8) : (tensor<2x3x37x37xf32>, tensor<32x3x3x3xf32>) -> tensor<2x32x18x18xf32>
+  %y8d = tensor.cast %y8 : tensor<2x32x18x18xf32> to tensor<?x?x?x?xf32>
+  %r8d = tensor.cast %r8 : tensor<2x32x18x18xf32> to tensor<?x?x?x?xf32>
+  %ok8 = call @close(%y8d, %r8d) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i1
+  vector.print %ok8 : i1
+
+  // 10. Negative control: case 1 against the reference with
   // the filter taps transposed (KH and KW swapped).
   %ft = linalg.transpose ins(%f0 : tensor<24x16x3x3xf32>) outs(%f0 : tensor<24x16x3x3xf32>) permutation = [0, 1, 3, 2]
   %rbad = call @ref_c3x3(%in0, %ft) : (tensor<2x16x10x10xf32>, tensor<24x16x3x3xf32>) -> tensor<2x24x8x8xf32>
