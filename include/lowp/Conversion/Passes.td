@@ -464,7 +464,10 @@ def LowpFuseElementwise : Pass<"lowp-fuse-elementwise"> {
       body is at most two additions, multiplications or comparisons besides
       casts (a broadcast, transpose, conversion, scale, residual add or
       centring is then recomputed per use instead of stored once and read
-      back); divisions and math functions are computed once.
+      back) and every user is a `linalg.generic` that can take it in (one
+      that a convolution, a matmul or a reshape reads is stored for that
+      user anyway, and recomputing it elsewhere would only read its own
+      operands again); divisions and math functions are computed once.
     - Contractions, convolutions, pooling and reductions are never fused
       into a consumer (they are not all-parallel).
     - With `kernel-epilogues` (lowp-pipeline-x86), the graph is arranged

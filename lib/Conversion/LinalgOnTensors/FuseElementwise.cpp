@@ -65,11 +65,22 @@ struct LowpFuseElementwisePass
 
     MLIRContext *context = &getContext();
     RewritePatternSet patterns(context);
+    // A cheap producer is recomputed in each consumer, unless one of its
+    // users cannot take it in (a convolution, a reshape): it is stored for
+    // that one anyway, and recomputing it elsewhere would read its own
+    // operands again (torch.export's batch norm, four one-op generics, read
+    // by the next block's convolution and by the residual add: the
+    // convolution before it would have two readers and no epilogue).
     linalg::ControlFusionFn control = [](OpOperand *operand) {
       auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
-      return producer &&
-             (producer->hasOneUse() ||
-              lowp::isCheapToRecompute(*producer.getBody()));
+      if (!producer)
+        return false;
+      if (producer->hasOneUse())
+        return true;
+      return lowp::isCheapToRecompute(*producer.getBody()) &&
+             llvm::all_of(producer->getUsers(), [](Operation *user) {
+               return isa<linalg::GenericOp>(user);
+             });
     };
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);
     linalg::GenericOp::getCanonicalizationPatterns(patterns, context);

@@ -133,6 +133,43 @@ func.func @shared_cast(%x: tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf
 
 // -----
 
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// A cheap producer that a matmul also reads is stored for it anyway: it is
+// not recomputed in its other (generic) consumer, which reads the stored
+// values (torch.export's batch norm read by the next convolution and the
+// residual add; recomputed, the contraction before it would have two
+// readers and no epilogue).
+// CHECK-LABEL: func @shared_with_matmul
+// CHECK:         %[[B:.*]] = linalg.generic {{.*}} ins(%arg0
+// CHECK:           arith.mulf
+// CHECK:         linalg.matmul ins(%[[B]]
+// CHECK:         linalg.generic {{.*}} ins(%[[B]]
+// CHECK-NOT:       arith.mulf
+// CHECK:           arith.addf
+func.func @shared_with_matmul(%x: tensor<8x16xf32>, %w: tensor<16x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32>) {
+  %c2 = arith.constant 2.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x16xf32>
+  %b = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<8x16xf32>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.mulf %a, %c2 : f32
+    linalg.yield %m : f32
+  } -> tensor<8x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %mm = linalg.matmul ins(%b, %w : tensor<8x16xf32>, tensor<16x16xf32>) outs(%f : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%b : tensor<8x16xf32>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<8x16xf32>
+  return %mm, %r : tensor<8x16xf32>, tensor<8x16xf32>
+}
+
+// -----
+
 // Left alone: a transpose feeding a matmul (the kernel's packing may take
 // it), the fill that initializes the matmul, and an expensive producer
 // (tanh) with two consumers.
