@@ -470,13 +470,8 @@ def LowpFuseElementwise : Pass<"lowp-fuse-elementwise"> {
       operands again); divisions and math functions are computed once.
     - Contractions, convolutions, pooling and reductions are never fused
       into a consumer (they are not all-parallel).
-    - With `kernel-epilogues` (lowp-pipeline-x86), the graph is arranged
-      for the kernels that take a fill and a consumer into their
-      epilogues: a named op with reduction loops whose result only an
-      all-parallel op reads moves down to just before that op (what a
-      front end computes in between without reading it - a batch norm's
-      per-channel `1/sqrt(var + eps)`, which torch.export places after the
-      convolution - would stand between them), and a `linalg.fill` read by
+    - With `kernel-epilogues` (lowp-pipeline-x86), for the kernels that
+      take a fill into their first k block: a `linalg.fill` read by
       several ops (torch-mlir fills one zero tensor as the init of every
       convolution of that shape) is cloned, with its `tensor.empty`, for
       each (bufferized, one filled buffer would be copied whole into each
@@ -490,8 +485,8 @@ def LowpFuseElementwise : Pass<"lowp-fuse-elementwise"> {
   }];
   let options = [
     Option<"kernelEpilogues", "kernel-epilogues", "bool", /*default=*/"false",
-           "Arrange contractions, their fills and consumers for kernels "
-           "that take them as epilogues (lowp-pipeline-x86)">,
+           "Give each contraction its own fill, for kernels that take it "
+           "as their first k block (lowp-pipeline-x86)">,
   ];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::arith::ArithDialect",
