@@ -66,7 +66,7 @@ LogicalResult mlir::lowp::buildX86Pipeline(OpPassManager &pm,
   //    Chains of elementwise ops (bias, activation, casts, broadcasts,
   //    residuals) fuse into one loop nest each, while still on tensors: no
   //    buffer between them. Matmuls and convolutions stay named.
-  //    Each contraction with its own fill.
+  //    Each contraction next to its consumer, each with its own fill.
   pm.addNestedPass<func::FuncOp>(
       createLowpFuseElementwise(LowpFuseElementwiseOptions{true}));
   //    A padded tensor (torch-mlir pads every convolution input) whose

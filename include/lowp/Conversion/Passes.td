@@ -169,6 +169,28 @@ def LowpNarrowFloatMovesAsIntegers
       : vector<8xi16>, vector<8xi1> into !llvm.ptr
     ```
 
+    A masked store of 8- or 16-bit lanes (float or integer) whose mask is
+    a constant keeping one lane becomes that lane's `llvm.extractelement`
+    and a scalar `llvm.store`. LLVM 22's x86 backend reduces such a store
+    to a scalar one itself, and on AVX-512 hosts was seen to emit it 32
+    bits wide when the lanes came from a truncation of 32-bit lanes (the
+    integer bf16 rounding of AVX2 code): `vmovd %xmm16, 576(...)` for
+    element 288 wrote element 289 too, the first pixel of the next channel
+    in an NCHW convolution's epilogue with 289 pixels
+    (`test/Integration/Models/torch-export-mobilenet.mlir`, avx2 code run
+    on an AVX-512 host).
+
+    ```mlir
+    %m = llvm.mlir.constant(dense<[true, false, false, false, false, false, false, false]> : vector<8xi1>) : vector<8xi1>
+    llvm.intr.masked.store %i, %p, %m {alignment = 2 : i32}
+      : vector<8xi16>, vector<8xi1> into !llvm.ptr
+    // becomes
+    %c0 = llvm.mlir.constant(0 : i64) : i64
+    %e = llvm.extractelement %i[%c0 : i64] : vector<8xi16>
+    %q = llvm.getelementptr %p[0] : (!llvm.ptr) -> !llvm.ptr, i16
+    llvm.store %e, %q {alignment = 2 : i64} : i16, !llvm.ptr
+    ```
+
     Other ops (and 32-bit or wider floats) are left alone.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
@@ -470,8 +492,13 @@ def LowpFuseElementwise : Pass<"lowp-fuse-elementwise"> {
       operands again); divisions and math functions are computed once.
     - Contractions, convolutions, pooling and reductions are never fused
       into a consumer (they are not all-parallel).
-    - With `kernel-epilogues` (lowp-pipeline-x86), for the kernels that
-      take a fill into their first k block: a `linalg.fill` read by
+    - With `kernel-epilogues` (lowp-pipeline-x86), the graph is arranged
+      for the kernels that take a fill and a consumer into their
+      epilogues: a named op with reduction loops whose result only an
+      all-parallel op reads moves down to just before that op (what a
+      front end computes in between without reading it - a batch norm's
+      per-channel `1/sqrt(var + eps)`, which torch.export places after the
+      convolution - would stand between them), and a `linalg.fill` read by
       several ops (torch-mlir fills one zero tensor as the init of every
       convolution of that shape) is cloned, with its `tensor.empty`, for
       each (bufferized, one filled buffer would be copied whole into each
@@ -485,8 +512,8 @@ def LowpFuseElementwise : Pass<"lowp-fuse-elementwise"> {
   }];
   let options = [
     Option<"kernelEpilogues", "kernel-epilogues", "bool", /*default=*/"false",
-           "Give each contraction its own fill, for kernels that take it "
-           "as their first k block (lowp-pipeline-x86)">,
+           "Arrange contractions, their fills and consumers for kernels "
+           "that take them as epilogues (lowp-pipeline-x86)">,
   ];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::arith::ArithDialect",

@@ -90,8 +90,29 @@ struct LowpFuseElementwisePass
       arrangeForEpilogues(rewriter);
   }
 
-  /// kernel-epilogues: each contraction with its own fill.
+  /// kernel-epilogues: each contraction next to its consumer, each with
+  /// its own fill.
   void arrangeForEpilogues(IRRewriter &rewriter) {
+    // A contraction or convolution read by one elementwise op moves down to
+    // just before it: ops in between that do not read its result (a batch
+    // norm's per-channel 1/sqrt(var + eps), which torch.export computes
+    // after the convolution) would stand between the kernel and the
+    // consumer it takes as its epilogue. On tensors nothing else orders
+    // them.
+    SmallVector<std::pair<Operation *, Operation *>> moves;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (!isNamedReduction(op) || !op.hasPureTensorSemantics() ||
+          op->getNumResults() != 1 || !op->getResult(0).hasOneUse())
+        return;
+      Operation *user = *op->getResult(0).getUsers().begin();
+      auto consumer = dyn_cast<linalg::LinalgOp>(user);
+      if (consumer && isAllParallel(consumer) &&
+          user->getBlock() == op->getBlock() && op->isBeforeInBlock(user))
+        moves.push_back({op, user});
+    });
+    for (auto [op, user] : moves)
+      op->moveBefore(user);
+
     // A fill read by several ops (torch-mlir fills one zero tensor and
     // hands it to every convolution of that shape as its init) is cloned
     // for each, with its tensor.empty: bufferized, one filled buffer is

@@ -73,6 +73,49 @@ struct MoveAsIntegers : OpRewritePattern<MoveOp> {
   }
 };
 
+/// A masked store of 8- or 16-bit lanes whose constant mask keeps one lane
+/// -> that lane extracted and stored alone. LLVM 22's x86 backend reduces
+/// such a store to a scalar one itself, and on AVX-512 hosts has been seen
+/// to emit it 32 bits wide (`vmovd %xmm16`: the lane and the next element),
+/// overwriting the element after a row's last column; a plain scalar store
+/// of the lane is selected correctly.
+struct SingleLaneMaskedStoreAsScalar : OpRewritePattern<LLVM::MaskedStoreOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LLVM::MaskedStoreOp op,
+                                PatternRewriter &rewriter) const override {
+    auto vecType = dyn_cast<VectorType>(op.getValue().getType());
+    if (!vecType || vecType.isScalable() ||
+        vecType.getElementTypeBitWidth() > 16)
+      return rewriter.notifyMatchFailure(op, "not 8- or 16-bit lanes");
+    auto maskConst = op.getMask().getDefiningOp<LLVM::ConstantOp>();
+    auto mask = maskConst ? dyn_cast<DenseIntElementsAttr>(maskConst.getValue())
+                          : DenseIntElementsAttr();
+    if (!mask)
+      return rewriter.notifyMatchFailure(op, "mask is not a constant");
+    int64_t lane = -1, kept = 0;
+    for (auto [i, bit] : llvm::enumerate(mask.getValues<bool>()))
+      if (bit) {
+        lane = i;
+        ++kept;
+      }
+    if (kept != 1)
+      return rewriter.notifyMatchFailure(op, "mask keeps no lane or several");
+    Location loc = op.getLoc();
+    Type elem = vecType.getElementType();
+    Value index = LLVM::ConstantOp::create(rewriter, loc,
+                                           rewriter.getI64Type(), lane);
+    Value value = LLVM::ExtractElementOp::create(rewriter, loc, op.getValue(),
+                                                 index);
+    Value ptr = LLVM::GEPOp::create(
+        rewriter, loc, op.getData().getType(), elem, op.getData(),
+        ArrayRef<LLVM::GEPArg>{LLVM::GEPArg(int32_t(lane))});
+    LLVM::StoreOp::create(rewriter, loc, value, ptr,
+                          vecType.getElementTypeBitWidth() / 8);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct LowpNarrowFloatMovesAsIntegersPass
     : lowp::impl::LowpNarrowFloatMovesAsIntegersBase<
           LowpNarrowFloatMovesAsIntegersPass> {
@@ -81,7 +124,8 @@ struct LowpNarrowFloatMovesAsIntegersPass
     patterns.add<MoveAsIntegers<LLVM::MaskedStoreOp>,
                  MoveAsIntegers<LLVM::MaskedLoadOp>,
                  MoveAsIntegers<LLVM::InsertElementOp>,
-                 MoveAsIntegers<LLVM::ExtractElementOp>>(&getContext());
+                 MoveAsIntegers<LLVM::ExtractElementOp>,
+                 SingleLaneMaskedStoreAsScalar>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -1,10 +1,61 @@
 // RUN: fp-opt %s -lowp-fuse-elementwise=kernel-epilogues=true -split-input-file | FileCheck %s
 // RUN: fp-opt %s -lowp-fuse-elementwise -split-input-file | FileCheck %s --check-prefix=OFF
+// RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=X86 --allow-empty
+
+// kernel-epilogues (lowp-pipeline-x86): a convolution whose result only an
+// all-parallel op reads moves down to just before it, past a batch norm's
+// per-channel 1/sqrt(var + eps) that torch.export computes in between (with
+// a cf.assert in its body); the x86 kernel then takes the batch norm as its
+// epilogue (no remark). Without the option the order stays.
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#ch = affine_map<(d0, d1, d2, d3) -> (d1, 0, 0)>
+#v = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @torch_export_bn
+// CHECK:         %[[R:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<8xf32>)
+// CHECK:         math.sqrt
+// CHECK:         %[[E:.*]] = tensor.expand_shape %[[R]]
+// CHECK-NEXT:    %[[C:.*]] = linalg.conv_2d_nchw_fchw
+// CHECK-NEXT:    linalg.generic {{.*}} ins(%[[C]], %[[E]]
+// OFF-LABEL: func.func @torch_export_bn
+// OFF:         linalg.conv_2d_nchw_fchw
+// OFF:         math.sqrt
+// X86-NOT: elementwise consumer not fused
+func.func @torch_export_bn(%x: tensor<1x4x8x8xf32>, %w: tensor<8x4x1x1xf32>, %var: tensor<8xf32>) -> tensor<1x8x8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %eps = arith.constant 1.0e-5 : f32
+  %e = tensor.empty() : tensor<1x8x8x8xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+  %conv = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%x, %w : tensor<1x4x8x8xf32>, tensor<8x4x1x1xf32>) outs(%fill : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+  %ev = tensor.empty() : tensor<8xf32>
+  %rstd = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%var : tensor<8xf32>) outs(%ev : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %a = arith.addf %in, %eps : f32
+    %s = math.sqrt %a : f32
+    %nz = arith.cmpf one, %s, %zero : f32
+    cf.assert %nz, "unimplemented: tensor with zero element"
+    %r = arith.divf %one, %s : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  %rstd3 = tensor.expand_shape %rstd [[0, 1, 2]] output_shape [8, 1, 1] : tensor<8xf32> into tensor<8x1x1xf32>
+  %y = linalg.generic {indexing_maps = [#id4, #ch, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%conv, %rstd3 : tensor<1x8x8x8xf32>, tensor<8x1x1xf32>) outs(%e : tensor<1x8x8x8xf32>) {
+  ^bb0(%in: f32, %r: f32, %out: f32):
+    %m = arith.mulf %in, %r : f32
+    %relu = arith.maximumf %m, %zero : f32
+    linalg.yield %relu : f32
+  } -> tensor<1x8x8x8xf32>
+  return %y : tensor<1x8x8x8xf32>
+}
+
+// -----
 
 // One zero tensor as the init of two convolutions (torch-mlir's form): the
 // fill is cloned, with its tensor.empty, for the second; each convolution
-// then has a fill of its own (bufferized: no copy of a filled buffer).
-// Without the option the fill stays shared.
+// then has a fill of its own (bufferized: no copy of a filled buffer). A
+// convolution read by two ops stays where it is. Without the option the
+// fill stays shared.
 // CHECK-LABEL: func.func @shared_fill
 // CHECK:         %[[E0:.*]] = tensor.empty() : tensor<1x8x8x8xf32>
 // CHECK-NEXT:    %[[F0:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E0]] : tensor<1x8x8x8xf32>)

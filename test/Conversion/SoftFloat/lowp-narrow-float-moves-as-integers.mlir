@@ -50,3 +50,31 @@ llvm.func @left_alone(%f: vector<8xf32>, %i: vector<8xi16>, %b: vector<8xbf16>, 
   %r = llvm.insertelement %x, %f[%k : i64] : vector<8xf32>
   llvm.return %r : vector<8xf32>
 }
+
+// -----
+
+// A constant mask keeping one 16-bit lane: that lane extracted and stored
+// alone (LLVM 22 was seen to store it 32 bits wide on AVX-512, the lane and
+// the next element); bf16 lanes first become i16 as above. Two lanes, or a
+// mask that is not a constant, stay a masked store; 32-bit lanes too.
+// CHECK-LABEL: llvm.func @single_lane
+// CHECK-NOT:     llvm.intr.masked.store
+// CHECK:         %[[C3:.*]] = llvm.mlir.constant(3 : i64) : i64
+// CHECK:         %[[E:.*]] = llvm.extractelement %{{.*}}[%[[C3]] : i64] : vector<8xi16>
+// CHECK:         %[[Q:.*]] = llvm.getelementptr %arg1[3] : (!llvm.ptr) -> !llvm.ptr, i16
+// CHECK:         llvm.store %[[E]], %[[Q]] {alignment = 2 : i64} : i16, !llvm.ptr
+// CHECK-LABEL: llvm.func @left_masked
+// CHECK-COUNT-3: llvm.intr.masked.store
+llvm.func @single_lane(%v: vector<8xbf16>, %p: !llvm.ptr) {
+  %m = llvm.mlir.constant(dense<[false, false, false, true, false, false, false, false]> : vector<8xi1>) : vector<8xi1>
+  llvm.intr.masked.store %v, %p, %m {alignment = 2 : i32} : vector<8xbf16>, vector<8xi1> into !llvm.ptr
+  llvm.return
+}
+llvm.func @left_masked(%v: vector<8xi16>, %w: vector<8xf32>, %p: !llvm.ptr, %dyn: vector<8xi1>) {
+  %two = llvm.mlir.constant(dense<[true, true, false, false, false, false, false, false]> : vector<8xi1>) : vector<8xi1>
+  %one = llvm.mlir.constant(dense<[true, false, false, false, false, false, false, false]> : vector<8xi1>) : vector<8xi1>
+  llvm.intr.masked.store %v, %p, %two {alignment = 2 : i32} : vector<8xi16>, vector<8xi1> into !llvm.ptr
+  llvm.intr.masked.store %v, %p, %dyn {alignment = 2 : i32} : vector<8xi16>, vector<8xi1> into !llvm.ptr
+  llvm.intr.masked.store %w, %p, %one {alignment = 4 : i32} : vector<8xf32>, vector<8xi1> into !llvm.ptr
+  llvm.return
+}
