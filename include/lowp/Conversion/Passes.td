@@ -502,7 +502,10 @@ def LowpFuseElementwise : Pass<"lowp-fuse-elementwise"> {
       several ops (torch-mlir fills one zero tensor as the init of every
       convolution of that shape) is cloned, with its `tensor.empty`, for
       each (bufferized, one filled buffer would be copied whole into each
-      user's own).
+      user's own), and an elementwise op reading through a constant 0 a
+      dimension whose loop runs over one value (torch-mlir's
+      `(0, d1, d2, d3)` for a batch of 1) reads it through that loop (the
+      identity map the kernels follow).
 
     ```mlir
     %b = linalg.generic {...} ins(%mm, %bias : ...) { addf }

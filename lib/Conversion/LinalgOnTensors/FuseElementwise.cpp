@@ -91,8 +91,35 @@ struct LowpFuseElementwisePass
   }
 
   /// kernel-epilogues: each contraction next to its consumer, each with
-  /// its own fill.
+  /// its own fill, and unit dimensions indexed by their loop.
   void arrangeForEpilogues(IRRewriter &rewriter) {
+    // An elementwise op reading a tensor through (0, d1, d2, d3) where d0
+    // runs over 1 value (torch-mlir's form for a batch of 1) reads it
+    // through the identity: written so, the kernels take it as their
+    // epilogue (they follow identity maps, not constant indices).
+    getOperation()->walk([&](linalg::GenericOp g) {
+      if (!g.hasPureTensorSemantics() || !isAllParallel(g))
+        return;
+      SmallVector<int64_t> ranges = g.getStaticLoopRanges();
+      SmallVector<AffineMap> maps = g.getIndexingMapsArray();
+      bool changed = false;
+      for (AffineMap &map : maps) {
+        SmallVector<AffineExpr> results(map.getResults());
+        for (auto [pos, expr] : llvm::enumerate(results)) {
+          auto c = dyn_cast<AffineConstantExpr>(expr);
+          if (!c || c.getValue() != 0 || pos >= ranges.size() ||
+              ranges[pos] != 1 || map.isFunctionOfDim(pos))
+            continue;
+          expr = getAffineDimExpr(pos, g.getContext());
+          changed = true;
+        }
+        map = AffineMap::get(map.getNumDims(), map.getNumSymbols(), results,
+                             g.getContext());
+      }
+      if (changed)
+        g.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+    });
+
     // A contraction or convolution read by one elementwise op moves down to
     // just before it: ops in between that do not read its result (a batch
     // norm's per-channel 1/sqrt(var + eps), which torch.export computes

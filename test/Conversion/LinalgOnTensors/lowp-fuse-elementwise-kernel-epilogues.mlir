@@ -76,3 +76,34 @@ func.func @shared_fill(%x: tensor<1x4x8x8xf32>, %w1: tensor<8x4x1x1xf32>, %w2: t
       ins(%c1, %w2 : tensor<1x8x8x8xf32>, tensor<8x8x1x1xf32>) outs(%fill : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
   return %c1, %c2 : tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>
 }
+
+// -----
+
+// torch-mlir reads a batch-of-1 tensor through (0, d1, d2, d3): with d0
+// running over one value that is the identity, written so (the kernels
+// follow identity maps); a constant index on a loop of 2 values stays.
+// CHECK-LABEL: func.func @unit_batch_map
+// CHECK:         linalg.generic {indexing_maps = [#[[ID:map[0-9]*]], #[[ID]]]
+// CHECK-LABEL: func.func @batch_of_two
+// CHECK:         linalg.generic {indexing_maps = [#[[Z:map[0-9]*]], #[[I:map[0-9]*]]]
+// OFF-LABEL: func.func @unit_batch_map
+func.func @unit_batch_map(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32> {
+  %e = tensor.empty() : tensor<1x4x8x8xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<1x4x8x8xf32>) outs(%e : tensor<1x4x8x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n : f32
+  } -> tensor<1x4x8x8xf32>
+  return %y : tensor<1x4x8x8xf32>
+}
+func.func @batch_of_two(%x: tensor<1x4x8x8xf32>) -> tensor<2x4x8x8xf32> {
+  %e = tensor.empty() : tensor<2x4x8x8xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<1x4x8x8xf32>) outs(%e : tensor<2x4x8x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n : f32
+  } -> tensor<2x4x8x8xf32>
+  return %y : tensor<2x4x8x8xf32>
+}

@@ -3,8 +3,9 @@
 // per-channel 1/sqrt(var + eps) generic (with its cf.assert) computed after
 // the convolution, then sub / mul / mul / add generics on (d1, 0, 0) views
 // of expand_shape'd vectors; ReLU6 as cmpf + select against 0-d tensors
-// made by truncf generics from f64 constants; one zero fill shared by the
-// convolutions of one shape (the two projections); a 3-colour stem (K = 27,
+// made by truncf generics from f64 constants; the batch norm reading the
+// convolution through (0, d1, d2, d3) (torch-mlir's map for a batch of 1);
+// one zero fill shared by the convolutions of one shape (the two projections); a 3-colour stem (K = 27,
 // odd: the bf16 dot kernel pads it to pairs), a stride-2 depthwise
 // convolution (a shuffle of 2 x lanes), a residual add. (Variances enter as
 // |var| + 0.5: the harness's inputs lie in [-1, 1].)
@@ -81,7 +82,7 @@ module {
     } -> tensor<16xf32>
     %t11 = tensor.expand_shape %bn0_mean [[0, 1, 2]] output_shape [16, 1, 1] : tensor<16xf32> into tensor<16x1x1xf32>
     %t9 = tensor.empty() : tensor<1x16x17x17xf32>
-    %t10 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, 0, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%t4, %t11 : tensor<1x16x17x17xf32>, tensor<16x1x1xf32>) outs(%t9 : tensor<1x16x17x17xf32>) {
+    %t10 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, 0, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%t4, %t11 : tensor<1x16x17x17xf32>, tensor<16x1x1xf32>) outs(%t9 : tensor<1x16x17x17xf32>) {
     ^bb0(%in: f32, %in_1: f32, %out: f32):
       %o = arith.subf %in, %in_1 : f32
       linalg.yield %o : f32
@@ -141,7 +142,7 @@ module {
     } -> tensor<16xf32>
     %t33 = tensor.expand_shape %bn1_mean [[0, 1, 2]] output_shape [16, 1, 1] : tensor<16xf32> into tensor<16x1x1xf32>
     %t31 = tensor.empty() : tensor<1x16x9x9xf32>
-    %t32 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, 0, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%t25, %t33 : tensor<1x16x9x9xf32>, tensor<16x1x1xf32>) outs(%t31 : tensor<1x16x9x9xf32>) {
+    %t32 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, 0, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%t25, %t33 : tensor<1x16x9x9xf32>, tensor<16x1x1xf32>) outs(%t31 : tensor<1x16x9x9xf32>) {
     ^bb0(%in: f32, %in_1: f32, %out: f32):
       %o = arith.subf %in, %in_1 : f32
       linalg.yield %o : f32
@@ -196,7 +197,7 @@ module {
     } -> tensor<24xf32>
     %t53 = tensor.expand_shape %bn2_mean [[0, 1, 2]] output_shape [24, 1, 1] : tensor<24xf32> into tensor<24x1x1xf32>
     %t51 = tensor.empty() : tensor<1x24x9x9xf32>
-    %t52 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, 0, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%t46, %t53 : tensor<1x24x9x9xf32>, tensor<24x1x1xf32>) outs(%t51 : tensor<1x24x9x9xf32>) {
+    %t52 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, 0, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%t46, %t53 : tensor<1x24x9x9xf32>, tensor<24x1x1xf32>) outs(%t51 : tensor<1x24x9x9xf32>) {
     ^bb0(%in: f32, %in_1: f32, %out: f32):
       %o = arith.subf %in, %in_1 : f32
       linalg.yield %o : f32
@@ -238,7 +239,7 @@ module {
     } -> tensor<48xf32>
     %t70 = tensor.expand_shape %bn3_mean [[0, 1, 2]] output_shape [48, 1, 1] : tensor<48xf32> into tensor<48x1x1xf32>
     %t68 = tensor.empty() : tensor<1x48x9x9xf32>
-    %t69 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, 0, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%t63, %t70 : tensor<1x48x9x9xf32>, tensor<48x1x1xf32>) outs(%t68 : tensor<1x48x9x9xf32>) {
+    %t69 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, 0, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%t63, %t70 : tensor<1x48x9x9xf32>, tensor<48x1x1xf32>) outs(%t68 : tensor<1x48x9x9xf32>) {
     ^bb0(%in: f32, %in_1: f32, %out: f32):
       %o = arith.subf %in, %in_1 : f32
       linalg.yield %o : f32
@@ -296,7 +297,7 @@ module {
     } -> tensor<48xf32>
     %t90 = tensor.expand_shape %bn4_mean [[0, 1, 2]] output_shape [48, 1, 1] : tensor<48xf32> into tensor<48x1x1xf32>
     %t88 = tensor.empty() : tensor<1x48x9x9xf32>
-    %t89 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, 0, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%t84, %t90 : tensor<1x48x9x9xf32>, tensor<48x1x1xf32>) outs(%t88 : tensor<1x48x9x9xf32>) {
+    %t89 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, 0, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%t84, %t90 : tensor<1x48x9x9xf32>, tensor<48x1x1xf32>) outs(%t88 : tensor<1x48x9x9xf32>) {
     ^bb0(%in: f32, %in_1: f32, %out: f32):
       %o = arith.subf %in, %in_1 : f32
       linalg.yield %o : f32
@@ -349,7 +350,7 @@ module {
     } -> tensor<24xf32>
     %t108 = tensor.expand_shape %bn5_mean [[0, 1, 2]] output_shape [24, 1, 1] : tensor<24xf32> into tensor<24x1x1xf32>
     %t106 = tensor.empty() : tensor<1x24x9x9xf32>
-    %t107 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, 0, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%t103, %t108 : tensor<1x24x9x9xf32>, tensor<24x1x1xf32>) outs(%t106 : tensor<1x24x9x9xf32>) {
+    %t107 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, 0, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%t103, %t108 : tensor<1x24x9x9xf32>, tensor<24x1x1xf32>) outs(%t106 : tensor<1x24x9x9xf32>) {
     ^bb0(%in: f32, %in_1: f32, %out: f32):
       %o = arith.subf %in, %in_1 : f32
       linalg.yield %o : f32
