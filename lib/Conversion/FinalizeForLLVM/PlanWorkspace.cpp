@@ -168,6 +168,14 @@ static SmallVector<PlannedBuffer> collectBuffers(Operation *root,
   return buffers;
 }
 
+/// The alignment of storage holding `buffers`: the largest they ask for.
+static int64_t storageAlignment(ArrayRef<PlannedBuffer> buffers) {
+  int64_t alignment = kMinAlignment;
+  for (const PlannedBuffer &b : buffers)
+    alignment = std::max(alignment, b.alignment);
+  return alignment;
+}
+
 /// Each planned buffer as a view of `storage` at its offset.
 static void replaceByViews(MutableArrayRef<PlannedBuffer> buffers,
                            Value storage) {
@@ -220,9 +228,7 @@ struct LowpPlanWorkspacePass
       buffers.pop_back();
     if (buffers.empty())
       return;
-    int64_t alignment = kMinAlignment;
-    for (const PlannedBuffer &b : buffers)
-      alignment = std::max(alignment, b.alignment);
+    int64_t alignment = storageAlignment(buffers);
     OpBuilder b = OpBuilder::atBlockBegin(body);
     Value arena = memref::AllocaOp::create(
         b, loop.getLoc(), MemRefType::get({size}, b.getI8Type()),
@@ -242,9 +248,7 @@ struct LowpPlanWorkspacePass
       return;
 
     int64_t size = assignOffsets(buffers);
-    int64_t alignment = kMinAlignment;
-    for (const PlannedBuffer &b : buffers)
-      alignment = std::max(alignment, b.alignment);
+    int64_t alignment = storageAlignment(buffers);
     Location loc = func.getLoc();
     OpBuilder b(func.getContext());
     auto wsType = MemRefType::get({size}, b.getI8Type());

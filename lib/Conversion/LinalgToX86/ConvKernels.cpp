@@ -567,25 +567,19 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
       niCur = ni;
       Value col = sharedCol ? sharedCol : kb.alloc(colType);
       // The pixels of output row y (first col column p0) of tap `t`.
-      // `readsInput` false: the stores get null values (a zero row).
       auto copyRow = [&](const Tap &t, function_ref<void(Value, Value)> store,
-                         function_ref<void(Value, Value)> storeOne,
-                         bool readsInput = true) {
+                         function_ref<void(Value, Value)> storeOne) {
         auto one = [&](Value x) {
           Value ix = kb.addIdx(kb.mulc(x, strides[1]), t.jx);
-          storeOne(x, readsInput ? memref::LoadOp::create(
-                                       rw, loc, input,
-                                       ValueRange{ni, t.ci, t.iy, ix})
-                                 : Value());
+          storeOne(x, memref::LoadOp::create(rw, loc, input,
+                                             ValueRange{ni, t.ci, t.iy, ix}));
         };
         if (!vectorRuns) {
           kb.loop(ow, 1, one);
           return;
         }
         kb.emitVectorizedLoopOverlappingTail(
-            ow, lanes,
-            [&](Value x) { store(x, readsInput ? loadRun(t, x) : Value()); },
-            one);
+            ow, lanes, [&](Value x) { store(x, loadRun(t, x)); }, one);
       };
       auto forRows = [&](function_ref<void(Value, Value)> body) {
         kb.loop(rows, 1, [&](Value r) {
@@ -613,39 +607,61 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
         // VNNI: rows 2kk2 and 2kk2+1 interleaved, pixel by pixel; with an
         // odd K, the last pair's second row is zeros.
         auto emitPair = [&](Value kk2, bool onlyEven) {
-          TapOffsets pair[2] = {decodeTap(kb.mulc(kk2, 2)),
-                                decodeTap(kb.addc(kb.mulc(kk2, 2), 1))};
+          TapOffsets evenTap = decodeTap(kb.mulc(kk2, 2));
+          std::optional<TapOffsets> oddTap;
+          if (!onlyEven)
+            oddTap = decodeTap(kb.addc(kb.mulc(kk2, 2), 1));
           forRows([&](Value y, Value p0) {
-            Tap even = tapAt(pair[0], y);
-            Value zeros = arith::ConstantOp::create(
-                rw, loc, vec, DenseElementsAttr::get(vec, rw.getZeroAttr(elem)));
-            Value zero = arith::ConstantOp::create(rw, loc, rw.getZeroAttr(elem));
-            for (int64_t e = 0; e < 2; ++e) {
-              // Vector runs land in every other slot: strided stores would
-              // be scalar, so the even and odd rows are interleaved in
-              // registers when the run is full (below) and stored pairwise
-              // otherwise.
+            Tap even = tapAt(evenTap, y);
+            auto pairAt = [&](Value x) {
+              return ValueRange{kk2, kb.mulc(kb.addIdx(p0, x), 2)};
+            };
+            // Vector runs land in every other slot: strided stores would
+            // be scalar, so the even and odd rows are interleaved in
+            // registers when the run is full and stored pairwise
+            // otherwise. The odd row's pass stores both (the even run
+            // loaded again); without an odd row, the even pass stores it
+            // with zeros.
+            if (onlyEven) {
+              Value zeros = arith::ConstantOp::create(
+                  rw, loc, vec,
+                  DenseElementsAttr::get(vec, rw.getZeroAttr(elem)));
+              Value zero =
+                  arith::ConstantOp::create(rw, loc, rw.getZeroAttr(elem));
               copyRow(
-                  e ? tapAt(pair[1], y) : even,
+                  even,
                   [&](Value x, Value v) {
-                    if (e == 0)
-                      return; // the odd row's pass stores both
-                    Value pairs = vector::InterleaveOp::create(
-                        rw, loc, loadRun(even, x), onlyEven ? zeros : v);
-                    vector::StoreOp::create(
-                        rw, loc, pairs, col,
-                        ValueRange{kk2, kb.mulc(kb.addIdx(p0, x), 2)});
+                    Value pairs =
+                        vector::InterleaveOp::create(rw, loc, v, zeros);
+                    vector::StoreOp::create(rw, loc, pairs, col, pairAt(x));
                   },
                   [&](Value x, Value v) {
-                    if (e == 1 && onlyEven)
-                      v = zero;
+                    Value at = kb.mulc(kb.addIdx(p0, x), 2);
+                    memref::StoreOp::create(rw, loc, v, col,
+                                            ValueRange{kk2, at});
+                    memref::StoreOp::create(rw, loc, zero, col,
+                                            ValueRange{kk2, kb.addc(at, 1)});
+                  });
+              return;
+            }
+            for (int64_t e = 0; e < 2; ++e)
+              copyRow(
+                  e ? tapAt(*oddTap, y) : even,
+                  [&](Value x, Value v) {
+                    if (e == 0)
+                      return;
+                    vector::StoreOp::create(
+                        rw, loc,
+                        vector::InterleaveOp::create(rw, loc, loadRun(even, x),
+                                                     v),
+                        col, pairAt(x));
+                  },
+                  [&](Value x, Value v) {
                     memref::StoreOp::create(
                         rw, loc, v, col,
                         ValueRange{kk2,
                                    kb.addc(kb.mulc(kb.addIdx(p0, x), 2), e)});
-                  },
-                  /*readsInput=*/!(e == 1 && onlyEven));
-            }
+                  });
           });
         };
         kb.loop(depth / 2, 1, [&](Value kk2) { emitPair(kk2, false); },
