@@ -41,7 +41,15 @@
 // AVX2: j{{[a-z]+}} .LBB0_
 // AVX2-NOT: __truncsfbf2
 
+// The tile code is a noinline function of its own, called once the
+// permission is granted: LLVM loads the tile configuration at the entry of
+// the function that has it, which a CPU without AMX does not execute.
 // AMX-LABEL: matmul_bf16:
+// AMX-NOT: {{ldtilecfg|tdpbf16ps}}
+// AMX: arch_prctl
+// AMX-NOT: {{ldtilecfg|tdpbf16ps}}
+// AMX: __lowp_amx_matmul_bf16
+// AMX-LABEL: __lowp_amx_matmul_bf16:
 // AMX: ldtilecfg
 // AMX-COUNT-4: tilestored
 // AMX: This Loop Header: Depth=2
@@ -50,7 +58,7 @@
 // AMX-COUNT-4: tileloadd
 // AMX-COUNT-4: tdpbf16ps %tmm{{[0-9]}}, %tmm{{[0-9]}}, %tmm{{[0-9]}}
 // AMX-NOT: {{call|vdpbf16ps|tilestored}}
-// AMX: j{{[a-z]+}} .LBB0_
+// AMX: j{{[a-z]+}} .LBB1_
 
 // LLVM-AVX2-LABEL: llvm.func @matmul_bf16
 // LLVM-AVX2-NOT: llvm.fptrunc

@@ -16,7 +16,12 @@
 // Linux hands out the tile registers per process on request
 // (arch_prctl(ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA)); before it, the first
 // tile instruction faults. requestAmxPermission makes each function that
-// uses tiles ask once per process, and say why and abort if refused.
+// uses tiles ask once per process, and say why and abort if refused. The
+// request cannot sit in the function with the tiles: LLVM's tile
+// configuration pass puts an ldtilecfg at that function's entry, before the
+// request, and on a CPU without AMX (a Zen, a VM hiding it) ldtilecfg alone
+// is SIGILL. So the tile code moves to a private noinline function the
+// original one calls once the permission is granted.
 //
 //===----------------------------------------------------------------------===//
 
@@ -304,7 +309,24 @@ LogicalResult mlir::lowp::x86::requestAmxPermission(func::FuncOp f) {
         DenseElementsAttr::get(scalar, b.getI32IntegerAttr(0)),
         /*constant=*/UnitAttr(), /*alignment=*/IntegerAttr());
   }
-  b.setInsertionPointToStart(&f.getBody().front());
+  // The tile code: f's body, in a private function LLVM must not inline
+  // back (its ldtilecfg would then come before the request again).
+  std::string bodyName = ("__lowp_amx_" + f.getName()).str();
+  for (unsigned n = 1; SymbolTable::lookupSymbolIn(module, bodyName); ++n)
+    bodyName = ("__lowp_amx_" + f.getName() + "_" + Twine(n)).str();
+  b.setInsertionPointAfter(f);
+  auto body = func::FuncOp::create(b, loc, bodyName, f.getFunctionType());
+  body.setPrivate();
+  if (ArrayAttr argAttrs = f.getAllArgAttrs())
+    body.setAllArgAttrs(argAttrs);
+  body->setAttr("passthrough", b.getArrayAttr({b.getStringAttr("noinline")}));
+  body.getBody().takeBody(f.getBody());
+  Block *entry = f.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  auto call = func::CallOp::create(b, loc, body, entry->getArguments());
+  func::ReturnOp::create(b, loc, call.getResults());
+
+  b.setInsertionPointToStart(entry);
   Value flag = memref::GetGlobalOp::create(b, loc, flagType, flagName);
   Value asked = memref::LoadOp::create(b, loc, flag, ValueRange{});
   Value zero = arith::ConstantIntOp::create(b, loc, i32, 0);

@@ -30,7 +30,6 @@ LogicalResult mlir::lowp::x86::matchConv(linalg::LinalgOp op,
                                          std::string &why) {
   if (failed(checkConvOperands(op, why, /*dynamicBatch=*/true)))
     return failure();
-  Type elem = getElementTypeOrSelf(op.getDpsInputs()[0].getType());
   // NCHW depthwise: vectorized along the output row, whose input is read
   // contiguously (stride 1) or as every other element (stride 2).
   if (auto dw = dyn_cast<linalg::DepthwiseConv2DNchwChwOp>(op.getOperation()))
@@ -613,8 +612,8 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
             oddTap = decodeTap(kb.addc(kb.mulc(kk2, 2), 1));
           forRows([&](Value y, Value p0) {
             Tap even = tapAt(evenTap, y);
-            auto pairAt = [&](Value x) {
-              return ValueRange{kk2, kb.mulc(kb.addIdx(p0, x), 2)};
+            auto pairAt = [&](Value x) -> SmallVector<Value, 2> {
+              return {kk2, kb.mulc(kb.addIdx(p0, x), 2)};
             };
             // Vector runs land in every other slot: strided stores would
             // be scalar, so the even and odd rows are interleaved in

@@ -100,7 +100,9 @@ std::optional<std::string> whyGenericPath(linalg::LinalgOp op,
 /// Makes `f` ask Linux once per process for the AMX tile registers
 /// (arch_prctl(ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA)) before its first
 /// tile instruction, and print why (perror) and abort when Linux refuses
-/// (AmxKernel.cpp).
+/// (AmxKernel.cpp). f's body moves to a private noinline function f calls
+/// after the request: LLVM loads the tile configuration at the entry of a
+/// function with tile code, which a CPU without AMX does not execute.
 LogicalResult requestAmxPermission(func::FuncOp f);
 
 } // namespace mlir::lowp::x86
