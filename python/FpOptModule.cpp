@@ -225,6 +225,10 @@ py::list targets() {
     row["vector_tile"] = py::make_tuple(t.vectorTileRows, t.vectorTileCols);
     row["llvm_cpu"] = toString(t.llvmCpu);
     row["llvm_features"] = toString(t.llvmFeatures);
+    row["l2_bytes"] = t.l2Bytes;
+    row["f32_k_block"] = t.f32KBlock;
+    row["f32_fma_macs_per_cycle"] = t.f32FmaMacsPerCycle;
+    row["bf16_dot_macs_per_cycle"] = t.bf16DotMacsPerCycle;
     rows.append(row);
   }
   return rows;

@@ -127,6 +127,9 @@ try:
         flags = cpuinfo.read()
         if " avx512_bf16" in flags:
             config.available_features.add("x86-avx512bf16")
+        # Code for -mcpu=sapphirerapids (AVX512_FP16 too, which Zen 4 lacks).
+        if " avx512_bf16" in flags and " avx512_fp16" in flags:
+            config.available_features.add("x86-sapphirerapids")
         # AMX-BF16 tiles (Sapphire Rapids and later; the generated code asks
         # Linux for the tile registers itself).
         if " amx_bf16" in flags:

@@ -38,13 +38,20 @@ def host_has_amx_bf16():
     return _host_has("amx_bf16")
 
 
+def host_has_avx512fp16():
+    return _host_has("avx512_fp16")
+
+
 def default_cpu():
     """(fp-opt target, llc -mcpu, more lowp-pipeline-x86 options): what a
     user compiles for this host. sapphirerapids with AMX tiles where the
-    host has AMX-BF16, znver4 where it has AVX512_BF16, else avx2 on
-    x86-64-v3."""
+    host has AMX-BF16; sapphirerapids without them on an Intel core with
+    AVX512_BF16 and AVX512_FP16 whose AMX is hidden (a VM); znver4 on other
+    AVX512_BF16 hosts; else avx2 on x86-64-v3."""
     if host_has_amx_bf16():
         return "sapphirerapids", "sapphirerapids", "amx=true"
+    if host_has_avx512bf16() and host_has_avx512fp16():
+        return "sapphirerapids", "sapphirerapids", ""
     if host_has_avx512bf16():
         return "znver4", "znver4", ""
     return "avx2", "x86-64-v3", ""

@@ -11,6 +11,7 @@
 #                                                # also time another build
 #   CPU=znver4 MCPU=znver4 OPTS="kc=256" ...     # pipeline target / llc cpu / options
 #   BEFORE=build/bin/fp-opt BEFORE_OPTS="mc=0" ... # the same build with other options
+#   BEFORE=build/bin/fp-opt BEFORE_CPU=znver4 ...  # ... or another target's kernels
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 LLVM=/usr/lib/llvm-22/bin
@@ -46,8 +47,8 @@ func.func @${p}matmul_bf16(%a: memref<${n}x${n}xbf16>, %b: memref<${n}x${n}xbf16
 }
 MLIR
 }
-compile() { # fp-opt, size, prefix, object, options
-  kernels "$2" "$3" | "$1" -lowp-pipeline-x86="target=$CPU $5" \
+compile() { # fp-opt, size, prefix, object, options, target
+  kernels "$2" "$3" | "$1" -lowp-pipeline-x86="target=${6:-$CPU} $5" \
     | "$LLVM/mlir-translate" --mlir-to-llvmir \
     | "$LLVM/llc" -O3 -mcpu="$MCPU" -relocation-model=pic -filetype=obj -o "$4"
 }
@@ -55,7 +56,7 @@ for n in "${@:-256 512 1024 2048 4096}"; do
   objs=("$OUT/mm.o")
   compile "$FPOPT" "$n" "" "$OUT/mm.o" "${OPTS:-}"
   if [ -n "${BEFORE:-}" ]; then
-    compile "$BEFORE" "$n" before_ "$OUT/before.o" "${BEFORE_OPTS-${OPTS:-}}"
+    compile "$BEFORE" "$n" before_ "$OUT/before.o" "${BEFORE_OPTS-${OPTS:-}}" "${BEFORE_CPU:-$CPU}"
     objs+=("$OUT/before.o")
   fi
   "$LLVM/clang" -O2 -o "$OUT/bench" "$ROOT/bench/x86/onednn_driver.c" \

@@ -110,6 +110,12 @@ typedef struct MlirLowpTargetInfo {
   unsigned vectorTileRows, vectorTileCols; ///< TPU (8, 128); zeros elsewhere
   MlirStringRef llvmCpu;      ///< LLVM -mcpu
   MlirStringRef llvmFeatures; ///< LLVM -mattr
+  unsigned l2Bytes;   ///< per-core L2 (CPU rows; 0 elsewhere)
+  unsigned f32KBlock; ///< k block of the x86 f32 GEMM kernel (0 off x86)
+  /// Multiply-adds per cycle and core of the f32 FMAs and of vdpbf16ps (x86
+  /// rows; 0 where not measured): the x86 kernels use vdpbf16ps only where
+  /// it is not slower.
+  unsigned f32FmaMacsPerCycle, bf16DotMacsPerCycle;
 } MlirLowpTargetInfo;
 
 /// Number of rows of the capability table.

@@ -100,6 +100,10 @@ static MlirLowpTargetInfo wrapTarget(const TargetInfo &t) {
   info.vectorTileCols = t.vectorTileCols;
   info.llvmCpu = wrap(StringRef(t.llvmCpu));
   info.llvmFeatures = wrap(StringRef(t.llvmFeatures));
+  info.l2Bytes = t.l2Bytes;
+  info.f32KBlock = t.f32KBlock;
+  info.f32FmaMacsPerCycle = t.f32FmaMacsPerCycle;
+  info.bf16DotMacsPerCycle = t.bf16DotMacsPerCycle;
   return info;
 }
 

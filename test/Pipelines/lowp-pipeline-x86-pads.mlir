@@ -10,9 +10,9 @@
 //   padded buffer's interior (vector runs, the last overlapping);
 // - nothing else is left as linalg ops, memref.copy or scalar loops on
 //   views.
-// RUN: fp-opt %s -lowp-pipeline-x86=target=sapphirerapids -mlir-print-ir-after=lowp-x86-lower-contractions -o /dev/null 2>&1 | FileCheck %s
+// RUN: fp-opt %s -lowp-pipeline-x86=target=znver4 -mlir-print-ir-after=lowp-x86-lower-contractions -o /dev/null 2>&1 | FileCheck %s
 // And no remark (no slow path, the epilogue fused):
-// RUN: fp-opt %s -lowp-pipeline-x86=target=sapphirerapids -verify-diagnostics -o /dev/null
+// RUN: fp-opt %s -lowp-pipeline-x86=target=znver4 -verify-diagnostics -o /dev/null
 
 // CHECK-LABEL: func.func @block
 // CHECK-SAME: (%[[X:.*]]: memref<1x4x21x21xf32>

@@ -1,14 +1,20 @@
 // The x86 pipeline down to machine code: llc with each chip's -mcpu.
 //
-// Sapphire Rapids / Zen 4 (AVX512_BF16): the innermost loop of the bf16
-// matmul is the register-blocked vdpbf16ps kernel (8 x 32 block: 16
-// accumulators, 2 loads of VNNI-packed B, 8 broadcast pairs of A per k
-// pair, unrolled 4 times: 64 vdpbf16ps) with no scalar fallback, and the
-// f32 -> bf16 result store uses vcvtneps2bf16.
+// Zen 4 (AVX512_BF16): the innermost loop of the bf16 matmul is the
+// register-blocked vdpbf16ps kernel (8 x 32 block: 16 accumulators, 2
+// loads of VNNI-packed B, 8 broadcast pairs of A per k pair, unrolled 4
+// times: 64 vdpbf16ps) with no scalar fallback, and the f32 -> bf16 result
+// store uses vcvtneps2bf16.
+// RUN: fp-opt %s -lowp-pipeline-x86=target=znver4 | mlir-translate --mlir-to-llvmir \
+// RUN: | llc -O3 -mcpu=znver4 | FileCheck %s --check-prefix=DOT
+//
+// Sapphire Rapids (amx=false), where vdpbf16ps is half the rate of f32 FMAs
+// (TargetInfo::bf16DotMacsPerCycle), so the bf16 matmul is the f32 FMA
+// kernel on operands widened while packed (8 x 32 block, 8 broadcasts and
+// 16 FMAs per k, unrolled 4 times: 64 FMAs); vcvtneps2bf16 still rounds
+// the result.
 // RUN: fp-opt %s -lowp-pipeline-x86=target=sapphirerapids | mlir-translate --mlir-to-llvmir \
 // RUN: | llc -O3 -mcpu=sapphirerapids | FileCheck %s --check-prefix=SPR
-// RUN: fp-opt %s -lowp-pipeline-x86=target=znver4 | mlir-translate --mlir-to-llvmir \
-// RUN: | llc -O3 -mcpu=znver4 | FileCheck %s --check-prefix=SPR
 //
 // On AVX2 bf16 is storage only. The inner loop is the 6 x 16 f32 FMA kernel
 // (12 ymm accumulators, k unrolled 4 times: 48 FMAs) and nothing calls __truncsfbf2: narrowing is the
@@ -24,12 +30,22 @@
 // The LLVM dialect itself: no float conversion left for AVX2 to lower.
 // RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 | FileCheck %s --check-prefix=LLVM-AVX2
 
+// DOT-LABEL: matmul_bf16:
+// DOT: This Inner Loop Header: Depth=3
+// DOT-NOT: {{call|ss[[:space:]]+%xmm|pextr|pinsr}}
+// DOT-COUNT-64: vdpbf16ps {{.*}}%zmm{{[0-9]+}}, %zmm{{[0-9]+}}, %zmm{{[0-9]+}}
+// DOT-NOT: {{call|ss[[:space:]]+%xmm|pextr|pinsr|vdpbf16ps}}
+// DOT: j{{[a-z]+}} .LBB0_
+// DOT: vcvtneps2bf16
+
 // SPR-LABEL: matmul_bf16:
+// SPR-NOT: vdpbf16ps
 // SPR: This Inner Loop Header: Depth=3
-// SPR-NOT: {{call|ss[[:space:]]+%xmm|pextr|pinsr}}
-// SPR-COUNT-64: vdpbf16ps {{.*}}%zmm{{[0-9]+}}, %zmm{{[0-9]+}}, %zmm{{[0-9]+}}
-// SPR-NOT: {{call|ss[[:space:]]+%xmm|pextr|pinsr|vdpbf16ps}}
+// SPR-NOT: {{call|pextr|pinsr|vdpbf16ps}}
+// SPR-COUNT-64: vfmadd231ps {{.*}}%zmm{{[0-9]+}}, %zmm{{[0-9]+}}
+// SPR-NOT: {{call|pextr|pinsr|vdpbf16ps|vfmadd}}
 // SPR: j{{[a-z]+}} .LBB0_
+// SPR-NOT: vdpbf16ps
 // SPR: vcvtneps2bf16
 
 // AVX2-NOT: __truncsfbf2

@@ -162,6 +162,23 @@ struct TargetInfo {
   /// chip as BLIS configures its KC (docs/lowering-x86.md). The bf16
   /// kernels take 512 pairs everywhere.
   unsigned f32KBlock = 0;
+  /// Multiply-adds per cycle and core of the f32 FMA units and of the bf16
+  /// dot instruction (vdpbf16ps, 512-bit) on x86 rows; 0 where not measured
+  /// or not there. Where the dot is no faster (Golden Cove and its
+  /// successors: half the f32 rate, bench/x86/dot_throughput.sh), the x86
+  /// kernels compute bf16 GEMMs with f32 FMAs on operands widened while
+  /// packing (exact) and keep vdpbf16ps for AMX's edges only.
+  unsigned f32FmaMacsPerCycle = 0;
+  unsigned bf16DotMacsPerCycle = 0;
+
+  /// Whether bf16 products on x86 are faster with vdpbf16ps than with f32
+  /// FMAs on widened operands: the dot exists and is not measured slower.
+  bool prefersBF16Dot() const {
+    if (!hasMatrixUnit(Format::BF16))
+      return false;
+    return !f32FmaMacsPerCycle || !bf16DotMacsPerCycle ||
+           bf16DotMacsPerCycle > f32FmaMacsPerCycle;
+  }
 
   /// The GEMM kernel tiling for operands in `f` (mma.sync or MFMA), or
   /// null where the table has none.

@@ -101,7 +101,7 @@ struct DepthwiseToKernel : OpRewritePattern<OpTy> {
     int64_t vecFull = vecExtent / lanes * lanes;
     // AVX2 cannot mask loads of 16-bit types: their edges go element by
     // element (emitOne).
-    bool canMask = elem == f32 || cfg.bf16Dot;
+    bool canMask = elem == f32 || cfg.lanes == 16;
     // NCHW at stride 2 along W (MobileNet's downsampling blocks): a tap's
     // input vector is every other element of 2 x lanes contiguous ones.
     int64_t sw = st[1];

@@ -81,20 +81,24 @@ struct LowpX86LowerContractionsPass
       root->emitError() << "'" << info->name << "' is not an x86 target";
       return signalPassFailure();
     }
-    // A bf16 matrix unit on x86 is AVX512_BF16, which implies AVX-512F:
-    // 16 f32 lanes. Otherwise AVX2's 8.
+    // A bf16 matrix unit on x86 is AVX512_BF16, which implies AVX-512F
+    // and BW: 16 f32 lanes, masked 16-bit moves. Otherwise AVX2's 8.
     KernelConfig cfg;
-    cfg.bf16Dot = info->hasMatrixUnit(Format::BF16);
-    cfg.lanes = cfg.bf16Dot ? 16 : 8;
+    bool avx512 = info->hasMatrixUnit(Format::BF16);
+    cfg.lanes = avx512 ? 16 : 8;
+    // vdpbf16ps where the table does not measure it slower than f32 FMAs
+    // on widened operands (Golden Cove: half their rate), and always under
+    // AMX, whose blocks' edges run on it from the same VNNI-packed B.
+    cfg.bf16Dot = info->prefersBF16Dot() || (avx512 && amx);
     // Defaults fill the register file: 6x16 (12 ymm accumulators) on AVX2,
     // 8x32 (16 zmm) with AVX-512.
-    cfg.mr = mr ? unsigned(mr) : (cfg.bf16Dot ? 8 : 6);
+    cfg.mr = mr ? unsigned(mr) : (avx512 ? 8 : 6);
     cfg.nr = nr ? unsigned(nr) : 2 * cfg.lanes;
     // AMX-BF16's tile (16 x 16 f32 accumulators, k = 32 bf16) is the
     // table's 16-bit matrix tile on chips where it is more than a vdpbf16ps
     // pair.
     if (amx) {
-      if (!cfg.bf16Dot || info->tile16.k <= 2) {
+      if (!avx512 || info->tile16.k <= 2) {
         root->emitError() << "amx requested but '" << info->name
                           << "' has no AMX-BF16";
         return signalPassFailure();

@@ -1,4 +1,4 @@
-// RUN: fp-opt %s -lowp-x86-lower-contractions="target=sapphirerapids" -split-input-file | FileCheck %s
+// RUN: fp-opt %s -lowp-x86-lower-contractions="target=znver4" -split-input-file | FileCheck %s
 
 // The convolution kernels mark for lowp-parallelize-loops (threads= of
 // lowp-pipeline-x86) every loop whose iterations write disjoint memory:
@@ -31,11 +31,12 @@ func.func @nchw(%x: memref<1x8x10x10xbf16>, %w: memref<16x8x3x3xbf16>, %y: memre
 
 // -----
 
-// 56 output rows in 7 blocks of 8 (col within a quarter of the L2).
+// 56 output rows in 14 blocks of 4 (col within a quarter of Zen 4's 1 MiB
+// L2).
 // CHECK-LABEL: func.func @nchw_blocks
 // CHECK:       scf.for %{{.*}} = %c0 to %c1 step %c1 {
-// CHECK-NEXT:    scf.for %{{.*}} = %c0 to %c56 step %c8 {
-// CHECK-NEXT:      %[[COL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<288x896xbf16>
+// CHECK-NEXT:    scf.for %{{.*}} = %c0 to %c56 step %c4 {
+// CHECK-NEXT:      %[[COL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<288x448xbf16>
 // CHECK:           x86vector.avx512.dot
 // CHECK:           memref.dealloc %[[COL]]
 // CHECK-NEXT:    } {lowp.parallel}

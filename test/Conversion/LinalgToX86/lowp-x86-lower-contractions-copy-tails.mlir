@@ -1,4 +1,4 @@
-// RUN: fp-opt %s -lowp-x86-lower-contractions="target=sapphirerapids" -canonicalize -split-input-file | FileCheck %s
+// RUN: fp-opt %s -lowp-x86-lower-contractions="target=znver4" -canonicalize -split-input-file | FileCheck %s
 
 // Copies into fresh buffers (im2col rows, padded copies) whose length is not
 // a multiple of the 16 lanes but at least 16: the remainder is one more

@@ -1,5 +1,5 @@
 // RUN: fp-opt %s -lowp-x86-lower-contractions="target=avx2 mr=3 nr=8" -split-input-file -verify-diagnostics | FileCheck %s
-// RUN: fp-opt %s -lowp-x86-lower-contractions="target=sapphirerapids mr=2" -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=DOT
+// RUN: fp-opt %s -lowp-x86-lower-contractions="target=znver4 mr=2" -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=DOT
 
 // The fill of C and its elementwise consumer (bias, activation, residual,
 // narrowing cast) run in the kernel: the first k block starts from the fill

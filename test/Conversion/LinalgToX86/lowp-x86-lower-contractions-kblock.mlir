@@ -7,8 +7,10 @@
 // the f32 FMA kernel takes the target's TargetInfo::f32KBlock (measured per
 // chip: 256 on Sapphire Rapids, whose 48 KiB L1 then holds the 32 KiB
 // kc x nr slice of packed B; 512 on Zen 4 and the AVX2 baseline), the
-// vdpbf16ps kernel 512 pairs (K = 2048: 2 blocks). kc=N sets every
-// kernel's block.
+// vdpbf16ps kernel 512 pairs (K = 2048: 2 blocks). On Sapphire Rapids
+// without AMX, bf16 runs on the f32 FMA kernel (vdpbf16ps is half the FMAs'
+// rate there, TargetInfo::bf16DotMacsPerCycle): its operands widened, its
+// k block the f32 one (K = 2048: 8 blocks). kc=N sets every kernel's block.
 
 // SPR-LABEL:  func.func @f32
 // SPR:          scf.for %{{.*}} = %c0 to %c1024 step %c256 {
@@ -24,11 +26,15 @@ func.func @f32(%a: memref<64x1024xf32>, %b: memref<1024x256xf32>, %c: memref<64x
 }
 
 // SPR-LABEL:  func.func @bf16
-// SPR:          scf.for %{{.*}} = %c0 to %c1024 step %c512 {
+// SPR-NOT:      x86vector.avx512.dot
+// SPR:          scf.for %{{.*}} = %c0 to %c2048 step %c256 {
+// SPR-NOT:      x86vector.avx512.dot
+// SPR:          vector.fma
 // ZEN4-LABEL: func.func @bf16
 // ZEN4:         scf.for %{{.*}} = %c0 to %c1024 step %c512 {
+// ZEN4:         x86vector.avx512.dot
 // SET-LABEL:  func.func @bf16
-// SET:          scf.for %{{.*}} = %c0 to %c1024 step %c128 {
+// SET:          scf.for %{{.*}} = %c0 to %c2048 step %c128 {
 func.func @bf16(%a: memref<64x2048xbf16>, %b: memref<2048x256xbf16>, %c: memref<64x256xf32>) {
   linalg.matmul ins(%a, %b : memref<64x2048xbf16>, memref<2048x256xbf16>) outs(%c : memref<64x256xf32>)
   return

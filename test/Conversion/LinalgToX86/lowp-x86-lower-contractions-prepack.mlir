@@ -1,4 +1,4 @@
-// RUN: fp-opt %s -lowp-x86-lower-contractions="target=sapphirerapids mr=2 prepack=true" -split-input-file -verify-diagnostics | FileCheck %s
+// RUN: fp-opt %s -lowp-x86-lower-contractions="target=znver4 mr=2 prepack=true" -split-input-file -verify-diagnostics | FileCheck %s
 
 // A weight argument rounded to bf16 (the precision decision's cast) and
 // read transposed by a matmul, bufferized: with prepack, the rounding and

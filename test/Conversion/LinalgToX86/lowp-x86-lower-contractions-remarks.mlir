@@ -1,4 +1,4 @@
-// RUN: fp-opt %s -lowp-x86-lower-contractions=target=sapphirerapids -split-input-file -verify-diagnostics -o /dev/null
+// RUN: fp-opt %s -lowp-x86-lower-contractions=target=znver4 -split-input-file -verify-diagnostics -o /dev/null
 
 // Contractions and convolutions the kernels cannot take stay on the generic
 // loop path, which is slow: a remark names the op and the reason.

@@ -1,4 +1,4 @@
-// RUN: fp-opt %s -lowp-x86-lower-contractions="target=sapphirerapids" -canonicalize -split-input-file | FileCheck %s
+// RUN: fp-opt %s -lowp-x86-lower-contractions="target=znver4" -canonicalize -split-input-file | FileCheck %s
 
 // Elementwise ops no kernel took as its epilogue, rewritten after the
 // kernels: those writing strided views with a contiguous innermost

@@ -1,4 +1,4 @@
-// RUN: fp-opt %s -lowp-x86-lower-contractions="target=sapphirerapids mr=2" -split-input-file | FileCheck %s --check-prefix=DOT
+// RUN: fp-opt %s -lowp-x86-lower-contractions="target=znver4 mr=2" -split-input-file | FileCheck %s --check-prefix=DOT
 // RUN: fp-opt %s -lowp-x86-lower-contractions="target=avx2 mr=3 nr=8" -split-input-file | FileCheck %s --check-prefix=FMA
 
 // AVX512_BF16: B packed into VNNI pairs (k/2 x 2*nr) one k block of one

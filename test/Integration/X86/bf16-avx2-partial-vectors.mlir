@@ -13,7 +13,7 @@
 // RUN: | FileCheck %s
 // RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 | mlir-translate --mlir-to-llvmir \
 // RUN: | llc -O3 -mcpu=x86-64-v3 | FileCheck %s --check-prefix=ASM
-// RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86=target=sapphirerapids \
+// RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86=target=znver4 \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s %}
 //

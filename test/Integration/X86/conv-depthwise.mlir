@@ -14,6 +14,11 @@
 // RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 2>/dev/null \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s
+// RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86=target=znver4 2>/dev/null \
+// RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
+// RUN: | FileCheck %s %}
+// Sapphire Rapids without AMX: the same bf16 through the f32 FMA kernels
+// on widened operands (its vdpbf16ps is half their rate).
 // RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86=target=sapphirerapids 2>/dev/null \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s %}

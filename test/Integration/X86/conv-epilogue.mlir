@@ -29,8 +29,8 @@
 // RUN: mlir-runner %t.avx2 -e main -entry-point-result=void -shared-libs=%mlir_runner_utils | FileCheck %s
 // RUN: fp-opt %s -lowp-pipeline-x86="target=avx2 kc=64 mr=4" 2>/dev/null \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils | FileCheck %s
-// RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86=target=sapphirerapids 2>&1 >%t.spr | FileCheck %s --check-prefix=REMARK512 %}
-// RUN: %if x86-avx512bf16 %{ mlir-runner %t.spr -e main -entry-point-result=void -shared-libs=%mlir_runner_utils | FileCheck %s %}
+// RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86=target=znver4 2>&1 >%t.zen4 | FileCheck %s --check-prefix=REMARK512 %}
+// RUN: %if x86-avx512bf16 %{ mlir-runner %t.zen4 -e main -entry-point-result=void -shared-libs=%mlir_runner_utils | FileCheck %s %}
 //
 // The consumers are fused (the only remark is case 5's on AVX2), and no
 // convolution is left to the generic loops.

@@ -21,8 +21,8 @@
 //
 // RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 2>&1 >%t.avx2 | FileCheck %s --allow-empty --check-prefix=REMARK
 // RUN: mlir-runner %t.avx2 -e main -entry-point-result=void -shared-libs=%mlir_runner_utils | FileCheck %s
-// RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86=target=sapphirerapids 2>&1 >%t.spr | FileCheck %s --allow-empty --check-prefix=REMARK %}
-// RUN: %if x86-avx512bf16 %{ mlir-runner %t.spr -e main -entry-point-result=void -shared-libs=%mlir_runner_utils | FileCheck %s %}
+// RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86=target=znver4 2>&1 >%t.zen4 | FileCheck %s --allow-empty --check-prefix=REMARK %}
+// RUN: %if x86-avx512bf16 %{ mlir-runner %t.zen4 -e main -entry-point-result=void -shared-libs=%mlir_runner_utils | FileCheck %s %}
 // Every convolution takes the kernel, ReLU + cast run in the first one's
 // epilogue, and nothing falls back to scalar loops on strided views:
 // REMARK-NOT: generic loop path for 'linalg.conv_2d_nchw_fchw'

@@ -30,9 +30,9 @@
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils | FileCheck %s
 // RUN: fp-opt %s -lowp-pipeline-x86="target=avx2 mr=6 nr=8 kc=32 mc=6" 2>/dev/null \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils | FileCheck %s
-// RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86=target=sapphirerapids 2>/dev/null \
+// RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86=target=znver4 2>/dev/null \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils | FileCheck %s %}
-// RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86="target=sapphirerapids mr=4 nr=16 kc=128 mc=16" 2>/dev/null \
+// RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86="target=znver4 mr=4 nr=16 kc=128 mc=16" 2>/dev/null \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils | FileCheck %s %}
 
 // CHECK: 1

@@ -24,10 +24,10 @@
 // RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 2>/dev/null \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%t.avx2.so,%t.avx2.u.so,%mlir_runner_utils | FileCheck %s
 //
-// RUN: %if x86-avx512bf16 %{ fp-opt %t.bf16.mlir -lowp-pipeline-x86="target=sapphirerapids prepack=true" 2>/dev/null \
-// RUN: | mlir-translate --mlir-to-llvmir | llc -O2 -mcpu=sapphirerapids -relocation-model=pic -filetype=obj -o %t.spr.o %}
-// RUN: %if x86-avx512bf16 %{ fp-opt %t.unpacked.mlir -lowp-pipeline-x86="target=sapphirerapids" 2>/dev/null \
-// RUN: | mlir-translate --mlir-to-llvmir | llc -O2 -mcpu=sapphirerapids -relocation-model=pic -filetype=obj -o %t.spr.u.o %}
+// RUN: %if x86-avx512bf16 %{ fp-opt %t.bf16.mlir -lowp-pipeline-x86="target=znver4 prepack=true" 2>/dev/null \
+// RUN: | mlir-translate --mlir-to-llvmir | llc -O2 -mcpu=znver4 -relocation-model=pic -filetype=obj -o %t.spr.o %}
+// RUN: %if x86-avx512bf16 %{ fp-opt %t.unpacked.mlir -lowp-pipeline-x86="target=znver4" 2>/dev/null \
+// RUN: | mlir-translate --mlir-to-llvmir | llc -O2 -mcpu=znver4 -relocation-model=pic -filetype=obj -o %t.spr.u.o %}
 // RUN: %if x86-avx512bf16 %{ %clang -shared %t.spr.o -o %t.spr.so %}
 // RUN: %if x86-avx512bf16 %{ %clang -shared %t.spr.u.o -o %t.spr.u.so %}
 // RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86=target=avx2 2>/dev/null \

@@ -31,12 +31,21 @@
 // RUN: sed -e 's/PACKED1/3x38x16xf32/g' -e 's/PACKED2/2x40x16xf32/g' %s | fp-opt -lowp-pipeline-x86=target=avx2 2>/dev/null \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%t.mixed.so,%mlir_runner_utils | FileCheck %s
 //
-// bf16 on AVX512_BF16: VNNI pairs for vdpbf16ps.
-// RUN: %if x86-avx512bf16 %{ fp-opt %S/Inputs/prepack-linear.mlir --lowp-auto-mixed-precision="target=sapphirerapids policy=bf16" \
+// bf16 on AVX512_BF16 (Zen 4): VNNI pairs for vdpbf16ps.
+// RUN: %if x86-avx512bf16 %{ fp-opt %S/Inputs/prepack-linear.mlir --lowp-auto-mixed-precision="target=znver4 policy=bf16" \
+// RUN: | fp-opt -lowp-pipeline-x86="target=znver4 prepack=true" 2>/dev/null \
+// RUN: | mlir-translate --mlir-to-llvmir | llc -O2 -mcpu=znver4 -relocation-model=pic -filetype=obj -o %t.zen4.o %}
+// RUN: %if x86-avx512bf16 %{ %clang -shared %t.zen4.o -o %t.zen4.so %}
+// RUN: %if x86-avx512bf16 %{ sed -e 's/PACKED1/2x19x64xbf16/g' -e 's/PACKED2/1x20x64xbf16/g' %s | fp-opt -lowp-pipeline-x86=target=avx2 2>/dev/null \
+// RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%t.zen4.so,%mlir_runner_utils | FileCheck %s %}
+//
+// bf16 on Sapphire Rapids without AMX (vdpbf16ps at half the FMAs' rate):
+// rounded once, widened to f32 panels of 32 columns.
+// RUN: %if x86-sapphirerapids %{ fp-opt %S/Inputs/prepack-linear.mlir --lowp-auto-mixed-precision="target=sapphirerapids policy=bf16" \
 // RUN: | fp-opt -lowp-pipeline-x86="target=sapphirerapids prepack=true" 2>/dev/null \
 // RUN: | mlir-translate --mlir-to-llvmir | llc -O2 -mcpu=sapphirerapids -relocation-model=pic -filetype=obj -o %t.spr.o %}
-// RUN: %if x86-avx512bf16 %{ %clang -shared %t.spr.o -o %t.spr.so %}
-// RUN: %if x86-avx512bf16 %{ sed -e 's/PACKED1/2x19x64xbf16/g' -e 's/PACKED2/1x20x64xbf16/g' %s | fp-opt -lowp-pipeline-x86=target=avx2 2>/dev/null \
+// RUN: %if x86-sapphirerapids %{ %clang -shared %t.spr.o -o %t.spr.so %}
+// RUN: %if x86-sapphirerapids %{ sed -e 's/PACKED1/2x38x32xf32/g' -e 's/PACKED2/1x40x32xf32/g' %s | fp-opt -lowp-pipeline-x86=target=avx2 2>/dev/null \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%t.spr.so,%mlir_runner_utils | FileCheck %s %}
 
 // REMARK: remark: weights of 'forward' (arguments 1, 3) are packed once, by 'forward_prepack'

@@ -40,7 +40,10 @@ struct KernelConfig {
   /// Prefetch unit for a packed B's next panel (TargetInfo::cacheLineBytes;
   /// 0: no prefetching).
   unsigned prefetchLineBytes = 0;
-  bool bf16Dot; ///< vdpbf16ps available (AVX512_BF16)
+  /// bf16 products on vdpbf16ps (AVX512_BF16, where the target's table
+  /// does not measure it slower than f32 FMAs); otherwise bf16 operands are
+  /// widened to f32 while packed and multiplied with FMAs.
+  bool bf16Dot;
   /// AMX tile (rows x columns x k) for bf16, when AMX is requested and the
   /// target has it; invalid otherwise.
   TileShape amxTile;
