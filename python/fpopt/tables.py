@@ -51,6 +51,13 @@ class Target:
     vector_tile: Tuple[int, int]  #: vector-unit layout tile (TPU (8, 128))
     llvm_cpu: str
     llvm_features: str
+    l2_bytes: int  #: per-core L2 (CPU rows; 0 elsewhere)
+    f32_k_block: int  #: k block of the x86 f32 GEMM kernel (0 off x86)
+    #: multiply-adds per cycle and core of f32 FMAs and of vdpbf16ps (x86
+    #: rows; 0 where not measured): the x86 kernels use vdpbf16ps only
+    #: where it is not slower
+    f32_fma_macs_per_cycle: int
+    bf16_dot_macs_per_cycle: int
 
     def has_matrix_unit(self, fmt: str) -> bool:
         return fmt in self.matrix_formats

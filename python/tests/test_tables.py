@@ -74,6 +74,17 @@ def test_target_rows_follow_vendor_facts():
     assert not fpopt.target("sm_80").has_matrix_unit("f8E4M3FN")
 
 
+def test_x86_rows_say_where_the_bf16_dot_pays():
+    spr, zen4, avx2 = (fpopt.target(c) for c in ("sapphirerapids", "znver4",
+                                                 "avx2"))
+    # Golden Cove: vdpbf16ps at half the f32 FMAs' products per cycle.
+    assert spr.bf16_dot_macs_per_cycle < spr.f32_fma_macs_per_cycle
+    assert zen4.bf16_dot_macs_per_cycle > zen4.f32_fma_macs_per_cycle
+    assert avx2.bf16_dot_macs_per_cycle == 0
+    assert spr.l2_bytes == 2 << 20 and spr.f32_k_block == 256
+    assert fpopt.target("sm_90").f32_fma_macs_per_cycle == 0
+
+
 def test_unknown_names_list_known_ones():
     with pytest.raises(KeyError, match="sm_90"):
         fpopt.target("sm_1")
