@@ -793,7 +793,25 @@ struct ConvNhwcToKernel : OpRewritePattern<OpTy> {
     // an im2col copy), and the f32 kernel on a narrow input would widen
     // every broadcast (an im2col copy widens once).
     bool tiles = dot && cfg.amxTile.valid();
-    bool direct = !tiles && (dot ? c % 2 == 0 : elem == f32);
+    // Without the dot, a narrow input is widened once into an f32 copy of
+    // the image (one pass over it: a ninth of a 3x3 im2col's copies), which
+    // the f32 kernel then reads in place.
+    auto inType = cast<MemRefType>(input.getType());
+    Value widenedInput;
+    if (!dot && !inType.getElementType().isF32() && !dynamicBatch &&
+        inType.getLayout().isIdentity()) {
+      int64_t images = inType.getDimSize(0);
+      int64_t perImage = inType.getNumElements() / std::max<int64_t>(images, 1);
+      Value flat = memref::CollapseShapeOp::create(
+          rw, loc, input, ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+      widenedInput = kb.widenCopy(flat, {}, images, perImage);
+      input = memref::ExpandShapeOp::create(
+          rw, loc, MemRefType::get(inType.getShape(), f32), widenedInput,
+          ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+    }
+    bool direct =
+        !tiles && (dot ? c % 2 == 0
+                       : getElementTypeOrSelf(input.getType()) == f32);
     // Blocks of about 128 pixels (parallel with threads=, enough of them
     // to share out evenly), each a GEMM of its own rows: nothing to keep in
     // L2 but the filter.
@@ -830,6 +848,8 @@ struct ConvNhwcToKernel : OpRewritePattern<OpTy> {
           emitDirectBlock(kb.addc(base, fullChunks), pixels - fullChunks);
       });
       kb.dealloc(packed);
+      if (widenedInput)
+        kb.dealloc(widenedInput);
       rw.eraseOp(op);
       finishEpilogue(epilogue, rw);
       return success();

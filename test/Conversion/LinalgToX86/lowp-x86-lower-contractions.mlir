@@ -205,16 +205,21 @@ func.func @dynamic_m(%a: memref<?x64xf32>, %b: memref<64x32xf32>, %c: memref<?x3
 // DOT: vector.store %{{.*}}, %[[O]]
 // DOT: memref.dealloc %[[P]]
 // DOT-NOT: linalg.
-// A bf16 input for the f32 FMA kernel (no AVX512_BF16) is widened while
-// copied into col, a block of pixels (here all 16) at a time, which the
-// kernel then reads as A: no widening per broadcast.
+// A bf16 input for the f32 FMA kernel (no vdpbf16ps) is widened once
+// into an f32 copy of the image, which the kernel then reads in place, a
+// filter tap's channels at a time: no widening per broadcast, no im2col.
 // FMA-LABEL: func @conv_bf16
 // FMA: memref.alloc() {alignment = 64 : i64} : memref<4x144x8xf32>
-// FMA: %[[COL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<16x144xf32>
-// FMA: %[[V:.*]] = vector.load %{{.*}} : memref<1x6x6x16xbf16>, vector<8xbf16>
+// FMA: %[[FLAT:.*]] = memref.collapse_shape %arg0 {{\[\[}}0], [1, 2, 3]] : memref<1x6x6x16xbf16> into memref<1x576xbf16>
+// FMA: %[[IMG:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x576xf32>
+// FMA: %[[V:.*]] = vector.load %[[FLAT]]{{.*}} : memref<1x576xbf16>, vector<8xbf16>
 // FMA: %[[W:.*]] = arith.extf %[[V]] : vector<8xbf16> to vector<8xf32>
-// FMA: vector.store %[[W]], %[[COL]]
+// FMA: vector.store %[[W]], %[[IMG]]
+// FMA: %[[IN:.*]] = memref.expand_shape %[[IMG]]
+// FMA-NOT: memref.alloc() {alignment = 64 : i64} : memref<16x144xf32>
+// FMA: memref.load %[[IN]]
 // FMA: vector.fma
+// FMA: memref.dealloc %[[IMG]]
 // FMA-NOT: linalg.
 func.func @conv_bf16(%i: memref<1x6x6x16xbf16>, %f: memref<3x3x16x32xbf16>, %o: memref<1x4x4x32xf32>) {
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
@@ -225,27 +230,31 @@ func.func @conv_bf16(%i: memref<1x6x6x16xbf16>, %f: memref<3x3x16x32xbf16>, %o: 
 // -----
 
 // Blocks of pixels sized for L2 (col of a bf16 input widened for the
-// FMA kernel): on avx2 (256 KiB of L2), 1024 pixels with
+// FMA kernel where the image is not widened whole first: a dynamic batch,
+// blocked per image): on avx2 (256 KiB of L2), 1024 pixels with
 // 576-deep f32 rows are 18 blocks of 54 pixels (a multiple of mr = 3 within
 // half the L2) and a last block of 52, whose kernel writes C from row 972. Stride 2 and dilation 2
 // along H, stride 1 and dilation 1 along W: input row 2 y + 2 i, column x + j.
 // FMA-LABEL: func @conv_blocks
-// FMA: %[[O:.*]] = memref.collapse_shape %{{.*}} : memref<1x32x32x16xf32> into memref<1024x16xf32>
+// FMA: %[[O:.*]] = memref.collapse_shape %{{.*}} : memref<?x32x32x16xf32> into memref<?x16xf32>
 // FMA: %[[COL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<54x576xf32>
-// FMA: scf.for %[[P0:.*]] = %c0 to %c972 step %c54
+// FMA: scf.for %[[IMG:.*]] = %c0 to %{{.*}} step %c1
+// FMA: %[[BASE:.*]] = arith.muli %[[IMG]], %c1024 : index
+// FMA: scf.for %[[Q0:.*]] = %c0 to %c972 step %c54
+// FMA: %[[P0:.*]] = arith.addi %[[BASE]], %[[Q0]] : index
 // FMA: %[[P:.*]] = arith.addi %[[P0]], %{{.*}} : index
 // FMA: %[[YX:.*]] = arith.remui %[[P]], %c1024 : index
 // FMA: %[[Y:.*]] = arith.divui %[[YX]], %c32 : index
 // FMA: %[[X:.*]] = arith.remui %[[YX]], %c32 : index
 // FMA: %[[IY:.*]] = arith.muli %[[Y]], %c2 : index
-// FMA: vector.load %{{.*}}[%{{.*}}, %[[IY]], %[[X]], %{{.*}}] : memref<1x68x34x64xbf16>, vector<8xbf16>
+// FMA: vector.load %{{.*}}[%{{.*}}, %[[IY]], %[[X]], %{{.*}}] : memref<?x68x34x64xbf16>, vector<8xbf16>
 // FMA: %[[ROW:.*]] = arith.addi %{{.*}}, %[[P0]] : index
-// FMA: vector.store %{{.*}}, %[[O]][%[[ROW]], %{{.*}}] : memref<1024x16xf32>, vector<8xf32>
-// FMA: arith.addi %{{.*}}, %c972 : index
+// FMA: vector.store %{{.*}}, %[[O]][%[[ROW]], %{{.*}}] : memref<?x16xf32>, vector<8xf32>
+// FMA: arith.addi %[[BASE]], %c972 : index
 // FMA: memref.dealloc %[[COL]]
-func.func @conv_blocks(%i: memref<1x68x34x64xbf16>, %f: memref<3x3x64x16xbf16>, %o: memref<1x32x32x16xf32>) {
+func.func @conv_blocks(%i: memref<?x68x34x64xbf16>, %f: memref<3x3x64x16xbf16>, %o: memref<?x32x32x16xf32>) {
   linalg.conv_2d_nhwc_hwcf {dilations = dense<[2, 1]> : tensor<2xi64>, strides = dense<[2, 1]> : tensor<2xi64>}
-    ins(%i, %f : memref<1x68x34x64xbf16>, memref<3x3x64x16xbf16>) outs(%o : memref<1x32x32x16xf32>)
+    ins(%i, %f : memref<?x68x34x64xbf16>, memref<3x3x64x16xbf16>) outs(%o : memref<?x32x32x16xf32>)
   return
 }
 
@@ -313,15 +322,20 @@ func.func @conv_fhwc(%i: memref<1x6x6x16xf32>, %f: memref<32x3x3x16xf32>, %o: me
 // -----
 
 // An odd KH*KW*C in bf16 (3 input channels): the dot kernel reads K in
-// pairs, so col and the packed filter are widened to f32 and the FMA
+// pairs, so the packed filter and the image are widened to f32 (the image
+// once, into a copy the FMA kernel reads in place: no im2col) and the FMA
 // kernel runs (no remark: not the generic path).
 // DOT-LABEL: func @conv_bf16_odd_depth
 // DOT: memref.alloc() {alignment = 64 : i64} : memref<1x27x32xf32>
-// DOT: %[[COL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<16x27xf32>
-// DOT: %[[V:.*]] = memref.load %{{.*}} : memref<1x6x6x3xbf16>
-// DOT: %[[W:.*]] = arith.extf %[[V]] : bf16 to f32
-// DOT: memref.store %[[W]], %[[COL]]
+// DOT: %[[FLAT:.*]] = memref.collapse_shape %arg0 {{\[\[}}0], [1, 2, 3]] : memref<1x6x6x3xbf16> into memref<1x108xbf16>
+// DOT: %[[IMG:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x108xf32>
+// DOT: vector.load %[[FLAT]]
+// DOT: arith.extf %{{.*}} : vector<16xbf16> to vector<16xf32>
+// DOT: %[[IN:.*]] = memref.expand_shape %[[IMG]] {{\[\[}}0], [1, 2, 3]] output_shape [1, 6, 6, 3] : memref<1x108xf32> into memref<1x6x6x3xf32>
+// DOT-NOT: memref.alloc() {alignment = 64 : i64} : memref<16x27xf32>
+// DOT: memref.load %[[IN]]
 // DOT: vector.fma
+// DOT: memref.dealloc %[[IMG]]
 // DOT-NOT: x86vector.avx512.dot
 // DOT-NOT: linalg.
 func.func @conv_bf16_odd_depth(%i: memref<1x6x6x3xbf16>, %f: memref<3x3x3x32xbf16>, %o: memref<1x4x4x32xf32>) {
