@@ -164,10 +164,7 @@ struct TargetInfo {
   unsigned f32KBlock = 0;
   /// Multiply-adds per cycle and core of the f32 FMA units and of the bf16
   /// dot instruction (vdpbf16ps, 512-bit) on x86 rows; 0 where not measured
-  /// or not there. Where the dot is no faster (Golden Cove and its
-  /// successors: half the f32 rate, bench/x86/dot_throughput.sh), the x86
-  /// kernels compute bf16 GEMMs with f32 FMAs on operands widened while
-  /// packing (exact) and keep vdpbf16ps for AMX's edges only.
+  /// or not there (the measurements: the table's x86 comment).
   unsigned f32FmaMacsPerCycle = 0;
   unsigned bf16DotMacsPerCycle = 0;
 

@@ -790,8 +790,8 @@ struct ConvNhwcToKernel : OpRewritePattern<OpTy> {
     // channels at a time (no im2col copy): every row of A is an output
     // pixel with its own address, so blocks of rows may cross output rows.
     // AMX tiles need evenly spaced rows (in place at stride 1 below, else
-    // an im2col copy), and the f32 kernel on a narrow input would widen
-    // every broadcast (an im2col copy widens once).
+    // an im2col copy), and the f32 kernel reads f32 (a narrow input is
+    // widened first, below, or by the im2col copy of a dynamic batch).
     bool tiles = dot && cfg.amxTile.valid();
     // Without the dot, a narrow input is widened once into an f32 copy of
     // the image (one pass over it: a ninth of a 3x3 im2col's copies), which
