@@ -28,7 +28,10 @@ def main():
     p.add_argument("--blocks", type=int, default=15)
     p.add_argument("--calls", type=int, default=10, help="calls per block")
     p.add_argument("--cpu")
-    p.add_argument("--x86-options", default="")
+    p.add_argument("--x86-options", default="",
+                   help="lowp-pipeline-x86 options of both builds")
+    p.add_argument("--b-x86-options", default=None,
+                   help="B's options instead (A = B = one binary: two option sets)")
     p.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin")
     cli = p.parse_args()
     cpu, mcpu, extra = fpopt_rt.choose_cpu(cli.cpu, None, cli.x86_options)
@@ -38,8 +41,11 @@ def main():
     kernels = {}
     for tag, fpopt in (("A", cli.a), ("B", cli.b)):
         tools = fpopt_rt.Tools(fpopt, cli.llvm_bin, mcpu)
+        options = extra
+        if tag == "B" and cli.b_x86_options is not None:
+            options = cli.b_x86_options
         comp = fpopt_rt.compile_layer(layer.mlir(), work, f"{layer.name}.{tag}",
-                                      cli.variant, cpu, tools, extra)
+                                      cli.variant, cpu, tools, options)
         k = comp.load(layer)
         k.bind(inputs)
         kernels[tag] = k
@@ -62,6 +68,8 @@ def main():
     med = {tag: statistics.median(v) for tag, v in medians.items()}
     print(f"{layer.name} {cli.variant} (target={cpu}), max|A - B| = {diff:.2e}")
     for tag, path in (("A", cli.a), ("B", cli.b)):
+        if tag == "B" and cli.b_x86_options is not None:
+            path += f" ({cli.b_x86_options})"
         print(f"  {tag} {path}: best {best[tag] * 1e3:.3f} ms, median {med[tag] * 1e3:.3f} ms")
     print(f"  B/A: best {best['B'] / best['A']:.3f}x, median {med['B'] / med['A']:.3f}x (> 1: A faster)")
 

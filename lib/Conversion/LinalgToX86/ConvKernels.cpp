@@ -741,8 +741,17 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
         rw, loc, input, ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
     Value widened;
     if (narrowInput) {
-      widened = kb.widenCopy(source, {}, in.getDimSize(0), image);
-      source = widened;
+      // Widened a channel at a time (the rows threads= shares out), viewed
+      // back as flat images.
+      int64_t images = in.getDimSize(0);
+      Value channels = memref::CollapseShapeOp::create(
+          rw, loc, input, ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
+      widened = kb.widenCopy(channels, {}, images * c, ih * iw);
+      Value flat = memref::CollapseShapeOp::create(
+          rw, loc, widened, ArrayRef<ReassociationIndices>{{0, 1}});
+      source = memref::ExpandShapeOp::create(
+          rw, loc, MemRefType::get({images, image}, rw.getF32Type()), flat,
+          ArrayRef<ReassociationIndices>{{0, 1}});
     }
     // Tap kk = (ci, i, j): its B row starts at ci*IH*IW + i*dh*IW + j*dw.
     Value offsets = kb.alloc(MemRefType::get({depth}, rw.getIndexType()));

@@ -236,6 +236,7 @@ Value KernelBuilder::widenCopy(Value src, ValueRange batch, int64_t rows, int64_
   Value dst = alloc(MemRefType::get({rows, cols}, f32));
   auto narrowVec = VectorType::get({cfg.lanes}, elem);
   auto f32Vec = VectorType::get({cfg.lanes}, f32);
+  // Rows are disjoint (parallel with threads=).
   loop(rows, 1, [&](Value i) {
     // Into a fresh buffer: the last run may overlap the one before.
     emitVectorizedLoopOverlappingTail(
@@ -253,7 +254,7 @@ Value KernelBuilder::widenCopy(Value src, ValueRange batch, int64_t rows, int64_
                                   arith::ExtFOp::create(b, loc, f32, x), dst,
                                   ValueRange{i, j});
         });
-  });
+  }, /*parallel=*/true);
   return dst;
 }
 

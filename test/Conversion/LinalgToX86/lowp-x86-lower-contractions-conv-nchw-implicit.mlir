@@ -69,14 +69,19 @@ func.func @implicit_dynamic(%i: memref<?x2x5x23xf32>, %f: memref<16x2x3x3xf32>, 
 // -----
 
 // bf16 without vdpbf16ps (AVX2): the input widened once into an f32 image,
-// read in place. With vdpbf16ps (znver4) the kernel reads B as VNNI pairs
-// of rows: the im2col copy in that layout instead.
+// a channel at a time (the loop threads= shares out), read in place. With
+// vdpbf16ps (znver4) the kernel reads B as VNNI pairs of rows: the im2col
+// copy in that layout instead.
 // AVX2-LABEL: func @implicit_bf16
-// AVX2: %[[W:.*]] = memref.alloc() {{.*}} : memref<1x184xf32>
+// AVX2: %[[W:.*]] = memref.alloc() {{.*}} : memref<2x92xf32>
+// AVX2: arith.extf %{{.*}} : vector<8xbf16> to vector<8xf32>
 // AVX2: vector.store %{{.*}}, %[[W]]
+// AVX2: } {lowp.parallel}
+// AVX2: %[[FLAT:.*]] = memref.collapse_shape %[[W]] {{\[}}[0, 1]] : memref<2x92xf32> into memref<184xf32>
+// AVX2: %[[IMG:.*]] = memref.expand_shape %[[FLAT]] {{.*}} into memref<1x184xf32>
 // AVX2: %[[OFF:.*]] = memref.alloc() {{.*}} : memref<18xindex>
 // AVX2: memref.load %[[OFF]]
-// AVX2: vector.load %[[W]][%c0, %{{.*}}] : memref<1x184xf32>, vector<8xf32>
+// AVX2: vector.load %[[IMG]][%c0, %{{.*}}] : memref<1x184xf32>, vector<8xf32>
 // AVX2: memref.dealloc %[[OFF]]
 // AVX2: memref.dealloc %[[W]]
 // CHECK-LABEL: func @implicit_bf16
