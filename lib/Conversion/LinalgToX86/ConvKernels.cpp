@@ -473,6 +473,7 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     // block, whose 7 blocks are now shared out).
     int64_t fullRows = oh / rowsPerBlock * rowsPerBlock;
     bool blocksParallel = fullRows / rowsPerBlock >= 4;
+    Value sharedCol = blocksParallel ? Value() : kb.alloc(colType);
     // The filter as the kernel's A (widened once for the f32 kernel; with
     // an odd K, copied with a zero last column).
     Value paddedFilter;
@@ -493,15 +494,6 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     SmallVector<Value> aIx;
     bool aTransposed;
     Value aMem = kb.prepareA(a, {}, f, kDepth, dot, aCopy, aIx, aTransposed);
-    if (succeeded(emitImplicitGemm(op, kb, aMem, aIx, aTransposed, cMat,
-                                   epilogue, rw))) {
-      if (aCopy)
-        kb.dealloc(aCopy);
-      rw.eraseOp(op);
-      finishEpilogue(epilogue, rw);
-      return success();
-    }
-    Value sharedCol = blocksParallel ? Value() : kb.alloc(colType);
     auto vec = VectorType::get({cfg.lanes}, elem);
     auto f32Vec = VectorType::get({cfg.lanes}, f32);
     auto widen = [&](Value v) -> Value {
@@ -697,91 +689,6 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
       kb.dealloc(sharedCol);
     rw.eraseOp(op);
     finishEpilogue(epilogue, rw);
-    return success();
-  }
-
-  /// At stride 1 (a ResNet's 3x3 convolutions, every 1x1) the f32 kernel
-  /// reads B in place from the input (KernelBuilder::ImplicitB): per image,
-  /// out (F x OH*OW) = filter x the input's flat image, row kk of B starting
-  /// at tap kk's offset, the GEMM computed at the input's full row width
-  /// (IW - OW of every IW columns dropped: 2 of 58 on ResNet's 56x56 3x3)
-  /// instead of copying KH*KW shifted images into an im2col buffer. A
-  /// narrow input is widened once into an f32 copy of the image, where
-  /// that writes less than the col copy (KH*KW > 1: a widened 1x1 image is
-  /// as large, and the col path's blocks stay in L2 - MobileNetV2's block
-  /// mixed measured 12% slower through a whole-image copy). Not for the
-  /// bf16 dot (it reads B as VNNI pairs of rows) nor rows too narrow for a
-  /// vector to cross at most one row end.
-  LogicalResult emitImplicitGemm(linalg::Conv2DNchwFchwOp op,
-                                 KernelBuilder &kb, Value aMem,
-                                 ArrayRef<Value> aIx, bool aTransposed,
-                                 Value cMat, KernelEpilogue &epilogue,
-                                 PatternRewriter &rw) const {
-    Value input = op.getDpsInputs()[0], filter = op.getDpsInputs()[1],
-          output = op.getDpsInits()[0];
-    auto in = cast<MemRefType>(input.getType());
-    auto fil = cast<MemRefType>(filter.getType());
-    auto out = cast<MemRefType>(output.getType());
-    Type elem = fil.getElementType();
-    SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
-    SmallVector<int64_t> dilations(op.getDilations().getValues<int64_t>());
-    int64_t f = out.getDimSize(1), oh = out.getDimSize(2),
-            ow = out.getDimSize(3), c = fil.getDimSize(1),
-            kh = fil.getDimSize(2), kw = fil.getDimSize(3),
-            ih = in.getDimSize(2), iw = in.getDimSize(3);
-    bool narrowInput = !in.getElementType().isF32();
-    if ((cfg.bf16Dot && elem.isBF16()) || strides[0] != 1 || strides[1] != 1 ||
-        !in.getLayout().isIdentity() ||
-        ow < int64_t(cfg.lanes) + (iw - ow) ||
-        (narrowInput && (in.isDynamicDim(0) || kh * kw == 1)))
-      return failure();
-    Location loc = op.getLoc();
-    int64_t depth = c * kh * kw, image = c * ih * iw;
-    Value source = memref::CollapseShapeOp::create(
-        rw, loc, input, ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
-    Value widened;
-    if (narrowInput) {
-      // Widened a channel at a time (the rows threads= shares out), viewed
-      // back as flat images.
-      int64_t images = in.getDimSize(0);
-      Value channels = memref::CollapseShapeOp::create(
-          rw, loc, input, ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
-      widened = kb.widenCopy(channels, {}, images * c, ih * iw);
-      Value flat = memref::CollapseShapeOp::create(
-          rw, loc, widened, ArrayRef<ReassociationIndices>{{0, 1}});
-      source = memref::ExpandShapeOp::create(
-          rw, loc, MemRefType::get({images, image}, rw.getF32Type()), flat,
-          ArrayRef<ReassociationIndices>{{0, 1}});
-    }
-    // Tap kk = (ci, i, j): its B row starts at ci*IH*IW + i*dh*IW + j*dw.
-    Value offsets = kb.alloc(MemRefType::get({depth}, rw.getIndexType()));
-    kb.loop(depth, 1, [&](Value kk) {
-      Value ci = arith::DivUIOp::create(rw, loc, kk, kb.idx(kh * kw));
-      Value ij = arith::RemUIOp::create(rw, loc, kk, kb.idx(kh * kw));
-      Value i = arith::DivUIOp::create(rw, loc, ij, kb.idx(kw));
-      Value j = arith::RemUIOp::create(rw, loc, ij, kb.idx(kw));
-      Value at = kb.addIdx(kb.addIdx(kb.mulc(ci, ih * iw),
-                                     kb.mulc(i, dilations[0] * iw)),
-                           kb.mulc(j, dilations[1]));
-      memref::StoreOp::create(rw, loc, at, offsets, ValueRange{kk});
-    });
-    KernelBuilder::ImplicitB implicit;
-    implicit.source = source;
-    implicit.offsets = offsets;
-    implicit.rowWidth = iw;
-    implicit.validWidth = ow;
-    kb.loop(kb.idx(0), kb.dimSize(output, 0), 1, [&](Value ni) {
-      implicit.image = ni;
-      kb.emitKernel(aMem, aIx, aTransposed, /*packed=*/nullptr, cMat, ni, f,
-                    (oh - 1) * iw + ow, depth, /*dot=*/false,
-                    /*bRowMajor=*/false, /*cColOffset=*/nullptr,
-                    /*packSlice=*/nullptr, &epilogue,
-                    /*prefetchSource=*/nullptr, /*cRowOffset=*/nullptr,
-                    /*segmentedA=*/nullptr, &implicit);
-    });
-    kb.dealloc(offsets);
-    if (widened)
-      kb.dealloc(widened);
     return success();
   }
   KernelConfig cfg;

@@ -182,23 +182,6 @@ public:
     std::function<SmallVector<Value>(Value row)> rowState;
     std::function<SmallVector<Value>(ArrayRef<Value> state, Value seg)> start;
   };
-  /// B read in place from a stride-1 NCHW convolution's input instead of
-  /// an im2col copy (ConvKernels.cpp; the f32 kernel only). The GEMM runs
-  /// over the output computed at the input's full row width: kernel column
-  /// q is (y, x) = (q / rowWidth, q mod rowWidth), and row kk of B is the
-  /// flat image `source[image]` from `offsets[kk]` (the tap's channel, row
-  /// and column), so B[kk][q] = source[image][offsets[kk] + q]. Columns
-  /// with x >= validWidth (OW) read the next row's first inputs and are
-  /// dropped: C's column of q is y * validWidth + x. A vector of columns
-  /// holds at most two runs of C (validWidth >= lanes + rowWidth -
-  /// validWidth, which the caller checks); n is (OH - 1) * rowWidth + OW,
-  /// so no read passes the image.
-  struct ImplicitB {
-    Value source;  ///< [N][C * IH * IW] f32
-    Value image;   ///< the index of source's first dimension
-    Value offsets; ///< memref<K x index>
-    int64_t rowWidth = 0, validWidth = 0;
-  };
   void emitKernel(Value a, ValueRange aBatch, bool aTransposed, Value packed,
                   Value c, ValueRange cBatch, int64_t m, int64_t n, int64_t k,
                   bool dot, bool bRowMajor = false,
@@ -206,8 +189,7 @@ public:
                   const KernelEpilogue *epilogue = nullptr,
                   PanelPrefetcher prefetchSource = nullptr,
                   Value cRowOffset = nullptr,
-                  const SegmentedA *segmentedA = nullptr,
-                  const ImplicitB *implicitB = nullptr);
+                  const SegmentedA *segmentedA = nullptr);
 
   /// Stores the accumulator `acc` of C at `cIx` (`mask`: the valid lanes,
   /// null for all) through the epilogue's consumer into its output.

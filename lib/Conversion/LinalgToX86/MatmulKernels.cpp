@@ -236,7 +236,6 @@ Value KernelBuilder::widenCopy(Value src, ValueRange batch, int64_t rows, int64_
   Value dst = alloc(MemRefType::get({rows, cols}, f32));
   auto narrowVec = VectorType::get({cfg.lanes}, elem);
   auto f32Vec = VectorType::get({cfg.lanes}, f32);
-  // Rows are disjoint (parallel with threads=).
   loop(rows, 1, [&](Value i) {
     // Into a fresh buffer: the last run may overlap the one before.
     emitVectorizedLoopOverlappingTail(
@@ -254,7 +253,7 @@ Value KernelBuilder::widenCopy(Value src, ValueRange batch, int64_t rows, int64_
                                   arith::ExtFOp::create(b, loc, f32, x), dst,
                                   ValueRange{i, j});
         });
-  }, /*parallel=*/true);
+  });
   return dst;
 }
 
@@ -284,7 +283,7 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
                 Value cColOffset, PanelPacker packSlice,
                 const KernelEpilogue *epilogue,
                 PanelPrefetcher prefetchSource, Value cRowOffset,
-                const SegmentedA *segA, const ImplicitB *implicitB) {
+                const SegmentedA *segA) {
   Type f32 = b.getF32Type();
   // B's element type as the kernel reads it (bf16 pairs for dot, else f32).
   Type elem = packed ? getElementTypeOrSelf(packed.getType())
@@ -341,118 +340,6 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
                         ? epilogue->fill->getOperand(0)
                         : Value();
   bool fusedConsumer = epilogue && epilogue->consumer;
-  // With an implicit B, the C columns of the vector of kernel columns
-  // q.. (see ImplicitB): `body(cCol, mask)` once per run of C, `mask`
-  // (null: all lanes) narrowed to the run's lanes. A vector within one
-  // row of the output (the common case) is one unmasked run; one crossing
-  // a row's end is the lanes before it (row y, from C column y * OW + x)
-  // and those after the dropped columns (row y + 1, addressed from C column
-  // y * OW + x - (IW - OW): each lane lands where it belongs, no lane
-  // moves). Without dropped columns (a 1x1 convolution, whose rows are
-  // the input's) a kernel column is C's.
-  bool remapColumns =
-      implicitB && implicitB->rowWidth != implicitB->validWidth;
-  // Kernel column q's column x in its output row and C's column of x = 0..
-  auto columnInRow = [&](Value q) -> std::pair<Value, Value> {
-    int64_t width = implicitB->rowWidth;
-    Value y = arith::DivUIOp::create(b, loc, q, idx(width));
-    Value x = arith::SubIOp::create(b, loc, q, mulc(y, width));
-    return {x, addIdx(mulc(y, implicitB->validWidth), x)};
-  };
-  auto forEachCRun = [&](Value q, Value mask,
-                         function_ref<void(Value, Value)> body) {
-    if (!remapColumns) {
-      body(q, mask);
-      return;
-    }
-    int64_t width = implicitB->rowWidth, valid = implicitB->validWidth;
-    auto [xInRow, cColInRow] = columnInRow(q);
-    Value x = xInRow, cCol = cColInRow;
-    auto ult = [&](Value l, Value r) -> Value {
-      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, l, r);
-    };
-    auto ifThen = [&](Value cond, function_ref<void()> then,
-                      function_ref<void()> otherwise = nullptr) {
-      auto ifOp = scf::IfOp::create(b, loc, cond, bool(otherwise));
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(ifOp.thenBlock());
-      then();
-      if (otherwise) {
-        b.setInsertionPointToStart(ifOp.elseBlock());
-        otherwise();
-      }
-    };
-    auto maskType = VectorType::get({lanes}, b.getI1Type());
-    auto narrowed = [&](Value runMask) -> Value {
-      return mask ? arith::AndIOp::create(b, loc, runMask, mask).getResult()
-                  : runMask;
-    };
-    ifThen(
-        ult(x, idx(valid - lanes + 1)), [&] { body(cCol, mask); },
-        [&] {
-          ifThen(ult(x, idx(valid)), [&] {
-            Value n = arith::SubIOp::create(b, loc, idx(valid), x);
-            body(cCol, narrowed(vector::CreateMaskOp::create(
-                           b, loc, maskType, ValueRange{n})));
-          });
-          ifThen(ult(idx(width - lanes), x), [&] {
-            Value n = arith::SubIOp::create(b, loc, idx(width), x);
-            Value before =
-                vector::CreateMaskOp::create(b, loc, maskType, ValueRange{n});
-            Value allSet = arith::ConstantOp::create(
-                b, loc, maskType,
-                DenseElementsAttr::get(maskType, b.getBoolAttr(true)));
-            body(addc(cCol, valid - width),
-                 narrowed(arith::XOrIOp::create(b, loc, before, allSet)));
-          });
-        });
-  };
-  // C's vector at kernel columns q.. of row `row` with an implicit B: the
-  // runs of forEachCRun as masked loads, the second passing the first one's
-  // lanes through (a vector within a row: one load).
-  auto loadImplicitC = [&](ValueRange batch, Value row, Value q,
-                           Value tailMask) -> Value {
-    int64_t width = implicitB->rowWidth, valid = implicitB->validWidth;
-    auto [xInRow, cColInRow] = columnInRow(q);
-    Value x = xInRow, cCol = cColInRow;
-    auto maskType = VectorType::get({lanes}, b.getI1Type());
-    Value zeros = arith::ConstantOp::create(
-        b, loc, accType, DenseElementsAttr::get(accType, b.getZeroAttr(f32)));
-    auto masked = [&](Value col, Value m, Value pass) -> Value {
-      if (tailMask)
-        m = arith::AndIOp::create(b, loc, m, tailMask);
-      return vector::MaskedLoadOp::create(b, loc, accType, c,
-                                          at(batch, {row, col}), m, pass);
-    };
-    // Lanes [0, n) for n = clamp(bound - x, 0, lanes).
-    auto lanesBefore = [&](int64_t bound) -> Value {
-      Value n = arith::SubIOp::create(b, loc, idx(bound),
-                                      arith::MinUIOp::create(b, loc, x,
-                                                             idx(bound)));
-      n = arith::MinUIOp::create(b, loc, n, idx(lanes));
-      return vector::CreateMaskOp::create(b, loc, maskType, ValueRange{n});
-    };
-    Value inRow = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x,
-                                        idx(valid - lanes + 1));
-    auto ifOp = scf::IfOp::create(b, loc, TypeRange{accType}, inRow,
-                                  /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    Value whole = tailMask ? masked(cCol, tailMask, zeros)
-                           : vector::LoadOp::create(b, loc, accType, c,
-                                                    at(batch, {row, cCol}))
-                                 .getResult();
-    scf::YieldOp::create(b, loc, whole);
-    b.setInsertionPointToStart(ifOp.elseBlock());
-    Value allSet = arith::ConstantOp::create(
-        b, loc, maskType, DenseElementsAttr::get(maskType, b.getBoolAttr(true)));
-    Value first = masked(cCol, lanesBefore(valid), zeros);
-    Value afterDropped =
-        arith::XOrIOp::create(b, loc, lanesBefore(width), allSet);
-    Value both = masked(addc(cCol, valid - width), afterDropped, first);
-    scf::YieldOp::create(b, loc, both);
-    return ifOp.getResult(0);
-  };
   // One block of `blockRows` rows and `cols` columns (nr, or the last
   // panel's) of C, in registers across [kBegin, kEnd).
   // `slice`: B's panel jb for [kBegin, kEnd) packed on the fly
@@ -519,15 +406,6 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
     if (first && fillValue) {
       Value splat = vector::BroadcastOp::create(b, loc, accType, fillValue);
       init.assign(blockRows * nv, splat);
-    } else if (remapColumns) {
-      // Each run masked, the second one's load passing the first one's
-      // lanes through.
-      init.assign(blockRows * nv, Value());
-      for (unsigned v = 0; v < nv; ++v)
-        for (unsigned r = 0; r < blockRows; ++r)
-          init[r * nv + v] = loadImplicitC(cBatch, cRows[r],
-                                           addc(col0, v * lanes),
-                                           isPartial(v) ? mask : Value());
     } else
     for (unsigned r = 0; r < blockRows; ++r)
       for (unsigned v = 0; v < nv; ++v) {
@@ -544,24 +422,6 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
     auto kStep = [&](SmallVector<Value> &next, Value kk,
                      function_ref<SmallVector<Value>(unsigned r)> aIx) {
       SmallVector<Value> bv;
-      if (implicitB) {
-        // Row kk of B: the image from the tap's offset; the last panel's
-        // partial vector masked (its lanes past n would read past the
-        // image).
-        Value base = addIdx(
-            memref::LoadOp::create(b, loc, implicitB->offsets, kk), bCol0);
-        for (unsigned v = 0; v < nv; ++v) {
-          SmallVector<Value> ix{implicitB->image, addc(base, v * lanes)};
-          bv.push_back(isPartial(v)
-                           ? vector::MaskedLoadOp::create(
-                                 b, loc, accType, implicitB->source, ix, mask,
-                                 zero)
-                                 .getResult()
-                           : vector::LoadOp::create(b, loc, accType,
-                                                    implicitB->source, ix)
-                                 .getResult());
-        }
-      } else
       for (unsigned v = 0; v < nv; ++v)
         bv.push_back(vector::LoadOp::create(
             b, loc, dot ? dotOperand : accType, slice ? slice : packed,
@@ -676,36 +536,6 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
                     stepUnroll));
             scf::YieldOp::create(b, loc, steps.getResults());
           });
-    }
-    if (remapColumns) {
-      // Per vector of kernel columns, its runs of C (forEachCRun): the
-      // epilogue's per-row part hoisted once per row first; nothing per
-      // column (a kernel column is not a column of C).
-      bool throughEpilogue = last && fusedConsumer;
-      SmallVector<IRMapping> sameInRow;
-      if (throughEpilogue && epilogueHasRowOperands(*epilogue, cBatch.size()))
-        for (unsigned r = 0; r < blockRows; ++r)
-          sameInRow.push_back(
-              hoistEpilogue(*epilogue, at(cBatch, {cRows[r], col0}),
-                            EpilogueHoist::SameForEveryColumn, Value()));
-      for (unsigned v = 0; v < nv; ++v)
-        forEachCRun(
-            addc(col0, v * lanes), isPartial(v) ? mask : Value(),
-            [&](Value cCol, Value runMask) {
-              for (unsigned r = 0; r < blockRows; ++r) {
-                Value acc = kLoop.getResult(r * nv + v);
-                SmallVector<Value> ix = at(cBatch, {cRows[r], cCol});
-                if (throughEpilogue)
-                  storeThroughEpilogue(*epilogue, acc, ix, runMask,
-                                       sameInRow.empty() ? nullptr
-                                                         : &sameInRow[r]);
-                else if (runMask)
-                  vector::MaskedStoreOp::create(b, loc, c, ix, runMask, acc);
-                else
-                  vector::StoreOp::create(b, loc, acc, c, ix);
-              }
-            });
-      return;
     }
     if (last && fusedConsumer) {
       // What does not depend on the row once per block column, or, with

@@ -1,19 +1,16 @@
-// NCHW convolutions at stride 1 through lowp-pipeline-x86's f32 kernel
-// with B read in place from the input (no im2col copy): per image, the GEMM
-// runs over the output computed at the input's full row width, and the
-// columns past OW (read from the next row's first inputs) are dropped when
-// C is stored. Every case has rows whose vectors cross a row's end (C
-// stored and, across k blocks, reloaded as two masked runs), a last panel
-// with a partial vector, and filters not a multiple of the kernel's rows:
+// NCHW convolutions through lowp-pipeline-x86 on shapes conv-nchw.mlir
+// does not reach: rows wider than a vector at stride 1 (the im2col copy's
+// runs and their overlapping tails), more than one k block, dilation, and a
+// fused epilogue with a full-size operand:
 //  1. deep: 2 images, C = 64, 3x3 (K = 576: more than one k block on every
-//     target, so C is reloaded through the runs), 20 filters, 7x21 -> 5x19;
-//  2. dilated: 3x3 at dilation 2 (4 dropped columns per row), 9x24 -> 5x20;
-//  3. pointwise: 1x1 (OW = IW: the input is B as it is), 7x20;
-//  4. narrow_in: bf16 input and filter (the input widened once into an f32
-//     image; the bf16 dot kernel, on znver4, keeps its VNNI col instead);
+//     target, so C is stored and reloaded between them), 20 filters (not a
+//     multiple of the kernel's rows), 7x21 -> 5x19;
+//  2. dilated: 3x3 at dilation 2, 9x24 -> 5x20;
+//  3. pointwise: 1x1 on 7x20 (140 pixels: a partial last panel);
+//  4. narrow_in: bf16 input and filter (widened in the col copy without
+//     vdpbf16ps; VNNI pairs with it);
 //  5. dyn_batch: a dynamic batch of 2;
-//  6. fused: bias per channel + residual + ReLU in the kernel's epilogue
-//     (the residual read in the same runs as C);
+//  6. fused: bias per channel + residual + ReLU in the kernel's epilogue;
 //  7. a negative control (a wrong filter layout must fail the check).
 // Each is compared with a reference convolution written as a linalg.generic
 // (left to the loop path) in f32 on bf16-exact inputs:
@@ -28,8 +25,7 @@
 // RUN: %if x86-sapphirerapids %{ fp-opt %s -lowp-pipeline-x86=target=sapphirerapids 2>/dev/null \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s %}
-// The kernel takes every convolution (the IR it emits:
-// test/Conversion/LinalgToX86/lowp-x86-conv-nchw-implicit.mlir):
+// The kernel takes every convolution:
 // RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // REMARK-NOT: generic loop path for 'linalg.conv_2d_nchw_fchw'
 // CHECK: 1
