@@ -741,7 +741,7 @@ struct ConvNhwcToKernel : OpRewritePattern<OpTy> {
     // The bf16 dot reads K in pairs; an odd KH*KW*C (a first layer on 3
     // colour channels) takes the f32 FMA kernel on col and filter widened
     // while they are copied: exact, and col is copied anyway.
-    bool dot = cfg.bf16Dot && elem.isBF16() && depth % 2 == 0;
+    bool dot = cfg.dotFor(elem, depth);
     // Pixels per block: col within half the L2 (next to the packed filter;
     // a quarter measured no faster here), a multiple of the kernel's row
     // block (no tail rows but in the last block).

@@ -40,7 +40,7 @@ static constexpr int64_t kPackAMinPanels = 16;
 
 MemRefType KernelBuilder::packedType(int64_t n, int64_t k, Type elem) const {
   int64_t panels = ceilDiv(n, cfg.nr);
-  if (cfg.bf16Dot && elem.isBF16())
+  if (cfg.dotFor(elem, k))
     return MemRefType::get({panels, k / 2, 2 * int64_t(cfg.nr)}, elem);
   return MemRefType::get({panels, k, int64_t(cfg.nr)},
                          Float32Type::get(elem.getContext()));
@@ -908,7 +908,14 @@ void KernelBuilder::emitMatmul(const MatrixOperand &aOp, const MatrixOperand &bO
                 int64_t batches, int64_t m, int64_t n, int64_t k, Type elem,
                 Value prepacked,
                 linalg::LinalgOp bCast, const KernelEpilogue *epilogue) {
-  bool dot = cfg.bf16Dot && elem.isBF16();
+  bool dot = cfg.dotFor(elem, k);
+  // Not the generic loop path, but slower than the dot kernel would be
+  // (half its rate on Zen 4, far from AMX tiles): said, as slow paths are.
+  if (cfg.bf16Dot && elem.isBF16() && !dot)
+    emitRemark(loc) << "odd K (" << k
+                    << "): a bf16 GEMM on the f32 FMA kernel (operands "
+                       "widened), not the bf16 dot kernel, which reads K in "
+                       "pairs";
   if (ShapedType::isDynamic(m)) {
     emitDynamicRowsMatmul(aOp, bOp, c, n, k, elem, prepacked, bCast,
                           epilogue);
@@ -965,7 +972,7 @@ void KernelBuilder::emitDynamicRowsMatmul(const MatrixOperand &aOp,
                                           Value prepacked,
                                           linalg::LinalgOp bCast,
                                           const KernelEpilogue *epilogue) {
-  bool dot = cfg.bf16Dot && elem.isBF16();
+  bool dot = cfg.dotFor(elem, k);
   // B packed once for every block of rows.
   Value packed = prepacked ? prepacked : packB(bOp, {}, n, k, elem, dot, bCast);
   // A's rows read in place from row r0 on (SegmentedA: the kernel's A rows
@@ -1137,10 +1144,6 @@ mlir::lowp::x86::matchContraction(linalg::LinalgOp op,
   s.m = dynamicM ? ShapedType::kDynamic : ct.getDimSize(cr - 2);
   s.n = ct.getDimSize(cr - 1);
   s.k = at.getDimSize(s.a.transposed ? ar - 2 : ar - 1);
-  if (cfg.bf16Dot && s.elem.isBF16() && s.k % 2) {
-    why = "odd K: the bf16 dot kernel reads K in pairs";
-    return failure();
-  }
   return s;
 }
 
@@ -1280,7 +1283,7 @@ static Value packConstantB(const ContractionShape &s, linalg::LinalgOp bCast,
   if (!values)
     return nullptr;
   auto elem = cast_or_null<FloatType>(s.elem);
-  bool dot = cfg.bf16Dot && s.elem.isBF16();
+  bool dot = cfg.dotFor(s.elem, s.k);
   int64_t n = s.n, k = s.k, nr = cfg.nr;
   KernelBuilder probe(rw, loc, cfg);
   MemRefType packed = probe.packedType(n, k, s.elem);

@@ -155,7 +155,7 @@ mlir::lowp::x86::splitPrepacking(func::FuncOp func, const KernelConfig &cfg,
     }
     MatrixOperand bOp = c.shape->b;
     bOp.mem = body->getArgument(i);
-    bool dot = cfg.bf16Dot && c.shape->elem.isBF16();
+    bool dot = cfg.dotFor(c.shape->elem, c.shape->k);
     packed.push_back(kb.packB(bOp, {}, c.shape->n, c.shape->k, c.shape->elem,
                               dot, c.cast));
   }

@@ -28,8 +28,10 @@ func.func @f64(%a: memref<2x4x8xf64>, %b: memref<2x8x32xf64>, %c: memref<2x4x32x
 
 // -----
 
+// An odd K in bf16 takes the f32 FMA kernel on widened operands (not the
+// loop path): slower than the dot kernel, so a remark says so.
 func.func @odd_k_bf16(%a: memref<4x7xbf16>, %b: memref<7x32xbf16>, %c: memref<4x32xf32>) {
-  // expected-remark @below {{generic loop path for 'linalg.matmul': odd K: the bf16 dot kernel reads K in pairs}}
+  // expected-remark @below {{odd K (7): a bf16 GEMM on the f32 FMA kernel (operands widened), not the bf16 dot kernel, which reads K in pairs}}
   linalg.matmul ins(%a, %b : memref<4x7xbf16>, memref<7x32xbf16>) outs(%c : memref<4x32xf32>)
   return
 }

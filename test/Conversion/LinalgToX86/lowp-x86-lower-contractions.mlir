@@ -502,3 +502,22 @@ func.func @depthwise_nchw_s2(%x: memref<1x4x9x37xbf16>, %w: memref<4x3x3xbf16>, 
       ins(%x, %w : memref<1x4x9x37xbf16>, memref<4x3x3xbf16>) outs(%y : memref<1x4x4x18xf32>)
   return
 }
+
+// -----
+
+// A bf16 matmul with an odd K on a target with the bf16 dot kernel (which
+// reads K in pairs): the f32 FMA kernel instead, A widened once and B's
+// panel slices widened as they are packed (f32 slices of K x nr).
+// DOT-LABEL: func @odd_k_bf16
+// DOT: memref.alloc() {alignment = 64 : i64} : memref<4x7xf32>
+// DOT: arith.extf %{{.*}} : bf16 to f32
+// DOT: %[[SLICE:.*]] = memref.alloc() {alignment = 64 : i64} : memref<7x32xf32>
+// DOT: arith.extf %{{.*}} : vector<16xbf16> to vector<16xf32>
+// DOT: vector.load %[[SLICE]]
+// DOT: vector.fma
+// DOT-NOT: x86vector.avx512.dot
+// DOT: return
+func.func @odd_k_bf16(%a: memref<4x7xbf16>, %b: memref<7x32xbf16>, %c: memref<4x32xf32>) {
+  linalg.matmul ins(%a, %b : memref<4x7xbf16>, memref<7x32xbf16>) outs(%c : memref<4x32xf32>)
+  return
+}

@@ -48,6 +48,14 @@ struct KernelConfig {
   /// target has it; invalid otherwise.
   TileShape amxTile;
 
+  /// Whether a GEMM of `elem` operands over `k` runs on the bf16 dot
+  /// (vdpbf16ps, AMX tiles), which reads K in pairs: bf16 where the target
+  /// takes it, with an even K. An odd K (a small Linear's 7 inputs) runs on
+  /// the f32 FMA kernel, its operands widened (exact), instead.
+  bool dotFor(Type elem, int64_t k) const {
+    return bf16Dot && elem.isBF16() && k % 2 == 0;
+  }
+
   /// The k block of a kernel, in its k steps (a k, or a pair of k for
   /// vdpbf16ps and AMX): `kc` when set, otherwise 512 pairs for the bf16
   /// kernels and the target's f32KBlock (512 without one) for the f32 FMA
