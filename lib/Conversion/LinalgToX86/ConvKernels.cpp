@@ -42,6 +42,65 @@ LogicalResult mlir::lowp::x86::matchConv(linalg::LinalgOp op,
 }
 
 namespace {
+/// How a window kernel combines an input with its accumulator: a
+/// depthwise convolution's multiply-add by the filter tap, or a pooling
+/// window's max, min or sum (linalg's payloads: arith.maximumf, minimumf,
+/// addf).
+enum class WindowCombine { Fma, Max, Min, Sum };
+} // namespace
+
+static WindowCombine poolingCombine(linalg::LinalgOp op) {
+  if (isa<linalg::PoolingNhwcMaxOp, linalg::PoolingNchwMaxOp>(op))
+    return WindowCombine::Max;
+  if (isa<linalg::PoolingNhwcMinOp>(op))
+    return WindowCombine::Min;
+  return WindowCombine::Sum;
+}
+
+LogicalResult mlir::lowp::x86::matchPooling(linalg::LinalgOp op,
+                                            std::string &why) {
+  WindowCombine combine = poolingCombine(op);
+  if (!op.hasPureBufferSemantics()) {
+    why = "operands are not buffers (the kernels run after bufferization)";
+    return failure();
+  }
+  Value input = op.getDpsInputs()[0], output = op.getDpsInits()[0];
+  for (Value v : {input, output}) {
+    auto type = cast<MemRefType>(v.getType());
+    if (!type.getLayout().isIdentity() ||
+        llvm::any_of(type.getShape().drop_front(), ShapedType::isDynamic)) {
+      why = "operands are not identity-layout memrefs with static dimensions "
+            "but for the batch";
+      return failure();
+    }
+  }
+  if (!cast<MemRefType>(op.getDpsInputs()[1].getType()).hasStaticShape()) {
+    why = "a window of dynamic size";
+    return failure();
+  }
+  Type in = getElementTypeOrSelf(input.getType()),
+       out = getElementTypeOrSelf(output.getType());
+  auto inFloat = dyn_cast<FloatType>(in);
+  if (!inFloat || inFloat.getWidth() > 32 ||
+      !(out.isF32() || (combine != WindowCombine::Sum && out == in))) {
+    why = combine == WindowCombine::Sum
+              ? "needs float inputs of at most 32 bits and an f32 output"
+              : "needs float inputs of at most 32 bits and an output of "
+                "their type or f32";
+    return failure();
+  }
+  if (isa<linalg::PoolingNchwMaxOp, linalg::PoolingNchwSumOp>(op)) {
+    auto strides = op->getAttrOfType<DenseIntElementsAttr>("strides");
+    if (strides && *std::next(strides.getValues<int64_t>().begin()) > 2) {
+      why = "stride along W above 2: the NCHW window kernel vectorizes "
+            "output rows";
+      return failure();
+    }
+  }
+  return success();
+}
+
+namespace {
 
 /// Depthwise convolutions (one filter per channel, no reduction across
 /// channels: not a GEMM) as a direct register-blocked kernel. Along the
@@ -52,19 +111,31 @@ namespace {
 /// one channel, its taps broadcast once). Narrow inputs are widened as they
 /// are loaded; on AVX2 (no masked narrow loads) their edges go element by
 /// element.
-template <typename OpTy, bool Nhwc>
+///
+/// Pooling windows (max, min, sum; `Combine` other than Fma) are the same
+/// kernel without a filter: each tap's input is combined with the
+/// accumulator by the pooling's operation instead (the window operand only
+/// gives KH x KW). Before, a stride-2 pooling (ResNet's stem max pool)
+/// went element by element through scalar loops.
+template <typename OpTy, bool Nhwc,
+          WindowCombine Combine = WindowCombine::Fma>
 struct DepthwiseToKernel : OpRewritePattern<OpTy> {
   DepthwiseToKernel(MLIRContext *ctx, KernelConfig cfg)
       : OpRewritePattern<OpTy>(ctx), cfg(cfg) {}
+  static constexpr bool kPooling = Combine != WindowCombine::Fma;
   LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rw) const override {
     std::string why;
-    if (failed(matchConv(cast<linalg::LinalgOp>(op.getOperation()), cfg, why)))
+    auto linalgOp = cast<linalg::LinalgOp>(op.getOperation());
+    if (failed(kPooling ? matchPooling(linalgOp, why)
+                        : matchConv(linalgOp, cfg, why)))
       return rw.notifyMatchFailure(op, why);
     Value input = op.getDpsInputs()[0], filter = op.getDpsInputs()[1],
           output = op.getDpsInits()[0];
     auto fil = cast<MemRefType>(filter.getType()),
          out = cast<MemRefType>(output.getType());
-    Type elem = fil.getElementType(), f32 = rw.getF32Type();
+    Type elem = getElementTypeOrSelf(input.getType()), f32 = rw.getF32Type();
+    // A pooling's narrow output (max, min: exact) is written narrowed.
+    Type outElem = out.getElementType();
     SmallVector<int64_t> st(op.getStrides().template getValues<int64_t>());
     SmallVector<int64_t> dl(op.getDilations().template getValues<int64_t>());
     // NHWC: out[n][y][x][c], filter[i][j][c]; NCHW: out[n][c][y][x],
@@ -72,18 +143,43 @@ struct DepthwiseToKernel : OpRewritePattern<OpTy> {
     int64_t channels = Nhwc ? out.getDimSize(3) : out.getDimSize(1);
     int64_t oh = Nhwc ? out.getDimSize(1) : out.getDimSize(2);
     int64_t ow = Nhwc ? out.getDimSize(2) : out.getDimSize(3);
-    int64_t kh = Nhwc ? fil.getDimSize(0) : fil.getDimSize(1);
-    int64_t kw = Nhwc ? fil.getDimSize(1) : fil.getDimSize(2);
+    // The window of a pooling is [KH][KW] in both layouts.
+    int64_t kh = Nhwc || kPooling ? fil.getDimSize(0) : fil.getDimSize(1);
+    int64_t kw = Nhwc || kPooling ? fil.getDimSize(1) : fil.getDimSize(2);
     unsigned lanes = cfg.lanes;
     Location loc = op.getLoc();
     KernelBuilder kb(rw, loc, cfg);
     auto accType = VectorType::get({lanes}, f32);
     auto inVec = VectorType::get({lanes}, elem);
     auto widen = [&](Value v) -> Value {
-      if (elem == f32)
+      if (getElementTypeOrSelf(v.getType()) == f32)
         return v;
       return arith::ExtFOp::create(
           rw, loc, isa<VectorType>(v.getType()) ? Type(accType) : f32, v);
+    };
+    auto narrowToOut = [&](Value v) -> Value {
+      if (outElem == f32)
+        return v;
+      auto vec = dyn_cast<VectorType>(v.getType());
+      return arith::TruncFOp::create(
+          rw, loc, vec ? Type(VectorType::get(vec.getShape(), outElem)) : outElem,
+          v);
+    };
+    // The tap's contribution: acc + a * w, or the pooling's operation.
+    auto combine = [&](Value a, Value w, Value acc) -> Value {
+      switch (Combine) {
+      case WindowCombine::Fma:
+        return isa<VectorType>(a.getType())
+                   ? vector::FMAOp::create(rw, loc, a, w, acc).getResult()
+                   : math::FmaOp::create(rw, loc, a, w, acc).getResult();
+      case WindowCombine::Max:
+        return arith::MaximumFOp::create(rw, loc, acc, a);
+      case WindowCombine::Min:
+        return arith::MinimumFOp::create(rw, loc, acc, a);
+      case WindowCombine::Sum:
+        return arith::AddFOp::create(rw, loc, acc, a);
+      }
+      llvm_unreachable("window combine");
     };
     auto inIx = [&](Value n, Value c, Value iy, Value ix) {
       return Nhwc ? SmallVector<Value>{n, iy, ix, c}
@@ -101,7 +197,7 @@ struct DepthwiseToKernel : OpRewritePattern<OpTy> {
     int64_t vecFull = vecExtent / lanes * lanes;
     // AVX2 cannot mask loads of 16-bit types: their edges go element by
     // element (emitOne).
-    bool canMask = elem == f32 || cfg.lanes == 16;
+    bool canMask = (elem == f32 && outElem == f32) || cfg.lanes == 16;
     // NCHW at stride 2 along W (MobileNet's downsampling blocks): a tap's
     // input vector is every other element of 2 x lanes contiguous ones.
     int64_t sw = st[1];
@@ -124,8 +220,10 @@ struct DepthwiseToKernel : OpRewritePattern<OpTy> {
     // value, the store goes through the consumer into its output.
     std::string whyNot;
     KernelEpilogue epilogue = matchEpilogue(op, output, {input, filter}, whyNot);
-    if (epilogue.consumer && scalarEdges) {
-      whyNot = "the kernel computes the edge columns element by element";
+    if (epilogue.consumer && (scalarEdges || outElem != f32)) {
+      whyNot = scalarEdges
+                   ? "the kernel computes the edge columns element by element"
+                   : "a narrow pooling output";
       epilogue.consumer = nullptr;
       epilogue.kinds.clear();
       epilogue.dims.clear();
@@ -136,25 +234,30 @@ struct DepthwiseToKernel : OpRewritePattern<OpTy> {
                        << op->getName() << "': " << whyNot;
     prepareEpilogue(epilogue, op, rw);
     Value fillValue =
-        epilogue.fill ? epilogue.fill->getOperand(0) : Value();
+        epilogue.fill ? widen(epilogue.fill->getOperand(0)) : Value();
+    // The filter tap (i, j) of channel c, widened (none for a pooling).
+    auto tapAt = [&](Value c, Value i, Value j) -> Value {
+      if (kPooling)
+        return Value();
+      return widen(memref::LoadOp::create(rw, loc, filter, filIx(c, i, j)));
+    };
     // One output element, every tap (the edges).
     auto emitOne = [&](Value n, Value c, Value y, Value x) {
       Value acc =
           fillValue
               ? fillValue
-              : memref::LoadOp::create(rw, loc, output, outIx(n, c, y, x))
-                    .getResult();
+              : widen(memref::LoadOp::create(rw, loc, output,
+                                             outIx(n, c, y, x)));
       for (int64_t i = 0; i < kh; ++i)
         for (int64_t j = 0; j < kw; ++j) {
           Value iy = kb.addc(kb.mulc(y, st[0]), i * dl[0]);
           Value ix = kb.addc(kb.mulc(x, st[1]), j * dl[1]);
           Value a = widen(
               memref::LoadOp::create(rw, loc, input, inIx(n, c, iy, ix)));
-          Value w = widen(memref::LoadOp::create(
-              rw, loc, filter, filIx(c, kb.idx(i), kb.idx(j))));
-          acc = math::FmaOp::create(rw, loc, a, w, acc);
+          acc = combine(a, tapAt(c, kb.idx(i), kb.idx(j)), acc);
         }
-      memref::StoreOp::create(rw, loc, acc, output, outIx(n, c, y, x));
+      memref::StoreOp::create(rw, loc, narrowToOut(acc), output,
+                              outIx(n, c, y, x));
     };
     // The mask of the first `valid` of `width` elements (masked loads and
     // stores); null for all of them or `valid` 0 (no edge).
@@ -175,11 +278,18 @@ struct DepthwiseToKernel : OpRewritePattern<OpTy> {
           DenseElementsAttr::get(t, rw.getZeroAttr(t.getElementType())));
       return vector::MaskedLoadOp::create(rw, loc, t, mem, ix, mask, zero);
     };
+    auto outVec = VectorType::get({lanes}, outElem);
+    auto loadAcc = [&](ArrayRef<Value> ix, Value mask) -> Value {
+      return widen(loadVec(outVec, output, ix, mask));
+    };
     auto storeAcc = [&](Value acc, ArrayRef<Value> ix, Value mask,
                         const IRMapping *hoisted) {
-      if (epilogue.consumer)
+      if (epilogue.consumer) {
         kb.storeThroughEpilogue(epilogue, acc, ix, mask, hoisted);
-      else if (mask)
+        return;
+      }
+      acc = narrowToOut(acc);
+      if (mask)
         vector::MaskedStoreOp::create(rw, loc, output, ix, mask, acc);
       else
         vector::StoreOp::create(rw, loc, acc, output, ix);
@@ -203,8 +313,7 @@ struct DepthwiseToKernel : OpRewritePattern<OpTy> {
         SmallVector<Value> init;
         for (int64_t p = 0; p < pixels; ++p)
           for (int64_t v = 0; v < vecs; ++v)
-            init.push_back(splat ? splat
-                                 : loadVec(accType, output, at(p, v), mask));
+            init.push_back(splat ? splat : loadAcc(at(p, v), mask));
         auto rows = scf::ForOp::create(
             rw, loc, kb.idx(0), kb.idx(kh), kb.idx(1), init,
             [&](OpBuilder &nb, Location, Value i, ValueRange accs) {
@@ -216,15 +325,18 @@ struct DepthwiseToKernel : OpRewritePattern<OpTy> {
               for (int64_t j = 0; j < kw; ++j)
                 for (int64_t v = 0; v < vecs; ++v) {
                   Value c = kb.addc(c0, v * lanes);
-                  Value w = widen(
-                      loadVec(inVec, filter, filIx(c, i, kb.idx(j)), mask));
+                  Value w =
+                      kPooling
+                          ? Value()
+                          : widen(loadVec(inVec, filter,
+                                          filIx(c, i, kb.idx(j)), mask));
                   for (int64_t p = 0; p < pixels; ++p) {
                     Value x = kb.addc(kb.mulc(kb.addc(x0, p), st[1]),
                                       j * dl[1]);
                     Value a =
                         widen(loadVec(inVec, input, inIx(n, c, iy, x), mask));
                     Value &acc = next[p * vecs + v];
-                    acc = vector::FMAOp::create(rw, loc, a, w, acc);
+                    acc = combine(a, w, acc);
                   }
                 }
               scf::YieldOp::create(rw, loc, next);
@@ -326,9 +438,7 @@ struct DepthwiseToKernel : OpRewritePattern<OpTy> {
         SmallVector<Value> acc;
         for (int64_t r = 0; r < rows; ++r)
           for (int64_t v = 0; v < vecs; ++v)
-            acc.push_back(splat ? splat
-                                : loadVec(accType, output, at(r, v),
-                                          maskOf(v)));
+            acc.push_back(splat ? splat : loadAcc(at(r, v), maskOf(v)));
         Value iy0 = kb.mulc(y0, st[0]);
         int64_t inputRows = (rows - 1) * st[0] + (kh - 1) * dl[0] + 1;
         for (int64_t q = 0; q < inputRows; ++q) {
@@ -349,8 +459,7 @@ struct DepthwiseToKernel : OpRewritePattern<OpTy> {
                   staticX0 < 0 ? -1 : staticX0 + v * lanes, j, needed);
               for (auto [r, i] : readers) {
                 Value &sum = acc[r * vecs + v];
-                sum =
-                    vector::FMAOp::create(rw, loc, a, taps[i * kw + j], sum);
+                sum = combine(a, kPooling ? Value() : taps[i * kw + j], sum);
               }
             }
         }
@@ -361,12 +470,10 @@ struct DepthwiseToKernel : OpRewritePattern<OpTy> {
       kb.loop(kb.idx(0), kb.dimSize(output, 0), 1, [&](Value n) {
         kb.loop(channels, 1, [&](Value c) {
           SmallVector<Value> taps;
-          for (int64_t i = 0; i < kh; ++i)
+          for (int64_t i = 0; i < kh && !kPooling; ++i)
             for (int64_t j = 0; j < kw; ++j)
               taps.push_back(vector::BroadcastOp::create(
-                  rw, loc, accType,
-                  widen(memref::LoadOp::create(
-                      rw, loc, filter, filIx(c, kb.idx(i), kb.idx(j))))));
+                  rw, loc, accType, tapAt(c, kb.idx(i), kb.idx(j))));
           IRMapping perChannel;
           if (epilogue.consumer)
             perChannel = kb.hoistEpilogue(
@@ -1066,7 +1173,17 @@ void mlir::lowp::x86::populateConvKernelPatterns(RewritePatternSet &patterns,
                ConvNhwcToKernel<linalg::Conv2DNhwcHwcfOp>,
                ConvNhwcToKernel<linalg::Conv2DNhwcFhwcOp>,
                DepthwiseToKernel<linalg::DepthwiseConv2DNhwcHwcOp, true>,
-               DepthwiseToKernel<linalg::DepthwiseConv2DNchwChwOp, false>>(
-      patterns.getContext(), cfg);
+               DepthwiseToKernel<linalg::DepthwiseConv2DNchwChwOp, false>,
+               DepthwiseToKernel<linalg::PoolingNhwcMaxOp, true,
+                                 WindowCombine::Max>,
+               DepthwiseToKernel<linalg::PoolingNhwcMinOp, true,
+                                 WindowCombine::Min>,
+               DepthwiseToKernel<linalg::PoolingNhwcSumOp, true,
+                                 WindowCombine::Sum>,
+               DepthwiseToKernel<linalg::PoolingNchwMaxOp, false,
+                                 WindowCombine::Max>,
+               DepthwiseToKernel<linalg::PoolingNchwSumOp, false,
+                                 WindowCombine::Sum>>(patterns.getContext(),
+                                                      cfg);
   patterns.add<DepthwiseUnitMultiplierToHwc>(patterns.getContext());
 }

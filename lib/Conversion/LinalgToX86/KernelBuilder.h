@@ -110,6 +110,13 @@ void prepareEpilogue(KernelEpilogue &e, Operation *contraction,
 /// fill and the consumer, and C when nothing reads it any more.
 void finishEpilogue(KernelEpilogue &e, RewriterBase &rw);
 
+/// Why a pooling op (max, min or sum; NHWC, or NCHW max and sum) cannot
+/// take the window kernel (ConvKernels.cpp), or success. The window operand
+/// only gives the shape. Max and min write the input's type (exact in it:
+/// the f32 result is one of the inputs) or f32; a sum accumulates in f32
+/// and writes f32 only (a narrow sum would round each partial sum).
+LogicalResult matchPooling(linalg::LinalgOp op, std::string &why);
+
 /// Why a convolution cannot take its kernel (ConvKernels.cpp), or success.
 LogicalResult matchConv(linalg::LinalgOp op, const KernelConfig &cfg,
                         std::string &why);

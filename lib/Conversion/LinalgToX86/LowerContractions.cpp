@@ -47,6 +47,13 @@ mlir::lowp::x86::whyGenericPath(linalg::LinalgOp op, const KernelConfig &cfg) {
       return why;
     return std::nullopt;
   }
+  if (isa<linalg::PoolingNhwcMaxOp, linalg::PoolingNhwcMinOp,
+          linalg::PoolingNhwcSumOp, linalg::PoolingNchwMaxOp,
+          linalg::PoolingNchwSumOp>(op)) {
+    if (failed(matchPooling(op, why)))
+      return why;
+    return std::nullopt;
+  }
   // Left by DepthwiseUnitMultiplierToHwc.
   if (auto dw = dyn_cast<linalg::DepthwiseConv2DNhwcHwcmOp>(op.getOperation()))
     if (auto fil = dyn_cast<ShapedType>(dw.getDpsInputs()[1].getType()))

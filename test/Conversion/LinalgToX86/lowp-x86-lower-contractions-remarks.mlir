@@ -127,11 +127,27 @@ func.func @depthwise_nchw_strided(%i: memref<1x8x9x9xf32>, %f: memref<8x3x3xf32>
 
 // -----
 
-// No remark: pooling is not a multiply-accumulate; elementwise ops are not
+// No remark: the pooling takes the window kernel; elementwise ops are not
 // contractions.
 func.func @pooling(%i: memref<1x6x6x8xf32>, %w: memref<3x3xf32>, %o: memref<1x4x4x8xf32>, %e: memref<8xf32>) {
   linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
     ins(%i, %w : memref<1x6x6x8xf32>, memref<3x3xf32>) outs(%o : memref<1x4x4x8xf32>)
   linalg.add ins(%e, %e : memref<8xf32>, memref<8xf32>) outs(%e : memref<8xf32>)
+  return
+}
+
+// -----
+
+// Poolings the window kernel cannot take stay on the generic path with a
+// remark: a bf16 sum written in bf16 (each partial sum rounded), an NCHW
+// window strided by 3 along W.
+func.func @pooling_refused(%i: memref<1x4x8x8xbf16>, %w: memref<2x2xf32>, %o: memref<1x4x7x7xbf16>,
+                           %i2: memref<1x4x9x9xf32>, %w2: memref<3x3xf32>, %o2: memref<1x4x3x3xf32>) {
+  // expected-remark @below {{generic loop path for 'linalg.pooling_nchw_sum': needs float inputs of at most 32 bits and an f32 output}}
+  linalg.pooling_nchw_sum {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+    ins(%i, %w : memref<1x4x8x8xbf16>, memref<2x2xf32>) outs(%o : memref<1x4x7x7xbf16>)
+  // expected-remark @below {{generic loop path for 'linalg.pooling_nchw_max': stride along W above 2: the NCHW window kernel vectorizes output rows}}
+  linalg.pooling_nchw_max {dilations = dense<1> : vector<2xi64>, strides = dense<3> : vector<2xi64>}
+    ins(%i2, %w2 : memref<1x4x9x9xf32>, memref<3x3xf32>) outs(%o2 : memref<1x4x3x3xf32>)
   return
 }
