@@ -311,8 +311,8 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
 
 def LowpFoldLayoutIntoContractions
     : Pass<"lowp-fold-layout-into-contractions"> {
-  let summary = "Fold transposes and broadcasts of matmul operands into "
-                "their indexing maps";
+  let summary = "Name generic matmuls; fold transposes and broadcasts of "
+                "matmul operands into their indexing maps";
   let description = [{
     On tensors: a `linalg.matmul` or `linalg.batch_matmul` operand produced
     by an op that only moves elements (`linalg.transpose`,
@@ -329,6 +329,16 @@ def LowpFoldLayoutIntoContractions
     A unary elementwise op between the copy and the contractions (the
     narrowing cast the precision decisions insert) is moved before the copy
     first, so it runs on the contiguous source.
+
+    First, a matmul or batch_matmul written as a `linalg.generic` or a
+    `linalg.contract` (StableHLO's `dot_general`, generalized IR) - its body
+    `out + a * b` with each input maybe widened by `arith.extf`, one m, n
+    and k loop and at most one batch loop, in any loop order, operand maps
+    the named op accepts (A or B transposed, B broadcast over the batch as
+    (k, n)) and an (m, n) output - becomes `linalg.matmul` /
+    `linalg.batch_matmul` with those maps (buffers too): the backends'
+    kernels take the named ops, where the generic was the loop path. Any
+    other body (a scaled product, `math.fma`) or map stays as it is.
 
     ```mlir
     %wt = linalg.transpose ins(%w : tensor<64x32xf32>)

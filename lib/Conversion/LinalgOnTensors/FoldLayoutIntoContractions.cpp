@@ -14,6 +14,7 @@
 
 #include "lowp/Conversion/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -244,13 +245,130 @@ struct SwapElementwiseAndLayoutCopy
   }
 };
 
+/// Whether `v` is block argument `arg`, or it widened by arith.extf.
+static bool isArgMaybeWidened(Value v, BlockArgument arg) {
+  if (auto ext = v.getDefiningOp<arith::ExtFOp>())
+    v = ext.getIn();
+  return v == arg;
+}
+
+/// A matmul or batch_matmul written as a linalg.generic or linalg.contract
+/// (StableHLO's dot_general, generalized IR): out += A * B in the body,
+/// each operand maybe widened to the output type first, and one m, n and k
+/// loop (and at most one batch loop) in maps the named op and the kernels
+/// take. It becomes linalg.matmul / linalg.batch_matmul with those maps
+/// (the named op widens its inputs to the output type, as the body did),
+/// which the transposes above then fold into and every backend's kernels
+/// take; as a generic it ran on the loop path.
+struct NamedFromGenericContraction
+    : OpInterfaceRewritePattern<linalg::LinalgOp> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+                                PatternRewriter &rw) const override {
+    if (!isa<linalg::GenericOp, linalg::ContractOp>(op))
+      return failure();
+    if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+        !(op.hasPureTensorSemantics() || op.hasPureBufferSemantics()))
+      return rw.notifyMatchFailure(op, "not two inputs and one output");
+    Type aElem = getElementTypeOrSelf(op.getDpsInputs()[0].getType()),
+         bElem = getElementTypeOrSelf(op.getDpsInputs()[1].getType()),
+         cElem = getElementTypeOrSelf(op.getDpsInits()[0].getType());
+    if (aElem != bElem || !isa<FloatType>(aElem) || !isa<FloatType>(cElem))
+      return rw.notifyMatchFailure(op, "not floats of one input type");
+    // The body: yield(out + A' * B'), A' and B' the inputs maybe widened.
+    Block *body = op.getBlock();
+    auto yield = cast<linalg::YieldOp>(body->getTerminator());
+    auto add = yield.getNumOperands() == 1
+                   ? yield.getOperand(0).getDefiningOp<arith::AddFOp>()
+                   : arith::AddFOp();
+    if (!add)
+      return rw.notifyMatchFailure(op, "not a sum");
+    BlockArgument a = body->getArgument(0), b = body->getArgument(1),
+                  c = body->getArgument(2);
+    Value product = add.getLhs() == c ? add.getRhs() : add.getLhs();
+    auto mul = product.getDefiningOp<arith::MulFOp>();
+    if ((add.getLhs() != c && add.getRhs() != c) || !mul ||
+        !((isArgMaybeWidened(mul.getLhs(), a) &&
+           isArgMaybeWidened(mul.getRhs(), b)) ||
+          (isArgMaybeWidened(mul.getLhs(), b) &&
+           isArgMaybeWidened(mul.getRhs(), a))))
+      return rw.notifyMatchFailure(op, "not out + a * b");
+    // Nothing else in the body (the widenings, the product, the sum).
+    if (llvm::any_of(body->without_terminator(), [&](Operation &inner) {
+          return &inner != add && &inner != mul &&
+                 !isa<arith::ExtFOp>(inner);
+        }))
+      return rw.notifyMatchFailure(op, "other ops in the body");
+    FailureOr<linalg::ContractionDimensions> dims =
+        linalg::inferContractionDims(op);
+    if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+        dims->k.size() != 1 || dims->batch.size() > 1 ||
+        op.getNumLoops() != 3 + dims->batch.size())
+      return rw.notifyMatchFailure(op, "not one m, n and k (and batch)");
+    bool batched = !dims->batch.empty();
+    // The named op's loops: [batch,] m, n, k.
+    unsigned first = batched ? 1 : 0;
+    SmallVector<unsigned> named(op.getNumLoops());
+    if (batched)
+      named[dims->batch[0]] = 0;
+    named[dims->m[0]] = first;
+    named[dims->n[0]] = first + 1;
+    named[dims->k[0]] = first + 2;
+    SmallVector<AffineMap> maps;
+    for (AffineMap map : op.getIndexingMapsArray()) {
+      if (!map.isProjectedPermutation())
+        return rw.notifyMatchFailure(op, "operand map not a permutation");
+      SmallVector<AffineExpr> results;
+      for (AffineExpr e : map.getResults())
+        results.push_back(
+            rw.getAffineDimExpr(named[cast<AffineDimExpr>(e).getPosition()]));
+      maps.push_back(AffineMap::get(op.getNumLoops(), 0, results,
+                                    rw.getContext()));
+    }
+    std::optional<unsigned> batchDim =
+        batched ? std::optional<unsigned>(0) : std::nullopt;
+    unsigned m = first, n = first + 1, k = first + 2;
+    SmallVector<AffineExpr> outDims;
+    if (batched)
+      outDims.push_back(rw.getAffineDimExpr(0));
+    outDims.append({rw.getAffineDimExpr(m), rw.getAffineDimExpr(n)});
+    if (!isKernelOperandMap(maps[0], m, k, batchDim) ||
+        !isKernelOperandMap(maps[1], k, n, batchDim) ||
+        maps[2] != AffineMap::get(op.getNumLoops(), 0, outDims,
+                                  rw.getContext()))
+      return rw.notifyMatchFailure(op, "maps the named op does not take");
+    // batch_matmul takes a B broadcast over the batch as (k, n) only.
+    if (batched && maps[1].getNumResults() == 2 &&
+        maps[1].getDimPosition(0) != k)
+      return rw.notifyMatchFailure(op, "transposed broadcast B");
+    Location loc = op.getLoc();
+    TypeRange results = op->getResultTypes();
+    Operation *namedOp;
+    if (batched) {
+      auto bmm = linalg::BatchMatmulOp::create(rw, loc, results,
+                                               op.getDpsInputs(),
+                                               op.getDpsInits());
+      bmm.setIndexingMapsAttr(rw.getAffineMapArrayAttr(maps));
+      namedOp = bmm;
+    } else {
+      auto mm = linalg::MatmulOp::create(rw, loc, results, op.getDpsInputs(),
+                                         op.getDpsInits());
+      mm.setIndexingMapsAttr(rw.getAffineMapArrayAttr(maps));
+      namedOp = mm;
+    }
+    rw.replaceOp(op, namedOp->getResults());
+    return success();
+  }
+};
+
 struct LowpFoldLayoutIntoContractionsPass
     : lowp::impl::LowpFoldLayoutIntoContractionsBase<
           LowpFoldLayoutIntoContractionsPass> {
   using Base::Base;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<FoldLayoutCopyIntoOperand<linalg::MatmulOp>,
+    patterns.add<NamedFromGenericContraction,
+                 FoldLayoutCopyIntoOperand<linalg::MatmulOp>,
                  FoldLayoutCopyIntoOperand<linalg::BatchMatmulOp>,
                  SwapElementwiseAndLayoutCopy>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

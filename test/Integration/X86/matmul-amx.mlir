@@ -138,8 +138,7 @@ func.func @linear_reference(%a: tensor<70x1088xf32>, %w: tensor<80x1088xf32>, %b
   %mm = linalg.generic {indexing_maps = [#mA, #mBt, #mC], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%a, %w : tensor<70x1088xf32>, tensor<80x1088xf32>) outs(%c : tensor<70x80xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
-    %p = arith.mulf %x, %y : f32
-    %s = arith.addf %acc, %p : f32
+    %s = math.fma %x, %y, %acc : f32
     linalg.yield %s : f32
   } -> tensor<70x80xf32>
   %eb = tensor.empty() : tensor<70x80xbf16>
@@ -173,8 +172,7 @@ func.func @shared_b_reference(%q: tensor<3x70x1088xf32>, %k: tensor<1088x80xf32>
   %mm = linalg.generic {indexing_maps = [#bA, #bShared, #bC], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
       ins(%q, %k : tensor<3x70x1088xf32>, tensor<1088x80xf32>) outs(%c : tensor<3x70x80xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
-    %p = arith.mulf %x, %y : f32
-    %s = arith.addf %acc, %p : f32
+    %s = math.fma %x, %y, %acc : f32
     linalg.yield %s : f32
   } -> tensor<3x70x80xf32>
   return %mm : tensor<3x70x80xf32>
@@ -197,8 +195,7 @@ func.func @k_tail_reference(%a: tensor<70x88xf32>, %b: tensor<88x32xf32>) -> ten
   %mm = linalg.generic {indexing_maps = [#mA, #mB, #mC], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%a, %b : tensor<70x88xf32>, tensor<88x32xf32>) outs(%c : tensor<70x32xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
-    %p = arith.mulf %x, %y : f32
-    %s = arith.addf %acc, %p : f32
+    %s = math.fma %x, %y, %acc : f32
     linalg.yield %s : f32
   } -> tensor<70x32xf32>
   return %mm : tensor<70x32xf32>

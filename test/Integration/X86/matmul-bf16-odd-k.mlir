@@ -75,8 +75,7 @@ func.func @reference(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %kEnd: index) -> 
                        iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%as, %bs : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
-    %p = arith.mulf %x, %y : f32
-    %s = arith.addf %acc, %p : f32
+    %s = math.fma %x, %y, %acc : f32
     linalg.yield %s : f32
   } -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>

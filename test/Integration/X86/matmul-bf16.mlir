@@ -60,8 +60,7 @@ func.func @reference(%a: tensor<50x96xf32>, %b: tensor<96x64xf32>) -> tensor<50x
                        iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%a, %b : tensor<50x96xf32>, tensor<96x64xf32>) outs(%c : tensor<50x64xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
-    %p = arith.mulf %x, %y : f32
-    %s = arith.addf %acc, %p : f32
+    %s = math.fma %x, %y, %acc : f32
     linalg.yield %s : f32
   } -> tensor<50x64xf32>
   return %r : tensor<50x64xf32>

@@ -180,8 +180,7 @@ func.func @linear_reference(%a: tensor<50x96xf32>, %w: tensor<72x96xf32>, %bias:
   %mm = linalg.generic {indexing_maps = [#mA, #mBt, #mC], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%a, %w : tensor<50x96xf32>, tensor<72x96xf32>) outs(%c : tensor<50x72xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
-    %p = arith.mulf %x, %y : f32
-    %s = arith.addf %acc, %p : f32
+    %s = math.fma %x, %y, %acc : f32
     linalg.yield %s : f32
   } -> tensor<50x72xf32>
   %g = call @gelu_bias_residual(%mm, %bias, %res) : (tensor<50x72xf32>, tensor<72xf32>, tensor<50x72xf32>) -> tensor<50x72xf32>
@@ -212,8 +211,7 @@ func.func @deep_relu_reference(%a: tensor<20x1100xf32>, %b: tensor<1100x40xf32>,
   %mm = linalg.generic {indexing_maps = [#mA, #mB, #mC], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%a, %b : tensor<20x1100xf32>, tensor<1100x40xf32>) outs(%c : tensor<20x40xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
-    %p = arith.mulf %x, %y : f32
-    %s = arith.addf %acc, %p : f32
+    %s = math.fma %x, %y, %acc : f32
     linalg.yield %s : f32
   } -> tensor<20x40xf32>
   %r = linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
@@ -250,8 +248,7 @@ func.func @scores_reference(%q: tensor<2x50x64xf32>, %k: tensor<2x64x40xf32>) ->
   %mm = linalg.generic {indexing_maps = [#bA, #bB, #bC], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
       ins(%q, %k : tensor<2x50x64xf32>, tensor<2x64x40xf32>) outs(%c : tensor<2x50x40xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
-    %p = arith.mulf %x, %y : f32
-    %s = arith.addf %acc, %p : f32
+    %s = math.fma %x, %y, %acc : f32
     linalg.yield %s : f32
   } -> tensor<2x50x40xf32>
   %r = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
@@ -287,8 +284,7 @@ func.func @context_merge_reference(%p: tensor<2x50x64xf32>, %v: tensor<2x64x40xf
   %mm = linalg.generic {indexing_maps = [#bA, #bB, #bC], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
       ins(%p, %v : tensor<2x50x64xf32>, tensor<2x64x40xf32>) outs(%c : tensor<2x50x40xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
-    %m = arith.mulf %x, %y : f32
-    %s = arith.addf %acc, %m : f32
+    %s = math.fma %x, %y, %acc : f32
     linalg.yield %s : f32
   } -> tensor<2x50x40xf32>
   %em = tensor.empty() : tensor<50x2x40xf32>
@@ -326,8 +322,7 @@ func.func @conv_bn_relu_reference(%x: tensor<1x10x10x16xf32>, %f: tensor<3x3x16x
                           iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
       ins(%x, %f : tensor<1x10x10x16xf32>, tensor<3x3x16x24xf32>) outs(%c : tensor<1x8x8x24xf32>) {
   ^bb0(%xi: f32, %fi: f32, %acc: f32):
-    %p = arith.mulf %xi, %fi : f32
-    %s = arith.addf %acc, %p : f32
+    %s = math.fma %xi, %fi, %acc : f32
     linalg.yield %s : f32
   } -> tensor<1x8x8x24xf32>
   %r = linalg.generic {indexing_maps = [#id4, #chan, #chan, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}

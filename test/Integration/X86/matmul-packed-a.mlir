@@ -139,8 +139,7 @@ func.func @ref_mm(%a: tensor<50x300xf32>, %b: tensor<300x520xf32>, %bias: tensor
   %mm = linalg.generic {indexing_maps = [#mA, #mB, #mC], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%a, %b : tensor<50x300xf32>, tensor<300x520xf32>) outs(%c : tensor<50x520xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
-    %p = arith.mulf %x, %y : f32
-    %s = arith.addf %acc, %p : f32
+    %s = math.fma %x, %y, %acc : f32
     linalg.yield %s : f32
   } -> tensor<50x520xf32>
   %r = call @bias_relu(%mm, %bias) : (tensor<50x520xf32>, tensor<520xf32>) -> tensor<50x520xf32>
@@ -163,8 +162,7 @@ func.func @ref_mm_at(%at: tensor<300x50xf32>, %b: tensor<300x520xf32>) -> tensor
   %mm = linalg.generic {indexing_maps = [#mAt, #mB, #mC], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%at, %b : tensor<300x50xf32>, tensor<300x520xf32>) outs(%c : tensor<50x520xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
-    %p = arith.mulf %x, %y : f32
-    %s = arith.addf %acc, %p : f32
+    %s = math.fma %x, %y, %acc : f32
     linalg.yield %s : f32
   } -> tensor<50x520xf32>
   return %mm : tensor<50x520xf32>
@@ -187,8 +185,7 @@ func.func @ref_mm_bf16(%a: tensor<50x300xbf16>, %b: tensor<300x520xbf16>) -> ten
   ^bb0(%x: bf16, %y: bf16, %acc: f32):
     %xf = arith.extf %x : bf16 to f32
     %yf = arith.extf %y : bf16 to f32
-    %p = arith.mulf %xf, %yf : f32
-    %s = arith.addf %acc, %p : f32
+    %s = math.fma %xf, %yf, %acc : f32
     linalg.yield %s : f32
   } -> tensor<50x520xf32>
   return %mm : tensor<50x520xf32>
@@ -210,8 +207,7 @@ func.func @ref_bmm(%a: tensor<2x13x64xf32>, %b: tensor<64x520xf32>) -> tensor<2x
   %mm = linalg.generic {indexing_maps = [#bA, #bBs, #bC], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
       ins(%a, %b : tensor<2x13x64xf32>, tensor<64x520xf32>) outs(%c : tensor<2x13x520xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
-    %p = arith.mulf %x, %y : f32
-    %s = arith.addf %acc, %p : f32
+    %s = math.fma %x, %y, %acc : f32
     linalg.yield %s : f32
   } -> tensor<2x13x520xf32>
   return %mm : tensor<2x13x520xf32>

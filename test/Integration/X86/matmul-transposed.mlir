@@ -152,8 +152,7 @@ func.func @ref_mm(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>)
   %r = linalg.generic {indexing_maps = [#mA, #mB, #mC], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
-    %p = arith.mulf %x, %y : f32
-    %s = arith.addf %acc, %p : f32
+    %s = math.fma %x, %y, %acc : f32
     linalg.yield %s : f32
   } -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
@@ -164,8 +163,7 @@ func.func @ref_mm_bt(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf3
   %r = linalg.generic {indexing_maps = [#mA, #mBt, #mC], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
-    %p = arith.mulf %x, %y : f32
-    %s = arith.addf %acc, %p : f32
+    %s = math.fma %x, %y, %acc : f32
     linalg.yield %s : f32
   } -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
@@ -176,8 +174,7 @@ func.func @ref_mm_at(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf3
   %r = linalg.generic {indexing_maps = [#mAt, #mB, #mC], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
-    %p = arith.mulf %x, %y : f32
-    %s = arith.addf %acc, %p : f32
+    %s = math.fma %x, %y, %acc : f32
     linalg.yield %s : f32
   } -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
