@@ -295,8 +295,7 @@ struct NamedFromGenericContraction
       return rw.notifyMatchFailure(op, "not out + a * b");
     // Nothing else in the body (the widenings, the product, the sum).
     if (llvm::any_of(body->without_terminator(), [&](Operation &inner) {
-          return &inner != add && &inner != mul &&
-                 !isa<arith::ExtFOp>(inner);
+          return &inner != add && &inner != mul && !isa<arith::ExtFOp>(inner);
         }))
       return rw.notifyMatchFailure(op, "other ops in the body");
     FailureOr<linalg::ContractionDimensions> dims =
@@ -322,8 +321,8 @@ struct NamedFromGenericContraction
       for (AffineExpr e : map.getResults())
         results.push_back(
             rw.getAffineDimExpr(named[cast<AffineDimExpr>(e).getPosition()]));
-      maps.push_back(AffineMap::get(op.getNumLoops(), 0, results,
-                                    rw.getContext()));
+      maps.push_back(
+          AffineMap::get(op.getNumLoops(), 0, results, rw.getContext()));
     }
     std::optional<unsigned> batchDim =
         batched ? std::optional<unsigned>(0) : std::nullopt;
@@ -334,8 +333,8 @@ struct NamedFromGenericContraction
     outDims.append({rw.getAffineDimExpr(m), rw.getAffineDimExpr(n)});
     if (!isKernelOperandMap(maps[0], m, k, batchDim) ||
         !isKernelOperandMap(maps[1], k, n, batchDim) ||
-        maps[2] != AffineMap::get(op.getNumLoops(), 0, outDims,
-                                  rw.getContext()))
+        maps[2] !=
+            AffineMap::get(op.getNumLoops(), 0, outDims, rw.getContext()))
       return rw.notifyMatchFailure(op, "maps the named op does not take");
     // batch_matmul takes a B broadcast over the batch as (k, n) only.
     if (batched && maps[1].getNumResults() == 2 &&
@@ -345,9 +344,8 @@ struct NamedFromGenericContraction
     TypeRange results = op->getResultTypes();
     Operation *namedOp;
     if (batched) {
-      auto bmm = linalg::BatchMatmulOp::create(rw, loc, results,
-                                               op.getDpsInputs(),
-                                               op.getDpsInits());
+      auto bmm = linalg::BatchMatmulOp::create(
+          rw, loc, results, op.getDpsInputs(), op.getDpsInits());
       bmm.setIndexingMapsAttr(rw.getAffineMapArrayAttr(maps));
       namedOp = bmm;
     } else {

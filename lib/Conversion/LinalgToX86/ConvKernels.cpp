@@ -1,10 +1,10 @@
-//===- ConvKernels.cpp - NCHW and depthwise convolution kernels -----------===//
+//===- ConvKernels.cpp - convolution, depthwise and pooling kernels -------===//
 //
 // linalg.conv_2d_nchw_fchw and conv_2d_nhwc_hwcf as GEMMs on blocks of
 // im2col built in the GEMM kernel's own layout, and depthwise convolutions
-// (NHWC, NCHW) as a direct register-blocked kernel. (The target-independent
-// im2col + linalg.matmul of lib/Conversion/LinalgCommon/Im2col.cpp remains
-// the NHWC fallback.)
+// (NHWC, NCHW) and pooling windows as a direct register-blocked kernel.
+// (The target-independent im2col + linalg.matmul of
+// lib/Conversion/LinalgCommon/Im2col.cpp remains the NHWC fallback.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -117,10 +117,9 @@ namespace {
 /// accumulator by the pooling's operation instead (the window operand only
 /// gives KH x KW). Before, a stride-2 pooling (ResNet's stem max pool)
 /// went element by element through scalar loops.
-template <typename OpTy, bool Nhwc,
-          WindowCombine Combine = WindowCombine::Fma>
-struct DepthwiseToKernel : OpRewritePattern<OpTy> {
-  DepthwiseToKernel(MLIRContext *ctx, KernelConfig cfg)
+template <typename OpTy, bool Nhwc, WindowCombine Combine = WindowCombine::Fma>
+struct WindowOpToKernel : OpRewritePattern<OpTy> {
+  WindowOpToKernel(MLIRContext *ctx, KernelConfig cfg)
       : OpRewritePattern<OpTy>(ctx), cfg(cfg) {}
   static constexpr bool kPooling = Combine != WindowCombine::Fma;
   LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rw) const override {
@@ -162,8 +161,8 @@ struct DepthwiseToKernel : OpRewritePattern<OpTy> {
         return v;
       auto vec = dyn_cast<VectorType>(v.getType());
       return arith::TruncFOp::create(
-          rw, loc, vec ? Type(VectorType::get(vec.getShape(), outElem)) : outElem,
-          v);
+          rw, loc,
+          vec ? Type(VectorType::get(vec.getShape(), outElem)) : outElem, v);
     };
     // The tap's contribution: acc + a * w, or the pooling's operation.
     auto combine = [&](Value a, Value w, Value acc) -> Value {
@@ -243,11 +242,9 @@ struct DepthwiseToKernel : OpRewritePattern<OpTy> {
     };
     // One output element, every tap (the edges).
     auto emitOne = [&](Value n, Value c, Value y, Value x) {
-      Value acc =
-          fillValue
-              ? fillValue
-              : widen(memref::LoadOp::create(rw, loc, output,
-                                             outIx(n, c, y, x)));
+      Value acc = fillValue ? fillValue
+                            : widen(memref::LoadOp::create(rw, loc, output,
+                                                           outIx(n, c, y, x)));
       for (int64_t i = 0; i < kh; ++i)
         for (int64_t j = 0; j < kw; ++j) {
           Value iy = kb.addc(kb.mulc(y, st[0]), i * dl[0]);
@@ -325,11 +322,10 @@ struct DepthwiseToKernel : OpRewritePattern<OpTy> {
               for (int64_t j = 0; j < kw; ++j)
                 for (int64_t v = 0; v < vecs; ++v) {
                   Value c = kb.addc(c0, v * lanes);
-                  Value w =
-                      kPooling
-                          ? Value()
-                          : widen(loadVec(inVec, filter,
-                                          filIx(c, i, kb.idx(j)), mask));
+                  Value w = kPooling
+                                ? Value()
+                                : widen(loadVec(inVec, filter,
+                                                filIx(c, i, kb.idx(j)), mask));
                   for (int64_t p = 0; p < pixels; ++p) {
                     Value x = kb.addc(kb.mulc(kb.addc(x0, p), st[1]),
                                       j * dl[1]);
@@ -1169,21 +1165,16 @@ struct DepthwiseUnitMultiplierToHwc
 
 void mlir::lowp::x86::populateConvKernelPatterns(RewritePatternSet &patterns,
                                                  const KernelConfig &cfg) {
-  patterns.add<ConvNchwToKernel,
-               ConvNhwcToKernel<linalg::Conv2DNhwcHwcfOp>,
-               ConvNhwcToKernel<linalg::Conv2DNhwcFhwcOp>,
-               DepthwiseToKernel<linalg::DepthwiseConv2DNhwcHwcOp, true>,
-               DepthwiseToKernel<linalg::DepthwiseConv2DNchwChwOp, false>,
-               DepthwiseToKernel<linalg::PoolingNhwcMaxOp, true,
-                                 WindowCombine::Max>,
-               DepthwiseToKernel<linalg::PoolingNhwcMinOp, true,
-                                 WindowCombine::Min>,
-               DepthwiseToKernel<linalg::PoolingNhwcSumOp, true,
-                                 WindowCombine::Sum>,
-               DepthwiseToKernel<linalg::PoolingNchwMaxOp, false,
-                                 WindowCombine::Max>,
-               DepthwiseToKernel<linalg::PoolingNchwSumOp, false,
-                                 WindowCombine::Sum>>(patterns.getContext(),
-                                                      cfg);
+  patterns.add<
+      ConvNchwToKernel, ConvNhwcToKernel<linalg::Conv2DNhwcHwcfOp>,
+      ConvNhwcToKernel<linalg::Conv2DNhwcFhwcOp>,
+      WindowOpToKernel<linalg::DepthwiseConv2DNhwcHwcOp, true>,
+      WindowOpToKernel<linalg::DepthwiseConv2DNchwChwOp, false>,
+      WindowOpToKernel<linalg::PoolingNhwcMaxOp, true, WindowCombine::Max>,
+      WindowOpToKernel<linalg::PoolingNhwcMinOp, true, WindowCombine::Min>,
+      WindowOpToKernel<linalg::PoolingNhwcSumOp, true, WindowCombine::Sum>,
+      WindowOpToKernel<linalg::PoolingNchwMaxOp, false, WindowCombine::Max>,
+      WindowOpToKernel<linalg::PoolingNchwSumOp, false, WindowCombine::Sum>>(
+      patterns.getContext(), cfg);
   patterns.add<DepthwiseUnitMultiplierToHwc>(patterns.getContext());
 }
