@@ -415,6 +415,14 @@ def LowpApproximateMath : Pass<"lowp-approximate-math"> {
     2.4 for expm1, 2.1 for log1p, 1.5 for log2, 4.1 for erf, 4.5 for tanh,
     5.1 for exp on [0, 88.7]; results below 2^-126 flush to 0.
 
+    Powers by a constant (`math.powf` by 2, 3, 0.5, -0.5, ... and
+    `math.fpowi`; torch-mlir's `x.pow(2)` in a variance or an RMSNorm)
+    become multiplies, `sqrt` or `rsqrt` (upstream's algebraic
+    simplification; `x^0.5` as `sqrt` differs from `pow` only at -0 and
+    -inf). A math op left on vectors that LLVM has no vector instruction
+    for (sin, cos, atan, a power by a variable, ...) is one libm call per
+    element: it gets a remark, as a slow path.
+
     ```mlir
     %e = math.exp %x : vector<8xf32>
     // becomes ~25 arith ops on vector<8xf32> (fma, select, bitcast,

@@ -57,6 +57,11 @@ struct LowpApproximateMathPass
     };
     populateMathF32ExpansionPatterns(patterns, isSelected);
     populateMathPolynomialApproximationPatterns(patterns, isSelected);
+    // Powers by a constant as multiplies, sqrt or rsqrt (torch-mlir's
+    // x.pow(2) of a variance or an RMSNorm): LLVM keeps llvm.pow on
+    // vectors a libm call per element, and llc alone does not strength-
+    // reduce it.
+    populateMathAlgebraicSimplificationPatterns(patterns);
     frozen = std::move(patterns);
     return success();
   }
@@ -74,16 +79,41 @@ struct LowpApproximateMathPass
     getOperation()->walk([&](Operation *op) {
       if (op->getDialect() &&
           isa<math::MathDialect>(op->getDialect()) &&
-          selected.contains(op->getName().stripDialect()))
+          (selected.contains(op->getName().stripDialect()) ||
+           isa<math::PowFOp, math::FPowIOp>(op)))
         ops.push_back(op);
     });
-    if (ops.empty())
-      return;
-    GreedyRewriteConfig config;
-    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
-    config.enableFolding(false);
-    if (failed(applyOpPatternsGreedily(ops, frozen, config)))
-      signalPassFailure();
+    if (!ops.empty()) {
+      GreedyRewriteConfig config;
+      config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+      config.enableFolding(false);
+      if (failed(applyOpPatternsGreedily(ops, frozen, config)))
+        return signalPassFailure();
+    }
+    remarkScalarizedMath();
+  }
+
+  /// A math op left on vectors that LLVM has no vector instruction for
+  /// (sin, cos, atan, pow, ...) becomes one libm call per element: the
+  /// vectorized loop runs scalar there. A slow path, so a remark says so.
+  void remarkScalarizedMath() {
+    getOperation()->walk([](Operation *op) {
+      if (!op->getDialect() || !isa<math::MathDialect>(op->getDialect()) ||
+          op->getNumResults() != 1 ||
+          !isa<VectorType>(op->getResult(0).getType()))
+        return;
+      // Lowered to vector instructions (or expanded into them).
+      if (isa<math::SqrtOp, math::RsqrtOp, math::FmaOp, math::AbsFOp,
+              math::FloorOp, math::CeilOp, math::RoundOp, math::RoundEvenOp,
+              math::TruncOp, math::CopySignOp, math::AbsIOp,
+              math::CountLeadingZerosOp, math::CountTrailingZerosOp,
+              math::CtPopOp, math::IsNaNOp, math::IsInfOp, math::IsFiniteOp,
+              math::IsNormalOp>(op))
+        return;
+      op->emitRemark() << "slow path: '" << op->getName()
+                       << "' on a vector is one libm call per element (no "
+                          "measured vector approximation)";
+    });
   }
 
   llvm::StringSet<> selected;
