@@ -378,8 +378,10 @@ def LowpLowerStridedLinalgToLoops
     non-identity layout, e.g. a fused QKV projection split by
     `tensor.extract_slice` and transposed per head): the affine vectorizer
     reports "NYI: non-trivial layout map" as an error on them and leaves
-    the loops scalar anyway. Such an op gets a remark naming the operand:
-    it is a slow path.
+    the loops scalar anyway. Such an op gets a remark naming the operand,
+    and a strided one a remark saying so: each is a slow path (scalar
+    loops; a convolution or pooling the x86 kernels refused also has their
+    remark with the reason).
 
     ```mlir
     linalg.pooling_nchw_sum {strides = dense<2> : vector<2xi64>, ...}

@@ -98,6 +98,10 @@ struct LowerStridedLinalgOp : OpInterfaceRewritePattern<linalg::LinalgOp> {
                        << " is a strided view ("
                        << op->getOperand(view).getType()
                        << ") the vectorizer cannot read";
+    else if (strided)
+      op->emitRemark() << "slow path: scalar loops, an access with a "
+                          "non-unit step (a stride, a dilation, floordiv or "
+                          "mod) the vectorizer would read as contiguous";
     if (failed(linalg::linalgOpToLoops(rewriter, op)))
       return rewriter.notifyMatchFailure(op, "no loop lowering");
     rewriter.eraseOp(op);

@@ -1,5 +1,6 @@
 // RUN: fp-opt %s -lowp-lower-strided-linalg-to-loops -split-input-file -verify-diagnostics | FileCheck %s
 
+// Each becomes scalar loops with a remark (a slow path).
 // A stride-2 sum pool (NCHW: the window slides along the innermost
 // dimension, the one affine-super-vectorize would vectorize) becomes scf
 // loops reading x[n, c, 2 oh + kh, 2 ow + kw] one element at a time.
@@ -16,6 +17,7 @@
 // CHECK: memref.load %{{.*}}[%[[N]], %[[C]], %[[H]], %[[W]]] : memref<1x8x8x8xf32>
 // CHECK: memref.store {{.*}} : memref<1x8x4x4xf32>
 func.func @strided_pool(%x: memref<1x8x8x8xf32>, %w: memref<2x2xf32>, %y: memref<1x8x4x4xf32>) {
+  // expected-remark @below {{slow path: scalar loops, an access with a non-unit step (a stride, a dilation, floordiv or mod) the vectorizer would read as contiguous}}
   linalg.pooling_nchw_sum {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
       ins(%x, %w : memref<1x8x8x8xf32>, memref<2x2xf32>) outs(%y : memref<1x8x4x4xf32>)
   return
@@ -28,6 +30,7 @@ func.func @strided_pool(%x: memref<1x8x8x8xf32>, %w: memref<2x2xf32>, %y: memref
 // CHECK-NOT: linalg.conv_2d_nchw_fchw
 // CHECK: scf.for
 func.func @dilated_conv(%x: memref<1x4x10x10xf32>, %f: memref<8x4x3x3xf32>, %y: memref<1x8x6x6xf32>) {
+  // expected-remark @below {{slow path: scalar loops, an access with a non-unit step (a stride, a dilation, floordiv or mod) the vectorizer would read as contiguous}}
   linalg.conv_2d_nchw_fchw {dilations = dense<2> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
       ins(%x, %f : memref<1x4x10x10xf32>, memref<8x4x3x3xf32>) outs(%y : memref<1x8x6x6xf32>)
   return
@@ -43,6 +46,7 @@ func.func @dilated_conv(%x: memref<1x4x10x10xf32>, %f: memref<8x4x3x3xf32>, %y: 
 // CHECK: scf.for
 // CHECK: memref.load %{{.*}} : memref<4x8xf32>
 func.func @upsample(%x: memref<4x8xf32>, %y: memref<4x16xf32>) {
+  // expected-remark @below {{slow path: scalar loops, an access with a non-unit step (a stride, a dilation, floordiv or mod) the vectorizer would read as contiguous}}
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1 floordiv 2)>, affine_map<(d0, d1) -> (d0, d1)>],
                   iterator_types = ["parallel", "parallel"]}
       ins(%x : memref<4x8xf32>) outs(%y : memref<4x16xf32>) {
