@@ -9,9 +9,9 @@
 using namespace mlir;
 using namespace mlir::lowp;
 
-LogicalResult mlir::lowp::checkConvOperands(linalg::LinalgOp op,
-                                            std::string &why,
-                                            bool dynamicBatch) {
+LogicalResult mlir::lowp::checkConvBuffers(linalg::LinalgOp op,
+                                           std::string &why,
+                                           bool dynamicBatch) {
   if (!op.hasPureBufferSemantics()) {
     why = "operands are not buffers (the kernels run after bufferization)";
     return failure();
@@ -33,6 +33,14 @@ LogicalResult mlir::lowp::checkConvOperands(linalg::LinalgOp op,
       return failure();
     }
   }
+  return success();
+}
+
+LogicalResult mlir::lowp::checkConvOperands(linalg::LinalgOp op,
+                                            std::string &why,
+                                            bool dynamicBatch) {
+  if (failed(checkConvBuffers(op, why, dynamicBatch)))
+    return failure();
   Type elem = getElementTypeOrSelf(op.getDpsInputs()[0].getType());
   if (elem != getElementTypeOrSelf(op.getDpsInputs()[1].getType()) ||
       !isa<FloatType>(elem) ||

@@ -25,19 +25,29 @@ using namespace mlir::lowp::x86;
 
 /// Why a convolution cannot take its kernel (im2col + GEMM, the NCHW GEMM
 /// or the depthwise kernel), or success.
+/// The NCHW window kernel (depthwise, pooling) vectorizes along the output
+/// row, whose input is read contiguously (stride 1) or as every other
+/// element (stride 2); `kernel` names it in the reason.
+static LogicalResult checkNchwWindowStride(linalg::LinalgOp op,
+                                           StringRef kernel,
+                                           std::string &why) {
+  auto strides = op->getAttrOfType<DenseIntElementsAttr>("strides");
+  if (strides && *std::next(strides.getValues<int64_t>().begin()) > 2) {
+    why = ("stride along W above 2: the NCHW " + kernel +
+           " kernel vectorizes output rows")
+              .str();
+    return failure();
+  }
+  return success();
+}
+
 LogicalResult mlir::lowp::x86::matchConv(linalg::LinalgOp op,
                                          const KernelConfig &cfg,
                                          std::string &why) {
   if (failed(checkConvOperands(op, why, /*dynamicBatch=*/true)))
     return failure();
-  // NCHW depthwise: vectorized along the output row, whose input is read
-  // contiguously (stride 1) or as every other element (stride 2).
-  if (auto dw = dyn_cast<linalg::DepthwiseConv2DNchwChwOp>(op.getOperation()))
-    if (*std::next(dw.getStrides().getValues<int64_t>().begin()) > 2) {
-      why = "stride along W above 2: the NCHW depthwise kernel vectorizes "
-            "output rows";
-      return failure();
-    }
+  if (isa<linalg::DepthwiseConv2DNchwChwOp>(op))
+    return checkNchwWindowStride(op, "depthwise", why);
   return success();
 }
 
@@ -48,6 +58,12 @@ namespace {
 /// addf).
 enum class WindowCombine { Fma, Max, Min, Sum };
 } // namespace
+
+bool mlir::lowp::x86::isKernelPooling(linalg::LinalgOp op) {
+  return isa<linalg::PoolingNhwcMaxOp, linalg::PoolingNhwcMinOp,
+             linalg::PoolingNhwcSumOp, linalg::PoolingNchwMaxOp,
+             linalg::PoolingNchwSumOp>(op);
+}
 
 static WindowCombine poolingCombine(linalg::LinalgOp op) {
   if (isa<linalg::PoolingNhwcMaxOp, linalg::PoolingNchwMaxOp>(op))
@@ -60,24 +76,9 @@ static WindowCombine poolingCombine(linalg::LinalgOp op) {
 LogicalResult mlir::lowp::x86::matchPooling(linalg::LinalgOp op,
                                             std::string &why) {
   WindowCombine combine = poolingCombine(op);
-  if (!op.hasPureBufferSemantics()) {
-    why = "operands are not buffers (the kernels run after bufferization)";
+  if (failed(checkConvBuffers(op, why, /*dynamicBatch=*/true)))
     return failure();
-  }
   Value input = op.getDpsInputs()[0], output = op.getDpsInits()[0];
-  for (Value v : {input, output}) {
-    auto type = cast<MemRefType>(v.getType());
-    if (!type.getLayout().isIdentity() ||
-        llvm::any_of(type.getShape().drop_front(), ShapedType::isDynamic)) {
-      why = "operands are not identity-layout memrefs with static dimensions "
-            "but for the batch";
-      return failure();
-    }
-  }
-  if (!cast<MemRefType>(op.getDpsInputs()[1].getType()).hasStaticShape()) {
-    why = "a window of dynamic size";
-    return failure();
-  }
   Type in = getElementTypeOrSelf(input.getType()),
        out = getElementTypeOrSelf(output.getType());
   auto inFloat = dyn_cast<FloatType>(in);
@@ -89,14 +90,8 @@ LogicalResult mlir::lowp::x86::matchPooling(linalg::LinalgOp op,
                 "their type or f32";
     return failure();
   }
-  if (isa<linalg::PoolingNchwMaxOp, linalg::PoolingNchwSumOp>(op)) {
-    auto strides = op->getAttrOfType<DenseIntElementsAttr>("strides");
-    if (strides && *std::next(strides.getValues<int64_t>().begin()) > 2) {
-      why = "stride along W above 2: the NCHW window kernel vectorizes "
-            "output rows";
-      return failure();
-    }
-  }
+  if (isa<linalg::PoolingNchwMaxOp, linalg::PoolingNchwSumOp>(op))
+    return checkNchwWindowStride(op, "window", why);
   return success();
 }
 

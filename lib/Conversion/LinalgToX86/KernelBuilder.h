@@ -117,6 +117,9 @@ void finishEpilogue(KernelEpilogue &e, RewriterBase &rw);
 /// and writes f32 only (a narrow sum would round each partial sum).
 LogicalResult matchPooling(linalg::LinalgOp op, std::string &why);
 
+/// Whether `op` is a pooling op the window kernel is registered for.
+bool isKernelPooling(linalg::LinalgOp op);
+
 /// Why a convolution cannot take its kernel (ConvKernels.cpp), or success.
 LogicalResult matchConv(linalg::LinalgOp op, const KernelConfig &cfg,
                         std::string &why);

@@ -47,9 +47,7 @@ mlir::lowp::x86::whyGenericPath(linalg::LinalgOp op, const KernelConfig &cfg) {
       return why;
     return std::nullopt;
   }
-  if (isa<linalg::PoolingNhwcMaxOp, linalg::PoolingNhwcMinOp,
-          linalg::PoolingNhwcSumOp, linalg::PoolingNchwMaxOp,
-          linalg::PoolingNchwSumOp>(op)) {
+  if (isKernelPooling(op)) {
     if (failed(matchPooling(op, why)))
       return why;
     return std::nullopt;

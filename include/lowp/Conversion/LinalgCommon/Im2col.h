@@ -16,6 +16,13 @@
 
 namespace mlir::lowp {
 
+/// Whether the operands of a convolution or pooling are buffers a kernel
+/// reads: static identity-layout memrefs (with `dynamicBatch`, the input's
+/// and the output's first dimension may be dynamic). Fails with the reason
+/// in `why`; element types are not looked at.
+LogicalResult checkConvBuffers(linalg::LinalgOp op, std::string &why,
+                               bool dynamicBatch = false);
+
 /// Whether the operands of a convolution on buffers are what a kernel (or
 /// im2col) reads: static identity-layout memrefs, float inputs of one type,
 /// an f32 output. With `dynamicBatch`, the input's and the output's first
