@@ -42,6 +42,7 @@ X86PipelineOptions::getContractionOptions() const {
   options.mc = mc;
   options.amx = amx;
   options.prepack = prepack;
+  options.winograd = winograd;
   return options;
 }
 

@@ -236,6 +236,13 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     rows, filter (F x C*KH*KW) times col (C*KH*KW x pixels of the block)
     into the output viewed as F x OH*OW; col is sized to stay in L2 and
     written directly in the layout the kernel reads (no packing pass).
+    An f32 3x3 stride-1 one with even output sizes and at least 16
+    channels and filters runs as Winograd F(2x2, 3x3) instead
+    (`winograd=false`: im2col): the filter transformed once per call into
+    16 matrices U (F x C), then per block of tile rows the input tiles
+    transformed into 16 matrices V (C x tiles), 16 GEMMs M = U V, and the
+    output transform through the fill and the fused consumer; 16 multiplies
+    per 2x2 output tile and channel instead of 36.
     `linalg.depthwise_conv_2d_nhwc_hwc` (and `_hwcm` with a channel
     multiplier of 1, on views) and `linalg.depthwise_conv_2d_nchw_chw`
     (stride 1 or 2 along W) become a direct kernel vectorized along
@@ -299,6 +306,10 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
            "takes the packed buffers in the weights' places, and "
            "F_prepacked_arguments returns their argument numbers "
            "(docs/lowering-x86.md)">,
+    Option<"winograd", "winograd", "bool", /*default=*/"true",
+           "f32 3x3 stride-1 NCHW convolutions as Winograd F(2x2, 3x3): 16 "
+           "GEMMs on transformed tiles, 2.25x fewer multiplies than im2col "
+           "(false: im2col + GEMM)">,
     DeprecatedTargetSpelling<"deprecatedCpu", "cpu">,
   ];
   let dependentDialects = [

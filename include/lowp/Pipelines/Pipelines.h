@@ -212,6 +212,11 @@ struct X86PipelineOptions : public PassPipelineOptions<X86PipelineOptions> {
       llvm::cl::desc("Pack weight arguments once: F_prepack "
                      "(docs/lowering-x86.md)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> winograd{
+      *this, "winograd",
+      llvm::cl::desc("f32 3x3 stride-1 NCHW convolutions as Winograd "
+                     "F(2x2, 3x3) (false: im2col + GEMM)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> staticWorkspace{
       *this, "static-workspace",
       llvm::cl::desc("Keep each function's intermediates in a module global "

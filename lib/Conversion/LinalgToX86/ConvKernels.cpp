@@ -1172,4 +1172,6 @@ void mlir::lowp::x86::populateConvKernelPatterns(RewritePatternSet &patterns,
       WindowOpToKernel<linalg::PoolingNchwSumOp, false, WindowCombine::Sum>>(
       patterns.getContext(), cfg);
   patterns.add<DepthwiseUnitMultiplierToHwc>(patterns.getContext());
+  if (cfg.winograd)
+    populateWinogradConvPatterns(patterns, cfg);
 }

@@ -58,6 +58,9 @@ linalg::LinalgOp findFusableCast(Value bMem, Operation *consumer);
 struct KernelEpilogue {
   linalg::FillOp fill;
   linalg::GenericOp consumer;
+  /// Without a fill: the value the first k block starts from instead of
+  /// loading C (a scratch C the kernel's caller reads back, e.g. zero).
+  Value initValue;
   /// The buffer the contraction writes as C (maybe a collapsed view of
   /// `cRoot`, the buffer the fill and the consumer see).
   Value c, cRoot;
@@ -78,7 +81,7 @@ struct KernelEpilogue {
   Value out;
   SmallVector<int64_t> outDims;
 
-  bool empty() const { return !fill && !consumer; }
+  bool empty() const { return !fill && !consumer && !initValue; }
 };
 
 /// Whether a linalg payload can run on vectors (KernelBuilder::applyPayload):
@@ -123,6 +126,16 @@ bool isKernelPooling(linalg::LinalgOp op);
 /// Why a convolution cannot take its kernel (ConvKernels.cpp), or success.
 LogicalResult matchConv(linalg::LinalgOp op, const KernelConfig &cfg,
                         std::string &why);
+
+/// Why an NCHW convolution does not run as Winograd F(2x2, 3x3)
+/// (WinogradConv.cpp), or success.
+LogicalResult matchWinograd(linalg::Conv2DNchwFchwOp op,
+                            const KernelConfig &cfg, std::string &why);
+
+/// The Winograd F(2x2, 3x3) kernel for the convolutions matchWinograd
+/// takes, ahead of the im2col kernel (a higher benefit).
+void populateWinogradConvPatterns(RewritePatternSet &patterns,
+                                  const KernelConfig &cfg);
 
 /// The GEMM pieces on top of LoopBuilder, for one target's KernelConfig.
 class KernelBuilder : public LoopBuilder {

@@ -112,6 +112,7 @@ struct LowpX86LowerContractionsPass
     }
     cfg.kc = kc;
     cfg.mc = mc;
+    cfg.winograd = winograd;
     cfg.l2Bytes = info->l2Bytes;
     cfg.f32KBlock = info->f32KBlock;
     cfg.prefetchLineBytes = prefetch ? info->cacheLineBytes : 0;

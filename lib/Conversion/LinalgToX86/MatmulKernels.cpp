@@ -336,9 +336,9 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
   unsigned unroll = 1;
   // The first k block starts from the fill value instead of C, the last
   // stores through the consumer instead of into C (KernelEpilogue.cpp).
-  Value fillValue = epilogue && epilogue->fill
-                        ? epilogue->fill->getOperand(0)
-                        : Value();
+  Value fillValue = !epilogue        ? Value()
+                    : epilogue->fill ? epilogue->fill->getOperand(0)
+                                     : epilogue->initValue;
   bool fusedConsumer = epilogue && epilogue->consumer;
   // One block of `blockRows` rows and `cols` columns (nr, or the last
   // panel's) of C, in registers across [kBegin, kEnd).

@@ -22,6 +22,11 @@
 // RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86=target=sapphirerapids 2>/dev/null \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s %}
+// The f32 3x3 stride-1 case through im2col (lowp-pipeline-x86 runs it as
+// Winograd F(2x2, 3x3) by default: conv-winograd.mlir):
+// RUN: fp-opt %s -lowp-pipeline-x86="target=avx2 winograd=false" 2>/dev/null \
+// RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
+// RUN: | FileCheck %s
 // No convolution is left to the generic loops (only the references):
 // RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // REMARK-NOT: generic loop path for 'linalg.conv_2d_nchw_fchw'

@@ -47,6 +47,9 @@ struct KernelConfig {
   /// AMX tile (rows x columns x k) for bf16, when AMX is requested and the
   /// target has it; invalid otherwise.
   TileShape amxTile;
+  /// f32 3x3 stride-1 NCHW convolutions as Winograd F(2x2, 3x3)
+  /// (WinogradConv.cpp) instead of im2col + GEMM.
+  bool winograd = true;
 
   /// Whether a GEMM of `elem` operands over `k` runs on the bf16 dot
   /// (vdpbf16ps, AMX tiles), which reads K in pairs: bf16 where the target

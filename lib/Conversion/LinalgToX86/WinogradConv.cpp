@@ -1,0 +1,423 @@
+//===- WinogradConv.cpp - 3x3 NCHW convolutions as Winograd F(2x2, 3x3) ---===//
+//
+// linalg.conv_2d_nchw_fchw with an f32 3x3 filter at stride 1 as Winograd's
+// minimal filtering F(2x2, 3x3) (Lavin and Gray, "Fast Algorithms for
+// Convolutional Neural Networks", 2016): each 2x2 output tile from a 4x4
+// input tile, 16 multiplies per channel pair instead of 36. They are 16
+// GEMMs, one per point xi of the 4x4 transform domain,
+//
+//   M[xi] (F x tiles) = U[xi] (F x C) * V[xi] (C x tiles),
+//
+// with U = G g G^T the transformed filter (once per call), V = B^T d B the
+// transformed input tiles and the output tiles Y = A^T M A. V and M exist
+// for one block of tile rows at a time, sized to stay in L2, and V is
+// written in the layout the GEMM kernel reads B in (rows of tiles padded to
+// nr columns: no packing pass). The transforms are additions (B, A) and
+// halvings (G), vectorized along a row of tiles: a tile's columns are every
+// other input column (even/odd shuffles of two loads), and the two output
+// columns of each tile are interleaved back before the store, which goes
+// through the output's fill and elementwise consumer (batch norm, ReLU,
+// residual) like the im2col kernel's.
+//
+// Against im2col + GEMM, V holds 16 values per 2x2 tile and channel (4 per
+// output pixel, col 9) and the GEMMs do 16 / 36 of the multiplies. In f32
+// the transforms add a few roundings per output (their coefficients are
+// 0, +-1 and 1/2): measured against an f64 reference in
+// test/Integration/X86/conv-winograd.mlir, within the direct kernel's error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelBuilder.h"
+#include "lowp/Conversion/LinalgCommon/Im2col.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::lowp;
+using namespace mlir::lowp::x86;
+
+namespace {
+/// F(2x2, 3x3): 4x4 input tiles (alpha), 2x2 output tiles, 3x3 filters.
+constexpr int64_t kAlpha = 4, kOutTile = 2, kTaps = 3;
+constexpr int64_t kPoints = kAlpha * kAlpha;
+/// The transforms (Lavin and Gray, section 4.1): V = B^T d B,
+/// U = G g G^T, Y = A^T M A.
+constexpr double kBT[kAlpha][kAlpha] = {
+    {1, 0, -1, 0}, {0, 1, 1, 0}, {0, -1, 1, 0}, {0, 1, 0, -1}};
+constexpr double kG[kAlpha][kTaps] = {
+    {1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
+constexpr double kAT[kOutTile][kAlpha] = {{1, 1, 1, 0}, {0, 1, -1, -1}};
+
+/// Below these, the GEMMs are too small for the transforms to pay off.
+constexpr int64_t kMinChannels = 16, kMinFilters = 16;
+} // namespace
+
+LogicalResult mlir::lowp::x86::matchWinograd(linalg::Conv2DNchwFchwOp op,
+                                             const KernelConfig &cfg,
+                                             std::string &why) {
+  if (!cfg.winograd) {
+    why = "winograd=false";
+    return failure();
+  }
+  if (failed(matchConv(op, cfg, why)))
+    return failure();
+  auto in = cast<MemRefType>(op.getDpsInputs()[0].getType()),
+       fil = cast<MemRefType>(op.getDpsInputs()[1].getType()),
+       out = cast<MemRefType>(op.getDpsInits()[0].getType());
+  if (!in.getElementType().isF32() || !fil.getElementType().isF32()) {
+    why = "Winograd F(2x2, 3x3) takes f32 inputs (narrow ones keep the "
+          "direct GEMM's single rounding)";
+    return failure();
+  }
+  if (fil.getDimSize(2) != kTaps || fil.getDimSize(3) != kTaps ||
+      !llvm::all_of(op.getStrides().getValues<int64_t>(),
+                    [](int64_t s) { return s == 1; }) ||
+      !llvm::all_of(op.getDilations().getValues<int64_t>(),
+                    [](int64_t d) { return d == 1; })) {
+    why = "Winograd F(2x2, 3x3) takes 3x3 filters at stride 1, dilation 1";
+    return failure();
+  }
+  if (out.getDimSize(2) % kOutTile || out.getDimSize(3) % kOutTile) {
+    why = "Winograd F(2x2, 3x3) takes even output heights and widths";
+    return failure();
+  }
+  if (fil.getDimSize(1) < kMinChannels || fil.getDimSize(0) < kMinFilters) {
+    why = "fewer than 16 channels or filters: the im2col GEMM is faster";
+    return failure();
+  }
+  return success();
+}
+
+namespace {
+/// sum_i coeffs[i] * xs[i] for small constant coefficients: +-1 as additions
+/// and subtractions, 0 skipped, others multiplied (scalars or vectors).
+Value combine(OpBuilder &b, Location loc, ArrayRef<double> coeffs,
+              ArrayRef<Value> xs) {
+  Value sum;
+  for (auto [coeff, x] : llvm::zip_equal(coeffs, xs)) {
+    if (coeff == 0)
+      continue;
+    Value term = x;
+    bool negate = coeff < 0;
+    if (std::abs(coeff) != 1) {
+      Type t = x.getType();
+      Attribute attr = b.getFloatAttr(getElementTypeOrSelf(t), std::abs(coeff));
+      if (auto vt = dyn_cast<VectorType>(t))
+        attr = DenseElementsAttr::get(vt, attr);
+      Value c = arith::ConstantOp::create(b, loc, cast<TypedAttr>(attr));
+      term = arith::MulFOp::create(b, loc, x, c);
+    }
+    if (!sum)
+      sum = negate ? arith::NegFOp::create(b, loc, term).getResult() : term;
+    else if (negate)
+      sum = arith::SubFOp::create(b, loc, sum, term);
+    else
+      sum = arith::AddFOp::create(b, loc, sum, term);
+  }
+  return sum;
+}
+
+template <size_t Rows, size_t Cols>
+ArrayRef<double> row(const double (&m)[Rows][Cols], int64_t r) {
+  return ArrayRef<double>(m[r], Cols);
+}
+
+struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
+  WinogradConvNchw(MLIRContext *ctx, KernelConfig cfg)
+      : OpRewritePattern(ctx, /*benefit=*/2), cfg(cfg) {}
+
+  LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp op,
+                                PatternRewriter &rw) const override {
+    std::string why;
+    if (failed(matchWinograd(op, cfg, why)))
+      return rw.notifyMatchFailure(op, why);
+    Value input = op.getDpsInputs()[0], filter = op.getDpsInputs()[1],
+          output = op.getDpsInits()[0];
+    auto fil = cast<MemRefType>(filter.getType()),
+         out = cast<MemRefType>(output.getType());
+    int64_t f = out.getDimSize(1), oh = out.getDimSize(2),
+            ow = out.getDimSize(3), c = fil.getDimSize(1);
+    int64_t tileRows = oh / kOutTile, tileCols = ow / kOutTile;
+    int64_t lanes = cfg.lanes;
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rw.getContext();
+    KernelBuilder kb(rw, loc, cfg);
+    Type f32 = rw.getF32Type();
+    auto vec = VectorType::get({lanes}, f32);
+    Value zeroVec = arith::ConstantOp::create(
+        rw, loc, vec, DenseElementsAttr::get(vec, rw.getZeroAttr(f32)));
+    auto laneIndices = VectorType::get({lanes}, rw.getIndexType());
+    SmallVector<APInt> strideValues;
+    for (int64_t l = 0; l < lanes; ++l)
+      strideValues.push_back(APInt(64, l * kTaps * kTaps));
+    Value channelStride = arith::ConstantOp::create(
+        rw, loc, laneIndices,
+        DenseElementsAttr::get(laneIndices, strideValues));
+    Value allLanes = vector::ConstantMaskOp::create(
+        rw, loc, VectorType::get({lanes}, rw.getI1Type()),
+        ArrayRef<int64_t>{lanes});
+
+    std::string whyNot;
+    KernelEpilogue epilogue =
+        matchEpilogue(op, output, {input, filter}, whyNot);
+    if (!whyNot.empty())
+      op->emitRemark() << "elementwise consumer not fused into '"
+                       << op->getName() << "': " << whyNot;
+    prepareEpilogue(epilogue, op, rw);
+    Value fillValue = epilogue.fill ? epilogue.fill->getOperand(0) : Value();
+
+    // U[xi][f][c] = (G g[f][c] G^T)[xi], once per call, `lanes` channels
+    // at a time: a filter's taps for consecutive channels are 9 elements
+    // apart (gathers), U's rows contiguous. A last run overlapping the
+    // previous one rewrites the same values.
+    Value u = kb.alloc(MemRefType::get({kPoints, f, c}, f32));
+    Value taps = memref::CollapseShapeOp::create(
+        rw, loc, filter, ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+    auto transformFilter = [&](Value fi, Value c0, bool vector) {
+      Value g[kTaps][kTaps];
+      for (int64_t r = 0; r < kTaps; ++r)
+        for (int64_t s = 0; s < kTaps; ++s) {
+          Value k = kb.addc(kb.mulc(c0, kTaps * kTaps), r * kTaps + s);
+          if (!vector) {
+            g[r][s] = memref::LoadOp::create(rw, loc, taps, ValueRange{fi, k});
+            continue;
+          }
+          g[r][s] =
+              vector::GatherOp::create(rw, loc, vec, taps, ValueRange{fi, k},
+                                       channelStride, allLanes, zeroVec);
+        }
+      for (int64_t a = 0; a < kAlpha; ++a) {
+        Value t3[kTaps];
+        for (int64_t s = 0; s < kTaps; ++s)
+          t3[s] = combine(rw, loc, row(kG, a), {g[0][s], g[1][s], g[2][s]});
+        for (int64_t bb = 0; bb < kAlpha; ++bb) {
+          Value uv = combine(rw, loc, row(kG, bb), t3);
+          SmallVector<Value> ix{kb.idx(a * kAlpha + bb), fi, c0};
+          if (vector)
+            vector::StoreOp::create(rw, loc, uv, u, ix);
+          else
+            memref::StoreOp::create(rw, loc, uv, u, ix);
+        }
+      }
+    };
+    kb.loop(
+        f, 1,
+        [&](Value fi) {
+          kb.emitVectorizedLoopOverlappingTail(
+              c, lanes, [&](Value c0) { transformFilter(fi, c0, true); },
+              [&](Value ci) { transformFilter(fi, ci, false); });
+        },
+        /*parallel=*/true);
+
+    // Blocks of about one panel (nr) of tiles: measured (f32, AVX-512, one
+    // thread) against 2-7x as many, small blocks win while the panel stays
+    // full (64 channels at 56x56: 1 row of 28 tiles, 0.95 ms per call
+    // against 1.04-1.11 for 2-7 rows; 256 at 14x14: 4 rows of 7 tiles,
+    // 1.38 ms against 2.89 for 1 row). V and M within half the L2. The
+    // tiles of a block are a multiple of nr columns in V (the kernel reads
+    // B's rows so).
+    int64_t bytesPerTileRow = kPoints * (c + f) * tileCols * 4;
+    int64_t budget = cfg.l2Bytes ? cfg.l2Bytes / 2 : 512 * 1024;
+    int64_t rowsPerBlock = std::clamp<int64_t>(
+        std::min<int64_t>(cfg.nr / tileCols, budget / bytesPerTileRow), 1,
+        tileRows);
+    int64_t blockTiles =
+        (rowsPerBlock * tileCols + cfg.nr - 1) / cfg.nr * cfg.nr;
+    auto vType = MemRefType::get({kPoints, c, blockTiles}, f32);
+    auto mType = MemRefType::get({kPoints, f, blockTiles}, f32);
+    // With a few blocks or more, they are what threads= shares out (each
+    // its own V and M); with fewer, a block's transforms and GEMM panels.
+    int64_t fullRows = tileRows / rowsPerBlock * rowsPerBlock;
+    bool blocksParallel = fullRows / rowsPerBlock >= 4;
+    Value sharedV = blocksParallel ? Value() : kb.alloc(vType);
+    Value sharedM = blocksParallel ? Value() : kb.alloc(mType);
+    KernelEpilogue startAtZero;
+    startAtZero.initValue =
+        arith::ConstantOp::create(rw, loc, rw.getZeroAttr(f32));
+
+    auto maskFor = [&](int64_t valid) -> Value {
+      if (valid >= lanes)
+        return Value();
+      return vector::ConstantMaskOp::create(
+          rw, loc, VectorType::get({lanes}, rw.getI1Type()),
+          ArrayRef<int64_t>{valid});
+    };
+    auto load = [&](Value mem, ArrayRef<Value> ix, int64_t valid) -> Value {
+      if (valid <= 0)
+        return zeroVec;
+      if (Value mask = maskFor(valid))
+        return vector::MaskedLoadOp::create(rw, loc, vec, mem, ix, mask,
+                                            zeroVec);
+      return vector::LoadOp::create(rw, loc, vec, mem, ix);
+    };
+    auto store = [&](Value v, Value mem, ArrayRef<Value> ix, int64_t valid) {
+      if (Value mask = maskFor(valid))
+        vector::MaskedStoreOp::create(rw, loc, mem, ix, mask, v);
+      else
+        vector::StoreOp::create(rw, loc, v, mem, ix);
+    };
+    // Runs of `lanes` tiles along a row of tiles, the last one `valid` <
+    // lanes (masked).
+    auto forEachRun = [&](function_ref<void(Value, int64_t)> body) {
+      int64_t full = tileCols / lanes * lanes;
+      kb.loop(full, lanes, [&](Value tx0) { body(tx0, lanes); });
+      if (full < tileCols)
+        body(kb.idx(full), tileCols - full);
+    };
+    SmallVector<int64_t> evens, odds, lowHalf, highHalf;
+    for (int64_t l = 0; l < lanes; ++l) {
+      evens.push_back(2 * l);
+      odds.push_back(2 * l + 1);
+      // Interleaving the two columns of each tile: lane l of `low` is
+      // column l of the 2 * lanes (tile l / 2, column l % 2).
+      int64_t lo = l, hi = l + lanes;
+      lowHalf.push_back(lo % 2 ? lanes + lo / 2 : lo / 2);
+      highHalf.push_back(hi % 2 ? lanes + hi / 2 : hi / 2);
+    }
+
+    auto emitBlock = [&](Value ni, Value ty0, int64_t rows) {
+      Value v = sharedV ? sharedV : kb.alloc(vType);
+      Value m = sharedM ? sharedM : kb.alloc(mType);
+      int64_t tiles = rows * tileCols;
+      // V[xi][c][tile] = (B^T d B)[xi] for the tiles of rows ty0..
+      kb.loop(
+          c, 1,
+          [&](Value ci) {
+            kb.loop(rows, 1, [&](Value r) {
+              Value iy = kb.mulc(kb.addIdx(ty0, r), kOutTile);
+              Value col0 = kb.mulc(r, tileCols);
+              forEachRun([&](Value tx0, int64_t valid) {
+                // d[i][j]: input row iy + i, column 2 tx + j of each tile: the
+                // even and odd elements of the 2 * lanes from column 2 tx0
+                // (j = 0, 1) and 2 tx0 + 2 (j = 2, 3); 2 valid of them used.
+                Value d[kAlpha][kAlpha];
+                for (int64_t i = 0; i < kAlpha; ++i)
+                  for (int64_t j = 0; j < kAlpha; j += 2) {
+                    Value x0 = kb.addc(kb.mulc(tx0, kOutTile), j);
+                    Value iyi = kb.addc(iy, i);
+                    Value lo = load(input, {ni, ci, iyi, x0}, 2 * valid);
+                    Value hi = load(input, {ni, ci, iyi, kb.addc(x0, lanes)},
+                                    2 * valid - lanes);
+                    d[i][j] = vector::ShuffleOp::create(rw, loc, lo, hi, evens);
+                    d[i][j + 1] =
+                        vector::ShuffleOp::create(rw, loc, lo, hi, odds);
+                  }
+                for (int64_t a = 0; a < kAlpha; ++a) {
+                  Value t[kAlpha];
+                  for (int64_t j = 0; j < kAlpha; ++j)
+                    t[j] = combine(rw, loc, row(kBT, a),
+                                   {d[0][j], d[1][j], d[2][j], d[3][j]});
+                  for (int64_t bb = 0; bb < kAlpha; ++bb)
+                    store(combine(rw, loc, row(kBT, bb), t), v,
+                          {kb.idx(a * kAlpha + bb), ci, kb.addIdx(col0, tx0)},
+                          valid);
+                }
+              });
+            });
+          },
+          /*parallel=*/!blocksParallel);
+      // M[xi] = U[xi] * V[xi], from zero.
+      auto bType = MemRefType::get(
+          {c, blockTiles}, f32,
+          StridedLayoutAttr::get(ctx, ShapedType::kDynamic, {blockTiles, 1}));
+      kb.loop(kPoints, 1, [&](Value xi) {
+        Value vXi = memref::SubViewOp::create(
+            rw, loc, bType, v,
+            ArrayRef<OpFoldResult>{xi, rw.getIndexAttr(0), rw.getIndexAttr(0)},
+            ArrayRef<OpFoldResult>{rw.getIndexAttr(1), rw.getIndexAttr(c),
+                                   rw.getIndexAttr(blockTiles)},
+            ArrayRef<OpFoldResult>{rw.getIndexAttr(1), rw.getIndexAttr(1),
+                                   rw.getIndexAttr(1)});
+        kb.emitKernel(u, ValueRange{xi}, /*aTransposed=*/false, vXi, m,
+                      ValueRange{xi}, f, tiles, c, /*dot=*/false,
+                      /*bRowMajor=*/true, /*cColOffset=*/nullptr,
+                      /*packSlice=*/nullptr, &startAtZero);
+      });
+      // Y = A^T M A per tile, into output rows 2 ty, 2 ty + 1.
+      kb.loop(
+          f, 1,
+          [&](Value fi) {
+            IRMapping perChannel;
+            if (epilogue.consumer)
+              perChannel = kb.hoistEpilogue(
+                  epilogue, {ni, fi, kb.idx(0), kb.idx(0)},
+                  KernelBuilder::EpilogueHoist::SameForRowsAndColumns, Value());
+            kb.loop(rows, 1, [&](Value r) {
+              Value y0 = kb.mulc(kb.addIdx(ty0, r), kOutTile);
+              Value col0 = kb.mulc(r, tileCols);
+              forEachRun([&](Value tx0, int64_t valid) {
+                Value mv[kAlpha][kAlpha];
+                for (int64_t a = 0; a < kAlpha; ++a)
+                  for (int64_t bb = 0; bb < kAlpha; ++bb)
+                    mv[a][bb] = load(
+                        m, {kb.idx(a * kAlpha + bb), fi, kb.addIdx(col0, tx0)},
+                        valid);
+                Value x0 = kb.mulc(tx0, kOutTile);
+                for (int64_t ro = 0; ro < kOutTile; ++ro) {
+                  Value t[kAlpha];
+                  for (int64_t bb = 0; bb < kAlpha; ++bb)
+                    t[bb] =
+                        combine(rw, loc, row(kAT, ro),
+                                {mv[0][bb], mv[1][bb], mv[2][bb], mv[3][bb]});
+                  Value even = combine(rw, loc, row(kAT, 0), t);
+                  Value odd = combine(rw, loc, row(kAT, 1), t);
+                  Value y = kb.addc(y0, ro);
+                  for (int64_t h = 0; h < 2; ++h) {
+                    int64_t cols =
+                        std::min<int64_t>(lanes, 2 * valid - h * lanes);
+                    if (cols <= 0)
+                      continue;
+                    Value acc = vector::ShuffleOp::create(
+                        rw, loc, even, odd, h ? highHalf : lowHalf);
+                    SmallVector<Value> ix{ni, fi, y, kb.addc(x0, h * lanes)};
+                    Value mask = maskFor(cols);
+                    Value init = fillValue ? vector::BroadcastOp::create(
+                                                 rw, loc, vec, fillValue)
+                                                 .getResult()
+                                           : load(output, ix, cols);
+                    acc = arith::AddFOp::create(rw, loc, init, acc);
+                    if (epilogue.consumer)
+                      kb.storeThroughEpilogue(epilogue, acc, ix, mask,
+                                              &perChannel);
+                    else
+                      store(acc, output, ix, cols);
+                  }
+                }
+              });
+            });
+          },
+          /*parallel=*/!blocksParallel);
+      if (!sharedV) {
+        kb.dealloc(v);
+        kb.dealloc(m);
+      }
+    };
+    kb.loop(kb.idx(0), kb.dimSize(output, 0), 1, [&](Value ni) {
+      kb.loop(
+          fullRows, rowsPerBlock,
+          [&](Value ty0) { emitBlock(ni, ty0, rowsPerBlock); },
+          /*parallel=*/blocksParallel);
+      if (fullRows < tileRows)
+        emitBlock(ni, kb.idx(fullRows), tileRows - fullRows);
+    });
+    kb.dealloc(u);
+    if (sharedV) {
+      kb.dealloc(sharedV);
+      kb.dealloc(sharedM);
+    }
+    rw.eraseOp(op);
+    finishEpilogue(epilogue, rw);
+    return success();
+  }
+  KernelConfig cfg;
+};
+} // namespace
+
+void mlir::lowp::x86::populateWinogradConvPatterns(RewritePatternSet &patterns,
+                                                   const KernelConfig &cfg) {
+  patterns.add<WinogradConvNchw>(patterns.getContext(), cfg);
+}

@@ -1,0 +1,84 @@
+// RUN: fp-opt %s -lowp-x86-lower-contractions="target=znver4" -split-input-file | FileCheck %s
+// RUN: fp-opt %s -lowp-x86-lower-contractions="target=znver4 winograd=false" -split-input-file | FileCheck %s --check-prefix=OFF
+
+// f32 3x3 stride-1 NCHW convolutions run as Winograd F(2x2, 3x3): the
+// filter transformed once into U[16][F][C] (a tap of 16 channels gathered,
+// 9 elements apart), then per block of tile rows V[16][C][tiles] (input
+// tiles' columns split into even and odd by shuffles), 16 GEMMs M[xi] =
+// U[xi] * V[xi] and the output transform (the two columns of each tile
+// interleaved back) through the fill into the output.
+// 4 tile rows of 4 tiles: one block (nr = 32 on Zen 4: 32 / 4 = 8 rows at
+// most), its 16 tiles padded to 32 columns.
+
+// CHECK-LABEL: func.func @winograd
+// CHECK:       %[[U:.*]] = memref.alloc() {alignment = 64 : i64} : memref<16x32x16xf32>
+// CHECK:       scf.for %[[F:.*]] = %c0 to %c32 step %c1 {
+// CHECK-COUNT-9: vector.gather
+// CHECK:         vector.store %{{.*}}, %[[U]][%c15, %[[F]], %c0]
+// CHECK:       } {lowp.parallel}
+// CHECK:       %[[V:.*]] = memref.alloc() {alignment = 64 : i64} : memref<16x16x32xf32>
+// CHECK:       %[[M:.*]] = memref.alloc() {alignment = 64 : i64} : memref<16x32x32xf32>
+// CHECK:       vector.shuffle %{{.*}} [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30]
+// CHECK:       vector.shuffle %{{.*}} [1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31]
+// CHECK:       vector.maskedstore %[[V]][%c15
+// CHECK:       scf.for %[[XI:.*]] = %c0 to %c16 step %c1 {
+// CHECK:         %[[B:.*]] = memref.subview %[[V]][%[[XI]], 0, 0] [1, 16, 32] [1, 1, 1]
+// CHECK:         vector.fma
+// CHECK:         vector.{{(masked)?}}store {{.*}}%[[M]][%[[XI]]
+// CHECK:       }
+// CHECK:       vector.shuffle %{{.*}} [0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23]
+// CHECK:       vector.maskedstore %arg2
+// CHECK:       memref.dealloc %[[U]]
+// CHECK-NOT:   linalg.conv_2d_nchw_fchw
+// OFF-LABEL:   func.func @winograd
+// OFF-NOT:     vector.gather
+// OFF:         memref.alloc() {alignment = 64 : i64} : memref<144x64xf32>
+func.func @winograd(%x: memref<1x16x10x10xf32>, %w: memref<32x16x3x3xf32>, %y: memref<1x32x8x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<1x32x8x8xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x16x10x10xf32>, memref<32x16x3x3xf32>) outs(%y : memref<1x32x8x8xf32>)
+  return
+}
+
+// -----
+
+// 56x56 outputs: blocks of one tile row (28 tiles, padded to 32), 28
+// blocks, each its own V and M (the loop threads= shares out).
+// CHECK-LABEL: func.func @winograd_blocks
+// CHECK:       scf.for %{{.*}} = %c0 to %c28 step %c1 {
+// CHECK-NEXT:    memref.alloc() {alignment = 64 : i64} : memref<16x64x32xf32>
+// CHECK-NEXT:    memref.alloc() {alignment = 64 : i64} : memref<16x64x32xf32>
+// CHECK:       } {lowp.parallel}
+func.func @winograd_blocks(%x: memref<1x64x58x58xf32>, %w: memref<64x64x3x3xf32>, %y: memref<1x64x56x56xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x64x58x58xf32>, memref<64x64x3x3xf32>) outs(%y : memref<1x64x56x56xf32>)
+  return
+}
+
+// -----
+
+// Not Winograd: stride 2, a 5x5 filter, an odd output, bf16 operands,
+// fewer than 16 channels. Each takes the im2col kernel (its col buffer).
+// CHECK-LABEL: func.func @not_winograd
+// CHECK-NOT:   vector.gather
+// CHECK-COUNT-5: memref.alloc() {alignment = 64 : i64} : memref<{{[0-9]+}}x{{[0-9]+}}x{{bf16|f32}}>
+// CHECK-NOT:   vector.gather
+// CHECK-NOT:   linalg.conv_2d_nchw_fchw
+func.func @not_winograd(%x: memref<1x16x10x10xf32>, %w: memref<16x16x3x3xf32>, %y2: memref<1x16x4x4xf32>,
+                        %w5: memref<16x16x5x5xf32>, %y5: memref<1x16x6x6xf32>,
+                        %x9: memref<1x16x9x9xf32>, %y7: memref<1x16x7x7xf32>,
+                        %xb: memref<1x16x10x10xbf16>, %wb: memref<16x16x3x3xbf16>, %y8: memref<1x16x8x8xf32>,
+                        %x8: memref<1x8x10x10xf32>, %w8: memref<16x8x3x3xf32>, %y8b: memref<1x16x8x8xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %w : memref<1x16x10x10xf32>, memref<16x16x3x3xf32>) outs(%y2 : memref<1x16x4x4xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w5 : memref<1x16x10x10xf32>, memref<16x16x5x5xf32>) outs(%y5 : memref<1x16x6x6xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x9, %w : memref<1x16x9x9xf32>, memref<16x16x3x3xf32>) outs(%y7 : memref<1x16x7x7xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%xb, %wb : memref<1x16x10x10xbf16>, memref<16x16x3x3xbf16>) outs(%y8 : memref<1x16x8x8xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x8, %w8 : memref<1x8x10x10xf32>, memref<16x8x3x3xf32>) outs(%y8b : memref<1x16x8x8xf32>)
+  return
+}
