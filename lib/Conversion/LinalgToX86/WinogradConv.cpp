@@ -1,10 +1,11 @@
 //===- WinogradConv.cpp - 3x3 NCHW convolutions as Winograd F(2x2, 3x3) ---===//
 //
-// linalg.conv_2d_nchw_fchw with an f32 3x3 filter at stride 1 as Winograd's
-// minimal filtering F(2x2, 3x3) (Lavin and Gray, "Fast Algorithms for
-// Convolutional Neural Networks", 2016): each 2x2 output tile from a 4x4
-// input tile, 16 multiplies per channel pair instead of 36. They are 16
-// GEMMs, one per point xi of the 4x4 transform domain,
+// linalg.conv_2d_nchw_fchw with a 3x3 filter at stride 1 (f32, or bf16 where
+// the direct GEMM would run on f32 FMAs too) as Winograd's minimal filtering
+// F(2x2, 3x3) (Lavin and Gray, "Fast Algorithms for Convolutional Neural
+// Networks", 2016): each 2x2 output tile from a 4x4 input tile, 16
+// multiplies per channel pair instead of 36. They are 16 GEMMs, one per
+// point xi of the 4x4 transform domain,
 //
 //   M[xi] (F x tiles) = U[xi] (F x C) * V[xi] (C x tiles),
 //
@@ -68,9 +69,16 @@ LogicalResult mlir::lowp::x86::matchWinograd(linalg::Conv2DNchwFchwOp op,
   auto in = cast<MemRefType>(op.getDpsInputs()[0].getType()),
        fil = cast<MemRefType>(op.getDpsInputs()[1].getType()),
        out = cast<MemRefType>(op.getDpsInits()[0].getType());
-  if (!in.getElementType().isF32() || !fil.getElementType().isF32()) {
-    why = "Winograd F(2x2, 3x3) takes f32 inputs (narrow ones keep the "
-          "direct GEMM's single rounding)";
+  // bf16 operands are widened as they are read and transformed in f32
+  // (the products of the direct kernel are exact in f32; the transforms'
+  // sums round like f32 Winograd's), where the direct GEMM would run on
+  // the f32 FMA kernel too; where it runs on vdpbf16ps or AMX tiles (twice
+  // the f32 rate and more), the direct kernel stays.
+  Type elem = in.getElementType();
+  int64_t depth = fil.getDimSize(1) * fil.getDimSize(2) * fil.getDimSize(3);
+  if (!(elem.isF32() || (elem.isBF16() && !cfg.dotFor(elem, depth)))) {
+    why = elem.isBF16() ? "bf16 runs on the bf16 dot kernel here"
+                        : "Winograd F(2x2, 3x3) takes f32 or bf16 inputs";
     return failure();
   }
   if (fil.getDimSize(2) != kTaps || fil.getDimSize(3) != kTaps ||
@@ -150,6 +158,17 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     auto vec = VectorType::get({lanes}, f32);
     Value zeroVec = arith::ConstantOp::create(
         rw, loc, vec, DenseElementsAttr::get(vec, rw.getZeroAttr(f32)));
+    // The operands' type (f32 or bf16), widened to f32 as read.
+    Type inElem = fil.getElementType();
+    auto inVec = VectorType::get({lanes}, inElem);
+    Value inZero = arith::ConstantOp::create(
+        rw, loc, inVec, DenseElementsAttr::get(inVec, rw.getZeroAttr(inElem)));
+    auto widen = [&](Value v) -> Value {
+      if (getElementTypeOrSelf(v.getType()) == f32)
+        return v;
+      Type t = isa<VectorType>(v.getType()) ? Type(vec) : f32;
+      return arith::ExtFOp::create(rw, loc, t, v);
+    };
     auto laneIndices = VectorType::get({lanes}, rw.getIndexType());
     SmallVector<APInt> strideValues;
     for (int64_t l = 0; l < lanes; ++l)
@@ -183,12 +202,13 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
         for (int64_t s = 0; s < kTaps; ++s) {
           Value k = kb.addc(kb.mulc(c0, kTaps * kTaps), r * kTaps + s);
           if (!vector) {
-            g[r][s] = memref::LoadOp::create(rw, loc, taps, ValueRange{fi, k});
+            g[r][s] =
+                widen(memref::LoadOp::create(rw, loc, taps, ValueRange{fi, k}));
             continue;
           }
-          g[r][s] =
-              vector::GatherOp::create(rw, loc, vec, taps, ValueRange{fi, k},
-                                       channelStride, allLanes, zeroVec);
+          g[r][s] = widen(
+              vector::GatherOp::create(rw, loc, inVec, taps, ValueRange{fi, k},
+                                       channelStride, allLanes, inZero));
         }
       for (int64_t a = 0; a < kAlpha; ++a) {
         Value t3[kTaps];
@@ -246,13 +266,18 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
           rw, loc, VectorType::get({lanes}, rw.getI1Type()),
           ArrayRef<int64_t>{valid});
     };
+    // `lanes` elements of `mem` from `ix`, the first `valid` of them read,
+    // widened to f32.
     auto load = [&](Value mem, ArrayRef<Value> ix, int64_t valid) -> Value {
       if (valid <= 0)
         return zeroVec;
+      bool narrow = getElementTypeOrSelf(mem.getType()) != f32;
+      VectorType t = narrow ? inVec : vec;
+      Value zero = narrow ? inZero : zeroVec;
       if (Value mask = maskFor(valid))
-        return vector::MaskedLoadOp::create(rw, loc, vec, mem, ix, mask,
-                                            zeroVec);
-      return vector::LoadOp::create(rw, loc, vec, mem, ix);
+        return widen(
+            vector::MaskedLoadOp::create(rw, loc, t, mem, ix, mask, zero));
+      return widen(vector::LoadOp::create(rw, loc, t, mem, ix));
     };
     auto store = [&](Value v, Value mem, ArrayRef<Value> ix, int64_t valid) {
       if (Value mask = maskFor(valid))
@@ -320,6 +345,22 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
             });
           },
           /*parallel=*/!blocksParallel);
+      // The kernel reads B's last vector whole: the columns past the
+      // block's tiles up to it are zeros, not whatever the buffer held
+      // (denormal garbage costs microcode assists in every FMA; a mixed
+      // ResNet block ran 20x slower).
+      int64_t padded = (tiles + lanes - 1) / lanes * lanes;
+      if (padded > tiles) {
+        Value pad = vector::ConstantMaskOp::create(
+            rw, loc, VectorType::get({lanes}, rw.getI1Type()),
+            ArrayRef<int64_t>{padded - tiles});
+        kb.loop(kPoints, 1, [&](Value xi) {
+          kb.loop(c, 1, [&](Value ci) {
+            vector::MaskedStoreOp::create(
+                rw, loc, v, ValueRange{xi, ci, kb.idx(tiles)}, pad, zeroVec);
+          });
+        });
+      }
       // M[xi] = U[xi] * V[xi], from zero.
       auto bType = MemRefType::get(
           {c, blockTiles}, f32,

@@ -1,5 +1,6 @@
 // RUN: fp-opt %s -lowp-x86-lower-contractions="target=znver4" -split-input-file | FileCheck %s
 // RUN: fp-opt %s -lowp-x86-lower-contractions="target=znver4 winograd=false" -split-input-file | FileCheck %s --check-prefix=OFF
+// RUN: fp-opt %s -lowp-x86-lower-contractions="target=avx2" -split-input-file | FileCheck %s --check-prefix=AVX2
 
 // f32 3x3 stride-1 NCHW convolutions run as Winograd F(2x2, 3x3): the
 // filter transformed once into U[16][F][C] (a tap of 16 channels gathered,
@@ -80,5 +81,25 @@ func.func @not_winograd(%x: memref<1x16x10x10xf32>, %w: memref<16x16x3x3xf32>, %
       ins(%xb, %wb : memref<1x16x10x10xbf16>, memref<16x16x3x3xbf16>) outs(%y8 : memref<1x16x8x8xf32>)
   linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%x8, %w8 : memref<1x8x10x10xf32>, memref<16x8x3x3xf32>) outs(%y8b : memref<1x16x8x8xf32>)
+  return
+}
+
+// -----
+
+// bf16 operands: widened as read, transformed and multiplied in f32 where
+// the direct GEMM would use f32 FMAs too (AVX2, 8 lanes); on Zen 4 the
+// vdpbf16ps im2col kernel stays (@not_winograd above).
+// AVX2-LABEL: func.func @winograd_bf16
+// AVX2:       vector.gather %{{.*}} : memref<16x144xbf16>, vector<8xindex>, vector<8xi1>, vector<8xbf16> into vector<8xbf16>
+// AVX2:       arith.extf %{{.*}} : vector<8xbf16> to vector<8xf32>
+// 8 tiles per row, blocks of 2 rows (nr = 16): 16 tiles, 4 blocks.
+// AVX2:       scf.for %{{.*}} = %c0 to %c8 step %c2 {
+// AVX2-NEXT:    memref.alloc() {alignment = 64 : i64} : memref<16x16x16xf32>
+// AVX2:       vector.load %{{.*}} : memref<1x16x18x18xbf16>, vector<8xbf16>
+// AVX2:       arith.extf %{{.*}} : vector<8xbf16> to vector<8xf32>
+// AVX2-NOT:   linalg.conv_2d_nchw_fchw
+func.func @winograd_bf16(%x: memref<1x16x18x18xbf16>, %w: memref<16x16x3x3xbf16>, %y: memref<1x16x16x16xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x16x18x18xbf16>, memref<16x16x3x3xbf16>) outs(%y : memref<1x16x16x16xf32>)
   return
 }

@@ -13,7 +13,10 @@
 //  3. accumulate: the output initialised by a tensor, not a fill (the
 //     convolution adds to it);
 //  4. residual: 24 channels at 20x20, a residual add + ReLU consumer;
-//  5. dyn: a dynamic batch of 3.
+//  5. dyn: a dynamic batch of 3;
+//  6. bf16: bf16 operands (exact values), widened as read, where the direct
+//     GEMM would run on f32 FMAs too (avx2, sapphirerapids without AMX; on
+//     znver4 it stays the vdpbf16ps im2col kernel).
 // The last line is a negative control: case 1 against the reference with
 // another filter must fail the check (printed as 1 = "not close").
 //
@@ -37,7 +40,7 @@
 // RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 2>&1 | FileCheck %s --check-prefix=IR
 // IR-NOT: generic loop path for 'linalg.conv_2d_nchw_fchw'
 // IR: llvm.intr.masked.gather
-// CHECK-COUNT-6: 1
+// CHECK-COUNT-7: 1
 // CHECK-NOT: 0
 
 #id4 = affine_map<(a, b, c, d) -> (a, b, c, d)>
@@ -239,6 +242,15 @@ func.func @dyn(%in: tensor<?x16x12x12xf32>, %f: tensor<16x16x3x3xf32>) -> tensor
   return %y : tensor<?x16x10x10xf32>
 }
 
+func.func @bf16(%in: tensor<1x32x24x24xbf16>, %f: tensor<16x32x3x3xbf16>) -> tensor<1x16x22x22xf32> {
+  %e = tensor.empty() : tensor<1x16x22x22xf32>
+  %fv = arith.constant 0.0 : f32
+  %o = linalg.fill ins(%fv : f32) outs(%e : tensor<1x16x22x22xf32>) -> tensor<1x16x22x22xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %f : tensor<1x32x24x24xbf16>, tensor<16x32x3x3xbf16>) outs(%o : tensor<1x16x22x22xf32>) -> tensor<1x16x22x22xf32>
+  return %y : tensor<1x16x22x22xf32>
+}
+
 func.func @main() {
   %k0 = arith.constant 0 : index
   %k1 = arith.constant 1 : index
@@ -257,6 +269,9 @@ func.func @main() {
   %k14 = arith.constant 14 : index
   %k15 = arith.constant 15 : index
   %k16 = arith.constant 16 : index
+  %k17 = arith.constant 17 : index
+  %k18 = arith.constant 18 : index
+  %k19 = arith.constant 19 : index
   %k20 = arith.constant 20 : index
   %k22 = arith.constant 22 : index
   %k24 = arith.constant 24 : index
@@ -341,8 +356,24 @@ func.func @main() {
   %dyn_ok = call @close(%dyn_yd, %dyn_r0) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i1
   vector.print %dyn_ok : i1
 
+  // bf16
+  %bf16_in = call @rand4(%k16, %k1, %k32, %k24, %k24) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %bf16_f = call @rand4(%k17, %k16, %k32, %k3, %k3) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %bf16_ins = tensor.cast %bf16_in : tensor<?x?x?x?xf32> to tensor<1x32x24x24xf32>
+  %bf16_fs = tensor.cast %bf16_f : tensor<?x?x?x?xf32> to tensor<16x32x3x3xf32>
+  %bf16_inb = lowp.cast %bf16_ins : tensor<1x32x24x24xf32> to tensor<1x32x24x24xbf16>
+  %bf16_fb = lowp.cast %bf16_fs : tensor<16x32x3x3xf32> to tensor<16x32x3x3xbf16>
+  %bf16_zero = call @rand4(%k18, %k1, %k16, %k22, %k22) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %bf16_y = call @bf16(%bf16_inb, %bf16_fb) : (tensor<1x32x24x24xbf16>, tensor<16x32x3x3xbf16>) -> tensor<1x16x22x22xf32>
+  %bf16_yd = tensor.cast %bf16_y : tensor<1x16x22x22xf32> to tensor<?x?x?x?xf32>
+  %bf16_fv = arith.constant 0.0 : f32
+  %bf16_init = linalg.fill ins(%bf16_fv : f32) outs(%bf16_zero : tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
+  %bf16_r0 = call @ref(%bf16_in, %bf16_f, %bf16_init) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
+  %bf16_ok = call @close(%bf16_yd, %bf16_r0) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i1
+  vector.print %bf16_ok : i1
+
   // Negative control: big against the reference of another filter.
-  %neg_f = call @rand4(%k16, %k32, %k16, %k3, %k3) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %neg_f = call @rand4(%k19, %k32, %k16, %k3, %k3) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
   %neg_r = call @ref(%big_in, %neg_f, %big_init) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
   %neg_ok = call @close(%big_yd, %neg_r) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i1
   %true = arith.constant true
