@@ -244,7 +244,9 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     16 matrices U (F x C), then per block of tile rows the input tiles
     transformed into 16 matrices V (C x tiles), 16 GEMMs M = U V, and the
     output transform through the fill and the fused consumer; 16 multiplies
-    per 2x2 output tile and channel instead of 36.
+    per 2x2 output tile and channel instead of 36. So do such NHWC ones
+    (`linalg.conv_2d_nhwc_hwcf` / `_fhwc`), with tiles as the GEMMs' rows
+    and everything vectorized along channels.
     `linalg.depthwise_conv_2d_nhwc_hwc` (and `_hwcm` with a channel
     multiplier of 1, on views) and `linalg.depthwise_conv_2d_nchw_chw`
     (stride 1 or 2 along W) become a direct kernel vectorized along
@@ -309,7 +311,7 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
            "F_prepacked_arguments returns their argument numbers "
            "(docs/lowering-x86.md)">,
     Option<"winograd", "winograd", "bool", /*default=*/"true",
-           "3x3 stride-1 NCHW convolutions on the f32 FMA kernel as Winograd "
+           "3x3 stride-1 convolutions on the f32 FMA kernel as Winograd "
            "F(2x2, 3x3): 16 GEMMs on transformed tiles, 2.25x fewer "
            "multiplies than im2col (false: im2col + GEMM)">,
     DeprecatedTargetSpelling<"deprecatedCpu", "cpu">,

@@ -214,7 +214,7 @@ struct X86PipelineOptions : public PassPipelineOptions<X86PipelineOptions> {
       llvm::cl::init(false)};
   PassOptions::Option<bool> winograd{
       *this, "winograd",
-      llvm::cl::desc("3x3 stride-1 NCHW convolutions on the f32 FMA kernel "
+      llvm::cl::desc("3x3 stride-1 convolutions on the f32 FMA kernel "
                      "as Winograd F(2x2, 3x3) (false: im2col + GEMM)"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> staticWorkspace{

@@ -127,10 +127,10 @@ bool isKernelPooling(linalg::LinalgOp op);
 LogicalResult matchConv(linalg::LinalgOp op, const KernelConfig &cfg,
                         std::string &why);
 
-/// Why an NCHW convolution does not run as Winograd F(2x2, 3x3)
-/// (WinogradConv.cpp), or success.
-LogicalResult matchWinograd(linalg::Conv2DNchwFchwOp op,
-                            const KernelConfig &cfg, std::string &why);
+/// Why a convolution (conv_2d_nchw_fchw, conv_2d_nhwc_hwcf or _fhwc)
+/// does not run as Winograd F(2x2, 3x3) (WinogradConv.cpp), or success.
+LogicalResult matchWinograd(linalg::LinalgOp op, const KernelConfig &cfg,
+                            std::string &why);
 
 /// The Winograd F(2x2, 3x3) kernel for the convolutions matchWinograd
 /// takes, ahead of the im2col kernel (a higher benefit).

@@ -1,4 +1,4 @@
-//===- WinogradConv.cpp - 3x3 NCHW convolutions as Winograd F(2x2, 3x3) ---===//
+//===- WinogradConv.cpp - 3x3 convolutions as Winograd F(2x2, 3x3) -------===//
 //
 // linalg.conv_2d_nchw_fchw with a 3x3 filter at stride 1 (f32, or bf16 where
 // the direct GEMM would run on f32 FMAs too) as Winograd's minimal filtering
@@ -57,7 +57,27 @@ constexpr double kAT[kOutTile][kAlpha] = {{1, 1, 1, 0}, {0, 1, -1, -1}};
 constexpr int64_t kMinChannels = 16, kMinFilters = 16;
 } // namespace
 
-LogicalResult mlir::lowp::x86::matchWinograd(linalg::Conv2DNchwFchwOp op,
+namespace {
+/// What the Winograd kernels need of a convolution, whatever its layout.
+struct ConvDims {
+  int64_t channels, filters, kh, kw, oh, ow;
+};
+ConvDims convDims(linalg::LinalgOp op) {
+  auto fil = cast<MemRefType>(op.getDpsInputs()[1].getType()),
+       out = cast<MemRefType>(op.getDpsInits()[0].getType());
+  if (isa<linalg::Conv2DNchwFchwOp>(op))
+    return {fil.getDimSize(1), fil.getDimSize(0), fil.getDimSize(2),
+            fil.getDimSize(3), out.getDimSize(2), out.getDimSize(3)};
+  if (isa<linalg::Conv2DNhwcFhwcOp>(op))
+    return {fil.getDimSize(3), fil.getDimSize(0), fil.getDimSize(1),
+            fil.getDimSize(2), out.getDimSize(1), out.getDimSize(2)};
+  // linalg.conv_2d_nhwc_hwcf
+  return {fil.getDimSize(2), fil.getDimSize(3), fil.getDimSize(0),
+          fil.getDimSize(1), out.getDimSize(1), out.getDimSize(2)};
+}
+} // namespace
+
+LogicalResult mlir::lowp::x86::matchWinograd(linalg::LinalgOp op,
                                              const KernelConfig &cfg,
                                              std::string &why) {
   if (!cfg.winograd) {
@@ -66,34 +86,34 @@ LogicalResult mlir::lowp::x86::matchWinograd(linalg::Conv2DNchwFchwOp op,
   }
   if (failed(matchConv(op, cfg, why)))
     return failure();
-  auto in = cast<MemRefType>(op.getDpsInputs()[0].getType()),
-       fil = cast<MemRefType>(op.getDpsInputs()[1].getType()),
-       out = cast<MemRefType>(op.getDpsInits()[0].getType());
+  ConvDims dims = convDims(op);
   // bf16 operands are widened as they are read and transformed in f32
   // (the products of the direct kernel are exact in f32; the transforms'
   // sums round like f32 Winograd's), where the direct GEMM would run on
   // the f32 FMA kernel too; where it runs on vdpbf16ps or AMX tiles (twice
   // the f32 rate and more), the direct kernel stays.
-  Type elem = in.getElementType();
-  int64_t depth = fil.getDimSize(1) * fil.getDimSize(2) * fil.getDimSize(3);
+  Type elem = getElementTypeOrSelf(op.getDpsInputs()[0].getType());
+  int64_t depth = dims.channels * dims.kh * dims.kw;
   if (!(elem.isF32() || (elem.isBF16() && !cfg.dotFor(elem, depth)))) {
     why = elem.isBF16() ? "bf16 runs on the bf16 dot kernel here"
                         : "Winograd F(2x2, 3x3) takes f32 or bf16 inputs";
     return failure();
   }
-  if (fil.getDimSize(2) != kTaps || fil.getDimSize(3) != kTaps ||
-      !llvm::all_of(op.getStrides().getValues<int64_t>(),
-                    [](int64_t s) { return s == 1; }) ||
-      !llvm::all_of(op.getDilations().getValues<int64_t>(),
-                    [](int64_t d) { return d == 1; })) {
+  auto allOnes = [&](StringRef name) {
+    auto attr = op->getAttrOfType<DenseIntElementsAttr>(name);
+    return attr && llvm::all_of(attr.getValues<int64_t>(),
+                                [](int64_t v) { return v == 1; });
+  };
+  if (dims.kh != kTaps || dims.kw != kTaps || !allOnes("strides") ||
+      !allOnes("dilations")) {
     why = "Winograd F(2x2, 3x3) takes 3x3 filters at stride 1, dilation 1";
     return failure();
   }
-  if (out.getDimSize(2) % kOutTile || out.getDimSize(3) % kOutTile) {
+  if (dims.oh % kOutTile || dims.ow % kOutTile) {
     why = "Winograd F(2x2, 3x3) takes even output heights and widths";
     return failure();
   }
-  if (fil.getDimSize(1) < kMinChannels || fil.getDimSize(0) < kMinFilters) {
+  if (dims.channels < kMinChannels || dims.filters < kMinFilters) {
     why = "fewer than 16 channels or filters: the im2col GEMM is faster";
     return failure();
   }
@@ -134,6 +154,96 @@ ArrayRef<double> row(const double (&m)[Rows][Cols], int64_t r) {
   return ArrayRef<double>(m[r], Cols);
 }
 
+/// What both kernels share: f32 vectors of `lanes`, the operands (f32 or
+/// bf16) widened as they are read, and the three tile transforms on arrays
+/// of vectors (or scalars).
+struct WinogradVectors {
+  WinogradVectors(OpBuilder &b, Location loc, int64_t lanes, Type inElem)
+      : b(b), loc(loc), lanes(lanes), f32(b.getF32Type()),
+        vec(VectorType::get({lanes}, f32)),
+        inVec(VectorType::get({lanes}, inElem)) {
+    zeroVec = arith::ConstantOp::create(
+        b, loc, vec, DenseElementsAttr::get(vec, b.getZeroAttr(f32)));
+    inZero = arith::ConstantOp::create(
+        b, loc, inVec, DenseElementsAttr::get(inVec, b.getZeroAttr(inElem)));
+  }
+
+  Value widen(Value v) const {
+    if (getElementTypeOrSelf(v.getType()) == f32)
+      return v;
+    Type t = isa<VectorType>(v.getType()) ? Type(vec) : f32;
+    return arith::ExtFOp::create(b, loc, t, v);
+  }
+  /// The mask of the first `valid` lanes; null for all of them.
+  Value maskFor(int64_t valid) const {
+    if (valid >= lanes)
+      return Value();
+    return vector::ConstantMaskOp::create(
+        b, loc, VectorType::get({lanes}, b.getI1Type()),
+        ArrayRef<int64_t>{valid});
+  }
+  /// `lanes` elements of `mem` from `ix`, the first `valid` of them read
+  /// (none: zeros), widened to f32.
+  Value load(Value mem, ArrayRef<Value> ix, int64_t valid) const {
+    if (valid <= 0)
+      return zeroVec;
+    bool narrow = getElementTypeOrSelf(mem.getType()) != f32;
+    VectorType t = narrow ? inVec : vec;
+    Value zero = narrow ? inZero : zeroVec;
+    if (Value mask = maskFor(valid))
+      return widen(
+          vector::MaskedLoadOp::create(b, loc, t, mem, ix, mask, zero));
+    return widen(vector::LoadOp::create(b, loc, t, mem, ix));
+  }
+  void store(Value v, Value mem, ArrayRef<Value> ix, int64_t valid) const {
+    if (Value mask = maskFor(valid))
+      vector::MaskedStoreOp::create(b, loc, mem, ix, mask, v);
+    else
+      vector::StoreOp::create(b, loc, v, mem, ix);
+  }
+
+  /// V = B^T d B, point xi = 4 a + b of the transform domain at v[xi].
+  void inputTile(Value (&d)[kAlpha][kAlpha], Value (&v)[kPoints]) const {
+    for (int64_t a = 0; a < kAlpha; ++a) {
+      Value t[kAlpha];
+      for (int64_t j = 0; j < kAlpha; ++j)
+        t[j] =
+            combine(b, loc, row(kBT, a), {d[0][j], d[1][j], d[2][j], d[3][j]});
+      for (int64_t bb = 0; bb < kAlpha; ++bb)
+        v[a * kAlpha + bb] = combine(b, loc, row(kBT, bb), t);
+    }
+  }
+  /// U = G g G^T.
+  void filterTile(Value (&g)[kTaps][kTaps], Value (&u)[kPoints]) const {
+    for (int64_t a = 0; a < kAlpha; ++a) {
+      Value t[kTaps];
+      for (int64_t s = 0; s < kTaps; ++s)
+        t[s] = combine(b, loc, row(kG, a), {g[0][s], g[1][s], g[2][s]});
+      for (int64_t bb = 0; bb < kAlpha; ++bb)
+        u[a * kAlpha + bb] = combine(b, loc, row(kG, bb), t);
+    }
+  }
+  /// Y = A^T M A.
+  void outputTile(Value (&m)[kAlpha][kAlpha],
+                  Value (&y)[kOutTile][kOutTile]) const {
+    for (int64_t r = 0; r < kOutTile; ++r) {
+      Value t[kAlpha];
+      for (int64_t bb = 0; bb < kAlpha; ++bb)
+        t[bb] = combine(b, loc, row(kAT, r),
+                        {m[0][bb], m[1][bb], m[2][bb], m[3][bb]});
+      for (int64_t s = 0; s < kOutTile; ++s)
+        y[r][s] = combine(b, loc, row(kAT, s), t);
+    }
+  }
+
+  OpBuilder &b;
+  Location loc;
+  int64_t lanes;
+  Type f32;
+  VectorType vec, inVec;
+  Value zeroVec, inZero;
+};
+
 struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
   WinogradConvNchw(MLIRContext *ctx, KernelConfig cfg)
       : OpRewritePattern(ctx, /*benefit=*/2), cfg(cfg) {}
@@ -155,20 +265,8 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     MLIRContext *ctx = rw.getContext();
     KernelBuilder kb(rw, loc, cfg);
     Type f32 = rw.getF32Type();
-    auto vec = VectorType::get({lanes}, f32);
-    Value zeroVec = arith::ConstantOp::create(
-        rw, loc, vec, DenseElementsAttr::get(vec, rw.getZeroAttr(f32)));
-    // The operands' type (f32 or bf16), widened to f32 as read.
-    Type inElem = fil.getElementType();
-    auto inVec = VectorType::get({lanes}, inElem);
-    Value inZero = arith::ConstantOp::create(
-        rw, loc, inVec, DenseElementsAttr::get(inVec, rw.getZeroAttr(inElem)));
-    auto widen = [&](Value v) -> Value {
-      if (getElementTypeOrSelf(v.getType()) == f32)
-        return v;
-      Type t = isa<VectorType>(v.getType()) ? Type(vec) : f32;
-      return arith::ExtFOp::create(rw, loc, t, v);
-    };
+    WinogradVectors wv(rw, loc, lanes, fil.getElementType());
+    Value zeroVec = wv.zeroVec;
     auto laneIndices = VectorType::get({lanes}, rw.getIndexType());
     SmallVector<APInt> strideValues;
     for (int64_t l = 0; l < lanes; ++l)
@@ -197,31 +295,25 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     Value taps = memref::CollapseShapeOp::create(
         rw, loc, filter, ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
     auto transformFilter = [&](Value fi, Value c0, bool vector) {
-      Value g[kTaps][kTaps];
+      Value g[kTaps][kTaps], uv[kPoints];
       for (int64_t r = 0; r < kTaps; ++r)
         for (int64_t s = 0; s < kTaps; ++s) {
           Value k = kb.addc(kb.mulc(c0, kTaps * kTaps), r * kTaps + s);
-          if (!vector) {
-            g[r][s] =
-                widen(memref::LoadOp::create(rw, loc, taps, ValueRange{fi, k}));
-            continue;
-          }
-          g[r][s] = widen(
-              vector::GatherOp::create(rw, loc, inVec, taps, ValueRange{fi, k},
-                                       channelStride, allLanes, inZero));
+          g[r][s] = wv.widen(
+              vector ? vector::GatherOp::create(
+                           rw, loc, wv.inVec, taps, ValueRange{fi, k},
+                           channelStride, allLanes, wv.inZero)
+                           .getResult()
+                     : memref::LoadOp::create(rw, loc, taps, ValueRange{fi, k})
+                           .getResult());
         }
-      for (int64_t a = 0; a < kAlpha; ++a) {
-        Value t3[kTaps];
-        for (int64_t s = 0; s < kTaps; ++s)
-          t3[s] = combine(rw, loc, row(kG, a), {g[0][s], g[1][s], g[2][s]});
-        for (int64_t bb = 0; bb < kAlpha; ++bb) {
-          Value uv = combine(rw, loc, row(kG, bb), t3);
-          SmallVector<Value> ix{kb.idx(a * kAlpha + bb), fi, c0};
-          if (vector)
-            vector::StoreOp::create(rw, loc, uv, u, ix);
-          else
-            memref::StoreOp::create(rw, loc, uv, u, ix);
-        }
+      wv.filterTile(g, uv);
+      for (int64_t xi = 0; xi < kPoints; ++xi) {
+        SmallVector<Value> ix{kb.idx(xi), fi, c0};
+        if (vector)
+          vector::StoreOp::create(rw, loc, uv[xi], u, ix);
+        else
+          memref::StoreOp::create(rw, loc, uv[xi], u, ix);
       }
     };
     kb.loop(
@@ -259,31 +351,12 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     startAtZero.initValue =
         arith::ConstantOp::create(rw, loc, rw.getZeroAttr(f32));
 
-    auto maskFor = [&](int64_t valid) -> Value {
-      if (valid >= lanes)
-        return Value();
-      return vector::ConstantMaskOp::create(
-          rw, loc, VectorType::get({lanes}, rw.getI1Type()),
-          ArrayRef<int64_t>{valid});
-    };
-    // `lanes` elements of `mem` from `ix`, the first `valid` of them read,
-    // widened to f32.
-    auto load = [&](Value mem, ArrayRef<Value> ix, int64_t valid) -> Value {
-      if (valid <= 0)
-        return zeroVec;
-      bool narrow = getElementTypeOrSelf(mem.getType()) != f32;
-      VectorType t = narrow ? inVec : vec;
-      Value zero = narrow ? inZero : zeroVec;
-      if (Value mask = maskFor(valid))
-        return widen(
-            vector::MaskedLoadOp::create(rw, loc, t, mem, ix, mask, zero));
-      return widen(vector::LoadOp::create(rw, loc, t, mem, ix));
+    auto maskFor = [&](int64_t valid) { return wv.maskFor(valid); };
+    auto load = [&](Value mem, ArrayRef<Value> ix, int64_t valid) {
+      return wv.load(mem, ix, valid);
     };
     auto store = [&](Value v, Value mem, ArrayRef<Value> ix, int64_t valid) {
-      if (Value mask = maskFor(valid))
-        vector::MaskedStoreOp::create(rw, loc, mem, ix, mask, v);
-      else
-        vector::StoreOp::create(rw, loc, v, mem, ix);
+      wv.store(v, mem, ix, valid);
     };
     // Runs of `lanes` tiles along a row of tiles, the last one `valid` <
     // lanes (masked).
@@ -331,16 +404,11 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                     d[i][j + 1] =
                         vector::ShuffleOp::create(rw, loc, lo, hi, odds);
                   }
-                for (int64_t a = 0; a < kAlpha; ++a) {
-                  Value t[kAlpha];
-                  for (int64_t j = 0; j < kAlpha; ++j)
-                    t[j] = combine(rw, loc, row(kBT, a),
-                                   {d[0][j], d[1][j], d[2][j], d[3][j]});
-                  for (int64_t bb = 0; bb < kAlpha; ++bb)
-                    store(combine(rw, loc, row(kBT, bb), t), v,
-                          {kb.idx(a * kAlpha + bb), ci, kb.addIdx(col0, tx0)},
-                          valid);
-                }
+                Value vt[kPoints];
+                wv.inputTile(d, vt);
+                for (int64_t xi = 0; xi < kPoints; ++xi)
+                  store(vt[xi], v, {kb.idx(xi), ci, kb.addIdx(col0, tx0)},
+                        valid);
               });
             });
           },
@@ -398,14 +466,10 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                         m, {kb.idx(a * kAlpha + bb), fi, kb.addIdx(col0, tx0)},
                         valid);
                 Value x0 = kb.mulc(tx0, kOutTile);
+                Value yt[kOutTile][kOutTile];
+                wv.outputTile(mv, yt);
                 for (int64_t ro = 0; ro < kOutTile; ++ro) {
-                  Value t[kAlpha];
-                  for (int64_t bb = 0; bb < kAlpha; ++bb)
-                    t[bb] =
-                        combine(rw, loc, row(kAT, ro),
-                                {mv[0][bb], mv[1][bb], mv[2][bb], mv[3][bb]});
-                  Value even = combine(rw, loc, row(kAT, 0), t);
-                  Value odd = combine(rw, loc, row(kAT, 1), t);
+                  Value even = yt[ro][0], odd = yt[ro][1];
                   Value y = kb.addc(y0, ro);
                   for (int64_t h = 0; h < 2; ++h) {
                     int64_t cols =
@@ -417,7 +481,7 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                     SmallVector<Value> ix{ni, fi, y, kb.addc(x0, h * lanes)};
                     Value mask = maskFor(cols);
                     Value init = fillValue ? vector::BroadcastOp::create(
-                                                 rw, loc, vec, fillValue)
+                                                 rw, loc, wv.vec, fillValue)
                                                  .getResult()
                                            : load(output, ix, cols);
                     acc = arith::AddFOp::create(rw, loc, init, acc);
@@ -456,9 +520,263 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
   }
   KernelConfig cfg;
 };
+
+/// NHWC (conv_2d_nhwc_hwcf, and _fhwc: TOSA's and IREE's filter layout) as
+/// the same 16 GEMMs with tiles as rows: M[xi] (tiles x F) = V[xi] (tiles x
+/// C) * U[xi] (C x F), everything vectorized along channels, which are
+/// contiguous in the input, in V, U and M and in the output: no shuffles.
+/// V is the kernel's A, read in place; U is B in rows padded with zeros to
+/// whole vectors; the output is written through the fill and the consumer
+/// viewed as a pixels x F matrix (per-channel operands along the columns,
+/// like the im2col kernel's).
+template <typename OpTy> struct WinogradConvNhwc : OpRewritePattern<OpTy> {
+  static constexpr bool kFilterFirst =
+      std::is_same_v<OpTy, linalg::Conv2DNhwcFhwcOp>;
+  // Ahead of the NHWC im2col kernel (benefit 2).
+  WinogradConvNhwc(MLIRContext *ctx, KernelConfig cfg)
+      : OpRewritePattern<OpTy>(ctx, /*benefit=*/3), cfg(cfg) {}
+
+  LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rw) const override {
+    std::string why;
+    if (failed(matchWinograd(op, cfg, why)))
+      return rw.notifyMatchFailure(op, why);
+    Value input = op.getDpsInputs()[0], filter = op.getDpsInputs()[1],
+          output = op.getDpsInits()[0];
+    auto fil = cast<MemRefType>(filter.getType());
+    ConvDims dims = convDims(op);
+    int64_t c = dims.channels, f = dims.filters, oh = dims.oh, ow = dims.ow;
+    int64_t tileRows = oh / kOutTile, tileCols = ow / kOutTile;
+    int64_t lanes = cfg.lanes;
+    int64_t paddedF = (f + lanes - 1) / lanes * lanes;
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rw.getContext();
+    KernelBuilder kb(rw, loc, cfg);
+    Type f32 = rw.getF32Type();
+    WinogradVectors wv(rw, loc, lanes, fil.getElementType());
+
+    Value cMat = memref::CollapseShapeOp::create(
+        rw, loc, output, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+    KernelEpilogue epilogue = matchEpilogueOrRemark(op, cMat, {input, filter});
+    prepareEpilogue(epilogue, op, rw);
+    Value fillValue = epilogue.fill ? epilogue.fill->getOperand(0) : Value();
+
+    // U[xi][c][f] = (G g[c][f] G^T)[xi], once per call, `lanes` filters at
+    // a time: contiguous in an HWCF filter, 9 C apart in an FHWC one
+    // (gathers). Columns F.. of the last vector are zeros (the kernel reads
+    // B's rows a whole vector at a time).
+    Value u = kb.alloc(MemRefType::get({kPoints, c, paddedF}, f32));
+    Value flat = memref::CollapseShapeOp::create(
+        rw, loc, filter, ArrayRef<ReassociationIndices>{{0, 1, 2, 3}});
+    Value filterStride;
+    if (kFilterFirst) {
+      auto laneIndices = VectorType::get({lanes}, rw.getIndexType());
+      SmallVector<APInt> offsets;
+      for (int64_t l = 0; l < lanes; ++l)
+        offsets.push_back(APInt(64, l * kTaps * kTaps * c));
+      filterStride = arith::ConstantOp::create(
+          rw, loc, laneIndices, DenseElementsAttr::get(laneIndices, offsets));
+    }
+    Value allLanes = vector::ConstantMaskOp::create(
+        rw, loc, VectorType::get({lanes}, rw.getI1Type()),
+        ArrayRef<int64_t>{lanes});
+    // The element of tap (r, s), channel ci, filter fi in `flat`.
+    auto tapAt = [&](int64_t r, int64_t s, Value ci, Value fi) {
+      if (kFilterFirst)
+        return kb.addIdx(kb.mulc(fi, kTaps * kTaps * c),
+                         kb.addc(ci, (r * kTaps + s) * c));
+      return kb.addIdx(kb.mulc(ci, f), kb.addc(fi, (r * kTaps + s) * c * f));
+    };
+    auto transformFilter = [&](Value ci, Value f0, bool vector) {
+      Value g[kTaps][kTaps], uv[kPoints];
+      for (int64_t r = 0; r < kTaps; ++r)
+        for (int64_t s = 0; s < kTaps; ++s) {
+          Value at = tapAt(r, s, ci, f0);
+          Value tap;
+          if (!vector)
+            tap = memref::LoadOp::create(rw, loc, flat, ValueRange{at});
+          else if (kFilterFirst)
+            tap = vector::GatherOp::create(rw, loc, wv.inVec, flat,
+                                           ValueRange{at}, filterStride,
+                                           allLanes, wv.inZero);
+          else
+            tap =
+                vector::LoadOp::create(rw, loc, wv.inVec, flat, ValueRange{at});
+          g[r][s] = wv.widen(tap);
+        }
+      wv.filterTile(g, uv);
+      for (int64_t xi = 0; xi < kPoints; ++xi) {
+        SmallVector<Value> ix{kb.idx(xi), ci, f0};
+        if (vector)
+          vector::StoreOp::create(rw, loc, uv[xi], u, ix);
+        else
+          memref::StoreOp::create(rw, loc, uv[xi], u, ix);
+      }
+    };
+    kb.loop(
+        c, 1,
+        [&](Value ci) {
+          kb.emitVectorizedLoopOverlappingTail(
+              f, lanes, [&](Value f0) { transformFilter(ci, f0, true); },
+              [&](Value fi) { transformFilter(ci, fi, false); });
+          if (paddedF > f)
+            for (int64_t xi = 0; xi < kPoints; ++xi)
+              wv.store(wv.zeroVec, u, {kb.idx(xi), ci, kb.idx(f)}, paddedF - f);
+        },
+        /*parallel=*/true);
+
+    // Blocks of tile rows of about nr tiles (the kernel's rows), V and M
+    // within half the L2: like the NCHW kernel's, small blocks measured
+    // best (ResNet NHWC block, f32: 1.67 ms per call with 1 row of 28
+    // tiles per block, 1.73-1.80 ms with 2-8 rows).
+    int64_t target = cfg.nr;
+    int64_t bytesPerTileRow = kPoints * (c + paddedF) * tileCols * 4;
+    int64_t budget = cfg.l2Bytes ? cfg.l2Bytes / 2 : 512 * 1024;
+    int64_t rowsPerBlock = std::clamp<int64_t>(
+        std::min<int64_t>(target / tileCols, budget / bytesPerTileRow), 1,
+        tileRows);
+    int64_t blockTiles = rowsPerBlock * tileCols;
+    auto vType = MemRefType::get({kPoints, blockTiles, c}, f32);
+    auto mType = MemRefType::get({kPoints, blockTiles, paddedF}, f32);
+    int64_t fullRows = tileRows / rowsPerBlock * rowsPerBlock;
+    bool blocksParallel = fullRows / rowsPerBlock >= 4;
+    Value sharedV = blocksParallel ? Value() : kb.alloc(vType);
+    Value sharedM = blocksParallel ? Value() : kb.alloc(mType);
+    KernelEpilogue startAtZero;
+    startAtZero.initValue =
+        arith::ConstantOp::create(rw, loc, rw.getZeroAttr(f32));
+    auto bType = MemRefType::get(
+        {c, paddedF}, f32,
+        StridedLayoutAttr::get(ctx, ShapedType::kDynamic, {paddedF, 1}));
+    int64_t fVectors = paddedF / lanes;
+
+    auto emitBlock = [&](Value ni, Value ty0, int64_t rows) {
+      Value v = sharedV ? sharedV : kb.alloc(vType);
+      Value m = sharedM ? sharedM : kb.alloc(mType);
+      int64_t tiles = rows * tileCols;
+      // V[xi][tile][c] = (B^T d B)[xi] for the tiles of rows ty0..
+      kb.loop(
+          rows, 1,
+          [&](Value r) {
+            Value iy = kb.mulc(kb.addIdx(ty0, r), kOutTile);
+            kb.loop(tileCols, 1, [&](Value tx) {
+              Value tile = kb.addIdx(kb.mulc(r, tileCols), tx);
+              Value ix = kb.mulc(tx, kOutTile);
+              auto transform = [&](Value c0, bool vector) {
+                Value d[kAlpha][kAlpha], vt[kPoints];
+                for (int64_t i = 0; i < kAlpha; ++i)
+                  for (int64_t j = 0; j < kAlpha; ++j) {
+                    SmallVector<Value> at{ni, kb.addc(iy, i), kb.addc(ix, j),
+                                          c0};
+                    d[i][j] = vector ? wv.load(input, at, lanes)
+                                     : wv.widen(memref::LoadOp::create(
+                                           rw, loc, input, at));
+                  }
+                wv.inputTile(d, vt);
+                for (int64_t xi = 0; xi < kPoints; ++xi) {
+                  SmallVector<Value> at{kb.idx(xi), tile, c0};
+                  if (vector)
+                    vector::StoreOp::create(rw, loc, vt[xi], v, at);
+                  else
+                    memref::StoreOp::create(rw, loc, vt[xi], v, at);
+                }
+              };
+              kb.emitVectorizedLoopOverlappingTail(
+                  c, lanes, [&](Value c0) { transform(c0, true); },
+                  [&](Value ci) { transform(ci, false); });
+            });
+          },
+          /*parallel=*/!blocksParallel);
+      // M[xi] = V[xi] * U[xi], from zero.
+      kb.loop(kPoints, 1, [&](Value xi) {
+        Value uXi = memref::SubViewOp::create(
+            rw, loc, bType, u,
+            ArrayRef<OpFoldResult>{xi, rw.getIndexAttr(0), rw.getIndexAttr(0)},
+            ArrayRef<OpFoldResult>{rw.getIndexAttr(1), rw.getIndexAttr(c),
+                                   rw.getIndexAttr(paddedF)},
+            ArrayRef<OpFoldResult>{rw.getIndexAttr(1), rw.getIndexAttr(1),
+                                   rw.getIndexAttr(1)});
+        kb.emitKernel(v, ValueRange{xi}, /*aTransposed=*/false, uXi, m,
+                      ValueRange{xi}, tiles, f, c, /*dot=*/false,
+                      /*bRowMajor=*/true, /*cColOffset=*/nullptr,
+                      /*packSlice=*/nullptr, &startAtZero);
+      });
+      // Y = A^T M A per tile and vector of filters, into output pixels
+      // (2 ty + r, 2 tx + s) of the pixels x F matrix.
+      SmallVector<IRMapping> perColumns(fVectors);
+      if (epilogue.consumer)
+        for (int64_t fv = 0; fv < fVectors; ++fv)
+          perColumns[fv] =
+              kb.hoistEpilogue(epilogue, {kb.idx(0), kb.idx(fv * lanes)},
+                               KernelBuilder::EpilogueHoist::SameForEveryRow,
+                               wv.maskFor(f - fv * lanes));
+      kb.loop(
+          rows, 1,
+          [&](Value r) {
+            Value y0 = kb.mulc(kb.addIdx(ty0, r), kOutTile);
+            Value rowPixel = kb.mulc(kb.addIdx(kb.mulc(ni, oh), y0), ow);
+            kb.loop(tileCols, 1, [&](Value tx) {
+              Value tile = kb.addIdx(kb.mulc(r, tileCols), tx);
+              Value x0 = kb.mulc(tx, kOutTile);
+              for (int64_t fv = 0; fv < fVectors; ++fv) {
+                int64_t valid = std::min(lanes, f - fv * lanes);
+                Value f0 = kb.idx(fv * lanes);
+                Value mv[kAlpha][kAlpha], yt[kOutTile][kOutTile];
+                for (int64_t a = 0; a < kAlpha; ++a)
+                  for (int64_t bb = 0; bb < kAlpha; ++bb)
+                    mv[a][bb] =
+                        wv.load(m, {kb.idx(a * kAlpha + bb), tile, f0}, lanes);
+                wv.outputTile(mv, yt);
+                for (int64_t ro = 0; ro < kOutTile; ++ro)
+                  for (int64_t so = 0; so < kOutTile; ++so) {
+                    Value pixel =
+                        kb.addIdx(kb.addc(rowPixel, ro * ow), kb.addc(x0, so));
+                    SmallVector<Value> at{pixel, f0};
+                    Value init = fillValue ? vector::BroadcastOp::create(
+                                                 rw, loc, wv.vec, fillValue)
+                                                 .getResult()
+                                           : wv.load(cMat, at, valid);
+                    Value acc =
+                        arith::AddFOp::create(rw, loc, init, yt[ro][so]);
+                    if (epilogue.consumer)
+                      kb.storeThroughEpilogue(epilogue, acc, at,
+                                              wv.maskFor(valid),
+                                              &perColumns[fv]);
+                    else
+                      wv.store(acc, cMat, at, valid);
+                  }
+              }
+            });
+          },
+          /*parallel=*/!blocksParallel);
+      if (!sharedV) {
+        kb.dealloc(v);
+        kb.dealloc(m);
+      }
+    };
+    kb.loop(kb.idx(0), kb.dimSize(output, 0), 1, [&](Value ni) {
+      kb.loop(
+          fullRows, rowsPerBlock,
+          [&](Value ty0) { emitBlock(ni, ty0, rowsPerBlock); },
+          /*parallel=*/blocksParallel);
+      if (fullRows < tileRows)
+        emitBlock(ni, kb.idx(fullRows), tileRows - fullRows);
+    });
+    kb.dealloc(u);
+    if (sharedV) {
+      kb.dealloc(sharedV);
+      kb.dealloc(sharedM);
+    }
+    rw.eraseOp(op);
+    finishEpilogue(epilogue, rw);
+    return success();
+  }
+  KernelConfig cfg;
+};
 } // namespace
 
 void mlir::lowp::x86::populateWinogradConvPatterns(RewritePatternSet &patterns,
                                                    const KernelConfig &cfg) {
-  patterns.add<WinogradConvNchw>(patterns.getContext(), cfg);
+  patterns.add<WinogradConvNchw, WinogradConvNhwc<linalg::Conv2DNhwcHwcfOp>,
+               WinogradConvNhwc<linalg::Conv2DNhwcFhwcOp>>(
+      patterns.getContext(), cfg);
 }

@@ -103,3 +103,57 @@ func.func @winograd_bf16(%x: memref<1x16x18x18xbf16>, %w: memref<16x16x3x3xbf16>
       ins(%x, %w : memref<1x16x18x18xbf16>, memref<16x16x3x3xbf16>) outs(%y : memref<1x16x16x16xf32>)
   return
 }
+
+// -----
+
+// NHWC: the GEMMs take tiles as rows, M[xi] (tiles x F) = V[xi] (tiles x C)
+// * U[xi] (C x F), vectorized along channels: U[16][C][F padded to 16]
+// with its pad zeroed, V[16][tiles][C] read in place as A, the output
+// through its pixels x F view. 20 filters: a masked last vector.
+// CHECK-LABEL: func.func @winograd_nhwc
+// CHECK:       %[[U:.*]] = memref.alloc() {alignment = 64 : i64} : memref<16x16x32xf32>
+// CHECK:       vector.load %{{.*}} : memref<2880xf32>, vector<16xf32>
+// CHECK:       vector.maskedstore %[[U]][%c15, %{{.*}}, %c20]
+// CHECK:       %[[V:.*]] = memref.alloc() {alignment = 64 : i64} : memref<16x32x16xf32>
+// CHECK:       %[[M:.*]] = memref.alloc() {alignment = 64 : i64} : memref<16x32x32xf32>
+// CHECK:       vector.load %arg0[%{{.*}}] : memref<1x18x18x16xf32>, vector<16xf32>
+// CHECK:       scf.for %[[XI:.*]] = %c0 to %c16 step %c1 {
+// CHECK:         memref.subview %[[U]][%[[XI]], 0, 0] [1, 16, 32] [1, 1, 1]
+// CHECK:         vector.fma
+// CHECK:       }
+// CHECK:       vector.maskedstore %{{.*}} : memref<256x20xf32>, vector<16xi1>, vector<16xf32>
+// CHECK-NOT:   linalg.conv_2d_nhwc_hwcf
+func.func @winograd_nhwc(%x: memref<1x18x18x16xf32>, %w: memref<3x3x16x20xf32>, %y: memref<1x16x16x20xf32>) {
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x18x18x16xf32>, memref<3x3x16x20xf32>) outs(%y : memref<1x16x16x20xf32>)
+  return
+}
+
+// -----
+
+// An FHWC filter (TOSA's): a tap of 16 filters gathered, 9 C apart.
+// CHECK-LABEL: func.func @winograd_fhwc
+// CHECK:       vector.gather %{{.*}} : memref<4608xf32>, vector<16xindex>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+// CHECK-NOT:   linalg.conv_2d_nhwc_fhwc
+func.func @winograd_fhwc(%x: memref<1x18x18x16xf32>, %w: memref<32x3x3x16xf32>, %y: memref<1x16x16x32xf32>) {
+  linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x18x18x16xf32>, memref<32x3x3x16xf32>) outs(%y : memref<1x16x16x32xf32>)
+  return
+}
+
+// -----
+
+// NHWC, not Winograd: stride 2 and 8 channels take the direct kernel
+// (its filter packed, A read in place: no gather, no transform buffers).
+// CHECK-LABEL: func.func @not_winograd_nhwc
+// CHECK-NOT:   vector.gather
+// CHECK-NOT:   memref<16x{{.*}}xf32>
+// CHECK-NOT:   linalg.conv_2d_nhwc_hwcf
+func.func @not_winograd_nhwc(%x: memref<1x18x18x16xf32>, %w: memref<3x3x16x16xf32>, %y: memref<1x8x8x16xf32>,
+                             %x8: memref<1x18x18x8xf32>, %w8: memref<3x3x8x16xf32>, %y8: memref<1x16x16x16xf32>) {
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %w : memref<1x18x18x16xf32>, memref<3x3x16x16xf32>) outs(%y : memref<1x8x8x16xf32>)
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x8, %w8 : memref<1x18x18x8xf32>, memref<3x3x8x16xf32>) outs(%y8 : memref<1x16x16x16xf32>)
+  return
+}

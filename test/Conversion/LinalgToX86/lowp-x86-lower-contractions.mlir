@@ -1,5 +1,7 @@
-// RUN: fp-opt %s -lowp-x86-lower-contractions="target=znver4 mr=2" -split-input-file | FileCheck %s --check-prefix=DOT
-// RUN: fp-opt %s -lowp-x86-lower-contractions="target=avx2 mr=3 nr=8" -split-input-file | FileCheck %s --check-prefix=FMA
+// RUN: fp-opt %s -lowp-x86-lower-contractions="target=znver4 mr=2 winograd=false" -split-input-file | FileCheck %s --check-prefix=DOT
+// RUN: fp-opt %s -lowp-x86-lower-contractions="target=avx2 mr=3 nr=8 winograd=false" -split-input-file | FileCheck %s --check-prefix=FMA
+// The direct convolution kernels (winograd=false: the 3x3 stride-1 ones
+// run as Winograd F(2x2, 3x3) by default, lowp-x86-lower-contractions-winograd.mlir).
 
 // AVX512_BF16: B packed into VNNI pairs (k/2 x 2*nr) one k block of one
 // panel at a time, inside the kernel's loops, into a buffer freed after the

@@ -27,6 +27,11 @@
 //
 // RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 2>&1 >%t.avx2 | FileCheck %s --check-prefix=REMARK
 // RUN: mlir-runner %t.avx2 -e main -entry-point-result=void -shared-libs=%mlir_runner_utils | FileCheck %s
+// 3x3 stride-1 convolutions run as Winograd F(2x2, 3x3) by default
+// (conv-winograd*.mlir); the direct kernels on them too:
+// RUN: fp-opt %s -lowp-pipeline-x86="target=avx2 winograd=false" 2>/dev/null \
+// RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
+// RUN: | FileCheck %s
 // RUN: fp-opt %s -lowp-pipeline-x86="target=avx2 kc=64 mr=4" 2>/dev/null \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils | FileCheck %s
 // RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86=target=znver4 2>&1 >%t.zen4 | FileCheck %s --check-prefix=REMARK512 %}

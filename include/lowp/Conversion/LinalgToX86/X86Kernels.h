@@ -47,7 +47,7 @@ struct KernelConfig {
   /// AMX tile (rows x columns x k) for bf16, when AMX is requested and the
   /// target has it; invalid otherwise.
   TileShape amxTile;
-  /// 3x3 stride-1 NCHW convolutions on the f32 FMA kernel as Winograd
+  /// 3x3 stride-1 convolutions on the f32 FMA kernel as Winograd
   /// F(2x2, 3x3) (WinogradConv.cpp) instead of im2col + GEMM.
   bool winograd = true;
 

@@ -1,0 +1,422 @@
+// Winograd F(2x2, 3x3) for 3x3 stride-1 NHWC convolutions
+// (linalg.conv_2d_nhwc_hwcf and _fhwc; lowp-x86-lower-contractions,
+// WinogradConv.cpp: vectorized along channels), executed against an f64
+// reference convolution (a linalg.generic left to the plain loop path, its
+// products and sums in f64, rounded to f32 once): |x - ref| <= 1e-5 |ref| +
+// 1e-4 (values in [-0.875, 0.875], up to 288 terms). Cases:
+//  1. big: 1x40x40x16 * 3x3x16x32 -> 38x38 (19 blocks of one tile row,
+//     shared out by threads=, conv-threads.test);
+//  2. bn_relu: batch 2, 32 -> 24 channels at 14x14 (24 filters: a masked
+//     last vector on AVX-512), the fill 0.25 and a batch norm + ReLU
+//     consumer fused into the output transform;
+//  3. accumulate: an FHWC filter (its taps gathered), the output
+//     initialised by a tensor, not a fill (the convolution adds to it);
+//  4. residual: 24 channels (a last channel vector overlapping the one
+//     before) at 20x20, a residual add + ReLU consumer;
+//  5. dyn: a dynamic batch of 3;
+//  6. bf16: bf16 operands (exact values), FHWC, 20 filters, widened as
+//     read, where the direct GEMM would run on f32 FMAs too (avx2,
+//     sapphirerapids without AMX; on znver4 it stays the vdpbf16ps kernel).
+// The last line is a negative control: case 1 against the reference with
+// another filter must fail the check (printed as 1 = "not close").
+//
+// RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 2>/dev/null \
+// RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
+// RUN: | FileCheck %s
+// RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86=target=znver4 2>/dev/null \
+// RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
+// RUN: | FileCheck %s %}
+// RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86=target=sapphirerapids 2>/dev/null \
+// RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
+// RUN: | FileCheck %s %}
+// The same cases through im2col + GEMM (winograd=false):
+// RUN: fp-opt %s -lowp-pipeline-x86="target=avx2 winograd=false" 2>/dev/null \
+// RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
+// RUN: | FileCheck %s
+// The Winograd kernel is there (its FHWC filter transform gathers a tap of
+// `lanes` filters, 9 C elements apart) and no convolution is left to the
+// generic loops (which convolution takes it: the lit tests of
+// lowp-x86-lower-contractions-winograd.mlir).
+// RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 2>&1 | FileCheck %s --check-prefix=IR
+// IR-NOT: generic loop path for 'linalg.conv_2d_nhwc
+// IR: llvm.intr.masked.gather
+// CHECK-COUNT-7: 1
+// CHECK-NOT: 0
+
+#id4 = affine_map<(a, b, c, d) -> (a, b, c, d)>
+#id2 = affine_map<(a, b) -> (a, b)>
+#all2 = affine_map<(a, b) -> ()>
+#chan = affine_map<(a, b, c, d) -> (d)>
+
+// Deterministic values in [-0.875, 0.875] (multiples of 1/16).
+func.func @fill(%seed: index, %e: tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32> {
+  %r = linalg.generic {indexing_maps = [#id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      outs(%e : tensor<?x?x?x?xf32>) {
+  ^bb0(%o: f32):
+    %i0 = linalg.index 0 : index
+    %i1 = linalg.index 1 : index
+    %i2 = linalg.index 2 : index
+    %i3 = linalg.index 3 : index
+    %c5 = arith.constant 5 : index
+    %c7 = arith.constant 7 : index
+    %c11 = arith.constant 11 : index
+    %c13 = arith.constant 13 : index
+    %c29 = arith.constant 29 : index
+    %a = arith.muli %i0, %c5 : index
+    %b = arith.muli %i1, %c7 : index
+    %c = arith.muli %i2, %c11 : index
+    %d = arith.muli %i3, %c13 : index
+    %s1 = arith.addi %a, %b : index
+    %s2 = arith.addi %s1, %c : index
+    %s3 = arith.addi %s2, %d : index
+    %s4 = arith.addi %s3, %seed : index
+    %m = arith.remui %s4, %c29 : index
+    %mi = arith.index_cast %m : index to i32
+    %mf = arith.sitofp %mi : i32 to f32
+    %fourteen = arith.constant 14.0 : f32
+    %sixteen = arith.constant 16.0 : f32
+    %v0 = arith.subf %mf, %fourteen : f32
+    %v = arith.divf %v0, %sixteen : f32
+    linalg.yield %v : f32
+  } -> tensor<?x?x?x?xf32>
+  return %r : tensor<?x?x?x?xf32>
+}
+
+func.func @rand4(%seed: index, %a: index, %b: index, %c: index, %d: index) -> tensor<?x?x?x?xf32> {
+  %e = tensor.empty(%a, %b, %c, %d) : tensor<?x?x?x?xf32>
+  %r = call @fill(%seed, %e) : (index, tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
+  return %r : tensor<?x?x?x?xf32>
+}
+
+// 1 when every |got - ref| <= 1e-5 |ref| + 1e-4.
+func.func @close(%got: tensor<?x?x?x?xf32>, %ref: tensor<?x?x?x?xf32>) -> i1 {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %es = tensor.empty() : tensor<f32>
+  %init = linalg.fill ins(%ninf : f32) outs(%es : tensor<f32>) -> tensor<f32>
+  %g = tensor.collapse_shape %got [[0, 1], [2, 3]] : tensor<?x?x?x?xf32> into tensor<?x?xf32>
+  %r = tensor.collapse_shape %ref [[0, 1], [2, 3]] : tensor<?x?x?x?xf32> into tensor<?x?xf32>
+  %worst = linalg.generic {indexing_maps = [#id2, #id2, #all2],
+                           iterator_types = ["reduction", "reduction"]}
+      ins(%g, %r : tensor<?x?xf32>, tensor<?x?xf32>) outs(%init : tensor<f32>) {
+  ^bb0(%v: f32, %rv: f32, %m: f32):
+    %d = arith.subf %v, %rv : f32
+    %ad = math.absf %d : f32
+    %ar = math.absf %rv : f32
+    %rel = arith.constant 1.0e-5 : f32
+    %abs = arith.constant 1.0e-4 : f32
+    %t = arith.mulf %ar, %rel : f32
+    %tol = arith.addf %t, %abs : f32
+    %ex = arith.subf %ad, %tol : f32
+    %n = arith.maximumf %m, %ex : f32
+    linalg.yield %n : f32
+  } -> tensor<f32>
+  %w = tensor.extract %worst[] : tensor<f32>
+  %ok = arith.cmpf ole, %w, %zero : f32
+  return %ok : i1
+}
+
+// The reference: sum over (c, i, j) of in * f in f64, rounded once.
+func.func @ref_hwcf(%in: tensor<?x?x?x?xf32>, %f: tensor<?x?x?x?xf32>, %init: tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %n = tensor.dim %init, %c0 : tensor<?x?x?x?xf32>
+  %oh = tensor.dim %init, %c1 : tensor<?x?x?x?xf32>
+  %ow = tensor.dim %init, %c2 : tensor<?x?x?x?xf32>
+  %fs = tensor.dim %init, %c3 : tensor<?x?x?x?xf32>
+  %e = tensor.empty(%n, %oh, %ow, %fs) : tensor<?x?x?x?xf64>
+  %wide = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%init : tensor<?x?x?x?xf32>) outs(%e : tensor<?x?x?x?xf64>) {
+  ^bb0(%a: f32, %o: f64):
+    %w = arith.extf %a : f32 to f64
+    linalg.yield %w : f64
+  } -> tensor<?x?x?x?xf64>
+  %y = linalg.generic {indexing_maps = [affine_map<(n, y, x, f, c, i, j) -> (n, y + i, x + j, c)>,
+                                        affine_map<(n, y, x, f, c, i, j) -> (i, j, c, f)>,
+                                        affine_map<(n, y, x, f, c, i, j) -> (n, y, x, f)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%in, %f : tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) outs(%wide : tensor<?x?x?x?xf64>) {
+  ^bb0(%a: f32, %b: f32, %acc: f64):
+    %a64 = arith.extf %a : f32 to f64
+    %b64 = arith.extf %b : f32 to f64
+    %p = arith.mulf %a64, %b64 : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<?x?x?x?xf64>
+  %e32 = tensor.empty(%n, %oh, %ow, %fs) : tensor<?x?x?x?xf32>
+  %r = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%y : tensor<?x?x?x?xf64>) outs(%e32 : tensor<?x?x?x?xf32>) {
+  ^bb0(%a: f64, %o: f32):
+    %t = arith.truncf %a : f64 to f32
+    linalg.yield %t : f32
+  } -> tensor<?x?x?x?xf32>
+  return %r : tensor<?x?x?x?xf32>
+}
+
+// The reference: sum over (c, i, j) of in * f in f64, rounded once.
+func.func @ref_fhwc(%in: tensor<?x?x?x?xf32>, %f: tensor<?x?x?x?xf32>, %init: tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %n = tensor.dim %init, %c0 : tensor<?x?x?x?xf32>
+  %oh = tensor.dim %init, %c1 : tensor<?x?x?x?xf32>
+  %ow = tensor.dim %init, %c2 : tensor<?x?x?x?xf32>
+  %fs = tensor.dim %init, %c3 : tensor<?x?x?x?xf32>
+  %e = tensor.empty(%n, %oh, %ow, %fs) : tensor<?x?x?x?xf64>
+  %wide = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%init : tensor<?x?x?x?xf32>) outs(%e : tensor<?x?x?x?xf64>) {
+  ^bb0(%a: f32, %o: f64):
+    %w = arith.extf %a : f32 to f64
+    linalg.yield %w : f64
+  } -> tensor<?x?x?x?xf64>
+  %y = linalg.generic {indexing_maps = [affine_map<(n, y, x, f, c, i, j) -> (n, y + i, x + j, c)>,
+                                        affine_map<(n, y, x, f, c, i, j) -> (f, i, j, c)>,
+                                        affine_map<(n, y, x, f, c, i, j) -> (n, y, x, f)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%in, %f : tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) outs(%wide : tensor<?x?x?x?xf64>) {
+  ^bb0(%a: f32, %b: f32, %acc: f64):
+    %a64 = arith.extf %a : f32 to f64
+    %b64 = arith.extf %b : f32 to f64
+    %p = arith.mulf %a64, %b64 : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<?x?x?x?xf64>
+  %e32 = tensor.empty(%n, %oh, %ow, %fs) : tensor<?x?x?x?xf32>
+  %r = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%y : tensor<?x?x?x?xf64>) outs(%e32 : tensor<?x?x?x?xf32>) {
+  ^bb0(%a: f64, %o: f32):
+    %t = arith.truncf %a : f64 to f32
+    linalg.yield %t : f32
+  } -> tensor<?x?x?x?xf32>
+  return %r : tensor<?x?x?x?xf32>
+}
+
+// The consumers, applied to the reference outside any kernel.
+func.func @bn_relu_ref(%x: tensor<?x?x?x?xf32>, %scale: tensor<?xf32>, %bias: tensor<?xf32>) -> tensor<?x?x?x?xf32> {
+  %r = linalg.generic {indexing_maps = [#id4, #chan, #chan, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x, %scale, %bias : tensor<?x?x?x?xf32>, tensor<?xf32>, tensor<?xf32>) outs(%x : tensor<?x?x?x?xf32>) {
+  ^bb0(%a: f32, %s: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %s : f32
+    %t = arith.addf %m, %b : f32
+    %z = arith.constant 0.0 : f32
+    %v = arith.maximumf %t, %z : f32
+    linalg.yield %v : f32
+  } -> tensor<?x?x?x?xf32>
+  return %r : tensor<?x?x?x?xf32>
+}
+func.func @add_relu_ref(%x: tensor<?x?x?x?xf32>, %res: tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32> {
+  %r = linalg.generic {indexing_maps = [#id4, #id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x, %res : tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) outs(%x : tensor<?x?x?x?xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %t = arith.addf %a, %b : f32
+    %z = arith.constant 0.0 : f32
+    %v = arith.maximumf %t, %z : f32
+    linalg.yield %v : f32
+  } -> tensor<?x?x?x?xf32>
+  return %r : tensor<?x?x?x?xf32>
+}
+
+func.func @big(%in: tensor<1x40x40x16xf32>, %f: tensor<3x3x16x32xf32>) -> tensor<1x38x38x32xf32> {
+  %e = tensor.empty() : tensor<1x38x38x32xf32>
+  %fv = arith.constant 0.0 : f32
+  %o = linalg.fill ins(%fv : f32) outs(%e : tensor<1x38x38x32xf32>) -> tensor<1x38x38x32xf32>
+  %y = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %f : tensor<1x40x40x16xf32>, tensor<3x3x16x32xf32>) outs(%o : tensor<1x38x38x32xf32>) -> tensor<1x38x38x32xf32>
+  return %y : tensor<1x38x38x32xf32>
+}
+
+func.func @bn_relu(%in: tensor<2x16x16x32xf32>, %f: tensor<3x3x32x24xf32>, %scale: tensor<24xf32>, %bias: tensor<24xf32>) -> tensor<2x14x14x24xf32> {
+  %e = tensor.empty() : tensor<2x14x14x24xf32>
+  %fv = arith.constant 0.25 : f32
+  %o = linalg.fill ins(%fv : f32) outs(%e : tensor<2x14x14x24xf32>) -> tensor<2x14x14x24xf32>
+  %y = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %f : tensor<2x16x16x32xf32>, tensor<3x3x32x24xf32>) outs(%o : tensor<2x14x14x24xf32>) -> tensor<2x14x14x24xf32>
+  %r = linalg.generic {indexing_maps = [#id4, #chan, #chan, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%y, %scale, %bias : tensor<2x14x14x24xf32>, tensor<24xf32>, tensor<24xf32>) outs(%e : tensor<2x14x14x24xf32>) {
+  ^bb0(%a: f32, %sc: f32, %b: f32, %out: f32):
+    %m = arith.mulf %a, %sc : f32
+    %t = arith.addf %m, %b : f32
+    %z = arith.constant 0.0 : f32
+    %v = arith.maximumf %t, %z : f32
+    linalg.yield %v : f32
+  } -> tensor<2x14x14x24xf32>
+  return %r : tensor<2x14x14x24xf32>
+}
+
+func.func @accumulate(%in: tensor<1x10x10x16xf32>, %f: tensor<16x3x3x16xf32>, %other: tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32> {
+  %e = tensor.empty() : tensor<1x8x8x16xf32>
+  %y = linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %f : tensor<1x10x10x16xf32>, tensor<16x3x3x16xf32>) outs(%other : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  return %y : tensor<1x8x8x16xf32>
+}
+
+func.func @residual(%in: tensor<1x22x22x24xf32>, %f: tensor<3x3x24x24xf32>, %other: tensor<1x20x20x24xf32>) -> tensor<1x20x20x24xf32> {
+  %e = tensor.empty() : tensor<1x20x20x24xf32>
+  %fv = arith.constant 0.0 : f32
+  %o = linalg.fill ins(%fv : f32) outs(%e : tensor<1x20x20x24xf32>) -> tensor<1x20x20x24xf32>
+  %y = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %f : tensor<1x22x22x24xf32>, tensor<3x3x24x24xf32>) outs(%o : tensor<1x20x20x24xf32>) -> tensor<1x20x20x24xf32>
+  %r = linalg.generic {indexing_maps = [#id4, #id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%y, %other : tensor<1x20x20x24xf32>, tensor<1x20x20x24xf32>) outs(%e : tensor<1x20x20x24xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %t = arith.addf %a, %b : f32
+    %z = arith.constant 0.0 : f32
+    %v = arith.maximumf %t, %z : f32
+    linalg.yield %v : f32
+  } -> tensor<1x20x20x24xf32>
+  return %r : tensor<1x20x20x24xf32>
+}
+
+func.func @dyn(%in: tensor<?x12x12x16xf32>, %f: tensor<3x3x16x16xf32>) -> tensor<?x10x10x16xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %in, %c0 : tensor<?x12x12x16xf32>
+  %e = tensor.empty(%n) : tensor<?x10x10x16xf32>
+  %fv = arith.constant 0.0 : f32
+  %o = linalg.fill ins(%fv : f32) outs(%e : tensor<?x10x10x16xf32>) -> tensor<?x10x10x16xf32>
+  %y = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %f : tensor<?x12x12x16xf32>, tensor<3x3x16x16xf32>) outs(%o : tensor<?x10x10x16xf32>) -> tensor<?x10x10x16xf32>
+  return %y : tensor<?x10x10x16xf32>
+}
+
+func.func @bf16(%in: tensor<1x24x24x32xbf16>, %f: tensor<20x3x3x32xbf16>) -> tensor<1x22x22x20xf32> {
+  %e = tensor.empty() : tensor<1x22x22x20xf32>
+  %fv = arith.constant 0.0 : f32
+  %o = linalg.fill ins(%fv : f32) outs(%e : tensor<1x22x22x20xf32>) -> tensor<1x22x22x20xf32>
+  %y = linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %f : tensor<1x24x24x32xbf16>, tensor<20x3x3x32xbf16>) outs(%o : tensor<1x22x22x20xf32>) -> tensor<1x22x22x20xf32>
+  return %y : tensor<1x22x22x20xf32>
+}
+
+func.func @main() {
+  %k0 = arith.constant 0 : index
+  %k1 = arith.constant 1 : index
+  %k2 = arith.constant 2 : index
+  %k3 = arith.constant 3 : index
+  %k4 = arith.constant 4 : index
+  %k5 = arith.constant 5 : index
+  %k6 = arith.constant 6 : index
+  %k7 = arith.constant 7 : index
+  %k8 = arith.constant 8 : index
+  %k9 = arith.constant 9 : index
+  %k10 = arith.constant 10 : index
+  %k11 = arith.constant 11 : index
+  %k12 = arith.constant 12 : index
+  %k13 = arith.constant 13 : index
+  %k14 = arith.constant 14 : index
+  %k15 = arith.constant 15 : index
+  %k16 = arith.constant 16 : index
+  %k17 = arith.constant 17 : index
+  %k18 = arith.constant 18 : index
+  %k19 = arith.constant 19 : index
+  %k20 = arith.constant 20 : index
+  %k22 = arith.constant 22 : index
+  %k24 = arith.constant 24 : index
+  %k32 = arith.constant 32 : index
+  %k38 = arith.constant 38 : index
+  %k40 = arith.constant 40 : index
+  // big
+  %big_in = call @rand4(%k0, %k1, %k40, %k40, %k16) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %big_f = call @rand4(%k1, %k3, %k3, %k16, %k32) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %big_ins = tensor.cast %big_in : tensor<?x?x?x?xf32> to tensor<1x40x40x16xf32>
+  %big_fs = tensor.cast %big_f : tensor<?x?x?x?xf32> to tensor<3x3x16x32xf32>
+  %big_zero = call @rand4(%k2, %k1, %k38, %k38, %k32) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %big_y = call @big(%big_ins, %big_fs) : (tensor<1x40x40x16xf32>, tensor<3x3x16x32xf32>) -> tensor<1x38x38x32xf32>
+  %big_yd = tensor.cast %big_y : tensor<1x38x38x32xf32> to tensor<?x?x?x?xf32>
+  %big_fv = arith.constant 0.0 : f32
+  %big_init = linalg.fill ins(%big_fv : f32) outs(%big_zero : tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
+  %big_r0 = call @ref_hwcf(%big_in, %big_f, %big_init) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
+  %big_ok = call @close(%big_yd, %big_r0) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i1
+  vector.print %big_ok : i1
+
+  // bn_relu
+  %bn_relu_in = call @rand4(%k3, %k2, %k16, %k16, %k32) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %bn_relu_f = call @rand4(%k4, %k3, %k3, %k32, %k24) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %bn_relu_ins = tensor.cast %bn_relu_in : tensor<?x?x?x?xf32> to tensor<2x16x16x32xf32>
+  %bn_relu_fs = tensor.cast %bn_relu_f : tensor<?x?x?x?xf32> to tensor<3x3x32x24xf32>
+  %bn_relu_zero = call @rand4(%k5, %k2, %k14, %k14, %k24) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %bn_relu_p = call @rand4(%k6, %k2, %k1, %k1, %k24) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %bn_relu_p2 = tensor.collapse_shape %bn_relu_p [[0], [1, 2, 3]] : tensor<?x?x?x?xf32> into tensor<?x?xf32>
+  %bn_relu_scale = tensor.extract_slice %bn_relu_p2[0, 0] [1, 24] [1, 1] : tensor<?x?xf32> to tensor<24xf32>
+  %bn_relu_bias = tensor.extract_slice %bn_relu_p2[1, 0] [1, 24] [1, 1] : tensor<?x?xf32> to tensor<24xf32>
+  %bn_relu_y = call @bn_relu(%bn_relu_ins, %bn_relu_fs, %bn_relu_scale, %bn_relu_bias) : (tensor<2x16x16x32xf32>, tensor<3x3x32x24xf32>, tensor<24xf32>, tensor<24xf32>) -> tensor<2x14x14x24xf32>
+  %bn_relu_yd = tensor.cast %bn_relu_y : tensor<2x14x14x24xf32> to tensor<?x?x?x?xf32>
+  %bn_relu_fv = arith.constant 0.25 : f32
+  %bn_relu_init = linalg.fill ins(%bn_relu_fv : f32) outs(%bn_relu_zero : tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
+  %bn_relu_r0 = call @ref_hwcf(%bn_relu_in, %bn_relu_f, %bn_relu_init) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
+  %bn_relu_scaled = tensor.cast %bn_relu_scale : tensor<24xf32> to tensor<?xf32>
+  %bn_relu_biasd = tensor.cast %bn_relu_bias : tensor<24xf32> to tensor<?xf32>
+  %bn_relu_r = call @bn_relu_ref(%bn_relu_r0, %bn_relu_scaled, %bn_relu_biasd) : (tensor<?x?x?x?xf32>, tensor<?xf32>, tensor<?xf32>) -> tensor<?x?x?x?xf32>
+  %bn_relu_ok = call @close(%bn_relu_yd, %bn_relu_r) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i1
+  vector.print %bn_relu_ok : i1
+
+  // accumulate
+  %accumulate_in = call @rand4(%k7, %k1, %k10, %k10, %k16) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %accumulate_f = call @rand4(%k8, %k16, %k3, %k3, %k16) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %accumulate_ins = tensor.cast %accumulate_in : tensor<?x?x?x?xf32> to tensor<1x10x10x16xf32>
+  %accumulate_fs = tensor.cast %accumulate_f : tensor<?x?x?x?xf32> to tensor<16x3x3x16xf32>
+  %accumulate_zero = call @rand4(%k9, %k1, %k8, %k8, %k16) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %accumulate_other = tensor.cast %accumulate_zero : tensor<?x?x?x?xf32> to tensor<1x8x8x16xf32>
+  %accumulate_y = call @accumulate(%accumulate_ins, %accumulate_fs, %accumulate_other) : (tensor<1x10x10x16xf32>, tensor<16x3x3x16xf32>, tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  %accumulate_yd = tensor.cast %accumulate_y : tensor<1x8x8x16xf32> to tensor<?x?x?x?xf32>
+  %accumulate_r0 = call @ref_fhwc(%accumulate_in, %accumulate_f, %accumulate_zero) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
+  %accumulate_ok = call @close(%accumulate_yd, %accumulate_r0) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i1
+  vector.print %accumulate_ok : i1
+
+  // residual
+  %residual_in = call @rand4(%k10, %k1, %k22, %k22, %k24) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %residual_f = call @rand4(%k11, %k3, %k3, %k24, %k24) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %residual_ins = tensor.cast %residual_in : tensor<?x?x?x?xf32> to tensor<1x22x22x24xf32>
+  %residual_fs = tensor.cast %residual_f : tensor<?x?x?x?xf32> to tensor<3x3x24x24xf32>
+  %residual_zero = call @rand4(%k12, %k1, %k20, %k20, %k24) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %residual_other = tensor.cast %residual_zero : tensor<?x?x?x?xf32> to tensor<1x20x20x24xf32>
+  %residual_y = call @residual(%residual_ins, %residual_fs, %residual_other) : (tensor<1x22x22x24xf32>, tensor<3x3x24x24xf32>, tensor<1x20x20x24xf32>) -> tensor<1x20x20x24xf32>
+  %residual_yd = tensor.cast %residual_y : tensor<1x20x20x24xf32> to tensor<?x?x?x?xf32>
+  %residual_fv = arith.constant 0.0 : f32
+  %residual_init = linalg.fill ins(%residual_fv : f32) outs(%residual_zero : tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
+  %residual_r0 = call @ref_hwcf(%residual_in, %residual_f, %residual_init) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
+  %residual_r = call @add_relu_ref(%residual_r0, %residual_zero) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
+  %residual_ok = call @close(%residual_yd, %residual_r) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i1
+  vector.print %residual_ok : i1
+
+  // dyn
+  %dyn_in = call @rand4(%k13, %k3, %k12, %k12, %k16) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %dyn_f = call @rand4(%k14, %k3, %k3, %k16, %k16) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %dyn_ins = tensor.cast %dyn_in : tensor<?x?x?x?xf32> to tensor<?x12x12x16xf32>
+  %dyn_fs = tensor.cast %dyn_f : tensor<?x?x?x?xf32> to tensor<3x3x16x16xf32>
+  %dyn_zero = call @rand4(%k15, %k3, %k10, %k10, %k16) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %dyn_y = call @dyn(%dyn_ins, %dyn_fs) : (tensor<?x12x12x16xf32>, tensor<3x3x16x16xf32>) -> tensor<?x10x10x16xf32>
+  %dyn_yd = tensor.cast %dyn_y : tensor<?x10x10x16xf32> to tensor<?x?x?x?xf32>
+  %dyn_fv = arith.constant 0.0 : f32
+  %dyn_init = linalg.fill ins(%dyn_fv : f32) outs(%dyn_zero : tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
+  %dyn_r0 = call @ref_hwcf(%dyn_in, %dyn_f, %dyn_init) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
+  %dyn_ok = call @close(%dyn_yd, %dyn_r0) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i1
+  vector.print %dyn_ok : i1
+
+  // bf16
+  %bf16_in = call @rand4(%k16, %k1, %k24, %k24, %k32) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %bf16_f = call @rand4(%k17, %k20, %k3, %k3, %k32) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %bf16_ins = tensor.cast %bf16_in : tensor<?x?x?x?xf32> to tensor<1x24x24x32xf32>
+  %bf16_fs = tensor.cast %bf16_f : tensor<?x?x?x?xf32> to tensor<20x3x3x32xf32>
+  %bf16_inb = lowp.cast %bf16_ins : tensor<1x24x24x32xf32> to tensor<1x24x24x32xbf16>
+  %bf16_fb = lowp.cast %bf16_fs : tensor<20x3x3x32xf32> to tensor<20x3x3x32xbf16>
+  %bf16_zero = call @rand4(%k18, %k1, %k22, %k22, %k20) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %bf16_y = call @bf16(%bf16_inb, %bf16_fb) : (tensor<1x24x24x32xbf16>, tensor<20x3x3x32xbf16>) -> tensor<1x22x22x20xf32>
+  %bf16_yd = tensor.cast %bf16_y : tensor<1x22x22x20xf32> to tensor<?x?x?x?xf32>
+  %bf16_fv = arith.constant 0.0 : f32
+  %bf16_init = linalg.fill ins(%bf16_fv : f32) outs(%bf16_zero : tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
+  %bf16_r0 = call @ref_fhwc(%bf16_in, %bf16_f, %bf16_init) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
+  %bf16_ok = call @close(%bf16_yd, %bf16_r0) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i1
+  vector.print %bf16_ok : i1
+
+  // Negative control: big against the reference of another filter.
+  %neg_f = call @rand4(%k19, %k3, %k3, %k16, %k32) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %neg_r = call @ref_hwcf(%big_in, %neg_f, %big_init) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
+  %neg_ok = call @close(%big_yd, %neg_r) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i1
+  %true = arith.constant true
+  %neg = arith.xori %neg_ok, %true : i1
+  vector.print %neg : i1
+  return
+}
