@@ -1,35 +1,36 @@
 //===- WinogradConv.cpp - 3x3 convolutions as Winograd F(2x2, 3x3) -------===//
 //
-// linalg.conv_2d_nchw_fchw with a 3x3 filter at stride 1 (f32, or bf16 where
-// the direct GEMM would run on f32 FMAs too) as Winograd's minimal filtering
-// F(2x2, 3x3) (Lavin and Gray, "Fast Algorithms for Convolutional Neural
-// Networks", 2016): each 2x2 output tile from a 4x4 input tile, 16
-// multiplies per channel pair instead of 36. They are 16 GEMMs, one per
-// point xi of the 4x4 transform domain,
+// 3x3 stride-1 convolutions (f32, or bf16 where the direct GEMM would run
+// on f32 FMAs too) as Winograd's minimal filtering F(2x2, 3x3) (Lavin and
+// Gray, "Fast Algorithms for Convolutional Neural Networks", 2016): each
+// 2x2 output tile from a 4x4 input tile, 16 multiplies per channel pair
+// instead of 36. They are 16 GEMMs, one per point xi of the 4x4 transform
+// domain, with U = G g G^T the transformed filter (once per call),
+// V = B^T d B the transformed input tiles and the output tiles
+// Y = A^T M A. V and M exist for one block of tile rows at a time, sized
+// to stay in L2, in the layouts the GEMM kernel reads (no packing pass);
+// the output transform stores through the output's fill and elementwise
+// consumer (batch norm, ReLU, residual) like the direct kernels.
 //
-//   M[xi] (F x tiles) = U[xi] (F x C) * V[xi] (C x tiles),
-//
-// with U = G g G^T the transformed filter (once per call), V = B^T d B the
-// transformed input tiles and the output tiles Y = A^T M A. V and M exist
-// for one block of tile rows at a time, sized to stay in L2, and V is
-// written in the layout the GEMM kernel reads B in (rows of tiles padded to
-// nr columns: no packing pass). The transforms are additions (B, A) and
-// halvings (G), vectorized along a row of tiles: a tile's columns are every
-// other input column (even/odd shuffles of two loads), and the two output
-// columns of each tile are interleaved back before the store, which goes
-// through the output's fill and elementwise consumer (batch norm, ReLU,
-// residual) like the im2col kernel's.
+//  * NCHW (conv_2d_nchw_fchw): M[xi] (F x tiles) = U[xi] (F x C) *
+//    V[xi] (C x tiles), V's rows padded to nr tiles. The transforms run
+//    along a row of tiles: a tile's columns are every other input column
+//    (even/odd shuffles of two loads), and the two output columns of each
+//    tile are interleaved back before the store.
+//  * NHWC (conv_2d_nhwc_hwcf, _fhwc): M[xi] (tiles x F) = V[xi] (tiles x
+//    C) * U[xi] (C x F), everything along channels (contiguous): no
+//    shuffles.
 //
 // Against im2col + GEMM, V holds 16 values per 2x2 tile and channel (4 per
 // output pixel, col 9) and the GEMMs do 16 / 36 of the multiplies. In f32
 // the transforms add a few roundings per output (their coefficients are
-// 0, +-1 and 1/2): measured against an f64 reference in
-// test/Integration/X86/conv-winograd.mlir, within the direct kernel's error.
+// 0, +-1 and 1/2): checked against an f64 reference in
+// test/Integration/X86/conv-winograd*.mlir with the direct kernels'
+// tolerance.
 //
 //===----------------------------------------------------------------------===//
 
 #include "KernelBuilder.h"
-#include "lowp/Conversion/LinalgCommon/Im2col.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
