@@ -224,6 +224,19 @@ struct WinogradVectors {
         u[a * kAlpha + bb] = combine(b, loc, row(kG, bb), t);
     }
   }
+  /// U = G g G^T into u[xi][i][j] (vectors or scalars, as g holds).
+  void storeFilterTile(Value (&g)[kTaps][kTaps], Value u, Value i,
+                       Value j) const {
+    Value uv[kPoints];
+    filterTile(g, uv);
+    for (int64_t xi = 0; xi < kPoints; ++xi) {
+      SmallVector<Value> ix{arith::ConstantIndexOp::create(b, loc, xi), i, j};
+      if (isa<VectorType>(uv[xi].getType()))
+        vector::StoreOp::create(b, loc, uv[xi], u, ix);
+      else
+        memref::StoreOp::create(b, loc, uv[xi], u, ix);
+    }
+  }
   /// Y = A^T M A.
   void outputTile(Value (&m)[kAlpha][kAlpha],
                   Value (&y)[kOutTile][kOutTile]) const {
@@ -245,6 +258,85 @@ struct WinogradVectors {
   Value zeroVec, inZero;
 };
 
+/// Blocks of tile rows, each with its transformed tiles V and the GEMMs'
+/// results M (both kernels). Blocks hold about nr tiles, V and M within
+/// half the L2: small blocks measured best (the ResNet block, f32, one
+/// thread, Sapphire Rapids target: 64 channels at 56x56, one row of 28
+/// tiles per block, 0.92-0.95 ms per NCHW convolution against 1.0-1.1 ms
+/// for 2-7 rows, 1.67 ms per NHWC block against 1.73-1.80 ms; 256 channels
+/// at 14x14: 4 rows of 7 tiles, 1.38 ms against 2.89 ms for one row).
+struct TileRowBlocks {
+  TileRowBlocks(const KernelConfig &cfg, int64_t tileRows, int64_t tileCols,
+                int64_t bytesPerTileRow)
+      : tileRows(tileRows) {
+    int64_t budget = cfg.l2Bytes ? cfg.l2Bytes / 2 : 512 * 1024;
+    rowsPerBlock = std::clamp<int64_t>(
+        std::min<int64_t>(cfg.nr / tileCols, budget / bytesPerTileRow), 1,
+        tileRows);
+    fullRows = tileRows / rowsPerBlock * rowsPerBlock;
+    // With a few blocks or more, they are what threads= shares out (each
+    // its own V and M); with fewer, a block's transforms and GEMM panels.
+    parallel = fullRows / rowsPerBlock >= 4;
+  }
+
+  /// body(image, first tile row, rows, V, M) for every block of every
+  /// image of `output`, V and M of these types.
+  void
+  forEach(KernelBuilder &kb, Value output, MemRefType vType, MemRefType mType,
+          function_ref<void(Value, Value, int64_t, Value, Value)> body) const {
+    Value sharedV = parallel ? Value() : kb.alloc(vType);
+    Value sharedM = parallel ? Value() : kb.alloc(mType);
+    auto block = [&](Value ni, Value ty0, int64_t rows) {
+      Value v = sharedV ? sharedV : kb.alloc(vType);
+      Value m = sharedM ? sharedM : kb.alloc(mType);
+      body(ni, ty0, rows, v, m);
+      if (!sharedV) {
+        kb.dealloc(v);
+        kb.dealloc(m);
+      }
+    };
+    kb.loop(kb.idx(0), kb.dimSize(output, 0), 1, [&](Value ni) {
+      kb.loop(
+          fullRows, rowsPerBlock,
+          [&](Value ty0) { block(ni, ty0, rowsPerBlock); },
+          /*parallel=*/parallel);
+      if (fullRows < tileRows)
+        block(ni, kb.idx(fullRows), tileRows - fullRows);
+    });
+    if (sharedV) {
+      kb.dealloc(sharedV);
+      kb.dealloc(sharedM);
+    }
+  }
+
+  int64_t tileRows, rowsPerBlock, fullRows;
+  bool parallel;
+};
+
+/// Matrix xi of `buf` ([points][rows][cols]) as a 2-D view.
+Value pointMatrix(OpBuilder &b, Location loc, Value buf, Value xi) {
+  auto type = cast<MemRefType>(buf.getType());
+  int64_t rows = type.getDimSize(1), cols = type.getDimSize(2);
+  auto view = MemRefType::get(
+      {rows, cols}, type.getElementType(),
+      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {cols, 1}));
+  return memref::SubViewOp::create(
+      b, loc, view, buf,
+      ArrayRef<OpFoldResult>{xi, b.getIndexAttr(0), b.getIndexAttr(0)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(rows),
+                             b.getIndexAttr(cols)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1),
+                             b.getIndexAttr(1)});
+}
+
+/// The GEMMs write M from zero (M is scratch: no fill op).
+KernelEpilogue startAtZero(OpBuilder &b, Location loc) {
+  KernelEpilogue e;
+  e.initValue =
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(b.getF32Type()));
+  return e;
+}
+
 struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
   WinogradConvNchw(MLIRContext *ctx, KernelConfig cfg)
       : OpRewritePattern(ctx, /*benefit=*/2), cfg(cfg) {}
@@ -263,7 +355,6 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     int64_t tileRows = oh / kOutTile, tileCols = ow / kOutTile;
     int64_t lanes = cfg.lanes;
     Location loc = op.getLoc();
-    MLIRContext *ctx = rw.getContext();
     KernelBuilder kb(rw, loc, cfg);
     Type f32 = rw.getF32Type();
     WinogradVectors wv(rw, loc, lanes, fil.getElementType());
@@ -296,7 +387,7 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     Value taps = memref::CollapseShapeOp::create(
         rw, loc, filter, ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
     auto transformFilter = [&](Value fi, Value c0, bool vector) {
-      Value g[kTaps][kTaps], uv[kPoints];
+      Value g[kTaps][kTaps];
       for (int64_t r = 0; r < kTaps; ++r)
         for (int64_t s = 0; s < kTaps; ++s) {
           Value k = kb.addc(kb.mulc(c0, kTaps * kTaps), r * kTaps + s);
@@ -308,14 +399,7 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                      : memref::LoadOp::create(rw, loc, taps, ValueRange{fi, k})
                            .getResult());
         }
-      wv.filterTile(g, uv);
-      for (int64_t xi = 0; xi < kPoints; ++xi) {
-        SmallVector<Value> ix{kb.idx(xi), fi, c0};
-        if (vector)
-          vector::StoreOp::create(rw, loc, uv[xi], u, ix);
-        else
-          memref::StoreOp::create(rw, loc, uv[xi], u, ix);
-      }
+      wv.storeFilterTile(g, u, fi, c0);
     };
     kb.loop(
         f, 1,
@@ -326,31 +410,16 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
         },
         /*parallel=*/true);
 
-    // Blocks of about one panel (nr) of tiles: measured (f32, AVX-512, one
-    // thread) against 2-7x as many, small blocks win while the panel stays
-    // full (64 channels at 56x56: 1 row of 28 tiles, 0.95 ms per call
-    // against 1.04-1.11 for 2-7 rows; 256 at 14x14: 4 rows of 7 tiles,
-    // 1.38 ms against 2.89 for 1 row). V and M within half the L2. The
-    // tiles of a block are a multiple of nr columns in V (the kernel reads
+    // V's rows hold a block's tiles padded to nr columns (the kernel reads
     // B's rows so).
-    int64_t bytesPerTileRow = kPoints * (c + f) * tileCols * 4;
-    int64_t budget = cfg.l2Bytes ? cfg.l2Bytes / 2 : 512 * 1024;
-    int64_t rowsPerBlock = std::clamp<int64_t>(
-        std::min<int64_t>(cfg.nr / tileCols, budget / bytesPerTileRow), 1,
-        tileRows);
+    TileRowBlocks blocks(cfg, tileRows, tileCols,
+                         kPoints * (c + f) * tileCols * 4);
     int64_t blockTiles =
-        (rowsPerBlock * tileCols + cfg.nr - 1) / cfg.nr * cfg.nr;
+        (blocks.rowsPerBlock * tileCols + cfg.nr - 1) / cfg.nr * cfg.nr;
     auto vType = MemRefType::get({kPoints, c, blockTiles}, f32);
     auto mType = MemRefType::get({kPoints, f, blockTiles}, f32);
-    // With a few blocks or more, they are what threads= shares out (each
-    // its own V and M); with fewer, a block's transforms and GEMM panels.
-    int64_t fullRows = tileRows / rowsPerBlock * rowsPerBlock;
-    bool blocksParallel = fullRows / rowsPerBlock >= 4;
-    Value sharedV = blocksParallel ? Value() : kb.alloc(vType);
-    Value sharedM = blocksParallel ? Value() : kb.alloc(mType);
-    KernelEpilogue startAtZero;
-    startAtZero.initValue =
-        arith::ConstantOp::create(rw, loc, rw.getZeroAttr(f32));
+    bool blocksParallel = blocks.parallel;
+    KernelEpilogue fromZero = startAtZero(rw, loc);
 
     auto maskFor = [&](int64_t valid) { return wv.maskFor(valid); };
     auto load = [&](Value mem, ArrayRef<Value> ix, int64_t valid) {
@@ -378,9 +447,7 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
       highHalf.push_back(hi % 2 ? lanes + hi / 2 : hi / 2);
     }
 
-    auto emitBlock = [&](Value ni, Value ty0, int64_t rows) {
-      Value v = sharedV ? sharedV : kb.alloc(vType);
-      Value m = sharedM ? sharedM : kb.alloc(mType);
+    auto emitBlock = [&](Value ni, Value ty0, int64_t rows, Value v, Value m) {
       int64_t tiles = rows * tileCols;
       // V[xi][c][tile] = (B^T d B)[xi] for the tiles of rows ty0..
       kb.loop(
@@ -431,21 +498,11 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
         });
       }
       // M[xi] = U[xi] * V[xi], from zero.
-      auto bType = MemRefType::get(
-          {c, blockTiles}, f32,
-          StridedLayoutAttr::get(ctx, ShapedType::kDynamic, {blockTiles, 1}));
       kb.loop(kPoints, 1, [&](Value xi) {
-        Value vXi = memref::SubViewOp::create(
-            rw, loc, bType, v,
-            ArrayRef<OpFoldResult>{xi, rw.getIndexAttr(0), rw.getIndexAttr(0)},
-            ArrayRef<OpFoldResult>{rw.getIndexAttr(1), rw.getIndexAttr(c),
-                                   rw.getIndexAttr(blockTiles)},
-            ArrayRef<OpFoldResult>{rw.getIndexAttr(1), rw.getIndexAttr(1),
-                                   rw.getIndexAttr(1)});
-        kb.emitKernel(u, ValueRange{xi}, /*aTransposed=*/false, vXi, m,
-                      ValueRange{xi}, f, tiles, c, /*dot=*/false,
-                      /*bRowMajor=*/true, /*cColOffset=*/nullptr,
-                      /*packSlice=*/nullptr, &startAtZero);
+        kb.emitKernel(u, ValueRange{xi}, /*aTransposed=*/false,
+                      pointMatrix(rw, loc, v, xi), m, ValueRange{xi}, f, tiles,
+                      c, /*dot=*/false, /*bRowMajor=*/true,
+                      /*cColOffset=*/nullptr, /*packSlice=*/nullptr, &fromZero);
       });
       // Y = A^T M A per tile, into output rows 2 ty, 2 ty + 1.
       kb.loop(
@@ -497,24 +554,9 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
             });
           },
           /*parallel=*/!blocksParallel);
-      if (!sharedV) {
-        kb.dealloc(v);
-        kb.dealloc(m);
-      }
     };
-    kb.loop(kb.idx(0), kb.dimSize(output, 0), 1, [&](Value ni) {
-      kb.loop(
-          fullRows, rowsPerBlock,
-          [&](Value ty0) { emitBlock(ni, ty0, rowsPerBlock); },
-          /*parallel=*/blocksParallel);
-      if (fullRows < tileRows)
-        emitBlock(ni, kb.idx(fullRows), tileRows - fullRows);
-    });
+    blocks.forEach(kb, output, vType, mType, emitBlock);
     kb.dealloc(u);
-    if (sharedV) {
-      kb.dealloc(sharedV);
-      kb.dealloc(sharedM);
-    }
     rw.eraseOp(op);
     finishEpilogue(epilogue, rw);
     return success();
@@ -550,7 +592,6 @@ template <typename OpTy> struct WinogradConvNhwc : OpRewritePattern<OpTy> {
     int64_t lanes = cfg.lanes;
     int64_t paddedF = (f + lanes - 1) / lanes * lanes;
     Location loc = op.getLoc();
-    MLIRContext *ctx = rw.getContext();
     KernelBuilder kb(rw, loc, cfg);
     Type f32 = rw.getF32Type();
     WinogradVectors wv(rw, loc, lanes, fil.getElementType());
@@ -588,7 +629,7 @@ template <typename OpTy> struct WinogradConvNhwc : OpRewritePattern<OpTy> {
       return kb.addIdx(kb.mulc(ci, f), kb.addc(fi, (r * kTaps + s) * c * f));
     };
     auto transformFilter = [&](Value ci, Value f0, bool vector) {
-      Value g[kTaps][kTaps], uv[kPoints];
+      Value g[kTaps][kTaps];
       for (int64_t r = 0; r < kTaps; ++r)
         for (int64_t s = 0; s < kTaps; ++s) {
           Value at = tapAt(r, s, ci, f0);
@@ -604,14 +645,7 @@ template <typename OpTy> struct WinogradConvNhwc : OpRewritePattern<OpTy> {
                 vector::LoadOp::create(rw, loc, wv.inVec, flat, ValueRange{at});
           g[r][s] = wv.widen(tap);
         }
-      wv.filterTile(g, uv);
-      for (int64_t xi = 0; xi < kPoints; ++xi) {
-        SmallVector<Value> ix{kb.idx(xi), ci, f0};
-        if (vector)
-          vector::StoreOp::create(rw, loc, uv[xi], u, ix);
-        else
-          memref::StoreOp::create(rw, loc, uv[xi], u, ix);
-      }
+      wv.storeFilterTile(g, u, ci, f0);
     };
     kb.loop(
         c, 1,
@@ -625,34 +659,16 @@ template <typename OpTy> struct WinogradConvNhwc : OpRewritePattern<OpTy> {
         },
         /*parallel=*/true);
 
-    // Blocks of tile rows of about nr tiles (the kernel's rows), V and M
-    // within half the L2: like the NCHW kernel's, small blocks measured
-    // best (ResNet NHWC block, f32: 1.67 ms per call with 1 row of 28
-    // tiles per block, 1.73-1.80 ms with 2-8 rows).
-    int64_t target = cfg.nr;
-    int64_t bytesPerTileRow = kPoints * (c + paddedF) * tileCols * 4;
-    int64_t budget = cfg.l2Bytes ? cfg.l2Bytes / 2 : 512 * 1024;
-    int64_t rowsPerBlock = std::clamp<int64_t>(
-        std::min<int64_t>(target / tileCols, budget / bytesPerTileRow), 1,
-        tileRows);
-    int64_t blockTiles = rowsPerBlock * tileCols;
+    TileRowBlocks blocks(cfg, tileRows, tileCols,
+                         kPoints * (c + paddedF) * tileCols * 4);
+    int64_t blockTiles = blocks.rowsPerBlock * tileCols;
     auto vType = MemRefType::get({kPoints, blockTiles, c}, f32);
     auto mType = MemRefType::get({kPoints, blockTiles, paddedF}, f32);
-    int64_t fullRows = tileRows / rowsPerBlock * rowsPerBlock;
-    bool blocksParallel = fullRows / rowsPerBlock >= 4;
-    Value sharedV = blocksParallel ? Value() : kb.alloc(vType);
-    Value sharedM = blocksParallel ? Value() : kb.alloc(mType);
-    KernelEpilogue startAtZero;
-    startAtZero.initValue =
-        arith::ConstantOp::create(rw, loc, rw.getZeroAttr(f32));
-    auto bType = MemRefType::get(
-        {c, paddedF}, f32,
-        StridedLayoutAttr::get(ctx, ShapedType::kDynamic, {paddedF, 1}));
+    bool blocksParallel = blocks.parallel;
+    KernelEpilogue fromZero = startAtZero(rw, loc);
     int64_t fVectors = paddedF / lanes;
 
-    auto emitBlock = [&](Value ni, Value ty0, int64_t rows) {
-      Value v = sharedV ? sharedV : kb.alloc(vType);
-      Value m = sharedM ? sharedM : kb.alloc(mType);
+    auto emitBlock = [&](Value ni, Value ty0, int64_t rows, Value v, Value m) {
       int64_t tiles = rows * tileCols;
       // V[xi][tile][c] = (B^T d B)[xi] for the tiles of rows ty0..
       kb.loop(
@@ -689,17 +705,10 @@ template <typename OpTy> struct WinogradConvNhwc : OpRewritePattern<OpTy> {
           /*parallel=*/!blocksParallel);
       // M[xi] = V[xi] * U[xi], from zero.
       kb.loop(kPoints, 1, [&](Value xi) {
-        Value uXi = memref::SubViewOp::create(
-            rw, loc, bType, u,
-            ArrayRef<OpFoldResult>{xi, rw.getIndexAttr(0), rw.getIndexAttr(0)},
-            ArrayRef<OpFoldResult>{rw.getIndexAttr(1), rw.getIndexAttr(c),
-                                   rw.getIndexAttr(paddedF)},
-            ArrayRef<OpFoldResult>{rw.getIndexAttr(1), rw.getIndexAttr(1),
-                                   rw.getIndexAttr(1)});
-        kb.emitKernel(v, ValueRange{xi}, /*aTransposed=*/false, uXi, m,
-                      ValueRange{xi}, tiles, f, c, /*dot=*/false,
-                      /*bRowMajor=*/true, /*cColOffset=*/nullptr,
-                      /*packSlice=*/nullptr, &startAtZero);
+        kb.emitKernel(v, ValueRange{xi}, /*aTransposed=*/false,
+                      pointMatrix(rw, loc, u, xi), m, ValueRange{xi}, tiles, f,
+                      c, /*dot=*/false, /*bRowMajor=*/true,
+                      /*cColOffset=*/nullptr, /*packSlice=*/nullptr, &fromZero);
       });
       // Y = A^T M A per tile and vector of filters, into output pixels
       // (2 ty + r, 2 tx + s) of the pixels x F matrix.
@@ -749,24 +758,9 @@ template <typename OpTy> struct WinogradConvNhwc : OpRewritePattern<OpTy> {
             });
           },
           /*parallel=*/!blocksParallel);
-      if (!sharedV) {
-        kb.dealloc(v);
-        kb.dealloc(m);
-      }
     };
-    kb.loop(kb.idx(0), kb.dimSize(output, 0), 1, [&](Value ni) {
-      kb.loop(
-          fullRows, rowsPerBlock,
-          [&](Value ty0) { emitBlock(ni, ty0, rowsPerBlock); },
-          /*parallel=*/blocksParallel);
-      if (fullRows < tileRows)
-        emitBlock(ni, kb.idx(fullRows), tileRows - fullRows);
-    });
+    blocks.forEach(kb, output, vType, mType, emitBlock);
     kb.dealloc(u);
-    if (sharedV) {
-      kb.dealloc(sharedV);
-      kb.dealloc(sharedM);
-    }
     rw.eraseOp(op);
     finishEpilogue(epilogue, rw);
     return success();
