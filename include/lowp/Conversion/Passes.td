@@ -236,10 +236,10 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     rows, filter (F x C*KH*KW) times col (C*KH*KW x pixels of the block)
     into the output viewed as F x OH*OW; col is sized to stay in L2 and
     written directly in the layout the kernel reads (no packing pass).
-    A 3x3 stride-1 one with even output sizes, at least 16 channels and
-    filters, and f32 operands (or bf16 ones where the direct GEMM would run
-    on f32 FMAs too: no vdpbf16ps or AMX) runs as Winograd F(2x2, 3x3)
-    instead
+    A 3x3 stride-1 one with at least 16 channels and filters and 25 output
+    tiles (2x2) per call, and f32 operands (or bf16 ones where the direct
+    GEMM would run on f32 FMAs too: no vdpbf16ps or AMX), runs as Winograd
+    F(2x2, 3x3) instead
     (`winograd=false`: im2col): the filter transformed once per call into
     16 matrices U (F x C), then per block of tile rows the input tiles
     transformed into 16 matrices V (C x tiles), 16 GEMMs M = U V, and the

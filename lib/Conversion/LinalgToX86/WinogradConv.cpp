@@ -56,6 +56,12 @@ constexpr double kAT[kOutTile][kAlpha] = {{1, 1, 1, 0}, {0, 1, -1, -1}};
 
 /// Below these, the GEMMs are too small for the transforms to pay off.
 constexpr int64_t kMinChannels = 16, kMinFilters = 16;
+/// Tiles per call below which the transformed filter (16 / 9 of the
+/// filter, written and read once per call) costs more than the multiplies
+/// saved: 512 channels, f32, one thread, Sapphire Rapids target, against
+/// the im2col kernel: 7x7 outputs (16 tiles) 3.76 ms against 2.08, 10x10
+/// (25 tiles) 3.92 against 5.22, 12x12 (36) 5.23 against 6.25.
+constexpr int64_t kMinTiles = 25;
 } // namespace
 
 namespace {
@@ -110,12 +116,17 @@ LogicalResult mlir::lowp::x86::matchWinograd(linalg::LinalgOp op,
     why = "Winograd F(2x2, 3x3) takes 3x3 filters at stride 1, dilation 1";
     return failure();
   }
-  if (dims.oh % kOutTile || dims.ow % kOutTile) {
-    why = "Winograd F(2x2, 3x3) takes even output heights and widths";
-    return failure();
-  }
   if (dims.channels < kMinChannels || dims.filters < kMinFilters) {
     why = "fewer than 16 channels or filters: the im2col GEMM is faster";
+    return failure();
+  }
+  auto out = cast<MemRefType>(op.getDpsInits()[0].getType());
+  int64_t images = out.isDynamicDim(0) ? 1 : out.getDimSize(0);
+  int64_t tiles =
+      images * ((dims.oh + 1) / kOutTile) * ((dims.ow + 1) / kOutTile);
+  if (tiles < kMinTiles) {
+    why = "fewer than 25 output tiles: the filter transform costs more than "
+          "it saves";
     return failure();
   }
   return success();
@@ -266,42 +277,50 @@ struct WinogradVectors {
 /// for 2-7 rows, 1.67 ms per NHWC block against 1.73-1.80 ms; 256 channels
 /// at 14x14: 4 rows of 7 tiles, 1.38 ms against 2.89 ms for one row).
 struct TileRowBlocks {
+  /// With `raggedBottom` (an odd output height), the last tile row has one
+  /// output row: it is a block of its own, after the others.
   TileRowBlocks(const KernelConfig &cfg, int64_t tileRows, int64_t tileCols,
-                int64_t bytesPerTileRow)
-      : tileRows(tileRows) {
+                int64_t bytesPerTileRow, bool raggedBottom)
+      : tileRows(tileRows), raggedBottom(raggedBottom) {
     int64_t budget = cfg.l2Bytes ? cfg.l2Bytes / 2 : 512 * 1024;
+    int64_t wholeRows = tileRows - (raggedBottom ? 1 : 0);
     rowsPerBlock = std::clamp<int64_t>(
         std::min<int64_t>(cfg.nr / tileCols, budget / bytesPerTileRow), 1,
-        tileRows);
-    fullRows = tileRows / rowsPerBlock * rowsPerBlock;
+        std::max<int64_t>(wholeRows, 1));
+    fullRows = wholeRows / rowsPerBlock * rowsPerBlock;
     // With a few blocks or more, they are what threads= shares out (each
     // its own V and M); with fewer, a block's transforms and GEMM panels.
     parallel = fullRows / rowsPerBlock >= 4;
   }
 
-  /// body(image, first tile row, rows, V, M) for every block of every
-  /// image of `output`, V and M of these types.
+  /// body(image, first tile row, rows, V, M, ragged) for every block of
+  /// every image of `output`, V and M of these types; `ragged`: the block
+  /// is the last tile row, of one output row.
   void
   forEach(KernelBuilder &kb, Value output, MemRefType vType, MemRefType mType,
-          function_ref<void(Value, Value, int64_t, Value, Value)> body) const {
+          function_ref<void(Value, Value, int64_t, Value, Value, bool)> body)
+      const {
     Value sharedV = parallel ? Value() : kb.alloc(vType);
     Value sharedM = parallel ? Value() : kb.alloc(mType);
-    auto block = [&](Value ni, Value ty0, int64_t rows) {
+    auto block = [&](Value ni, Value ty0, int64_t rows, bool ragged) {
       Value v = sharedV ? sharedV : kb.alloc(vType);
       Value m = sharedM ? sharedM : kb.alloc(mType);
-      body(ni, ty0, rows, v, m);
+      body(ni, ty0, rows, v, m, ragged);
       if (!sharedV) {
         kb.dealloc(v);
         kb.dealloc(m);
       }
     };
+    int64_t wholeRows = tileRows - (raggedBottom ? 1 : 0);
     kb.loop(kb.idx(0), kb.dimSize(output, 0), 1, [&](Value ni) {
       kb.loop(
           fullRows, rowsPerBlock,
-          [&](Value ty0) { block(ni, ty0, rowsPerBlock); },
+          [&](Value ty0) { block(ni, ty0, rowsPerBlock, false); },
           /*parallel=*/parallel);
-      if (fullRows < tileRows)
-        block(ni, kb.idx(fullRows), tileRows - fullRows);
+      if (fullRows < wholeRows)
+        block(ni, kb.idx(fullRows), wholeRows - fullRows, false);
+      if (raggedBottom)
+        block(ni, kb.idx(wholeRows), 1, true);
     });
     if (sharedV) {
       kb.dealloc(sharedV);
@@ -310,7 +329,7 @@ struct TileRowBlocks {
   }
 
   int64_t tileRows, rowsPerBlock, fullRows;
-  bool parallel;
+  bool raggedBottom, parallel;
 };
 
 /// Matrix xi of `buf` ([points][rows][cols]) as a 2-D view.
@@ -352,7 +371,11 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
          out = cast<MemRefType>(output.getType());
     int64_t f = out.getDimSize(1), oh = out.getDimSize(2),
             ow = out.getDimSize(3), c = fil.getDimSize(1);
-    int64_t tileRows = oh / kOutTile, tileCols = ow / kOutTile;
+    // An odd output height or width: the last tile row or column has one
+    // output row or column (its input row or column 3 is past the input:
+    // zeros, which only the dropped outputs read).
+    int64_t tileRows = (oh + 1) / kOutTile, tileCols = (ow + 1) / kOutTile;
+    int64_t inputWidth = cast<MemRefType>(input.getType()).getDimSize(3);
     int64_t lanes = cfg.lanes;
     Location loc = op.getLoc();
     KernelBuilder kb(rw, loc, cfg);
@@ -413,7 +436,8 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     // V's rows hold a block's tiles padded to nr columns (the kernel reads
     // B's rows so).
     TileRowBlocks blocks(cfg, tileRows, tileCols,
-                         kPoints * (c + f) * tileCols * 4);
+                         kPoints * (c + f) * tileCols * 4,
+                         /*raggedBottom=*/oh % kOutTile);
     int64_t blockTiles =
         (blocks.rowsPerBlock * tileCols + cfg.nr - 1) / cfg.nr * cfg.nr;
     auto vType = MemRefType::get({kPoints, c, blockTiles}, f32);
@@ -430,11 +454,23 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     };
     // Runs of `lanes` tiles along a row of tiles, the last one `valid` <
     // lanes (masked).
-    auto forEachRun = [&](function_ref<void(Value, int64_t)> body) {
+    // The last run is static (`first` its first tile) and holds the last
+    // tile also when the width is odd (then the run's input and output
+    // columns stop at the row's end).
+    auto forEachRun = [&](function_ref<void(Value, int64_t, int64_t)> body) {
       int64_t full = tileCols / lanes * lanes;
-      kb.loop(full, lanes, [&](Value tx0) { body(tx0, lanes); });
+      if (ow % kOutTile && full == tileCols)
+        full -= lanes;
+      kb.loop(full, lanes, [&](Value tx0) { body(tx0, lanes, -1); });
       if (full < tileCols)
-        body(kb.idx(full), tileCols - full);
+        body(kb.idx(full), tileCols - full, full);
+    };
+    // Elements of a run of `valid` tiles from column x0 = 2 tx0 + offset
+    // (static `first` tx0; -1: a run within the row).
+    auto runElements = [&](int64_t valid, int64_t first, int64_t offset,
+                           int64_t width) {
+      int64_t n = 2 * valid;
+      return first < 0 ? n : std::min<int64_t>(n, width - (2 * first + offset));
     };
     SmallVector<int64_t> evens, odds, lowHalf, highHalf;
     for (int64_t l = 0; l < lanes; ++l) {
@@ -447,7 +483,8 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
       highHalf.push_back(hi % 2 ? lanes + hi / 2 : hi / 2);
     }
 
-    auto emitBlock = [&](Value ni, Value ty0, int64_t rows, Value v, Value m) {
+    auto emitBlock = [&](Value ni, Value ty0, int64_t rows, Value v, Value m,
+                         bool raggedRow) {
       int64_t tiles = rows * tileCols;
       // V[xi][c][tile] = (B^T d B)[xi] for the tiles of rows ty0..
       kb.loop(
@@ -456,7 +493,7 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
             kb.loop(rows, 1, [&](Value r) {
               Value iy = kb.mulc(kb.addIdx(ty0, r), kOutTile);
               Value col0 = kb.mulc(r, tileCols);
-              forEachRun([&](Value tx0, int64_t valid) {
+              forEachRun([&](Value tx0, int64_t valid, int64_t first) {
                 // d[i][j]: input row iy + i, column 2 tx + j of each tile: the
                 // even and odd elements of the 2 * lanes from column 2 tx0
                 // (j = 0, 1) and 2 tx0 + 2 (j = 2, 3); 2 valid of them used.
@@ -465,9 +502,12 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                   for (int64_t j = 0; j < kAlpha; j += 2) {
                     Value x0 = kb.addc(kb.mulc(tx0, kOutTile), j);
                     Value iyi = kb.addc(iy, i);
-                    Value lo = load(input, {ni, ci, iyi, x0}, 2 * valid);
+                    int64_t n = raggedRow && i == kAlpha - 1
+                                    ? 0
+                                    : runElements(valid, first, j, inputWidth);
+                    Value lo = load(input, {ni, ci, iyi, x0}, n);
                     Value hi = load(input, {ni, ci, iyi, kb.addc(x0, lanes)},
-                                    2 * valid - lanes);
+                                    n - lanes);
                     d[i][j] = vector::ShuffleOp::create(rw, loc, lo, hi, evens);
                     d[i][j + 1] =
                         vector::ShuffleOp::create(rw, loc, lo, hi, odds);
@@ -516,7 +556,7 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
             kb.loop(rows, 1, [&](Value r) {
               Value y0 = kb.mulc(kb.addIdx(ty0, r), kOutTile);
               Value col0 = kb.mulc(r, tileCols);
-              forEachRun([&](Value tx0, int64_t valid) {
+              forEachRun([&](Value tx0, int64_t valid, int64_t first) {
                 Value mv[kAlpha][kAlpha];
                 for (int64_t a = 0; a < kAlpha; ++a)
                   for (int64_t bb = 0; bb < kAlpha; ++bb)
@@ -526,12 +566,12 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                 Value x0 = kb.mulc(tx0, kOutTile);
                 Value yt[kOutTile][kOutTile];
                 wv.outputTile(mv, yt);
-                for (int64_t ro = 0; ro < kOutTile; ++ro) {
+                for (int64_t ro = 0; ro < (raggedRow ? 1 : kOutTile); ++ro) {
                   Value even = yt[ro][0], odd = yt[ro][1];
                   Value y = kb.addc(y0, ro);
                   for (int64_t h = 0; h < 2; ++h) {
-                    int64_t cols =
-                        std::min<int64_t>(lanes, 2 * valid - h * lanes);
+                    int64_t cols = std::min<int64_t>(
+                        lanes, runElements(valid, first, 0, ow) - h * lanes);
                     if (cols <= 0)
                       continue;
                     Value acc = vector::ShuffleOp::create(
@@ -588,7 +628,11 @@ template <typename OpTy> struct WinogradConvNhwc : OpRewritePattern<OpTy> {
     auto fil = cast<MemRefType>(filter.getType());
     ConvDims dims = convDims(op);
     int64_t c = dims.channels, f = dims.filters, oh = dims.oh, ow = dims.ow;
-    int64_t tileRows = oh / kOutTile, tileCols = ow / kOutTile;
+    // An odd output height or width: the last tile row or column has one
+    // output row or column (its input row or column 3 is past the input:
+    // zeros, which only the dropped outputs read).
+    int64_t tileRows = (oh + 1) / kOutTile, tileCols = (ow + 1) / kOutTile;
+    bool raggedRight = ow % kOutTile;
     int64_t lanes = cfg.lanes;
     int64_t paddedF = (f + lanes - 1) / lanes * lanes;
     Location loc = op.getLoc();
@@ -660,7 +704,8 @@ template <typename OpTy> struct WinogradConvNhwc : OpRewritePattern<OpTy> {
         /*parallel=*/true);
 
     TileRowBlocks blocks(cfg, tileRows, tileCols,
-                         kPoints * (c + paddedF) * tileCols * 4);
+                         kPoints * (c + paddedF) * tileCols * 4,
+                         /*raggedBottom=*/oh % kOutTile);
     int64_t blockTiles = blocks.rowsPerBlock * tileCols;
     auto vType = MemRefType::get({kPoints, blockTiles, c}, f32);
     auto mType = MemRefType::get({kPoints, blockTiles, paddedF}, f32);
@@ -668,20 +713,37 @@ template <typename OpTy> struct WinogradConvNhwc : OpRewritePattern<OpTy> {
     KernelEpilogue fromZero = startAtZero(rw, loc);
     int64_t fVectors = paddedF / lanes;
 
-    auto emitBlock = [&](Value ni, Value ty0, int64_t rows, Value v, Value m) {
+    // body(tx, last) over the tile columns, the last one (`last`: ragged)
+    // on its own when the width is odd.
+    auto forEachTileCol = [&](function_ref<void(Value, bool)> body) {
+      int64_t whole = tileCols - (raggedRight ? 1 : 0);
+      kb.loop(whole, 1, [&](Value tx) { body(tx, false); });
+      if (raggedRight)
+        body(kb.idx(whole), true);
+    };
+    auto emitBlock = [&](Value ni, Value ty0, int64_t rows, Value v, Value m,
+                         bool raggedRow) {
       int64_t tiles = rows * tileCols;
       // V[xi][tile][c] = (B^T d B)[xi] for the tiles of rows ty0..
       kb.loop(
           rows, 1,
           [&](Value r) {
             Value iy = kb.mulc(kb.addIdx(ty0, r), kOutTile);
-            kb.loop(tileCols, 1, [&](Value tx) {
+            forEachTileCol([&](Value tx, bool raggedCol) {
               Value tile = kb.addIdx(kb.mulc(r, tileCols), tx);
               Value ix = kb.mulc(tx, kOutTile);
               auto transform = [&](Value c0, bool vector) {
                 Value d[kAlpha][kAlpha], vt[kPoints];
+                Value zero = vector ? wv.zeroVec
+                                    : arith::ConstantOp::create(
+                                          rw, loc, rw.getZeroAttr(f32));
                 for (int64_t i = 0; i < kAlpha; ++i)
                   for (int64_t j = 0; j < kAlpha; ++j) {
+                    if ((raggedRow && i == kAlpha - 1) ||
+                        (raggedCol && j == kAlpha - 1)) {
+                      d[i][j] = zero;
+                      continue;
+                    }
                     SmallVector<Value> at{ni, kb.addc(iy, i), kb.addc(ix, j),
                                           c0};
                     d[i][j] = vector ? wv.load(input, at, lanes)
@@ -724,7 +786,7 @@ template <typename OpTy> struct WinogradConvNhwc : OpRewritePattern<OpTy> {
           [&](Value r) {
             Value y0 = kb.mulc(kb.addIdx(ty0, r), kOutTile);
             Value rowPixel = kb.mulc(kb.addIdx(kb.mulc(ni, oh), y0), ow);
-            kb.loop(tileCols, 1, [&](Value tx) {
+            forEachTileCol([&](Value tx, bool raggedCol) {
               Value tile = kb.addIdx(kb.mulc(r, tileCols), tx);
               Value x0 = kb.mulc(tx, kOutTile);
               for (int64_t fv = 0; fv < fVectors; ++fv) {
@@ -736,8 +798,8 @@ template <typename OpTy> struct WinogradConvNhwc : OpRewritePattern<OpTy> {
                     mv[a][bb] =
                         wv.load(m, {kb.idx(a * kAlpha + bb), tile, f0}, lanes);
                 wv.outputTile(mv, yt);
-                for (int64_t ro = 0; ro < kOutTile; ++ro)
-                  for (int64_t so = 0; so < kOutTile; ++so) {
+                for (int64_t ro = 0; ro < (raggedRow ? 1 : kOutTile); ++ro)
+                  for (int64_t so = 0; so < (raggedCol ? 1 : kOutTile); ++so) {
                     Value pixel =
                         kb.addIdx(kb.addc(rowPixel, ro * ow), kb.addc(x0, so));
                     SmallVector<Value> at{pixel, f0};

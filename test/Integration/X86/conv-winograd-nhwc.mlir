@@ -9,14 +9,18 @@
 //  2. bn_relu: batch 2, 32 -> 24 channels at 14x14 (24 filters: a masked
 //     last vector on AVX-512), the fill 0.25 and a batch norm + ReLU
 //     consumer fused into the output transform;
-//  3. accumulate: an FHWC filter (its taps gathered), the output
+//  3. accumulate: batch 2, an FHWC filter (its taps gathered), the output
 //     initialised by a tensor, not a fill (the convolution adds to it);
 //  4. residual: 24 channels (a last channel vector overlapping the one
 //     before) at 20x20, a residual add + ReLU consumer;
 //  5. dyn: a dynamic batch of 3;
 //  6. bf16: bf16 operands (exact values), FHWC, 20 filters, widened as
 //     read, where the direct GEMM would run on f32 FMAs too (avx2,
-//     sapphirerapids without AMX; on znver4 it stays the vdpbf16ps kernel).
+//     sapphirerapids without AMX; on znver4 it stays the vdpbf16ps kernel);
+//  7. odd sizes: 7x7 on 2 images (ResNet's last stage; 16 tiles of one
+//     image alone are below the kernel's minimum), 13x12 and 10x9 (the last tile
+//     row or column has one output row or column, its input row or column
+//     3 past the input: read as zeros).
 // The last line is a negative control: case 1 against the reference with
 // another filter must fail the check (printed as 1 = "not close").
 //
@@ -40,7 +44,7 @@
 // RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 2>&1 | FileCheck %s --check-prefix=IR
 // IR-NOT: generic loop path for 'linalg.conv_2d_nhwc
 // IR: llvm.intr.masked.gather
-// CHECK-COUNT-7: 1
+// CHECK-COUNT-10: 1
 // CHECK-NOT: 0
 
 #id4 = affine_map<(a, b, c, d) -> (a, b, c, d)>
@@ -246,11 +250,11 @@ func.func @bn_relu(%in: tensor<2x16x16x32xf32>, %f: tensor<3x3x32x24xf32>, %scal
   return %r : tensor<2x14x14x24xf32>
 }
 
-func.func @accumulate(%in: tensor<1x10x10x16xf32>, %f: tensor<16x3x3x16xf32>, %other: tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32> {
-  %e = tensor.empty() : tensor<1x8x8x16xf32>
+func.func @accumulate(%in: tensor<2x10x10x16xf32>, %f: tensor<16x3x3x16xf32>, %other: tensor<2x8x8x16xf32>) -> tensor<2x8x8x16xf32> {
+  %e = tensor.empty() : tensor<2x8x8x16xf32>
   %y = linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-      ins(%in, %f : tensor<1x10x10x16xf32>, tensor<16x3x3x16xf32>) outs(%other : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
-  return %y : tensor<1x8x8x16xf32>
+      ins(%in, %f : tensor<2x10x10x16xf32>, tensor<16x3x3x16xf32>) outs(%other : tensor<2x8x8x16xf32>) -> tensor<2x8x8x16xf32>
+  return %y : tensor<2x8x8x16xf32>
 }
 
 func.func @residual(%in: tensor<1x22x22x24xf32>, %f: tensor<3x3x24x24xf32>, %other: tensor<1x20x20x24xf32>) -> tensor<1x20x20x24xf32> {
@@ -290,6 +294,50 @@ func.func @bf16(%in: tensor<1x24x24x32xbf16>, %f: tensor<20x3x3x32xbf16>) -> ten
   return %y : tensor<1x22x22x20xf32>
 }
 
+func.func @odd(%in: tensor<2x9x9x32xf32>, %f: tensor<3x3x32x32xf32>, %scale: tensor<32xf32>, %bias: tensor<32xf32>) -> tensor<2x7x7x32xf32> {
+  %e = tensor.empty() : tensor<2x7x7x32xf32>
+  %fv = arith.constant 0.25 : f32
+  %o = linalg.fill ins(%fv : f32) outs(%e : tensor<2x7x7x32xf32>) -> tensor<2x7x7x32xf32>
+  %y = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %f : tensor<2x9x9x32xf32>, tensor<3x3x32x32xf32>) outs(%o : tensor<2x7x7x32xf32>) -> tensor<2x7x7x32xf32>
+  %r = linalg.generic {indexing_maps = [#id4, #chan, #chan, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%y, %scale, %bias : tensor<2x7x7x32xf32>, tensor<32xf32>, tensor<32xf32>) outs(%e : tensor<2x7x7x32xf32>) {
+  ^bb0(%a: f32, %sc: f32, %b: f32, %out: f32):
+    %m = arith.mulf %a, %sc : f32
+    %t = arith.addf %m, %b : f32
+    %z = arith.constant 0.0 : f32
+    %v = arith.maximumf %t, %z : f32
+    linalg.yield %v : f32
+  } -> tensor<2x7x7x32xf32>
+  return %r : tensor<2x7x7x32xf32>
+}
+
+func.func @odd_h(%in: tensor<2x15x14x16xf32>, %f: tensor<24x3x3x16xf32>, %other: tensor<2x13x12x24xf32>) -> tensor<2x13x12x24xf32> {
+  %e = tensor.empty() : tensor<2x13x12x24xf32>
+  %fv = arith.constant 0.0 : f32
+  %o = linalg.fill ins(%fv : f32) outs(%e : tensor<2x13x12x24xf32>) -> tensor<2x13x12x24xf32>
+  %y = linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %f : tensor<2x15x14x16xf32>, tensor<24x3x3x16xf32>) outs(%o : tensor<2x13x12x24xf32>) -> tensor<2x13x12x24xf32>
+  %r = linalg.generic {indexing_maps = [#id4, #id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%y, %other : tensor<2x13x12x24xf32>, tensor<2x13x12x24xf32>) outs(%e : tensor<2x13x12x24xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %t = arith.addf %a, %b : f32
+    %z = arith.constant 0.0 : f32
+    %v = arith.maximumf %t, %z : f32
+    linalg.yield %v : f32
+  } -> tensor<2x13x12x24xf32>
+  return %r : tensor<2x13x12x24xf32>
+}
+
+func.func @odd_w(%in: tensor<1x12x11x16xf32>, %f: tensor<3x3x16x16xf32>) -> tensor<1x10x9x16xf32> {
+  %e = tensor.empty() : tensor<1x10x9x16xf32>
+  %fv = arith.constant 0.0 : f32
+  %o = linalg.fill ins(%fv : f32) outs(%e : tensor<1x10x9x16xf32>) -> tensor<1x10x9x16xf32>
+  %y = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %f : tensor<1x12x11x16xf32>, tensor<3x3x16x16xf32>) outs(%o : tensor<1x10x9x16xf32>) -> tensor<1x10x9x16xf32>
+  return %y : tensor<1x10x9x16xf32>
+}
+
 func.func @main() {
   %k0 = arith.constant 0 : index
   %k1 = arith.constant 1 : index
@@ -312,8 +360,15 @@ func.func @main() {
   %k18 = arith.constant 18 : index
   %k19 = arith.constant 19 : index
   %k20 = arith.constant 20 : index
+  %k21 = arith.constant 21 : index
   %k22 = arith.constant 22 : index
+  %k23 = arith.constant 23 : index
   %k24 = arith.constant 24 : index
+  %k25 = arith.constant 25 : index
+  %k26 = arith.constant 26 : index
+  %k27 = arith.constant 27 : index
+  %k28 = arith.constant 28 : index
+  %k29 = arith.constant 29 : index
   %k32 = arith.constant 32 : index
   %k38 = arith.constant 38 : index
   %k40 = arith.constant 40 : index
@@ -353,14 +408,14 @@ func.func @main() {
   vector.print %bn_relu_ok : i1
 
   // accumulate
-  %accumulate_in = call @rand4(%k7, %k1, %k10, %k10, %k16) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %accumulate_in = call @rand4(%k7, %k2, %k10, %k10, %k16) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
   %accumulate_f = call @rand4(%k8, %k16, %k3, %k3, %k16) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
-  %accumulate_ins = tensor.cast %accumulate_in : tensor<?x?x?x?xf32> to tensor<1x10x10x16xf32>
+  %accumulate_ins = tensor.cast %accumulate_in : tensor<?x?x?x?xf32> to tensor<2x10x10x16xf32>
   %accumulate_fs = tensor.cast %accumulate_f : tensor<?x?x?x?xf32> to tensor<16x3x3x16xf32>
-  %accumulate_zero = call @rand4(%k9, %k1, %k8, %k8, %k16) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
-  %accumulate_other = tensor.cast %accumulate_zero : tensor<?x?x?x?xf32> to tensor<1x8x8x16xf32>
-  %accumulate_y = call @accumulate(%accumulate_ins, %accumulate_fs, %accumulate_other) : (tensor<1x10x10x16xf32>, tensor<16x3x3x16xf32>, tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
-  %accumulate_yd = tensor.cast %accumulate_y : tensor<1x8x8x16xf32> to tensor<?x?x?x?xf32>
+  %accumulate_zero = call @rand4(%k9, %k2, %k8, %k8, %k16) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %accumulate_other = tensor.cast %accumulate_zero : tensor<?x?x?x?xf32> to tensor<2x8x8x16xf32>
+  %accumulate_y = call @accumulate(%accumulate_ins, %accumulate_fs, %accumulate_other) : (tensor<2x10x10x16xf32>, tensor<16x3x3x16xf32>, tensor<2x8x8x16xf32>) -> tensor<2x8x8x16xf32>
+  %accumulate_yd = tensor.cast %accumulate_y : tensor<2x8x8x16xf32> to tensor<?x?x?x?xf32>
   %accumulate_r0 = call @ref_fhwc(%accumulate_in, %accumulate_f, %accumulate_zero) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
   %accumulate_ok = call @close(%accumulate_yd, %accumulate_r0) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i1
   vector.print %accumulate_ok : i1
@@ -411,8 +466,59 @@ func.func @main() {
   %bf16_ok = call @close(%bf16_yd, %bf16_r0) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i1
   vector.print %bf16_ok : i1
 
+  // odd
+  %odd_in = call @rand4(%k19, %k2, %k9, %k9, %k32) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %odd_f = call @rand4(%k20, %k3, %k3, %k32, %k32) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %odd_ins = tensor.cast %odd_in : tensor<?x?x?x?xf32> to tensor<2x9x9x32xf32>
+  %odd_fs = tensor.cast %odd_f : tensor<?x?x?x?xf32> to tensor<3x3x32x32xf32>
+  %odd_zero = call @rand4(%k21, %k2, %k7, %k7, %k32) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %odd_p = call @rand4(%k22, %k2, %k1, %k1, %k32) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %odd_p2 = tensor.collapse_shape %odd_p [[0], [1, 2, 3]] : tensor<?x?x?x?xf32> into tensor<?x?xf32>
+  %odd_scale = tensor.extract_slice %odd_p2[0, 0] [1, 32] [1, 1] : tensor<?x?xf32> to tensor<32xf32>
+  %odd_bias = tensor.extract_slice %odd_p2[1, 0] [1, 32] [1, 1] : tensor<?x?xf32> to tensor<32xf32>
+  %odd_y = call @odd(%odd_ins, %odd_fs, %odd_scale, %odd_bias) : (tensor<2x9x9x32xf32>, tensor<3x3x32x32xf32>, tensor<32xf32>, tensor<32xf32>) -> tensor<2x7x7x32xf32>
+  %odd_yd = tensor.cast %odd_y : tensor<2x7x7x32xf32> to tensor<?x?x?x?xf32>
+  %odd_fv = arith.constant 0.25 : f32
+  %odd_init = linalg.fill ins(%odd_fv : f32) outs(%odd_zero : tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
+  %odd_r0 = call @ref_hwcf(%odd_in, %odd_f, %odd_init) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
+  %odd_scaled = tensor.cast %odd_scale : tensor<32xf32> to tensor<?xf32>
+  %odd_biasd = tensor.cast %odd_bias : tensor<32xf32> to tensor<?xf32>
+  %odd_r = call @bn_relu_ref(%odd_r0, %odd_scaled, %odd_biasd) : (tensor<?x?x?x?xf32>, tensor<?xf32>, tensor<?xf32>) -> tensor<?x?x?x?xf32>
+  %odd_ok = call @close(%odd_yd, %odd_r) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i1
+  vector.print %odd_ok : i1
+
+  // odd_h
+  %odd_h_in = call @rand4(%k23, %k2, %k15, %k14, %k16) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %odd_h_f = call @rand4(%k24, %k24, %k3, %k3, %k16) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %odd_h_ins = tensor.cast %odd_h_in : tensor<?x?x?x?xf32> to tensor<2x15x14x16xf32>
+  %odd_h_fs = tensor.cast %odd_h_f : tensor<?x?x?x?xf32> to tensor<24x3x3x16xf32>
+  %odd_h_zero = call @rand4(%k25, %k2, %k13, %k12, %k24) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %odd_h_other = tensor.cast %odd_h_zero : tensor<?x?x?x?xf32> to tensor<2x13x12x24xf32>
+  %odd_h_y = call @odd_h(%odd_h_ins, %odd_h_fs, %odd_h_other) : (tensor<2x15x14x16xf32>, tensor<24x3x3x16xf32>, tensor<2x13x12x24xf32>) -> tensor<2x13x12x24xf32>
+  %odd_h_yd = tensor.cast %odd_h_y : tensor<2x13x12x24xf32> to tensor<?x?x?x?xf32>
+  %odd_h_fv = arith.constant 0.0 : f32
+  %odd_h_init = linalg.fill ins(%odd_h_fv : f32) outs(%odd_h_zero : tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
+  %odd_h_r0 = call @ref_fhwc(%odd_h_in, %odd_h_f, %odd_h_init) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
+  %odd_h_r = call @add_relu_ref(%odd_h_r0, %odd_h_zero) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
+  %odd_h_ok = call @close(%odd_h_yd, %odd_h_r) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i1
+  vector.print %odd_h_ok : i1
+
+  // odd_w
+  %odd_w_in = call @rand4(%k26, %k1, %k12, %k11, %k16) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %odd_w_f = call @rand4(%k27, %k3, %k3, %k16, %k16) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %odd_w_ins = tensor.cast %odd_w_in : tensor<?x?x?x?xf32> to tensor<1x12x11x16xf32>
+  %odd_w_fs = tensor.cast %odd_w_f : tensor<?x?x?x?xf32> to tensor<3x3x16x16xf32>
+  %odd_w_zero = call @rand4(%k28, %k1, %k10, %k9, %k16) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %odd_w_y = call @odd_w(%odd_w_ins, %odd_w_fs) : (tensor<1x12x11x16xf32>, tensor<3x3x16x16xf32>) -> tensor<1x10x9x16xf32>
+  %odd_w_yd = tensor.cast %odd_w_y : tensor<1x10x9x16xf32> to tensor<?x?x?x?xf32>
+  %odd_w_fv = arith.constant 0.0 : f32
+  %odd_w_init = linalg.fill ins(%odd_w_fv : f32) outs(%odd_w_zero : tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
+  %odd_w_r0 = call @ref_hwcf(%odd_w_in, %odd_w_f, %odd_w_init) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
+  %odd_w_ok = call @close(%odd_w_yd, %odd_w_r0) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i1
+  vector.print %odd_w_ok : i1
+
   // Negative control: big against the reference of another filter.
-  %neg_f = call @rand4(%k19, %k3, %k3, %k16, %k32) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %neg_f = call @rand4(%k29, %k3, %k3, %k16, %k32) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
   %neg_r = call @ref_hwcf(%big_in, %neg_f, %big_init) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
   %neg_ok = call @close(%big_yd, %neg_r) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i1
   %true = arith.constant true
