@@ -452,11 +452,10 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     auto store = [&](Value v, Value mem, ArrayRef<Value> ix, int64_t valid) {
       wv.store(v, mem, ix, valid);
     };
-    // Runs of `lanes` tiles along a row of tiles, the last one `valid` <
-    // lanes (masked).
-    // The last run is static (`first` its first tile) and holds the last
-    // tile also when the width is odd (then the run's input and output
-    // columns stop at the row's end).
+    // Runs of `lanes` tiles along a row of tiles, the last one maybe
+    // shorter (masked) and static (`first`: its first tile; -1 for the
+    // others); with an odd width it holds the last tile, whose run's input
+    // and output columns stop at the row's end.
     auto forEachRun = [&](function_ref<void(Value, int64_t, int64_t)> body) {
       int64_t full = tileCols / lanes * lanes;
       if (ow % kOutTile && full == tileCols)
