@@ -21,6 +21,18 @@ MemRefType mlir::lowp::getPlainMemRef(Value v, unsigned rank) {
   return type;
 }
 
+MemRefType mlir::lowp::getRowMajorView(Value v, unsigned rank) {
+  auto type = dyn_cast<MemRefType>(v.getType());
+  if (!type || type.getRank() != rank || !type.hasStaticShape())
+    return nullptr;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      (rank && strides.back() != 1))
+    return nullptr;
+  return type;
+}
+
 Value LoopBuilder::idx(int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }

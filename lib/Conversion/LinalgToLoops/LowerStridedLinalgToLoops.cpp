@@ -6,9 +6,11 @@
 // pass does not look at. So do ops with a dynamic size that is no affine
 // symbol (a buffer defined inside a loop body, e.g. an scf.for iter_arg):
 // convert-linalg-to-affine-loops would bound an affine.for by it. And so do
-// ops on strided views (a fused QKV projection split by extract_slice, then
-// transposed per head): affine-super-vectorize reports an error on any
-// memref with a non-identity layout and leaves the loop scalar anyway.
+// ops on strided views that no x86 pattern took (those with a contiguous
+// innermost dimension - a fused QKV projection split by extract_slice, then
+// transposed per head - become vector loops in lowp-x86-lower-contractions
+// first): affine-super-vectorize reports an error on any memref with a
+// non-identity layout and leaves the loop scalar anyway.
 //
 //===----------------------------------------------------------------------===//
 

@@ -30,7 +30,9 @@ namespace {
 
 /// A linalg.transpose on buffers that moves the innermost dimension (the
 /// affine vectorizer would read one of the two sides with a stride, element
-/// by element) -> `lanes` x `lanes` blocks transposed in registers.
+/// by element) -> `lanes` x `lanes` blocks transposed in registers. Each
+/// side's innermost dimension is contiguous; its rows may be any stride
+/// apart.
 struct TransposeToBlockedCopy : OpRewritePattern<linalg::TransposeOp> {
   TransposeToBlockedCopy(MLIRContext *ctx, KernelConfig cfg)
       : OpRewritePattern(ctx), cfg(cfg) {}
@@ -40,11 +42,15 @@ struct TransposeToBlockedCopy : OpRewritePattern<linalg::TransposeOp> {
       return rw.notifyMatchFailure(op, "needs buffers");
     ArrayRef<int64_t> perm = op.getPermutation();
     int64_t rank = perm.size();
-    MemRefType in = getPlainMemRef(op.getInput(), rank),
-               out = getPlainMemRef(op.getInit(), rank);
+    // Either side may be a strided view with a contiguous innermost
+    // dimension: GPT-2's fused QKV projection split by columns, then
+    // transposed per head (it was scalar loops with a remark).
+    MemRefType in = getRowMajorView(op.getInput(), rank),
+               out = getRowMajorView(op.getInit(), rank);
     if (!in || !out || rank < 2 || perm[rank - 1] == rank - 1)
-      return rw.notifyMatchFailure(op, "needs static identity-layout "
-                                       "memrefs and a moved last dimension");
+      return rw.notifyMatchFailure(op, "needs static memrefs with a "
+                                       "contiguous innermost dimension and "
+                                       "a moved last dimension");
     unsigned width = in.getElementType().getIntOrFloatBitWidth();
     if (width != 8 && width != 16 && width != 32 && width != 64)
       return rw.notifyMatchFailure(op, "element width");

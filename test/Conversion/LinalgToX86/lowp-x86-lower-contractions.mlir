@@ -409,6 +409,36 @@ func.func @transpose(%x: memref<19x16xf32>, %y: memref<16x19xf32>) {
 
 // -----
 
+// The same from a strided view with a contiguous innermost dimension (a
+// head of K split out of GPT-2's fused QKV projection: columns 32..63 of
+// an 8 x 96 buffer, 2 heads of 16): its rows are read 96 elements apart.
+// FMA-LABEL: func @transpose_strided_view
+// FMA: memref.subview
+// FMA-COUNT-8: vector.load %{{.*}} : memref<8x2x16xf32, strided<[96, 16, 1], offset: 32>>, vector<8xf32>
+// FMA-COUNT-24: vector.shuffle
+// FMA-COUNT-8: vector.store %{{.*}} : memref<2x16x8xf32>, vector<8xf32>
+// FMA-NOT: linalg.transpose
+func.func @transpose_strided_view(%qkv: memref<8x96xf32>, %y: memref<2x16x8xf32>) {
+  %k = memref.subview %qkv[0, 32] [8, 32] [1, 1] : memref<8x96xf32> to memref<8x32xf32, strided<[96, 1], offset: 32>>
+  %k3 = memref.expand_shape %k [[0], [1, 2]] output_shape [8, 2, 16] : memref<8x32xf32, strided<[96, 1], offset: 32>> into memref<8x2x16xf32, strided<[96, 16, 1], offset: 32>>
+  linalg.transpose ins(%k3 : memref<8x2x16xf32, strided<[96, 16, 1], offset: 32>>) outs(%y : memref<2x16x8xf32>) permutation = [1, 2, 0]
+  return
+}
+
+// -----
+
+// Not taken: the innermost dimension of the input is strided (every other
+// column), so a row is not one vector load.
+// FMA-LABEL: func @transpose_strided_innermost
+// FMA: linalg.transpose
+func.func @transpose_strided_innermost(%x: memref<8x32xf32>, %y: memref<16x8xf32>) {
+  %e = memref.subview %x[0, 0] [8, 16] [1, 2] : memref<8x32xf32> to memref<8x16xf32, strided<[32, 2]>>
+  linalg.transpose ins(%e : memref<8x16xf32, strided<[32, 2]>>) outs(%y : memref<16x8xf32>) permutation = [1, 0]
+  return
+}
+
+// -----
+
 // A narrowing cast that produced B (the precision decision's rounding of a
 // weight) runs inside the packing, a vector at a time: no bf16 copy of the
 // weight is written and read back.

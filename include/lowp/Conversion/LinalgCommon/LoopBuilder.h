@@ -21,6 +21,12 @@ namespace mlir::lowp {
 /// A statically shaped, identity-layout memref of rank `rank`, or null.
 MemRefType getPlainMemRef(Value v, unsigned rank);
 
+/// A statically shaped memref of rank `rank` whose innermost dimension is
+/// contiguous (identity layout, or a strided view such as one slice of a
+/// fused projection's columns), or null: vector loads and stores along
+/// that dimension are plain ones.
+MemRefType getRowMajorView(Value v, unsigned rank);
+
 inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 /// Builds loop nests and vector code at an insertion point of `b`.
