@@ -254,7 +254,9 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     output rows sharing each input row's loads) with a block of
     accumulators kept across the filter taps.
     Remaining `linalg.transpose` ops that move the innermost dimension
-    become register-blocked transposes, and `memref.copy` into or out of a
+    become register-blocked transposes (either side may be a strided view
+    whose innermost dimension is contiguous: a head of a fused QKV
+    projection), and `memref.copy` into or out of a
     strided view (what `tensor.pad` bufferizes to) vectorized loops.
     Every other contraction or convolution is left to the generic loops
     with a remark that names the op and the reason.
