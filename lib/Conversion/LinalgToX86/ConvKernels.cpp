@@ -663,25 +663,7 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     auto emitBlock = [&](Value ni, Value y0, int64_t rows) {
       niCur = ni;
       Value col = sharedCol ? sharedCol : kb.alloc(colType);
-      // The kernel reads the last panel's last vector whole: col's columns
-      // past the block's pixels up to it are zeros, not what the buffer
-      // held (denormal garbage costs a microcode assist per FMA).
-      int64_t pixels = rows * ow,
-              padded = ceilDiv(pixels, int64_t(lanes)) * lanes;
-      if (padded > pixels) {
-        int64_t width = dot ? 2 : 1;
-        auto padType = VectorType::get({lanes * width}, colElem);
-        Value zeros = arith::ConstantOp::create(
-            rw, loc, padType,
-            DenseElementsAttr::get(padType, rw.getZeroAttr(colElem)));
-        Value pad = vector::ConstantMaskOp::create(
-            rw, loc, VectorType::get({lanes * width}, rw.getI1Type()),
-            ArrayRef<int64_t>{(padded - pixels) * width});
-        kb.loop(dot ? kDepth / 2 : depth, 1, [&](Value kk) {
-          vector::MaskedStoreOp::create(
-              rw, loc, col, ValueRange{kk, kb.idx(pixels * width)}, pad, zeros);
-        });
-      }
+      kb.zeroRowTails(col, rows * ow * (dot ? 2 : 1));
       // The pixels of output row y (first col column p0) of tap `t`.
       auto copyRow = [&](const Tap &t, function_ref<void(Value, Value)> store,
                          function_ref<void(Value, Value)> storeOne) {

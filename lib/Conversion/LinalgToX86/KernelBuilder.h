@@ -214,6 +214,14 @@ public:
                   Value cRowOffset = nullptr,
                   const SegmentedA *segmentedA = nullptr);
 
+  /// Zeros elements [valid, next vector boundary) of every row (last
+  /// dimension) of a row-major B the kernel reads in place (`bRowMajor`):
+  /// it loads the last panel's last vector whole, and whatever a scratch
+  /// buffer held there (denormals cost a microcode assist per FMA; a mixed
+  /// ResNet block ran 20x slower) must not reach the multiplies. Vectors
+  /// are the register width of B's element type.
+  void zeroRowTails(Value buf, int64_t valid);
+
   /// Stores the accumulator `acc` of C at `cIx` (`mask`: the valid lanes,
   /// null for all) through the epilogue's consumer into its output.
   /// With `hoisted` (hoistEpilogue's result for the same columns), what

@@ -277,6 +277,34 @@ Value KernelBuilder::transposedCopy(Value src, ValueRange batch, int64_t rows,
   return dst;
 }
 
+void KernelBuilder::zeroRowTails(Value buf, int64_t valid) {
+  auto type = cast<MemRefType>(buf.getType());
+  Type elem = type.getElementType();
+  int64_t width = cfg.lanes * 32 / elem.getIntOrFloatBitWidth();
+  int64_t padded = ceilDiv(valid, width) * width;
+  if (padded == valid)
+    return;
+  auto vec = VectorType::get({width}, elem);
+  Value zeros = arith::ConstantOp::create(
+      b, loc, vec, DenseElementsAttr::get(vec, b.getZeroAttr(elem)));
+  Value mask = vector::ConstantMaskOp::create(
+      b, loc, VectorType::get({width}, b.getI1Type()),
+      ArrayRef<int64_t>{padded - valid});
+  SmallVector<Value> ix(type.getRank());
+  ix.back() = idx(valid);
+  std::function<void(int64_t)> rows = [&](int64_t d) {
+    if (d + 1 == type.getRank()) {
+      vector::MaskedStoreOp::create(b, loc, buf, ix, mask, zeros);
+      return;
+    }
+    loop(type.getDimSize(d), 1, [&](Value i) {
+      ix[d] = i;
+      rows(d + 1);
+    });
+  };
+  rows(0);
+}
+
 void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Value packed,
                 Value c, ValueRange cBatch, int64_t m, int64_t n, int64_t k,
                 bool dot, bool bRowMajor,

@@ -381,7 +381,6 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     KernelBuilder kb(rw, loc, cfg);
     Type f32 = rw.getF32Type();
     WinogradVectors wv(rw, loc, lanes, fil.getElementType());
-    Value zeroVec = wv.zeroVec;
     auto laneIndices = VectorType::get({lanes}, rw.getIndexType());
     SmallVector<APInt> strideValues;
     for (int64_t l = 0; l < lanes; ++l)
@@ -445,13 +444,6 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     bool blocksParallel = blocks.parallel;
     KernelEpilogue fromZero = startAtZero(rw, loc);
 
-    auto maskFor = [&](int64_t valid) { return wv.maskFor(valid); };
-    auto load = [&](Value mem, ArrayRef<Value> ix, int64_t valid) {
-      return wv.load(mem, ix, valid);
-    };
-    auto store = [&](Value v, Value mem, ArrayRef<Value> ix, int64_t valid) {
-      wv.store(v, mem, ix, valid);
-    };
     // Runs of `lanes` tiles along a row of tiles, the last one maybe
     // shorter (masked) and static (`first`: its first tile; -1 for the
     // others); with an odd width it holds the last tile, whose run's input
@@ -504,9 +496,9 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                     int64_t n = raggedRow && i == kAlpha - 1
                                     ? 0
                                     : runElements(valid, first, j, inputWidth);
-                    Value lo = load(input, {ni, ci, iyi, x0}, n);
-                    Value hi = load(input, {ni, ci, iyi, kb.addc(x0, lanes)},
-                                    n - lanes);
+                    Value lo = wv.load(input, {ni, ci, iyi, x0}, n);
+                    Value hi = wv.load(input, {ni, ci, iyi, kb.addc(x0, lanes)},
+                                       n - lanes);
                     d[i][j] = vector::ShuffleOp::create(rw, loc, lo, hi, evens);
                     d[i][j + 1] =
                         vector::ShuffleOp::create(rw, loc, lo, hi, odds);
@@ -514,28 +506,13 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                 Value vt[kPoints];
                 wv.inputTile(d, vt);
                 for (int64_t xi = 0; xi < kPoints; ++xi)
-                  store(vt[xi], v, {kb.idx(xi), ci, kb.addIdx(col0, tx0)},
-                        valid);
+                  wv.store(vt[xi], v, {kb.idx(xi), ci, kb.addIdx(col0, tx0)},
+                           valid);
               });
             });
           },
           /*parallel=*/!blocksParallel);
-      // The kernel reads B's last vector whole: the columns past the
-      // block's tiles up to it are zeros, not whatever the buffer held
-      // (denormal garbage costs microcode assists in every FMA; a mixed
-      // ResNet block ran 20x slower).
-      int64_t padded = (tiles + lanes - 1) / lanes * lanes;
-      if (padded > tiles) {
-        Value pad = vector::ConstantMaskOp::create(
-            rw, loc, VectorType::get({lanes}, rw.getI1Type()),
-            ArrayRef<int64_t>{padded - tiles});
-        kb.loop(kPoints, 1, [&](Value xi) {
-          kb.loop(c, 1, [&](Value ci) {
-            vector::MaskedStoreOp::create(
-                rw, loc, v, ValueRange{xi, ci, kb.idx(tiles)}, pad, zeroVec);
-          });
-        });
-      }
+      kb.zeroRowTails(v, tiles);
       // M[xi] = U[xi] * V[xi], from zero.
       kb.loop(kPoints, 1, [&](Value xi) {
         kb.emitKernel(u, ValueRange{xi}, /*aTransposed=*/false,
@@ -559,7 +536,7 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                 Value mv[kAlpha][kAlpha];
                 for (int64_t a = 0; a < kAlpha; ++a)
                   for (int64_t bb = 0; bb < kAlpha; ++bb)
-                    mv[a][bb] = load(
+                    mv[a][bb] = wv.load(
                         m, {kb.idx(a * kAlpha + bb), fi, kb.addIdx(col0, tx0)},
                         valid);
                 Value x0 = kb.mulc(tx0, kOutTile);
@@ -576,17 +553,17 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                     Value acc = vector::ShuffleOp::create(
                         rw, loc, even, odd, h ? highHalf : lowHalf);
                     SmallVector<Value> ix{ni, fi, y, kb.addc(x0, h * lanes)};
-                    Value mask = maskFor(cols);
+                    Value mask = wv.maskFor(cols);
                     Value init = fillValue ? vector::BroadcastOp::create(
                                                  rw, loc, wv.vec, fillValue)
                                                  .getResult()
-                                           : load(output, ix, cols);
+                                           : wv.load(output, ix, cols);
                     acc = arith::AddFOp::create(rw, loc, init, acc);
                     if (epilogue.consumer)
                       kb.storeThroughEpilogue(epilogue, acc, ix, mask,
                                               &perChannel);
                     else
-                      store(acc, output, ix, cols);
+                      wv.store(acc, output, ix, cols);
                   }
                 }
               });
@@ -696,11 +673,9 @@ template <typename OpTy> struct WinogradConvNhwc : OpRewritePattern<OpTy> {
           kb.emitVectorizedLoopOverlappingTail(
               f, lanes, [&](Value f0) { transformFilter(ci, f0, true); },
               [&](Value fi) { transformFilter(ci, fi, false); });
-          if (paddedF > f)
-            for (int64_t xi = 0; xi < kPoints; ++xi)
-              wv.store(wv.zeroVec, u, {kb.idx(xi), ci, kb.idx(f)}, paddedF - f);
         },
         /*parallel=*/true);
+    kb.zeroRowTails(u, f);
 
     TileRowBlocks blocks(cfg, tileRows, tileCols,
                          kPoints * (c + paddedF) * tileCols * 4,
