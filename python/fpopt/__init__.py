@@ -85,15 +85,37 @@ class CompileResult:
         return []
 
 
-def compile(ir: str, pipeline: str, *,
-            source_name: str = "<input>") -> CompileResult:
-    """Parses ``ir``, runs ``pipeline`` (mlir-opt's textual form) on it.
+def compile(ir: str, pipeline: Optional[str] = None, *,
+            source_name: str = "<input>", target: Optional[str] = None,
+            policy: str = "auto", threads: int = 1, function: Optional[str] = None,
+            prepack: bool = False, demote_weights: bool = False,
+            x86_options: str = "", cache_dir: Optional[str] = None):
+    """Two uses, told apart by ``pipeline``:
 
-    ``pipeline`` is a pass list such as
-    ``"lowp-auto-mixed-precision{target=sm_90},canonicalize"`` or an anchored
-    one such as ``"builtin.module(func.func(canonicalize))"``. Every upstream
-    dialect and pass is available. Raises CompileError on failure.
+    ``fpopt.compile(ir, pipeline)`` parses ``ir`` and runs ``pipeline``
+    (mlir-opt's textual form) on it, returning a CompileResult (the module
+    text and the diagnostics). ``pipeline`` is a pass list such as
+    ``"lowp-auto-mixed-precision{target=sm_90},canonicalize"`` or an
+    anchored one such as ``"builtin.module(func.func(canonicalize))"``.
+
+    ``fpopt.compile(ir, target=..., policy=..., threads=...)`` (no
+    pipeline) compiles ``ir`` to machine code for this x86 CPU and returns a
+    ``runtime.CompiledFunction``, a callable on numpy arrays: the decisions
+    (``lowp-auto-mixed-precision{target policy}``; none for ``policy="f32"``),
+    ``lowp-pipeline-x86{target threads prepack}`` (``x86_options`` added),
+    llc and a shared object cached on disk (docs/embedding.md). ``target``
+    None is the host's row of the capability table; ``function`` None is
+    the entry function.
+
+    Raises CompileError when a pipeline fails, runtime.BuildError when the
+    LLVM tools do.
     """
+    if pipeline is None:
+        from .runtime import compile_module
+        return compile_module(ir, target=target, policy=policy, threads=threads,
+                              function=function, prepack=prepack,
+                              demote_weights=demote_weights, x86_options=x86_options,
+                              cache_dir=cache_dir, source_name=source_name)
     ok, stage, output, diagnostics = _fpopt.run_pipeline(ir, pipeline,
                                                          source_name)
     if not ok:

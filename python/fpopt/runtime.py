@@ -1,0 +1,493 @@
+"""Compiling a module to x86 machine code and calling it on numpy arrays.
+
+``fpopt.compile(text, target=..., policy=..., threads=...)`` runs the
+decisions (``lowp-auto-mixed-precision``, skipped for ``policy="f32"``) and
+``lowp-pipeline-x86`` in this process through the C API, translates the
+result to LLVM IR, compiles it with ``llc`` and links a shared object, which
+is then called through MLIR's C interface (``llvm.emit_c_interface``):
+``_mlir_ciface_F(results*, arg0*, arg1*, ...)`` takes one memref descriptor
+``{allocated, aligned, offset, sizes[r], strides[r]}`` per tensor argument,
+by pointer, and writes the results' descriptors (a struct of them when
+there are several) into ``*results``.
+
+Results are allocated by the generated code: each is copied into a numpy
+array and freed with the deallocation function the module itself calls,
+unless it points into an argument (then it is not the caller's to free).
+Shared objects are cached on disk by the hash of everything that went into
+them (``$FPOPT_CACHE_DIR``, default ``~/.cache/fpopt``).
+
+Element types: f32, f64, f16, i64, i32, i8 and i1 map to the numpy dtypes
+of the same name (bool for i1); bf16 tensors are passed as float32 arrays
+rounded to bf16 (nearest, ties to even) on the way in and widened on the way
+out, or as uint16 arrays of raw bf16 bits, which pass unchanged; FP8
+tensors as uint8 arrays of raw codes.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+
+import numpy as np
+
+LLVM_BIN = os.environ.get("FPOPT_LLVM_BIN", "/usr/lib/llvm-22/bin")
+
+#: The x86 targets of the capability table and the llc -mcpu each is built for.
+_LLC_CPU = {"avx2": "x86-64-v3", "avx512bf16": "sapphirerapids",
+            "znver4": "znver4", "sapphirerapids": "sapphirerapids"}
+
+_NUMPY_DTYPE = {
+    "f32": np.float32, "f64": np.float64, "f16": np.float16,
+    "bf16": np.uint16, "i64": np.int64, "i32": np.int32, "i8": np.int8,
+    "i1": np.bool_,
+}
+_FP8_TYPES = ("f8E4M3FN", "f8E5M2", "f8E4M3FNUZ", "f8E5M2FNUZ", "f8E4M3",
+              "f8E4M3B11FNUZ", "f8E3M4")
+
+
+class RuntimeError_(RuntimeError):
+    """Base class of the runtime's errors (a tool failed, a bad call)."""
+
+
+class BuildError(RuntimeError_):
+    """mlir-translate, llc or the link step failed on a compiled module."""
+
+
+class CallError(ValueError):
+    """A call's arguments do not match the compiled function's signature."""
+
+
+def _host_flags() -> set:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+def host_target() -> Tuple[str, str]:
+    """(target, extra lowp-pipeline-x86 options) a user compiles for this
+    host: sapphirerapids with AMX tiles where the host has AMX-BF16;
+    sapphirerapids without them on an Intel core with AVX512_BF16 and
+    AVX512_FP16 (AMX hidden by a VM); znver4 on other AVX512_BF16 hosts;
+    avx2 everywhere else."""
+    flags = _host_flags()
+    if "amx_bf16" in flags:
+        return "sapphirerapids", "amx=true"
+    if "avx512_bf16" in flags and "avx512fp16" in flags:
+        return "sapphirerapids", ""
+    if "avx512_bf16" in flags:
+        return "znver4", ""
+    return "avx2", ""
+
+
+def bf16_bits(x: np.ndarray) -> np.ndarray:
+    """float32 -> raw bf16 bits (uint16), nearest, ties to even; NaN stays
+    a quiet NaN."""
+    bits = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32)
+    rounded = (bits + np.uint32(0x7FFF) + ((bits >> np.uint32(16)) & np.uint32(1)))
+    out = (rounded >> np.uint32(16)).astype(np.uint16)
+    nan = np.isnan(x)
+    if nan.any():
+        out = np.where(nan, np.uint16(0x7FC0), out)
+    return out
+
+
+def bf16_to_f32(bits: np.ndarray) -> np.ndarray:
+    """Raw bf16 bits (uint16) -> float32 (exact)."""
+    return (np.asarray(bits, dtype=np.uint16).astype(np.uint32) << np.uint32(16)).view(np.float32)
+
+
+@dataclass(frozen=True)
+class TensorType:
+    """A ranked tensor type of a signature: static shape and element type."""
+
+    shape: Tuple[int, ...]
+    element: str
+
+    @staticmethod
+    def parse(text: str) -> "TensorType":
+        m = re.fullmatch(r"tensor<(.*)>", text.strip())
+        if not m:
+            raise CallError(f"'{text}' is not a tensor type: fpopt.compile calls "
+                            "functions whose arguments and results are tensors")
+        parts = m.group(1).split("x")
+        element = parts[-1]
+        dims = parts[:-1]
+        if any(d == "?" for d in dims):
+            raise CallError(f"'{text}' has a dynamic dimension: compiled functions "
+                            "take static shapes")
+        if element not in _NUMPY_DTYPE and element not in _FP8_TYPES:
+            raise CallError(f"'{text}': element type {element} is not supported "
+                            "(f32, f64, f16, bf16, FP8, i64, i32, i8, i1)")
+        return TensorType(tuple(int(d) for d in dims), element)
+
+    @property
+    def dtype(self):
+        return _NUMPY_DTYPE.get(self.element, np.uint8)
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    def __str__(self):
+        return "tensor<" + "".join(f"{d}x" for d in self.shape) + self.element + ">"
+
+
+_DESC_TYPES: Dict[int, type] = {}
+
+
+def _descriptor_type(rank: int):
+    if rank not in _DESC_TYPES:
+        fields = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
+                  ("offset", ctypes.c_int64)]
+        if rank:
+            fields += [("sizes", ctypes.c_int64 * rank), ("strides", ctypes.c_int64 * rank)]
+        _DESC_TYPES[rank] = type(f"MemRef{rank}D", (ctypes.Structure,), {"_fields_": fields})
+    return _DESC_TYPES[rank]
+
+
+def _descriptor(array: np.ndarray):
+    d = _descriptor_type(array.ndim)()
+    d.allocated = d.aligned = array.ctypes.data
+    d.offset = 0
+    for i, (s, st) in enumerate(zip(array.shape, array.strides)):
+        d.sizes[i] = s
+        d.strides[i] = st // array.itemsize
+    return d
+
+
+def _read_descriptor(d, ttype: TensorType) -> np.ndarray:
+    """A copy of the tensor a result descriptor points to."""
+    sizes = list(d.sizes) if ttype.rank else []
+    if tuple(sizes) != ttype.shape:
+        raise RuntimeError_(f"a result of shape {sizes}, the signature says {ttype}")
+    itemsize = np.dtype(ttype.dtype).itemsize
+    strides = [s * itemsize for s in d.strides] if ttype.rank else []
+    span = 1 + sum((n - 1) * s for n, s in zip(sizes, list(d.strides) if ttype.rank else []))
+    if any(n == 0 for n in sizes):
+        return np.zeros(ttype.shape, ttype.dtype)
+    buf = (ctypes.c_char * (span * itemsize)).from_address(d.aligned + itemsize * d.offset)
+    flat = np.frombuffer(buf, dtype=ttype.dtype)
+    view = np.lib.stride_tricks.as_strided(flat, shape=sizes, strides=strides)
+    return np.array(view, copy=True)
+
+
+_LIBC = ctypes.CDLL(None)
+_LIBC.free.argtypes = [ctypes.c_void_p]
+_LIBC.free.restype = None
+
+_GENERIC_ALLOC_C = """
+#include <stdlib.h>
+void *_mlir_memref_to_llvm_alloc(size_t size) { return malloc(size); }
+void *_mlir_memref_to_llvm_aligned_alloc(size_t align, size_t size) {
+  return aligned_alloc(align, (size + align - 1) / align * align);
+}
+void _mlir_memref_to_llvm_free(void *p) { free(p); }
+"""
+
+
+def _run(cmd: List[str], what: str):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if p.returncode != 0:
+        raise BuildError(f"{what} failed ({' '.join(cmd)}):\n"
+                         f"{p.stderr.decode(errors='replace')[-4000:]}")
+
+
+def _cache_dir(cache_dir: Optional[str]) -> str:
+    d = cache_dir or os.environ.get("FPOPT_CACHE_DIR") or os.path.join(
+        os.path.expanduser("~"), ".cache", "fpopt")
+    os.makedirs(d, exist_ok=True)
+    return d
+
+
+def _toolchain_stamp() -> str:
+    """What else decides the object code: fp-opt's own library (a rebuilt
+    fp-opt must not reuse objects of the old one) and the LLVM tools."""
+    from . import _fpopt
+    parts = [_fpopt.__file__]
+    lib_dir = os.path.dirname(_fpopt.__file__)
+    for candidate in (os.path.join(lib_dir, "..", "..", "lib", "libFpOptCAPI.so"),
+                      os.path.join(lib_dir, "..", "..", "..", "libFpOptCAPI.so"),
+                      _fpopt.__file__, os.path.join(LLVM_BIN, "llc")):
+        try:
+            st = os.stat(candidate)
+            parts.append(f"{os.path.realpath(candidate)}:{st.st_size}:{st.st_mtime_ns}")
+        except OSError:
+            pass
+    return "|".join(parts)
+
+
+def build_shared_object(llvm_dialect_ir: str, mcpu: str, *,
+                        cache_dir: Optional[str] = None,
+                        key_extra: str = "") -> Tuple[str, str]:
+    """LLVM-dialect module text -> (path of a shared object, the name of the
+    function that frees what it allocates). Cached by content."""
+    key = hashlib.sha256("\0".join([llvm_dialect_ir, mcpu, key_extra,
+                                    _toolchain_stamp()]).encode()).hexdigest()[:32]
+    root = _cache_dir(cache_dir)
+    so_path = os.path.join(root, f"{key}.so")
+    dealloc_path = so_path + ".dealloc"
+    if os.path.exists(so_path) and os.path.exists(dealloc_path):
+        with open(dealloc_path) as f:
+            return so_path, f.read().strip()
+    tool = lambda name: os.path.join(LLVM_BIN, name)  # noqa: E731
+    with tempfile.TemporaryDirectory(prefix="fpopt-build-") as tmp:
+        src = os.path.join(tmp, "module.llvm.mlir")
+        with open(src, "w") as f:
+            f.write(llvm_dialect_ir)
+        ll = os.path.join(tmp, "module.ll")
+        _run([tool("mlir-translate"), "--mlir-to-llvmir", src, "-o", ll], "mlir-translate")
+        obj = os.path.join(tmp, "module.o")
+        _run([tool("llc"), "-O3", f"-mcpu={mcpu}", "-filetype=obj",
+              "-relocation-model=pic", ll, "-o", obj], "llc")
+        with open(ll) as f:
+            declared = set(re.findall(r"^declare [^@]*@([\w.]+)\(", f.read(), re.M))
+        objects = [obj]
+        dealloc = "free"
+        if declared & {"_mlir_memref_to_llvm_alloc", "_mlir_memref_to_llvm_aligned_alloc",
+                       "_mlir_memref_to_llvm_free"}:
+            # MLIR's generic allocation functions are the embedder's to define.
+            shim = os.path.join(tmp, "alloc.c")
+            with open(shim, "w") as f:
+                f.write(_GENERIC_ALLOC_C)
+            _run([tool("clang"), "-O2", "-fPIC", "-c", shim, "-o", shim + ".o"], "clang")
+            objects.append(shim + ".o")
+            dealloc = "_mlir_memref_to_llvm_free"
+        libdir = os.path.join(os.path.dirname(LLVM_BIN.rstrip("/")), "lib")
+        out = os.path.join(tmp, "module.so")
+        # memref.copy of strided views calls memrefCopy (MLIR's C runner
+        # utilities); threads= code calls libomp.
+        _run([tool("clang"), "-shared"] + objects + [
+            "-o", out, "-Wl,--as-needed", "-lm", f"-L{libdir}", f"-Wl,-rpath,{libdir}",
+            "-lmlir_c_runner_utils", "-lomp"], "link")
+        # Atomic publication: concurrent compilers of the same module agree.
+        staged = so_path + f".{os.getpid()}.tmp"
+        shutil.copyfile(out, staged)
+        os.replace(staged, so_path)
+        with open(staged + ".d", "w") as f:
+            f.write(dealloc)
+        os.replace(staged + ".d", dealloc_path)
+    return so_path, dealloc
+
+
+class CompiledFunction:
+    """One compiled public function, called with numpy arrays.
+
+    ``fn(*arrays)`` returns one numpy array, or a tuple for several results.
+    ``fn.bind({index: array, ...})`` fixes some arguments (weights) once and
+    returns a callable over the others; arguments compiled with
+    ``prepack=True`` are packed there, once.
+    """
+
+    def __init__(self, so_path: str, dealloc: str, function: str,
+                 arguments: Sequence[TensorType], results: Sequence[TensorType],
+                 prepacked: Sequence[int] = (), prepacked_ranks: Sequence[int] = (),
+                 ir: str = "", diagnostics: Sequence[str] = ()):
+        self.so_path = so_path
+        self.function = function
+        self.arguments = list(arguments)
+        self.results = list(results)
+        self.prepacked = list(prepacked)
+        self.prepacked_ranks = list(prepacked_ranks)
+        #: The LLVM-dialect module (empty when loaded from the cache only).
+        self.ir = ir
+        #: Remarks and warnings of the compilation ("slow path" remarks...).
+        self.diagnostics = list(diagnostics)
+        self._lib = ctypes.CDLL(so_path)
+        self._fn = getattr(self._lib, f"_mlir_ciface_{function}")
+        self._fn.restype = None
+        self._free = _LIBC.free if dealloc == "free" else getattr(self._lib, dealloc)
+        self._free.argtypes = [ctypes.c_void_p]
+        self._free.restype = None
+        fields = [(f"r{i}", _descriptor_type(t.rank)) for i, t in enumerate(self.results)]
+        self._results_type = (type("Results", (ctypes.Structure,), {"_fields_": fields})
+                              if len(self.results) > 1 else
+                              _descriptor_type(self.results[0].rank) if self.results else None)
+
+    def _convert(self, index: int, value) -> np.ndarray:
+        t = self.arguments[index]
+        a = np.asarray(value)
+        if tuple(a.shape) != t.shape:
+            raise CallError(f"argument {index} of @{self.function}: expected {t}, "
+                            f"got shape {list(a.shape)}")
+        if t.element == "bf16" and a.dtype != np.uint16:
+            if a.dtype.kind != "f":
+                raise CallError(f"argument {index} of @{self.function} is {t}: pass "
+                                f"floats or raw bf16 bits (uint16), not {a.dtype}")
+            a = bf16_bits(a.astype(np.float32, copy=False))
+        elif a.dtype != np.dtype(t.dtype):
+            if t.element in _FP8_TYPES or (a.dtype.kind != np.dtype(t.dtype).kind
+                                           and not (a.dtype.kind in "iub" and
+                                                    np.dtype(t.dtype).kind in "iub")):
+                raise CallError(f"argument {index} of @{self.function}: expected {t} "
+                                f"({np.dtype(t.dtype).name}), got {a.dtype}")
+            a = a.astype(t.dtype)
+        return np.ascontiguousarray(a)
+
+    def _call(self, arrays: List[np.ndarray], descs: list) -> tuple:
+        results = self._results_type() if self._results_type else None
+        args = ([ctypes.byref(results)] if results is not None else []) + \
+               [ctypes.byref(d) for d in descs]
+        self._fn(*args)
+        if results is None:
+            return ()
+        descriptors = ([getattr(results, f"r{i}") for i in range(len(self.results))]
+                       if len(self.results) > 1 else [results])
+        ranges = [(a.ctypes.data, a.ctypes.data + a.nbytes) for a in arrays]
+        outs, freed, error = [], set(), None
+        for d, t in zip(descriptors, self.results):
+            try:
+                outs.append(_read_descriptor(d, t))
+            except RuntimeError_ as e:
+                error = e
+            ptr = d.allocated
+            if ptr and ptr not in freed and not any(lo <= ptr < hi for lo, hi in ranges):
+                freed.add(ptr)
+                self._free(ptr)
+        if error:
+            raise error
+        return tuple(outs)
+
+    def __call__(self, *values):
+        if len(values) != len(self.arguments):
+            raise CallError(f"@{self.function} takes {len(self.arguments)} arguments, "
+                            f"got {len(values)}")
+        if self.prepacked:
+            return self.bind({i: values[i] for i in self.prepacked})(
+                *[v for i, v in enumerate(values) if i not in self.prepacked])
+        arrays = [self._convert(i, v) for i, v in enumerate(values)]
+        outs = self._call(arrays, [_descriptor(a) for a in arrays])
+        return outs[0] if len(outs) == 1 else outs
+
+    def bind(self, fixed: Mapping[int, object]) -> "BoundFunction":
+        return BoundFunction(self, dict(fixed))
+
+    def _prepack(self, weights: List[np.ndarray]) -> list:
+        """F_prepack(weights...) -> the packed buffers (the caller owns them)."""
+        fields = [(f"p{i}", _descriptor_type(r)) for i, r in enumerate(self.prepacked_ranks)]
+        packed = type("Packed", (ctypes.Structure,), {"_fields_": fields})()
+        fn = getattr(self._lib, f"_mlir_ciface_{self.function}_prepack")
+        fn.restype = None
+        descs = [_descriptor(w) for w in weights]
+        if len(fields) == 1:
+            single = _descriptor_type(self.prepacked_ranks[0])()
+            fn(ctypes.byref(single), *[ctypes.byref(d) for d in descs])
+            return [single]
+        fn(ctypes.byref(packed), *[ctypes.byref(d) for d in descs])
+        return [getattr(packed, f"p{i}") for i in range(len(fields))]
+
+
+class BoundFunction:
+    """A CompiledFunction with some arguments fixed (and packed, where the
+    function was compiled with prepack=True); called with the others in
+    order. The packed buffers are freed with the object."""
+
+    def __init__(self, compiled: CompiledFunction, fixed: Dict[int, object]):
+        self.compiled = compiled
+        missing = [i for i in compiled.prepacked if i not in fixed]
+        if missing:
+            raise CallError(f"arguments {missing} of @{compiled.function} are packed "
+                            "once (prepack=True): bind them")
+        for i in fixed:
+            if not 0 <= i < len(compiled.arguments):
+                raise CallError(f"@{compiled.function} has no argument {i}")
+        self.free_indices = [i for i in range(len(compiled.arguments)) if i not in fixed]
+        self._arrays = {i: compiled._convert(i, v) for i, v in fixed.items()}
+        self._descs = {i: _descriptor(a) for i, a in self._arrays.items()}
+        self._packed = []
+        if compiled.prepacked:
+            self._packed = compiled._prepack([self._arrays[i] for i in compiled.prepacked])
+            for i, d in zip(compiled.prepacked, self._packed):
+                self._descs[i] = d
+
+    @property
+    def arguments(self) -> List[TensorType]:
+        return [self.compiled.arguments[i] for i in self.free_indices]
+
+    def __call__(self, *values):
+        c = self.compiled
+        if len(values) != len(self.free_indices):
+            raise CallError(f"@{c.function} with {len(self._arrays)} bound arguments "
+                            f"takes {len(self.free_indices)} more, got {len(values)}")
+        arrays = dict(self._arrays)
+        descs = dict(self._descs)
+        for i, v in zip(self.free_indices, values):
+            arrays[i] = c._convert(i, v)
+            descs[i] = _descriptor(arrays[i])
+        outs = c._call(list(arrays.values()),
+                       [descs[i] for i in range(len(c.arguments))])
+        return outs[0] if len(outs) == 1 else outs
+
+    def __del__(self):
+        for d in getattr(self, "_packed", []):
+            if d.allocated:
+                self.compiled._free(d.allocated)
+        self._packed = []
+
+
+def compile_module(ir: str, *, target: Optional[str] = None, policy: str = "auto",
+                   threads: int = 1, function: Optional[str] = None,
+                   prepack: bool = False, demote_weights: bool = False,
+                   x86_options: str = "", cache_dir: Optional[str] = None,
+                   source_name: str = "<input>") -> CompiledFunction:
+    """The body of ``fpopt.compile(ir, target=..., ...)``; see there."""
+    from . import compile as run_passes, function_signature
+
+    host, host_options = host_target()
+    if target is None:
+        target, options = host, host_options
+    else:
+        options = host_options if target == host else ""
+    if target not in _LLC_CPU:
+        raise ValueError(f"target '{target}' is not an x86 row of the capability table "
+                         f"({', '.join(_LLC_CPU)}): fpopt.compile builds for this CPU")
+    if threads < 1:
+        raise ValueError("threads must be >= 1")
+    decided = ir
+    diagnostics: List[str] = []
+    if policy != "f32":
+        amp = (f"lowp-auto-mixed-precision{{target={target} policy={policy}"
+               + (" demote-weights=arguments" if demote_weights else "") + "}")
+        result = run_passes(ir, amp, source_name=source_name)
+        decided, diagnostics = result.ir, list(result.diagnostics)
+    elif demote_weights:
+        raise ValueError("demote_weights needs a decision policy (not 'f32')")
+    signature = function_signature(decided, function)
+    x86 = " ".join(o for o in [f"target={target}", options, x86_options,
+                                f"threads={threads}" if threads > 1 else "",
+                                "prepack=true" if prepack else ""] if o)
+    # Every public function gets its C interface (_mlir_ciface_F), which is
+    # what the shared object is called through.
+    lowered = run_passes(decided, "builtin.module(func.func(llvm-request-c-wrappers),"
+                         f"lowp-pipeline-x86{{{x86}}})", source_name=source_name)
+    diagnostics += lowered.diagnostics
+    prepacked = lowered.prepacked_arguments(signature.function)
+    ranks = []
+    if prepacked:
+        m = re.search(r"llvm\.func @" + re.escape(signature.function) +
+                      r"_prepack\((.*)", lowered.ir)
+        results = m.group(1).split("->", 1)[1] if m else ""
+        ranks = [int(r) for r in re.findall(r"array<(\d+) x i64>, array<\d+ x i64>", results)]
+        if len(ranks) != len(prepacked):
+            ranks = [3] * len(prepacked) if not ranks else ranks
+    if not re.search(r"llvm\.func @_mlir_ciface_" + re.escape(signature.function) + r"\b",
+                     lowered.ir):
+        raise RuntimeError_(f"@{signature.function} has no C interface after lowering "
+                            "(llvm.emit_c_interface is added to public functions by "
+                            "lowp-pipeline-x86)")
+    so_path, dealloc = build_shared_object(lowered.ir, _LLC_CPU[target], cache_dir=cache_dir)
+    return CompiledFunction(so_path, dealloc, signature.function,
+                            [TensorType.parse(a.type) for a in signature.arguments],
+                            [TensorType.parse(r) for r in signature.results],
+                            prepacked, ranks, lowered.ir, diagnostics)

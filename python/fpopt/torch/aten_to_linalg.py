@@ -1,0 +1,1139 @@
+"""aten graph -> linalg on tensors, written as torch-mlir's TorchToLinalg
+writes it (the IR real exports contain, not a tidied form):
+
+- convolutions: ``tensor.pad`` of the input, the bias broadcast into the
+  init by a ``linalg.generic`` (or a zero fill), ``linalg.conv_2d_nchw_fchw``;
+  ``groups == channels`` as ``linalg.depthwise_conv_2d_nchw_chw`` on the
+  collapsed filter; other groups as ``linalg.conv_2d_ngchw_gfchw`` between
+  ``expand_shape`` / ``collapse_shape``;
+- transposes and permutes: a copy ``linalg.generic`` whose output map is
+  permuted (not ``linalg.transpose``);
+- ``aten.linear``: the weight transposed, then ``linalg.matmul`` on a 2-D
+  input, or broadcast over the batch dimensions and ``linalg.batch_matmul``
+  on a 3-D/4-D one; the bias added by a generic;
+- eval batch norm unfolded: ``(x - mean) * rsqrt(var + eps) * w + b`` in one
+  generic, eps an f64 constant truncated in the body;
+- elementwise ops one generic each, size-1 broadcast dimensions as constant
+  0 in the maps; ``relu`` as ``cmpf ugt`` + ``select``; hardswish,
+  hardsigmoid, silu and softmax decomposed into the ops torch-mlir's
+  decompositions produce; layer norm as reductions + an elementwise generic;
+- reductions as ``linalg.generic`` with a filled init; pooling as
+  ``linalg.pooling_nchw_max`` / ``_sum`` over a padded input.
+
+Ops outside this set raise ``UnsupportedOp`` naming the op, what it was
+asked to do and the module path.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+import torch
+import torch.fx
+
+from .tracing import TracedModule
+
+aten = torch.ops.aten
+
+
+class UnsupportedOp(Exception):
+    """An aten op (or a form of one) the importer has no lowering for."""
+
+    def __init__(self, op: str, reason: str, path: str = "", node: str = ""):
+        self.op = op
+        self.reason = reason
+        self.path = path
+        self.node = node
+        where = f" in '{path}'" if path else " at the top level"
+        super().__init__(f"{op}{where} (node {node}): {reason}")
+
+
+_DTYPES = {torch.float32: "f32", torch.float64: "f64", torch.float16: "f16",
+           torch.bfloat16: "bf16", torch.int64: "i64", torch.int32: "i32",
+           torch.bool: "i1"}
+
+
+def mlir_type(dtype: torch.dtype) -> str:
+    try:
+        return _DTYPES[dtype]
+    except KeyError:
+        raise UnsupportedOp("dtype", f"tensors of {dtype} are not supported") from None
+
+
+def ttype(shape: Sequence[int], elt: str) -> str:
+    return "tensor<" + "".join(f"{d}x" for d in shape) + elt + ">"
+
+
+def float_literal(value: float, elt: str = "f32") -> str:
+    if math.isinf(value) or math.isnan(value):
+        if elt == "f64":
+            return "0x%016X" % struct.unpack("<Q", struct.pack("<d", value))[0]
+        return "0x%08X" % struct.unpack("<I", struct.pack("<f", value))[0]
+    return f"{float(value):.17e}" if elt == "f64" else f"{float(value):.9e}"
+
+
+class Value:
+    __slots__ = ("name", "shape", "elt")
+
+    def __init__(self, name: str, shape: Sequence[int], elt: str):
+        self.name = name
+        self.shape = tuple(int(s) for s in shape)
+        self.elt = elt
+
+    @property
+    def type(self) -> str:
+        return ttype(self.shape, self.elt)
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+
+def _dims(rank: int) -> str:
+    return "(" + ", ".join(f"d{i}" for i in range(rank)) + ")"
+
+
+def _map(rank: int, results: Sequence[str]) -> str:
+    return f"affine_map<{_dims(rank)} -> ({', '.join(results)})>"
+
+
+def _identity(rank: int) -> str:
+    return _map(rank, [f"d{i}" for i in range(rank)])
+
+
+def _broadcast_map(src: Sequence[int], out: Sequence[int]) -> str:
+    """numpy broadcasting of src to out: trailing alignment, a size-1 source
+    dimension against a larger one read at constant 0."""
+    rank = len(out)
+    lead = rank - len(src)
+    exprs = []
+    for i, s in enumerate(src):
+        o = out[lead + i]
+        exprs.append("0" if s == 1 and o != 1 else f"d{lead + i}")
+    return _map(rank, exprs)
+
+
+def broadcast_shape(*shapes: Sequence[int]) -> Tuple[int, ...]:
+    return tuple(np.broadcast_shapes(*[tuple(s) for s in shapes]))
+
+
+class Body:
+    """The payload of one linalg.generic: scalar SSA lines."""
+
+    def __init__(self, fn: "FunctionWriter"):
+        self.fn = fn
+        self.lines: List[str] = []
+
+    def op(self, text: str, elt: str = "f32") -> str:
+        v = self.fn.fresh("b")
+        self.lines.append(f"{v} = {text} : {elt}")
+        return v
+
+    def raw(self, line: str) -> str:
+        v = self.fn.fresh("b")
+        self.lines.append(f"{v} = {line}")
+        return v
+
+    def const(self, value: float, elt: str = "f32") -> str:
+        return self.fn.constant(value, elt)
+
+    def scalar(self, value: float, elt: str = "f32") -> str:
+        """A Python float scalar as torch-mlir writes it: an f64 constant
+        truncated to the tensor's type in the body."""
+        if elt == "f64":
+            return self.fn.constant(value, "f64")
+        c = self.fn.constant(value, "f64")
+        return self.raw(f"arith.truncf {c} : f64 to {elt}")
+
+    # arithmetic helpers
+    def add(self, a, b, elt="f32"):
+        return self.op(f"arith.addf {a}, {b}", elt)
+
+    def sub(self, a, b, elt="f32"):
+        return self.op(f"arith.subf {a}, {b}", elt)
+
+    def mul(self, a, b, elt="f32"):
+        return self.op(f"arith.mulf {a}, {b}", elt)
+
+    def div(self, a, b, elt="f32"):
+        return self.op(f"arith.divf {a}, {b}", elt)
+
+
+class FunctionWriter:
+    def __init__(self):
+        self.lines: List[str] = []
+        self.count = 0
+        self.constants: Dict[Tuple[float, str], str] = {}
+        self.const_lines: List[str] = []
+        self.loc = ""
+
+    def fresh(self, hint: str = "t") -> str:
+        self.count += 1
+        return f"%{hint}{self.count}"
+
+    def emit(self, line: str):
+        self.lines.append("    " + line + self.loc)
+
+    def constant(self, value, elt: str) -> str:
+        key = (float(value) if elt.startswith(("f", "b")) else int(value), elt)
+        if key not in self.constants:
+            name = f"%cst{len(self.constants)}"
+            self.constants[key] = name
+            lit = float_literal(value, elt) if elt.startswith(("f", "b")) else str(int(value))
+            if elt == "i1":
+                lit = "true" if value else "false"
+            self.const_lines.append(f"    {name} = arith.constant {lit} : {elt}")
+        return self.constants[key]
+
+    def index_constant(self, value: int) -> str:
+        return self.constant(value, "index")
+
+    # -- structured ops ------------------------------------------------------
+    def empty(self, shape, elt) -> Value:
+        v = Value(self.fresh("e"), shape, elt)
+        self.emit(f"{v.name} = tensor.empty() : {v.type}")
+        return v
+
+    def fill(self, value, shape, elt) -> Value:
+        e = self.empty(shape, elt)
+        c = self.constant(value, elt)
+        v = Value(self.fresh("f"), shape, elt)
+        self.emit(f"{v.name} = linalg.fill ins({c} : {elt}) outs({e.name} : {e.type}) -> {v.type}")
+        return v
+
+    def generic(self, ins: Sequence[Tuple[Value, str]], init: Value, out_map: str,
+                iterators: Sequence[str], payload: Callable[[Body, List[str], str], str],
+                in_elts: Optional[Sequence[str]] = None) -> Value:
+        v = Value(self.fresh("g"), init.shape, init.elt)
+        maps = [m for _, m in ins] + [out_map]
+        its = ", ".join(f'"{i}"' for i in iterators)
+        head = (f"{v.name} = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
+                f"iterator_types = [{its}]}}")
+        if ins:
+            head += (f" ins({', '.join(x.name for x, _ in ins)} : "
+                     f"{', '.join(x.type for x, _ in ins)})")
+        head += f" outs({init.name} : {init.type}) {{"
+        self.lines.append("    " + head)
+        args = [f"%in{i}" for i in range(len(ins))]
+        bb = ", ".join([f"{a}: {x.elt}" for a, (x, _) in zip(args, ins)] + [f"%out: {init.elt}"])
+        self.lines.append(f"    ^bb0({bb}):")
+        body = Body(self)
+        result = payload(body, args, "%out")
+        for line in body.lines:
+            self.lines.append("      " + line)
+        self.lines.append(f"      linalg.yield {result} : {init.elt}")
+        self.lines.append(f"    }} -> {v.type}" + self.loc)
+        return v
+
+    def elementwise(self, operands: Sequence[Value], out_elt: str,
+                    payload: Callable[[Body, List[str]], str]) -> Value:
+        shape = broadcast_shape(*[o.shape for o in operands])
+        init = self.empty(shape, out_elt)
+        rank = len(shape)
+        return self.generic([(o, _broadcast_map(o.shape, shape)) for o in operands], init,
+                            _identity(rank), ["parallel"] * rank,
+                            lambda b, a, _out: payload(b, a))
+
+    def permute(self, x: Value, perm: Sequence[int]) -> Value:
+        """out[perm-permuted index] = in[index]: a copy generic whose output
+        map is permuted, as torch-mlir writes aten.permute / aten.t."""
+        out_shape = [x.shape[p] for p in perm]
+        init = self.empty(out_shape, x.elt)
+        rank = x.rank
+        # Iterate over the input's index space: output dim i reads input dim perm[i].
+        out_map = _map(rank, [f"d{p}" for p in perm])
+        return self.generic([(x, _identity(rank))], init, out_map, ["parallel"] * rank,
+                            lambda b, a, _o: a[0])
+
+    def reshape(self, x: Value, shape: Sequence[int]) -> Value:
+        shape = tuple(int(s) for s in shape)
+        if shape == x.shape:
+            return x
+        groups = _reassociation(x.shape, shape)
+        if groups is not None:
+            src_is_collapsed = len(x.shape) < len(shape)
+            return self._reassociate(x, shape, groups, expand=src_is_collapsed)
+        # Neither a pure collapse nor a pure expand: through one dimension.
+        flat = self._reassociate(x, (int(np.prod(x.shape)),), [list(range(x.rank))], False) \
+            if x.rank != 1 else x
+        return self._reassociate(flat, shape, [list(range(len(shape)))], True) \
+            if len(shape) != 1 else flat
+
+    def _reassociate(self, x: Value, shape, groups, expand: bool) -> Value:
+        v = Value(self.fresh("r"), shape, x.elt)
+        r = "[" + ", ".join("[" + ", ".join(map(str, g)) + "]" for g in groups) + "]"
+        if expand:
+            self.emit(f"{v.name} = tensor.expand_shape {x.name} {r} output_shape "
+                      f"[{', '.join(map(str, shape))}] : {x.type} into {v.type}")
+        else:
+            self.emit(f"{v.name} = tensor.collapse_shape {x.name} {r} : {x.type} into {v.type}")
+        return v
+
+    def pad(self, x: Value, low, high, value: float) -> Value:
+        if not any(low) and not any(high):
+            return x
+        shape = [s + l + h for s, l, h in zip(x.shape, low, high)]
+        v = Value(self.fresh("pad"), shape, x.elt)
+        c = self.constant(value, x.elt)
+        self.lines.append(f"    {v.name} = tensor.pad {x.name} low[{', '.join(map(str, low))}] "
+                          f"high[{', '.join(map(str, high))}] {{")
+        self.lines.append(f"    ^bb0({', '.join(f'%i{i}: index' for i in range(x.rank))}):")
+        self.lines.append(f"      tensor.yield {c} : {x.elt}")
+        self.lines.append(f"    }} : {x.type} to {v.type}" + self.loc)
+        return v
+
+    def named(self, op: str, ins: Sequence[Value], init: Value, attrs: str = "") -> Value:
+        v = Value(self.fresh("m"), init.shape, init.elt)
+        self.emit(f"{v.name} = linalg.{op}{(' ' + attrs) if attrs else ''} "
+                  f"ins({', '.join(x.name for x in ins)} : {', '.join(x.type for x in ins)}) "
+                  f"outs({init.name} : {init.type}) -> {v.type}")
+        return v
+
+    def reduce(self, x: Value, dims: Sequence[int], keepdim: bool, init_value: float,
+               combine: Callable[[Body, str, str], str],
+               pre: Optional[Callable[[Body, str], str]] = None) -> Value:
+        """A reduction generic over ``dims`` (a filled init, reduced dims at
+        constant 0 with keepdim, dropped without)."""
+        dims = sorted(d % x.rank for d in dims)
+        if keepdim:
+            out_shape = [1 if i in dims else s for i, s in enumerate(x.shape)]
+            out_exprs = ["0" if i in dims else f"d{i}" for i in range(x.rank)]
+        else:
+            out_shape = [s for i, s in enumerate(x.shape) if i not in dims]
+            out_exprs = [f"d{i}" for i in range(x.rank) if i not in dims]
+        init = self.fill(init_value, out_shape, x.elt)
+        its = ["reduction" if i in dims else "parallel" for i in range(x.rank)]
+
+        def payload(b, a, out):
+            v = pre(b, a[0]) if pre else a[0]
+            return combine(b, v, out)
+        return self.generic([(x, _identity(x.rank))], init, _map(x.rank, out_exprs), its, payload)
+
+
+def _reassociation(src: Sequence[int], dst: Sequence[int]) -> Optional[List[List[int]]]:
+    """Groups of the longer shape whose products are the shorter shape's
+    dimensions (a collapse or an expand); None when there is none."""
+    src, dst = list(src), list(dst)
+    if len(src) == len(dst):
+        return None
+    long, short = (src, dst) if len(src) > len(dst) else (dst, src)
+    if not short:
+        return [] if all(d == 1 for d in long) else None
+    groups, i = [], 0
+    for j, s in enumerate(short):
+        group, prod = [], 1
+        while i < len(long) and (prod < s or not group or
+                                 (prod == s and long[i] == 1 and j == len(short) - 1)):
+            prod *= long[i]
+            group.append(i)
+            i += 1
+            if prod == s and (j != len(short) - 1):
+                break
+        if prod != s:
+            return None
+        groups.append(group)
+    if i != len(long):
+        if all(long[k] == 1 for k in range(i, len(long))) and groups:
+            groups[-1].extend(range(i, len(long)))
+        else:
+            return None
+    return groups
+
+
+# -- ops ---------------------------------------------------------------------
+
+_IDENTITY_OPS = {"aten.clone", "aten.detach", "aten.alias", "aten.lift_fresh_copy",
+                 "aten.contiguous", "aten.dropout", "aten.lift_fresh"}
+_VIEW_OPS = {"aten.view", "aten._reshape_alias", "aten._unsafe_view", "aten.reshape",
+             "aten.flatten", "aten.unsqueeze", "aten.squeeze", "aten.as_strided"}
+
+
+def _packet(target) -> str:
+    return str(getattr(target, "overloadpacket", target))
+
+
+class Importer:
+    """Writes one traced module as ``func.func @forward``."""
+
+    def __init__(self, traced: TracedModule, weights: str = "arguments",
+                 function: str = "forward"):
+        if weights not in ("arguments", "constants"):
+            raise ValueError("weights must be 'arguments' or 'constants'")
+        self.traced = traced
+        self.weights = weights
+        self.function = function
+        self.fn = FunctionWriter()
+        self.values: Dict[str, object] = {}
+        self.args: List[Tuple[str, Value, str]] = []  # (ssa, value, location name)
+        self.resources: List[Tuple[str, np.ndarray]] = []
+        self.node: Optional[torch.fx.Node] = None
+
+    # -- errors --------------------------------------------------------------
+    def unsupported(self, reason: str) -> UnsupportedOp:
+        node = self.node
+        op = _packet(node.target) if node is not None else "?"
+        path = self.traced.paths.get(node.name, "") if node is not None else ""
+        return UnsupportedOp(op, reason, path, node.name if node is not None else "")
+
+    # -- values --------------------------------------------------------------
+    def meta_shape(self, node) -> Tuple[Tuple[int, ...], str]:
+        tm = node.meta.get("tensor_meta")
+        if tm is None or not hasattr(tm, "shape"):
+            raise self.unsupported("the op's result has no static tensor shape")
+        return tuple(int(s) for s in tm.shape), mlir_type(tm.dtype)
+
+    def get(self, arg) -> Value:
+        if isinstance(arg, torch.fx.Node):
+            v = self.values[arg.name]
+            if not isinstance(v, Value):
+                raise self.unsupported(f"operand {arg.name} is not a tensor")
+            return v
+        raise self.unsupported(f"expected a tensor operand, got {type(arg).__name__}")
+
+    # -- the module ----------------------------------------------------------
+    def run(self) -> str:
+        t = self.traced
+        graph = t.graph_module.graph
+        placeholders = [n for n in graph.nodes if n.op == "placeholder"]
+        for i, node in enumerate(placeholders):
+            self.node = node
+            shape, elt = self.meta_shape(node)
+            if i < t.input_count:
+                v = Value(f"%arg{len(self.args)}", shape, elt)
+                self.args.append((v.name, v, f"input{i}"))
+            else:
+                name = t.state_names[i - t.input_count]
+                if self.weights == "arguments":
+                    v = Value(f"%arg{len(self.args)}", shape, elt)
+                    self.args.append((v.name, v, name))
+                else:
+                    v = self.resource(name, t.state_values[i - t.input_count])
+            self.values[node.name] = v
+        results = None
+        for node in graph.nodes:
+            self.node = node
+            if node.op == "call_function":
+                path = t.paths.get(node.name, "")
+                self.fn.loc = f' loc("{path}")' if path else ""
+                self.values[node.name] = self.lower(node)
+                self.fn.loc = ""
+            elif node.op == "get_attr":
+                value = getattr(t.graph_module, node.target)
+                self.values[node.name] = self.resource(node.target, value)
+            elif node.op == "output":
+                results = node.args[0]
+        outs = results if isinstance(results, (list, tuple)) else [results]
+        out_values = [self.get(o) for o in outs]
+        return self.text(out_values)
+
+    def resource(self, name: str, tensor: torch.Tensor) -> Value:
+        arr = tensor.detach().cpu().contiguous().numpy()
+        elt = mlir_type(tensor.dtype)
+        key = "w_" + "".join(c if c.isalnum() else "_" for c in name) + f"_{len(self.resources)}"
+        self.resources.append((key, arr))
+        v = Value(self.fn.fresh("w"), arr.shape, elt)
+        self.fn.const_lines.append(
+            f"    {v.name} = arith.constant dense_resource<{key}> : {v.type}")
+        return v
+
+    def text(self, outs: List[Value]) -> str:
+        sig = ", ".join(f'{ssa}: {v.type} loc("{loc}")' for ssa, v, loc in self.args)
+        res = ", ".join(o.type for o in outs)
+        res_text = res if len(outs) == 1 else f"({res})"
+        lines = [f'module attributes {{torch.debug_module_name = "{self.module_name}"}} {{',
+                 f"  func.func @{self.function}({sig}) -> {res_text} {{"]
+        lines += self.fn.const_lines + self.fn.lines
+        lines.append(f"    return {', '.join(o.name for o in outs)} : {res}")
+        lines.append("  }")
+        lines.append("}")
+        if self.resources:
+            lines.append("")
+            lines.append("{-#")
+            lines.append("  dialect_resources: {")
+            lines.append("    builtin: {")
+            entries = []
+            for key, arr in self.resources:
+                blob = struct.pack("<I", max(arr.dtype.itemsize, 1)) + arr.tobytes()
+                entries.append(f'      {key}: "0x{blob.hex().upper()}"')
+            lines.append(",\n".join(entries))
+            lines.append("    }")
+            lines.append("  }")
+            lines.append("#-}")
+        return "\n".join(lines) + "\n"
+
+    module_name = "Module"
+
+    # -- dispatch ------------------------------------------------------------
+    def lower(self, node: torch.fx.Node):
+        target = node.target
+        if target is getattr(__import__("operator"), "getitem"):
+            tup = self.values[node.args[0].name]
+            item = tup[node.args[1]]
+            if item is None:
+                return _Unavailable(node.args[0].name, node.args[1])
+            return item
+        name = _packet(target)
+        if name in _IDENTITY_OPS:
+            return self.get(node.args[0])
+        if name in _VIEW_OPS:
+            return self.view(node)
+        handler = _HANDLERS.get(name)
+        if handler is None:
+            raise self.unsupported("no lowering to linalg for this aten op")
+        return handler(self, node, *node.args, **node.kwargs)
+
+    def view(self, node):
+        x = self.get(node.args[0])
+        shape, _ = self.meta_shape(node)
+        if _packet(node.target) == "aten.as_strided":
+            size, stride = node.args[1], node.args[2]
+            offset = node.args[3] if len(node.args) > 3 else 0
+            contiguous = []
+            acc = 1
+            for s in reversed(size):
+                contiguous.insert(0, acc)
+                acc *= s
+            if offset or int(np.prod(size)) != int(np.prod(x.shape)) or any(
+                    st != c for st, c, s in zip(stride, contiguous, size) if s != 1):
+                raise self.unsupported("as_strided that is not a reshape of a contiguous tensor")
+        return self.fn.reshape(x, shape)
+
+
+class _Unavailable:
+    """A result of a tuple-returning op that eval mode does not compute
+    (batch norm's saved statistics, max pool's indices)."""
+
+    def __init__(self, producer, index):
+        self.producer, self.index = producer, index
+
+
+_HANDLERS: Dict[str, Callable] = {}
+
+
+def handles(*names):
+    def deco(fn):
+        for n in names:
+            _HANDLERS[n] = fn
+        return fn
+    return deco
+
+
+def _out(imp: Importer, node) -> Tuple[Tuple[int, ...], str]:
+    return imp.meta_shape(node)
+
+
+def _scalar_or_tensor(imp: Importer, x):
+    if isinstance(x, torch.fx.Node):
+        return imp.get(x)
+    if isinstance(x, (int, float, bool)):
+        return float(x)
+    raise imp.unsupported(f"operand of type {type(x).__name__}")
+
+
+def _binary(imp: Importer, node, a, b, fop: str, alpha=1):
+    """add/sub/mul/div of tensors or a tensor and a Python scalar."""
+    shape, elt = _out(imp, node)
+    if not elt.startswith(("f", "b")):
+        raise imp.unsupported(f"integer/bool arithmetic ({elt}) is not supported")
+    x, y = _scalar_or_tensor(imp, a), _scalar_or_tensor(imp, b)
+    tensors = [v for v in (x, y) if isinstance(v, Value)]
+    for t in tensors:
+        if t.elt != elt:
+            raise imp.unsupported(f"mixed element types {t.elt} and {elt}")
+
+    def payload(body, args):
+        it = iter(args)
+        xs = next(it) if isinstance(x, Value) else body.scalar(x, elt)
+        ys = next(it) if isinstance(y, Value) else body.scalar(y, elt)
+        if alpha != 1:
+            ys = body.mul(ys, body.scalar(alpha, elt), elt)
+        return body.op(f"arith.{fop} {xs}, {ys}", elt)
+    if not tensors:
+        raise imp.unsupported("arithmetic on two scalars")
+    return imp.fn.elementwise(tensors, elt, payload)
+
+
+@handles("aten.add")
+def _add(imp, node, a, b, alpha=1):
+    return _binary(imp, node, a, b, "addf", alpha)
+
+
+@handles("aten.sub")
+def _sub(imp, node, a, b, alpha=1):
+    return _binary(imp, node, a, b, "subf", alpha)
+
+
+@handles("aten.rsub")
+def _rsub(imp, node, a, b, alpha=1):
+    return _binary(imp, node, b, a, "subf", alpha)
+
+
+@handles("aten.mul")
+def _mul(imp, node, a, b):
+    return _binary(imp, node, a, b, "mulf")
+
+
+@handles("aten.div")
+def _div(imp, node, a, b, rounding_mode=None):
+    if rounding_mode is not None:
+        raise imp.unsupported(f"rounding_mode={rounding_mode}")
+    return _binary(imp, node, a, b, "divf")
+
+
+def _unary(fn):
+    def handler(imp, node, x, *args, **kwargs):
+        v = imp.get(x)
+        return imp.fn.elementwise([v], v.elt, lambda b, a: fn(b, a[0], v.elt, *args, **kwargs))
+    return handler
+
+
+def _relu(b, x, elt):
+    zero = b.const(0.0, elt)
+    c = b.raw(f"arith.cmpf ugt, {x}, {zero} : {elt}")
+    return b.raw(f"arith.select {c}, {x}, {zero} : {elt}")
+
+
+def _clamp(b, x, elt, lo=None, hi=None):
+    if lo is not None:
+        lo_c = b.scalar(lo, elt)
+        c = b.raw(f"arith.cmpf ult, {x}, {lo_c} : {elt}")
+        x = b.raw(f"arith.select {c}, {lo_c}, {x} : {elt}")
+    if hi is not None:
+        hi_c = b.scalar(hi, elt)
+        c = b.raw(f"arith.cmpf ugt, {x}, {hi_c} : {elt}")
+        x = b.raw(f"arith.select {c}, {hi_c}, {x} : {elt}")
+    return x
+
+
+def _sigmoid(b, x, elt):
+    neg = b.op(f"arith.negf {x}", elt)
+    e = b.op(f"math.exp {neg}", elt)
+    one = b.const(1.0, elt)
+    return b.div(one, b.add(e, one, elt), elt)
+
+
+def _gelu(b, x, elt, approximate="none"):
+    half = b.scalar(0.5, elt)
+    one = b.const(1.0, elt)
+    if approximate == "tanh":
+        k = b.scalar(math.sqrt(2.0 / math.pi), elt)
+        c = b.scalar(0.044715, elt)
+        x3 = b.mul(b.mul(x, x, elt), x, elt)
+        inner = b.mul(k, b.add(x, b.mul(c, x3, elt), elt), elt)
+        t = b.op(f"math.tanh {inner}", elt)
+        return b.mul(b.mul(x, half, elt), b.add(one, t, elt), elt)
+    if approximate != "none":
+        raise ValueError(approximate)
+    inv_sqrt2 = b.scalar(1.0 / math.sqrt(2.0), elt)
+    erf = b.op(f"math.erf {b.mul(x, inv_sqrt2, elt)}", elt)
+    return b.mul(b.mul(x, half, elt), b.add(erf, one, elt), elt)
+
+
+_UNARY_MATH = {"aten.exp": "math.exp", "aten.tanh": "math.tanh", "aten.rsqrt": "math.rsqrt",
+               "aten.sqrt": "math.sqrt", "aten.log": "math.log", "aten.erf": "math.erf",
+               "aten.neg": "arith.negf", "aten.abs": "math.absf", "aten.sin": "math.sin",
+               "aten.cos": "math.cos"}
+for _name, _op in _UNARY_MATH.items():
+    _HANDLERS[_name] = _unary(lambda b, x, elt, _op=_op: b.op(f"{_op} {x}", elt))
+
+_HANDLERS["aten.relu"] = _unary(_relu)
+_HANDLERS["aten.sigmoid"] = _unary(_sigmoid)
+_HANDLERS["aten.gelu"] = _unary(_gelu)
+_HANDLERS["aten.reciprocal"] = _unary(lambda b, x, elt: b.div(b.const(1.0, elt), x, elt))
+
+
+@handles("aten.hardtanh", "aten.clamp")
+def _hardtanh(imp, node, x, lo=None, hi=None):
+    v = imp.get(x)
+    if node.target is aten.hardtanh.default:
+        lo = -1.0 if lo is None else lo
+        hi = 1.0 if hi is None else hi
+    return imp.fn.elementwise([v], v.elt, lambda b, a: _clamp(b, a[0], v.elt, lo, hi))
+
+
+@handles("aten.clamp_min")
+def _clamp_min(imp, node, x, lo):
+    return _hardtanh(imp, node, x, lo, None)
+
+
+@handles("aten.hardsigmoid")
+def _hardsigmoid(imp, node, x):
+    """torch-mlir decomposes it: relu6(x + 3) / 6, one generic each."""
+    v = imp.get(x)
+    e = v.elt
+    t = imp.fn.elementwise([v], e, lambda b, a: b.add(a[0], b.scalar(3.0, e), e))
+    t = imp.fn.elementwise([t], e, lambda b, a: _clamp(b, a[0], e, 0.0, 6.0))
+    return imp.fn.elementwise([t], e, lambda b, a: b.div(a[0], b.scalar(6.0, e), e))
+
+
+@handles("aten.hardswish")
+def _hardswish(imp, node, x):
+    """x * hardsigmoid(x), as torch-mlir decomposes it."""
+    v = imp.get(x)
+    hs = _hardsigmoid(imp, node, x)
+    return imp.fn.elementwise([v, hs], v.elt, lambda b, a: b.mul(a[0], a[1], v.elt))
+
+
+@handles("aten.silu")
+def _silu(imp, node, x):
+    """x * sigmoid(x), as torch-mlir decomposes it."""
+    v = imp.get(x)
+    s = imp.fn.elementwise([v], v.elt, lambda b, a: _sigmoid(b, a[0], v.elt))
+    return imp.fn.elementwise([v, s], v.elt, lambda b, a: b.mul(a[0], a[1], v.elt))
+
+
+@handles("aten.pow")
+def _pow(imp, node, x, exponent):
+    v = imp.get(x)
+    if isinstance(exponent, torch.fx.Node):
+        raise imp.unsupported("a tensor exponent")
+    return imp.fn.elementwise([v], v.elt, lambda b, a: b.op(
+        f"math.powf {a[0]}, {b.scalar(exponent, v.elt)}", v.elt))
+
+
+@handles("fpopt.linear")
+def _linear(imp, node, x, w, bias=None):
+    """aten.linear as torch-mlir lowers it: the weight transposed, then
+    matmul (2-D input) or a broadcast over the batch + batch_matmul."""
+    xv, wv = imp.get(x), imp.get(w)
+    fn = imp.fn
+    wt = fn.permute(wv, [1, 0])  # K x N
+    k, n = wt.shape
+    if xv.rank == 2:
+        acc = fn.fill(0.0, [xv.shape[0], n], xv.elt)
+        y = fn.named("matmul", [xv, wt], acc)
+    elif xv.rank >= 3:
+        batch = xv.shape[:-2]
+        m = xv.shape[-2]
+        bshape = list(batch) + [k, n]
+        rank = len(bshape)
+        init = fn.empty(bshape, wt.elt)
+        wb = fn.generic([(wt, _map(rank, [f"d{rank - 2}", f"d{rank - 1}"]))], init,
+                        _identity(rank), ["parallel"] * rank, lambda b, a, o: a[0])
+        nb = int(np.prod(batch))
+        lead = list(range(len(batch)))
+        x3 = fn.reshape(xv, [nb, m, k]) if len(batch) != 1 else xv
+        w3 = fn.reshape(wb, [nb, k, n]) if len(batch) != 1 else wb
+        acc = fn.fill(0.0, [nb, m, n], xv.elt)
+        y = fn.named("batch_matmul", [x3, w3], acc)
+        if len(batch) != 1:
+            y = fn.reshape(y, list(batch) + [m, n])
+        del lead
+    else:
+        raise imp.unsupported(f"linear on a {xv.rank}-D input")
+    if bias is not None:
+        bv = imp.get(bias)
+        y = fn.elementwise([y, bv], y.elt, lambda b, a: b.add(a[0], a[1], y.elt))
+    return y
+
+
+@handles("aten.t")
+def _t(imp, node, x):
+    v = imp.get(x)
+    return v if v.rank < 2 else imp.fn.permute(v, [1, 0])
+
+
+@handles("aten.transpose")
+def _transpose(imp, node, x, d0, d1):
+    v = imp.get(x)
+    perm = list(range(v.rank))
+    perm[d0 % v.rank], perm[d1 % v.rank] = perm[d1 % v.rank], perm[d0 % v.rank]
+    return imp.fn.permute(v, perm)
+
+
+@handles("aten.permute")
+def _permute(imp, node, x, perm):
+    v = imp.get(x)
+    perm = [p % v.rank for p in perm]
+    if perm == list(range(v.rank)):
+        return v
+    return imp.fn.permute(v, perm)
+
+
+@handles("aten.mm")
+def _mm(imp, node, a, b):
+    x, y = imp.get(a), imp.get(b)
+    acc = imp.fn.fill(0.0, [x.shape[0], y.shape[1]], x.elt)
+    return imp.fn.named("matmul", [x, y], acc)
+
+
+@handles("aten.bmm")
+def _bmm(imp, node, a, b):
+    x, y = imp.get(a), imp.get(b)
+    acc = imp.fn.fill(0.0, [x.shape[0], x.shape[1], y.shape[2]], x.elt)
+    return imp.fn.named("batch_matmul", [x, y], acc)
+
+
+@handles("aten.addmm")
+def _addmm(imp, node, bias, a, b, beta=1, alpha=1):
+    """torch-mlir decomposes addmm into mm + add (beta/alpha multiplied in)."""
+    y = _mm(imp, node, a, b)
+    bv = imp.get(bias)
+    e = y.elt
+
+    def payload(body, args):
+        m, c = args
+        if alpha != 1:
+            m = body.mul(m, body.scalar(alpha, e), e)
+        if beta != 1:
+            c = body.mul(c, body.scalar(beta, e), e)
+        return body.add(c, m, e)
+    return imp.fn.elementwise([y, bv], e, payload)
+
+
+@handles("aten.convolution")
+def _convolution(imp, node, x, w, bias, stride, padding, dilation, transposed,
+                 output_padding, groups):
+    xv, wv = imp.get(x), imp.get(w)
+    fn = imp.fn
+    if transposed:
+        raise imp.unsupported("transposed convolution")
+    if xv.rank != 4:
+        raise imp.unsupported(f"{xv.rank - 2}-D convolution (2-D NCHW only)")
+    shape, elt = _out(imp, node)
+    padded = fn.pad(xv, [0, 0] + list(padding), [0, 0] + list(padding), 0.0)
+    if bias is not None:
+        bv = imp.get(bias)
+        init = fn.empty(shape, elt)
+        out = fn.generic([(bv, _map(4, ["d1"]))], init, _identity(4), ["parallel"] * 4,
+                         lambda b, a, o: a[0])
+    else:
+        out = fn.fill(0.0, shape, elt)
+    attrs = (f"{{dilations = dense<[{dilation[0]}, {dilation[1]}]> : vector<2xi64>, "
+             f"strides = dense<[{stride[0]}, {stride[1]}]> : vector<2xi64>}}")
+    c_in = xv.shape[1]
+    if groups == 1:
+        return fn.named("conv_2d_nchw_fchw", [padded, wv], out, attrs)
+    if groups == c_in and wv.shape[0] == c_in and wv.shape[1] == 1:
+        w3 = fn.reshape(wv, [c_in, wv.shape[2], wv.shape[3]])
+        return fn.named("depthwise_conv_2d_nchw_chw", [padded, w3], out, attrs)
+    g = groups
+    n, _, h, wd = padded.shape
+    f = wv.shape[0]
+    xg = fn.reshape(padded, [n, g, c_in // g, h, wd])
+    wg = fn.reshape(wv, [g, f // g] + list(wv.shape[1:]))
+    og = fn.reshape(out, [shape[0], g, f // g, shape[2], shape[3]])
+    y = fn.named("conv_2d_ngchw_gfchw", [xg, wg], og, attrs)
+    return fn.reshape(y, shape)
+
+
+@handles("aten.native_batch_norm", "aten._native_batch_norm_legit_no_training")
+def _batch_norm(imp, node, x, w, b, mean, var, training=False, momentum=0.1, eps=1e-5):
+    if node.target is aten._native_batch_norm_legit_no_training.default if hasattr(
+            aten, "_native_batch_norm_legit_no_training") else False:
+        momentum, eps = training, momentum
+        training = False
+    if training:
+        raise imp.unsupported("batch norm in training mode (export an eval-mode module)")
+    xv = imp.get(x)
+    c = xv.shape[1]
+    fn = imp.fn
+    e = xv.elt
+
+    def channel(v, default):
+        if v is None:
+            t = fn.fill(default, [c], e)
+            return t
+        return imp.get(v)
+    ws, bs, ms, vs = channel(w, 1.0), channel(b, 0.0), imp.get(mean), imp.get(var)
+    rank = xv.rank
+    cmap = _map(rank, ["d1"])
+    init = fn.empty(xv.shape, e)
+
+    def payload(body, a, _o):
+        xi, wi, bi, mi, vi = a
+        eps_c = body.scalar(eps, e)
+        d = body.sub(xi, mi, e)
+        s = body.add(vi, eps_c, e)
+        r = body.op(f"math.rsqrt {s}", e)
+        return body.add(body.mul(body.mul(d, r, e), wi, e), bi, e)
+    y = fn.generic([(xv, _identity(rank)), (ws, cmap), (bs, cmap), (ms, cmap), (vs, cmap)],
+                   init, _identity(rank), ["parallel"] * rank, payload)
+    return (y, None, None)
+
+
+@handles("aten.native_layer_norm")
+def _layer_norm(imp, node, x, normalized_shape, w, b, eps):
+    """Mean and variance as reductions over the normalized dimensions, then
+    one elementwise generic (torch-mlir's decomposition)."""
+    xv = imp.get(x)
+    fn = imp.fn
+    e = xv.elt
+    k = len(normalized_shape)
+    dims = list(range(xv.rank - k, xv.rank))
+    count = float(np.prod(normalized_shape))
+    s = fn.reduce(xv, dims, True, 0.0, lambda b, v, o: b.add(v, o, e))
+    mean = fn.elementwise([s], e, lambda b, a: b.div(a[0], b.scalar(count, e), e))
+    centred = fn.elementwise([xv, mean], e, lambda b, a: b.sub(a[0], a[1], e))
+    sq = fn.reduce(centred, dims, True, 0.0, lambda b, v, o: b.add(v, o, e),
+                   pre=lambda b, v: b.mul(v, v, e))
+    operands = [centred, sq]
+    if w is not None:
+        operands.append(imp.get(w))
+    if b is not None:
+        operands.append(imp.get(b))
+
+    def payload(body, a):
+        var = body.div(a[1], body.scalar(count, e), e)
+        r = body.op(f"math.rsqrt {body.add(var, body.scalar(eps, e), e)}", e)
+        y = body.mul(a[0], r, e)
+        i = 2
+        if w is not None:
+            y = body.mul(y, a[i], e)
+            i += 1
+        if b is not None:
+            y = body.add(y, a[i], e)
+        return y
+    y = fn.elementwise(operands, e, payload)
+    return (y, None, None)
+
+
+@handles("aten.mean")
+def _mean(imp, node, x, dims=None, keepdim=False, dtype=None):
+    """sum over dims, then a division by the count (torch-mlir's
+    decomposition of aten.mean.dim)."""
+    v = imp.get(x)
+    if dims is None:
+        dims = list(range(v.rank))
+    dims = [d % v.rank for d in dims]
+    count = float(np.prod([v.shape[d] for d in dims]))
+    s = imp.fn.reduce(v, dims, keepdim, 0.0, lambda b, a, o: b.add(a, o, v.elt))
+    return imp.fn.elementwise([s], v.elt, lambda b, a: b.div(a[0], b.scalar(count, v.elt), v.elt))
+
+
+@handles("aten.sum")
+def _sum(imp, node, x, dims=None, keepdim=False, dtype=None):
+    v = imp.get(x)
+    if dims is None:
+        dims = list(range(v.rank))
+    return imp.fn.reduce(v, dims, keepdim, 0.0, lambda b, a, o: b.add(a, o, v.elt))
+
+
+@handles("aten.amax")
+def _amax(imp, node, x, dims=(), keepdim=False):
+    v = imp.get(x)
+    dims = list(dims) or list(range(v.rank))
+    return imp.fn.reduce(v, dims, keepdim, -math.inf,
+                         lambda b, a, o: b.op(f"arith.maximumf {a}, {o}", v.elt))
+
+
+@handles("aten._softmax", "aten._log_softmax")
+def _softmax(imp, node, x, dim, half_to_float=False):
+    """amax, x - max, exp, sum, divide (or log of the sum subtracted), one
+    op each, as torch-mlir's decomposition writes softmax."""
+    v = imp.get(x)
+    fn = imp.fn
+    e = v.elt
+    dim = dim % v.rank
+    mx = fn.reduce(v, [dim], True, -math.inf, lambda b, a, o: b.op(f"arith.maximumf {a}, {o}", e))
+    shifted = fn.elementwise([v, mx], e, lambda b, a: b.sub(a[0], a[1], e))
+    ex = fn.elementwise([shifted], e, lambda b, a: b.op(f"math.exp {a[0]}", e))
+    s = fn.reduce(ex, [dim], True, 0.0, lambda b, a, o: b.add(a, o, e))
+    if _packet(node.target) == "aten._log_softmax":
+        return fn.elementwise([shifted, s], e,
+                              lambda b, a: b.sub(a[0], b.op(f"math.log {a[1]}", e), e))
+    return fn.elementwise([ex, s], e, lambda b, a: b.div(a[0], a[1], e))
+
+
+def _pool_padding(imp, v, kernel, stride, padding, dilation, ceil_mode, out_shape, value):
+    """The input padded so that a VALID pooling gives out_shape (ceil_mode's
+    extra rows on the high side)."""
+    low = [0, 0] + list(padding)
+    high = [0, 0]
+    for i in range(2):
+        needed = (out_shape[2 + i] - 1) * stride[i] + dilation[i] * (kernel[i] - 1) + 1
+        high.append(max(needed - v.shape[2 + i] - padding[i], 0))
+    return imp.fn.pad(v, low, high, value)
+
+
+def _pair(x):
+    return [x, x] if isinstance(x, int) else (list(x) * 2 if len(x) == 1 else list(x))
+
+
+@handles("aten.max_pool2d_with_indices", "aten.max_pool2d")
+def _max_pool(imp, node, x, kernel, stride=(), padding=0, dilation=1, ceil_mode=False):
+    v = imp.get(x)
+    if v.rank != 4:
+        raise imp.unsupported("max pooling of a non-NCHW tensor")
+    kernel = _pair(kernel)
+    stride = _pair(stride) if stride else kernel
+    padding, dilation = _pair(padding), _pair(dilation)
+    tm = node.meta["tensor_meta"]
+    out_shape = tuple(tm[0].shape if isinstance(tm, (list, tuple)) else tm.shape)
+    padded = _pool_padding(imp, v, kernel, stride, padding, dilation, ceil_mode, out_shape,
+                           -math.inf)
+    init = imp.fn.fill(-math.inf, out_shape, v.elt)
+    window = imp.fn.empty(kernel, v.elt)
+    attrs = (f"{{dilations = dense<[{dilation[0]}, {dilation[1]}]> : vector<2xi64>, "
+             f"strides = dense<[{stride[0]}, {stride[1]}]> : vector<2xi64>}}")
+    y = imp.fn.named("pooling_nchw_max", [padded, window], init, attrs)
+    return (y, None) if _packet(node.target) == "aten.max_pool2d_with_indices" else y
+
+
+@handles("aten.avg_pool2d")
+def _avg_pool(imp, node, x, kernel, stride=(), padding=0, ceil_mode=False,
+              count_include_pad=True, divisor_override=None):
+    v = imp.get(x)
+    kernel = _pair(kernel)
+    stride = _pair(stride) if stride else kernel
+    padding = _pair(padding)
+    if (any(padding) and not count_include_pad) or ceil_mode:
+        raise imp.unsupported("avg_pool2d with padding excluded from the count or ceil_mode")
+    out_shape, _ = _out(imp, node)
+    padded = _pool_padding(imp, v, kernel, stride, padding, [1, 1], False, out_shape, 0.0)
+    init = imp.fn.fill(0.0, out_shape, v.elt)
+    window = imp.fn.empty(kernel, v.elt)
+    attrs = (f"{{dilations = dense<1> : vector<2xi64>, "
+             f"strides = dense<[{stride[0]}, {stride[1]}]> : vector<2xi64>}}")
+    s = imp.fn.named("pooling_nchw_sum", [padded, window], init, attrs)
+    count = float(divisor_override or kernel[0] * kernel[1])
+    return imp.fn.elementwise([s], v.elt, lambda b, a: b.div(a[0], b.scalar(count, v.elt), v.elt))
+
+
+@handles("aten._adaptive_avg_pool2d", "aten.adaptive_avg_pool2d")
+def _adaptive_avg_pool(imp, node, x, size):
+    v = imp.get(x)
+    size = _pair(size)
+    if size != [1, 1]:
+        if v.shape[2] % size[0] or v.shape[3] % size[1]:
+            raise imp.unsupported(f"adaptive average pooling to {size} of {list(v.shape)}")
+        k = [v.shape[2] // size[0], v.shape[3] // size[1]]
+        return _avg_pool(imp, node, x, k, k)
+    return _mean(imp, node, x, [2, 3], True)
+
+
+@handles("aten.cat")
+def _cat(imp, node, tensors, dim=0):
+    vals = [imp.get(t) for t in tensors]
+    shape, elt = _out(imp, node)
+    dim = dim % len(shape)
+    fn = imp.fn
+    acc = fn.empty(shape, elt)
+    offset = 0
+    for v in vals:
+        if v.shape[dim] == 0:
+            continue
+        offsets = [offset if i == dim else 0 for i in range(len(shape))]
+        r = Value(fn.fresh("cat"), shape, elt)
+        fn.emit(f"{r.name} = tensor.insert_slice {v.name} into {acc.name}"
+                f"[{', '.join(map(str, offsets))}] [{', '.join(map(str, v.shape))}] "
+                f"[{', '.join('1' for _ in shape)}] : {v.type} into {r.type}")
+        acc = r
+        offset += v.shape[dim]
+    return acc
+
+
+@handles("aten.slice")
+def _slice(imp, node, x, dim=0, start=None, end=None, step=1):
+    v = imp.get(x)
+    shape, _ = _out(imp, node)
+    dim = dim % v.rank
+    start = 0 if start is None else start
+    if start < 0:
+        start += v.shape[dim]
+    start = min(max(start, 0), v.shape[dim])
+    if tuple(shape) == v.shape:
+        return v
+    offsets = [start if i == dim else 0 for i in range(v.rank)]
+    strides = [step if i == dim else 1 for i in range(v.rank)]
+    r = Value(imp.fn.fresh("sl"), shape, v.elt)
+    imp.fn.emit(f"{r.name} = tensor.extract_slice {v.name}[{', '.join(map(str, offsets))}] "
+                f"[{', '.join(map(str, shape))}] [{', '.join(map(str, strides))}] : "
+                f"{v.type} to {r.type}")
+    return r
+
+
+@handles("aten.select")
+def _select(imp, node, x, dim, index):
+    v = imp.get(x)
+    dim = dim % v.rank
+    index = index % v.shape[dim]
+    shape, _ = _out(imp, node)
+    offsets = [index if i == dim else 0 for i in range(v.rank)]
+    sizes = [1 if i == dim else s for i, s in enumerate(v.shape)]
+    r = Value(imp.fn.fresh("sel"), shape, v.elt)
+    imp.fn.emit(f"{r.name} = tensor.extract_slice {v.name}[{', '.join(map(str, offsets))}] "
+                f"[{', '.join(map(str, sizes))}] [{', '.join('1' for _ in sizes)}] : "
+                f"{v.type} to {r.type}")
+    return r
+
+
+@handles("aten.expand")
+def _expand(imp, node, x, size, implicit=False):
+    v = imp.get(x)
+    shape, _ = _out(imp, node)
+    if tuple(shape) == v.shape:
+        return v
+    init = imp.fn.empty(shape, v.elt)
+    rank = len(shape)
+    return imp.fn.generic([(v, _broadcast_map(v.shape, shape))], init, _identity(rank),
+                          ["parallel"] * rank, lambda b, a, o: a[0])
+
+
+def import_traced(traced: TracedModule, weights: str = "arguments",
+                  module_name: str = "Module") -> Tuple[str, List[str]]:
+    """(MLIR text, the location names of @forward's arguments: "input0"...,
+    then the parameter and buffer names when weights="arguments")."""
+    imp = Importer(traced, weights)
+    imp.module_name = module_name
+    text = imp.run()
+    return text, [loc for _, _, loc in imp.args]
+
+
+def _slices(imp, v: Value, dim: int, sizes: Sequence[int]) -> List[Value]:
+    out, start = [], 0
+    for s in sizes:
+        shape = list(v.shape)
+        shape[dim] = s
+        offsets = [start if i == dim else 0 for i in range(v.rank)]
+        r = Value(imp.fn.fresh("sp"), shape, v.elt)
+        imp.fn.emit(f"{r.name} = tensor.extract_slice {v.name}[{', '.join(map(str, offsets))}] "
+                    f"[{', '.join(map(str, shape))}] [{', '.join('1' for _ in shape)}] : "
+                    f"{v.type} to {r.type}")
+        out.append(r)
+        start += s
+    return out
+
+
+@handles("aten.split")
+def _split(imp, node, x, split_size, dim=0):
+    v = imp.get(x)
+    dim = dim % v.rank
+    if not isinstance(split_size, int):
+        return _split_with_sizes(imp, node, x, split_size, dim)
+    n = v.shape[dim]
+    sizes = [min(split_size, n - s) for s in range(0, n, split_size)]
+    return _slices(imp, v, dim, sizes)
+
+
+@handles("aten.split_with_sizes")
+def _split_with_sizes(imp, node, x, sizes, dim=0):
+    v = imp.get(x)
+    return _slices(imp, v, dim % v.rank, list(sizes))
+
+
+@handles("aten.unbind")
+def _unbind(imp, node, x, dim=0):
+    v = imp.get(x)
+    dim = dim % v.rank
+    shape = [s for i, s in enumerate(v.shape) if i != dim]
+    return [imp.fn.reshape(p, shape) for p in _slices(imp, v, dim, [1] * v.shape[dim])]
+
+
+@handles("aten.baddbmm")
+def _baddbmm(imp, node, c, a, b, beta=1, alpha=1):
+    y = _bmm(imp, node, a, b)
+    cv = imp.get(c)
+    e = y.elt
+
+    def payload(body, args):
+        m, z = args
+        if alpha != 1:
+            m = body.mul(m, body.scalar(alpha, e), e)
+        if beta != 1:
+            z = body.mul(z, body.scalar(beta, e), e)
+        return body.add(z, m, e)
+    return imp.fn.elementwise([y, cv], e, payload)

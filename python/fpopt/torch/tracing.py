@@ -1,0 +1,188 @@
+"""From a torch.nn.Module to an aten graph (torch.fx), with shapes and the
+module path of every op.
+
+``make_fx(functionalize(f))`` records the aten ops a forward runs (in-place
+ops become their functional forms); parameters and buffers are placeholders
+after the inputs. ``nn.functional.linear`` is recorded as one op
+(``fpopt::linear``) instead of its decomposition, because torch-mlir sees
+``aten.linear`` and lowers a Linear on a 3-D/4-D activation as a broadcast
+weight + ``batch_matmul``: that is the IR real exports contain.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import torch
+import torch.fx
+from torch.fx.experimental.proxy_tensor import make_fx
+from torch.fx.passes.shape_prop import ShapeProp
+from torch.nn.utils import stateless
+from torch.utils._python_dispatch import TorchDispatchMode
+
+try:
+    from functorch import functionalize
+except ImportError:  # pragma: no cover - torch without functorch
+    functionalize = None
+
+_LIB = None
+_ORIGINAL_LINEAR = torch.nn.functional.linear
+
+
+def _linear_op():
+    """torch.ops.fpopt.linear: aten.linear kept whole through make_fx."""
+    global _LIB
+    if _LIB is None:
+        _LIB = torch.library.Library("fpopt", "DEF")
+        _LIB.define("linear(Tensor input, Tensor weight, Tensor? bias) -> Tensor")
+
+        def impl(x, w, b=None):
+            return _ORIGINAL_LINEAR(x, w, b)
+
+        _LIB.impl("linear", impl, "CPU")
+        _LIB.impl("linear", impl, "Meta")
+    return torch.ops.fpopt.linear.default
+
+
+@dataclass
+class TracedModule:
+    """An aten graph: placeholders are the inputs, then the parameters and
+    buffers (``state_names``); ``paths`` maps a node name to the module path
+    of the op (``layer3.1.conv2``)."""
+
+    graph_module: torch.fx.GraphModule
+    input_count: int
+    state_names: List[str]
+    state_values: List[torch.Tensor]
+    paths: Dict[str, str] = field(default_factory=dict)
+
+
+class _ModulePaths:
+    """Forward hooks that keep the path of the module running now."""
+
+    def __init__(self, module: torch.nn.Module):
+        self.stack: List[str] = []
+        self.handles = []
+        for name, sub in module.named_modules():
+            self.handles.append(sub.register_forward_pre_hook(self._enter(name)))
+            self.handles.append(sub.register_forward_hook(self._leave))
+
+    def _enter(self, name):
+        def hook(_module, _args):
+            self.stack.append(name)
+        return hook
+
+    def _leave(self, _module, _args, _out):
+        if self.stack:
+            self.stack.pop()
+
+    @property
+    def current(self) -> str:
+        return self.stack[-1] if self.stack else ""
+
+    def remove(self):
+        for h in self.handles:
+            h.remove()
+
+
+class _RecordPaths(TorchDispatchMode):
+    """Records (op, module path) for every aten op, in call order."""
+
+    def __init__(self, paths: _ModulePaths):
+        super().__init__()
+        self.paths = paths
+        self.calls: List[Tuple[object, str]] = []
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        self.calls.append((func, self.paths.current))
+        return func(*args, **(kwargs or {}))
+
+
+@contextlib.contextmanager
+def _export_mode(module: torch.nn.Module):
+    """Linear kept whole; MultiheadAttention off its fused inference path
+    (``aten._native_multi_head_attention``, which only runs in eval mode)
+    without changing what it computes."""
+    linear = _linear_op()
+    saved = []
+    for sub in module.modules():
+        if isinstance(sub, torch.nn.MultiheadAttention):
+            saved.append((sub, sub.training, sub.dropout))
+            sub.training, sub.dropout = True, 0.0 if not sub.training else sub.dropout
+    torch.nn.functional.linear = lambda x, w, b=None: linear(x, w, b)
+    try:
+        yield
+    finally:
+        torch.nn.functional.linear = _ORIGINAL_LINEAR
+        for sub, training, dropout in saved:
+            sub.training, sub.dropout = training, dropout
+
+
+def _as_tensors(args) -> List[torch.Tensor]:
+    if isinstance(args, torch.Tensor):
+        args = (args,)
+    out = []
+    for a in args:
+        if not isinstance(a, torch.Tensor):
+            raise TypeError(f"example arguments must be tensors, got {type(a).__name__}")
+        out.append(a)
+    return out
+
+
+def trace_forward(module: torch.nn.Module, example_args) -> TracedModule:
+    """The eval-mode forward of ``module`` on ``example_args`` as an aten
+    graph with shapes (node.meta['tensor_meta'])."""
+    if functionalize is None:
+        raise RuntimeError("fpopt.torch needs functorch (Debian's python3-torch has it)")
+    inputs = _as_tensors(example_args)
+    params = dict(module.named_parameters())
+    buffers = dict(module.named_buffers())
+    names = list(params) + list(buffers)
+    values = [params[n].detach() if n in params else buffers[n] for n in names]
+    n_in = len(inputs)
+    hooks = _ModulePaths(module)
+    recorder = _RecordPaths(hooks)
+
+    def forward(*args):
+        state = dict(zip(names, args[n_in:]))
+        with recorder:
+            return stateless.functional_call(module, state, tuple(args[:n_in]))
+
+    try:
+        with torch.no_grad(), _export_mode(module):
+            gm = make_fx(functionalize(forward))(*inputs, *values)
+    finally:
+        hooks.remove()
+    gm.graph.eliminate_dead_code()
+    gm.recompile()
+    ShapeProp(gm).propagate(*inputs, *values)
+    traced = TracedModule(gm, n_in, names, values)
+    traced.paths = _align_paths(gm.graph, recorder.calls)
+    return traced
+
+
+def _functional_name(op) -> str:
+    """aten.relu_.default -> aten.relu (the form functionalization records)."""
+    name = str(getattr(op, "overloadpacket", op))
+    return name[:-1] if name.endswith("_") and not name.endswith("__") else name
+
+
+def _align_paths(graph: torch.fx.Graph, calls: Sequence[Tuple[object, str]]) -> Dict[str, str]:
+    """Module paths of the graph's ops, matched in order against the calls
+    seen at run time (functionalization can rename an op in place to its
+    functional form, and adds copies: those keep the last path)."""
+    names = [(_functional_name(op), path) for op, path in calls]
+    paths, j, last = {}, 0, ""
+    for node in graph.nodes:
+        if node.op != "call_function" or not isinstance(node.target, torch._ops.OpOverload):
+            continue
+        want = _functional_name(node.target)
+        k = j
+        while k < len(names) and names[k][0] != want:
+            k += 1
+        if k < len(names):
+            last, j = names[k][1], k + 1
+        paths[node.name] = last
+    return paths
