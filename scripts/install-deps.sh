@@ -11,6 +11,7 @@ PACKAGES=(
   libomp-22-dev  # OpenMP runtime of lowp-pipeline-x86{threads=N} code
   libclang-rt-22-dev  # AddressSanitizer/LeakSanitizer for the leak tests
   libopenblas-dev  # bench/x86 only (the sgemm baseline); no test needs it
+  python3-torch python3-torchvision  # fpopt.torch (the PyTorch importer) and its tests
 )
 
 missing=()

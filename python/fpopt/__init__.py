@@ -89,7 +89,8 @@ def compile(ir: str, pipeline: Optional[str] = None, *,
             source_name: str = "<input>", target: Optional[str] = None,
             policy: str = "auto", threads: int = 1, function: Optional[str] = None,
             prepack: bool = False, demote_weights: bool = False,
-            x86_options: str = "", cache_dir: Optional[str] = None):
+            x86_options: str = "", cache_dir: Optional[str] = None,
+            lowering: str = "x86"):
     """Two uses, told apart by ``pipeline``:
 
     ``fpopt.compile(ir, pipeline)`` parses ``ir`` and runs ``pipeline``
@@ -105,7 +106,9 @@ def compile(ir: str, pipeline: Optional[str] = None, *,
     ``lowp-pipeline-x86{target threads prepack}`` (``x86_options`` added),
     llc and a shared object cached on disk (docs/embedding.md). ``target``
     None is the host's row of the capability table; ``function`` None is
-    the entry function.
+    the entry function. ``lowering="reference"`` builds the decided module
+    through lowp-pipeline-reference instead (plain loops, every op rounded to
+    its format): the check the x86 kernels are held to.
 
     Raises CompileError when a pipeline fails, runtime.BuildError when the
     LLVM tools do.
@@ -115,7 +118,8 @@ def compile(ir: str, pipeline: Optional[str] = None, *,
         return compile_module(ir, target=target, policy=policy, threads=threads,
                               function=function, prepack=prepack,
                               demote_weights=demote_weights, x86_options=x86_options,
-                              cache_dir=cache_dir, source_name=source_name)
+                              cache_dir=cache_dir, source_name=source_name,
+                              lowering=lowering)
     ok, stage, output, diagnostics = _fpopt.run_pipeline(ir, pipeline,
                                                          source_name)
     if not ok:

@@ -440,8 +440,13 @@ def compile_module(ir: str, *, target: Optional[str] = None, policy: str = "auto
                    threads: int = 1, function: Optional[str] = None,
                    prepack: bool = False, demote_weights: bool = False,
                    x86_options: str = "", cache_dir: Optional[str] = None,
-                   source_name: str = "<input>") -> CompiledFunction:
-    """The body of ``fpopt.compile(ir, target=..., ...)``; see there."""
+                   source_name: str = "<input>", lowering: str = "x86") -> CompiledFunction:
+    """The body of ``fpopt.compile(ir, target=..., ...)``; see there.
+    ``lowering="reference"`` lowers the decided module with
+    lowp-pipeline-reference (plain loops, every op rounded to its stated
+    format) instead of lowp-pipeline-x86: the check the kernels are held to."""
+    if lowering not in ("x86", "reference"):
+        raise ValueError("lowering must be 'x86' or 'reference'")
     from . import compile as run_passes, function_signature
 
     host, host_options = host_target()
@@ -469,8 +474,10 @@ def compile_module(ir: str, *, target: Optional[str] = None, policy: str = "auto
                                 "prepack=true" if prepack else ""] if o)
     # Every public function gets its C interface (_mlir_ciface_F), which is
     # what the shared object is called through.
+    lowering_pipeline = (f"lowp-pipeline-x86{{{x86}}}" if lowering == "x86"
+                         else "lowp-pipeline-reference")
     lowered = run_passes(decided, "builtin.module(func.func(llvm-request-c-wrappers),"
-                         f"lowp-pipeline-x86{{{x86}}})", source_name=source_name)
+                         f"{lowering_pipeline})", source_name=source_name)
     diagnostics += lowered.diagnostics
     prepacked = lowered.prepacked_arguments(signature.function)
     ranks = []
@@ -486,7 +493,8 @@ def compile_module(ir: str, *, target: Optional[str] = None, policy: str = "auto
         raise RuntimeError_(f"@{signature.function} has no C interface after lowering "
                             "(llvm.emit_c_interface is added to public functions by "
                             "lowp-pipeline-x86)")
-    so_path, dealloc = build_shared_object(lowered.ir, _LLC_CPU[target], cache_dir=cache_dir)
+    mcpu = _LLC_CPU[target] if lowering == "x86" else _LLC_CPU[host]
+    so_path, dealloc = build_shared_object(lowered.ir, mcpu, cache_dir=cache_dir)
     return CompiledFunction(so_path, dealloc, signature.function,
                             [TensorType.parse(a.type) for a in signature.arguments],
                             [TensorType.parse(r) for r in signature.results],

@@ -104,7 +104,7 @@ def _to_torch(a: np.ndarray, ttype) -> torch.Tensor:
 def compile(module: torch.nn.Module, example_args, *, target: Optional[str] = None,
             policy: str = "auto", threads: int = 1, demote_weights: bool = False,
             prepack: bool = False, x86_options: str = "",
-            cache_dir: Optional[str] = None) -> CompiledModule:
+            cache_dir: Optional[str] = None, lowering: str = "x86") -> CompiledModule:
     """Exports ``module`` (weights as arguments), compiles it for this CPU
     (``target`` None: the host's row of the capability table) with
     ``policy`` ("f32": no decision pass; else a lowp-auto-mixed-precision
@@ -116,7 +116,7 @@ def compile(module: torch.nn.Module, example_args, *, target: Optional[str] = No
     fn = fpopt.compile(text, target=target, policy=policy, threads=threads,
                        demote_weights=demote_weights, prepack=prepack,
                        x86_options=x86_options, cache_dir=cache_dir,
-                       source_name=_module_name(module))
+                       source_name=_module_name(module), lowering=lowering)
     state = dict(module.named_parameters())
     state.update(dict(module.named_buffers()))
     n_in = len(args)

@@ -34,21 +34,9 @@ import numpy as np
 import torch
 import torch.fx
 
-from .tracing import TracedModule
+from .tracing import TracedModule, UnsupportedOp
 
 aten = torch.ops.aten
-
-
-class UnsupportedOp(Exception):
-    """An aten op (or a form of one) the importer has no lowering for."""
-
-    def __init__(self, op: str, reason: str, path: str = "", node: str = ""):
-        self.op = op
-        self.reason = reason
-        self.path = path
-        self.node = node
-        where = f" in '{path}'" if path else " at the top level"
-        super().__init__(f"{op}{where} (node {node}): {reason}")
 
 
 _DTYPES = {torch.float32: "f32", torch.float64: "f64", torch.float16: "f16",
@@ -370,6 +358,9 @@ class Importer:
         self.args: List[Tuple[str, Value, str]] = []  # (ssa, value, location name)
         self.resources: List[Tuple[str, np.ndarray]] = []
         self.node: Optional[torch.fx.Node] = None
+        #: Values of the nodes that depend on no argument (get_attr tensors
+        #: with weights="constants" and what is computed from them only).
+        self.constant_nodes: Dict[str, object] = {}
 
     # -- errors --------------------------------------------------------------
     def unsupported(self, reason: str) -> UnsupportedOp:
@@ -422,7 +413,8 @@ class Importer:
                 self.fn.loc = ""
             elif node.op == "get_attr":
                 value = getattr(t.graph_module, node.target)
-                self.values[node.name] = self.resource(node.target, value)
+                self.constant_nodes[node.name] = value
+                self.values[node.name] = self.dense_constant(value)
             elif node.op == "output":
                 results = node.args[0]
         outs = results if isinstance(results, (list, tuple)) else [results]
@@ -476,6 +468,8 @@ class Importer:
                 return _Unavailable(node.args[0].name, node.args[1])
             return item
         name = _packet(target)
+        if self.is_constant(node):
+            return self.fold(node)
         if name in _IDENTITY_OPS:
             return self.get(node.args[0])
         if name in _VIEW_OPS:
@@ -484,6 +478,52 @@ class Importer:
         if handler is None:
             raise self.unsupported("no lowering to linalg for this aten op")
         return handler(self, node, *node.args, **node.kwargs)
+
+    def is_constant(self, node) -> bool:
+        """Whether the node depends on no argument (a mask or a position
+        table built in forward): then it is evaluated here, once."""
+        if node.name in self.constant_nodes:
+            return True
+        deps = node.all_input_nodes
+        if not all(d.name in self.constant_nodes for d in deps):
+            return False
+        if not isinstance(node.target, torch._ops.OpOverload):
+            return False
+        return True
+
+    def fold(self, node):
+        def concrete(a):
+            if isinstance(a, torch.fx.Node):
+                return self.constant_nodes[a.name]
+            if isinstance(a, (list, tuple)):
+                return type(a)(concrete(x) for x in a)
+            return a
+        value = node.target(*concrete(list(node.args)),
+                            **{k: concrete(v) for k, v in node.kwargs.items()})
+        self.constant_nodes[node.name] = value
+        if not isinstance(value, torch.Tensor):
+            raise self.unsupported("a constant subgraph that does not produce one tensor")
+        return self.dense_constant(value)
+
+    def dense_constant(self, value: torch.Tensor) -> Value:
+        if value.numel() > 64:
+            return self.resource(f"const_{len(self.resources)}", value)
+        arr = value.detach().cpu().contiguous().numpy()
+        elt = mlir_type(value.dtype)
+        if elt == "i1":
+            items = ["true" if x else "false" for x in arr.reshape(-1)]
+        elif elt.startswith("i"):
+            items = [str(int(x)) for x in arr.reshape(-1)]
+        else:
+            items = [float_literal(float(x), elt) for x in arr.reshape(-1)]
+        v = Value(self.fn.fresh("c"), arr.shape, elt)
+        body = f"[{', '.join(items)}]" if arr.ndim else items[0]
+        if arr.ndim > 1:
+            body = np.array2string(np.array(items, dtype=object).reshape(arr.shape),
+                                   separator=", ", threshold=10**9,
+                                   formatter={"all": lambda x: x}).replace("\n", "")
+        self.fn.const_lines.append(f"    {v.name} = arith.constant dense<{body}> : {v.type}")
+        return v
 
     def view(self, node):
         x = self.get(node.args[0])
@@ -1137,3 +1177,56 @@ def _baddbmm(imp, node, c, a, b, beta=1, alpha=1):
             z = body.mul(z, body.scalar(beta, e), e)
         return body.add(z, m, e)
     return imp.fn.elementwise([y, cv], e, payload)
+
+
+_CMP = {"aten.eq": ("oeq", "eq"), "aten.ne": ("une", "ne"), "aten.lt": ("olt", "slt"),
+        "aten.le": ("ole", "sle"), "aten.gt": ("ogt", "sgt"), "aten.ge": ("oge", "sge")}
+
+
+def _compare(imp, node, a, b):
+    fpred, ipred = _CMP[_packet(node.target)]
+    x, y = _scalar_or_tensor(imp, a), _scalar_or_tensor(imp, b)
+    tensors = [v for v in (x, y) if isinstance(v, Value)]
+    elt = tensors[0].elt
+    if any(t.elt != elt for t in tensors):
+        raise imp.unsupported("comparison of tensors of different element types")
+
+    def payload(body, args):
+        it = iter(args)
+        if elt.startswith(("f", "b")):
+            xs = next(it) if isinstance(x, Value) else body.scalar(x, elt)
+            ys = next(it) if isinstance(y, Value) else body.scalar(y, elt)
+            return body.raw(f"arith.cmpf {fpred}, {xs}, {ys} : {elt}")
+        xs = next(it) if isinstance(x, Value) else body.const(int(x), elt)
+        ys = next(it) if isinstance(y, Value) else body.const(int(y), elt)
+        return body.raw(f"arith.cmpi {ipred}, {xs}, {ys} : {elt}")
+    return imp.fn.elementwise(tensors, "i1", payload)
+
+
+for _name in _CMP:
+    _HANDLERS[_name] = _compare
+
+
+@handles("aten.masked_fill")
+def _masked_fill(imp, node, x, mask, value):
+    v, m = imp.get(x), imp.get(mask)
+    if isinstance(value, torch.fx.Node):
+        raise imp.unsupported("masked_fill with a tensor value")
+    e = v.elt
+    return imp.fn.elementwise([m, v], e, lambda b, a: b.raw(
+        f"arith.select {a[0]}, {b.scalar(float(value), e)}, {a[1]} : {e}"))
+
+
+@handles("aten.where")
+def _where(imp, node, cond, a, b):
+    c = imp.get(cond)
+    x, y = _scalar_or_tensor(imp, a), _scalar_or_tensor(imp, b)
+    shape, e = _out(imp, node)
+    tensors = [c] + [v for v in (x, y) if isinstance(v, Value)]
+
+    def payload(body, args):
+        it = iter(args[1:])
+        xs = next(it) if isinstance(x, Value) else body.scalar(x, e)
+        ys = next(it) if isinstance(y, Value) else body.scalar(y, e)
+        return body.raw(f"arith.select {args[0]}, {xs}, {ys} : {e}")
+    return imp.fn.elementwise(tensors, e, payload)

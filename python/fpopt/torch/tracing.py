@@ -46,6 +46,27 @@ def _linear_op():
     return torch.ops.fpopt.linear.default
 
 
+class UnsupportedOp(Exception):
+    """An aten op (or a form of one) the importer has no lowering for."""
+
+    def __init__(self, op: str, reason: str, path: str = "", node: str = ""):
+        self.op = op
+        self.reason = reason
+        self.path = path
+        self.node = node
+        where = f" in '{path}'" if path else " at the top level"
+        at = f" (graph node {node})" if node else ""
+        super().__init__(f"{op}{where}{at}: {reason}")
+
+
+#: Ops whose result depends on a tensor's values in a way a static graph
+#: cannot express: reading a value into Python (data-dependent control
+#: flow) or a shape that depends on the data.
+_DATA_DEPENDENT = ("aten._local_scalar_dense", "aten.is_nonzero", "aten.item",
+                   "aten.nonzero", "aten.equal", "aten.unique", "aten._unique2",
+                   "aten.masked_select")
+
+
 @dataclass
 class TracedModule:
     """An aten graph: placeholders are the inputs, then the parameters and
@@ -96,6 +117,12 @@ class _RecordPaths(TorchDispatchMode):
         self.calls: List[Tuple[object, str]] = []
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        name = str(getattr(func, "overloadpacket", func))
+        if name in _DATA_DEPENDENT:
+            raise UnsupportedOp(name, "the forward depends on the values of a tensor "
+                                "(data-dependent control flow or shape): a static graph "
+                                "would bake in this one input's path",
+                                self.paths.current, "")
         self.calls.append((func, self.paths.current))
         return func(*args, **(kwargs or {}))
 
@@ -108,16 +135,26 @@ def _export_mode(module: torch.nn.Module):
     linear = _linear_op()
     saved = []
     for sub in module.modules():
+        # Their fused inference kernels (_transformer_encoder_layer_fwd,
+        # _native_multi_head_attention) only run outside training: the flag
+        # on the layer object alone selects the composite path; dropout
+        # modules below keep their own flags, MHA's own dropout is zeroed.
         if isinstance(sub, torch.nn.MultiheadAttention):
             saved.append((sub, sub.training, sub.dropout))
             sub.training, sub.dropout = True, 0.0 if not sub.training else sub.dropout
+        elif isinstance(sub, (torch.nn.TransformerEncoderLayer,
+                              torch.nn.TransformerDecoderLayer)):
+            saved.append((sub, sub.training, None))
+            sub.training = True
     torch.nn.functional.linear = lambda x, w, b=None: linear(x, w, b)
     try:
         yield
     finally:
         torch.nn.functional.linear = _ORIGINAL_LINEAR
         for sub, training, dropout in saved:
-            sub.training, sub.dropout = training, dropout
+            sub.training = training
+            if dropout is not None:
+                sub.dropout = dropout
 
 
 def _as_tensors(args) -> List[torch.Tensor]:

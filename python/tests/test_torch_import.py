@@ -1,0 +1,272 @@
+"""fpopt.torch (the PyTorch importer) and fpopt.compile (the runtime):
+the IR forms torch-mlir writes, whole torchvision models and transformer
+blocks against PyTorch's own output, mixed precision within bounds, calls
+in a loop, and located errors for what cannot be imported.
+
+Models run at small inputs (64x64 images, widths of 64) so that the suite
+fits CI; the architectures are torchvision's own, at their default widths."""
+import os
+import resource
+import sys
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+torchvision = pytest.importorskip("torchvision")
+
+import fpopt  # noqa: E402
+import fpopt.torch  # noqa: E402
+from fpopt import runtime  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(__file__))
+import torch_blocks as tb  # noqa: E402
+
+torch.manual_seed(0)
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    return str(tmp_path_factory.mktemp("fpopt-cache"))
+
+
+def rel_err(a, b):
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    return float(np.abs(a - b).max() / max(np.abs(b).max(), 1e-30))
+
+
+class SmallNet(torch.nn.Module):
+    """Every convolution form torch-mlir distinguishes, and a Linear on a
+    4-D activation."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = torch.nn.Conv2d(3, 16, 3, stride=2, padding=1)
+        self.bn = torch.nn.BatchNorm2d(16)
+        self.dw = torch.nn.Conv2d(16, 16, 3, padding=1, groups=16, bias=False)
+        self.grouped = torch.nn.Conv2d(16, 32, 3, padding=1, groups=4)
+        self.fc = torch.nn.Linear(32, 8)
+
+    def forward(self, x):
+        x = torch.relu(self.bn(self.stem(x)))
+        x = self.grouped(self.dw(x))
+        return self.fc(x.permute(0, 2, 3, 1))
+
+
+def trained_bn(module):
+    """Non-trivial running statistics in every batch norm."""
+    for m in module.modules():
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.running_mean.uniform_(-0.5, 0.5)
+            m.running_var.uniform_(0.5, 1.5)
+            m.weight.data.uniform_(0.5, 1.5)
+            m.bias.data.uniform_(-0.5, 0.5)
+    return module.eval()
+
+
+def test_export_writes_torch_mlir_forms():
+    text = fpopt.torch.export(trained_bn(SmallNet()), torch.randn(1, 3, 16, 16))
+    # Padded input, the bias broadcast into the init, then the named conv.
+    assert "tensor.pad" in text and "linalg.conv_2d_nchw_fchw" in text
+    assert "linalg.depthwise_conv_2d_nchw_chw" in text
+    assert "linalg.conv_2d_ngchw_gfchw" in text
+    # Linear on a 4-D activation: broadcast weight + batch_matmul.
+    assert "linalg.batch_matmul" in text and "linalg.transpose" not in text
+    # Unfolded batch norm with an f64 eps truncated in the body.
+    assert "math.rsqrt" in text and "arith.truncf" in text and ": f64" in text
+    # Module paths as locations; weights named on their arguments.
+    assert 'loc("grouped")' in text and 'loc("bn.running_var")' in text
+    # It is a valid module.
+    assert "func.func @forward" in fpopt.run_pipeline(text, "canonicalize")
+
+
+def test_small_net_f32_matches_torch_x86_and_reference(cache):
+    m = trained_bn(SmallNet())
+    x = torch.randn(1, 3, 16, 16)
+    with torch.no_grad():
+        ref = m(x).numpy()
+    for lowering in ("x86", "reference"):
+        fm = fpopt.torch.compile(m, x, policy="f32", cache_dir=cache, lowering=lowering)
+        assert rel_err(fm(x).numpy(), ref) < 1e-4, lowering
+
+
+def test_weights_as_constants(cache):
+    m = trained_bn(SmallNet())
+    x = torch.randn(1, 3, 16, 16)
+    text = fpopt.torch.export(m, x, weights="constants")
+    assert "dense_resource<" in text and "dialect_resources" in text
+    fn = fpopt.compile(text, policy="f32", cache_dir=cache)
+    assert len(fn.arguments) == 1
+    with torch.no_grad():
+        assert rel_err(fn(x.numpy()), m(x).numpy()) < 1e-4
+
+
+# One model per torchvision family, at its default widths.
+FAMILIES = ["resnet18", "mobilenet_v3_small", "efficientnet_b0", "convnext_tiny",
+            "regnet_y_400mf", "densenet121"]
+
+
+@pytest.mark.parametrize("name", FAMILIES)
+def test_torchvision_family_f32(name, cache):
+    m = trained_bn(getattr(torchvision.models, name)())
+    x = torch.randn(1, 3, 64, 64)
+    fm = fpopt.torch.compile(m, x, policy="f32", cache_dir=cache)
+    with torch.no_grad():
+        ref = m(x).numpy()
+    assert rel_err(fm(x).numpy(), ref) < 1e-4
+
+
+def small_vit():
+    from torchvision.models.vision_transformer import VisionTransformer
+    return VisionTransformer(image_size=32, patch_size=8, num_layers=2, num_heads=4,
+                             hidden_dim=64, mlp_dim=128, num_classes=10)
+
+
+def block_cases():
+    cos, sin = tb.rotary_tables(torch.arange(6, 10), 16)
+    return {
+        "vit": (small_vit(), (torch.randn(1, 3, 32, 32),)),
+        "bert": (tb.bert_layer(), (torch.randn(1, 16, 64),)),
+        "gpt2": (tb.GPT2Block(), (torch.randn(1, 16, 64),)),
+        "llama": (tb.LlamaLayer(), (torch.randn(1, 4, 64), torch.randn(1, 2, 6, 16),
+                                    torch.randn(1, 2, 6, 16), cos, sin)),
+    }
+
+
+@pytest.mark.parametrize("name", ["vit", "bert", "gpt2", "llama"])
+def test_transformer_blocks_f32(name, cache):
+    m, args = block_cases()[name]
+    m.eval()
+    fm = fpopt.torch.compile(m, args, policy="f32", cache_dir=cache)
+    out = fm(*args)
+    with torch.no_grad():
+        ref = m(*args)
+    outs = out if isinstance(out, tuple) else (out,)
+    refs = ref if isinstance(ref, tuple) else (ref,)
+    assert len(outs) == len(refs)
+    for o, r in zip(outs, refs):
+        assert rel_err(o.numpy(), r.numpy()) < 1e-4
+
+
+BF16_UNIT = 2.0 ** -8
+
+
+@pytest.mark.parametrize("name,bound", [("resnet18", 8 * BF16_UNIT), ("gpt2", 4 * BF16_UNIT)])
+def test_mixed_within_bf16_bounds(name, bound, cache):
+    """policy=bf16 on the host's target: within a few bf16 units of f32
+    (the decisions keep norms, softmax and reductions in f32)."""
+    if name == "resnet18":
+        m, args = trained_bn(torchvision.models.resnet18()), (torch.randn(1, 3, 64, 64),)
+    else:
+        m, args = block_cases()[name]
+        m.eval()
+    fm = fpopt.torch.compile(m, args, policy="bf16", cache_dir=cache)
+    with torch.no_grad():
+        ref = m(*args).numpy()
+    err = rel_err(fm(*args).numpy(), ref)
+    assert 0 < err < bound  # 0 would mean nothing was narrowed
+
+
+def test_demoted_weights_are_bound_once(cache):
+    m = tb.GPT2Block().eval()
+    x = torch.randn(1, 16, 64)
+    fm = fpopt.torch.compile(m, x, policy="bf16", demote_weights=True, cache_dir=cache)
+    assert any(a.element == "bf16" for a in fm.function.arguments)
+    with torch.no_grad():
+        assert rel_err(fm(x).numpy(), m(x).numpy()) < 4 * BF16_UNIT
+
+
+def test_compiled_objects_are_cached(cache):
+    m = trained_bn(SmallNet())
+    x = torch.randn(1, 3, 16, 16)
+    a = fpopt.torch.compile(m, x, policy="f32", cache_dir=cache)
+    b = fpopt.torch.compile(m, x, policy="f32", cache_dir=cache)
+    assert a.function.so_path == b.function.so_path
+
+
+def max_rss_kib():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def test_ten_thousand_calls_keep_memory_flat(cache):
+    """Results freed, descriptors reclaimed: the peak RSS does not grow
+    between 1,000 and 10,000 calls."""
+    m = trained_bn(SmallNet())
+    x = torch.randn(1, 3, 16, 16)
+    fm = fpopt.torch.compile(m, x, policy="f32", cache_dir=cache)
+    for _ in range(1000):
+        fm(x)
+    before = max_rss_kib()
+    for _ in range(9000):
+        fm(x)
+    assert max_rss_kib() - before < 2048
+
+
+def test_numpy_runtime_multiple_results_and_integer_types(cache):
+    ir = """
+    func.func @f(%a: tensor<4xf32>, %i: tensor<4xi64>) -> (tensor<4xf32>, tensor<4xi64>) {
+      %e = tensor.empty() : tensor<4xf32>
+      %s = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                           iterator_types = ["parallel"]} ins(%a : tensor<4xf32>)
+                           outs(%e : tensor<4xf32>) {
+      ^bb0(%x: f32, %o: f32):
+        %y = arith.mulf %x, %x : f32
+        linalg.yield %y : f32
+      } -> tensor<4xf32>
+      return %s, %i : tensor<4xf32>, tensor<4xi64>
+    }
+    """
+    fn = fpopt.compile(ir, policy="f32", cache_dir=cache)
+    a = np.array([1, -2, 3, 0.5], np.float32)
+    i = np.array([5, -7, 1 << 40, 0], np.int64)
+    sq, same = fn(a, i)
+    np.testing.assert_array_equal(sq, a * a)
+    np.testing.assert_array_equal(same, i)
+    with pytest.raises(runtime.CallError, match="expected tensor<4xf32>"):
+        fn(np.zeros(5, np.float32), i)
+    with pytest.raises(runtime.CallError, match="takes 2 arguments"):
+        fn(a)
+
+
+def test_bf16_round_trip():
+    x = np.array([1.0, 1.00390625, 1.01171875, -3.0e38, np.inf], np.float32)
+    bits = runtime.bf16_bits(x)
+    back = runtime.bf16_to_f32(bits)
+    # ties to even: 1 + 2^-8 -> 1, 1 + 3*2^-8 -> 1 + 2^-6
+    np.testing.assert_array_equal(back[:3], [1.0, 1.0, 1.015625])
+    assert back[4] == np.inf
+
+
+class Upsampler(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 1),
+                                        torch.nn.ConvTranspose2d(4, 4, 2, stride=2))
+
+    def forward(self, x):
+        return self.body(x)
+
+
+def test_unsupported_op_names_op_and_module_path():
+    with pytest.raises(fpopt.torch.UnsupportedOp) as info:
+        fpopt.torch.export(Upsampler(), torch.randn(1, 3, 8, 8))
+    e = info.value
+    assert e.op == "aten.convolution" and e.path == "body.1"
+    assert "transposed convolution" in str(e) and "'body.1'" in str(e)
+
+
+class DataDependent(torch.nn.Module):
+    def forward(self, x):
+        if x.sum() > 0:
+            return x * 2
+        return x
+
+
+def test_data_dependent_control_flow_is_an_error():
+    with pytest.raises(fpopt.torch.UnsupportedOp, match="depends on the values"):
+        fpopt.torch.export(DataDependent(), torch.randn(4))
+
+
+def test_compile_rejects_non_x86_targets():
+    with pytest.raises(ValueError, match="not an x86 row"):
+        fpopt.compile("func.func @f() { return }", target="sm_90")

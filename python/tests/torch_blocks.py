@@ -1,0 +1,108 @@
+"""Transformer blocks written in torch.nn, as users write them: a BERT-style
+post-LN encoder layer (nn.TransformerEncoderLayer), a GPT-2-style pre-LN
+decoder block (causal self-attention written out, tanh GELU) and a
+LLaMA-style decoder layer (RMSNorm, rotary embedding, grouped-query
+attention, SwiGLU) that takes its KV cache as arguments and returns it
+updated. Shared by the importer's tests and bench/models."""
+import math
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def bert_layer(d_model=64, heads=4, ffn=128):
+    return nn.TransformerEncoderLayer(d_model, heads, ffn, dropout=0.1, activation="gelu",
+                                      batch_first=True, norm_first=False)
+
+
+class GPT2Block(nn.Module):
+    def __init__(self, d_model=64, heads=4, seq=16):
+        super().__init__()
+        self.heads = heads
+        self.ln_1 = nn.LayerNorm(d_model)
+        self.c_attn = nn.Linear(d_model, 3 * d_model)
+        self.c_proj = nn.Linear(d_model, d_model)
+        self.ln_2 = nn.LayerNorm(d_model)
+        self.mlp_fc = nn.Linear(d_model, 4 * d_model)
+        self.mlp_proj = nn.Linear(4 * d_model, d_model)
+        self.register_buffer("bias", torch.tril(torch.ones(seq, seq)).view(1, 1, seq, seq))
+
+    def forward(self, x):
+        b, t, c = x.shape
+        h = self.heads
+        q, k, v = self.c_attn(self.ln_1(x)).split(c, dim=2)
+        q = q.view(b, t, h, c // h).transpose(1, 2)
+        k = k.view(b, t, h, c // h).transpose(1, 2)
+        v = v.view(b, t, h, c // h).transpose(1, 2)
+        att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+        att = att.masked_fill(self.bias[:, :, :t, :t] == 0, float("-inf"))
+        att = F.softmax(att, dim=-1)
+        y = (att @ v).transpose(1, 2).contiguous().view(b, t, c)
+        x = x + self.c_proj(y)
+        return x + self.mlp_proj(F.gelu(self.mlp_fc(self.ln_2(x)), approximate="tanh"))
+
+
+class RMSNorm(nn.Module):
+    def __init__(self, dim, eps=1e-6):
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.ones(dim))
+
+    def forward(self, x):
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self.weight
+
+
+def rotate_half(x):
+    x1, x2 = x[..., : x.shape[-1] // 2], x[..., x.shape[-1] // 2:]
+    return torch.cat((-x2, x1), dim=-1)
+
+
+def rotary_tables(positions, head_dim, base=10000.0):
+    inv = 1.0 / (base ** (torch.arange(0, head_dim, 2).float() / head_dim))
+    freqs = torch.outer(positions.float(), inv)
+    emb = torch.cat((freqs, freqs), dim=-1)
+    return emb.cos(), emb.sin()
+
+
+class LlamaLayer(nn.Module):
+    """forward(x [B, T, D], k_cache, v_cache [B, KVH, P, hd], cos, sin [T, hd])
+    -> (out [B, T, D], k [B, KVH, P + T, hd], v [B, KVH, P + T, hd])."""
+
+    def __init__(self, d_model=64, heads=4, kv_heads=2, ffn=172):
+        super().__init__()
+        self.heads, self.kv_heads, self.hd = heads, kv_heads, d_model // heads
+        self.input_layernorm = RMSNorm(d_model)
+        self.q_proj = nn.Linear(d_model, heads * self.hd, bias=False)
+        self.k_proj = nn.Linear(d_model, kv_heads * self.hd, bias=False)
+        self.v_proj = nn.Linear(d_model, kv_heads * self.hd, bias=False)
+        self.o_proj = nn.Linear(heads * self.hd, d_model, bias=False)
+        self.post_attention_layernorm = RMSNorm(d_model)
+        self.gate_proj = nn.Linear(d_model, ffn, bias=False)
+        self.up_proj = nn.Linear(d_model, ffn, bias=False)
+        self.down_proj = nn.Linear(ffn, d_model, bias=False)
+
+    def forward(self, x, k_cache, v_cache, cos, sin):
+        b, t, _ = x.shape
+        h = self.input_layernorm(x)
+        q = self.q_proj(h).view(b, t, self.heads, self.hd).transpose(1, 2)
+        k = self.k_proj(h).view(b, t, self.kv_heads, self.hd).transpose(1, 2)
+        v = self.v_proj(h).view(b, t, self.kv_heads, self.hd).transpose(1, 2)
+        q = q * cos + rotate_half(q) * sin
+        k = k * cos + rotate_half(k) * sin
+        k_all = torch.cat([k_cache, k], dim=2)
+        v_all = torch.cat([v_cache, v], dim=2)
+        rep = self.heads // self.kv_heads
+        kk = k_all[:, :, None].expand(b, self.kv_heads, rep, k_all.shape[2], self.hd)
+        kk = kk.reshape(b, self.heads, k_all.shape[2], self.hd)
+        vv = v_all[:, :, None].expand(b, self.kv_heads, rep, v_all.shape[2], self.hd)
+        vv = vv.reshape(b, self.heads, v_all.shape[2], self.hd)
+        scores = q @ kk.transpose(2, 3) / math.sqrt(self.hd)
+        past = k_cache.shape[2]
+        mask = torch.full((t, past + t), float("-inf")).triu(past + 1)
+        att = F.softmax(scores + mask, dim=-1)
+        y = (att @ vv).transpose(1, 2).reshape(b, t, self.heads * self.hd)
+        x = x + self.o_proj(y)
+        h = self.post_attention_layernorm(x)
+        x = x + self.down_proj(F.silu(self.gate_proj(h)) * self.up_proj(h))
+        return x, k_all, v_all
