@@ -228,12 +228,17 @@ def _toolchain_stamp() -> str:
     return "|".join(parts)
 
 
+#: Changes with the way objects are built (flags, link), so that cached
+#: objects of an older recipe are not reused.
+_BUILD_RECIPE = "llc-O3-pic;clang-shared-Bsymbolic;v2"
+
+
 def build_shared_object(llvm_dialect_ir: str, mcpu: str, *,
                         cache_dir: Optional[str] = None,
                         key_extra: str = "") -> Tuple[str, str]:
     """LLVM-dialect module text -> (path of a shared object, the name of the
     function that frees what it allocates). Cached by content."""
-    key = hashlib.sha256("\0".join([llvm_dialect_ir, mcpu, key_extra,
+    key = hashlib.sha256("\0".join([_BUILD_RECIPE, llvm_dialect_ir, mcpu, key_extra,
                                     _toolchain_stamp()]).encode()).hexdigest()[:32]
     root = _cache_dir(cache_dir)
     so_path = os.path.join(root, f"{key}.so")
@@ -267,9 +272,11 @@ def build_shared_object(llvm_dialect_ir: str, mcpu: str, *,
         libdir = os.path.join(os.path.dirname(LLVM_BIN.rstrip("/")), "lib")
         out = os.path.join(tmp, "module.so")
         # memref.copy of strided views calls memrefCopy (MLIR's C runner
-        # utilities); threads= code calls libomp.
+        # utilities); threads= code calls libomp. -Bsymbolic: the module's
+        # calls to its own functions stay inside it (a function named `step`
+        # would otherwise bind to glibc's regexp `step`).
         _run([tool("clang"), "-shared"] + objects + [
-            "-o", out, "-Wl,--as-needed", "-lm", f"-L{libdir}", f"-Wl,-rpath,{libdir}",
+            "-o", out, "-Wl,-Bsymbolic", "-Wl,--as-needed", "-lm", f"-L{libdir}", f"-Wl,-rpath,{libdir}",
             "-lmlir_c_runner_utils", "-lomp"], "link")
         # Atomic publication: concurrent compilers of the same module agree.
         staged = so_path + f".{os.getpid()}.tmp"

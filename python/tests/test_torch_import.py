@@ -270,3 +270,77 @@ def test_data_dependent_control_flow_is_an_error():
 def test_compile_rejects_non_x86_targets():
     with pytest.raises(ValueError, match="not an x86 row"):
         fpopt.compile("func.func @f() { return }", target="sm_90")
+
+
+# -- training steps -------------------------------------------------------------
+
+def mlp():
+    torch.manual_seed(1)
+    return torch.nn.Sequential(torch.nn.Linear(8, 32), torch.nn.ReLU(), torch.nn.Linear(32, 4))
+
+
+def batch(loss):
+    x = torch.randn(16, 8)
+    t = torch.randint(0, 4, (16,)) if loss == "cross_entropy" else torch.randn(16, 4)
+    return x, t
+
+
+def test_training_step_is_marked_by_the_convention():
+    x, t = batch("cross_entropy")
+    text = fpopt.torch.export_training_step(mlp(), "cross_entropy", (x,), (t,), lr=0.1,
+                                            momentum=0.9)
+    assert "func.func @step(" in text
+    assert "{lowp.loss}" in text and "linalg.fill {lowp.loss_seed}" in text
+    assert text.count("lowp.gradient = ") == 4 and 'lowp.gradient = "0.weight"' in text
+    # four parameters (arguments 2-5) and four momentum buffers (6-9)
+    assert all(f"lowp.updates = {i} : i64" in text for i in range(2, 10))
+    # The decision pipeline accepts the markers (bf16: no loss scaling needed).
+    fpopt.run_pipeline(text, "lowp-auto-mixed-precision{target=znver4}")
+
+
+@pytest.mark.parametrize("loss,lowering", [("cross_entropy", "x86"), ("mse", "x86"),
+                                           ("cross_entropy", "reference")])
+def test_twenty_sgd_steps_track_pytorch(loss, lowering, cache):
+    import copy
+    m = mlp()
+    ref = copy.deepcopy(m)
+    opt = torch.optim.SGD(ref.parameters(), lr=0.1, momentum=0.9)
+    x, t = batch(loss)
+    step = fpopt.torch.compile_training_step(m, loss, (x,), (t,), lr=0.1, momentum=0.9,
+                                             policy="f32", cache_dir=cache, lowering=lowering)
+    loss_fn = torch.nn.functional.cross_entropy if loss == "cross_entropy" else \
+        torch.nn.functional.mse_loss
+    for _ in range(20):
+        x, t = batch(loss)
+        ours = float(step(x, t))
+        opt.zero_grad()
+        theirs = loss_fn(ref(x), t)
+        theirs.backward()
+        opt.step()
+        assert abs(ours - float(theirs)) <= 1e-5 * max(1.0, abs(float(theirs)))
+    for a, b in zip(m.parameters(), ref.parameters()):
+        assert rel_err(a.detach().numpy(), b.detach().numpy()) < 1e-5
+
+
+def test_bf16_training_step_tracks_f32(cache):
+    import copy
+    m32, m16 = mlp(), mlp()
+    s32 = fpopt.torch.compile_training_step(m32, "mse", *[(v,) for v in batch("mse")],
+                                            lr=0.05, policy="f32", cache_dir=cache)
+    s16 = fpopt.torch.compile_training_step(m16, "mse", *[(v,) for v in batch("mse")],
+                                            lr=0.05, policy="bf16", cache_dir=cache)
+    del copy
+    differed = False
+    for _ in range(20):
+        x, t = batch("mse")
+        l32, l16 = float(s32(x, t)), float(s16(x, t))
+        assert abs(l16 - l32) <= 16 * BF16_UNIT * abs(l32)
+        differed |= l16 != l32
+    assert differed  # bf16 was really used
+    assert any(a.element == "f32" for a in s16.function.arguments)
+
+
+def test_training_step_of_a_module_with_buffers_is_refused():
+    m = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.BatchNorm1d(8))
+    with pytest.raises(fpopt.torch.UnsupportedOp, match="running_mean"):
+        fpopt.torch.export_training_step(m, "mse", (torch.randn(4, 8),), (torch.randn(4, 8),))

@@ -28,8 +28,10 @@ import torch
 
 from .aten_to_linalg import UnsupportedOp, import_traced
 from .tracing import trace_forward
+from .training import CompiledTrainingStep, compile_training_step, export_training_step
 
-__all__ = ["UnsupportedOp", "export", "compile", "CompiledModule"]
+__all__ = ["UnsupportedOp", "export", "compile", "CompiledModule", "export_training_step",
+           "compile_training_step", "CompiledTrainingStep"]
 
 
 def _module_name(module: torch.nn.Module) -> str:

@@ -225,6 +225,19 @@ class FunctionWriter:
                             _identity(rank), ["parallel"] * rank,
                             lambda b, a, _out: payload(b, a))
 
+    def marked_copy(self, x: Value, attribute: str) -> Value:
+        """A copy generic carrying a marker attribute (the training-step
+        convention marks ops, and the value may come from a view)."""
+        init = self.empty(x.shape, x.elt)
+        v = self.generic([(x, _identity(x.rank))], init, _identity(x.rank),
+                         ["parallel"] * x.rank, lambda b, a, o: a[0])
+        for k in range(len(self.lines) - 1, -1, -1):
+            if self.lines[k].lstrip().startswith(f"{v.name} = linalg.generic {{"):
+                self.lines[k] = self.lines[k].replace("linalg.generic {",
+                                                      f"linalg.generic {{{attribute}, ", 1)
+                break
+        return v
+
     def permute(self, x: Value, perm: Sequence[int]) -> Value:
         """out[perm-permuted index] = in[index]: a copy generic whose output
         map is permuted, as torch-mlir writes aten.permute / aten.t."""
@@ -392,7 +405,11 @@ class Importer:
         for i, node in enumerate(placeholders):
             self.node = node
             shape, elt = self.meta_shape(node)
-            if i < t.input_count:
+            if node.name == t.seed_placeholder:
+                v = self.fn.fill(1.0, shape, elt)
+                self.fn.lines[-1] = self.fn.lines[-1].replace(
+                    "linalg.fill ins(", "linalg.fill {lowp.loss_seed} ins(", 1)
+            elif i < t.input_count:
                 v = Value(f"%arg{len(self.args)}", shape, elt)
                 self.args.append((v.name, v, f"input{i}"))
             else:
@@ -410,6 +427,9 @@ class Importer:
                 path = t.paths.get(node.name, "")
                 self.fn.loc = f' loc("{path}")' if path else ""
                 self.values[node.name] = self.lower(node)
+                if node.name in t.gradient_nodes:
+                    self.values[node.name] = self.fn.marked_copy(
+                        self.get(node), f'lowp.gradient = "{t.gradient_nodes[node.name]}"')
                 self.fn.loc = ""
             elif node.op == "get_attr":
                 value = getattr(t.graph_module, node.target)
@@ -418,6 +438,8 @@ class Importer:
             elif node.op == "output":
                 results = node.args[0]
         outs = results if isinstance(results, (list, tuple)) else [results]
+        if t.result_count is not None:
+            outs = outs[:t.result_count]
         out_values = [self.get(o) for o in outs]
         return self.text(out_values)
 
@@ -434,7 +456,12 @@ class Importer:
     def text(self, outs: List[Value]) -> str:
         sig = ", ".join(f'{ssa}: {v.type} loc("{loc}")' for ssa, v, loc in self.args)
         res = ", ".join(o.type for o in outs)
-        res_text = res if len(outs) == 1 else f"({res})"
+        attrs = self.traced.result_attributes
+        if attrs:
+            res_text = "(" + ", ".join(f"{o.type} {{{a}}}" if a else o.type
+                                       for o, a in zip(outs, attrs)) + ")"
+        else:
+            res_text = res if len(outs) == 1 else f"({res})"
         lines = [f'module attributes {{torch.debug_module_name = "{self.module_name}"}} {{',
                  f"  func.func @{self.function}({sig}) -> {res_text} {{"]
         lines += self.fn.const_lines + self.fn.lines
@@ -1114,10 +1141,12 @@ def _expand(imp, node, x, size, implicit=False):
 
 
 def import_traced(traced: TracedModule, weights: str = "arguments",
-                  module_name: str = "Module") -> Tuple[str, List[str]]:
-    """(MLIR text, the location names of @forward's arguments: "input0"...,
-    then the parameter and buffer names when weights="arguments")."""
-    imp = Importer(traced, weights)
+                  module_name: str = "Module",
+                  function: str = "forward") -> Tuple[str, List[str]]:
+    """(MLIR text, the location names of the function's arguments:
+    "input0"..., then the parameter and buffer names when
+    weights="arguments")."""
+    imp = Importer(traced, weights, function)
     imp.module_name = module_name
     text = imp.run()
     return text, [loc for _, _, loc in imp.args]
@@ -1230,3 +1259,117 @@ def _where(imp, node, cond, a, b):
         ys = next(it) if isinstance(y, Value) else body.scalar(y, e)
         return body.raw(f"arith.select {args[0]}, {xs}, {ys} : {e}")
     return imp.fn.elementwise(tensors, e, payload)
+
+
+# -- training-step ops (the backward pass of make_fx over autograd) -----------
+
+@handles("aten.threshold_backward")
+def _threshold_backward(imp, node, grad, x, threshold):
+    g, v = imp.get(grad), imp.get(x)
+    e = g.elt
+
+    def payload(b, a):
+        c = b.raw(f"arith.cmpf ule, {a[1]}, {b.scalar(threshold, e)} : {e}")
+        return b.raw(f"arith.select {c}, {b.const(0.0, e)}, {a[0]} : {e}")
+    return imp.fn.elementwise([g, v], e, payload)
+
+
+@handles("aten._log_softmax_backward_data")
+def _log_softmax_backward(imp, node, grad, out, dim, input_dtype=None):
+    g, o = imp.get(grad), imp.get(out)
+    e = g.elt
+    s = imp.fn.reduce(g, [dim], True, 0.0, lambda b, a, acc: b.add(a, acc, e))
+    return imp.fn.elementwise([g, o, s], e, lambda b, a: b.sub(
+        a[0], b.mul(b.op(f"math.exp {a[1]}", e), a[2], e), e))
+
+
+def _reduction_mode(imp, reduction):
+    if reduction not in (1, 2):
+        raise imp.unsupported("only reduction='mean' and 'sum' are supported")
+    return reduction
+
+
+@handles("aten.nll_loss_forward")
+def _nll_loss_forward(imp, node, logp, target, weight, reduction, ignore_index):
+    """-logp[n, target[n]] summed over the rows that are not ignored, divided
+    by their count for 'mean' (the gather is a tensor.extract in the body,
+    as torch-mlir writes it)."""
+    lp, tg = imp.get(logp), imp.get(target)
+    if weight is not None or lp.rank != 2:
+        raise imp.unsupported("class weights or a non-2-D input")
+    _reduction_mode(imp, reduction)
+    e = lp.elt
+    fn = imp.fn
+    ign = fn.constant(ignore_index, "i64")
+
+    def picked(b, a, acc):
+        t = a[0]
+        i = b.raw("linalg.index 0 : index")
+        ti = b.raw(f"arith.index_cast {t} : i64 to index")
+        skip = b.raw(f"arith.cmpi eq, {t}, {ign} : i64")
+        safe = b.raw(f"arith.select {skip}, {fn.constant(0, 'index')}, {ti} : index")
+        v = b.raw(f"tensor.extract {lp.name}[{i}, {safe}] : {lp.type}")
+        v = b.raw(f"arith.select {skip}, {b.const(0.0, e)}, {v} : {e}")
+        return b.sub(acc, v, e)
+    total = fn.fill(0.0, [], e)
+    s = fn.generic([(tg, _map(1, ["d0"]))], total, _map(1, []), ["reduction"], picked)
+
+    def counted(b, a, acc):
+        skip = b.raw(f"arith.cmpi eq, {a[0]}, {ign} : i64")
+        one = b.raw(f"arith.select {skip}, {b.const(0.0, e)}, {b.const(1.0, e)} : {e}")
+        return b.add(acc, one, e)
+    count = fn.generic([(tg, _map(1, ["d0"]))], fn.fill(0.0, [], e), _map(1, []),
+                       ["reduction"], counted)
+    if reduction == 2:
+        return (s, count)
+    return (fn.elementwise([s, count], e, lambda b, a: b.div(a[0], a[1], e)), count)
+
+
+@handles("aten.nll_loss_backward")
+def _nll_loss_backward(imp, node, grad, logp, target, weight, reduction, ignore_index,
+                       total_weight):
+    g, lp, tg, tw = imp.get(grad), imp.get(logp), imp.get(target), imp.get(total_weight)
+    if weight is not None:
+        raise imp.unsupported("class weights")
+    _reduction_mode(imp, reduction)
+    e = lp.elt
+    fn = imp.fn
+    ign = fn.constant(ignore_index, "i64")
+
+    def payload(b, a, _o):
+        t, go, w = a
+        j = b.raw("linalg.index 1 : index")
+        tj = b.raw(f"arith.index_cast {t} : i64 to index")
+        hit = b.raw(f"arith.cmpi eq, {j}, {tj} : index")
+        keep = b.raw(f"arith.cmpi ne, {t}, {ign} : i64")
+        hit = b.raw(f"arith.andi {hit}, {keep} : i1")
+        v = b.op(f"arith.negf {go}", e)
+        if reduction == 1:
+            v = b.div(v, w, e)
+        return b.raw(f"arith.select {hit}, {v}, {b.const(0.0, e)} : {e}")
+    init = fn.empty(lp.shape, e)
+    return fn.generic([(tg, _map(2, ["d0"])), (g, _map(2, [])), (tw, _map(2, []))], init,
+                      _identity(2), ["parallel", "parallel"], payload)
+
+
+@handles("aten.mse_loss")
+def _mse_loss(imp, node, x, target, reduction=1):
+    v, t = imp.get(x), imp.get(target)
+    _reduction_mode(imp, reduction)
+    e = v.elt
+    sq = imp.fn.elementwise([v, t], e, lambda b, a: (lambda d: b.mul(d, d, e))(b.sub(a[0], a[1], e)))
+    s = imp.fn.reduce(sq, list(range(sq.rank)), False, 0.0, lambda b, a, acc: b.add(a, acc, e))
+    if reduction == 2:
+        return s
+    n = float(np.prod(sq.shape))
+    return imp.fn.elementwise([s], e, lambda b, a: b.div(a[0], b.scalar(n, e), e))
+
+
+@handles("aten.mse_loss_backward")
+def _mse_loss_backward(imp, node, grad, x, target, reduction=1):
+    g, v, t = imp.get(grad), imp.get(x), imp.get(target)
+    _reduction_mode(imp, reduction)
+    e = v.elt
+    k = 2.0 / (float(np.prod(v.shape)) if reduction == 1 else 1.0)
+    return imp.fn.elementwise([v, t, g], e, lambda b, a: b.mul(
+        b.mul(b.sub(a[0], a[1], e), a[2], e), b.scalar(k, e), e))

@@ -78,6 +78,15 @@ class TracedModule:
     state_names: List[str]
     state_values: List[torch.Tensor]
     paths: Dict[str, str] = field(default_factory=dict)
+    #: Training steps (docs/training-step.md): the placeholder written as the
+    #: backward seed (a marked fill of 1.0), the nodes that are master
+    #: gradients (node name -> parameter name), the attributes of the
+    #: results, and how many of the graph's outputs are results (the rest
+    #: only name the gradients).
+    seed_placeholder: Optional[str] = None
+    gradient_nodes: Dict[str, str] = field(default_factory=dict)
+    result_attributes: List[str] = field(default_factory=list)
+    result_count: Optional[int] = None
 
 
 class _ModulePaths:
@@ -128,7 +137,7 @@ class _RecordPaths(TorchDispatchMode):
 
 
 @contextlib.contextmanager
-def _export_mode(module: torch.nn.Module):
+def _export_mode(module: torch.nn.Module, keep_linear: bool = True):
     """Linear kept whole; MultiheadAttention off its fused inference path
     (``aten._native_multi_head_attention``, which only runs in eval mode)
     without changing what it computes."""
@@ -146,7 +155,8 @@ def _export_mode(module: torch.nn.Module):
                               torch.nn.TransformerDecoderLayer)):
             saved.append((sub, sub.training, None))
             sub.training = True
-    torch.nn.functional.linear = lambda x, w, b=None: linear(x, w, b)
+    if keep_linear:  # fpopt::linear has no autograd formula: not for training
+        torch.nn.functional.linear = lambda x, w, b=None: linear(x, w, b)
     try:
         yield
     finally:
