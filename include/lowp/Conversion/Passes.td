@@ -343,9 +343,27 @@ def LowpFoldLayoutIntoContractions
     the x86 kernels read B through the transposed map while packing, which
     they do anyway.
 
+    A `linalg.generic` that only copies its input through permuted maps
+    (any rank; torch-mlir's TorchToLinalg writes `aten.t` /
+    `aten.transpose` with an identity input map and a permuted output map,
+    other front ends permute the input map) becomes the `linalg.transpose`
+    it is, wherever it is: the folds take it as one, and one left over is
+    the x86 register-blocked transpose. So an `nn.Linear` on an NHWC
+    activation in torch-mlir's form (ConvNeXt's and ViT's MLP: the
+    transposed weight broadcast over the rows by another generic, a
+    `linalg.batch_matmul`) becomes one matmul over all rows reading the
+    weight as (n, k); it was scalar loops reading the weight with a stride.
+
     A unary elementwise op between the copy and the contractions (the
     narrowing cast the precision decisions insert) is moved before the copy
     first, so it runs on the contiguous source.
+
+    A matmul or batch_matmul on tensors still reading such a copy afterwards
+    (directly or through that elementwise op) gets a remark naming the
+    operand and why it stayed (a composed map that is no matrix per batch,
+    a B broadcast over the batch and transposed while A or C is not in its
+    default layout, an elementwise op with other users): bufferized, the
+    copy runs on every call.
 
     First, a matmul or batch_matmul written as a `linalg.generic` or a
     `linalg.contract` (StableHLO's `dot_general`, generalized IR) - its body

@@ -1,14 +1,16 @@
 //===- FoldLayoutIntoContractions.cpp - lowp-fold-layout-into-contractions ===//
 //
 // Front ends transpose weights before a matmul (torch-mlir: `aten.t` of
-// every nn.Linear weight as a `linalg.transpose`) and broadcast them over the
+// every nn.Linear weight, as a `linalg.transpose` or as a copy-only
+// `linalg.generic` with a permuted output map) and broadcast them over the
 // batch before a batch_matmul. Bufferized, each is a full strided copy per
 // call. On tensors, a copy that only permutes or broadcasts dimensions is an
 // indexing map: it folds into the contraction's operand map, and the x86
 // kernels then read the operand through it while packing, which they do
 // anyway. An elementwise op (the narrowing cast the precision decisions
 // insert) between the copy and the contraction is moved before the copy so
-// that it runs on the contiguous source.
+// that it runs on the contiguous source. A contraction still reading such a
+// copy afterwards gets a remark saying why it stayed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -67,6 +69,82 @@ static bool isUnaryElementwise(linalg::LinalgOp op) {
            !isa<linalg::IndexOp>(inner);
   });
 }
+
+/// The permutation of the linalg.transpose that a copy-only linalg.generic
+/// on tensors performs: one input and one output, each read through a permutation of
+/// all loops (not both the identity), every loop parallel, and a body that
+/// yields the input element. torch-mlir's TorchToLinalg writes `aten.t` /
+/// `aten.transpose` this way with an identity input map and a permuted
+/// output map; older front ends and generalized IR permute the input map.
+/// out[o] = in[i] with i[perm[d]] = o[d], as linalg.transpose defines it.
+static std::optional<SmallVector<int64_t>>
+getCopyPermutation(linalg::GenericOp op) {
+  if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 1 ||
+      op.getNumDpsInits() != 1 ||
+      op.getNumLoops() != op.getNumParallelLoops())
+    return std::nullopt;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (!maps[0].isPermutation() || !maps[1].isPermutation() ||
+      (maps[0].isIdentity() && maps[1].isIdentity()))
+    return std::nullopt;
+  Block *body = op.getBlock();
+  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
+  if (body->getOperations().size() != 1 || !yield ||
+      yield.getNumOperands() != 1 ||
+      yield.getOperand(0) != body->getArgument(0))
+    return std::nullopt;
+  // The input index as a function of the output index is
+  // source = in o out^-1; linalg.transpose reads its input through
+  // perm^-1, so perm = source^-1. (Identity input map: perm = the output
+  // map's dimensions; identity output map: perm = the input map inverted.)
+  AffineMap source = maps[0].compose(inversePermutation(maps[1]));
+  AffineMap inverse = inversePermutation(source);
+  SmallVector<int64_t> perm;
+  for (unsigned d = 0, e = inverse.getNumResults(); d < e; ++d)
+    perm.push_back(inverse.getDimPosition(d));
+  return perm;
+}
+
+/// Whether the tensor `v` reaches a matmul / batch_matmul operand, maybe
+/// through layout copies and unary elementwise ops (a broadcast over the
+/// batch, the narrowing cast of the precision decisions).
+static bool feedsContraction(Value v, unsigned depth = 4) {
+  return llvm::any_of(v.getUses(), [&](OpOperand &use) {
+    auto user = dyn_cast<linalg::LinalgOp>(use.getOwner());
+    if (!user || !user.isDpsInput(&use))
+      return false;
+    if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(user))
+      return true;
+    if (depth == 0 || user->getNumResults() != 1 ||
+        !(isLayoutCopy(user) || isUnaryElementwise(user) ||
+          (isa<linalg::GenericOp>(user) &&
+           getCopyPermutation(cast<linalg::GenericOp>(user)))))
+      return false;
+    return feedsContraction(user->getResult(0), depth - 1);
+  });
+}
+
+/// A copy-only linalg.generic with permuted maps on the way to a
+/// contraction operand -> the linalg.transpose it is: the folds below take
+/// it as one, and one they cannot fold stays a named transpose (the x86
+/// register-blocked one). Others are left as they are: a consumer that
+/// writes a contraction's result transposed (a head merge) is the kernel's
+/// epilogue as a generic with an identity input map.
+struct TransposeFromGenericCopy : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rw) const override {
+    std::optional<SmallVector<int64_t>> perm = getCopyPermutation(op);
+    if (!perm)
+      return rw.notifyMatchFailure(op, "not a copy through permuted maps");
+    if (!feedsContraction(op->getResult(0)))
+      return rw.notifyMatchFailure(op, "feeds no contraction operand");
+    auto transpose = linalg::TransposeOp::create(
+        rw, op.getLoc(), op.getDpsInputs()[0], op.getDpsInits()[0], *perm);
+    rw.replaceOp(op, transpose->getResults());
+    return success();
+  }
+};
 
 /// The operand maps the x86 kernels read (and linalg's verifiers accept):
 /// a matrix, maybe transposed, indexed by the batch dimension or broadcast
@@ -359,18 +437,101 @@ struct NamedFromGenericContraction
   }
 };
 
+/// What a layout copy does to its source, for remarks: its input map.
+static StringRef describeLayoutCopy(linalg::LinalgOp copy) {
+  AffineMap map = copy.getIndexingMapsArray()[0];
+  bool broadcast = map.getNumResults() < map.getNumDims();
+  bool inOrder = llvm::is_sorted(map.getResults(), [](AffineExpr a,
+                                                      AffineExpr b) {
+    return cast<AffineDimExpr>(a).getPosition() <
+           cast<AffineDimExpr>(b).getPosition();
+  });
+  if (broadcast)
+    return inOrder ? "broadcast" : "broadcast and transpose";
+  return inOrder ? "copy" : "transpose";
+}
+
+/// Why the layout copy read (maybe through `between`, a unary elementwise
+/// op) as input `i` of the tensor contraction `op` was not folded by the
+/// patterns above, which have run to a fixed point.
+static std::string whyLayoutCopyStays(linalg::LinalgOp op, unsigned i,
+                                      linalg::LinalgOp copy,
+                                      linalg::LinalgOp between) {
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  if (between) {
+    os << "the elementwise op between them ('" << between->getName()
+       << "') has users other than contraction operands, or the copy has "
+          "other users";
+    return why;
+  }
+  bool batch = isa<linalg::BatchMatmulOp>(op);
+  unsigned m = batch ? 1 : 0, n = m + 1, k = m + 2;
+  std::optional<unsigned> b = batch ? std::optional<unsigned>(0) : std::nullopt;
+  AffineMap composed =
+      copy.getIndexingMapsArray()[0].compose(op.getIndexingMapsArray()[i]);
+  if (!isKernelOperandMap(composed, i == 0 ? m : k, i == 0 ? k : n, b)) {
+    os << "read through " << composed << ", the operand is not a matrix"
+       << (batch ? " per batch (maybe transposed) nor one broadcast over "
+                   "the batch"
+                 : " (maybe transposed)");
+    return why;
+  }
+  if (batch && composed.getNumResults() == 2) {
+    os << "a B broadcast over the batch and transposed, with A or C not "
+          "in their default layout or a dynamic shape (the batch becomes "
+          "rows of one matmul only then; linalg.batch_matmul takes a "
+          "broadcast B only as (k, n))";
+    return why;
+  }
+  os << "no fold applies";
+  return why;
+}
+
+/// Every matmul / batch_matmul on tensors that still reads a layout copy
+/// says so: bufferized, the copy runs on every call (a transposed weight:
+/// a strided copy of the whole matrix).
+static void remarkUnfoldedLayoutCopies(Operation *root) {
+  root->walk([](linalg::LinalgOp op) {
+    if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) ||
+        !op.hasPureTensorSemantics())
+      return;
+    for (unsigned i = 0; i < 2; ++i) {
+      auto producer = op.getDpsInputs()[i].getDefiningOp<linalg::LinalgOp>();
+      linalg::LinalgOp between, copy = producer;
+      if (producer && !isLayoutCopy(producer) &&
+          isUnaryElementwise(producer)) {
+        between = producer;
+        copy = producer.getDpsInputs()[0].getDefiningOp<linalg::LinalgOp>();
+      }
+      if (!copy || !isLayoutCopy(copy))
+        continue;
+      op->emitRemark() << "operand " << i << " of '" << op->getName()
+                       << "' is a materialized " << describeLayoutCopy(copy)
+                       << " ('" << copy->getName()
+                       << "'), not folded into its indexing map: "
+                       << whyLayoutCopyStays(op, i, copy, between)
+                       << "; it is copied on every call";
+    }
+  });
+}
+
 struct LowpFoldLayoutIntoContractionsPass
     : lowp::impl::LowpFoldLayoutIntoContractionsBase<
           LowpFoldLayoutIntoContractionsPass> {
   using Base::Base;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<NamedFromGenericContraction,
+    // Copy-only generics with permuted maps become linalg.transpose, so the
+    // folds see every transpose in one form (the driver revisits a
+    // contraction whose operand was replaced).
+    patterns.add<TransposeFromGenericCopy, NamedFromGenericContraction,
                  FoldLayoutCopyIntoOperand<linalg::MatmulOp>,
                  FoldLayoutCopyIntoOperand<linalg::BatchMatmulOp>,
                  SwapElementwiseAndLayoutCopy>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    remarkUnfoldedLayoutCopies(getOperation());
   }
 };
 } // namespace

@@ -1,4 +1,6 @@
 // RUN: fp-opt %s -lowp-fold-layout-into-contractions -split-input-file | FileCheck %s
+// A copy left between a contraction and its operand says why:
+// RUN: fp-opt %s -lowp-fold-layout-into-contractions -split-input-file -verify-diagnostics -o /dev/null
 
 // torch-mlir's nn.Linear: the [out, in] weight transposed, then a matmul.
 // The transpose becomes B's map (n, k).
@@ -129,13 +131,14 @@ func.func @scores(%q: tensor<2x8x16xf32>, %k: tensor<2x8x16xf32>, %acc: tensor<2
 // Left alone: a transpose that swaps the batch with a matrix dimension
 // (not a matrix per batch), a cast with a user that is not a contraction
 // (it stays after the transpose; the transpose folds nowhere), and
-// buffers.
+// buffers. Each copy left on tensors gets a remark.
 // CHECK-LABEL: func @not_a_matrix
 // CHECK: linalg.transpose
 // CHECK: linalg.batch_matmul ins
 func.func @not_a_matrix(%q: tensor<2x8x16xf32>, %k: tensor<16x2x8xf32>, %acc: tensor<2x8x8xf32>) -> tensor<2x8x8xf32> {
   %e = tensor.empty() : tensor<2x16x8xf32>
   %kt = linalg.transpose ins(%k : tensor<16x2x8xf32>) outs(%e : tensor<2x16x8xf32>) permutation = [1, 0, 2]
+  // expected-remark @+1 {{operand 1 of 'linalg.batch_matmul' is a materialized transpose ('linalg.transpose'), not folded into its indexing map: read through (d0, d1, d2, d3) -> (d3, d0, d2), the operand is not a matrix per batch}}
   %y = linalg.batch_matmul ins(%q, %kt : tensor<2x8x16xf32>, tensor<2x16x8xf32>) outs(%acc : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
   return %y : tensor<2x8x8xf32>
 }
@@ -155,6 +158,7 @@ func.func @cast_used_elsewhere(%x: tensor<4x32xbf16>, %w: tensor<64x32xf32>, %ac
     %t = arith.truncf %in : f32 to bf16
     linalg.yield %t : bf16
   } -> tensor<32x64xbf16>
+  // expected-remark @+1 {{operand 1 of 'linalg.matmul' is a materialized transpose ('linalg.transpose'), not folded into its indexing map: the elementwise op between them ('linalg.generic') has users other than contraction operands}}
   %y = linalg.matmul ins(%x, %wb : tensor<4x32xbf16>, tensor<32x64xbf16>) outs(%acc : tensor<4x64xf32>) -> tensor<4x64xf32>
   return %y, %wb : tensor<4x64xf32>, tensor<32x64xbf16>
 }
@@ -180,4 +184,208 @@ func.func @unsigned(%x: tensor<4x32xi8>, %w: tensor<64x32xi8>, %acc: tensor<4x64
   %wt = linalg.transpose ins(%w : tensor<64x32xi8>) outs(%e : tensor<32x64xi8>) permutation = [1, 0]
   %y = linalg.matmul {cast = #linalg.type_fn<cast_unsigned>} ins(%x, %wt : tensor<4x32xi8>, tensor<32x64xi8>) outs(%acc : tensor<4x64xi32>) -> tensor<4x64xi32>
   return %y : tensor<4x64xi32>
+}
+
+// -----
+
+// torch-mlir's TorchToLinalg: `aten.t` of the weight as a copy-only
+// linalg.generic with a permuted output map, the broadcast over the rows as
+// another generic, a batch_matmul of the NHWC activation viewed as 8x8x32
+// (ConvNeXt's and ViT's MLP). The generic is the transpose it is: both
+// copies fold, and the rows become one matmul reading W as (n, k).
+// CHECK-DAG: #[[BT:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-LABEL: func @torch_linear_nhwc
+// CHECK-SAME: (%[[X:.*]]: tensor<1x8x8x32xf32>, %[[W:.*]]: tensor<48x32xf32>
+// CHECK-NOT: linalg.transpose
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: linalg.batch_matmul
+// CHECK: %[[Y:.*]] = linalg.matmul indexing_maps = [#{{.*}}, #[[BT]], #{{.*}}] ins(%{{.*}}, %[[W]] : tensor<64x32xf32>, tensor<48x32xf32>) outs(%{{.*}} : tensor<64x48xf32>)
+// CHECK: tensor.expand_shape %[[Y]] {{\[\[}}0, 1], [2]] output_shape [8, 8, 48]
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#t2 = affine_map<(d0, d1) -> (d1, d0)>
+#rows = affine_map<(d0, d1, d2) -> (d1, d2)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @torch_linear_nhwc(%x: tensor<1x8x8x32xf32>, %w: tensor<48x32xf32>, %acc: tensor<8x8x48xf32>) -> tensor<8x8x48xf32> {
+  %e = tensor.empty() : tensor<32x48xf32>
+  %wt = linalg.generic {indexing_maps = [#id2, #t2], iterator_types = ["parallel", "parallel"]}
+      ins(%w : tensor<48x32xf32>) outs(%e : tensor<32x48xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<32x48xf32>
+  %xc = tensor.collapse_shape %x [[0, 1], [2], [3]] : tensor<1x8x8x32xf32> into tensor<8x8x32xf32>
+  %eb = tensor.empty() : tensor<8x32x48xf32>
+  %wb = linalg.generic {indexing_maps = [#rows, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%wt : tensor<32x48xf32>) outs(%eb : tensor<8x32x48xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<8x32x48xf32>
+  %y = linalg.batch_matmul ins(%xc, %wb : tensor<8x8x32xf32>, tensor<8x32x48xf32>) outs(%acc : tensor<8x8x48xf32>) -> tensor<8x8x48xf32>
+  return %y : tensor<8x8x48xf32>
+}
+
+// -----
+
+// The transpose generic alone (permuted output map) feeding a matmul.
+// CHECK-DAG: #[[BT:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-LABEL: func @generic_transpose_output_map
+// CHECK-SAME: (%[[X:.*]]: tensor<4x32xf32>, %[[W:.*]]: tensor<64x32xf32>
+// CHECK-NOT: linalg.generic
+// CHECK: linalg.matmul indexing_maps = [#{{.*}}, #[[BT]], #{{.*}}] ins(%[[X]], %[[W]] : tensor<4x32xf32>, tensor<64x32xf32>)
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#t2 = affine_map<(d0, d1) -> (d1, d0)>
+func.func @generic_transpose_output_map(%x: tensor<4x32xf32>, %w: tensor<64x32xf32>, %acc: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %e = tensor.empty() : tensor<32x64xf32>
+  %wt = linalg.generic {indexing_maps = [#id2, #t2], iterator_types = ["parallel", "parallel"]}
+      ins(%w : tensor<64x32xf32>) outs(%e : tensor<32x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<32x64xf32>
+  %y = linalg.matmul ins(%x, %wt : tensor<4x32xf32>, tensor<32x64xf32>) outs(%acc : tensor<4x64xf32>) -> tensor<4x64xf32>
+  return %y : tensor<4x64xf32>
+}
+
+// -----
+
+// Attention's K^T as a 3-D generic with a permuted output map -> B read as
+// (b, n, k).
+// CHECK-DAG: #[[KT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+// CHECK-LABEL: func @generic_scores
+// CHECK-NOT: linalg.generic
+// CHECK: linalg.batch_matmul indexing_maps = [#{{.*}}, #[[KT]], #{{.*}}] ins(%arg0, %arg1 :
+func.func @generic_scores(%q: tensor<2x8x16xf32>, %k: tensor<2x8x16xf32>, %acc: tensor<2x8x8xf32>) -> tensor<2x8x8xf32> {
+  %e = tensor.empty() : tensor<2x16x8xf32>
+  %kt = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2, d1)>],
+                        iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%k : tensor<2x8x16xf32>) outs(%e : tensor<2x16x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<2x16x8xf32>
+  %y = linalg.batch_matmul ins(%q, %kt : tensor<2x8x16xf32>, tensor<2x16x8xf32>) outs(%acc : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  return %y : tensor<2x8x8xf32>
+}
+
+// -----
+
+// Copy-only generics with permuted maps on the way to a contraction become
+// linalg.transpose. The permutation's direction differs between the two
+// forms: out[o] = in[i] with i[perm[d]] = o[d]. Rank 3, permutations that
+// are not their own inverse (linalg.transpose's verifier checks the
+// shapes); the first two read as B are no matrix per batch (they stay,
+// with a remark), the third folds (B read as (b, n, k)) and stays for its
+// other user.
+// CHECK-DAG: #[[KT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+// CHECK-LABEL: func @generic_transposes_3d
+// CHECK-SAME: (%[[X:.*]]: tensor<2x3x4xf32>
+// CHECK-NOT: linalg.generic
+// CHECK: linalg.transpose ins(%[[X]] : tensor<2x3x4xf32>) outs(%{{.*}} : tensor<3x4x2xf32>) permutation = [1, 2, 0]
+// CHECK: linalg.transpose ins(%[[X]] : tensor<2x3x4xf32>) outs(%{{.*}} : tensor<4x2x3xf32>) permutation = [2, 0, 1]
+// CHECK: linalg.transpose ins(%[[X]] : tensor<2x3x4xf32>) outs(%{{.*}} : tensor<2x4x3xf32>) permutation = [0, 2, 1]
+// CHECK: linalg.batch_matmul ins
+// CHECK: linalg.batch_matmul ins
+// CHECK: linalg.batch_matmul indexing_maps = [#{{.*}}, #[[KT]], #{{.*}}] ins(%{{.*}}, %[[X]] :
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#p120 = affine_map<(d0, d1, d2) -> (d1, d2, d0)>
+#p102 = affine_map<(d0, d1, d2) -> (d1, d0, d2)>
+func.func @generic_transposes_3d(%x: tensor<2x3x4xf32>,
+    %a0: tensor<3x5x4xf32>, %c0: tensor<3x5x2xf32>, %a1: tensor<4x5x2xf32>, %c1: tensor<4x5x3xf32>,
+    %a2: tensor<2x5x4xf32>, %c2: tensor<2x5x3xf32>)
+    -> (tensor<3x5x2xf32>, tensor<4x5x3xf32>, tensor<2x5x3xf32>, tensor<2x4x3xf32>) {
+  // Identity input map, permuted output map (torch-mlir).
+  %e0 = tensor.empty() : tensor<3x4x2xf32>
+  %t0 = linalg.generic {indexing_maps = [#id3, #p120], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : tensor<2x3x4xf32>) outs(%e0 : tensor<3x4x2xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<3x4x2xf32>
+  // Permuted input map, identity output map.
+  %e1 = tensor.empty() : tensor<4x2x3xf32>
+  %t1 = linalg.generic {indexing_maps = [#p120, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : tensor<2x3x4xf32>) outs(%e1 : tensor<4x2x3xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<4x2x3xf32>
+  // Both permuted: out[d1, d0, d2] = in[d1, d2, d0], i.e. out[a, b, c] =
+  // in[a, c, b].
+  %e2 = tensor.empty() : tensor<2x4x3xf32>
+  %t2 = linalg.generic {indexing_maps = [#p120, #p102], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : tensor<2x3x4xf32>) outs(%e2 : tensor<2x4x3xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<2x4x3xf32>
+  // expected-remark @+1 {{operand 1 of 'linalg.batch_matmul' is a materialized transpose ('linalg.transpose'), not folded into its indexing map: read through (d0, d1, d2, d3) -> (d2, d0, d3), the operand is not a matrix per batch}}
+  %y0 = linalg.batch_matmul ins(%a0, %t0 : tensor<3x5x4xf32>, tensor<3x4x2xf32>) outs(%c0 : tensor<3x5x2xf32>) -> tensor<3x5x2xf32>
+  // expected-remark @+1 {{operand 1 of 'linalg.batch_matmul' is a materialized transpose ('linalg.transpose'), not folded into its indexing map: read through (d0, d1, d2, d3) -> (d3, d2, d0), the operand is not a matrix per batch}}
+  %y1 = linalg.batch_matmul ins(%a1, %t1 : tensor<4x5x2xf32>, tensor<4x2x3xf32>) outs(%c1 : tensor<4x5x3xf32>) -> tensor<4x5x3xf32>
+  %y2 = linalg.batch_matmul ins(%a2, %t2 : tensor<2x5x4xf32>, tensor<2x4x3xf32>) outs(%c2 : tensor<2x5x3xf32>) -> tensor<2x5x3xf32>
+  return %y0, %y1, %y2, %t2 : tensor<3x5x2xf32>, tensor<4x5x3xf32>, tensor<2x5x3xf32>, tensor<2x4x3xf32>
+}
+
+// -----
+
+// Left alone: generics with permuted maps that compute (an add, a read of
+// the output element) feeding matmuls, and a copy-only one that feeds no
+// contraction (a consumer that writes a matmul's result transposed is the
+// kernel's epilogue as it is).
+// CHECK-LABEL: func @not_transposes
+// CHECK-SAME: (%[[W:.*]]: tensor<64x32xf32>, %[[O:.*]]: tensor<32x64xf32>, %[[X:.*]]: tensor<4x32xf32>
+// CHECK-NOT: linalg.transpose
+// CHECK: %[[R0:.*]] = linalg.generic
+// CHECK: %[[R1:.*]] = linalg.generic
+// CHECK: linalg.matmul ins(%[[X]], %[[R0]] :
+// CHECK: linalg.matmul ins(%[[X]], %[[R1]] :
+// CHECK: linalg.generic
+// CHECK-NOT: linalg.transpose
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#t2 = affine_map<(d0, d1) -> (d1, d0)>
+func.func @not_transposes(%w: tensor<64x32xf32>, %o: tensor<32x64xf32>, %x: tensor<4x32xf32>, %acc: tensor<4x64xf32>)
+    -> (tensor<4x64xf32>, tensor<4x64xf32>, tensor<64x4xf32>) {
+  %e = tensor.empty() : tensor<32x64xf32>
+  %r0 = linalg.generic {indexing_maps = [#id2, #t2], iterator_types = ["parallel", "parallel"]}
+      ins(%w : tensor<64x32xf32>) outs(%e : tensor<32x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %in : f32
+    linalg.yield %s : f32
+  } -> tensor<32x64xf32>
+  %r1 = linalg.generic {indexing_maps = [#id2, #t2], iterator_types = ["parallel", "parallel"]}
+      ins(%w : tensor<64x32xf32>) outs(%o : tensor<32x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %out : f32
+  } -> tensor<32x64xf32>
+  %y0 = linalg.matmul ins(%x, %r0 : tensor<4x32xf32>, tensor<32x64xf32>) outs(%acc : tensor<4x64xf32>) -> tensor<4x64xf32>
+  %y1 = linalg.matmul ins(%x, %r1 : tensor<4x32xf32>, tensor<32x64xf32>) outs(%acc : tensor<4x64xf32>) -> tensor<4x64xf32>
+  %e2 = tensor.empty() : tensor<64x4xf32>
+  %r2 = linalg.generic {indexing_maps = [#id2, #t2], iterator_types = ["parallel", "parallel"]}
+      ins(%y0 : tensor<4x64xf32>) outs(%e2 : tensor<64x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<64x4xf32>
+  return %y0, %y1, %r2 : tensor<4x64xf32>, tensor<4x64xf32>, tensor<64x4xf32>
+}
+
+// -----
+
+// Slow paths say so. A weight broadcast over the batch and transposed,
+// with A read transposed per batch: linalg.batch_matmul takes a broadcast
+// B only as (k, n), and the batch becomes rows only with A and C in their
+// default layout; the transpose stays, with a remark. A broadcast row
+// vector read as a matrix (not a matrix in the composed map) too.
+// CHECK-LABEL: func @remarks
+// CHECK: linalg.transpose
+// CHECK: linalg.batch_matmul indexing_maps
+// CHECK: linalg.broadcast
+// CHECK: linalg.matmul ins
+func.func @remarks(%xt: tensor<2x32x4xf32>, %w: tensor<64x32xf32>, %acc: tensor<2x4x64xf32>,
+                   %v: tensor<32xf32>, %b: tensor<32x64xf32>, %acc2: tensor<4x64xf32>) -> (tensor<2x4x64xf32>, tensor<4x64xf32>) {
+  %e = tensor.empty() : tensor<32x64xf32>
+  %wt = linalg.transpose ins(%w : tensor<64x32xf32>) outs(%e : tensor<32x64xf32>) permutation = [1, 0]
+  %eb = tensor.empty() : tensor<2x32x64xf32>
+  %wb = linalg.broadcast ins(%wt : tensor<32x64xf32>) outs(%eb : tensor<2x32x64xf32>) dimensions = [0]
+  // expected-remark @+1 {{operand 1 of 'linalg.batch_matmul' is a materialized transpose ('linalg.transpose'), not folded into its indexing map: a B broadcast over the batch and transposed}}
+  %y = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, k, m)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>]
+      ins(%xt, %wb : tensor<2x32x4xf32>, tensor<2x32x64xf32>) outs(%acc : tensor<2x4x64xf32>) -> tensor<2x4x64xf32>
+  %ea = tensor.empty() : tensor<4x32xf32>
+  %a = linalg.broadcast ins(%v : tensor<32xf32>) outs(%ea : tensor<4x32xf32>) dimensions = [0]
+  // expected-remark @+1 {{operand 0 of 'linalg.matmul' is a materialized broadcast ('linalg.broadcast'), not folded into its indexing map: read through (d0, d1, d2) -> (d2), the operand is not a matrix (maybe transposed); it is copied on every call}}
+  %z = linalg.matmul ins(%a, %b : tensor<4x32xf32>, tensor<32x64xf32>) outs(%acc2 : tensor<4x64xf32>) -> tensor<4x64xf32>
+  return %y, %z : tensor<2x4x64xf32>, tensor<4x64xf32>
 }
