@@ -834,12 +834,11 @@ def _bmm(imp, node, a, b):
     return imp.fn.named("batch_matmul", [x, y], acc)
 
 
-@handles("aten.addmm")
-def _addmm(imp, node, bias, a, b, beta=1, alpha=1):
-    """torch-mlir decomposes addmm into mm + add (beta/alpha multiplied in)."""
-    y = _mm(imp, node, a, b)
-    bv = imp.get(bias)
-    e = y.elt
+def _scaled_sum(imp, product: Value, addend, beta, alpha) -> Value:
+    """beta * addend + alpha * product: addmm / baddbmm after their matrix
+    product (torch-mlir decomposes them into mm/bmm + add, beta and alpha
+    multiplied in where they are not 1)."""
+    e = product.elt
 
     def payload(body, args):
         m, c = args
@@ -848,7 +847,12 @@ def _addmm(imp, node, bias, a, b, beta=1, alpha=1):
         if beta != 1:
             c = body.mul(c, body.scalar(beta, e), e)
         return body.add(c, m, e)
-    return imp.fn.elementwise([y, bv], e, payload)
+    return imp.fn.elementwise([product, imp.get(addend)], e, payload)
+
+
+@handles("aten.addmm")
+def _addmm(imp, node, bias, a, b, beta=1, alpha=1):
+    return _scaled_sum(imp, _mm(imp, node, a, b), bias, beta, alpha)
 
 
 @handles("aten.convolution")
@@ -1194,18 +1198,7 @@ def _unbind(imp, node, x, dim=0):
 
 @handles("aten.baddbmm")
 def _baddbmm(imp, node, c, a, b, beta=1, alpha=1):
-    y = _bmm(imp, node, a, b)
-    cv = imp.get(c)
-    e = y.elt
-
-    def payload(body, args):
-        m, z = args
-        if alpha != 1:
-            m = body.mul(m, body.scalar(alpha, e), e)
-        if beta != 1:
-            z = body.mul(z, body.scalar(beta, e), e)
-        return body.add(z, m, e)
-    return imp.fn.elementwise([y, cv], e, payload)
+    return _scaled_sum(imp, _bmm(imp, node, a, b), c, beta, alpha)
 
 
 _CMP = {"aten.eq": ("oeq", "eq"), "aten.ne": ("une", "ne"), "aten.lt": ("olt", "slt"),
