@@ -114,6 +114,9 @@ def test_torchvision_family_f32(name, cache):
     with torch.no_grad():
         ref = m(x).numpy()
     assert rel_err(fm(x).numpy(), ref) < 1e-4
+    # No weight is transposed or broadcast by a copy on every call (ConvNeXt's
+    # Linears on NHWC activations: a broadcast + collapsed batch_matmul).
+    assert not [d for d in fm.diagnostics if "materialized" in d]
 
 
 def small_vit():

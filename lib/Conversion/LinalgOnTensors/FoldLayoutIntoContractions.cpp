@@ -20,6 +20,9 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+#include <numeric>
 
 namespace mlir::lowp {
 #define GEN_PASS_DEF_LOWPFOLDLAYOUTINTOCONTRACTIONS
@@ -110,6 +113,11 @@ getCopyPermutation(linalg::GenericOp op) {
 /// batch, the narrowing cast of the precision decisions).
 static bool feedsContraction(Value v, unsigned depth = 4) {
   return llvm::any_of(v.getUses(), [&](OpOperand &use) {
+    // Through the reshapes front ends put between a copy and a batch
+    // contraction (a collapsed batch).
+    if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(use.getOwner()))
+      return depth > 0 &&
+             feedsContraction(use.getOwner()->getResult(0), depth - 1);
     auto user = dyn_cast<linalg::LinalgOp>(use.getOwner());
     if (!user || !user.isDpsInput(&use))
       return false;
@@ -146,6 +154,43 @@ struct TransposeFromGenericCopy : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// A transpose on the way to a contraction that keeps the order of the
+/// dimensions larger than 1 moves no element: it is a reshape (through one
+/// dimension), which the contraction's own reshapes then absorb.
+/// ConvNeXt's classifier permutes a 1x768x1x1 tensor to 1x1x1x768 before its
+/// LayerNorm and flattens it for the Linear.
+struct TransposeOfUnitDimsToReshape : OpRewritePattern<linalg::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::TransposeOp op,
+                                PatternRewriter &rw) const override {
+    if (op->getNumResults() != 1)
+      return rw.notifyMatchFailure(op, "on buffers");
+    auto source = cast<RankedTensorType>(op.getInput().getType());
+    auto result = cast<RankedTensorType>(op->getResult(0).getType());
+    if (!source.hasStaticShape() ||
+        !feedsContraction(op->getResult(0)))
+      return rw.notifyMatchFailure(op, "not a static transpose on the way "
+                                       "to a contraction");
+    SmallVector<int64_t> moved;
+    for (int64_t d : op.getPermutation())
+      if (source.getDimSize(d) != 1)
+        moved.push_back(d);
+    if (!llvm::is_sorted(moved))
+      return rw.notifyMatchFailure(op, "moves elements");
+    Location loc = op.getLoc();
+    auto flat = RankedTensorType::get({source.getNumElements()},
+                                      source.getElementType());
+    ReassociationIndices all(source.getRank()), allOut(result.getRank());
+    std::iota(all.begin(), all.end(), 0);
+    std::iota(allOut.begin(), allOut.end(), 0);
+    Value line = tensor::CollapseShapeOp::create(
+        rw, loc, flat, op.getInput(), SmallVector<ReassociationIndices>{all});
+    rw.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+        op, result, line, SmallVector<ReassociationIndices>{allOut});
+    return success();
+  }
+};
+
 /// The operand maps the x86 kernels read (and linalg's verifiers accept):
 /// a matrix, maybe transposed, indexed by the batch dimension or broadcast
 /// over it. `rowDim`/`colDim` are the loop dimensions of the operand's rows
@@ -166,6 +211,57 @@ static bool isKernelOperandMap(AffineMap map, unsigned rowDim, unsigned colDim,
          ((dims[0] == rowDim && dims[1] == colDim) ||
           (dims[0] == colDim && dims[1] == rowDim));
 }
+
+/// collapse_shape(layout copy) -> the copy at the collapsed shape, when
+/// every group of several dimensions is made of dimensions the copy
+/// broadcasts (its source does not index them). torch-mlir's matmul of a
+/// 4-D activation [b0][b1][m][k] by a 2-D weight broadcasts the weight to
+/// [b0][b1][k][n] and collapses the batch for batch_matmul: afterwards the
+/// contraction reads the broadcast itself, which folds into its map.
+struct CollapseBroadcastCopy : OpRewritePattern<tensor::CollapseShapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::CollapseShapeOp op,
+                                PatternRewriter &rw) const override {
+    auto copy = op.getSrc().getDefiningOp<linalg::LinalgOp>();
+    auto resultType = cast<RankedTensorType>(op.getResultType());
+    if (!isLayoutCopy(copy) || !resultType.hasStaticShape() ||
+        !feedsContraction(op.getResult()))
+      return rw.notifyMatchFailure(op, "not a static broadcast copy on the "
+                                       "way to a contraction");
+    AffineMap in = copy.getIndexingMapsArray()[0];
+    llvm::SmallBitVector read(in.getNumDims());
+    for (AffineExpr e : in.getResults())
+      read.set(cast<AffineDimExpr>(e).getPosition());
+    SmallVector<int64_t> newDim(in.getNumDims());
+    for (auto [g, group] : llvm::enumerate(op.getReassociationIndices())) {
+      if (group.size() > 1 &&
+          llvm::any_of(group, [&](int64_t d) { return read.test(d); }))
+        return rw.notifyMatchFailure(op, "collapses a dimension the source "
+                                         "indexes");
+      for (int64_t d : group)
+        newDim[d] = g;
+    }
+    MLIRContext *ctx = rw.getContext();
+    unsigned rank = resultType.getRank();
+    SmallVector<AffineExpr> exprs;
+    for (AffineExpr e : in.getResults())
+      exprs.push_back(
+          getAffineDimExpr(newDim[cast<AffineDimExpr>(e).getPosition()], ctx));
+    Location loc = op.getLoc();
+    Value init = tensor::EmptyOp::create(rw, loc, resultType.getShape(),
+                                         resultType.getElementType());
+    auto broadcast = linalg::GenericOp::create(
+        rw, loc, TypeRange{resultType}, copy.getDpsInputs(), ValueRange{init},
+        ArrayRef<AffineMap>{AffineMap::get(rank, 0, exprs, ctx),
+                            AffineMap::getMultiDimIdentityMap(rank, ctx)},
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(b, l, args[0]);
+        });
+    rw.replaceOp(op, broadcast.getResults());
+    return success();
+  }
+};
 
 /// matmul / batch_matmul reading a layout copy: read the copy's source
 /// through the composed map instead, when the result is still a map the
@@ -456,9 +552,15 @@ static StringRef describeLayoutCopy(linalg::LinalgOp copy) {
 /// patterns above, which have run to a fixed point.
 static std::string whyLayoutCopyStays(linalg::LinalgOp op, unsigned i,
                                       linalg::LinalgOp copy,
-                                      linalg::LinalgOp between) {
+                                      linalg::LinalgOp between,
+                                      Operation *reshape) {
   std::string why;
   llvm::raw_string_ostream os(why);
+  if (reshape) {
+    os << "a reshape ('" << reshape->getName()
+       << "') between them regroups dimensions the copy's source indexes";
+    return why;
+  }
   if (between) {
     os << "the elementwise op between them ('" << between->getName()
        << "') has users other than contraction operands, or the copy has "
@@ -497,7 +599,16 @@ static void remarkUnfoldedLayoutCopies(Operation *root) {
         !op.hasPureTensorSemantics())
       return;
     for (unsigned i = 0; i < 2; ++i) {
-      auto producer = op.getDpsInputs()[i].getDefiningOp<linalg::LinalgOp>();
+      Value operand = op.getDpsInputs()[i];
+      // A reshape in between hides nothing: the copy still runs per call.
+      Operation *reshape = nullptr;
+      while (Operation *def = operand.getDefiningOp()) {
+        if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def))
+          break;
+        reshape = def;
+        operand = def->getOperand(0);
+      }
+      auto producer = operand.getDefiningOp<linalg::LinalgOp>();
       linalg::LinalgOp between, copy = producer;
       if (producer && !isLayoutCopy(producer) &&
           isUnaryElementwise(producer)) {
@@ -510,7 +621,7 @@ static void remarkUnfoldedLayoutCopies(Operation *root) {
                        << "' is a materialized " << describeLayoutCopy(copy)
                        << " ('" << copy->getName()
                        << "'), not folded into its indexing map: "
-                       << whyLayoutCopyStays(op, i, copy, between)
+                       << whyLayoutCopyStays(op, i, copy, between, reshape)
                        << "; it is copied on every call";
     }
   });
@@ -525,7 +636,12 @@ struct LowpFoldLayoutIntoContractionsPass
     // Copy-only generics with permuted maps become linalg.transpose, so the
     // folds see every transpose in one form (the driver revisits a
     // contraction whose operand was replaced).
-    patterns.add<TransposeFromGenericCopy, NamedFromGenericContraction,
+    tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns,
+                                                         &getContext());
+    tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, &getContext());
+    patterns.add<TransposeFromGenericCopy, CollapseBroadcastCopy,
+                 TransposeOfUnitDimsToReshape,
+                 NamedFromGenericContraction,
                  FoldLayoutCopyIntoOperand<linalg::MatmulOp>,
                  FoldLayoutCopyIntoOperand<linalg::BatchMatmulOp>,
                  SwapElementwiseAndLayoutCopy>(&getContext());

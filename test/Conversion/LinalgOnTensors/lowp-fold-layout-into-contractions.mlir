@@ -389,3 +389,95 @@ func.func @remarks(%xt: tensor<2x32x4xf32>, %w: tensor<64x32xf32>, %acc: tensor<
   %z = linalg.matmul ins(%a, %b : tensor<4x32xf32>, tensor<32x64xf32>) outs(%acc2 : tensor<4x64xf32>) -> tensor<4x64xf32>
   return %y, %z : tensor<2x4x64xf32>, tensor<4x64xf32>
 }
+
+// -----
+
+// torch-mlir's matmul of a 4-D activation by a 2-D weight: the weight is
+// broadcast to [1, 8, k, n] and the batch collapsed for batch_matmul. The
+// collapse of broadcast-only dimensions is the broadcast at [8, k, n], which
+// folds: one matmul over the 64 rows.
+// CHECK-LABEL: func @torch_linear_4d_collapsed_broadcast
+// CHECK-SAME: (%[[X:.*]]: tensor<1x8x8x32xf32>, %[[W:.*]]: tensor<48x32xf32>
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: linalg.batch_matmul
+// CHECK: linalg.matmul indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}] ins(%{{.*}}, %[[W]] : tensor<64x32xf32>, tensor<48x32xf32>)
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#t2 = affine_map<(d0, d1) -> (d1, d0)>
+#kn4 = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @torch_linear_4d_collapsed_broadcast(%x: tensor<1x8x8x32xf32>, %w: tensor<48x32xf32>, %acc: tensor<8x8x48xf32>) -> tensor<8x8x48xf32> {
+  %e = tensor.empty() : tensor<32x48xf32>
+  %wt = linalg.generic {indexing_maps = [#id2, #t2], iterator_types = ["parallel", "parallel"]}
+      ins(%w : tensor<48x32xf32>) outs(%e : tensor<32x48xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<32x48xf32>
+  %eb = tensor.empty() : tensor<1x8x32x48xf32>
+  %wb = linalg.generic {indexing_maps = [#kn4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%wt : tensor<32x48xf32>) outs(%eb : tensor<1x8x32x48xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x8x32x48xf32>
+  %xc = tensor.collapse_shape %x [[0, 1], [2], [3]] : tensor<1x8x8x32xf32> into tensor<8x8x32xf32>
+  %wc = tensor.collapse_shape %wb [[0, 1], [2], [3]] : tensor<1x8x32x48xf32> into tensor<8x32x48xf32>
+  %y = linalg.batch_matmul ins(%xc, %wc : tensor<8x8x32xf32>, tensor<8x32x48xf32>) outs(%acc : tensor<8x8x48xf32>) -> tensor<8x8x48xf32>
+  return %y : tensor<8x8x48xf32>
+}
+
+// -----
+
+// A collapse that merges a dimension the copy's source indexes is not a
+// broadcast at the collapsed shape: it stays, and the contraction reading
+// the copy through it says so.
+// CHECK-LABEL: func @collapse_of_indexed_dims
+// CHECK: tensor.collapse_shape
+// CHECK: linalg.batch_matmul
+#src = affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @collapse_of_indexed_dims(%a: tensor<8x8x32xf32>, %w: tensor<8x32x48xf32>, %acc: tensor<8x8x48xf32>) -> tensor<8x8x48xf32> {
+  %eb = tensor.empty() : tensor<1x8x32x48xf32>
+  %wb = linalg.generic {indexing_maps = [#src, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%w : tensor<8x32x48xf32>) outs(%eb : tensor<1x8x32x48xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x8x32x48xf32>
+  %wc = tensor.collapse_shape %wb [[0, 1], [2], [3]] : tensor<1x8x32x48xf32> into tensor<8x32x48xf32>
+  // expected-remark @below {{operand 1 of 'linalg.batch_matmul' is a materialized broadcast ('linalg.generic'), not folded into its indexing map}}
+  %y = linalg.batch_matmul ins(%a, %wc : tensor<8x8x32xf32>, tensor<8x32x48xf32>) outs(%acc : tensor<8x8x48xf32>) -> tensor<8x8x48xf32>
+  return %y : tensor<8x8x48xf32>
+}
+
+// -----
+
+// A transpose that only moves unit dimensions (ConvNeXt's classifier: NCHW
+// 1x768x1x1 to NHWC before its LayerNorm, flattened for the Linear) moves no
+// element: it becomes a reshape, and the matmul reads the input directly.
+// CHECK-LABEL: func @transpose_of_unit_dims
+// CHECK-SAME: (%[[X:.*]]: tensor<1x768x1x1xf32>
+// CHECK-NOT: linalg.transpose
+// CHECK: %[[R:.*]] = tensor.collapse_shape %[[X]] {{\[\[}}0], [1, 2, 3]] : tensor<1x768x1x1xf32> into tensor<1x768xf32>
+// CHECK: linalg.matmul ins(%[[R]], %{{.*}} : tensor<1x768xf32>, tensor<768x16xf32>)
+func.func @transpose_of_unit_dims(%x: tensor<1x768x1x1xf32>, %w: tensor<768x16xf32>, %acc: tensor<1x16xf32>) -> tensor<1x16xf32> {
+  %e = tensor.empty() : tensor<1x1x1x768xf32>
+  %t = linalg.transpose ins(%x : tensor<1x768x1x1xf32>) outs(%e : tensor<1x1x1x768xf32>) permutation = [0, 2, 3, 1]
+  %c = tensor.collapse_shape %t [[0, 1, 2], [3]] : tensor<1x1x1x768xf32> into tensor<1x768xf32>
+  %y = linalg.matmul ins(%c, %w : tensor<1x768xf32>, tensor<768x16xf32>) outs(%acc : tensor<1x16xf32>) -> tensor<1x16xf32>
+  return %y : tensor<1x16xf32>
+}
+
+// -----
+
+// A transpose that moves elements stays one; the matmul reading it through
+// the collapse says why it is copied.
+// CHECK-LABEL: func @transpose_moving_elements
+// CHECK: linalg.transpose
+// CHECK: tensor.collapse_shape
+// CHECK: linalg.matmul ins
+func.func @transpose_moving_elements(%x: tensor<4x2x1xf32>, %w: tensor<8x16xf32>, %acc: tensor<1x16xf32>) -> tensor<1x16xf32> {
+  %e = tensor.empty() : tensor<1x2x4xf32>
+  %t = linalg.transpose ins(%x : tensor<4x2x1xf32>) outs(%e : tensor<1x2x4xf32>) permutation = [2, 1, 0]
+  %c = tensor.collapse_shape %t [[0], [1, 2]] : tensor<1x2x4xf32> into tensor<1x8xf32>
+  // expected-remark @below {{operand 0 of 'linalg.matmul' is a materialized transpose ('linalg.transpose'), not folded into its indexing map: a reshape ('tensor.collapse_shape') between them}}
+  %y = linalg.matmul ins(%c, %w : tensor<1x8xf32>, tensor<8x16xf32>) outs(%acc : tensor<1x16xf32>) -> tensor<1x16xf32>
+  return %y : tensor<1x16xf32>
+}
