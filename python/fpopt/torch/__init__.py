@@ -38,22 +38,24 @@ def _module_name(module: torch.nn.Module) -> str:
     return type(module).__name__
 
 
-def export(module: torch.nn.Module, example_args, weights: str = "arguments") -> str:
+def export(module: torch.nn.Module, example_args, weights: str = "arguments",
+           split: bool = False) -> str:
     """The eval-mode forward of ``module`` on ``example_args`` (a tensor or
     a tuple of tensors) as MLIR text: ``func.func @forward`` over linalg on
     tensors. Raises UnsupportedOp for an op without a lowering, naming the
-    op and its module path."""
-    return _export(module, example_args, weights)[0]
+    op and its module path. ``split=True`` puts every computing aten op in
+    a private function of its own, for profiles per op (bench/models)."""
+    return _export(module, example_args, weights, split)[0]
 
 
-def _export(module, example_args, weights):
+def _export(module, example_args, weights, split=False):
     was_training = module.training
     module.eval()
     try:
         traced = trace_forward(module, example_args)
     finally:
         module.train(was_training)
-    return import_traced(traced, weights, _module_name(module))
+    return import_traced(traced, weights, _module_name(module), split=split)
 
 
 class CompiledModule:

@@ -374,6 +374,9 @@ class Importer:
         #: Values of the nodes that depend on no argument (get_attr tensors
         #: with weights="constants" and what is computed from them only).
         self.constant_nodes: Dict[str, object] = {}
+        #: One private function per computing op (profiling), see split.
+        self.split = False
+        self.split_functions: List[str] = []
 
     # -- errors --------------------------------------------------------------
     def unsupported(self, reason: str) -> UnsupportedOp:
@@ -426,7 +429,10 @@ class Importer:
             if node.op == "call_function":
                 path = t.paths.get(node.name, "")
                 self.fn.loc = f' loc("{path}")' if path else ""
-                self.values[node.name] = self.lower(node)
+                if self.split and self.is_compute(node):
+                    self.values[node.name] = self.lower_in_function(node, path)
+                else:
+                    self.values[node.name] = self.lower(node)
                 if node.name in t.gradient_nodes:
                     self.values[node.name] = self.fn.marked_copy(
                         self.get(node), f'lowp.gradient = "{t.gradient_nodes[node.name]}"')
@@ -442,6 +448,51 @@ class Importer:
             outs = outs[:t.result_count]
         out_values = [self.get(o) for o in outs]
         return self.text(out_values)
+
+    def is_compute(self, node) -> bool:
+        """Whether the node writes ops that compute (not a view, an alias,
+        a tuple item or a folded constant)."""
+        name = _packet(node.target)
+        return (name in _HANDLERS and not self.is_constant(node)
+                and node.target is not getattr(__import__("operator"), "getitem"))
+
+    def lower_in_function(self, node, path: str):
+        """split=True: the node's ops in a private function of their own,
+        called with no_inline, so that a profiler attributes time per aten
+        op (``op0012__layer1_0_conv1__aten_convolution``)."""
+        inputs = [n for n in node.all_input_nodes if isinstance(self.values.get(n.name), Value)]
+        main, saved, params = self.fn, {}, []
+        for k, n in enumerate(inputs):
+            v = self.values[n.name]
+            saved[n.name] = v
+            self.values[n.name] = Value(f"%a{k}", v.shape, v.elt)
+            params.append(v)
+        self.fn = FunctionWriter()
+        try:
+            out = self.lower(node)
+            sub = self.fn
+        finally:
+            self.fn = main
+            self.values.update(saved)
+        results = [out] if isinstance(out, Value) else [o for o in out if isinstance(o, Value)]
+        tag = "".join(c if c.isalnum() else "_" for c in f"{path}__{_packet(node.target)}")
+        fname = f"op{len(self.split_functions):04d}__{tag}"
+        sig = ", ".join(f"%a{k}: {v.type}" for k, v in enumerate(params))
+        types = ", ".join(r.type for r in results)
+        body = [f"  func.func private @{fname}({sig}) -> ({types}) {{"] + sub.const_lines + \
+            sub.lines + [f"    return {', '.join(r.name for r in results)} : {types}", "  }"]
+        self.split_functions.append("\n".join(body))
+        call = self.fn.fresh("call")
+        n = len(results)
+        self.fn.emit(f"{call}{':' + str(n) if n > 1 else ''} = func.call @{fname}"
+                     f"({', '.join(v.name for v in params)}) {{no_inline}} : "
+                     f"({', '.join(v.type for v in params)}) -> ({types})")
+        mapped = [Value(call if n == 1 else f"{call}#{i}", r.shape, r.elt)
+                  for i, r in enumerate(results)]
+        if isinstance(out, Value):
+            return mapped[0]
+        it = iter(mapped)
+        return type(out)(next(it) if isinstance(o, Value) else o for o in out)
 
     def resource(self, name: str, tensor: torch.Tensor) -> Value:
         arr = tensor.detach().cpu().contiguous().numpy()
@@ -462,8 +513,9 @@ class Importer:
                                        for o, a in zip(outs, attrs)) + ")"
         else:
             res_text = res if len(outs) == 1 else f"({res})"
-        lines = [f'module attributes {{torch.debug_module_name = "{self.module_name}"}} {{',
-                 f"  func.func @{self.function}({sig}) -> {res_text} {{"]
+        lines = [f'module attributes {{torch.debug_module_name = "{self.module_name}"}} {{']
+        lines += self.split_functions
+        lines.append(f"  func.func @{self.function}({sig}) -> {res_text} {{")
         lines += self.fn.const_lines + self.fn.lines
         lines.append(f"    return {', '.join(o.name for o in outs)} : {res}")
         lines.append("  }")
@@ -1145,12 +1197,15 @@ def _expand(imp, node, x, size, implicit=False):
 
 
 def import_traced(traced: TracedModule, weights: str = "arguments",
-                  module_name: str = "Module",
-                  function: str = "forward") -> Tuple[str, List[str]]:
+                  module_name: str = "Module", function: str = "forward",
+                  split: bool = False) -> Tuple[str, List[str]]:
     """(MLIR text, the location names of the function's arguments:
     "input0"..., then the parameter and buffer names when
-    weights="arguments")."""
+    weights="arguments"). ``split``: every computing aten op in a private
+    function of its own (named op<N>__<module path>__<aten op>, called
+    no_inline), for profiles per op; fusion across ops is then lost."""
     imp = Importer(traced, weights, function)
+    imp.split = split
     imp.module_name = module_name
     text = imp.run()
     return text, [loc for _, _, loc in imp.args]

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Where a whole model's time goes, per aten op: the model exported with
+every computing op in a private function of its own
+(``fpopt.torch.export(..., split=True)``: op<N>__<module path>__<aten op>,
+called no_inline), compiled by fp-opt, called --calls times under
+``perf record``; prints the top ops by share of the samples in the compiled
+code, and the shares per aten op kind. Fusion across ops is lost in this
+form, so the split model is slower than the real one (printed as well);
+the shares say where to look.
+
+  /usr/bin/python3 bench/models/profile.py MODEL [--policy auto] [--calls 20]
+      [--batch 1] [--target znver4] [--top 10]
+
+MODEL: a torchvision name, bert_base or gpt2_small (run.py's models).
+Needs perf (Debian's linux-perf).
+"""
+import argparse
+import collections
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import run  # noqa: E402  (build(), the package on sys.path)
+import fpopt  # noqa: E402
+import fpopt.runtime  # noqa: E402
+import fpopt.torch  # noqa: E402
+from fpopt.torch import _export, _to_numpy  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("model")
+    ap.add_argument("--policy", default="auto")
+    ap.add_argument("--calls", type=int, default=20)
+    ap.add_argument("--batch", type=int, default=1)
+    ap.add_argument("--target")
+    ap.add_argument("--top", type=int, default=10)
+    ap.add_argument("--cache-dir")
+    cli = ap.parse_args()
+    target = cli.target or fpopt.runtime.host_target()[0]
+    m, x = run.build(cli.model, cli.batch)
+    m.eval()
+    text, names = _export(m, (x,), "arguments", split=True)
+    fn = fpopt.compile(text, target=target, policy=cli.policy, cache_dir=cli.cache_dir)
+    state = dict(m.named_parameters())
+    state.update(dict(m.named_buffers()))
+    weights = {}
+    for i, name in enumerate(names[1:], start=1):
+        value = state[name].detach()
+        if fn.arguments[i].element == "bf16":
+            value = value.to(torch.bfloat16)
+        weights[i] = _to_numpy(value)
+    call = fn.bind(weights)
+    xa = _to_numpy(x)
+    call(xa)
+    t0 = time.perf_counter()
+    call(xa)
+    split_ms = (time.perf_counter() - t0) * 1e3
+    with tempfile.TemporaryDirectory() as tmp:
+        data = os.path.join(tmp, "perf.data")
+        perf = subprocess.Popen(["perf", "record", "-q", "-F", "1999", "-p", str(os.getpid()),
+                                 "-o", data], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        time.sleep(0.5)
+        for _ in range(cli.calls):
+            call(xa)
+        perf.send_signal(signal.SIGINT)
+        perf.wait()
+        report = subprocess.run(["perf", "report", "-i", data, "--stdio", "--no-children",
+                                 "--sort", "dso,sym", "-q"], capture_output=True, text=True).stdout
+    so = os.path.basename(fn.so_path)
+    per_op, other = collections.Counter(), 0.0
+    for line in report.splitlines():
+        mm = re.match(r"\s*([\d.]+)%\s+(\S+)\s+\[\.\]\s+(\S+)", line)
+        if not mm or mm.group(2) != so:
+            continue
+        share, sym = float(mm.group(1)), mm.group(3)
+        op = re.match(r"op\d{4}__(.*)__(aten_\w+|fpopt_\w+)$", sym)
+        if op:
+            per_op[(op.group(1), op.group(2))] += share
+        else:
+            other += share
+    total = sum(per_op.values()) + other
+    if not total:
+        sys.exit("profile.py: no samples in the compiled code (is perf allowed here?)")
+    print(f"{cli.model}: policy={cli.policy} target={target} batch={cli.batch}; split model "
+          f"{split_ms:.1f} ms per call; {len(per_op)} ops sampled")
+    print(f"top {cli.top} ops by share of the compiled code's samples:")
+    for (path, kind), share in per_op.most_common(cli.top):
+        print(f"  {100 * share / total:5.1f}%  {kind.replace('aten_', 'aten.'):<32} "
+              f"{path}")
+    kinds = collections.Counter()
+    for (_, kind), share in per_op.items():
+        kinds[kind] += share
+    print("by aten op:")
+    for kind, share in kinds.most_common():
+        print(f"  {100 * share / total:5.1f}%  {kind.replace('aten_', 'aten.')}")
+    if other:
+        print(f"  {100 * other / total:5.1f}%  outside the ops' functions (forward, runtime helpers)")
+
+
+if __name__ == "__main__":
+    main()
