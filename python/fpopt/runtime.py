@@ -187,6 +187,27 @@ _LIBC = ctypes.CDLL(None)
 _LIBC.free.argtypes = [ctypes.c_void_p]
 _LIBC.free.restype = None
 
+_MALLOC_TUNED = False
+
+
+def retain_freed_memory():
+    """Tunes glibc's malloc once for this process: blocks below 64 MiB come
+    from the heap (not mmap) and up to 512 MiB of freed heap top is kept
+    instead of returned to the system. Without it, the results and large
+    intermediates a compiled function allocates on every call are mapped,
+    page-faulted and zeroed again on every call (a 2.4 MB convolution
+    output: 1.6 -> 15.7 ms per call on a VM with costly page faults).
+    CompiledFunction calls it when it loads unless FPOPT_MALLOC=system."""
+    global _MALLOC_TUNED
+    if _MALLOC_TUNED or os.environ.get("FPOPT_MALLOC") == "system":
+        return
+    M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+    _LIBC.mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
+    _LIBC.mallopt(M_MMAP_THRESHOLD, 64 << 20)
+    _LIBC.mallopt(M_TRIM_THRESHOLD, 512 << 20)
+    _MALLOC_TUNED = True
+
+
 _GENERIC_ALLOC_C = """
 #include <stdlib.h>
 void *_mlir_memref_to_llvm_alloc(size_t size) { return malloc(size); }
@@ -311,6 +332,7 @@ class CompiledFunction:
         self.ir = ir
         #: Remarks and warnings of the compilation ("slow path" remarks...).
         self.diagnostics = list(diagnostics)
+        retain_freed_memory()
         self._lib = ctypes.CDLL(so_path)
         self._fn = getattr(self._lib, f"_mlir_ciface_{function}")
         self._fn.restype = None

@@ -596,6 +596,9 @@ class Importer:
         else:
             items = [float_literal(float(x), elt) for x in arr.reshape(-1)]
         v = Value(self.fn.fresh("c"), arr.shape, elt)
+        if arr.size == 0:
+            self.fn.const_lines.append(f"    {v.name} = arith.constant dense<> : {v.type}")
+            return v
         body = f"[{', '.join(items)}]" if arr.ndim else items[0]
         if arr.ndim > 1:
             body = np.array2string(np.array(items, dtype=object).reshape(arr.shape),
@@ -980,8 +983,10 @@ def _batch_norm(imp, node, x, w, b, mean, var, training=False, momentum=0.1, eps
 
 @handles("aten.native_layer_norm")
 def _layer_norm(imp, node, x, normalized_shape, w, b, eps):
-    """Mean and variance as reductions over the normalized dimensions, then
-    one elementwise generic (torch-mlir's decomposition)."""
+    """Mean and variance as reductions over the normalized dimensions, the
+    reciprocal standard deviation, then one elementwise generic (torch-mlir's
+    decomposition). Returns (out, mean, rstd) as aten does: the backward
+    pass of a training step reads the last two."""
     xv = imp.get(x)
     fn = imp.fn
     e = xv.elt
@@ -993,16 +998,16 @@ def _layer_norm(imp, node, x, normalized_shape, w, b, eps):
     centred = fn.elementwise([xv, mean], e, lambda b, a: b.sub(a[0], a[1], e))
     sq = fn.reduce(centred, dims, True, 0.0, lambda b, v, o: b.add(v, o, e),
                    pre=lambda b, v: b.mul(v, v, e))
-    operands = [centred, sq]
+    rstd = fn.elementwise([sq], e, lambda b, a: b.op(
+        f"math.rsqrt {b.add(b.div(a[0], b.scalar(count, e), e), b.scalar(eps, e), e)}", e))
+    operands = [centred, rstd]
     if w is not None:
         operands.append(imp.get(w))
     if b is not None:
         operands.append(imp.get(b))
 
     def payload(body, a):
-        var = body.div(a[1], body.scalar(count, e), e)
-        r = body.op(f"math.rsqrt {body.add(var, body.scalar(eps, e), e)}", e)
-        y = body.mul(a[0], r, e)
+        y = body.mul(a[0], a[1], e)
         i = 2
         if w is not None:
             y = body.mul(y, a[i], e)
@@ -1011,7 +1016,7 @@ def _layer_norm(imp, node, x, normalized_shape, w, b, eps):
             y = body.add(y, a[i], e)
         return y
     y = fn.elementwise(operands, e, payload)
-    return (y, None, None)
+    return (y, mean, rstd)
 
 
 @handles("aten.mean")
@@ -1421,3 +1426,30 @@ def _mse_loss_backward(imp, node, grad, x, target, reduction=1):
     k = 2.0 / (float(np.prod(v.shape)) if reduction == 1 else 1.0)
     return imp.fn.elementwise([v, t, g], e, lambda b, a: b.mul(
         b.mul(b.sub(a[0], a[1], e), a[2], e), b.scalar(k, e), e))
+
+
+@handles("aten.ones_like", "aten.zeros_like", "aten.full_like")
+def _filled_like(imp, node, x, *args, **kwargs):
+    """A tensor of x's shape filled with one value (the backward seed of
+    autograd when none is given): a linalg.fill."""
+    name = _packet(node.target)
+    value = {"aten.ones_like": 1.0, "aten.zeros_like": 0.0}.get(name)
+    if value is None:
+        value = args[0] if args else kwargs.get("fill_value")
+    shape, elt = _out(imp, node)
+    return imp.fn.fill(float(value) if elt.startswith(("f", "b")) else int(value), shape, elt)
+
+
+@handles("aten.slice_backward")
+def _slice_backward(imp, node, grad, input_sizes, dim, start, end, step):
+    """The gradient of a slice: the slice's gradient padded with zeros back
+    to the input's shape."""
+    g = imp.get(grad)
+    dim = dim % len(input_sizes)
+    if step != 1:
+        raise imp.unsupported("the backward of a strided slice")
+    size = input_sizes[dim]
+    start = min(max(start + size if start < 0 else start, 0), size)
+    low = [start if i == dim else 0 for i in range(g.rank)]
+    high = [size - start - g.shape[dim] if i == dim else 0 for i in range(g.rank)]
+    return imp.fn.pad(g, low, high, 0.0)

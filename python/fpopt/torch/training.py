@@ -3,7 +3,7 @@ autograd by make_fx), SGD with momentum, as one function marked by the
 training-step convention of docs/training-step.md so that loss scaling and
 the FP8 hybrid recipe apply.
 
-    @step(x, target, params..., momentum buffers...)
+    @step(x, target, params..., momentum buffers..., read-only buffers...)
         -> (loss {lowp.loss}, new params {lowp.updates = i}, new buffers {lowp.updates = j})
 
 The backward seed is a marked ``linalg.fill`` of 1.0, each parameter's
@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Callable, List, Optional
 
 import torch
+from torch._decomp import get_decompositions
 from torch.fx.experimental.proxy_tensor import make_fx
 from torch.fx.passes.shape_prop import ShapeProp
 from torch.nn.utils import stateless
@@ -48,12 +49,18 @@ def trace_training_step(module: torch.nn.Module, loss_fn, example_args, example_
     inputs = list(example_args) if isinstance(example_args, (tuple, list)) else [example_args]
     targets = list(example_targets) if isinstance(example_targets, (tuple, list)) \
         else [example_targets]
-    for name, b in module.named_buffers():
-        raise UnsupportedOp("buffer", f"module has buffer '{name}': training steps of "
-                            "modules with running statistics are not supported yet")
+    for sub_name, sub in module.named_modules():
+        if isinstance(sub, torch.nn.modules.batchnorm._BatchNorm) and sub.track_running_stats:
+            raise UnsupportedOp("aten.native_batch_norm", "batch norm in training mode "
+                                "(batch statistics and running-statistics updates) is not "
+                                "supported in training steps yet", sub_name)
     names = [n for n, _ in module.named_parameters()]
     params = [p.detach().clone() for _, p in module.named_parameters()]
     buffers = [torch.zeros_like(p) for p in params] if momentum else []
+    # Buffers the forward only reads (a causal mask): arguments after the
+    # momentum buffers, never updated.
+    buffer_names = [n for n, _ in module.named_buffers()]
+    constants = [b.detach() for _, b in module.named_buffers()]
     n_in, n_t, n_p = len(inputs), len(targets), len(params)
     hooks = _ModulePaths(module)
     recorder = _RecordPaths(hooks)
@@ -62,9 +69,11 @@ def trace_training_step(module: torch.nn.Module, loss_fn, example_args, example_
         xs, ts = args[:n_in], args[n_in:n_in + n_t]
         seed = args[n_in + n_t]
         ps = [p.requires_grad_() for p in args[n_in + n_t + 1:n_in + n_t + 1 + n_p]]
-        bufs = args[n_in + n_t + 1 + n_p:]
+        bufs = args[n_in + n_t + 1 + n_p:n_in + n_t + 1 + n_p + len(buffers)]
+        state = dict(zip(names, ps))
+        state.update(zip(buffer_names, args[n_in + n_t + 1 + n_p + len(buffers):]))
         with recorder:
-            out = stateless.functional_call(module, dict(zip(names, ps)), tuple(xs))
+            out = stateless.functional_call(module, state, tuple(xs))
             loss = loss_fn(out, *ts)
             grads = torch.autograd.grad(loss, ps, grad_outputs=seed)
             new_p, new_b = [], []
@@ -78,17 +87,25 @@ def trace_training_step(module: torch.nn.Module, loss_fn, example_args, example_
         return (loss.detach(), *new_p, *new_b, *grads)
 
     seed = torch.ones(())
+    aten = torch.ops.aten
+    # Backward formulas of norms and activations as the elementwise ops and
+    # reductions they are (torch._decomp's own decompositions).
+    decompositions = get_decompositions([
+        aten.native_layer_norm_backward, aten.gelu_backward, aten._softmax_backward_data,
+        aten.tanh_backward, aten.sigmoid_backward, aten.silu_backward,
+        aten.hardtanh_backward, aten.hardsigmoid_backward, aten.hardswish_backward])
     was_training = module.training
     module.train()
     try:
         with _export_mode(module, keep_linear=False):
-            gm = make_fx(step)(*inputs, *targets, seed, *params, *buffers)
+            gm = make_fx(step, decomposition_table=decompositions)(
+                *inputs, *targets, seed, *params, *buffers, *constants)
     finally:
         hooks.remove()
         module.train(was_training)
     gm.graph.eliminate_dead_code()
     gm.recompile()
-    ShapeProp(gm).propagate(*inputs, *targets, seed, *params, *buffers)
+    ShapeProp(gm).propagate(*inputs, *targets, seed, *params, *buffers, *constants)
     placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
     outputs = next(n for n in gm.graph.nodes if n.op == "output").args[0]
     n_results = 1 + n_p + len(buffers)
@@ -105,8 +122,8 @@ def trace_training_step(module: torch.nn.Module, loss_fn, example_args, example_
         [f"lowp.updates = {first_param + n_p + i} : i64" for i in range(len(buffers))]
     del arg_index
     traced = TracedModule(gm, n_in + n_t + 1, names + [f"{n}.momentum_buffer" for n in
-                                                        (names if momentum else [])],
-                          params + buffers)
+                                                        (names if momentum else [])]
+                          + buffer_names, params + buffers + constants)
     traced.paths = _align_paths(gm.graph, recorder.calls)
     traced.seed_placeholder = placeholders[n_in + n_t].name
     traced.gradient_nodes = gradient_nodes
@@ -137,7 +154,8 @@ class CompiledTrainingStep:
         self.n_in, self.n_t = n_in, n_t
         self.params = [p for _, p in module.named_parameters()]
         self.buffers = [torch.zeros_like(p) for p in self.params] if momentum else []
-        expected = n_in + n_t + len(self.params) + len(self.buffers)
+        self.constants = [b for _, b in module.named_buffers()]
+        expected = n_in + n_t + len(self.params) + len(self.buffers) + len(self.constants)
         if len(function.arguments) != expected:
             raise NotImplementedError(
                 f"the compiled step takes {len(function.arguments)} arguments, not the "
@@ -150,6 +168,7 @@ class CompiledTrainingStep:
             raise TypeError(f"the step takes {self.n_in} inputs and {self.n_t} targets")
         args = [_to_numpy(t) for t in xs_and_targets]
         args += [_to_numpy(p) for p in self.params] + [_to_numpy(b) for b in self.buffers]
+        args += [_to_numpy(c) for c in self.constants]
         outs = self.function(*args)
         loss, rest = outs[0], outs[1:]
         with torch.no_grad():
