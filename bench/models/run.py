@@ -83,6 +83,10 @@ def main():
     ap.add_argument("--cache-dir")
     cli = ap.parse_args()
     torch.set_num_threads(cli.threads)
+    # The same malloc policy for PyTorch and fp-opt in this process (the
+    # runtime sets it when it loads a compiled function): large blocks stay
+    # in the heap instead of being mapped and faulted in on every call.
+    fpopt.runtime.retain_freed_memory()
     target = cli.target or fpopt.runtime.host_target()[0]
     print(f"target={target} threads={cli.threads} batch={cli.batch} torch {torch.__version__}; "
           f"median of {cli.reps} calls, ms")
