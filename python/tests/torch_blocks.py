@@ -3,7 +3,9 @@ post-LN encoder layer (nn.TransformerEncoderLayer), a GPT-2-style pre-LN
 decoder block (causal self-attention written out, tanh GELU) and a
 LLaMA-style decoder layer (RMSNorm, rotary embedding, grouped-query
 attention, SwiGLU) that takes its KV cache as arguments and returns it
-updated. Shared by the importer's tests and bench/models."""
+updated; and a whole LLaMA-style decoder's one-token decode step with a
+fixed-capacity KV cache (Decoder). Shared by the importer's tests,
+bench/models and bench/llm."""
 import math
 
 import torch
@@ -106,3 +108,71 @@ class LlamaLayer(nn.Module):
         h = self.post_attention_layernorm(x)
         x = x + self.down_proj(F.silu(self.gate_proj(h)) * self.up_proj(h))
         return x, k_all, v_all
+
+
+class DecodeLayer(nn.Module):
+    def __init__(self, dim, heads, kv_heads, ffn):
+        super().__init__()
+        self.heads, self.kv_heads, self.hd = heads, kv_heads, dim // heads
+        self.input_layernorm = RMSNorm(dim)
+        self.q_proj = nn.Linear(dim, dim, bias=False)
+        self.k_proj = nn.Linear(dim, kv_heads * self.hd, bias=False)
+        self.v_proj = nn.Linear(dim, kv_heads * self.hd, bias=False)
+        self.o_proj = nn.Linear(dim, dim, bias=False)
+        self.post_attention_layernorm = RMSNorm(dim)
+        self.gate_proj = nn.Linear(dim, ffn, bias=False)
+        self.up_proj = nn.Linear(dim, ffn, bias=False)
+        self.down_proj = nn.Linear(ffn, dim, bias=False)
+
+    def forward(self, x, k_cache, v_cache, cos, sin, write, visible):
+        b = x.shape[0]
+        h = self.input_layernorm(x)
+        q = self.q_proj(h).view(b, 1, self.heads, self.hd).transpose(1, 2)
+        k = self.k_proj(h).view(b, 1, self.kv_heads, self.hd).transpose(1, 2)
+        v = self.v_proj(h).view(b, 1, self.kv_heads, self.hd).transpose(1, 2)
+        q = q * cos + rotate_half(q) * sin
+        k = k * cos + rotate_half(k) * sin
+        k_cache = torch.where(write, k, k_cache)  # write: [1, 1, T, 1]
+        v_cache = torch.where(write, v, v_cache)
+        rep = self.heads // self.kv_heads
+        t = k_cache.shape[2]
+        kk = k_cache[:, :, None].expand(b, self.kv_heads, rep, t, self.hd).reshape(
+            b, self.heads, t, self.hd)
+        vv = v_cache[:, :, None].expand(b, self.kv_heads, rep, t, self.hd).reshape(
+            b, self.heads, t, self.hd)
+        scores = q @ kk.transpose(2, 3) / math.sqrt(self.hd)
+        scores = scores.masked_fill(~visible, float("-inf"))  # visible: [1, 1, 1, T]
+        y = (F.softmax(scores, dim=-1) @ vv).transpose(1, 2).reshape(b, 1, -1)
+        x = x + self.o_proj(y)
+        h = self.post_attention_layernorm(x)
+        return x + self.down_proj(F.silu(self.gate_proj(h)) * self.up_proj(h)), k_cache, v_cache
+
+
+class Decoder(nn.Module):
+    """forward(token [1, 1] i64, position [1] i64, k0, v0, k1, v1, ...)
+    -> (logits [1, vocab], k0', v0', ...)."""
+
+    def __init__(self, layers, dim, heads, kv_heads, ffn, vocab, capacity):
+        super().__init__()
+        self.embed_tokens = nn.Embedding(vocab, dim)
+        self.layers = nn.ModuleList(DecodeLayer(dim, heads, kv_heads, ffn)
+                                    for _ in range(layers))
+        self.norm = RMSNorm(dim)
+        self.lm_head = nn.Linear(dim, vocab, bias=False)
+        cos, sin = rotary_tables(torch.arange(capacity), dim // heads)
+        self.register_buffer("cos", cos)
+        self.register_buffer("sin", sin)
+        self.register_buffer("slots", torch.arange(capacity))
+
+    def forward(self, token, position, *caches):
+        x = self.embed_tokens(token)
+        # The position's rotary row, as a one-hot product (static shapes).
+        cos = (self.cos * (self.slots == position)[:, None]).sum(0, keepdim=True)
+        sin = (self.sin * (self.slots == position)[:, None]).sum(0, keepdim=True)
+        write = (self.slots == position).view(1, 1, -1, 1)
+        visible = (self.slots <= position).view(1, 1, 1, -1)
+        new = []
+        for i, layer in enumerate(self.layers):
+            x, k, v = layer(x, caches[2 * i], caches[2 * i + 1], cos, sin, write, visible)
+            new += [k, v]
+        return (self.lm_head(self.norm(x)).view(1, -1), *new)

@@ -171,9 +171,11 @@ class FunctionWriter:
             name = f"%cst{len(self.constants)}"
             self.constants[key] = name
             lit = float_literal(value, elt) if elt.startswith(("f", "b")) else str(int(value))
-            if elt == "i1":
-                lit = "true" if value else "false"
-            self.const_lines.append(f"    {name} = arith.constant {lit} : {elt}")
+            if elt == "i1":  # a bool literal carries its type
+                self.const_lines.append(
+                    f"    {name} = arith.constant {'true' if value else 'false'}")
+            else:
+                self.const_lines.append(f"    {name} = arith.constant {lit} : {elt}")
         return self.constants[key]
 
     def index_constant(self, value: int) -> str:
@@ -663,13 +665,21 @@ def _binary(imp: Importer, node, a, b, fop: str, alpha=1):
     x, y = _scalar_or_tensor(imp, a), _scalar_or_tensor(imp, b)
     tensors = [v for v in (x, y) if isinstance(v, Value)]
     for t in tensors:
-        if t.elt != elt:
+        if t.elt != elt and not t.elt.startswith("i"):
             raise imp.unsupported(f"mixed element types {t.elt} and {elt}")
+
+    def operand(body, v, arg):
+        """torch's type promotion: a bool or integer tensor meets a float
+        one in the float type."""
+        if v.elt == elt:
+            return arg
+        op = "arith.uitofp" if v.elt == "i1" else "arith.sitofp"
+        return body.raw(f"{op} {arg} : {v.elt} to {elt}")
 
     def payload(body, args):
         it = iter(args)
-        xs = next(it) if isinstance(x, Value) else body.scalar(x, elt)
-        ys = next(it) if isinstance(y, Value) else body.scalar(y, elt)
+        xs = operand(body, x, next(it)) if isinstance(x, Value) else body.scalar(x, elt)
+        ys = operand(body, y, next(it)) if isinstance(y, Value) else body.scalar(y, elt)
         if alpha != 1:
             ys = body.mul(ys, body.scalar(alpha, elt), elt)
         return body.op(f"arith.{fop} {xs}, {ys}", elt)
@@ -1453,3 +1463,32 @@ def _slice_backward(imp, node, grad, input_sizes, dim, start, end, step):
     low = [start if i == dim else 0 for i in range(g.rank)]
     high = [size - start - g.shape[dim] if i == dim else 0 for i in range(g.rank)]
     return imp.fn.pad(g, low, high, 0.0)
+
+
+@handles("aten.embedding")
+def _embedding(imp, node, weight, indices, padding_idx=-1, scale_grad_by_freq=False,
+               sparse=False):
+    """Rows of the weight gathered by index: a generic over the result whose
+    body extracts weight[index, column], as torch-mlir writes it."""
+    w, idx = imp.get(weight), imp.get(indices)
+    if w.rank != 2 or idx.elt not in ("i64", "i32"):
+        raise imp.unsupported("embedding of a non-2-D weight or with non-integer indices")
+    shape, e = _out(imp, node)
+    rank = len(shape)
+    init = imp.fn.empty(shape, e)
+
+    def payload(b, a, _o):
+        row = b.raw(f"arith.index_cast {a[0]} : {idx.elt} to index")
+        col = b.raw(f"linalg.index {rank - 1} : index")
+        return b.raw(f"tensor.extract {w.name}[{row}, {col}] : {w.type}")
+    return imp.fn.generic([(idx, _map(rank, [f"d{i}" for i in range(rank - 1)]))], init,
+                          _identity(rank), ["parallel"] * rank, payload)
+
+
+@handles("aten.bitwise_not", "aten.logical_not")
+def _logical_not(imp, node, x):
+    v = imp.get(x)
+    if v.elt != "i1":
+        raise imp.unsupported(f"bitwise not of {v.elt} (bool tensors only)")
+    return imp.fn.elementwise([v], "i1", lambda b, a: b.raw(
+        f"arith.xori {a[0]}, {b.const(1, 'i1')} : i1"))
