@@ -52,6 +52,9 @@ def build(name, batch):
     if name == "gpt2_small":
         return Stack([tb.GPT2Block(768, 12, 128) for _ in range(12)]), torch.randn(batch, 128, 768)
     m = getattr(torchvision.models, name)()
+    for p in m.parameters():  # a zero-initialized head (ViT) would make every output 0
+        if p.dim() >= 2 and not p.detach().abs().sum():
+            p.data.normal_(0.0, 0.02)
     for mod in m.modules():  # trained-looking batch-norm statistics
         if isinstance(mod, torch.nn.BatchNorm2d):
             mod.running_mean.uniform_(-0.2, 0.2)
