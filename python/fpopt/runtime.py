@@ -191,8 +191,9 @@ _MALLOC_TUNED = False
 
 
 def retain_freed_memory():
-    """Tunes glibc's malloc once for this process: blocks below 64 MiB come
-    from the heap (not mmap) and up to 512 MiB of freed heap top is kept
+    """Tunes glibc's malloc once for this process: every block comes from
+    the heap (no mmap: glibc caps the mmap threshold at 32 MiB, below a
+    4096x4096 f32 weight) and up to 512 MiB of freed heap top is kept
     instead of returned to the system. Without it, the results and large
     intermediates a compiled function allocates on every call are mapped,
     page-faulted and zeroed again on every call (a 2.4 MB convolution
@@ -201,10 +202,10 @@ def retain_freed_memory():
     global _MALLOC_TUNED
     if _MALLOC_TUNED or os.environ.get("FPOPT_MALLOC") == "system":
         return
-    M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+    M_TRIM_THRESHOLD, M_MMAP_MAX = -1, -4
     _LIBC.mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
-    _LIBC.mallopt(M_MMAP_THRESHOLD, 64 << 20)
-    _LIBC.mallopt(M_TRIM_THRESHOLD, 512 << 20)
+    if not (_LIBC.mallopt(M_MMAP_MAX, 0) and _LIBC.mallopt(M_TRIM_THRESHOLD, 512 << 20)):
+        return
     _MALLOC_TUNED = True
 
 
