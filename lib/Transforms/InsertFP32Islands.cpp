@@ -13,6 +13,7 @@
 #include "lowp/Formats/FloatFormats.h"
 #include "lowp/IR/LowpDialect.h"
 #include "lowp/IR/ResourceConstants.h"
+#include "lowp/IR/TrainingStep.h"
 #include "lowp/IR/TargetResolution.h"
 #include "lowp/Target/TargetInfo.h"
 #include "lowp/Transforms/Passes.h"
@@ -87,6 +88,13 @@ static bool isRematerializable(Operation *op) {
   return false;
 }
 
+/// True when `op` carries a training-step op marker (the backward seed or
+/// master gradients).
+static bool isTrainingStepMarked(Operation *op) {
+  return op->hasAttr(training::kGradientAttr) ||
+         op->hasAttr(training::kLossSeedAttr);
+}
+
 /// True when `op` is safe to move into an island and, when its types are
 /// narrower than the island's, to recompute at the island precision: ops
 /// without memory effects (linalg on tensors, not on buffers) whose ops,
@@ -94,6 +102,10 @@ static bool isRematerializable(Operation *op) {
 /// type. A `cf.assert` in a payload (torch-mlir guards divisions with one)
 /// moves with the op that holds it: it reads nothing but its condition.
 static bool isIslandable(Operation *op) {
+  // Training-step markers must stay at the top level of the function body
+  // (docs/training-step.md): a marked op is never moved into an island.
+  if (isTrainingStepMarked(op))
+    return false;
   WalkResult result = op->walk([&](Operation *nested) {
     if (nested != op && isa<cf::AssertOp>(nested))
       return WalkResult::advance();
@@ -644,6 +656,11 @@ void InsertFP32IslandsPass::processBlock(Block &block, FloatType low,
         }
     }
     absorbWiderProducers(group, block, rewriter.getF32Type());
+    // A marked gradient or seed that a pattern matched (the reduction that
+    // ends a norm's backward) stays outside: the island ends before it.
+    group.ops.remove_if(isTrainingStepMarked);
+    if (group.ops.empty())
+      continue;
     if (failed(makeConvex(group, block)))
       continue;
     if (!llvm::all_of(group.ops, [](Operation *op) {

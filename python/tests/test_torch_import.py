@@ -426,3 +426,22 @@ def test_decode_step_with_a_fixed_capacity_cache(cache):
         tok_a = out_a[0].argmax(-1).view(1, 1)
         tok_b = out_b[0].argmax(-1).view(1, 1)
         assert int(tok_a) == int(tok_b)
+
+
+def test_bf16_transformer_training_step_with_long_reductions(cache):
+    """bf16 steps of a BERT layer whose gradient reductions run over 256
+    rows (long for bf16: the decisions put them in f32 islands, and the
+    marked gradients stay outside them): 10 steps within bounds of f32."""
+    torch.manual_seed(4)
+    m32, m16 = no_dropout_bert(), None
+    m16 = no_dropout_bert()
+    m16.load_state_dict(m32.state_dict())
+    x, t = torch.randn(4, 64, 32), torch.randn(4, 64, 32)
+    s32 = fpopt.torch.compile_training_step(m32, "mse", (x,), (t,), lr=0.05, policy="f32",
+                                            cache_dir=cache)
+    s16 = fpopt.torch.compile_training_step(m16, "mse", (x,), (t,), lr=0.05, policy="bf16",
+                                            cache_dir=cache)
+    for _ in range(10):
+        x, t = torch.randn(4, 64, 32), torch.randn(4, 64, 32)
+        l32, l16 = float(s32(x, t)), float(s16(x, t))
+        assert abs(l16 - l32) <= 16 * BF16_UNIT * abs(l32)

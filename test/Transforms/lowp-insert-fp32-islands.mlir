@@ -1265,3 +1265,28 @@ func.func @f64_island_stays(%x: tensor<4x8xbf16>) -> tensor<4x8xbf16> {
   }
   return %i : tensor<4x8xbf16>
 }
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// A training step's master gradient (a norm weight's gradient: a long sum
+// over the batch) is marked, and markers stay at the top level of the body
+// (docs/training-step.md): no island takes the marked op.
+// CHECK-LABEL: func.func @marked_gradient_stays_outside
+//       CHECK:   %[[G:.+]] = linalg.generic {indexing_maps = [#{{.+}}, #{{.+}}], iterator_types = ["parallel", "reduction"]} ins(%{{.+}} : tensor<2x4096xf16>) outs(%{{.+}} : tensor<2xf16>) attrs =  {lowp.gradient = "norm.weight"}
+//   CHECK-NOT:   lowp.island
+//       CHECK:   return %[[G]]
+func.func @marked_gradient_stays_outside(%x: tensor<2x4096xf16>) -> tensor<2xf16> {
+  %zero = arith.constant 0.0 : f16
+  %e1 = tensor.empty() : tensor<2xf16>
+  %f = linalg.fill ins(%zero : f16) outs(%e1 : tensor<2xf16>) -> tensor<2xf16>
+  %sum = linalg.generic {lowp.gradient = "norm.weight", indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<2x4096xf16>) outs(%f : tensor<2xf16>) {
+  ^bb0(%in: f16, %acc: f16):
+    %a = arith.addf %in, %acc : f16
+    linalg.yield %a : f16
+  } -> tensor<2xf16>
+  return %sum : tensor<2xf16>
+}
