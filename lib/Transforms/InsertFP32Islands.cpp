@@ -656,11 +656,6 @@ void InsertFP32IslandsPass::processBlock(Block &block, FloatType low,
         }
     }
     absorbWiderProducers(group, block, rewriter.getF32Type());
-    // A marked gradient or seed that a pattern matched (the reduction that
-    // ends a norm's backward) stays outside: the island ends before it.
-    group.ops.remove_if(isTrainingStepMarked);
-    if (group.ops.empty())
-      continue;
     if (failed(makeConvex(group, block)))
       continue;
     if (!llvm::all_of(group.ops, [](Operation *op) {
