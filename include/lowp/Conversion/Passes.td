@@ -975,9 +975,27 @@ def LowpInferTransferInBounds : Pass<"lowp-infer-transfer-in-bounds"> {
     %c = memref.collapse_shape %m [[0], [1, 2]] : memref<1x128x1xbf16> into memref<1x128xbf16>
     %v = vector.transfer_read %c[%c0, %i], %p : memref<1x128xbf16>, vector<8xbf16>
     ```
+
+    Transfers of i1 (or of any element narrower than a byte) get neither:
+    LLVM bit-packs a vector of i1 in memory (`store <16 x i1>` writes 2
+    bytes) while a memref of i1 holds one byte per element, so as a whole
+    vector load or store (in bounds, or masked with a mask LLVM folds to
+    all-true) they would read and write the wrong bytes: a mask computed
+    by a vectorized compare, then read one element at a time by a
+    `torch.where`. They become one scalar load or store per lane, guarded
+    by an `scf.if` where the lane may be masked or out of bounds:
+
+    ```mlir
+    vector.transfer_write %m, %b[%j] : vector<8xi1>, memref<16xi1>
+    // becomes, for each lane k (in bounds: j + k < 16 for every j)
+    %e = vector.extract %m[k] : i1 from vector<8xi1>
+    memref.store %e, %b[%j + k] : memref<16xi1>
+    ```
   }];
   let dependentDialects = ["::mlir::vector::VectorDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def LowpStripAttributes : Pass<"lowp-strip-attributes"> {
