@@ -401,8 +401,6 @@ def test_transformer_training_steps_track_pytorch(name, cache):
         assert rel_err(a.detach().numpy(), b.detach().numpy()) < 1e-5
 
 
-@pytest.mark.xfail(strict=True, reason="lowp-pipeline-x86 miscompiles the cache update "
-                   "(lowp-pipeline-reference is right): under investigation")
 def test_decode_step_with_a_fixed_capacity_cache(cache):
     """A LLaMA-style decoder's one-token step (embedding lookup, position as
     a tensor, the KV cache written by a select against a one-hot of the
