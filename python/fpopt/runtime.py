@@ -255,11 +255,26 @@ def _toolchain_stamp() -> str:
 _BUILD_RECIPE = "llc-O3-pic;clang-shared-Bsymbolic;v2"
 
 
+def _trampoline_c(function: str, arity: int) -> str:
+    """`fpopt_call_F(void **p)` calling `_mlir_ciface_F(p[0], ..., p[n-1])`:
+    ctypes calls at most 1024 arguments, and a model whose weights are
+    arguments has more (densenet201: 1209)."""
+    declared = ", ".join(["void *"] * arity) or "void"
+    passed = ", ".join(f"p[{i}]" for i in range(arity))
+    return (f"void _mlir_ciface_{function}({declared});\n"
+            f"void fpopt_call_{function}(void **p) {{ _mlir_ciface_{function}({passed}); }}\n")
+
+
 def build_shared_object(llvm_dialect_ir: str, mcpu: str, *,
                         cache_dir: Optional[str] = None,
-                        key_extra: str = "") -> Tuple[str, str]:
+                        key_extra: str = "",
+                        trampolines: Optional[Dict[str, int]] = None) -> Tuple[str, str]:
     """LLVM-dialect module text -> (path of a shared object, the name of the
-    function that frees what it allocates). Cached by content."""
+    function that frees what it allocates). Cached by content.
+    ``trampolines`` maps a function name to the number of pointers its C
+    interface takes: each gets an `fpopt_call_F(void **)` entry."""
+    trampolines = dict(trampolines or {})
+    key_extra += "".join(f";{k}/{v}" for k, v in sorted(trampolines.items()))
     key = hashlib.sha256("\0".join([_BUILD_RECIPE, llvm_dialect_ir, mcpu, key_extra,
                                     _toolchain_stamp()]).encode()).hexdigest()[:32]
     root = _cache_dir(cache_dir)
@@ -281,6 +296,12 @@ def build_shared_object(llvm_dialect_ir: str, mcpu: str, *,
         with open(ll) as f:
             declared = set(re.findall(r"^declare [^@]*@([\w.]+)\(", f.read(), re.M))
         objects = [obj]
+        if trampolines:
+            entry = os.path.join(tmp, "entry.c")
+            with open(entry, "w") as f:
+                f.write("".join(_trampoline_c(k, v) for k, v in sorted(trampolines.items())))
+            _run([tool("clang"), "-O2", "-fPIC", "-c", entry, "-o", entry + ".o"], "clang")
+            objects.append(entry + ".o")
         dealloc = "free"
         if declared & {"_mlir_memref_to_llvm_alloc", "_mlir_memref_to_llvm_aligned_alloc",
                        "_mlir_memref_to_llvm_free"}:
@@ -335,8 +356,14 @@ class CompiledFunction:
         self.diagnostics = list(diagnostics)
         retain_freed_memory()
         self._lib = ctypes.CDLL(so_path)
+        # Through the trampoline (any number of arguments) when the object
+        # has one, else the C interface directly.
+        self._entry = getattr(self._lib, f"fpopt_call_{function}", None)
         self._fn = getattr(self._lib, f"_mlir_ciface_{function}")
         self._fn.restype = None
+        if self._entry is not None:
+            self._entry.restype = None
+            self._entry.argtypes = [ctypes.c_void_p]
         self._free = _LIBC.free if dealloc == "free" else getattr(self._lib, dealloc)
         self._free.argtypes = [ctypes.c_void_p]
         self._free.restype = None
@@ -369,7 +396,12 @@ class CompiledFunction:
         results = self._results_type() if self._results_type else None
         args = ([ctypes.byref(results)] if results is not None else []) + \
                [ctypes.byref(d) for d in descs]
-        self._fn(*args)
+        if self._entry is not None:
+            addresses = ([ctypes.addressof(results)] if results is not None else []) + \
+                [ctypes.addressof(d) for d in descs]
+            self._entry((ctypes.c_void_p * len(addresses))(*addresses))
+        else:
+            self._fn(*args)
         if results is None:
             return ()
         descriptors = ([getattr(results, f"r{i}") for i in range(len(self.results))]
@@ -524,7 +556,9 @@ def compile_module(ir: str, *, target: Optional[str] = None, policy: str = "auto
                             "(llvm.emit_c_interface is added to public functions by "
                             "lowp-pipeline-x86)")
     mcpu = _LLC_CPU[target] if lowering == "x86" else _LLC_CPU[host]
-    so_path, dealloc = build_shared_object(lowered.ir, mcpu, cache_dir=cache_dir)
+    arity = len(signature.arguments) + (1 if signature.results else 0)
+    so_path, dealloc = build_shared_object(lowered.ir, mcpu, cache_dir=cache_dir,
+                                           trampolines={signature.function: arity})
     return CompiledFunction(so_path, dealloc, signature.function,
                             [TensorType.parse(a.type) for a in signature.arguments],
                             [TensorType.parse(r) for r in signature.results],

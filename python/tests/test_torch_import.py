@@ -443,3 +443,17 @@ def test_bf16_transformer_training_step_with_long_reductions(cache):
         x, t = torch.randn(4, 64, 32), torch.randn(4, 64, 32)
         l32, l16 = float(s32(x, t)), float(s16(x, t))
         assert abs(l16 - l32) <= 16 * BF16_UNIT * abs(l32)
+
+
+def test_more_than_a_thousand_arguments(cache):
+    """ctypes calls at most 1024 arguments; a model whose weights are
+    arguments can have more (densenet201: 1209). The runtime calls through a
+    C trampoline taking an array of pointers."""
+    n = 1100
+    args = ", ".join(f"%a{i}: tensor<2xf32>" for i in range(n))
+    body = "\n".join(f"  %s{i} = arith.addf %s{i - 1}, %a{i} : tensor<2xf32>" for i in range(1, n))
+    ir = (f"func.func @many({args}) -> tensor<2xf32> {{\n  %s0 = arith.addf %a0, %a0 : "
+          f"tensor<2xf32>\n{body}\n  return %s{n - 1} : tensor<2xf32>\n}}\n")
+    fn = fpopt.compile(ir, policy="f32", cache_dir=cache)
+    values = [np.full(2, i, np.float32) for i in range(n)]
+    np.testing.assert_array_equal(fn(*values), np.full(2, sum(range(n)), np.float32))
