@@ -288,6 +288,15 @@ class FunctionWriter:
         self.lines.append(f"    }} : {x.type} to {v.type}" + self.loc)
         return v
 
+    def extract_slice(self, x: Value, offsets, sizes, strides, shape) -> Value:
+        """tensor.extract_slice of x (rank-reducing when ``shape`` drops
+        unit sizes)."""
+        r = Value(self.fresh("sl"), shape, x.elt)
+        self.emit(f"{r.name} = tensor.extract_slice {x.name}[{', '.join(map(str, offsets))}] "
+                  f"[{', '.join(map(str, sizes))}] [{', '.join(map(str, strides))}] : "
+                  f"{x.type} to {r.type}")
+        return r
+
     def named(self, op: str, ins: Sequence[Value], init: Value, attrs: str = "") -> Value:
         v = Value(self.fresh("m"), init.shape, init.elt)
         self.emit(f"{v.name} = linalg.{op}{(' ' + attrs) if attrs else ''} "
@@ -1177,11 +1186,7 @@ def _slice(imp, node, x, dim=0, start=None, end=None, step=1):
         return v
     offsets = [start if i == dim else 0 for i in range(v.rank)]
     strides = [step if i == dim else 1 for i in range(v.rank)]
-    r = Value(imp.fn.fresh("sl"), shape, v.elt)
-    imp.fn.emit(f"{r.name} = tensor.extract_slice {v.name}[{', '.join(map(str, offsets))}] "
-                f"[{', '.join(map(str, shape))}] [{', '.join(map(str, strides))}] : "
-                f"{v.type} to {r.type}")
-    return r
+    return imp.fn.extract_slice(v, offsets, shape, strides, shape)
 
 
 @handles("aten.select")
@@ -1192,11 +1197,7 @@ def _select(imp, node, x, dim, index):
     shape, _ = _out(imp, node)
     offsets = [index if i == dim else 0 for i in range(v.rank)]
     sizes = [1 if i == dim else s for i, s in enumerate(v.shape)]
-    r = Value(imp.fn.fresh("sel"), shape, v.elt)
-    imp.fn.emit(f"{r.name} = tensor.extract_slice {v.name}[{', '.join(map(str, offsets))}] "
-                f"[{', '.join(map(str, sizes))}] [{', '.join('1' for _ in sizes)}] : "
-                f"{v.type} to {r.type}")
-    return r
+    return imp.fn.extract_slice(v, offsets, sizes, [1] * v.rank, shape)
 
 
 @handles("aten.expand")
@@ -1232,11 +1233,7 @@ def _slices(imp, v: Value, dim: int, sizes: Sequence[int]) -> List[Value]:
         shape = list(v.shape)
         shape[dim] = s
         offsets = [start if i == dim else 0 for i in range(v.rank)]
-        r = Value(imp.fn.fresh("sp"), shape, v.elt)
-        imp.fn.emit(f"{r.name} = tensor.extract_slice {v.name}[{', '.join(map(str, offsets))}] "
-                    f"[{', '.join(map(str, shape))}] [{', '.join('1' for _ in shape)}] : "
-                    f"{v.type} to {r.type}")
-        out.append(r)
+        out.append(imp.fn.extract_slice(v, offsets, shape, [1] * v.rank, shape))
         start += s
     return out
 
