@@ -301,20 +301,19 @@ def test_training_step_is_marked_by_the_convention():
     fpopt.run_pipeline(text, "lowp-auto-mixed-precision{target=znver4}")
 
 
-@pytest.mark.parametrize("loss,lowering", [("cross_entropy", "x86"), ("mse", "x86"),
-                                           ("cross_entropy", "reference")])
-def test_twenty_sgd_steps_track_pytorch(loss, lowering, cache):
+def assert_tracks_sgd(m, loss, batch_fn, cache, lr=0.1, lowering="x86", steps=20):
+    """`steps` steps of fp-opt's compiled step and of torch.optim.SGD from the
+    same weights on the same batches: losses and final weights within 1e-5."""
     import copy
-    m = mlp()
     ref = copy.deepcopy(m)
-    opt = torch.optim.SGD(ref.parameters(), lr=0.1, momentum=0.9)
-    x, t = batch(loss)
-    step = fpopt.torch.compile_training_step(m, loss, (x,), (t,), lr=0.1, momentum=0.9,
+    opt = torch.optim.SGD(ref.parameters(), lr=lr, momentum=0.9)
+    x, t = batch_fn()
+    step = fpopt.torch.compile_training_step(m, loss, (x,), (t,), lr=lr, momentum=0.9,
                                              policy="f32", cache_dir=cache, lowering=lowering)
     loss_fn = torch.nn.functional.cross_entropy if loss == "cross_entropy" else \
         torch.nn.functional.mse_loss
-    for _ in range(20):
-        x, t = batch(loss)
+    for _ in range(steps):
+        x, t = batch_fn()
         ours = float(step(x, t))
         opt.zero_grad()
         theirs = loss_fn(ref(x), t)
@@ -323,6 +322,12 @@ def test_twenty_sgd_steps_track_pytorch(loss, lowering, cache):
         assert abs(ours - float(theirs)) <= 1e-5 * max(1.0, abs(float(theirs)))
     for a, b in zip(m.parameters(), ref.parameters()):
         assert rel_err(a.detach().numpy(), b.detach().numpy()) < 1e-5
+
+
+@pytest.mark.parametrize("loss,lowering", [("cross_entropy", "x86"), ("mse", "x86"),
+                                           ("cross_entropy", "reference")])
+def test_twenty_sgd_steps_track_pytorch(loss, lowering, cache):
+    assert_tracks_sgd(mlp(), loss, lambda: batch(loss), cache, lowering=lowering)
 
 
 def test_bf16_training_step_tracks_f32(cache):
@@ -380,25 +385,11 @@ def test_transformer_training_steps_track_pytorch(name, cache):
     """Layer norm, GELU, softmax, RMSNorm, rotary and SiLU backward (torch's
     decompositions), read-only buffers (GPT-2's causal mask, LLaMA's rotary
     tables): 20 SGD-momentum steps within 1e-5 of torch.optim.SGD."""
-    import copy
     torch.manual_seed(2)
     m = {"gpt2": lambda: tb.GPT2Block(32, 2, 8), "bert": no_dropout_bert,
          "llama": LlamaTrain}[name]()
-    ref = copy.deepcopy(m)
-    opt = torch.optim.SGD(ref.parameters(), lr=0.05, momentum=0.9)
-    x, t = torch.randn(2, 8, 32), torch.randn(2, 8, 32)
-    step = fpopt.torch.compile_training_step(m, "mse", (x,), (t,), lr=0.05, momentum=0.9,
-                                             policy="f32", cache_dir=cache)
-    for _ in range(20):
-        x, t = torch.randn(2, 8, 32), torch.randn(2, 8, 32)
-        ours = float(step(x, t))
-        opt.zero_grad()
-        theirs = torch.nn.functional.mse_loss(ref(x), t)
-        theirs.backward()
-        opt.step()
-        assert abs(ours - float(theirs)) <= 1e-5 * max(1.0, abs(float(theirs)))
-    for a, b in zip(m.parameters(), ref.parameters()):
-        assert rel_err(a.detach().numpy(), b.detach().numpy()) < 1e-5
+    assert_tracks_sgd(m, "mse", lambda: (torch.randn(2, 8, 32), torch.randn(2, 8, 32)),
+                      cache, lr=0.05)
 
 
 def test_decode_step_with_a_fixed_capacity_cache(cache):
