@@ -4,7 +4,8 @@
 # through the mixed-precision pipeline for several chips, printing what was
 # decided and why, write the report page (one HTML file; its path is the
 # last line), and take it down the x86 path: run it on this machine next to
-# its f32 version and write the AVX512_BF16 assembly beside it.
+# its f32 version and write the AVX512_BF16 assembly beside it; and bring a
+# torchvision model in from PyTorch (examples/torch/quickstart.py).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${FPOPT_BUILD_DIR:-$ROOT/build}"
@@ -55,6 +56,12 @@ echo "-> $PAGE"
 # 4. The x86 path: run here and emit AVX512_BF16 assembly.
 section "x86: lowp-pipeline-x86, run on this machine, AVX512_BF16 assembly"
 bash "$ROOT/scripts/compile-x86.sh" "$MODEL" "$OUT/x86" sapphirerapids
+
+# 5. From PyTorch: a torchvision model through fpopt.torch, run here next to
+#    PyTorch itself (python3-torch comes with install-deps.sh).
+section "from PyTorch: fpopt.torch.compile(torchvision resnet18)"
+PYTHONPATH="$BUILD/python_packages" FPOPT_CACHE_DIR="$BUILD/fpopt-cache" \
+  /usr/bin/python3 "$ROOT/examples/torch/quickstart.py" 2>&1 | grep -v Warning | sed 's/^/  /'
 
 section "report page"
 echo "$PAGE"
