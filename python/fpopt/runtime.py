@@ -167,8 +167,9 @@ def _descriptor(array: np.ndarray):
     return d
 
 
-def _read_descriptor(d, ttype: TensorType) -> np.ndarray:
-    """A copy of the tensor a result descriptor points to."""
+def _read_descriptor(d, ttype: TensorType, into: Optional[np.ndarray] = None) -> np.ndarray:
+    """A copy of the tensor a result descriptor points to (written into
+    ``into`` when given: an array of the result's shape and dtype)."""
     sizes = list(d.sizes) if ttype.rank else []
     if tuple(sizes) != ttype.shape:
         raise RuntimeError_(f"a result of shape {sizes}, the signature says {ttype}")
@@ -180,6 +181,9 @@ def _read_descriptor(d, ttype: TensorType) -> np.ndarray:
     buf = (ctypes.c_char * (span * itemsize)).from_address(d.aligned + itemsize * d.offset)
     flat = np.frombuffer(buf, dtype=ttype.dtype)
     view = np.lib.stride_tricks.as_strided(flat, shape=sizes, strides=strides)
+    if into is not None:
+        np.copyto(into, view)
+        return into
     return np.array(view, copy=True)
 
 
@@ -392,7 +396,8 @@ class CompiledFunction:
             a = a.astype(t.dtype)
         return np.ascontiguousarray(a)
 
-    def _call(self, arrays: List[np.ndarray], descs: list) -> tuple:
+    def _call(self, arrays: List[np.ndarray], descs: list,
+              into: Optional[Sequence[Optional[np.ndarray]]] = None) -> tuple:
         results = self._results_type() if self._results_type else None
         args = ([ctypes.byref(results)] if results is not None else []) + \
                [ctypes.byref(d) for d in descs]
@@ -410,7 +415,12 @@ class CompiledFunction:
         outs, freed, error = [], set(), None
         for d, t in zip(descriptors, self.results):
             try:
-                outs.append(_read_descriptor(d, t))
+                dest = into[len(outs)] if into is not None else None
+                if dest is not None and (tuple(dest.shape) != t.shape or
+                                         dest.dtype != np.dtype(t.dtype)):
+                    raise CallError(f"result {len(outs)} of @{self.function} is {t}: "
+                                    f"cannot write it into a {dest.dtype} {list(dest.shape)}")
+                outs.append(_read_descriptor(d, t, dest))
             except RuntimeError_ as e:
                 error = e
             ptr = d.allocated
@@ -430,6 +440,17 @@ class CompiledFunction:
                 *[v for i, v in enumerate(values) if i not in self.prepacked])
         arrays = [self._convert(i, v) for i, v in enumerate(values)]
         outs = self._call(arrays, [_descriptor(a) for a in arrays])
+        return outs[0] if len(outs) == 1 else outs
+
+    def call_into(self, into: Sequence[Optional[np.ndarray]], *values):
+        """Like a call, but result i is written into ``into[i]`` when that is
+        an array (of the result's shape and dtype: e.g. the memory of a
+        torch parameter), saving the copy of a fresh result."""
+        if len(values) != len(self.arguments) or self.prepacked:
+            raise CallError(f"call_into takes all {len(self.arguments)} arguments of "
+                            f"@{self.function} (and no prepacked ones)")
+        arrays = [self._convert(i, v) for i, v in enumerate(values)]
+        outs = self._call(arrays, [_descriptor(a) for a in arrays], into)
         return outs[0] if len(outs) == 1 else outs
 
     def bind(self, fixed: Mapping[int, object]) -> "BoundFunction":

@@ -167,15 +167,19 @@ class CompiledTrainingStep:
         if len(xs_and_targets) != self.n_in + self.n_t:
             raise TypeError(f"the step takes {self.n_in} inputs and {self.n_t} targets")
         args = [_to_numpy(t) for t in xs_and_targets]
-        args += [_to_numpy(p) for p in self.params] + [_to_numpy(b) for b in self.buffers]
-        args += [_to_numpy(c) for c in self.constants]
-        outs = self.function(*args)
+        state = [_to_numpy(p) for p in self.params] + [_to_numpy(b) for b in self.buffers]
+        args += state + [_to_numpy(c) for c in self.constants]
+        # The new parameters and momentum buffers are written straight into
+        # the module's tensors (their numpy views share the memory) once
+        # the step has returned.
+        shares = [a if a.flags["C_CONTIGUOUS"] and a.flags["WRITEABLE"] else None
+                  for a in state]
+        outs = self.function.call_into([None] + shares, *args)
         loss, rest = outs[0], outs[1:]
         with torch.no_grad():
-            for p, new in zip(self.params, rest[:len(self.params)]):
-                p.copy_(torch.from_numpy(new))
-            for b, new in zip(self.buffers, rest[len(self.params):]):
-                b.copy_(torch.from_numpy(new))
+            for tensor, new, shared in zip(self.params + self.buffers, rest, shares):
+                if shared is None:
+                    tensor.copy_(torch.from_numpy(new))
         return torch.from_numpy(loss)
 
 
