@@ -109,7 +109,7 @@ def main():
                                          ("fp-opt bf16", "bf16", True, 2)):
         t0 = time.perf_counter()
         fm = fpopt.torch.compile(model, example, policy=policy, demote_weights=demote,
-                                 prepack=False, threads=cli.threads, cache_dir=cli.cache_dir)
+                                 prepack=True, threads=cli.threads, cache_dir=cli.cache_dir)
         compile_s = time.perf_counter() - t0
         slow = [d.split("remark:")[-1].strip()[:120] for d in fm.diagnostics
                 if "loop path" in d or "materialized" in d]
