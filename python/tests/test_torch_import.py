@@ -448,3 +448,16 @@ def test_more_than_a_thousand_arguments(cache):
     fn = fpopt.compile(ir, policy="f32", cache_dir=cache)
     values = [np.full(2, i, np.float32) for i in range(n)]
     np.testing.assert_array_equal(fn(*values), np.full(2, sum(range(n)), np.float32))
+
+
+def test_two_threads_give_the_same_result(cache):
+    """threads=2 (OpenMP): the same outputs as one thread, within 1e-4 of
+    PyTorch."""
+    m = trained_bn(torchvision.models.resnet18())
+    x = torch.randn(1, 3, 64, 64)
+    one = fpopt.torch.compile(m, x, policy="f32", cache_dir=cache)
+    two = fpopt.torch.compile(m, x, policy="f32", threads=2, cache_dir=cache)
+    with torch.no_grad():
+        ref = m(x).numpy()
+    assert rel_err(two(x).numpy(), ref) < 1e-4
+    assert rel_err(two(x).numpy(), one(x).numpy()) < 1e-5
