@@ -1,6 +1,8 @@
 """Compiling a layer with fp-opt into a shared library and calling it from
-Python through MLIR's C interface (`llvm.emit_c_interface`), with no
-dependency beyond numpy.
+Python through MLIR's C interface (`llvm.emit_c_interface`), with numpy and
+the descriptor, host-target and allocation helpers of the built fpopt
+package (fpopt.runtime); fp-opt itself runs as the command-line tool, so
+two builds can be compared (bench.py --before).
 
   compile_layer(mlir_text, workdir, tag, pipeline, tools) -> Compiled
   Compiled.load() -> Kernel;  Kernel(args) -> numpy result
@@ -17,44 +19,23 @@ import ctypes
 import os
 import re
 import subprocess
+import sys
 import time
 
 import numpy as np
 
-
-def _host_has(flag):
-    try:
-        with open("/proc/cpuinfo") as f:
-            return f" {flag}" in f.read()
-    except OSError:
-        return False
-
-
-def host_has_avx512bf16():
-    return _host_has("avx512_bf16")
-
-
-def host_has_amx_bf16():
-    return _host_has("amx_bf16")
-
-
-def host_has_avx512fp16():
-    return _host_has("avx512_fp16")
+# The package's runtime (descriptors, host target, allocation functions):
+# build/python_packages of this checkout (FPOPT_BUILD_DIR for another).
+sys.path.insert(0, os.path.join(os.environ.get("FPOPT_BUILD_DIR") or os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", "build"), "python_packages"))
+from fpopt import runtime  # noqa: E402
 
 
 def default_cpu():
     """(fp-opt target, llc -mcpu, more lowp-pipeline-x86 options): what a
-    user compiles for this host. sapphirerapids with AMX tiles where the
-    host has AMX-BF16; sapphirerapids without them on an Intel core with
-    AVX512_BF16 and AVX512_FP16 whose AMX is hidden (a VM); znver4 on other
-    AVX512_BF16 hosts; else avx2 on x86-64-v3."""
-    if host_has_amx_bf16():
-        return "sapphirerapids", "sapphirerapids", "amx=true"
-    if host_has_avx512bf16() and host_has_avx512fp16():
-        return "sapphirerapids", "sapphirerapids", ""
-    if host_has_avx512bf16():
-        return "znver4", "znver4", ""
-    return "avx2", "x86-64-v3", ""
+    user compiles for this host (fpopt.runtime.host_target)."""
+    target, options = runtime.host_target()
+    return target, runtime.llc_cpu(target), options
 
 
 def choose_cpu(cpu=None, mcpu=None, x86_options=""):
@@ -63,7 +44,7 @@ def choose_cpu(cpu=None, mcpu=None, x86_options=""):
     options only with the default target and when `x86_options` is empty."""
     default, default_mcpu, options = default_cpu()
     if cpu:
-        default_mcpu = {"avx2": "x86-64-v3", "avx512bf16": "sapphirerapids"}.get(cpu, cpu)
+        default_mcpu = runtime.llc_cpu(cpu)
         options = ""
     return cpu or default, mcpu or default_mcpu, x86_options or options
 
@@ -186,7 +167,7 @@ def compile_layer(mlir_text, workdir, tag, variant, cpu, tools, extra_x86="", ta
         # embedder's to define: here, over libc.
         shim = os.path.join(workdir, "generic_alloc.c")
         with open(shim, "w") as f:
-            f.write(GENERIC_ALLOC_C)
+            f.write(runtime.GENERIC_ALLOC_C)
         _run([tools.tool("clang"), "-O2", "-fPIC", "-c", shim, "-o", base + ".alloc.o"])
         objects.append(base + ".alloc.o")
     # memref.copy of a strided view (e.g. tensor.pad's interior) calls
@@ -199,54 +180,15 @@ def compile_layer(mlir_text, workdir, tag, variant, cpu, tools, extra_x86="", ta
     return Compiled(base + ".so", base + ".llvm.mlir", decided, seconds, dealloc, prepacked)
 
 
-GENERIC_ALLOC_C = """
-#include <stdlib.h>
-void *_mlir_memref_to_llvm_alloc(size_t size) { return malloc(size); }
-void *_mlir_memref_to_llvm_aligned_alloc(size_t align, size_t size) {
-  return aligned_alloc(align, (size + align - 1) / align * align);
-}
-void _mlir_memref_to_llvm_free(void *p) { free(p); }
-"""
-
-
 def dealloc_function(ll_path):
-    """The function that frees what the module allocates: libc `free` for
-    malloc / aligned_alloc, `_mlir_memref_to_llvm_free` (defined by
-    GENERIC_ALLOC_C and linked in) for MLIR's generic allocation functions."""
+    """The function that frees what the module allocates
+    (fpopt.runtime.dealloc_function on the LLVM IR file)."""
     with open(ll_path) as f:
-        text = f.read()
-    declared = set(re.findall(r"^declare [^@]*@([\w.]+)\(", text, re.M))
-    if declared & {"_mlir_memref_to_llvm_alloc", "_mlir_memref_to_llvm_aligned_alloc",
-                   "_mlir_memref_to_llvm_free"}:
-        return "_mlir_memref_to_llvm_free"
-    return "free"
+        return runtime.dealloc_function(f.read())
 
 
-_DESC_TYPES = {}
-
-
-def descriptor_type(rank):
-    if rank not in _DESC_TYPES:
-        class Desc(ctypes.Structure):
-            _fields_ = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
-                        ("offset", ctypes.c_int64), ("sizes", ctypes.c_int64 * rank),
-                        ("strides", ctypes.c_int64 * rank)]
-        Desc.__name__ = f"MemRef{rank}D"
-        _DESC_TYPES[rank] = Desc
-    return _DESC_TYPES[rank]
-
-
-def descriptor(array):
-    assert array.dtype == np.float32 and array.flags["C_CONTIGUOUS"]
-    d = descriptor_type(array.ndim)()
-    ptr = array.ctypes.data
-    d.allocated = ptr
-    d.aligned = ptr
-    d.offset = 0
-    for i, (s, st) in enumerate(zip(array.shape, array.strides)):
-        d.sizes[i] = s
-        d.strides[i] = st // array.itemsize
-    return d
+descriptor_type = runtime.descriptor_type
+descriptor = runtime.descriptor
 
 
 _LIBC = ctypes.CDLL(None)

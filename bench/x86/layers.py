@@ -10,6 +10,7 @@ once; the best round counts) and prints a table.
 Usage: layers.py OUTDIR LAYER [LAYER...] (run by layers.sh)
 """
 import ctypes
+import os
 import sys
 import time
 
@@ -33,23 +34,10 @@ libc.mallopt(M_MMAP_THRESHOLD, 1 << 30)
 libc.mallopt(M_TRIM_THRESHOLD, 1 << 30)
 
 
-def memref_type(rank):
-    fields = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
-              ("offset", ctypes.c_int64)]
-    if rank:
-        fields += [("sizes", ctypes.c_int64 * rank),
-                   ("strides", ctypes.c_int64 * rank)]
-    return type("MemRef%d" % rank, (ctypes.Structure,), {"_fields_": fields})
-
-
-def descriptor(a):
-    d = memref_type(a.ndim)()
-    d.allocated = d.aligned = a.ctypes.data
-    d.offset = 0
-    for i, (s, st) in enumerate(zip(a.shape, a.strides)):
-        d.sizes[i] = s
-        d.strides[i] = st // a.itemsize
-    return d
+# The memref descriptors of MLIR's C interface, from the built fpopt package.
+sys.path.insert(0, os.path.join(os.environ.get("FPOPT_BUILD_DIR") or os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", "build"), "python_packages"))
+from fpopt.runtime import descriptor, descriptor_type as memref_type  # noqa: E402
 
 
 class Compiled:

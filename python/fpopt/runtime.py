@@ -75,6 +75,12 @@ def _host_flags() -> set:
     return set()
 
 
+def llc_cpu(target: str) -> str:
+    """The llc -mcpu an x86 row of the capability table is built for (a
+    name outside the table is taken as an llc CPU itself)."""
+    return _LLC_CPU.get(target, target)
+
+
 def host_target() -> Tuple[str, str]:
     """(target, extra lowp-pipeline-x86 options) a user compiles for this
     host: sapphirerapids with AMX tiles where the host has AMX-BF16;
@@ -147,7 +153,9 @@ class TensorType:
 _DESC_TYPES: Dict[int, type] = {}
 
 
-def _descriptor_type(rank: int):
+def descriptor_type(rank: int):
+    """The ctypes struct of a rank-`rank` memref descriptor {allocated,
+    aligned, offset, sizes[rank], strides[rank]} (MLIR's C interface)."""
     if rank not in _DESC_TYPES:
         fields = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
                   ("offset", ctypes.c_int64)]
@@ -157,8 +165,9 @@ def _descriptor_type(rank: int):
     return _DESC_TYPES[rank]
 
 
-def _descriptor(array: np.ndarray):
-    d = _descriptor_type(array.ndim)()
+def descriptor(array: np.ndarray):
+    """The memref descriptor of a numpy array (pointing at its memory)."""
+    d = descriptor_type(array.ndim)()
     d.allocated = d.aligned = array.ctypes.data
     d.offset = 0
     for i, (s, st) in enumerate(zip(array.shape, array.strides)):
@@ -213,7 +222,7 @@ def retain_freed_memory():
     _MALLOC_TUNED = True
 
 
-_GENERIC_ALLOC_C = """
+GENERIC_ALLOC_C = """
 #include <stdlib.h>
 void *_mlir_memref_to_llvm_alloc(size_t size) { return malloc(size); }
 void *_mlir_memref_to_llvm_aligned_alloc(size_t align, size_t size) {
@@ -221,6 +230,16 @@ void *_mlir_memref_to_llvm_aligned_alloc(size_t align, size_t size) {
 }
 void _mlir_memref_to_llvm_free(void *p) { free(p); }
 """
+
+
+def dealloc_function(llvm_ir: str) -> str:
+    """The function that frees what an LLVM IR module allocates: libc
+    `free` for malloc / aligned_alloc, `_mlir_memref_to_llvm_free` (defined
+    by GENERIC_ALLOC_C, linked in) for MLIR's generic allocation functions."""
+    declared = set(re.findall(r"^declare [^@]*@([\w.]+)\(", llvm_ir, re.M))
+    generic = {"_mlir_memref_to_llvm_alloc", "_mlir_memref_to_llvm_aligned_alloc",
+               "_mlir_memref_to_llvm_free"}
+    return "_mlir_memref_to_llvm_free" if declared & generic else "free"
 
 
 def _run(cmd: List[str], what: str):
@@ -241,11 +260,12 @@ def _toolchain_stamp() -> str:
     """What else decides the object code: fp-opt's own library (a rebuilt
     fp-opt must not reuse objects of the old one) and the LLVM tools."""
     from . import _fpopt
-    parts = [_fpopt.__file__]
+    parts = []
     lib_dir = os.path.dirname(_fpopt.__file__)
-    for candidate in (os.path.join(lib_dir, "..", "..", "lib", "libFpOptCAPI.so"),
+    for candidate in (_fpopt.__file__,
+                      os.path.join(lib_dir, "..", "..", "lib", "libFpOptCAPI.so"),
                       os.path.join(lib_dir, "..", "..", "..", "libFpOptCAPI.so"),
-                      _fpopt.__file__, os.path.join(LLVM_BIN, "llc")):
+                      os.path.join(LLVM_BIN, "llc")):
         try:
             st = os.stat(candidate)
             parts.append(f"{os.path.realpath(candidate)}:{st.st_size}:{st.st_mtime_ns}")
@@ -298,7 +318,7 @@ def build_shared_object(llvm_dialect_ir: str, mcpu: str, *,
         _run([tool("llc"), "-O3", f"-mcpu={mcpu}", "-filetype=obj",
               "-relocation-model=pic", ll, "-o", obj], "llc")
         with open(ll) as f:
-            declared = set(re.findall(r"^declare [^@]*@([\w.]+)\(", f.read(), re.M))
+            dealloc = dealloc_function(f.read())
         objects = [obj]
         if trampolines:
             entry = os.path.join(tmp, "entry.c")
@@ -306,16 +326,13 @@ def build_shared_object(llvm_dialect_ir: str, mcpu: str, *,
                 f.write("".join(_trampoline_c(k, v) for k, v in sorted(trampolines.items())))
             _run([tool("clang"), "-O2", "-fPIC", "-c", entry, "-o", entry + ".o"], "clang")
             objects.append(entry + ".o")
-        dealloc = "free"
-        if declared & {"_mlir_memref_to_llvm_alloc", "_mlir_memref_to_llvm_aligned_alloc",
-                       "_mlir_memref_to_llvm_free"}:
+        if dealloc != "free":
             # MLIR's generic allocation functions are the embedder's to define.
             shim = os.path.join(tmp, "alloc.c")
             with open(shim, "w") as f:
-                f.write(_GENERIC_ALLOC_C)
+                f.write(GENERIC_ALLOC_C)
             _run([tool("clang"), "-O2", "-fPIC", "-c", shim, "-o", shim + ".o"], "clang")
             objects.append(shim + ".o")
-            dealloc = "_mlir_memref_to_llvm_free"
         libdir = os.path.join(os.path.dirname(LLVM_BIN.rstrip("/")), "lib")
         out = os.path.join(tmp, "module.so")
         # memref.copy of strided views calls memrefCopy (MLIR's C runner
@@ -371,10 +388,10 @@ class CompiledFunction:
         self._free = _LIBC.free if dealloc == "free" else getattr(self._lib, dealloc)
         self._free.argtypes = [ctypes.c_void_p]
         self._free.restype = None
-        fields = [(f"r{i}", _descriptor_type(t.rank)) for i, t in enumerate(self.results)]
+        fields = [(f"r{i}", descriptor_type(t.rank)) for i, t in enumerate(self.results)]
         self._results_type = (type("Results", (ctypes.Structure,), {"_fields_": fields})
                               if len(self.results) > 1 else
-                              _descriptor_type(self.results[0].rank) if self.results else None)
+                              descriptor_type(self.results[0].rank) if self.results else None)
 
     def _convert(self, index: int, value) -> np.ndarray:
         t = self.arguments[index]
@@ -439,7 +456,7 @@ class CompiledFunction:
             return self.bind({i: values[i] for i in self.prepacked})(
                 *[v for i, v in enumerate(values) if i not in self.prepacked])
         arrays = [self._convert(i, v) for i, v in enumerate(values)]
-        outs = self._call(arrays, [_descriptor(a) for a in arrays])
+        outs = self._call(arrays, [descriptor(a) for a in arrays])
         return outs[0] if len(outs) == 1 else outs
 
     def call_into(self, into: Sequence[Optional[np.ndarray]], *values):
@@ -450,7 +467,7 @@ class CompiledFunction:
             raise CallError(f"call_into takes all {len(self.arguments)} arguments of "
                             f"@{self.function} (and no prepacked ones)")
         arrays = [self._convert(i, v) for i, v in enumerate(values)]
-        outs = self._call(arrays, [_descriptor(a) for a in arrays], into)
+        outs = self._call(arrays, [descriptor(a) for a in arrays], into)
         return outs[0] if len(outs) == 1 else outs
 
     def bind(self, fixed: Mapping[int, object]) -> "BoundFunction":
@@ -458,13 +475,13 @@ class CompiledFunction:
 
     def _prepack(self, weights: List[np.ndarray]) -> list:
         """F_prepack(weights...) -> the packed buffers (the caller owns them)."""
-        fields = [(f"p{i}", _descriptor_type(r)) for i, r in enumerate(self.prepacked_ranks)]
+        fields = [(f"p{i}", descriptor_type(r)) for i, r in enumerate(self.prepacked_ranks)]
         packed = type("Packed", (ctypes.Structure,), {"_fields_": fields})()
         fn = getattr(self._lib, f"_mlir_ciface_{self.function}_prepack")
         fn.restype = None
-        descs = [_descriptor(w) for w in weights]
+        descs = [descriptor(w) for w in weights]
         if len(fields) == 1:
-            single = _descriptor_type(self.prepacked_ranks[0])()
+            single = descriptor_type(self.prepacked_ranks[0])()
             fn(ctypes.byref(single), *[ctypes.byref(d) for d in descs])
             return [single]
         fn(ctypes.byref(packed), *[ctypes.byref(d) for d in descs])
@@ -487,7 +504,7 @@ class BoundFunction:
                 raise CallError(f"@{compiled.function} has no argument {i}")
         self.free_indices = [i for i in range(len(compiled.arguments)) if i not in fixed]
         self._arrays = {i: compiled._convert(i, v) for i, v in fixed.items()}
-        self._descs = {i: _descriptor(a) for i, a in self._arrays.items()}
+        self._descs = {i: descriptor(a) for i, a in self._arrays.items()}
         self._packed = []
         if compiled.prepacked:
             self._packed = compiled._prepack([self._arrays[i] for i in compiled.prepacked])
@@ -507,7 +524,7 @@ class BoundFunction:
         descs = dict(self._descs)
         for i, v in zip(self.free_indices, values):
             arrays[i] = c._convert(i, v)
-            descs[i] = _descriptor(arrays[i])
+            descs[i] = descriptor(arrays[i])
         outs = c._call(list(arrays.values()),
                        [descs[i] for i in range(len(c.arguments))])
         return outs[0] if len(outs) == 1 else outs
@@ -570,13 +587,14 @@ def compile_module(ir: str, *, target: Optional[str] = None, policy: str = "auto
         results = m.group(1).split("->", 1)[1] if m else ""
         ranks = [int(r) for r in re.findall(r"array<(\d+) x i64>, array<\d+ x i64>", results)]
         if len(ranks) != len(prepacked):
-            ranks = [3] * len(prepacked) if not ranks else ranks
+            raise RuntimeError_(f"{signature.function}_prepack returns {len(ranks)} buffers "
+                                f"for the {len(prepacked)} packed arguments")
     if not re.search(r"llvm\.func @_mlir_ciface_" + re.escape(signature.function) + r"\b",
                      lowered.ir):
         raise RuntimeError_(f"@{signature.function} has no C interface after lowering "
                             "(llvm.emit_c_interface is added to public functions by "
                             "lowp-pipeline-x86)")
-    mcpu = _LLC_CPU[target] if lowering == "x86" else _LLC_CPU[host]
+    mcpu = llc_cpu(target if lowering == "x86" else host)
     arity = len(signature.arguments) + (1 if signature.results else 0)
     so_path, dealloc = build_shared_object(lowered.ir, mcpu, cache_dir=cache_dir,
                                            trampolines={signature.function: arity})

@@ -21,7 +21,7 @@ to the format the decisions chose for them).
 
 from __future__ import annotations
 
-from typing import List, Optional, Sequence
+from typing import List, Optional
 
 import numpy as np
 import torch

@@ -27,6 +27,7 @@ asked to do and the module path.
 from __future__ import annotations
 
 import math
+import operator
 import struct
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -371,10 +372,11 @@ class Importer:
     """Writes one traced module as ``func.func @forward``."""
 
     def __init__(self, traced: TracedModule, weights: str = "arguments",
-                 function: str = "forward"):
+                 function: str = "forward", module_name: str = "Module"):
         if weights not in ("arguments", "constants"):
             raise ValueError("weights must be 'arguments' or 'constants'")
         self.traced = traced
+        self.module_name = module_name
         self.weights = weights
         self.function = function
         self.fn = FunctionWriter()
@@ -465,7 +467,7 @@ class Importer:
         a tuple item or a folded constant)."""
         name = _packet(node.target)
         return (name in _HANDLERS and not self.is_constant(node)
-                and node.target is not getattr(__import__("operator"), "getitem"))
+                and node.target is not operator.getitem)
 
     def lower_in_function(self, node, path: str):
         """split=True: the node's ops in a private function of their own,
@@ -546,12 +548,10 @@ class Importer:
             lines.append("#-}")
         return "\n".join(lines) + "\n"
 
-    module_name = "Module"
-
     # -- dispatch ------------------------------------------------------------
     def lower(self, node: torch.fx.Node):
         target = node.target
-        if target is getattr(__import__("operator"), "getitem"):
+        if target is operator.getitem:
             tup = self.values[node.args[0].name]
             item = tup[node.args[1]]
             if item is None:
@@ -855,14 +855,12 @@ def _linear(imp, node, x, w, bias=None):
         wb = fn.generic([(wt, _map(rank, [f"d{rank - 2}", f"d{rank - 1}"]))], init,
                         _identity(rank), ["parallel"] * rank, lambda b, a, o: a[0])
         nb = int(np.prod(batch))
-        lead = list(range(len(batch)))
         x3 = fn.reshape(xv, [nb, m, k]) if len(batch) != 1 else xv
         w3 = fn.reshape(wb, [nb, k, n]) if len(batch) != 1 else wb
         acc = fn.fill(0.0, [nb, m, n], xv.elt)
         y = fn.named("batch_matmul", [x3, w3], acc)
         if len(batch) != 1:
             y = fn.reshape(y, list(batch) + [m, n])
-        del lead
     else:
         raise imp.unsupported(f"linear on a {xv.rank}-D input")
     if bias is not None:
@@ -1220,9 +1218,8 @@ def import_traced(traced: TracedModule, weights: str = "arguments",
     weights="arguments"). ``split``: every computing aten op in a private
     function of its own (named op<N>__<module path>__<aten op>, called
     no_inline), for profiles per op; fusion across ops is then lost."""
-    imp = Importer(traced, weights, function)
+    imp = Importer(traced, weights, function, module_name)
     imp.split = split
-    imp.module_name = module_name
     text = imp.run()
     return text, [loc for _, _, loc in imp.args]
 

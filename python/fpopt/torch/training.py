@@ -14,7 +14,7 @@ reads. The momentum buffers start at zero, which gives PyTorch's first step
 
 from __future__ import annotations
 
-from typing import Callable, List, Optional
+from typing import Callable, Optional
 
 import torch
 from torch._decomp import get_decompositions
@@ -114,13 +114,11 @@ def trace_training_step(module: torch.nn.Module, loss_fn, example_args, example_
         if not isinstance(g, torch.fx.Node) or g.op != "call_function":
             raise UnsupportedOp("autograd", f"the gradient of '{name}' is not computed by an op")
         gradient_nodes[g.name] = name
-    # Arguments: inputs, targets, params, buffers (the seed is not one).
-    arg_index = {n.name: i for i, n in enumerate(
-        p for p in placeholders if p.name != placeholders[n_in + n_t].name)}
+    # Arguments: inputs, targets, params, momentum buffers, read-only
+    # buffers (the seed placeholder is not an argument).
     first_param = n_in + n_t
     attrs = ["lowp.loss"] + [f"lowp.updates = {first_param + i} : i64" for i in range(n_p)] + \
         [f"lowp.updates = {first_param + n_p + i} : i64" for i in range(len(buffers))]
-    del arg_index
     traced = TracedModule(gm, n_in + n_t + 1, names + [f"{n}.momentum_buffer" for n in
                                                         (names if momentum else [])]
                           + buffer_names, params + buffers + constants)
