@@ -12,6 +12,7 @@ PACKAGES=(
   libclang-rt-22-dev  # AddressSanitizer/LeakSanitizer for the leak tests
   libopenblas-dev  # bench/x86 only (the sgemm baseline); no test needs it
   python3-torch python3-torchvision  # fpopt.torch (the PyTorch importer) and its tests
+  chromium  # the report page's browser tests (scripts/test.d/report-page.sh: headless, no WebDriver)
 )
 
 missing=()
