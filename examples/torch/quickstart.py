@@ -4,7 +4,10 @@ by fpopt.torch, compiled for this CPU in f32 and mixed precision, called
 like the model, checked against PyTorch and timed next to it.
 
   PYTHONPATH=build/python_packages /usr/bin/python3 examples/torch/quickstart.py
+
+With $FPOPT_REMARKS set, the compiler's remarks are appended to that file.
 """
+import os
 import time
 
 import torch
@@ -43,6 +46,11 @@ def main():
         print(f"  fp-opt {policy:<4}: {ms_per_call(fm, x):.1f} ms per call, "
               f"max |y - torch| / max |torch| = {err:.1e}, compiled in {seconds:.0f} s, "
               f"argument types {narrowed}, {len(fm.diagnostics)} remarks")
+        # The compiler's remarks, where scripts/run-main.sh keeps them.
+        if os.environ.get("FPOPT_REMARKS"):
+            with open(os.environ["FPOPT_REMARKS"], "a") as remarks:
+                for d in fm.diagnostics:
+                    remarks.write(d.rstrip("\n") + "\n")
 
 
 if __name__ == "__main__":
