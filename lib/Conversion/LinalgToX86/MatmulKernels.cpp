@@ -333,6 +333,12 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
     int64_t blocks = ceilDiv(kSteps, kcSteps);
     kcSteps = ceilDiv(segments, blocks) * segSteps;
   }
+  // A skinny GEMM (all of M in one register block: a decoding step's
+  // projections) reads each byte of a B packed ahead once, in one pass per
+  // panel: k blocks would only cut that sequential stream into kc-long runs
+  // a panel apart, for no reuse (bench/llm/gemv.py measures the stream).
+  if (packed && !packSlice && !segA && !cfg.kc && m <= int64_t(cfg.mr))
+    kcSteps = kSteps;
   Type aElem = getElementTypeOrSelf(a.getType());
   // With AMX, blocks of 2 x 2 tiles (AmxKernel.cpp); what they leave, and
   // every block without AMX, mr x nr in vector registers.

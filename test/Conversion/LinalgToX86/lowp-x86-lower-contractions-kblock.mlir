@@ -39,3 +39,40 @@ func.func @bf16(%a: memref<64x2048xbf16>, %b: memref<2048x256xbf16>, %c: memref<
   linalg.matmul ins(%a, %b : memref<64x2048xbf16>, memref<2048x256xbf16>) outs(%c : memref<64x256xf32>)
   return
 }
+
+// A skinny GEMM (M within one register block) on a B packed ahead
+// (prepack: the argument arrives packed) streams each panel whole: one k
+// loop over all of K, no k blocks. The same B with M beyond the register
+// block keeps the target's k blocks. kc=N still sets the block.
+// RUN: fp-opt %s -split-input-file -lowp-x86-lower-contractions="target=znver4 prepack=true" | FileCheck %s --check-prefix=SKINNY
+// RUN: fp-opt %s -split-input-file -lowp-x86-lower-contractions="target=znver4 prepack=true kc=128" | FileCheck %s --check-prefix=SKINNY-SET
+
+// SKINNY-LABEL:     func.func @gemv(
+// SKINNY-SAME:        memref<8x2048x32xf32>
+// SKINNY-NOT:         step %c512
+// SKINNY:             scf.for %{{.*}} = %c0 to %c8 step %c1 {
+// SKINNY-NEXT:          %{{.*}} = arith.muli
+// SKINNY-NEXT:          %{{.*}} = arith.addi
+// SKINNY-NEXT:          %{{.*}} = arith.minsi
+// SKINNY-NEXT:          scf.for %{{.*}} = %c0 to %c2048 step %c4 iter_args
+// SKINNY-NOT:         step %c512
+// SKINNY:             return
+// SKINNY-SET-LABEL: func.func @gemv(
+// SKINNY-SET:         scf.for %{{.*}} = %c128 to %c1920 step %c128 {
+func.func @gemv(%a: memref<1x2048xf32>, %b: memref<2048x256xf32>) -> memref<1x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<1x256xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<1x256xf32>)
+  linalg.matmul ins(%a, %b : memref<1x2048xf32>, memref<2048x256xf32>) outs(%c : memref<1x256xf32>)
+  return %c : memref<1x256xf32>
+}
+
+// SKINNY-LABEL: func.func @gemm_rows(
+// SKINNY:         scf.for %{{.*}} = %c512 to %c1536 step %c512 {
+func.func @gemm_rows(%a: memref<64x2048xf32>, %b: memref<2048x256xf32>) -> memref<64x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<64x256xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x256xf32>)
+  linalg.matmul ins(%a, %b : memref<64x2048xf32>, memref<2048x256xf32>) outs(%c : memref<64x256xf32>)
+  return %c : memref<64x256xf32>
+}

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""The projections of a decoding step alone: a stack of --layers Linear
+layers (--dim x --dim, no bias) applied to --rows rows (1: a decoding step),
+compiled by fp-opt with the weights packed once (prepack=True), per weight
+format: f32, bf16 (policy bf16, weights demoted once) and FP8 weight-only
+(policy fp8-weights: E4M3 bytes and a scale per output channel). Prints ms
+per call, the weight bytes read per call over the time (GB/s), that as a
+share of the machine's read bandwidth (bench/x86/read_bandwidth.sh, measured
+first in the same run), and PyTorch eager f32 and bf16 on the same weights.
+The variants run interleaved, round by round, so that a change in the
+machine's bandwidth during the run reaches all of them alike.
+
+  /usr/bin/python3 bench/llm/gemv.py [--dim 4096] [--layers 4] [--rows 1]
+      [--threads 1] [--rounds 15] [--formats f32,bf16,fp8-weights]
+"""
+import argparse
+import os
+import statistics
+import sys
+import time
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "build", "python_packages"))
+sys.path.insert(0, HERE)
+import fpopt.runtime  # noqa: E402
+import fpopt.torch  # noqa: E402
+from decode import read_bandwidth_gbs  # noqa: E402
+
+# (policy, demote_weights, bytes per weight)
+FORMATS = {"f32": ("f32", False, 4), "bf16": ("bf16", True, 2),
+           "fp8-weights": ("fp8-weights", True, 1)}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--dim", type=int, default=4096)
+    ap.add_argument("--layers", type=int, default=4)
+    ap.add_argument("--rows", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--rounds", type=int, default=15)
+    ap.add_argument("--formats", default="f32,bf16,fp8-weights")
+    cli = ap.parse_args()
+    torch.set_num_threads(cli.threads)
+    fpopt.runtime.retain_freed_memory()
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(*[torch.nn.Linear(cli.dim, cli.dim, bias=False)
+                                  for _ in range(cli.layers)]).eval()
+    x = torch.randn(cli.rows, cli.dim)
+    n_weights = cli.layers * cli.dim * cli.dim
+    bw = read_bandwidth_gbs()
+    variants = {}
+    for name in cli.formats.split(","):
+        policy, demote, nbytes = FORMATS[name]
+        fm = fpopt.torch.compile(model, (x,), policy=policy, demote_weights=demote,
+                                 prepack=True, threads=cli.threads)
+        variants[f"fp-opt {name}"] = (lambda fm=fm: fm(x), nbytes)
+    model_bf16 = torch.nn.Sequential(*[torch.nn.Linear(cli.dim, cli.dim, bias=False)
+                                       for _ in range(cli.layers)]).eval()
+    model_bf16.load_state_dict(model.state_dict())
+    model_bf16 = model_bf16.to(torch.bfloat16)
+    xb = x.to(torch.bfloat16)
+    variants["torch f32"] = (lambda: model(x), 4)
+    variants["torch bf16"] = (lambda: model_bf16(xb), 2)
+    times = {name: [] for name in variants}
+    with torch.no_grad():
+        for name, (call, _) in variants.items():
+            call()
+        for _ in range(cli.rounds):
+            for name, (call, _) in variants.items():
+                t0 = time.perf_counter()
+                call()
+                times[name].append(time.perf_counter() - t0)
+    print(f"{cli.layers} x Linear({cli.dim}, {cli.dim}) on {cli.rows} row(s), "
+          f"{cli.threads} thread(s); read bandwidth (1 thread) {bw:.1f} GB/s; "
+          f"median of {cli.rounds} interleaved rounds")
+    print(f"{'variant':<22}{'ms/call':>10}{'GB/s':>8}{'of bw':>8}{'vs f32':>8}")
+    base = statistics.median(times.get("fp-opt f32", times["torch f32"]))
+    for name, (_, nbytes) in variants.items():
+        t = statistics.median(times[name])
+        gbs = n_weights * nbytes / t / 1e9
+        print(f"{name:<22}{t * 1e3:>10.2f}{gbs:>8.1f}{gbs / bw:>8.0%}{t / base:>8.2f}")
+
+
+if __name__ == "__main__":
+    main()
