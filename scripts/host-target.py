@@ -17,7 +17,7 @@ sys.path.insert(0, os.path.join(BUILD, "python_packages"))
 import fpopt.runtime as runtime  # noqa: E402
 
 target, options = runtime.host_target()
-flags = runtime._host_flags()
+flags = runtime.host_flags()
 model = "unknown CPU"
 try:
     with open("/proc/cpuinfo") as cpuinfo:

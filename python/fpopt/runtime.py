@@ -64,7 +64,8 @@ class CallError(ValueError):
     """A call's arguments do not match the compiled function's signature."""
 
 
-def _host_flags() -> set:
+def host_flags() -> set:
+    """The CPU flags /proc/cpuinfo lists (empty where it cannot be read)."""
     try:
         with open("/proc/cpuinfo") as f:
             for line in f:
@@ -87,10 +88,10 @@ def host_target() -> Tuple[str, str]:
     sapphirerapids without them on an Intel core with AVX512_BF16 and
     AVX512_FP16 (AMX hidden by a VM); znver4 on other AVX512_BF16 hosts;
     avx2 everywhere else."""
-    flags = _host_flags()
+    flags = host_flags()
     if "amx_bf16" in flags:
         return "sapphirerapids", "amx=true"
-    if "avx512_bf16" in flags and "avx512fp16" in flags:
+    if "avx512_bf16" in flags and "avx512_fp16" in flags:
         return "sapphirerapids", ""
     if "avx512_bf16" in flags:
         return "znver4", ""
