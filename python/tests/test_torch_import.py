@@ -461,3 +461,163 @@ def test_two_threads_give_the_same_result(cache):
         ref = m(x).numpy()
     assert rel_err(two(x).numpy(), ref) < 1e-4
     assert rel_err(two(x).numpy(), one(x).numpy()) < 1e-5
+
+
+def small_decoder(cls=tb.Decoder, seed=3):
+    """2 layers, width 64, 4 heads (2 for keys and values), vocab 256, KV
+    capacity 16; weights of a trained model's scale."""
+    torch.manual_seed(seed)
+    m = cls(2, 64, 4, 2, 128, 256, 16).eval()
+    for p in m.parameters():
+        p.data.normal_(0.0, 0.1)
+    return m
+
+
+def test_index_arguments_are_checked_at_the_call(cache):
+    """A token id outside the vocabulary (the embedding would read out of
+    bounds) and a position outside the KV cache (its one-hot ``slots ==
+    position`` would match no slot) are IndexErrors at the call naming the
+    argument, its value, the bound and what it indexes; valid calls equal
+    PyTorch."""
+    import re
+    m = small_decoder()
+    caches = [torch.randn(1, 2, 16, 16) for _ in range(4)]
+    fm = fpopt.torch.compile(m, (torch.tensor([[5]]), torch.tensor([0]), *caches),
+                             policy="f32", cache_dir=cache)
+    assert [(b.name, b.low, b.high, b.indexes, b.op, b.path) for b in fm.index_bounds] == [
+        ("token", 0, 256, "embed_tokens.weight", "aten.embedding", "embed_tokens"),
+        ("position", 0, 16, "slots", "aten.eq", "Decoder")]
+    cases = [((256, 0), "argument 'token' = 256 is outside [0, 256): it indexes "
+                        "'embed_tokens.weight' (aten.embedding at embed_tokens)"),
+             ((-1, 0), "argument 'token' = -1 is outside [0, 256): it indexes "
+                       "'embed_tokens.weight' (aten.embedding at embed_tokens)"),
+             ((7, 16), "argument 'position' = 16 is outside [0, 16): it indexes 'slots' "
+                       "(aten.eq at Decoder)"),
+             ((7, -3), "argument 'position' = -3 is outside [0, 16): it indexes 'slots' "
+                       "(aten.eq at Decoder)")]
+    for (token, position), message in cases:
+        with pytest.raises(IndexError, match="^" + re.escape(message) + "$"):
+            fm(torch.tensor([[token]]), torch.tensor([position]), *caches)
+    for token, position in ((0, 0), (255, 15), (17, 9)):
+        args = (torch.tensor([[token]]), torch.tensor([position]), *caches)
+        with torch.no_grad():
+            ref = m(*args)
+        for a, b in zip(fm(*args), ref):
+            assert rel_err(a.numpy(), b.numpy()) < 1e-5
+
+
+class Lookups(torch.nn.Module):
+    """A real LLaMA's rotary lookup ``cos[position]`` (aten.index.Tensor),
+    index_select and gather, all by input indices; and an index computed
+    from an input (not checked: clamped in the compiled code)."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("cos", torch.randn(32, 8))
+        self.table = torch.nn.Parameter(torch.randn(10, 6))
+
+    def forward(self, position, rows, picks):
+        a = self.cos[position]                          # [2, 8]
+        b = self.table.index_select(0, rows)            # [3, 6]
+        c = torch.gather(self.table, 1, picks)          # [10, 2]
+        d = torch.nn.functional.embedding(rows + 1, self.table)  # computed index
+        return a, b, c, d
+
+
+def test_index_gather_and_index_select_by_arguments(cache):
+    """aten.index.Tensor (negative indices counted from the end, as in
+    PyTorch), index_select and gather equal PyTorch; an index argument out
+    of range is an IndexError at the call; an index computed in forward is
+    clamped into range in the compiled code."""
+    import re
+    torch.manual_seed(5)
+    m = Lookups().eval()
+    args = (torch.tensor([3, -1]), torch.tensor([0, 8, 2]), torch.randint(0, 6, (10, 2)))
+    fm = fpopt.torch.compile(m, args, policy="f32", cache_dir=cache)
+    assert [(b.name, b.low, b.high, b.indexes, b.op) for b in fm.index_bounds] == [
+        ("position", -32, 32, "cos", "aten.index"),
+        ("rows", 0, 10, "table", "aten.index_select"),
+        ("picks", 0, 6, "table", "aten.gather")]
+    assert "arith.minsi" in fm.ir  # the computed index, clamped
+    with torch.no_grad():
+        for a, b in zip(fm(*args), m(*args)):
+            np.testing.assert_array_equal(a.numpy(), b.numpy())
+    bad = [((torch.tensor([3, 32]), args[1], args[2]),
+            "argument 'position'[1] = 32 is outside [-32, 32): it indexes 'cos' "
+            "(aten.index at Lookups)"),
+           ((args[0], torch.tensor([0, 10, 2]), args[2]),
+            "argument 'rows'[1] = 10 is outside [0, 10): it indexes 'table' "
+            "(aten.index_select at Lookups)"),
+           ((args[0], args[1], torch.full((10, 2), -1)),
+            "argument 'picks'[0, 0] = -1 is outside [0, 6): it indexes 'table' "
+            "(aten.gather at Lookups)")]
+    for call, message in bad:
+        with pytest.raises(IndexError, match="^" + re.escape(message) + "$"):
+            fm(*call)
+
+
+def test_class_targets_of_a_training_step_are_checked(cache):
+    """cross_entropy's class targets index the logits: a target outside
+    the classes is an IndexError before the step runs (the parameters are
+    left as they were); ignore_index (-100) is allowed; valid steps equal
+    PyTorch's loss."""
+    import copy
+    import re
+    m = mlp()
+    ref = copy.deepcopy(m)
+    x, t = batch("cross_entropy")
+    step = fpopt.torch.compile_training_step(m, "cross_entropy", (x,), (t,), lr=0.1,
+                                             policy="f32", cache_dir=cache)
+    before = [p.detach().clone() for p in m.parameters()]
+    bad = t.clone()
+    bad[3] = 4
+    message = ("argument 'target'[3] = 4 is outside [0, 4) and is not -100: it indexes "
+               "'_log_softmax' (aten.nll_loss_forward at Sequential)")
+    with pytest.raises(IndexError, match="^" + re.escape(message) + "$"):
+        step(x, bad)
+    for a, b in zip(m.parameters(), before):
+        assert torch.equal(a.detach(), b)
+    t[5] = -100
+    ours = float(step(x, t))
+    theirs = float(torch.nn.functional.cross_entropy(ref(x), t))
+    assert abs(ours - theirs) <= 1e-5 * max(1.0, abs(theirs))
+
+
+def test_prefill_then_decode_matches_pytorch_greedy(cache):
+    """Prefill (a prompt of 6 tokens at once, causal, its keys and values
+    written to cache slots 0..5) sharing Decoder's state_dict, then 8 decode
+    steps from position 6: fp-opt's greedy tokens equal PyTorch's, logits
+    within 1e-4."""
+    m = small_decoder(seed=7)
+    pf = tb.Prefill(2, 64, 4, 2, 128, 256, 16).eval()
+    pf.load_state_dict(m.state_dict())
+    caches = [torch.zeros(1, 2, 16, 16) for _ in range(4)]
+    prompt = torch.randint(0, 256, (1, 6))
+    fp = fpopt.torch.compile(pf, (prompt, *caches), policy="f32", cache_dir=cache)
+    fd = fpopt.torch.compile(m, (torch.tensor([[1]]), torch.tensor([0]), *caches),
+                             policy="f32", cache_dir=cache)
+    ours, theirs = fp(prompt, *caches), None
+    with torch.no_grad():
+        theirs = pf(prompt, *caches)
+    for a, b in zip(ours, theirs):
+        assert rel_err(a.numpy(), b.numpy()) < 1e-4
+    # Slots after the prompt keep what was passed.
+    assert all(float(c[:, :, 6:].abs().max()) == 0 for c in ours[1:])
+    tok_a = ours[0].argmax(-1).view(1, 1)
+    tok_b = theirs[0].argmax(-1).view(1, 1)
+    assert int(tok_a) == int(tok_b)
+    ours, theirs = list(ours[1:]), list(theirs[1:])
+    tokens = [int(tok_b)]
+    for pos in range(6, 14):
+        p = torch.tensor([pos])
+        out_a = fd(tok_a, p, *ours)
+        with torch.no_grad():
+            out_b = m(tok_b, p, *theirs)
+        assert rel_err(out_a[0].numpy(), out_b[0].numpy()) < 1e-4
+        ours, theirs = list(out_a[1:]), list(out_b[1:])
+        tok_a, tok_b = out_a[0].argmax(-1).view(1, 1), out_b[0].argmax(-1).view(1, 1)
+        assert int(tok_a) == int(tok_b)
+        tokens.append(int(tok_b))
+    assert len(set(tokens)) > 1  # not a degenerate repetition
+    with pytest.raises(IndexError, match="argument 'tokens'\\[0, 2\\] = 300 is outside"):
+        fp(torch.tensor([[1, 2, 300, 4, 5, 6]]), *caches)

@@ -4,8 +4,8 @@ decoder block (causal self-attention written out, tanh GELU) and a
 LLaMA-style decoder layer (RMSNorm, rotary embedding, grouped-query
 attention, SwiGLU) that takes its KV cache as arguments and returns it
 updated; and a whole LLaMA-style decoder's one-token decode step with a
-fixed-capacity KV cache (Decoder). Shared by the importer's tests,
-bench/models and bench/llm."""
+fixed-capacity KV cache (Decoder) and its prompt step (Prefill). Shared by
+the importer's tests, bench/models and bench/llm."""
 import math
 
 import torch
@@ -125,24 +125,35 @@ class DecodeLayer(nn.Module):
         self.down_proj = nn.Linear(ffn, dim, bias=False)
 
     def forward(self, x, k_cache, v_cache, cos, sin, write, visible):
-        b = x.shape[0]
+        """x [B, S, D]: one token (S = 1, decode: ``write`` [1, 1, T, 1] the
+        one-hot of its cache slot, ``visible`` [1, 1, 1, T] the slots it
+        attends to) or a prompt at positions 0..S-1 (prefill: ``write`` None,
+        the keys and values go to slots 0..S-1 and the tokens attend to each
+        other through ``visible`` [1, 1, S, S], a causal mask)."""
+        b, s = x.shape[0], x.shape[1]
         h = self.input_layernorm(x)
-        q = self.q_proj(h).view(b, 1, self.heads, self.hd).transpose(1, 2)
-        k = self.k_proj(h).view(b, 1, self.kv_heads, self.hd).transpose(1, 2)
-        v = self.v_proj(h).view(b, 1, self.kv_heads, self.hd).transpose(1, 2)
+        q = self.q_proj(h).view(b, s, self.heads, self.hd).transpose(1, 2)
+        k = self.k_proj(h).view(b, s, self.kv_heads, self.hd).transpose(1, 2)
+        v = self.v_proj(h).view(b, s, self.kv_heads, self.hd).transpose(1, 2)
         q = q * cos + rotate_half(q) * sin
         k = k * cos + rotate_half(k) * sin
-        k_cache = torch.where(write, k, k_cache)  # write: [1, 1, T, 1]
-        v_cache = torch.where(write, v, v_cache)
+        if write is None:
+            k_cache = torch.cat([k, k_cache[:, :, s:]], dim=2)
+            v_cache = torch.cat([v, v_cache[:, :, s:]], dim=2)
+            keys, values = k, v
+        else:
+            k_cache = torch.where(write, k, k_cache)  # write: [1, 1, T, 1]
+            v_cache = torch.where(write, v, v_cache)
+            keys, values = k_cache, v_cache
         rep = self.heads // self.kv_heads
-        t = k_cache.shape[2]
-        kk = k_cache[:, :, None].expand(b, self.kv_heads, rep, t, self.hd).reshape(
+        t = keys.shape[2]
+        kk = keys[:, :, None].expand(b, self.kv_heads, rep, t, self.hd).reshape(
             b, self.heads, t, self.hd)
-        vv = v_cache[:, :, None].expand(b, self.kv_heads, rep, t, self.hd).reshape(
+        vv = values[:, :, None].expand(b, self.kv_heads, rep, t, self.hd).reshape(
             b, self.heads, t, self.hd)
         scores = q @ kk.transpose(2, 3) / math.sqrt(self.hd)
-        scores = scores.masked_fill(~visible, float("-inf"))  # visible: [1, 1, 1, T]
-        y = (F.softmax(scores, dim=-1) @ vv).transpose(1, 2).reshape(b, 1, -1)
+        scores = scores.masked_fill(~visible, float("-inf"))
+        y = (F.softmax(scores, dim=-1) @ vv).transpose(1, 2).reshape(b, s, -1)
         x = x + self.o_proj(y)
         h = self.post_attention_layernorm(x)
         return x + self.down_proj(F.silu(self.gate_proj(h)) * self.up_proj(h)), k_cache, v_cache
@@ -176,3 +187,26 @@ class Decoder(nn.Module):
             x, k, v = layer(x, caches[2 * i], caches[2 * i + 1], cos, sin, write, visible)
             new += [k, v]
         return (self.lm_head(self.norm(x)).view(1, -1), *new)
+
+
+class Prefill(Decoder):
+    """The prompt step of Decoder, with its parameters and buffers (a
+    state_dict loads into both): forward(tokens [1, P] i64, k0, v0, k1, v1,
+    ...) -> (logits of the last token [1, vocab], k0', v0', ...), the P
+    tokens at positions 0..P-1 attending causally to each other, their keys
+    and values written to cache slots 0..P-1 (the other slots as passed).
+    Decoding goes on at position P."""
+
+    def forward(self, tokens, *caches):
+        p = tokens.shape[1]
+        capacity = self.slots.shape[0]
+        if p > capacity:
+            raise ValueError(f"a prompt of {p} tokens does not fit a KV cache of {capacity}")
+        x = self.embed_tokens(tokens)
+        cos, sin = self.cos[:p], self.sin[:p]
+        visible = torch.ones(p, p).tril().bool().view(1, 1, p, p)
+        new = []
+        for i, layer in enumerate(self.layers):
+            x, k, v = layer(x, caches[2 * i], caches[2 * i + 1], cos, sin, None, visible)
+            new += [k, v]
+        return (self.lm_head(self.norm(x[:, -1])).view(1, -1), *new)

@@ -26,11 +26,11 @@ from typing import List, Optional
 import numpy as np
 import torch
 
-from .aten_to_linalg import UnsupportedOp, import_traced
+from .aten_to_linalg import IndexBound, UnsupportedOp, import_traced, index_bounds
 from .tracing import trace_forward
 from .training import CompiledTrainingStep, compile_training_step, export_training_step
 
-__all__ = ["UnsupportedOp", "export", "compile", "CompiledModule", "export_training_step",
+__all__ = ["UnsupportedOp", "IndexBound", "index_bounds", "export", "compile", "CompiledModule", "export_training_step",
            "compile_training_step", "CompiledTrainingStep"]
 
 
@@ -72,6 +72,13 @@ class CompiledModule:
         self.input_count = input_count
         #: The exported MLIR text.
         self.ir = ir
+        #: The integer inputs that index a tensor and their valid ranges
+        #: (IndexBound, from the export): checked before every call, an
+        #: IndexError for a value outside. ``check_indices = False`` skips
+        #: the check (the compiled code then clamps nothing it was told is
+        #: checked: an out-of-range value reads out of bounds).
+        self.index_bounds: List[IndexBound] = index_bounds(ir)
+        self.check_indices = True
 
     @property
     def diagnostics(self) -> List[str]:
@@ -86,10 +93,20 @@ class CompiledModule:
             if not isinstance(t, torch.Tensor):
                 raise TypeError(f"input {i} is a {type(t).__name__}, expected a tensor")
             arrays.append(_to_numpy(t))
+        if self.check_indices:
+            check_index_bounds(self.index_bounds, arrays)
         out = self._bound(*arrays)
         if isinstance(out, tuple):
             return tuple(_to_torch(o, r) for o, r in zip(out, self.function.results))
         return _to_torch(out, self.function.results[0])
+
+
+def check_index_bounds(bounds: List[IndexBound], arrays) -> None:
+    """Raises IndexError for the first argument (numpy arrays, in the
+    function's argument order) outside its IndexBound."""
+    for b in bounds:
+        if 0 <= b.argument < len(arrays):
+            b.check(arrays[b.argument])
 
 
 def _to_numpy(t: torch.Tensor) -> np.ndarray:

@@ -26,9 +26,12 @@ asked to do and the module path.
 
 from __future__ import annotations
 
+import json
 import math
 import operator
+import re
 import struct
+from dataclasses import asdict, dataclass
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -109,6 +112,79 @@ def broadcast_shape(*shapes: Sequence[int]) -> Tuple[int, ...]:
     return tuple(np.broadcast_shapes(*[tuple(s) for s in shapes]))
 
 
+@dataclass
+class IndexBound:
+    """An integer argument of the exported function whose values index a
+    tensor: they must lie in [low, high) (or be one of ``allowed``, such as
+    nll_loss's ignore_index). Recorded by the importer where an argument
+    reaches an index position (embedding, index, index_select, gather,
+    nll_loss targets) unchanged or through views, or is compared for
+    equality with a read-only range of integers (a one-hot index, such as
+    ``self.slots == position`` with ``slots = arange(n)``); checked by the
+    callers of the compiled function (CompiledModule, CompiledTrainingStep)
+    before each call."""
+
+    argument: int       # the function argument's position
+    name: str           # the forward's parameter name ('position')
+    low: int
+    high: int
+    indexes: str        # what it indexes: a weight or buffer name, or a node
+    op: str             # aten.embedding
+    path: str           # the module path of the op (the module's class at the top)
+    allowed: Tuple[int, ...] = ()
+
+    def violation(self, array) -> Optional[str]:
+        """None if every element of ``array`` is in bounds, else the message."""
+        a = np.asarray(array)
+        if a.dtype.kind not in "iu" or a.size == 0:
+            return None
+        bad = (a < self.low) | (a >= self.high)
+        for v in self.allowed:
+            bad &= a != v
+        if not bad.any():
+            return None
+        where = tuple(int(i) for i in np.argwhere(bad)[0]) if a.ndim else ()
+        value = int(a[where])
+        at = f"[{', '.join(map(str, where))}]" if a.size > 1 else ""
+        allowed = "".join(f" and is not {v}" for v in self.allowed)
+        return (f"argument '{self.name}'{at} = {value} is outside [{self.low}, {self.high})"
+                f"{allowed}: it indexes '{self.indexes}' ({self.op} at {self.path})")
+
+    def check(self, array) -> None:
+        message = self.violation(array)
+        if message is not None:
+            raise IndexError(message)
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["allowed"] = list(self.allowed)
+        return d
+
+
+#: The module attribute that carries the index bounds in the exported text
+#: (a JSON list of IndexBound fields), read back by index_bounds().
+INDEX_BOUNDS_ATTRIBUTE = "fpopt.index_bounds"
+
+
+def index_bounds(text: str) -> List[IndexBound]:
+    """The IndexBound records of a module exported by fpopt.torch (its
+    ``fpopt.index_bounds`` module attribute; none if it has none)."""
+    head = text[:text.find("{-#")] if "{-#" in text else text
+    m = re.search(re.escape(INDEX_BOUNDS_ATTRIBUTE) + r' = "((?:[^"\\]|\\.)*)"', head)
+    if not m:
+        return []
+    raw = re.sub(r"\\(.)", lambda e: e.group(1), m.group(1))
+    out = []
+    for d in json.loads(raw):
+        d["allowed"] = tuple(d.get("allowed", ()))
+        out.append(IndexBound(**d))
+    return out
+
+
+def _mlir_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 class Body:
     """The payload of one linalg.generic: scalar SSA lines."""
 
@@ -136,6 +212,23 @@ class Body:
             return self.fn.constant(value, "f64")
         c = self.fn.constant(value, "f64")
         return self.raw(f"arith.truncf {c} : f64 to {elt}")
+
+    def index(self, value: str, elt: str, size: int, checked: bool,
+              wrap_negative: bool = False) -> str:
+        """An integer tensor element as an index into a dimension of
+        ``size``: negative values counted from the end with
+        ``wrap_negative``; clamped into [0, size) unless ``checked`` (the
+        value comes from an argument the caller checks, or is a known value
+        in range), so that no value reads out of bounds."""
+        if wrap_negative:
+            neg = self.raw(f"arith.cmpi slt, {value}, {self.const(0, elt)} : {elt}")
+            up = self.raw(f"arith.addi {value}, {self.const(size, elt)} : {elt}")
+            value = self.raw(f"arith.select {neg}, {up}, {value} : {elt}")
+        i = self.raw(f"arith.index_cast {value} : {elt} to index")
+        if not checked:
+            i = self.raw(f"arith.maxsi {i}, {self.const(0, 'index')} : index")
+            i = self.raw(f"arith.minsi {i}, {self.const(size - 1, 'index')} : index")
+        return i
 
     # arithmetic helpers
     def add(self, a, b, elt="f32"):
@@ -364,6 +457,13 @@ _VIEW_OPS = {"aten.view", "aten._reshape_alias", "aten._unsafe_view", "aten.resh
              "aten.flatten", "aten.unsqueeze", "aten.squeeze", "aten.as_strided"}
 
 
+#: Ops whose result holds the values of their first operand (views,
+#: aliases, broadcasts, permutations): an index read through them is the
+#: operand's.
+_ORIGIN_OPS = _IDENTITY_OPS | _VIEW_OPS | {"aten.expand", "aten.permute", "aten.transpose",
+                                           "aten.t"}
+
+
 def _packet(target) -> str:
     return str(getattr(target, "overloadpacket", target))
 
@@ -390,6 +490,12 @@ class Importer:
         #: One private function per computing op (profiling), see split.
         self.split = False
         self.split_functions: List[str] = []
+        #: Input placeholders: node name -> (argument position, input position).
+        self.input_args: Dict[str, Tuple[int, int]] = {}
+        #: Parameter and buffer placeholders: node name -> (name, value).
+        self.state_nodes: Dict[str, Tuple[str, torch.Tensor]] = {}
+        #: Integer arguments that index a tensor (see IndexBound).
+        self.index_bounds: List[IndexBound] = []
 
     # -- errors --------------------------------------------------------------
     def unsupported(self, reason: str) -> UnsupportedOp:
@@ -427,9 +533,11 @@ class Importer:
                     "linalg.fill ins(", "linalg.fill {lowp.loss_seed} ins(", 1)
             elif i < t.input_count:
                 v = Value(f"%arg{len(self.args)}", shape, elt)
+                self.input_args[node.name] = (len(self.args), i)
                 self.args.append((v.name, v, f"input{i}"))
             else:
                 name = t.state_names[i - t.input_count]
+                self.state_nodes[node.name] = (name, t.state_values[i - t.input_count])
                 if self.weights == "arguments":
                     v = Value(f"%arg{len(self.args)}", shape, elt)
                     self.args.append((v.name, v, name))
@@ -526,7 +634,11 @@ class Importer:
                                        for o, a in zip(outs, attrs)) + ")"
         else:
             res_text = res if len(outs) == 1 else f"({res})"
-        lines = [f'module attributes {{torch.debug_module_name = "{self.module_name}"}} {{']
+        attributes = f'torch.debug_module_name = "{self.module_name}"'
+        if self.index_bounds:
+            bounds = json.dumps([b.to_dict() for b in self.index_bounds])
+            attributes += f", {INDEX_BOUNDS_ATTRIBUTE} = {_mlir_string(bounds)}"
+        lines = [f"module attributes {{{attributes}}} {{"]
         lines += self.split_functions
         lines.append(f"  func.func @{self.function}({sig}) -> {res_text} {{")
         lines += self.fn.const_lines + self.fn.lines
@@ -547,6 +659,95 @@ class Importer:
             lines.append("  }")
             lines.append("#-}")
         return "\n".join(lines) + "\n"
+
+    # -- index bounds ----------------------------------------------------------
+    def _through(self, node):
+        """The node a value-preserving op (a view, an alias, a broadcast, a
+        permutation) reads, or None."""
+        if not isinstance(node, torch.fx.Node) or node.op != "call_function":
+            return None
+        if _packet(node.target) in _ORIGIN_OPS and node.args and \
+                isinstance(node.args[0], torch.fx.Node):
+            return node.args[0]
+        return None
+
+    def input_origin(self, node) -> Optional[Tuple[int, int]]:
+        """(argument position, input position) of the input whose values
+        ``node`` holds unchanged (through views), or None."""
+        while isinstance(node, torch.fx.Node):
+            if node.name in self.input_args:
+                return self.input_args[node.name]
+            node = self._through(node)
+        return None
+
+    def known_value(self, node) -> Optional[torch.Tensor]:
+        """The value of ``node`` when the export knows it: a parameter or
+        buffer (bound once, read-only), a constant, or a view of one."""
+        if not isinstance(node, torch.fx.Node):
+            return None
+        if node.name in self.constant_nodes:
+            v = self.constant_nodes[node.name]
+            return v if isinstance(v, torch.Tensor) else None
+        if node.name in self.state_nodes:
+            # Integer buffers only: parameters change in training steps.
+            value = self.state_nodes[node.name][1]
+            return None if value.is_floating_point() else value
+        src = self._through(node)
+        if src is None and node.op == "call_function" and \
+                _packet(node.target) in ("aten.slice", "aten.select") and \
+                isinstance(node.args[0], torch.fx.Node):
+            src = node.args[0]
+        if src is None:
+            return None
+        value = self.known_value(src)
+        if value is None:
+            return None
+        args = [value] + list(node.args[1:])
+        if any(isinstance(a, torch.fx.Node) for a in args[1:]):
+            return None
+        return node.target(*args, **node.kwargs)
+
+    def describe(self, node) -> str:
+        """What a tensor is, for messages: a parameter or buffer name (through
+        views), else its graph node."""
+        start = node
+        while isinstance(node, torch.fx.Node):
+            if node.name in self.state_nodes:
+                return self.state_nodes[node.name][0]
+            node = self._through(node)
+        return start.name if isinstance(start, torch.fx.Node) else str(start)
+
+    def record_index(self, index, size: int, indexed, low: int = 0,
+                     allowed: Sequence[int] = ()) -> bool:
+        """Notes that the values of ``index`` (an fx node) index a dimension
+        of ``size`` of ``indexed``: valid in [low, size) (low = -size where
+        negative indices count from the end). Returns whether the values are
+        covered: an argument the callers check, or a known value in range
+        (a known value out of range is an error here). The callers clamp
+        what is not covered, so no value reads out of bounds."""
+        node = self.node
+        op = _packet(node.target)
+        path = self.traced.paths.get(node.name, "") or self.module_name
+        what = self.describe(indexed) if isinstance(indexed, torch.fx.Node) else str(indexed)
+        origin = self.input_origin(index)
+        if origin is not None:
+            arg, i = origin
+            names = self.traced.input_names
+            name = names[i] if i < len(names) else f"input{i}"
+            bound = IndexBound(arg, name, int(low), int(size), what, op, path,
+                               tuple(int(a) for a in allowed))
+            if bound not in self.index_bounds:
+                self.index_bounds.append(bound)
+            return True
+        known = self.known_value(index)
+        if known is not None:
+            bound = IndexBound(-1, index.name, int(low), int(size), what, op, path,
+                               tuple(int(a) for a in allowed))
+            message = bound.violation(known.detach().cpu().numpy())
+            if message is not None:
+                raise self.unsupported(message.replace("argument", "constant index", 1))
+            return True
+        return False
 
     # -- dispatch ------------------------------------------------------------
     def lower(self, node: torch.fx.Node):
@@ -669,8 +870,11 @@ def _scalar_or_tensor(imp: Importer, x):
 def _binary(imp: Importer, node, a, b, fop: str, alpha=1):
     """add/sub/mul/div of tensors or a tensor and a Python scalar."""
     shape, elt = _out(imp, node)
+    if elt in ("i64", "i32") and fop in ("addf", "subf", "mulf"):
+        return _integer_binary(imp, node, a, b, fop[:-1] + "i", alpha, elt)
     if not elt.startswith(("f", "b")):
-        raise imp.unsupported(f"integer/bool arithmetic ({elt}) is not supported")
+        raise imp.unsupported(f"integer/bool arithmetic ({elt}) other than add, sub and mul "
+                              "is not supported")
     x, y = _scalar_or_tensor(imp, a), _scalar_or_tensor(imp, b)
     tensors = [v for v in (x, y) if isinstance(v, Value)]
     for t in tensors:
@@ -694,6 +898,26 @@ def _binary(imp: Importer, node, a, b, fop: str, alpha=1):
         return body.op(f"arith.{fop} {xs}, {ys}", elt)
     if not tensors:
         raise imp.unsupported("arithmetic on two scalars")
+    return imp.fn.elementwise(tensors, elt, payload)
+
+
+def _integer_binary(imp: Importer, node, a, b, iop: str, alpha, elt: str):
+    """add/sub/mul of integer tensors of one type, or one and a Python int
+    (``position + 1``): wrapping, as PyTorch's."""
+    x = imp.get(a) if isinstance(a, torch.fx.Node) else a
+    y = imp.get(b) if isinstance(b, torch.fx.Node) else b
+    tensors = [v for v in (x, y) if isinstance(v, Value)]
+    if any(t.elt != elt for t in tensors) or any(
+            not isinstance(v, (Value, int)) or isinstance(v, bool) for v in (x, y)):
+        raise imp.unsupported(f"integer arithmetic on mixed types (result {elt})")
+
+    def payload(body, args):
+        it = iter(args)
+        xs = next(it) if isinstance(x, Value) else body.const(x, elt)
+        ys = next(it) if isinstance(y, Value) else body.const(y, elt)
+        if alpha != 1:
+            ys = body.raw(f"arith.muli {ys}, {body.const(int(alpha), elt)} : {elt}")
+        return body.raw(f"arith.{iop} {xs}, {ys} : {elt}")
     return imp.fn.elementwise(tensors, elt, payload)
 
 
@@ -1269,6 +1493,26 @@ _CMP = {"aten.eq": ("oeq", "eq"), "aten.ne": ("une", "ne"), "aten.lt": ("olt", "
         "aten.le": ("ole", "sle"), "aten.gt": ("ogt", "sgt"), "aten.ge": ("oge", "sge")}
 
 
+def _one_hot_index(imp, node, a, b):
+    """``table == index`` (or ``!=``) where ``index`` is an integer argument
+    and ``table`` a read-only tensor holding a range of consecutive integers
+    (``arange(n)``, a buffer): a one-hot encoding of ``index``, which must
+    lie in the range (elsewhere it matches no entry). Recorded as an index
+    bound of the argument."""
+    for index, table in ((a, b), (b, a)):
+        if not isinstance(index, torch.fx.Node) or imp.input_origin(index) is None:
+            continue
+        values = imp.known_value(table)
+        if values is None or values.is_floating_point() or values.dtype == torch.bool or \
+                values.numel() < 2:
+            continue
+        flat = values.reshape(-1)
+        lo = int(flat.min())
+        if torch.equal(flat.sort().values, torch.arange(lo, lo + flat.numel(),
+                                                         dtype=flat.dtype)):
+            imp.record_index(index, lo + flat.numel(), table, low=lo)
+
+
 def _compare(imp, node, a, b):
     fpred, ipred = _CMP[_packet(node.target)]
     x, y = _scalar_or_tensor(imp, a), _scalar_or_tensor(imp, b)
@@ -1276,6 +1520,8 @@ def _compare(imp, node, a, b):
     elt = tensors[0].elt
     if any(t.elt != elt for t in tensors):
         raise imp.unsupported("comparison of tensors of different element types")
+    if ipred in ("eq", "ne") and not elt.startswith(("f", "b")) and len(tensors) == 2:
+        _one_hot_index(imp, node, a, b)
 
     def payload(body, args):
         it = iter(args)
@@ -1358,11 +1604,12 @@ def _nll_loss_forward(imp, node, logp, target, weight, reduction, ignore_index):
     e = lp.elt
     fn = imp.fn
     ign = fn.constant(ignore_index, "i64")
+    checked = imp.record_index(target, lp.shape[1], logp, allowed=(ignore_index,))
 
     def picked(b, a, acc):
         t = a[0]
         i = b.raw("linalg.index 0 : index")
-        ti = b.raw(f"arith.index_cast {t} : i64 to index")
+        ti = b.index(t, tg.elt, lp.shape[1], checked)
         skip = b.raw(f"arith.cmpi eq, {t}, {ign} : i64")
         safe = b.raw(f"arith.select {skip}, {fn.constant(0, 'index')}, {ti} : index")
         v = b.raw(f"tensor.extract {lp.name}[{i}, {safe}] : {lp.type}")
@@ -1470,9 +1717,10 @@ def _embedding(imp, node, weight, indices, padding_idx=-1, scale_grad_by_freq=Fa
     shape, e = _out(imp, node)
     rank = len(shape)
     init = imp.fn.empty(shape, e)
+    checked = imp.record_index(indices, w.shape[0], weight)
 
     def payload(b, a, _o):
-        row = b.raw(f"arith.index_cast {a[0]} : {idx.elt} to index")
+        row = b.index(a[0], idx.elt, w.shape[0], checked)
         col = b.raw(f"linalg.index {rank - 1} : index")
         return b.raw(f"tensor.extract {w.name}[{row}, {col}] : {w.type}")
     return imp.fn.generic([(idx, _map(rank, [f"d{i}" for i in range(rank - 1)]))], init,
@@ -1486,3 +1734,89 @@ def _logical_not(imp, node, x):
         raise imp.unsupported(f"bitwise not of {v.elt} (bool tensors only)")
     return imp.fn.elementwise([v], "i1", lambda b, a: b.raw(
         f"arith.xori {a[0]}, {b.const(1, 'i1')} : i1"))
+
+
+def _index_elt(imp, v: Value, what: str):
+    if v.elt not in ("i64", "i32"):
+        raise imp.unsupported(f"{what} of element type {v.elt} (integer indices only)")
+
+
+@handles("aten.index")
+def _index(imp, node, x, indices):
+    """``x[i, j]`` with integer index tensors (aten.index.Tensor): a generic
+    over the result whose body extracts x at the indices (broadcast
+    together, negative ones counted from the end), as torch-mlir writes it.
+    The index tensors must be adjacent (``x[:, i]``, not ``x[i, :, j]``)."""
+    v = imp.get(x)
+    shape, e = _out(imp, node)
+    idx = list(indices) + [None] * (v.rank - len(indices))
+    present = [d for d, t in enumerate(idx) if t is not None]
+    if not present:
+        return v
+    if present != list(range(present[0], present[-1] + 1)):
+        raise imp.unsupported("index tensors separated by a slice")
+    ivals = [imp.get(idx[d]) for d in present]
+    for iv in ivals:
+        _index_elt(imp, iv, "index")
+    bshape = broadcast_shape(*[iv.shape for iv in ivals])
+    k, m, nb, rank = present[0], len(present), len(bshape), len(shape)
+    if rank != k + nb + v.rank - k - m:
+        raise imp.unsupported("an index form whose result shape is not x's with the "
+                              "indexed dimensions replaced by the indices'")
+    checked = [imp.record_index(idx[d], v.shape[d], x, low=-v.shape[d]) for d in present]
+    ins = []
+    for iv in ivals:
+        off = nb - iv.rank
+        ins.append((iv, _map(rank, ["0" if iv.shape[j] == 1 and bshape[off + j] != 1
+                                    else f"d{k + off + j}" for j in range(iv.rank)])))
+    init = imp.fn.empty(shape, e)
+
+    def payload(b, a, _o):
+        coords = [b.raw(f"linalg.index {i} : index") for i in range(k)]
+        coords += [b.index(arg, iv.elt, v.shape[d], ok, wrap_negative=True)
+                   for arg, iv, d, ok in zip(a, ivals, present, checked)]
+        coords += [b.raw(f"linalg.index {k + nb + r} : index") for r in range(v.rank - k - m)]
+        return b.raw(f"tensor.extract {v.name}[{', '.join(coords)}] : {v.type}")
+    return imp.fn.generic(ins, init, _identity(rank), ["parallel"] * rank, payload)
+
+
+@handles("aten.index_select")
+def _index_select(imp, node, x, dim, index):
+    """Slices of x along ``dim`` picked by a 1-D index tensor: a generic
+    whose body extracts x at the index."""
+    v, iv = imp.get(x), imp.get(index)
+    _index_elt(imp, iv, "index_select")
+    dim = dim % v.rank
+    shape, e = _out(imp, node)
+    rank = len(shape)
+    checked = imp.record_index(index, v.shape[dim], x)
+    init = imp.fn.empty(shape, e)
+    ins = [(iv, _map(rank, [f"d{dim}"] if iv.rank else []))]
+
+    def payload(b, a, _o):
+        coords = [b.raw(f"linalg.index {i} : index") if i != dim else
+                  b.index(a[0], iv.elt, v.shape[dim], checked) for i in range(rank)]
+        return b.raw(f"tensor.extract {v.name}[{', '.join(coords)}] : {v.type}")
+    return imp.fn.generic(ins, init, _identity(rank), ["parallel"] * rank, payload)
+
+
+@handles("aten.gather")
+def _gather(imp, node, x, dim, index, sparse_grad=False):
+    """out[i][j] = x[index[i][j]][j] (dim 0): a generic over the index's
+    shape whose body extracts x."""
+    v, iv = imp.get(x), imp.get(index)
+    _index_elt(imp, iv, "gather")
+    dim = dim % v.rank
+    shape, e = _out(imp, node)
+    rank = len(shape)
+    if rank != v.rank:
+        raise imp.unsupported("gather with an index of another rank than the input")
+    checked = imp.record_index(index, v.shape[dim], x)
+    init = imp.fn.empty(shape, e)
+
+    def payload(b, a, _o):
+        coords = [b.raw(f"linalg.index {i} : index") if i != dim else
+                  b.index(a[0], iv.elt, v.shape[dim], checked) for i in range(rank)]
+        return b.raw(f"tensor.extract {v.name}[{', '.join(coords)}] : {v.type}")
+    return imp.fn.generic([(iv, _identity(rank))], init, _identity(rank),
+                          ["parallel"] * rank, payload)

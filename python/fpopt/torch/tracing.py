@@ -87,6 +87,9 @@ class TracedModule:
     gradient_nodes: Dict[str, str] = field(default_factory=dict)
     result_attributes: List[str] = field(default_factory=list)
     result_count: Optional[int] = None
+    #: Names of the input placeholders for messages: the forward's
+    #: parameter names (``token``, ``caches[0]`` for ``*caches``).
+    input_names: List[str] = field(default_factory=list)
 
 
 class _ModulePaths:
@@ -178,6 +181,28 @@ def _as_tensors(args) -> List[torch.Tensor]:
     return out
 
 
+def input_names(module: torch.nn.Module, count: int) -> List[str]:
+    """The names of the first ``count`` positional arguments of
+    ``module.forward`` (``caches[i]`` for a ``*caches`` parameter, ``input{i}``
+    where the signature says nothing)."""
+    import inspect
+    names: List[str] = []
+    try:
+        params = list(inspect.signature(module.forward).parameters.values())
+    except (TypeError, ValueError):
+        params = []
+    for p in params:
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            names.append(p.name)
+        elif p.kind == p.VAR_POSITIONAL:
+            names += [f"{p.name}[{i}]" for i in range(max(count - len(names), 0))]
+            break
+        else:
+            break
+    names = names[:count]
+    return names + [f"input{i}" for i in range(len(names), count)]
+
+
 def trace_forward(module: torch.nn.Module, example_args) -> TracedModule:
     """The eval-mode forward of ``module`` on ``example_args`` as an aten
     graph with shapes (node.meta['tensor_meta'])."""
@@ -207,6 +232,7 @@ def trace_forward(module: torch.nn.Module, example_args) -> TracedModule:
     ShapeProp(gm).propagate(*inputs, *values)
     traced = TracedModule(gm, n_in, names, values)
     traced.paths = _align_paths(gm.graph, recorder.calls)
+    traced.input_names = input_names(module, n_in)
     return traced
 
 

@@ -22,9 +22,9 @@ from torch.fx.experimental.proxy_tensor import make_fx
 from torch.fx.passes.shape_prop import ShapeProp
 from torch.nn.utils import stateless
 
-from .aten_to_linalg import import_traced
+from .aten_to_linalg import import_traced, index_bounds
 from .tracing import TracedModule, UnsupportedOp, _align_paths, _export_mode, \
-    _ModulePaths, _RecordPaths
+    _ModulePaths, _RecordPaths, input_names
 
 _LOSSES = {"cross_entropy": torch.nn.functional.cross_entropy,
            "mse": torch.nn.functional.mse_loss}
@@ -127,6 +127,8 @@ def trace_training_step(module: torch.nn.Module, loss_fn, example_args, example_
     traced.gradient_nodes = gradient_nodes
     traced.result_attributes = attrs
     traced.result_count = n_results
+    traced.input_names = input_names(module, n_in) + (
+        ["target"] if n_t == 1 else [f"target{i}" for i in range(n_t)])
     return traced
 
 
@@ -146,8 +148,11 @@ class CompiledTrainingStep:
     """``loss = step(x, target)``: runs one compiled step and writes the new
     parameters (and momentum buffers) back into the module in place."""
 
-    def __init__(self, module, function, n_in, n_t, momentum):
+    def __init__(self, module, function, n_in, n_t, momentum, bounds=()):
         self.module = module
+        #: Inputs and targets that index a tensor (class targets of
+        #: cross_entropy, embedding ids): checked before every step.
+        self.index_bounds = list(bounds)
         self.function = function
         self.n_in, self.n_t = n_in, n_t
         self.params = [p for _, p in module.named_parameters()]
@@ -161,10 +166,11 @@ class CompiledTrainingStep:
                 "bound by compile_training_step yet")
 
     def __call__(self, *xs_and_targets):
-        from . import _to_numpy
+        from . import _to_numpy, check_index_bounds
         if len(xs_and_targets) != self.n_in + self.n_t:
             raise TypeError(f"the step takes {self.n_in} inputs and {self.n_t} targets")
         args = [_to_numpy(t) for t in xs_and_targets]
+        check_index_bounds(self.index_bounds, args)
         state = [_to_numpy(p) for p in self.params] + [_to_numpy(b) for b in self.buffers]
         args += state + [_to_numpy(c) for c in self.constants]
         # The new parameters and momentum buffers are written straight into
@@ -194,4 +200,4 @@ def compile_training_step(module, loss_fn, example_args, example_targets, *,
                        lowering=lowering)
     n_in = len(example_args) if isinstance(example_args, (tuple, list)) else 1
     n_t = len(example_targets) if isinstance(example_targets, (tuple, list)) else 1
-    return CompiledTrainingStep(module, fn, n_in, n_t, momentum)
+    return CompiledTrainingStep(module, fn, n_in, n_t, momentum, index_bounds(text))
