@@ -1,21 +1,30 @@
 #!/usr/bin/env python3
-"""LLaMA-style decoding at batch 1 on the CPU: one token per call, every
-weight read once per token. Prints ms per token of fp-opt (f32 weights;
-bf16 weights: policy bf16 with the weights demoted once) next to PyTorch
-eager (f32, and the model converted to bf16) with the same weights, the
-weight bytes read per token over the time as GB/s, and that as a share of
-the machine's read bandwidth (bench/x86/read_bandwidth.sh, measured here
-first), and the greedy tokens of each variant from a fixed prompt.
+"""LLaMA-style generation at batch 1 on the CPU: a prompt of P tokens in
+one call (prefill), then one token per call (decode), every weight read
+once per token. Prints, for fp-opt (f32 weights; bf16 weights: policy bf16
+with the weights demoted once) next to PyTorch eager (f32, and the model
+converted to bf16) with the same weights: prefill tokens per second, decode
+ms per token, the weight bytes read per decoded token over the time as
+GB/s, and that as a share of the machine's read bandwidth at the same
+number of threads (bench/x86/read_bandwidth.sh, measured here first), and
+how many greedy tokens of each variant equal PyTorch f32's from a fixed
+random prompt.
 
   /usr/bin/python3 bench/llm/decode.py [--layers 4] [--dim 1024] [--ffn 2816]
-      [--vocab 8192] [--cache 256] [--tokens 16] [--threads 1]
+      [--vocab 8192] [--cache 256] [--prompt 128] [--tokens 16] [--threads 1]
 
-The decode step is a torch.nn module exported by fpopt.torch: the token id
-and its position are tensor arguments; the KV cache has a fixed capacity
-and is passed in and returned with the new token's key and value written at
-the position (a select against a one-hot of the position: static shapes,
-one compiled function for every position); attention masks the positions
-after it.
+``--threads N`` runs PyTorch with torch.set_num_threads(N), compiles fp-opt
+with threads=N and measures the read bandwidth with N threads (and with 1,
+printed too); the "of bw" column is of the N-thread figure.
+
+The steps are torch.nn modules exported by fpopt.torch
+(python/tests/torch_blocks.py): Prefill takes the prompt's token ids and
+writes the keys and values of positions 0..P-1 into the KV cache; Decoder
+takes a token id and its position as tensor arguments. The KV cache has a
+fixed capacity and is passed in and returned with the new keys and values
+written (decode: a select against a one-hot of the position: static
+shapes, one compiled function for every position); attention masks the
+positions after the token. Both are compiled with prepack=True.
 """
 import argparse
 import os
@@ -37,13 +46,13 @@ import fpopt.torch  # noqa: E402
 import torch_blocks as tb  # noqa: E402
 
 
-def read_bandwidth_gbs():
-    """One thread's sequential read bandwidth over 512 MiB
+def read_bandwidth_gbs(threads=1):
+    """The sequential read bandwidth of ``threads`` threads over 512 MiB
     (bench/x86/read_bandwidth.sh)."""
     script = os.path.join(ROOT, "bench", "x86", "read_bandwidth.sh")
     try:
-        out = subprocess.run(["bash", script, "512"], capture_output=True, text=True,
-                             timeout=300).stdout
+        out = subprocess.run(["bash", script, "512", str(threads)], capture_output=True,
+                             text=True, timeout=300).stdout
     except (OSError, subprocess.TimeoutExpired):
         return float("nan")
     m = re.search(r"([\d.]+) GB/s", out)
@@ -60,72 +69,95 @@ def main():
     ap.add_argument("--ffn", type=int, default=2816)
     ap.add_argument("--vocab", type=int, default=8192)
     ap.add_argument("--cache", type=int, default=256)
+    ap.add_argument("--prompt", type=int, default=128)
     ap.add_argument("--tokens", type=int, default=16)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--cache-dir")
     cli = ap.parse_args()
+    if cli.prompt < 1 or cli.prompt + cli.tokens > cli.cache:
+        ap.error(f"--prompt {cli.prompt} + --tokens {cli.tokens} must fit --cache {cli.cache}")
     torch.set_num_threads(cli.threads)
+    if torch.get_num_threads() != cli.threads:
+        ap.error(f"torch runs {torch.get_num_threads()} threads, not {cli.threads}")
     fpopt.runtime.retain_freed_memory()
     torch.manual_seed(0)
-    model = tb.Decoder(cli.layers, cli.dim, cli.heads, cli.kv_heads, cli.ffn, cli.vocab,
-                    cli.cache).eval()
+    shape = (cli.layers, cli.dim, cli.heads, cli.kv_heads, cli.ffn, cli.vocab, cli.cache)
+    model = tb.Decoder(*shape).eval()
     for p in model.parameters():  # weights of a trained model's scale
         p.data.normal_(0.0, 0.02)
+    prefill = tb.Prefill(*shape).eval()
+    prefill.load_state_dict(model.state_dict())
     hd = cli.dim // cli.heads
     caches = [torch.zeros(1, cli.kv_heads, cli.cache, hd) for _ in range(2 * cli.layers)]
-    token, position = torch.tensor([[1]]), torch.tensor([0])
-    example = (token, position, *caches)
+    prompt = torch.randint(0, cli.vocab, (1, cli.prompt))
+    decode_example = (torch.tensor([[1]]), torch.tensor([0]), *caches)
+    prefill_example = (prompt, *caches)
     n_weights = sum(p.numel() for p in model.parameters())
-    bw = read_bandwidth_gbs()
+    bw1 = read_bandwidth_gbs(1)
+    bw = read_bandwidth_gbs(cli.threads) if cli.threads > 1 else bw1
     print(f"decoder: {cli.layers} layers, dim {cli.dim}, ffn {cli.ffn}, vocab {cli.vocab}, "
-          f"{n_weights / 1e6:.0f}M weights; KV capacity {cli.cache}; {cli.threads} thread(s); "
-          f"read bandwidth (1 thread) {bw:.1f} GB/s")
+          f"{n_weights / 1e6:.0f}M weights; KV capacity {cli.cache}; prompt {cli.prompt} "
+          f"tokens; {cli.threads} thread(s) (torch.set_num_threads, fp-opt threads=)")
+    print(f"read bandwidth: {bw1:.1f} GB/s with 1 thread"
+          + (f", {bw:.1f} GB/s with {cli.threads} threads" if cli.threads > 1 else "")
+          + f"; 'of bw' is of the {cli.threads}-thread figure")
 
-    def generate(step, n, to_tensor=lambda t: t):
-        caches_now = [c.clone() for c in caches]
-        tok = torch.tensor([[1]])
-        out, times = [], []
-        for pos in range(n):
+    def generate(prefill_fn, step, n, to_tensor=lambda t: t):
+        """Prefill (timed: median of 3), then n greedy decode steps from
+        position P (timed: the median step after the first two)."""
+        ptimes = []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            res = prefill_fn(prompt, *[c.clone() for c in caches])
+            ptimes.append(time.perf_counter() - t0)
+        logits, caches_now = to_tensor(res[0]), [to_tensor(c) for c in res[1:]]
+        tok = logits.float().argmax(-1).view(1, 1)
+        out, times = [int(tok)], []
+        for pos in range(cli.prompt, cli.prompt + n - 1):
             t0 = time.perf_counter()
             res = step(tok, torch.tensor([pos]), *caches_now)
             times.append(time.perf_counter() - t0)
             logits, caches_now = to_tensor(res[0]), [to_tensor(c) for c in res[1:]]
             tok = logits.float().argmax(-1).view(1, 1)
             out.append(int(tok))
-        return out, statistics.median(times[2:]) * 1e3
+        return out, cli.prompt / statistics.median(ptimes), \
+            statistics.median(times[2:] if len(times) > 2 else times) * 1e3
 
     rows = []
     with torch.no_grad():
-        rows.append(("torch f32", 4, *generate(model, cli.tokens)))
-        mb = tb.Decoder(cli.layers, cli.dim, cli.heads, cli.kv_heads, cli.ffn, cli.vocab,
-                     cli.cache).eval()
+        rows.append(("torch f32", 4, *generate(prefill, model, cli.tokens)))
+        mb, pb = tb.Decoder(*shape).eval(), tb.Prefill(*shape).eval()
         mb.load_state_dict(model.state_dict())
-        mb = mb.to(torch.bfloat16)
+        pb.load_state_dict(model.state_dict())
+        mb, pb = mb.to(torch.bfloat16), pb.to(torch.bfloat16)
         rows.append(("torch bf16", 2, *generate(
+            lambda t, *c: pb(t, *[x.to(torch.bfloat16) for x in c]),
             lambda t, p, *c: mb(t, p, *[x.to(torch.bfloat16) for x in c]), cli.tokens,
             lambda t: t.float())))
-        del mb
+        del mb, pb
     for name, policy, demote, nbytes in (("fp-opt f32", "f32", False, 4),
                                          ("fp-opt bf16", "bf16", True, 2)):
         t0 = time.perf_counter()
-        fm = fpopt.torch.compile(model, example, policy=policy, demote_weights=demote,
-                                 prepack=True, threads=cli.threads, cache_dir=cli.cache_dir)
+        fms = [fpopt.torch.compile(m, ex, policy=policy, demote_weights=demote, prepack=True,
+                                   threads=cli.threads, cache_dir=cli.cache_dir)
+               for m, ex in ((prefill, prefill_example), (model, decode_example))]
         compile_s = time.perf_counter() - t0
-        slow = [d.split("remark:")[-1].strip()[:120] for d in fm.diagnostics
+        slow = [d.split("remark:")[-1].strip()[:120] for fm in fms for d in fm.diagnostics
                 if "loop path" in d or "materialized" in d]
         rows.append((name + f" (compile {compile_s:.0f} s)", nbytes,
-                     *generate(lambda *a: fm(*a), cli.tokens,
+                     *generate(fms[0], fms[1], cli.tokens,
                                lambda t: t.float() if t.is_floating_point() else t)))
         for s in slow[:3]:
             print(f"  {name}: slow path: {s}")
-        del fm
+        del fms
     ref_tokens = rows[0][2]
-    print(f"{'variant':<32}{'ms/token':>10}{'GB/s':>8}{'of bw':>8}  tokens == torch f32")
-    for name, nbytes, tokens, ms in rows:
+    print(f"{'variant':<32}{'prefill tok/s':>14}{'ms/token':>10}{'GB/s':>8}{'of bw':>8}"
+          "  tokens == torch f32")
+    for name, nbytes, tokens, prefill_tps, ms in rows:
         gbs = n_weights * nbytes / (ms * 1e-3) / 1e9
         same = sum(1 for a, b in zip(tokens, ref_tokens) if a == b)
-        print(f"{name:<32}{ms:>10.2f}{gbs:>8.1f}{gbs / bw if bw == bw else float('nan'):>8.0%}"
-              f"  {same}/{len(ref_tokens)}")
+        print(f"{name:<32}{prefill_tps:>14.1f}{ms:>10.2f}{gbs:>8.1f}"
+              f"{gbs / bw if bw == bw else float('nan'):>8.0%}  {same}/{len(ref_tokens)}")
 
 
 if __name__ == "__main__":

@@ -621,3 +621,30 @@ def test_prefill_then_decode_matches_pytorch_greedy(cache):
     assert len(set(tokens)) > 1  # not a degenerate repetition
     with pytest.raises(IndexError, match="argument 'tokens'\\[0, 2\\] = 300 is outside"):
         fp(torch.tensor([[1, 2, 300, 4, 5, 6]]), *caches)
+
+
+class BoolMasks(torch.nn.Module):
+    """Bool masks built in forward (constants): a causal one, an all-true
+    one (a splat)."""
+
+    def __init__(self, n):
+        super().__init__()
+        self.n = n
+
+    def forward(self, x):
+        causal = torch.ones(self.n, self.n).tril().bool()
+        everything = torch.ones(self.n, self.n).bool()
+        return x.masked_fill(~causal, float("-inf")).masked_fill(~everything, 0.0)
+
+
+@pytest.mark.parametrize("n", [6, 32, 300])
+def test_bool_constants_of_every_size(n, cache):
+    """Bool constants as literals (up to 64 elements, and beyond while
+    small), splats, or i8 bytes narrowed in the code (above 65536
+    elements): mlir-translate converts no i1 dense_resource. Equal to
+    PyTorch."""
+    m = BoolMasks(n)
+    x = torch.randn(n, n)
+    fm = fpopt.torch.compile(m, x, policy="f32", cache_dir=cache)
+    assert ("arith.trunci" in fm.ir) == (n * n > 1 << 16)
+    assert torch.equal(fm(x), m(x))

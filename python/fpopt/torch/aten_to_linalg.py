@@ -45,7 +45,7 @@ aten = torch.ops.aten
 
 _DTYPES = {torch.float32: "f32", torch.float64: "f64", torch.float16: "f16",
            torch.bfloat16: "bf16", torch.int64: "i64", torch.int32: "i32",
-           torch.bool: "i1"}
+           torch.int8: "i8", torch.bool: "i1"}
 
 
 def mlir_type(dtype: torch.dtype) -> str:
@@ -797,7 +797,20 @@ class Importer:
         return self.dense_constant(value)
 
     def dense_constant(self, value: torch.Tensor) -> Value:
-        if value.numel() > 64:
+        if value.dtype == torch.bool and value.numel() > 64:
+            # mlir-translate has no conversion for an i1 dense_resource: a
+            # splat, a literal, or (large) i8 bytes narrowed by a generic.
+            if bool(value.all()) or not bool(value.any()):
+                v = Value(self.fn.fresh("c"), value.shape, "i1")
+                self.fn.const_lines.append(f"    {v.name} = arith.constant dense<"
+                                           f"{'true' if bool(value.all()) else 'false'}>"
+                                           f" : {v.type}")
+                return v
+            if value.numel() > 1 << 16:
+                bytes_ = self.resource(f"const_{len(self.resources)}", value.to(torch.int8))
+                return self.fn.elementwise([bytes_], "i1", lambda b, a: b.raw(
+                    f"arith.trunci {a[0]} : i8 to i1"))
+        elif value.numel() > 64:
             return self.resource(f"const_{len(self.resources)}", value)
         arr = value.detach().cpu().contiguous().numpy()
         elt = mlir_type(value.dtype)
