@@ -648,3 +648,32 @@ def test_bool_constants_of_every_size(n, cache):
     fm = fpopt.torch.compile(m, x, policy="f32", cache_dir=cache)
     assert ("arith.trunci" in fm.ir) == (n * n > 1 << 16)
     assert torch.equal(fm(x), m(x))
+
+
+class IndexForms(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.t = torch.nn.Parameter(torch.randn(5, 7, 3))
+
+    def forward(self, i, j):
+        return self.t[:, i], self.t[i[:, None], j]
+
+
+def test_index_tensor_forms(cache):
+    """aten.index.Tensor after a leading slice (x[:, i]) and with two index
+    tensors broadcast together (x[i[:, None], j]; ``i[:, None]`` is a slice
+    of everything, so i is still checked): equal to PyTorch, each index
+    checked against the dimension it indexes."""
+    import re
+    m = IndexForms()
+    i, j = torch.tensor([0, -2, 4]), torch.tensor([6, 1])
+    fm = fpopt.torch.compile(m, (i, j), policy="f32", cache_dir=cache)
+    assert [(b.name, b.low, b.high, b.indexes) for b in fm.index_bounds] == [
+        ("i", -7, 7, "t"), ("i", -5, 5, "t"), ("j", -7, 7, "t")]
+    with torch.no_grad():
+        for a, b in zip(fm(i, j), m(i, j)):
+            assert torch.equal(a, b)
+    message = ("argument 'i'[2] = 5 is outside [-5, 5): it indexes 't' "
+               "(aten.index at IndexForms)")
+    with pytest.raises(IndexError, match="^" + re.escape(message) + "$"):
+        fm(torch.tensor([0, 1, 5]), j)

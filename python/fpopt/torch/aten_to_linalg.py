@@ -666,9 +666,17 @@ class Importer:
         permutation) reads, or None."""
         if not isinstance(node, torch.fx.Node) or node.op != "call_function":
             return None
-        if _packet(node.target) in _ORIGIN_OPS and node.args and \
-                isinstance(node.args[0], torch.fx.Node):
+        if not node.args or not isinstance(node.args[0], torch.fx.Node):
+            return None
+        name = _packet(node.target)
+        if name in _ORIGIN_OPS:
             return node.args[0]
+        if name == "aten.slice":  # x[:, None]: a slice of everything
+            src, out = node.args[0].meta.get("tensor_meta"), node.meta.get("tensor_meta")
+            step = node.args[4] if len(node.args) > 4 else node.kwargs.get("step", 1)
+            if src is not None and out is not None and step == 1 and \
+                    tuple(src.shape) == tuple(out.shape):
+                return node.args[0]
         return None
 
     def input_origin(self, node) -> Optional[Tuple[int, int]]:
@@ -714,7 +722,11 @@ class Importer:
         while isinstance(node, torch.fx.Node):
             if node.name in self.state_nodes:
                 return self.state_nodes[node.name][0]
-            node = self._through(node)
+            through = self._through(node)
+            if through is None and node.op == "call_function" and node.args and \
+                    _packet(node.target) in ("aten.slice", "aten.select"):
+                through = node.args[0]  # a part of a weight: named as the weight
+            node = through
         return start.name if isinstance(start, torch.fx.Node) else str(start)
 
     def record_index(self, index, size: int, indexed, low: int = 0,
