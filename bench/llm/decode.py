@@ -134,7 +134,7 @@ def main():
             lambda t, *c: pb(t, *[x.to(torch.bfloat16) for x in c]),
             lambda t, p, *c: mb(t, p, *[x.to(torch.bfloat16) for x in c]), cli.tokens,
             lambda t: t.float())))
-        del mb, pb
+        mb = pb = None  # free the bf16 copies
     for name, policy, demote, nbytes in (("fp-opt f32", "f32", False, 4),
                                          ("fp-opt bf16", "bf16", True, 2)):
         t0 = time.perf_counter()
