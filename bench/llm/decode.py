@@ -2,13 +2,15 @@
 """LLaMA-style generation at batch 1 on the CPU: a prompt of P tokens in
 one call (prefill), then one token per call (decode), every weight read
 once per token. Prints, for fp-opt (f32 weights; bf16 weights: policy bf16
-with the weights demoted once) next to PyTorch eager (f32, and the model
-converted to bf16) with the same weights: prefill tokens per second, decode
-ms per token, the weight bytes read per decoded token over the time as
-GB/s, and that as a share of the machine's read bandwidth at the same
-number of threads (bench/x86/read_bandwidth.sh, measured here first), and
-how many greedy tokens of each variant equal PyTorch f32's from a fixed
-random prompt.
+with the weights demoted once; FP8 weight-only: policy fp8-weights, E4M3
+weights with a scale per output channel) next to PyTorch eager (f32, and
+the model converted to bf16) with the same weights: prefill tokens per
+second, decode ms per token, the bytes a decoding step reads over the time
+as GB/s, and that as a share of the machine's read bandwidth at the same
+number of threads (bench/x86/read_bandwidth.sh, measured here first), how
+many greedy tokens of each variant equal PyTorch f32's from a fixed random
+prompt, and how far the mean log-probability each variant gives PyTorch
+f32's tokens (teacher forced) is from PyTorch f32's own.
 
   /usr/bin/python3 bench/llm/decode.py [--layers 4] [--dim 1024] [--ffn 2816]
       [--vocab 8192] [--cache 256] [--prompt 128] [--tokens 16] [--threads 1]
@@ -93,6 +95,15 @@ def main():
     decode_example = (torch.tensor([[1]]), torch.tensor([0]), *caches)
     prefill_example = (prompt, *caches)
     n_weights = sum(p.numel() for p in model.parameters())
+    # What a decoding step reads: every weight once, but only one row of
+    # the embedding table. Linear weights in the variant's format, the few
+    # others (norms) in f32.
+    linear = sum(m.weight.numel() for m in model.modules()
+                 if isinstance(m, torch.nn.Linear))
+    other = n_weights - linear - model.embed_tokens.weight.numel() + cli.dim
+
+    def step_bytes(linear_bytes):
+        return linear * linear_bytes + other * 4
     bw1 = read_bandwidth_gbs(1)
     bw = read_bandwidth_gbs(cli.threads) if cli.threads > 1 else bw1
     print(f"decoder: {cli.layers} layers, dim {cli.dim}, ffn {cli.ffn}, vocab {cli.vocab}, "
@@ -123,20 +134,38 @@ def main():
         return out, cli.prompt / statistics.median(ptimes), \
             statistics.median(times[2:] if len(times) > 2 else times) * 1e3
 
+    def mean_log_prob(prefill_fn, step, tokens, to_tensor=lambda t: t):
+        """The mean log-probability the variant gives `tokens` (teacher
+        forcing from the prompt): a perplexity-style measure."""
+        res = prefill_fn(prompt, *[c.clone() for c in caches])
+        total = 0.0
+        for i, tok in enumerate(tokens):
+            logits, caches_now = to_tensor(res[0]), [to_tensor(c) for c in res[1:]]
+            total += float(torch.log_softmax(logits.double(), -1)[0, tok])
+            if i + 1 < len(tokens):
+                res = step(torch.tensor([[tok]]), torch.tensor([cli.prompt + i]), *caches_now)
+        return total / len(tokens)
+
     rows = []
     with torch.no_grad():
         rows.append(("torch f32", 4, *generate(prefill, model, cli.tokens)))
+        ref_tokens = rows[0][2]
+        ref_log_prob = mean_log_prob(prefill, model, ref_tokens)
+        log_prob_error = {"torch f32": 0.0}
         mb, pb = tb.Decoder(*shape).eval(), tb.Prefill(*shape).eval()
         mb.load_state_dict(model.state_dict())
         pb.load_state_dict(model.state_dict())
         mb, pb = mb.to(torch.bfloat16), pb.to(torch.bfloat16)
-        rows.append(("torch bf16", 2, *generate(
-            lambda t, *c: pb(t, *[x.to(torch.bfloat16) for x in c]),
-            lambda t, p, *c: mb(t, p, *[x.to(torch.bfloat16) for x in c]), cli.tokens,
-            lambda t: t.float())))
-        mb = pb = None  # free the bf16 copies
+        bf16_prefill = lambda t, *c: pb(t, *[x.to(torch.bfloat16) for x in c])  # noqa: E731
+        bf16_step = lambda t, p, *c: mb(t, p, *[x.to(torch.bfloat16) for x in c])  # noqa: E731
+        rows.append(("torch bf16", 2, *generate(bf16_prefill, bf16_step, cli.tokens,
+                                                lambda t: t.float())))
+        log_prob_error["torch bf16"] = abs(mean_log_prob(
+            bf16_prefill, bf16_step, ref_tokens, lambda t: t.float()) - ref_log_prob)
+        mb = pb = bf16_prefill = bf16_step = None  # free the bf16 copies
     for name, policy, demote, nbytes in (("fp-opt f32", "f32", False, 4),
-                                         ("fp-opt bf16", "bf16", True, 2)):
+                                         ("fp-opt bf16", "bf16", True, 2),
+                                         ("fp-opt fp8-weights", "fp8-weights", True, 1)):
         t0 = time.perf_counter()
         fms = [fpopt.torch.compile(m, ex, policy=policy, demote_weights=demote, prepack=True,
                                    threads=cli.threads, cache_dir=cli.cache_dir)
@@ -144,20 +173,28 @@ def main():
         compile_s = time.perf_counter() - t0
         slow = [d.split("remark:")[-1].strip()[:120] for fm in fms for d in fm.diagnostics
                 if "loop path" in d or "materialized" in d]
+        as_float = lambda t: t.float() if t.is_floating_point() else t  # noqa: E731
         rows.append((name + f" (compile {compile_s:.0f} s)", nbytes,
-                     *generate(fms[0], fms[1], cli.tokens,
-                               lambda t: t.float() if t.is_floating_point() else t)))
+                     *generate(fms[0], fms[1], cli.tokens, as_float)))
+        with torch.no_grad():
+            log_prob_error[rows[-1][0]] = abs(
+                mean_log_prob(fms[0], fms[1], ref_tokens, as_float) - ref_log_prob)
         for s in slow[:3]:
             print(f"  {name}: slow path: {s}")
         del fms
-    ref_tokens = rows[0][2]
-    print(f"{'variant':<32}{'prefill tok/s':>14}{'ms/token':>10}{'GB/s':>8}{'of bw':>8}"
-          "  tokens == torch f32")
+    print(f"{'variant':<36}{'prefill tok/s':>14}{'ms/token':>10}{'vs f32':>8}{'GB/s':>8}"
+          f"{'of bw':>8}{'tokens':>8}{'|dlogp|':>10}")
+    f32_ms = next(ms for name, _, _, _, ms in rows if name.startswith("fp-opt f32"))
     for name, nbytes, tokens, prefill_tps, ms in rows:
-        gbs = n_weights * nbytes / (ms * 1e-3) / 1e9
+        gbs = step_bytes(nbytes) / (ms * 1e-3) / 1e9
         same = sum(1 for a, b in zip(tokens, ref_tokens) if a == b)
-        print(f"{name:<32}{prefill_tps:>14.1f}{ms:>10.2f}{gbs:>8.1f}"
-              f"{gbs / bw if bw == bw else float('nan'):>8.0%}  {same}/{len(ref_tokens)}")
+        print(f"{name:<36}{prefill_tps:>14.1f}{ms:>10.2f}{ms / f32_ms:>8.2f}{gbs:>8.1f}"
+              f"{gbs / bw if bw == bw else float('nan'):>8.0%}"
+              f"{f'{same}/{len(ref_tokens)}':>8}{log_prob_error[name]:>10.2e}")
+    print("GB/s: the bytes a step reads (every weight in the variant's format, one "
+          "embedding row) over ms/token; vs f32: time over fp-opt f32's; tokens: greedy "
+          "tokens equal to torch f32's; |dlogp|: difference of the mean log-probability "
+          "of torch f32's tokens (teacher forced) from torch f32's")
 
 
 if __name__ == "__main__":

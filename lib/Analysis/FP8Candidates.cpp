@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -52,6 +53,79 @@ Value mlir::lowp::getMovedTensor(Operation *op) {
   }
   return nullptr;
 }
+
+Value mlir::lowp::getElementPreservingMoveSource(Operation *op) {
+  if (!op || op->getNumResults() != 1)
+    return nullptr;
+  if (isa<linalg::TransposeOp, linalg::BroadcastOp, tensor::ExpandShapeOp,
+          tensor::CollapseShapeOp, tensor::ReshapeOp, tensor::CastOp>(op)) {
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+        linalgOp && !linalgOp.hasPureTensorSemantics())
+      return nullptr;
+    return op->getOperand(0);
+  }
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  Value input = generic ? getMovedTensor(generic) : Value();
+  if (!input || !generic.hasPureTensorSemantics() ||
+      generic.getNumParallelLoops() != generic.getNumLoops())
+    return nullptr;
+  // Every input element is read: the input map is a projected permutation
+  // whose loops span the input's (static) dimensions.
+  AffineMap inputMap = generic.getIndexingMapsArray()[0];
+  auto inputType = dyn_cast<RankedTensorType>(input.getType());
+  if (!inputType || !inputType.hasStaticShape() ||
+      !inputMap.isProjectedPermutation(/*allowZeroInResults=*/false))
+    return nullptr;
+  SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
+  for (auto [dim, expr] : llvm::enumerate(inputMap.getResults()))
+    if (ranges[cast<AffineDimExpr>(expr).getPosition()] !=
+        inputType.getDimSize(dim))
+      return nullptr;
+  return input;
+}
+
+
+Value mlir::lowp::redoMoveOn(RewriterBase &rewriter, Operation *move,
+                             Value source) {
+  if (isa<CastOp>(move))
+    return source;
+  FloatType element = getFloatElementType(source.getType());
+  Location loc = move->getLoc();
+  Type type = withFloatElementType(move->getResult(0).getType(), element);
+  auto newInit = [&](Value init) -> Value {
+    return tensor::EmptyOp::create(
+        rewriter, loc, tensor::getMixedSizes(rewriter, loc, init), element);
+  };
+  if (auto transpose = dyn_cast<linalg::TransposeOp>(move))
+    return linalg::TransposeOp::create(rewriter, loc, source,
+                                       newInit(transpose.getInit()),
+                                       transpose.getPermutation())
+        ->getResult(0);
+  if (auto broadcast = dyn_cast<linalg::BroadcastOp>(move))
+    return linalg::BroadcastOp::create(rewriter, loc, source,
+                                       newInit(broadcast.getInit()),
+                                       broadcast.getDimensions())
+        ->getResult(0);
+  if (auto generic = dyn_cast<linalg::GenericOp>(move)) {
+    // A copy: the body yields the input element (a widening and narrowing
+    // back in the original's body are dropped with the type).
+    Value init = newInit(generic.getDpsInits()[0]);
+    return linalg::GenericOp::create(
+               rewriter, loc, TypeRange{type}, ValueRange{source},
+               ValueRange{init}, generic.getIndexingMapsArray(),
+               generic.getIteratorTypesArray(),
+               [](OpBuilder &b, Location nloc, ValueRange args) {
+                 linalg::YieldOp::create(b, nloc, args[0]);
+               })
+        ->getResult(0);
+  }
+  IRMapping mapping;
+  mapping.map(move->getOperand(0), source);
+  Operation *clone = rewriter.clone(*move, mapping);
+  rewriter.modifyOpInPlace(clone, [&] { clone->getResult(0).setType(type); });
+  return clone->getResult(0);
+}
+
 
 bool mlir::lowp::isParameterLike(Value value) {
   while (true) {

@@ -49,6 +49,8 @@ static StringRef getCategoryName(DecisionCategory category) {
     return "lowp-materialize-loss-scaling";
   case DecisionCategory::FP8:
     return "lowp-select-fp8-formats";
+  case DecisionCategory::FP8WeightOnly:
+    return "lowp-fp8-weight-only";
   }
   llvm_unreachable("unknown decision category");
 }

@@ -163,6 +163,13 @@ verifyDiscardableAttribute(function_ref<InFlightDiagnostic()> emitError,
                          << "' must be the index of the FP8 argument";
     return success();
   }
+  if (name == LowpDialect::Fp8AxisAttrHelper::getNameStr()) {
+    auto axis = dyn_cast<IntegerAttr>(value);
+    if (!axis || axis.getValue().isNegative())
+      return emitError() << "'" << name
+                         << "' must be a dimension (a non-negative integer)";
+    return success();
+  }
   if (name == LowpDialect::ParallelAttrHelper::getNameStr()) {
     if (!isa<UnitAttr>(value))
       return emitError() << "'" << name << "' must be a unit attribute";
@@ -184,13 +191,24 @@ LogicalResult LowpDialect::verifyRegionArgAttribute(Operation *op,
                                                     unsigned regionIndex,
                                                     unsigned argIndex,
                                                     NamedAttribute attr) {
-  return verifyDiscardableAttribute(
-      [&] {
-        return op->emitError()
-               << "argument #" << argIndex << " of region #" << regionIndex
-               << ": ";
-      },
-      attr, /*numResults=*/1);
+  auto emitError = [&] {
+    return op->emitError() << "argument #" << argIndex << " of region #"
+                           << regionIndex << ": ";
+  };
+  if (failed(verifyDiscardableAttribute(emitError, attr, /*numResults=*/1)))
+    return failure();
+  // The axis of a weight argument is one of its dimensions.
+  if (attr.getName() == Fp8AxisAttrHelper::getNameStr())
+    if (auto func = dyn_cast<FunctionOpInterface>(op))
+      if (argIndex < func.getNumArguments()) {
+        auto shaped = dyn_cast<ShapedType>(func.getArgumentTypes()[argIndex]);
+        int64_t axis = cast<IntegerAttr>(attr.getValue()).getInt();
+        if (!shaped || !shaped.hasRank() || axis >= shaped.getRank())
+          return emitError() << "'" << attr.getName().getValue() << "' = "
+                             << axis << " is not a dimension of "
+                             << func.getArgumentTypes()[argIndex];
+      }
+  return success();
 }
 
 LogicalResult LowpDialect::verifyRegionResultAttribute(Operation *op,

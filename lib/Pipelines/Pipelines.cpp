@@ -54,8 +54,10 @@ LowpMaterializeLossScalingOptions
 AutoMixedPrecisionOptions::getLossScalingOptions() const {
   LowpMaterializeLossScalingOptions lossScaling;
   // Autocast decides per op: the IR's types say what a step computes in.
-  lossScaling.policy =
-      policy == PrecisionPolicy::Autocast ? PrecisionPolicy::Auto : policy;
+  lossScaling.policy = policy == PrecisionPolicy::Autocast ||
+                               policy == PrecisionPolicy::FP8Weights
+                           ? PrecisionPolicy::Auto
+                           : policy;
   return lossScaling;
 }
 
@@ -99,6 +101,13 @@ LogicalResult mlir::lowp::buildAutoMixedPrecisionPipeline(
   //    works without calibration).
   if (options.policy == PrecisionPolicy::FP8)
     pm.addPass(createLowpSelectFP8Formats(options.getFP8Options()));
+  //    Weight-only FP8 (targets without FP8 arithmetic): the matrix ops
+  //    keep their decided formats and read weights stored as FP8.
+  if (options.policy == PrecisionPolicy::FP8Weights) {
+    LowpFP8WeightOnlyOptions weightOnly;
+    weightOnly.target = options.target;
+    pm.addPass(createLowpFP8WeightOnly(weightOnly));
+  }
   // 5. The report, measured on the module every decision pass has seen
   //    (FP8 operands, demoted signatures), then the picture of what was
   //    decided, and the JSON report completed with it: every op's final

@@ -208,43 +208,6 @@ static int64_t getMatrixFlops(Operation *op) {
   return 2 * iterations;
 }
 
-/// The tensor `op` moves when every element of it reaches the result
-/// unchanged (so `lowp.quantize` commutes with `op` and the amax is the
-/// same before and after): transposes, broadcasts, reshapes, `tensor.cast`
-/// and copy-like generics that read their whole input (transposes and
-/// broadcasts written out). Null for anything else, slices included: a
-/// slice is a view after bufferization, and quantizing its source would
-/// round elements nobody reads.
-static Value getElementPreservingMoveSource(Operation *op) {
-  if (!op || op->getNumResults() != 1)
-    return nullptr;
-  if (isa<linalg::TransposeOp, linalg::BroadcastOp, tensor::ExpandShapeOp,
-          tensor::CollapseShapeOp, tensor::ReshapeOp, tensor::CastOp>(op)) {
-    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-        linalgOp && !linalgOp.hasPureTensorSemantics())
-      return nullptr;
-    return op->getOperand(0);
-  }
-  auto generic = dyn_cast<linalg::GenericOp>(op);
-  Value input = generic ? getMovedTensor(generic) : Value();
-  if (!input || !generic.hasPureTensorSemantics() ||
-      generic.getNumParallelLoops() != generic.getNumLoops())
-    return nullptr;
-  // Every input element is read: the input map is a projected permutation
-  // whose loops span the input's (static) dimensions.
-  AffineMap inputMap = generic.getIndexingMapsArray()[0];
-  auto inputType = dyn_cast<RankedTensorType>(input.getType());
-  if (!inputType || !inputType.hasStaticShape() ||
-      !inputMap.isProjectedPermutation(/*allowZeroInResults=*/false))
-    return nullptr;
-  SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
-  for (auto [dim, expr] : llvm::enumerate(inputMap.getResults()))
-    if (ranges[cast<AffineDimExpr>(expr).getPosition()] !=
-        inputType.getDimSize(dim))
-      return nullptr;
-  return input;
-}
-
 /// True when `value` is a narrowed copy moved by element-preserving moves:
 /// its wide elements exist only before a narrowing lowp.cast, so
 /// quantizing `value` itself would round twice.
@@ -257,52 +220,6 @@ static bool isMovedNarrowingCast(Value value) {
       return false;
   }
   return false;
-}
-
-/// The same move as `move` on `source`, a tensor of the same elements in
-/// another float type, at the rewriter's insertion point. lowp.cast moves
-/// nothing of the layout: `source` is returned as it is. The inits of
-/// destination-style moves are fully overwritten, so a new tensor.empty of
-/// their sizes replaces them.
-static Value redoMoveOn(RewriterBase &rewriter, Operation *move,
-                        Value source) {
-  if (isa<CastOp>(move))
-    return source;
-  FloatType element = getFloatElementType(source.getType());
-  Location loc = move->getLoc();
-  Type type = withFloatElementType(move->getResult(0).getType(), element);
-  auto newInit = [&](Value init) -> Value {
-    return tensor::EmptyOp::create(
-        rewriter, loc, tensor::getMixedSizes(rewriter, loc, init), element);
-  };
-  if (auto transpose = dyn_cast<linalg::TransposeOp>(move))
-    return linalg::TransposeOp::create(rewriter, loc, source,
-                                       newInit(transpose.getInit()),
-                                       transpose.getPermutation())
-        ->getResult(0);
-  if (auto broadcast = dyn_cast<linalg::BroadcastOp>(move))
-    return linalg::BroadcastOp::create(rewriter, loc, source,
-                                       newInit(broadcast.getInit()),
-                                       broadcast.getDimensions())
-        ->getResult(0);
-  if (auto generic = dyn_cast<linalg::GenericOp>(move)) {
-    // A copy: the body yields the input element (a widening and narrowing
-    // back in the original's body are dropped with the type).
-    Value init = newInit(generic.getDpsInits()[0]);
-    return linalg::GenericOp::create(
-               rewriter, loc, TypeRange{type}, ValueRange{source},
-               ValueRange{init}, generic.getIndexingMapsArray(),
-               generic.getIteratorTypesArray(),
-               [](OpBuilder &b, Location nloc, ValueRange args) {
-                 linalg::YieldOp::create(b, nloc, args[0]);
-               })
-        ->getResult(0);
-  }
-  IRMapping mapping;
-  mapping.map(move->getOperand(0), source);
-  Operation *clone = rewriter.clone(*move, mapping);
-  rewriter.modifyOpInPlace(clone, [&] { clone->getResult(0).setType(type); });
-  return clone->getResult(0);
 }
 
 bool SelectFP8FormatsPass::isReadOnlyAsFP8(Value value, Type fp8Type) {

@@ -108,7 +108,10 @@ def compile(ir: str, pipeline: Optional[str] = None, *,
     None is the host's row of the capability table; ``function`` None is
     the entry function. ``lowering="reference"`` builds the decided module
     through lowp-pipeline-reference instead (plain loops, every op rounded to
-    its format): the check the x86 kernels are held to.
+    its format): the check the x86 kernels are held to. With
+    ``policy="fp8-weights"`` the weights become E4M3 arguments with a scale
+    argument each (``CompiledFunction.fp8_channel_scales``); ``bind()``
+    quantizes float weights given for them.
 
     Raises CompileError when a pipeline fails, runtime.BuildError when the
     LLVM tools do.
@@ -199,9 +202,11 @@ def auto_mixed_precision(ir: str, target: Optional[str] = None,
     its decision report as Python objects.
 
     ``target`` is a chip of the capability table (None: the module's
-    ``lowp.target``); ``policy`` is ``auto``, ``f16``, ``bf16``, ``fp8`` or
-    ``autocast`` (PyTorch autocast's decision, a baseline: matrix inputs
-    16-bit, everything else f32). ``demote_weights="arguments"`` lets
+    ``lowp.target``); ``policy`` is ``auto``, ``f16``, ``bf16``, ``fp8``,
+    ``fp8-weights`` (``auto``, then weight arguments stored as E4M3 with a
+    scale per output channel: lowp-fp8-weight-only) or ``autocast``
+    (PyTorch autocast's decision, a baseline: matrix inputs 16-bit,
+    everything else f32). ``demote_weights="arguments"`` lets
     arguments read only as matrix op inputs take their decided format;
     ``result.signature()`` says what the caller now passes.
     Raises CompileError on failure.

@@ -194,3 +194,61 @@ def scaled_round_to(x, fmt: str, amax: float, *, margin: int = 0) -> np.ndarray:
     scaled = round_to(np.asarray(x, dtype=np.float64) * scale, fmt,
                       saturate=True)
     return (scaled / scale).astype(_result_dtype(x))
+
+
+def encode(x, fmt: str) -> np.ndarray:
+    """The bit patterns (uint8 for 8-bit formats, uint16 for 16-bit ones)
+    of values already representable in ``fmt`` (``round_to``'s results);
+    ValueError for any other value. NaN takes the format's NaN code."""
+    spec = _spec(fmt)
+    if spec.bits > 16:
+        raise ValueError(f"{fmt}: encode takes formats of at most 16 bits")
+    values = decode_all(fmt)
+    x = np.asarray(x, dtype=np.float64)
+    # Codes ordered by value, NaN codes left out; zeros are set below.
+    order = np.argsort(values, kind="stable")
+    finite = order[~np.isnan(values[order])]
+    sorted_values = values[finite]
+    pos = np.searchsorted(sorted_values, x, side="right") - 1
+    pos = np.clip(pos, 0, len(sorted_values) - 1)
+    codes = finite[pos]
+    nan = np.isnan(x)
+    exact = (sorted_values[pos] == x) | nan
+    if not exact.all():
+        bad = x[~exact].flat[0]
+        raise ValueError(f"{bad!r} is not a value of {fmt} (round it first)")
+    if nan.any():
+        codes = np.where(nan, np.flatnonzero(np.isnan(values))[0], codes)
+    negzero = (x == 0) & np.signbit(x) & spec.has_negative_zero
+    codes = np.where(x == 0, np.where(negzero, 1 << (spec.bits - 1), 0), codes)
+    return codes.astype(np.uint8 if spec.bits <= 8 else np.uint16)
+
+
+def quantize_per_channel(w, fmt: str, axis: int, *,
+                         flush_subnormals: bool = True):
+    """Weight-only FP8 quantization with one scale per index of ``axis``
+    (``policy=fp8-weights``): ``scale[c] = max_finite / amax_c`` (1 where a
+    channel is all zeros; at most 2**126), ``q = round_to(w * scale[c],
+    saturate=True)``. With ``flush_subnormals`` (the default, what
+    fp-opt's x86 kernels read exactly), a magnitude below the format's
+    smallest normal rounds to 0 or to that normal, whichever is nearer.
+    Returns (the codes as uint8, the scales as float32); the weight the
+    compiled function uses is ``decode(q) / scale[c]``."""
+    spec = _spec(fmt)
+    w = np.asarray(w, dtype=np.float64)
+    axis = axis % w.ndim
+    others = tuple(d for d in range(w.ndim) if d != axis)
+    amax = np.max(np.abs(w), axis=others) if others else np.abs(w)
+    if not np.all(np.isfinite(amax)):
+        raise ValueError("quantize_per_channel: the weight has inf or NaN elements")
+    scale = np.where(amax > 0, spec.max_finite / np.where(amax > 0, amax, 1.0), 1.0)
+    scale = np.minimum(scale, 2.0 ** 126).astype(np.float32)
+    shape = [1] * w.ndim
+    shape[axis] = -1
+    scaled = w * scale.astype(np.float64).reshape(shape)
+    q = round_to(scaled, fmt, saturate=True)
+    if flush_subnormals:
+        tiny = np.abs(q) < spec.min_normal
+        up = np.abs(scaled) >= spec.min_normal / 2
+        q = np.where(tiny, np.where(up, np.copysign(spec.min_normal, scaled), 0.0), q)
+    return encode(q, fmt), scale

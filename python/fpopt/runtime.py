@@ -359,14 +359,21 @@ class CompiledFunction:
     ``fn(*arrays)`` returns one numpy array, or a tuple for several results.
     ``fn.bind({index: array, ...})`` fixes some arguments (weights) once and
     returns a callable over the others; arguments compiled with
-    ``prepack=True`` are packed there, once.
+    ``prepack=True`` are packed there, once. An FP8 weight with a scale per
+    channel (``policy="fp8-weights"``) may be bound as floats: it is
+    quantized there (``numerics.quantize_per_channel``) and its scale
+    argument bound with it.
     """
 
     def __init__(self, so_path: str, dealloc: str, function: str,
                  arguments: Sequence[TensorType], results: Sequence[TensorType],
                  prepacked: Sequence[int] = (), prepacked_ranks: Sequence[int] = (),
-                 ir: str = "", diagnostics: Sequence[str] = ()):
+                 ir: str = "", diagnostics: Sequence[str] = (),
+                 fp8_channel_scales: Optional[Mapping[int, Tuple[int, int]]] = None):
         self.so_path = so_path
+        #: FP8 weight argument -> (its scale argument, the weight's channel
+        #: dimension), from lowp.fp8_scale / lowp.fp8_axis.
+        self.fp8_channel_scales = dict(fp8_channel_scales or {})
         self.function = function
         self.arguments = list(arguments)
         self.results = list(results)
@@ -496,6 +503,20 @@ class BoundFunction:
 
     def __init__(self, compiled: CompiledFunction, fixed: Dict[int, object]):
         self.compiled = compiled
+        fixed = dict(fixed)
+        for i, (scale_index, axis) in compiled.fp8_channel_scales.items():
+            value = fixed.get(i)
+            if value is None or np.asarray(value).dtype.kind != "f":
+                continue
+            if scale_index in fixed:
+                raise CallError(f"argument {i} of @{compiled.function} is bound as "
+                                f"floats and quantized here: argument {scale_index}, "
+                                "its scale, is computed with it (bind raw FP8 codes "
+                                "to pass your own scale)")
+            from .numerics import quantize_per_channel
+            codes, scales = quantize_per_channel(value, compiled.arguments[i].element,
+                                                 axis)
+            fixed[i], fixed[scale_index] = codes, scales
         missing = [i for i in compiled.prepacked if i not in fixed]
         if missing:
             raise CallError(f"arguments {missing} of @{compiled.function} are packed "
@@ -599,7 +620,12 @@ def compile_module(ir: str, *, target: Optional[str] = None, policy: str = "auto
     arity = len(signature.arguments) + (1 if signature.results else 0)
     so_path, dealloc = build_shared_object(lowered.ir, mcpu, cache_dir=cache_dir,
                                            trampolines={signature.function: arity})
+    channel_scales = {}
+    for i, a in enumerate(signature.arguments):
+        if "lowp.fp8_axis" in a.attributes and "lowp.fp8_scale" in a.attributes:
+            channel_scales[i] = (int(a.attributes["lowp.fp8_scale"].split(":")[0]),
+                                 int(a.attributes["lowp.fp8_axis"].split(":")[0]))
     return CompiledFunction(so_path, dealloc, signature.function,
                             [TensorType.parse(a.type) for a in signature.arguments],
                             [TensorType.parse(r) for r in signature.results],
-                            prepacked, ranks, lowered.ir, diagnostics)
+                            prepacked, ranks, lowered.ir, diagnostics, channel_scales)

@@ -11,7 +11,7 @@
 // A second run changes nothing.
 // RUN: fp-opt %s --lowp-auto-mixed-precision="target=sm_90 policy=autocast" | fp-opt --lowp-auto-mixed-precision="target=sm_90 policy=autocast" | FileCheck %s --check-prefix=AUTOCAST
 // RUN: not fp-opt %s --lowp-auto-mixed-precision="target=sm_90 policy=autocasts" 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: for the --policy option: 'autocasts' is not one of: auto, f16, bf16, fp8, autocast
+// BAD: for the --policy option: 'autocasts' is not one of: auto, f16, bf16, fp8, fp8-weights, autocast
 
 // AUTOCAST-LABEL: func.func @linear_gelu_linear
 // AUTOCAST: %[[H:.*]] = linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x16xbf16>, tensor<16x32xbf16>) outs(%{{.*}} : tensor<8x32xf32>)

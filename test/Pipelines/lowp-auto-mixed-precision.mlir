@@ -10,7 +10,7 @@
 // RUN: diff %t.once %t.twice
 // A misspelled policy is an error in the pipeline text.
 // RUN: not fp-opt %fpopt_src_root/examples/models/mlp.mlir --lowp-auto-mixed-precision="policy=fp16" 2>&1 | FileCheck %s --check-prefix=BADPOLICY
-// BADPOLICY: for the --policy option: 'fp16' is not one of: auto, f16, bf16, fp8, autocast
+// BADPOLICY: for the --policy option: 'fp16' is not one of: auto, f16, bf16, fp8, fp8-weights, autocast
 
 // The target is recorded on the module; the softmax is an FP32 island (step
 // 1); both matmuls take 16-bit inputs and keep f32 accumulators; bias and

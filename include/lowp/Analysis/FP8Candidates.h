@@ -10,6 +10,7 @@
 #define LOWP_ANALYSIS_FP8CANDIDATES_H
 
 #include "mlir/IR/Operation.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Value.h"
 #include "mlir/IR/Block.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -49,6 +50,22 @@ AttrT getValueMark(Value value, StringRef name) {
 /// converted: lowp.cast, reshapes, slices, transposes, broadcasts,
 /// copy-like generics), or null when `op` is not one.
 Value getMovedTensor(Operation *op);
+
+/// The tensor `op` moves when every element of it reaches the result
+/// unchanged (so `lowp.quantize` commutes with `op` and the amax is the
+/// same before and after): transposes, broadcasts, reshapes, `tensor.cast`
+/// and copy-like generics that read their whole input (transposes and
+/// broadcasts written out). Null for anything else, slices included: a
+/// slice is a view after bufferization, and quantizing its source would
+/// round elements nobody reads.
+Value getElementPreservingMoveSource(Operation *op);
+
+/// The same move as `move` on `source`, a tensor of the same elements in
+/// another float type, at the rewriter's insertion point. lowp.cast moves
+/// nothing of the layout: `source` is returned as it is. The inits of
+/// destination-style moves are fully overwritten, so a new tensor.empty of
+/// their sizes replaces them.
+Value redoMoveOn(RewriterBase &rewriter, Operation *move, Value source);
 
 /// True when `value` is a parameter of the computation, not something it
 /// computed: a constant or an argument of the enclosing function (weights

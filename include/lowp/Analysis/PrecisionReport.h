@@ -43,7 +43,13 @@ std::string printReportLocation(Location loc);
 
 /// Which decision pass a remark explains: its category in MLIR's remark
 /// engine is the pass's flag (`--remarks-filter=lowp-select-fp8-formats`).
-enum class DecisionCategory { Islands, Precision, LossScaling, FP8 };
+enum class DecisionCategory {
+  Islands,
+  Precision,
+  LossScaling,
+  FP8,
+  FP8WeightOnly
+};
 
 /// The one way the decision passes explain a decision: an analysis remark
 /// named `name` in `category` through MLIR's remark engine (seen when a

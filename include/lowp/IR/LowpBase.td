@@ -76,7 +76,11 @@ def Lowp_Dialect : Dialect {
     // positive f32) or the index of the f32 argument that carries it (i64);
     // on that scale argument, fp8_scale_of is the weight's index (i64).
     "::mlir::Attribute":$fp8_scale,
-    "::mlir::IntegerAttr":$fp8_scale_of
+    "::mlir::IntegerAttr":$fp8_scale_of,
+    // With policy=fp8-weights (lowp-fp8-weight-only): on an FP8 weight
+    // argument whose fp8_scale names a 1-D scale argument, the dimension
+    // of the weight that argument holds one scale per index of.
+    "::mlir::IntegerAttr":$fp8_axis
   );
   let extraClassDeclaration = [{
   private:

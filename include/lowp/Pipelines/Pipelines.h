@@ -54,7 +54,9 @@ struct AutoMixedPrecisionOptions
   PassOptions::Option<PrecisionPolicy> policy{
       *this, "policy",
       llvm::cl::desc("auto (the target's preferred 16-bit format), f16, "
-                     "bf16, or fp8 (16-bit inference, then FP8 selection)"),
+                     "bf16, fp8 (16-bit inference, then FP8 selection) or "
+                     "fp8-weights (auto, then FP8 weight arguments with "
+                     "per-channel scales)"),
       llvm::cl::init(PrecisionPolicy::Auto),
       llvm::cl::values(
           clEnumValN(PrecisionPolicy::Auto, "auto",
@@ -63,6 +65,10 @@ struct AutoMixedPrecisionOptions
           clEnumValN(PrecisionPolicy::BF16, "bf16", "bf16"),
           clEnumValN(PrecisionPolicy::FP8, "fp8",
                      "16-bit inference, then FP8"),
+          clEnumValN(PrecisionPolicy::FP8Weights, "fp8-weights",
+                     "the target's 16-bit inference, then weight arguments "
+                     "in FP8 with a scale per output channel "
+                     "(lowp-fp8-weight-only)"),
           clEnumValN(PrecisionPolicy::Autocast, "autocast",
                      "PyTorch autocast's choice, for comparison: matrix op "
                      "inputs in the target's preferred format, f32 "

@@ -84,6 +84,11 @@ enum class PrecisionPolicy {
   BF16,
   /// 16-bit inference, then FP8 operands for matrix ops.
   FP8,
+  /// The target's preferred 16-bit inference (as Auto), then weight
+  /// arguments stored as FP8 with a scale per output channel
+  /// (lowp-fp8-weight-only): for targets without FP8 arithmetic, where
+  /// the weights' bytes decide the speed.
+  FP8Weights,
   /// PyTorch autocast's choice, as a baseline: matrix op inputs in the
   /// target's preferred format, everything else f32.
   Autocast,
@@ -98,6 +103,8 @@ inline llvm::StringRef stringifyPrecisionPolicy(PrecisionPolicy policy) {
     return "bf16";
   case PrecisionPolicy::FP8:
     return "fp8";
+  case PrecisionPolicy::FP8Weights:
+    return "fp8-weights";
   case PrecisionPolicy::Autocast:
     return "autocast";
   }

@@ -427,6 +427,64 @@ def LowpSelectFP8Formats : Pass<"lowp-select-fp8-formats", "::mlir::ModuleOp"> {
   ];
 }
 
+def LowpFP8WeightOnly : Pass<"lowp-fp8-weight-only", "::mlir::ModuleOp"> {
+  let summary = "Weight arguments stored as FP8 with a scale per output channel";
+  let description = [{
+    Weight-only FP8 (`policy=fp8-weights`), for targets without FP8
+    arithmetic where reading the weights is what a call costs (decoding at
+    batch 1): the matrix ops keep the formats inference decided, and a
+    weight argument they read arrives as E4M3 bytes (the target's flavour:
+    `f8E4M3FN`, or `f8E4M3FNUZ` on FNUZ chips) with one f32 scale per
+    output channel. With per-channel scales every channel's largest
+    magnitude maps onto E4M3's largest value, and E4M3's 3 mantissa bits
+    round weights more finely than E5M2's 2 (a relative error of at most
+    2^-4 against 2^-3); the range below is E4M3's 17 binades.
+
+    An argument of an entry function (no caller in the module) qualifies
+    when every read of it, through layout moves (lowp.cast, transposes,
+    broadcasts, reshapes that keep the channel, copy-like generics), is an
+    input of a contraction (`linalg.matmul`, `linalg.batch_matmul`, or any
+    contraction generic) in which exactly one parallel dimension of the
+    output indexes the weight and no other input: its output channel.
+    The argument becomes `tensor<...xf8E4M3FN>` with
+    `lowp.fp8_scale = J : i64` and `lowp.fp8_axis = D : i64`, and a new
+    last argument `J`, `tensor<Cxf32> {lowp.fp8_scale_of = I : i64}`,
+    holds the scale `s[c]` its caller multiplied channel `c` (index `c` of
+    dimension `D`) by before rounding: `q = saturate(round(w * s[c]))`.
+    Each contraction then reads the FP8 weight widened exactly (lowp.cast
+    to its operand's format) into a zero-filled accumulator, and a generic
+    divides every output element by its channel's scale and adds the
+    original accumulator (a bias) where that was not zero:
+
+    ```mlir
+    // before: %w : tensor<64x32xf32>, read as B^T
+    %r = linalg.matmul ins(%x, %wt : tensor<8x32xbf16>, tensor<32x64xbf16>)
+                       outs(%bias : tensor<8x64xf32>) -> tensor<8x64xf32>
+    // after: %w : tensor<64x32xf8E4M3FN> {lowp.fp8_scale = 2 : i64,
+    //        lowp.fp8_axis = 0 : i64}, %s : tensor<64xf32>
+    %p = linalg.matmul ins(%x, %wt8 : ...) outs(%zeros) -> tensor<8x64xf32>
+    %r = linalg.generic ... { %bias + %p / %s[j] }
+    ```
+
+    Arguments that do not qualify keep their types, with a remark saying
+    why (read by another op, a move that splits the channel, no single
+    output channel, a function called in the module). Pinned matrix ops
+    (`lowp.precision`) and ops in FP32 islands are not taken. The pass is
+    idempotent: FP8 arguments are not taken again.
+  }];
+  let options = [
+    TargetOption,
+    Option<"remarks", "remarks", "bool", /*default=*/"true",
+           "A remark for each weight argument taken or kept, and why">,
+  ];
+  let dependentDialects = [
+    "::mlir::lowp::LowpDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 def LowpWritePrecisionReport
     : Pass<"lowp-write-precision-report", "::mlir::ModuleOp"> {
   let summary = "Write the tensor bytes of the module as it stands";

@@ -160,6 +160,19 @@ public:
   Value packB(const MatrixOperand &bOp, ValueRange batch, int64_t n, int64_t k,
               Type elem, bool dot, linalg::LinalgOp cast = nullptr);
 
+  /// B[k x n] of f8E4M3FN elements (`bOp.mem`, not batched) packed as
+  /// bytes in the layout packB gives the kernel that reads them (VNNI pairs
+  /// for `dot`, rows of nr otherwise): the kernel widens them in registers
+  /// (see emitKernel), so a prepacked weight stays a byte per element. The
+  /// last panel is padded with zeros. Runs once (prepack): scalar copies.
+  Value packFP8B(const MatrixOperand &bOp, int64_t n, int64_t k, bool dot);
+
+  /// Whether `cast`, the elementwise op producing a matmul's B, is an exact
+  /// widening of f8E4M3FN elements the kernels can read as packed bytes
+  /// (packFP8B) on this configuration (not AMX tiles, which load B from
+  /// memory as it is).
+  bool readsFP8Panels(linalg::LinalgOp cast) const;
+
   /// A copy of `src` ([rows][cols], maybe batched) widened to f32, in the
   /// same layout: O(rows * cols) shifts, vectorized along the rows.
   Value widenCopy(Value src, ValueRange batch, int64_t rows, int64_t cols);

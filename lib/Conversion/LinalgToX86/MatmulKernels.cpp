@@ -28,6 +28,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/ScopeExit.h"
 
 using namespace mlir;
 using namespace mlir::lowp;
@@ -64,6 +65,52 @@ Value KernelBuilder::packB(const MatrixOperand &bOp, ValueRange batch, int64_t n
   if (tailCols)
     packPanel(bOp, batch, packed, idx(fullPanels), /*col0=*/nullptr, tailCols,
               /*kBegin=*/nullptr, kSteps, elem, dot, cast);
+  return packed;
+}
+
+bool KernelBuilder::readsFP8Panels(linalg::LinalgOp cast) const {
+  if (!cast || cfg.amxTile.valid() || cast.getNumDpsInputs() != 1)
+    return false;
+  if (!isa<Float8E4M3FNType>(getElementTypeOrSelf(cast.getDpsInputs()[0])))
+    return false;
+  // The payload is one exact widening of the input element.
+  Block *body = cast.getBlock();
+  auto yield = cast_or_null<linalg::YieldOp>(body->getTerminator());
+  auto ext = yield && yield.getNumOperands() == 1
+                 ? yield.getOperand(0).getDefiningOp<arith::ExtFOp>()
+                 : arith::ExtFOp();
+  return ext && ext.getIn() == body->getArgument(0) &&
+         (ext.getType().isF32() || ext.getType().isBF16());
+}
+
+Value KernelBuilder::packFP8B(const MatrixOperand &bOp, int64_t n, int64_t k,
+                              bool dot) {
+  Type fp8 = getElementTypeOrSelf(bOp.mem.getType());
+  MemRefType wide = packedType(n, k, dot ? b.getBF16Type() : b.getF32Type());
+  Value packed = alloc(MemRefType::get(wide.getShape(), fp8));
+  int64_t panels = wide.getDimSize(0), steps = wide.getDimSize(1);
+  unsigned pairs = dot ? 2 : 1, nr = cfg.nr;
+  Value zero = arith::ConstantOp::create(b, loc, FloatAttr::get(fp8, 0.0));
+  loop(panels, 1, [&](Value jb) {
+    loop(steps, 1, [&](Value kk) {
+      loop(nr, 1, [&](Value c) {
+        Value col = addIdx(mulc(jb, nr), c);
+        Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                             col, idx(n));
+        Value readCol = arith::MinSIOp::create(b, loc, col, idx(n - 1));
+        for (unsigned p = 0; p < pairs; ++p) {
+          Value row = addc(mulc(kk, pairs), p);
+          Value x = memref::LoadOp::create(
+              b, loc, bOp.mem,
+              bOp.transposed ? ValueRange{readCol, row}
+                             : ValueRange{row, readCol});
+          x = arith::SelectOp::create(b, loc, inside, x, zero);
+          memref::StoreOp::create(b, loc, x, packed,
+                                  ValueRange{jb, kk, addc(mulc(c, pairs), p)});
+        }
+      });
+    });
+  }, /*parallel=*/true);
   return packed;
 }
 
@@ -313,9 +360,23 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
                 PanelPrefetcher prefetchSource, Value cRowOffset,
                 const SegmentedA *segA) {
   Type f32 = b.getF32Type();
+  // B packed as f8E4M3FN bytes (packFP8B): each load is widened in
+  // registers by placing the byte's sign, exponent and mantissa in the
+  // fields of a bf16 (dot) or f32 value: a sign extension, a shift and a
+  // mask. That value is the FP8 value times 2^-120 (the exponent biases
+  // differ by 120; E4M3 subnormals land on the wide format's subnormals),
+  // so A is read scaled by 2^64 (an exact copy) and the accumulators are
+  // scaled by 2^56 before they are stored: every product stays a normal
+  // number. vdpbf16ps reads bf16 subnormals as zero: on the dot kernel an
+  // E4M3 subnormal (below 2^-6 of the scaled weight) counts as zero, which
+  // fpopt's quantizer never writes (docs/lowering-x86.md).
+  bool fp8B = packed &&
+              isa<Float8E4M3FNType>(getElementTypeOrSelf(packed.getType()));
+  assert((!fp8B || !segA) && "FP8 panels are matmul weights");
   // B's element type as the kernel reads it (bf16 pairs for dot, else f32).
-  Type elem = packed ? getElementTypeOrSelf(packed.getType())
-                     : (dot ? getElementTypeOrSelf(a.getType()) : f32);
+  Type elem = fp8B     ? (dot ? Type(b.getBF16Type()) : f32)
+              : packed ? getElementTypeOrSelf(packed.getType())
+                       : (dot ? getElementTypeOrSelf(a.getType()) : f32);
   unsigned lanes = cfg.lanes, nr = cfg.nr;
   auto accType = VectorType::get({lanes}, f32);
   int64_t fullPanels = n / nr, tailCols = n % nr;
@@ -340,10 +401,63 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
   if (packed && !packSlice && !segA && !cfg.kc && m <= int64_t(cfg.mr))
     kcSteps = kSteps;
   Type aElem = getElementTypeOrSelf(a.getType());
+  Value aScaled;
+  if (fp8B) {
+    // A's rows times 2^64, row-major, in A's own type (exact).
+    aScaled = alloc(MemRefType::get({m, k}, aElem));
+    Value scale = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0x1p64f));
+    SmallVector<Value> batch(aBatch.begin(), aBatch.end());
+    loop(m, 1, [&](Value row) {
+      loop(k, 1, [&](Value col) {
+        Value x = memref::LoadOp::create(
+            b, loc, a,
+            aTransposed ? at(batch, {col, row}) : at(batch, {row, col}));
+        if (aElem != f32)
+          x = arith::ExtFOp::create(b, loc, f32, x);
+        x = arith::MulFOp::create(b, loc, x, scale);
+        if (aElem != f32)
+          x = arith::TruncFOp::create(b, loc, aElem, x);
+        memref::StoreOp::create(b, loc, x, aScaled, ValueRange{row, col});
+      });
+    });
+    a = aScaled;
+    aBatch = ValueRange();
+    aTransposed = false;
+  }
+  // Freed after the kernel, at whichever return below.
+  auto freeScaledA = llvm::make_scope_exit([&] {
+    if (aScaled)
+      dealloc(aScaled);
+  });
+  // The raw FP8 bytes of B `raw` (a vector) as bf16 or f32 values: the
+  // FP8 value times 2^-120 (see above).
+  auto widenFP8 = [&](Value raw) -> Value {
+    auto rawType = cast<VectorType>(raw.getType());
+    int64_t width = rawType.getNumElements();
+    unsigned bits = dot ? 16 : 32;
+    auto intType = VectorType::get({width}, b.getIntegerType(bits));
+    auto splatInt = [&](uint64_t value) -> Value {
+      return arith::ConstantOp::create(
+          b, loc, intType,
+          DenseElementsAttr::get(intType, APInt(bits, value)));
+    };
+    Value bytes = vector::BitCastOp::create(
+        b, loc, VectorType::get({width}, b.getI8Type()), raw);
+    Value wide = arith::ExtSIOp::create(b, loc, intType, bytes);
+    // Sign extended: the byte at bits 0-7, its sign above. Shifted so that
+    // the exponent's 4 bits end at the wide exponent field's low end, the
+    // copies of the sign above the byte masked off but the top one.
+    wide = arith::ShLIOp::create(b, loc, wide, splatInt(bits - 12));
+    wide = arith::AndIOp::create(
+        b, loc, wide,
+        splatInt(dot ? 0x87FFu : 0x87FFFFFFu));
+    return vector::BitCastOp::create(
+        b, loc, VectorType::get({width}, elem), wide);
+  };
   // With AMX, blocks of 2 x 2 tiles (AmxKernel.cpp); what they leave, and
   // every block without AMX, mr x nr in vector registers.
   bool amx = false;
-  if (dot && cfg.amxTile.valid()) {
+  if (dot && cfg.amxTile.valid() && !fp8B) {
     std::optional<std::string> whyNot =
         whyNoAmxBlocks(m, kSteps, kcSteps, aElem,
                        getElementTypeOrSelf(c.getType()), segA);
@@ -440,7 +554,7 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
     if (first && fillValue) {
       Value splat = vector::BroadcastOp::create(b, loc, accType, fillValue);
       init.assign(blockRows * nv, splat);
-    } else
+    } else {
     for (unsigned r = 0; r < blockRows; ++r)
       for (unsigned v = 0; v < nv; ++v) {
         SmallVector<Value> ix = at(cBatch, {cRows[r], addc(col0, v * lanes)});
@@ -451,20 +565,36 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
                            : vector::LoadOp::create(b, loc, accType, c, ix)
                                  .getResult());
       }
+    }
+    // FP8 panels: the accumulators hold the sum times 2^-56 (above).
+    auto scaleAll = [&](SmallVector<Value> &values, float factor) {
+      Value splat = arith::ConstantOp::create(
+          b, loc, accType, DenseElementsAttr::get(accType, factor));
+      for (Value &v : values)
+        v = arith::MulFOp::create(b, loc, v, splat);
+    };
+    if (first && fp8B)
+      scaleAll(init, 0x1p-56f);
     // One k step `kk` on the accumulators `next`; `aIx(r)`: where row r's
     // A (scalar or pair) is, when A is not packed.
     auto kStep = [&](SmallVector<Value> &next, Value kk,
                      function_ref<SmallVector<Value>(unsigned r)> aIx) {
       SmallVector<Value> bv;
-      for (unsigned v = 0; v < nv; ++v)
-        bv.push_back(vector::LoadOp::create(
-            b, loc, dot ? dotOperand : accType, slice ? slice : packed,
+      VectorType bType = dot ? dotOperand : accType;
+      if (fp8B)
+        bType = VectorType::get(bType.getShape(),
+                                getElementTypeOrSelf(packed.getType()));
+      for (unsigned v = 0; v < nv; ++v) {
+        Value loaded = vector::LoadOp::create(
+            b, loc, bType, slice ? slice : packed,
             slice ? ValueRange{arith::SubIOp::create(b, loc, kk, kBegin)
                                    .getResult(),
                                idx((dot ? 2 : 1) * v * lanes)}
             : bRowMajor
                 ? ValueRange{kk, mulc(addc(bCol0, v * lanes), dot ? 2 : 1)}
-                : ValueRange{jb, kk, idx((dot ? 2 : 1) * v * lanes)}));
+                : ValueRange{jb, kk, idx((dot ? 2 : 1) * v * lanes)});
+        bv.push_back(fp8B ? widenFP8(loaded) : loaded);
+      }
       if (prefetchSourcePanel)
         prefetchSource(prefetchSourcePanel, kBegin, kk);
       for (int64_t col : prefetchCols)
@@ -571,6 +701,9 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
             scf::YieldOp::create(b, loc, steps.getResults());
           });
     }
+    SmallVector<Value> sums(kLoop.getResults());
+    if (last && fp8B)
+      scaleAll(sums, 0x1p56f);
     if (last && fusedConsumer) {
       // What does not depend on the row once per block column, or, with
       // operands per row (an NCHW batch norm), what does not depend on the
@@ -582,7 +715,7 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
                             EpilogueHoist::SameForEveryColumn, Value());
           for (unsigned v = 0; v < nv; ++v)
             storeThroughEpilogue(
-                *epilogue, kLoop.getResult(r * nv + v),
+                *epilogue, sums[r * nv + v],
                 at(cBatch, {cRows[r], addc(col0, v * lanes)}),
                 isPartial(v) ? mask : Value(), &sameInRow);
         }
@@ -595,7 +728,7 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
             EpilogueHoist::SameForEveryRow, vMask);
         for (unsigned r = 0; r < blockRows; ++r)
           storeThroughEpilogue(
-              *epilogue, kLoop.getResult(r * nv + v),
+              *epilogue, sums[r * nv + v],
               at(cBatch, {cRows[r], addc(col0, v * lanes)}), vMask,
               &perColumns);
       }
@@ -603,7 +736,7 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
     }
     for (unsigned r = 0; r < blockRows; ++r)
       for (unsigned v = 0; v < nv; ++v) {
-        Value acc = kLoop.getResult(r * nv + v);
+        Value acc = sums[r * nv + v];
         SmallVector<Value> ix = at(cBatch, {cRows[r], addc(col0, v * lanes)});
         if (isPartial(v))
           vector::MaskedStoreOp::create(b, loc, c, ix, mask, acc);

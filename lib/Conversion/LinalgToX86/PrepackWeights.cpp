@@ -128,9 +128,17 @@ mlir::lowp::x86::splitPrepacking(func::FuncOp func, const KernelConfig &cfg,
   KernelBuilder probe(b, loc, cfg);
   for (Candidate &c : candidates) {
     weightTypes.push_back(c.arg.getType());
-    packedTypes.push_back(
-        c.shape ? probe.packedType(c.shape->n, c.shape->k, c.shape->elem)
-                : c.cast.getDpsInits()[0].getType());
+    if (!c.shape) {
+      packedTypes.push_back(c.cast.getDpsInits()[0].getType());
+      continue;
+    }
+    MemRefType packed =
+        probe.packedType(c.shape->n, c.shape->k, c.shape->elem);
+    // FP8 weights stay bytes, widened by the kernel in registers.
+    if (probe.readsFP8Panels(c.cast))
+      packed = MemRefType::get(packed.getShape(),
+                               getElementTypeOrSelf(c.arg.getType()));
+    packedTypes.push_back(packed);
   }
   auto prepack = func::FuncOp::create(
       b, loc, (func.getName() + "_prepack").str(),
@@ -156,8 +164,10 @@ mlir::lowp::x86::splitPrepacking(func::FuncOp func, const KernelConfig &cfg,
     MatrixOperand bOp = c.shape->b;
     bOp.mem = body->getArgument(i);
     bool dot = cfg.dotFor(c.shape->elem, c.shape->k);
-    packed.push_back(kb.packB(bOp, {}, c.shape->n, c.shape->k, c.shape->elem,
-                              dot, c.cast));
+    packed.push_back(kb.readsFP8Panels(c.cast)
+                         ? kb.packFP8B(bOp, c.shape->n, c.shape->k, dot)
+                         : kb.packB(bOp, {}, c.shape->n, c.shape->k,
+                                    c.shape->elem, dot, c.cast));
   }
   func::ReturnOp::create(b, loc, packed);
   b.setInsertionPointAfter(prepack);

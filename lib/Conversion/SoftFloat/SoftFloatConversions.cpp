@@ -323,10 +323,40 @@ struct SoftExtFPattern : OpRewritePattern<arith::ExtFOp> {
   }
   std::function<bool(FloatType)> shouldExpand;
 };
+
+/// arith.extf narrow -> a 16-bit format (FP8 -> bf16: a matmul's FP8 weight
+/// widened for vdpbf16ps) through f32: an expanded extension to f32, then a
+/// truncation that is exact (every value of the narrow format is one of the
+/// 16-bit format's), expanded or not as that format's conversions are.
+struct SoftExtFThroughF32Pattern : OpRewritePattern<arith::ExtFOp> {
+  SoftExtFThroughF32Pattern(MLIRContext *ctx,
+                            std::function<bool(FloatType)> pred)
+      : OpRewritePattern(ctx), shouldExpand(std::move(pred)) {}
+  LogicalResult matchAndRewrite(arith::ExtFOp op,
+                                PatternRewriter &rewriter) const override {
+    auto src = dyn_cast<FloatType>(getElementTypeOrSelf(op.getIn().getType()));
+    auto dst = dyn_cast<FloatType>(getElementTypeOrSelf(op.getType()));
+    if (!src || !dst || dst.getWidth() >= 32 || !isSoftFloatConvertible(src) ||
+        !shouldExpand(src))
+      return rewriter.notifyMatchFailure(op, "not a soft narrow extension");
+    if (isInNamedLinalgBody(op))
+      return rewriter.notifyMatchFailure(op, "in a named linalg op's body");
+    Type f32 = rewriter.getF32Type();
+    Type wide = f32;
+    if (auto vec = dyn_cast<VectorType>(op.getType()))
+      wide = vec.clone(f32);
+    else if (auto tensor = dyn_cast<RankedTensorType>(op.getType()))
+      wide = tensor.clone(f32);
+    Value asF32 = arith::ExtFOp::create(rewriter, op.getLoc(), wide, op.getIn());
+    rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, op.getType(), asF32);
+    return success();
+  }
+  std::function<bool(FloatType)> shouldExpand;
+};
 } // namespace
 
 void mlir::lowp::populateSoftFloatConversionPatterns(
     RewritePatternSet &patterns, std::function<bool(FloatType)> shouldExpand) {
-  patterns.add<SoftTruncFPattern, SoftExtFPattern>(patterns.getContext(),
-                                                   shouldExpand);
+  patterns.add<SoftTruncFPattern, SoftExtFPattern, SoftExtFThroughF32Pattern>(
+      patterns.getContext(), shouldExpand);
 }

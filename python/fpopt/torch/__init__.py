@@ -148,6 +148,8 @@ def compile(module: torch.nn.Module, example_args, *, target: Optional[str] = No
             value = value.to(torch.bfloat16)
         elif fn.arguments[i].element == "f16":
             value = value.to(torch.float16)
+        elif i in fn.fp8_channel_scales:
+            value = value.float()  # quantized by bind(), with its scales
         elif fn.arguments[i].element not in ("f32", "f64", "i64", "i32", "i1"):
             raise NotImplementedError(
                 f"weight '{name}' is decided {fn.arguments[i]}: binding FP8 weights "

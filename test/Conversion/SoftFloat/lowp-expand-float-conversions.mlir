@@ -169,3 +169,30 @@ func.func @named_op_body_kept(%a: tensor<4x8xf8E4M3FN>, %b: tensor<8x4xf8E4M3FN>
     }
   return %t, %w : tensor<4x4xf8E4M3FN>, tensor<4x8xf32>
 }
+
+// -----
+
+// FP8 to a 16-bit format: the exact extension to f32 (expanded), then a
+// truncation to bf16 that is exact for every FP8 value (expanded as well
+// here: no target, so bf16 has no conversion instruction).
+// CHECK-LABEL: func @fp8_to_bf16
+// CHECK-NOT:     arith.extf
+// CHECK:         arith.extui %{{.*}} : vector<8xi8> to vector<8xi32>
+// CHECK-NOT:     arith.extf
+// CHECK-NOT:     arith.truncf
+// CHECK:         arith.trunci %{{.*}} : vector<8xi32> to vector<8xi16>
+// CHECK:         return %{{.*}} : vector<8xbf16>
+func.func @fp8_to_bf16(%x: vector<8xf8E4M3FN>) -> vector<8xbf16> {
+  %y = arith.extf %x : vector<8xf8E4M3FN> to vector<8xbf16>
+  return %y : vector<8xbf16>
+}
+
+// -----
+
+// A widening between wide formats is not an FP8 or bf16 expansion.
+// CHECK-LABEL: func @f16_to_f32_kept
+// CHECK:         arith.extf %{{.*}} : vector<8xf16> to vector<8xf32>
+func.func @f16_to_f32_kept(%x: vector<8xf16>) -> vector<8xf32> {
+  %y = arith.extf %x : vector<8xf16> to vector<8xf32>
+  return %y : vector<8xf32>
+}

@@ -481,3 +481,20 @@ func.func @stats_histogram_range() attributes {s = #lowp.stats<amax = 1.0, min =
 func.func @stats_histogram_negative() attributes {s = #lowp.stats<amax = 1.0, min = 0.0, histogram = [1, -2], lowest_binade = 0>} {
   return
 }
+
+// -----
+
+// The channel dimension of an FP8 weight argument (policy=fp8-weights) is
+// one of the argument's dimensions.
+// expected-error @+1 {{argument #0 of region #0: 'lowp.fp8_axis' = 2 is not a dimension of 'tensor<4x8xf8E4M3FN>'}}
+func.func @fp8_axis_out_of_rank(%w: tensor<4x8xf8E4M3FN> {lowp.fp8_axis = 2 : i64, lowp.fp8_scale = 1 : i64},
+                                %s: tensor<8xf32> {lowp.fp8_scale_of = 0 : i64}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'lowp.fp8_axis' must be a dimension (a non-negative integer)}}
+func.func @fp8_axis_negative(%w: tensor<4x8xf8E4M3FN> {lowp.fp8_axis = -1 : i64}) {
+  return
+}

@@ -106,4 +106,15 @@ func.func @policies() attributes {
   return
 }
 
+
+// An FP8 weight argument with one scale per index of its dimension 0
+// (policy=fp8-weights), and that scale argument.
+// CHECK-LABEL: func.func @fp8_channel_scaled_weight(
+// CHECK-SAME:    tensor<4x8xf8E4M3FN> {lowp.fp8_axis = 0 : i64, lowp.fp8_scale = 1 : i64}
+// CHECK-SAME:    tensor<4xf32> {lowp.fp8_scale_of = 0 : i64}
+func.func @fp8_channel_scaled_weight(%w: tensor<4x8xf8E4M3FN> {lowp.fp8_axis = 0 : i64, lowp.fp8_scale = 1 : i64},
+                                     %s: tensor<4xf32> {lowp.fp8_scale_of = 0 : i64}) {
+  return
+}
+
 }
