@@ -5,8 +5,8 @@ compiled by fp-opt with the weights packed once (prepack=True), per weight
 format: f32, bf16 (policy bf16, weights demoted once) and FP8 weight-only
 (policy fp8-weights: E4M3 bytes and a scale per output channel). Prints ms
 per call, the weight bytes read per call over the time (GB/s), that as a
-share of the machine's read bandwidth (bench/x86/read_bandwidth.sh, measured
-first in the same run), and PyTorch eager f32 and bf16 on the same weights.
+share of the machine's read bandwidth with as many threads
+(bench/x86/read_bandwidth.sh, measured first in the same run), and PyTorch eager f32 and bf16 on the same weights.
 The variants run interleaved, round by round, so that a change in the
 machine's bandwidth during the run reaches all of them alike.
 
@@ -50,7 +50,7 @@ def main():
                                   for _ in range(cli.layers)]).eval()
     x = torch.randn(cli.rows, cli.dim)
     n_weights = cli.layers * cli.dim * cli.dim
-    bw = read_bandwidth_gbs()
+    bw = read_bandwidth_gbs(cli.threads)
     variants = {}
     for name in cli.formats.split(","):
         policy, demote, nbytes = FORMATS[name]
@@ -74,7 +74,7 @@ def main():
                 call()
                 times[name].append(time.perf_counter() - t0)
     print(f"{cli.layers} x Linear({cli.dim}, {cli.dim}) on {cli.rows} row(s), "
-          f"{cli.threads} thread(s); read bandwidth (1 thread) {bw:.1f} GB/s; "
+          f"{cli.threads} thread(s); read bandwidth ({cli.threads} thread(s)) {bw:.1f} GB/s; "
           f"median of {cli.rounds} interleaved rounds")
     print(f"{'variant':<22}{'ms/call':>10}{'GB/s':>8}{'of bw':>8}{'vs f32':>8}")
     base = statistics.median(times.get("fp-opt f32", times["torch f32"]))

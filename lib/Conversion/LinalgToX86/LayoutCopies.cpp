@@ -10,6 +10,7 @@
 #include "KernelBuilder.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -27,6 +28,57 @@ static Value viewRoot(Value v) {
 }
 
 namespace {
+
+/// A copy written as a linalg.generic on buffers whose input map permutes
+/// the dimensions (what front ends and the decisions leave: a transpose
+/// whose body went through f32 and back) -> the linalg.transpose it is, for
+/// TransposeToBlockedCopy below (the affine vectorizer reads one side of
+/// it element by element).
+struct PermutingCopyToTranspose : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rw) const override {
+    if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 1 ||
+        op.getNumDpsInits() != 1 ||
+        op.getNumParallelLoops() != op.getNumLoops())
+      return rw.notifyMatchFailure(op, "not an elementwise copy on buffers");
+    Value input = op.getDpsInputs()[0], init = op.getDpsInits()[0];
+    auto inType = dyn_cast<MemRefType>(input.getType());
+    auto outType = dyn_cast<MemRefType>(init.getType());
+    if (!inType || !outType || !inType.hasStaticShape() ||
+        !outType.hasStaticShape())
+      return rw.notifyMatchFailure(op, "needs static memrefs");
+    if (inType.getElementType() != outType.getElementType())
+      return rw.notifyMatchFailure(op, "converts its elements");
+    // The body yields the input element, maybe widened and narrowed back.
+    Block &body = op.getRegion().front();
+    auto yield = cast<linalg::YieldOp>(body.getTerminator());
+    Value yielded = yield.getOperand(0);
+    if (auto trunc = yielded.getDefiningOp<arith::TruncFOp>())
+      if (auto ext = trunc.getIn().getDefiningOp<arith::ExtFOp>())
+        if (ext.getIn().getType() == trunc.getType())
+          yielded = ext.getIn();
+    if (yielded != body.getArgument(0))
+      return rw.notifyMatchFailure(op, "not a copy");
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    if (!maps[1].isIdentity() || !maps[0].isPermutation() ||
+        maps[0].isIdentity())
+      return rw.notifyMatchFailure(op, "not a permutation of the input");
+    // out[d] = in[map(d)]: input dimension k is loop maps[0](k); the
+    // transpose takes, for each output dimension, the input's.
+    AffineMap inverse = inversePermutation(maps[0]);
+    SmallVector<int64_t> perm;
+    for (AffineExpr e : inverse.getResults())
+      perm.push_back(cast<AffineDimExpr>(e).getPosition());
+    // linalg.transpose reads its input through the inverse of `perm`.
+    if (AffineMap::getPermutationMap(invertPermutationVector(perm),
+                                     op.getContext()) != maps[0])
+      return rw.notifyMatchFailure(op, "permutation mismatch");
+    linalg::TransposeOp::create(rw, op.getLoc(), input, init, perm);
+    rw.eraseOp(op);
+    return success();
+  }
+};
 
 /// A linalg.transpose on buffers that moves the innermost dimension (the
 /// affine vectorizer would read one of the two sides with a stride, element
@@ -406,4 +458,5 @@ void mlir::lowp::x86::populateLayoutCopyPatterns(RewritePatternSet &patterns,
                                                  const KernelConfig &cfg) {
   patterns.add<TransposeToBlockedCopy, StridedCopyToVectorLoops>(
       patterns.getContext(), cfg);
+  patterns.add<PermutingCopyToTranspose>(patterns.getContext());
 }

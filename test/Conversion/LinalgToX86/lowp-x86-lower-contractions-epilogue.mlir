@@ -179,7 +179,8 @@ func.func @transposed_consumer(%a: memref<8x8xf32>, %w: memref<8x8xf32>, %out: m
   linalg.generic {indexing_maps = [#t, #id], iterator_types = ["parallel", "parallel"]}
       ins(%c : memref<8x8xf32>) outs(%out : memref<8x8xf32>) {
   ^bb0(%x: f32, %o: f32):
-    linalg.yield %x : f32
+    %n = arith.negf %x : f32
+    linalg.yield %n : f32
   }
   memref.dealloc %c : memref<8x8xf32>
   return
