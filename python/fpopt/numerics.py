@@ -224,31 +224,63 @@ def encode(x, fmt: str) -> np.ndarray:
     return codes.astype(np.uint8 if spec.bits <= 8 else np.uint16)
 
 
+def _encode_e4m3fn(scaled: np.ndarray, flush_subnormals: bool) -> np.ndarray:
+    """f32 values -> f8E4M3FN codes, rounded to nearest even and saturated,
+    on the bit patterns (what ``encode(round_to(x, saturate=True))`` gives,
+    a few times faster: decoding steps quantize hundreds of millions of
+    weights)."""
+    x = np.ascontiguousarray(scaled, dtype=np.float32)
+    bits = x.view(np.uint32)
+    sign = ((bits >> np.uint32(24)) & np.uint32(0x80)).astype(np.uint8)
+    a = np.minimum(np.abs(x), np.float32(448.0))
+    ab = a.view(np.uint32)
+    # Keep 3 mantissa bits: add half a quantum less one, plus the kept
+    # field's lowest bit (ties to even), then clear the dropped bits.
+    rounded = (ab + np.uint32(0x7FFFF) + ((ab >> np.uint32(20)) & np.uint32(1))) \
+        & np.uint32(0xFFF00000)
+    rounded = np.minimum(rounded.view(np.float32), np.float32(448.0)).view(np.uint32)
+    exponent = (rounded >> np.uint32(23)).astype(np.int32) - 127 + 7
+    mantissa = (rounded >> np.uint32(20)) & np.uint32(7)
+    code = (np.maximum(exponent, 0).astype(np.uint32) << np.uint32(3)) | mantissa
+    tiny = a < np.float32(2.0 ** -6)
+    if flush_subnormals:
+        below = np.where(a >= np.float32(2.0 ** -7), np.uint32(8), np.uint32(0))
+    else:
+        # Subnormals are multiples of 2^-9: their code is the multiple
+        # (8 is the smallest normal's).
+        below = np.rint(a.astype(np.float64) * 512.0).astype(np.uint32)
+    code = np.where(tiny, below, code).astype(np.uint8)
+    return code | np.where(code == 0, np.uint8(0), sign)
+
+
 def quantize_per_channel(w, fmt: str, axis: int, *,
                          flush_subnormals: bool = True):
     """Weight-only FP8 quantization with one scale per index of ``axis``
     (``policy=fp8-weights``): ``scale[c] = max_finite / amax_c`` (1 where a
     channel is all zeros; at most 2**126), ``q = round_to(w * scale[c],
-    saturate=True)``. With ``flush_subnormals`` (the default, what
+    saturate=True)`` with the product in f32. With ``flush_subnormals`` (the default, what
     fp-opt's x86 kernels read exactly), a magnitude below the format's
-    smallest normal rounds to 0 or to that normal, whichever is nearer.
+    smallest normal rounds to 0 or to that normal, whichever is nearer
+    (half way: the normal). Zeros are +0.
     Returns (the codes as uint8, the scales as float32); the weight the
     compiled function uses is ``decode(q) / scale[c]``."""
     spec = _spec(fmt)
-    w = np.asarray(w, dtype=np.float64)
+    w = np.asarray(w, dtype=np.float32)
     axis = axis % w.ndim
     others = tuple(d for d in range(w.ndim) if d != axis)
-    amax = np.max(np.abs(w), axis=others) if others else np.abs(w)
+    amax = (np.max(np.abs(w), axis=others) if others else np.abs(w)).astype(np.float64)
     if not np.all(np.isfinite(amax)):
         raise ValueError("quantize_per_channel: the weight has inf or NaN elements")
     scale = np.where(amax > 0, spec.max_finite / np.where(amax > 0, amax, 1.0), 1.0)
     scale = np.minimum(scale, 2.0 ** 126).astype(np.float32)
     shape = [1] * w.ndim
     shape[axis] = -1
-    scaled = w * scale.astype(np.float64).reshape(shape)
+    scaled = w * scale.reshape(shape)  # in f32
+    if fmt == "f8E4M3FN":
+        return _encode_e4m3fn(scaled, flush_subnormals), scale
     q = round_to(scaled, fmt, saturate=True)
     if flush_subnormals:
         tiny = np.abs(q) < spec.min_normal
         up = np.abs(scaled) >= spec.min_normal / 2
         q = np.where(tiny, np.where(up, np.copysign(spec.min_normal, scaled), 0.0), q)
-    return encode(q, fmt), scale
+    return encode(np.where(q == 0, 0.0, q), fmt), scale  # zeros as +0

@@ -51,12 +51,12 @@ def test_quantize_per_channel():
     amax = np.abs(w).max(axis=1)
     # Each channel's largest magnitude maps onto E4M3's largest value
     # (448); an all-zero channel keeps scale 1 and codes 0.
-    np.testing.assert_allclose(scales[amax > 0], (448.0 / amax[amax > 0]).astype(np.float32))
+    np.testing.assert_allclose(scales[amax > 0], 448.0 / amax[amax > 0], rtol=1e-6)
     assert scales[3] == 1.0 and not codes[3].any()
     assert np.abs(q[amax > 0]).max(axis=1).tolist() == [448.0] * 5
     # Round to nearest: within half a quantum (2^-4 relative) of w * s for
     # normals; nothing below the smallest normal (2^-6) but zero.
-    scaled = w * scales[:, None].astype(np.float64)
+    scaled = (w.astype(np.float32) * scales[:, None]).astype(np.float64)  # in f32
     normal = np.abs(scaled) >= 2.0 ** -6
     assert np.all(np.abs(q - scaled)[normal] <= np.abs(scaled)[normal] * 2.0 ** -4)
     assert np.all((np.abs(q) >= 2.0 ** -6) | (q == 0))
@@ -66,6 +66,19 @@ def test_quantize_per_channel():
     assert np.array_equal(codes1, codes.T) and np.array_equal(scales1, scales)
     with pytest.raises(ValueError, match="inf or NaN"):
         numerics.quantize_per_channel(np.array([[np.inf, 1.0]]), E4M3, 0)
+    # The bit-pattern fast path (E4M3FN) equals round_to + encode, with and
+    # without subnormals, on magnitudes across E4M3's whole range.
+    wide = rng.standard_normal((64, 256)) * np.exp2(rng.uniform(-20, 10, (64, 1)))
+    wide[0, :64] = np.ldexp(1.0, -np.arange(64)) * 448
+    for flush in (True, False):
+        codes, scales = numerics.quantize_per_channel(wide, E4M3, 0, flush_subnormals=flush)
+        scaled = (wide.astype(np.float32) * scales[:, None]).astype(np.float64)
+        expected = numerics.round_to(scaled, E4M3, saturate=True)
+        if flush:
+            tiny = np.abs(expected) < 2.0 ** -6
+            expected = np.where(tiny, np.where(np.abs(scaled) >= 2.0 ** -7,
+                                               np.copysign(2.0 ** -6, scaled), 0.0), expected)
+        assert np.array_equal(VALUES[codes], expected), flush
 
 
 def test_encode_round_trips_every_code():
