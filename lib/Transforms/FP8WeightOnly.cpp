@@ -168,8 +168,8 @@ private:
                                                     BlockArgument arg,
                                                     int64_t &axis) {
     // A front end's role mark says what the argument is; without one, a
-    // weight is what linalg's contractions and the front ends put second
-    // (B of A * B, a convolution's filter), an activation first.
+    // weight is what linalg's matrix ops and the front ends put second (B
+    // of A * B, a convolution's filter), an activation first.
     std::optional<TensorRole> role;
     if (auto mark = getValueMark<TensorRoleAttr>(
             arg, LowpDialect::RoleAttrHelper::getNameStr()))
@@ -200,10 +200,12 @@ private:
     for (OpOperand *use : uses) {
       Operation *user = use->getOwner();
       auto op = dyn_cast<linalg::LinalgOp>(user);
-      if (!op || !isMatrixInput(*use) ||
-          !linalg::isaContractionOpInterface(op) ||
-          !op.hasPureTensorSemantics())
+      if (!op || !isMatrixInput(*use))
         return keep("it is also read by " + describe(user));
+      if (!linalg::isaContractionOpInterface(op) ||
+          !op.hasPureTensorSemantics())
+        return keep(describe(op) + " is not a contraction on tensors "
+                                   "(convolution filters keep their format)");
       auto accumulator = dyn_cast<FloatType>(
           getElementTypeOrSelf(op.getDpsInits()[0].getType()));
       if (!accumulator || accumulator.getWidth() > 32)

@@ -173,3 +173,20 @@ func.func @caller(%x: tensor<3x8xf32>, %w: tensor<8x4xf32>) -> tensor<3x4xf32> {
   %r = func.call @callee(%x, %w) : (tensor<3x8xf32>, tensor<8x4xf32>) -> tensor<3x4xf32>
   return %r : tensor<3x4xf32>
 }
+
+// -----
+
+// A convolution's filter keeps its format: its output channel is not a
+// contraction's (weight-only FP8 is for linear layers).
+// CHECK-LABEL: func.func @conv_filter(
+// CHECK-SAME:    tensor<8x4x3x3xf32>
+func.func @conv_filter(%x: tensor<1x4x10x10xf32>,
+                       // expected-remark @below {{argument #1 of @conv_filter stays tensor<8x4x3x3xf32>: linalg.conv_2d_nchw_fchw}}
+                       %w: tensor<8x4x3x3xf32>) -> tensor<1x8x8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x8x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+  %y = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<1x4x10x10xf32>, tensor<8x4x3x3xf32>)
+                                outs(%f : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+  return %y : tensor<1x8x8x8xf32>
+}
