@@ -1,6 +1,7 @@
 //===- FP8Candidates.cpp - which tensors FP8 applies to -------------------===//
 
 #include "lowp/Analysis/FP8Candidates.h"
+#include "lowp/Analysis/StructuredOps.h"
 #include "lowp/IR/LowpDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -37,18 +38,7 @@ Value mlir::lowp::getMovedTensor(Operation *op) {
   if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
     if (generic.getNumDpsInputs() != 1 || generic.getNumDpsInits() != 1)
       return nullptr;
-    Block &body = generic.getRegion().front();
-    auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
-    if (!yield || yield.getNumOperands() != 1)
-      return nullptr;
-    // A widening and the narrowing back (a copy computed in f32 on targets
-    // without arithmetic in the format) change nothing.
-    Value yielded = yield.getOperand(0);
-    if (auto trunc = yielded.getDefiningOp<arith::TruncFOp>())
-      if (auto ext = trunc.getIn().getDefiningOp<arith::ExtFOp>())
-        if (ext.getIn().getType() == trunc.getType())
-          yielded = ext.getIn();
-    if (yielded == body.getArgument(0))
+    if (yieldsFirstArgument(generic.getRegion().front()))
       return generic.getDpsInputs()[0];
   }
   return nullptr;

@@ -82,3 +82,15 @@ bool lowp::isCheapToRecompute(Block &payload) {
   }
   return arithmetic <= 2;
 }
+
+bool mlir::lowp::yieldsFirstArgument(Block &payload) {
+  auto yield = dyn_cast<linalg::YieldOp>(payload.getTerminator());
+  if (!yield || yield.getNumOperands() != 1 || payload.getNumArguments() == 0)
+    return false;
+  Value yielded = yield.getOperand(0);
+  if (auto trunc = yielded.getDefiningOp<arith::TruncFOp>())
+    if (auto ext = trunc.getIn().getDefiningOp<arith::ExtFOp>())
+      if (ext.getIn().getType() == trunc.getType())
+        yielded = ext.getIn();
+  return yielded == payload.getArgument(0);
+}

@@ -56,6 +56,12 @@ int64_t getStaticLoopSize(linalg::LinalgOp op, unsigned dim);
 /// decision report counts no tensor for them (PrecisionReport.cpp).
 bool isCheapToRecompute(Block &payload);
 
+/// Whether `payload` (a linalg op's body) yields its first argument
+/// unchanged: directly, or through a widening and the narrowing back to the
+/// same type (a copy computed in f32 on targets without arithmetic in the
+/// format).
+bool yieldsFirstArgument(Block &payload);
+
 } // namespace mlir::lowp
 
 #endif // LOWP_ANALYSIS_STRUCTUREDOPS_H

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelBuilder.h"
+#include "lowp/Analysis/StructuredOps.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
@@ -50,15 +51,7 @@ struct PermutingCopyToTranspose : OpRewritePattern<linalg::GenericOp> {
       return rw.notifyMatchFailure(op, "needs static memrefs");
     if (inType.getElementType() != outType.getElementType())
       return rw.notifyMatchFailure(op, "converts its elements");
-    // The body yields the input element, maybe widened and narrowed back.
-    Block &body = op.getRegion().front();
-    auto yield = cast<linalg::YieldOp>(body.getTerminator());
-    Value yielded = yield.getOperand(0);
-    if (auto trunc = yielded.getDefiningOp<arith::TruncFOp>())
-      if (auto ext = trunc.getIn().getDefiningOp<arith::ExtFOp>())
-        if (ext.getIn().getType() == trunc.getType())
-          yielded = ext.getIn();
-    if (yielded != body.getArgument(0))
+    if (!yieldsFirstArgument(op.getRegion().front()))
       return rw.notifyMatchFailure(op, "not a copy");
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     if (!maps[1].isIdentity() || !maps[0].isPermutation() ||
