@@ -398,7 +398,9 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
   // projections) reads each byte of a B packed ahead once, in one pass per
   // panel: k blocks would only cut that sequential stream into kc-long runs
   // a panel apart, for no reuse (bench/llm/gemv.py measures the stream).
-  if (packed && !packSlice && !segA && !cfg.kc && m <= int64_t(cfg.mr))
+  bool streamsPanels =
+      packed && !packSlice && !segA && !cfg.kc && m <= int64_t(cfg.mr);
+  if (streamsPanels)
     kcSteps = kSteps;
   Type aElem = getElementTypeOrSelf(a.getType());
   Value aScaled;
@@ -519,7 +521,10 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
         !constPanel)
       prefetchSourcePanel = arith::MinSIOp::create(b, loc, addc(jb, 1),
                                                    idx(fullPanels - 1));
-    if (packed && !slice && !bRowMajor && cfg.prefetchLineBytes) {
+    // A streamed panel is read by its only row block: a second stream
+    // into the next panel only competes with it (bench/llm/gemv.py).
+    if (packed && !slice && !bRowMajor && cfg.prefetchLineBytes &&
+        !streamsPanels) {
       auto packedType = cast<MemRefType>(packed.getType());
       int64_t panels = packedType.getDimSize(0),
               rowElems = packedType.getDimSize(2);
@@ -655,17 +660,37 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
       };
     };
     scf::ForOp kLoop;
+    // A streamed panel's unrolled k steps go round `sets` sets of
+    // accumulators, summed after the loop: independent chains of dots keep
+    // more of the panel's loads in flight (one chain per register of C
+    // reached 75% of the read bandwidth, four 90%; bench/llm/gemv.py).
+    unsigned perSet = blockRows * nv, sets = 1;
+    unsigned vectorRegisters = lanes >= 16 ? 32 : 16; // AVX-512 : AVX2
+    if (streamsPanels)
+      while (sets * 2 <= unroll && sets * 2 * perSet <= vectorRegisters / 2)
+        sets *= 2;
     if (!segA) {
+      SmallVector<Value> setInit(init);
+      if (sets > 1) {
+        Value zeros = arith::ConstantOp::create(
+            b, loc, accType, DenseElementsAttr::get(accType, b.getZeroAttr(f32)));
+        setInit.append((sets - 1) * perSet, zeros);
+      }
+      unsigned stepInSet = 0;
       kLoop = scf::ForOp::create(
-          b, loc, kBegin, kEnd, idx(unroll), init,
+          b, loc, kBegin, kEnd, idx(unroll), setInit,
           kLoopBody(
               [&](SmallVector<Value> &next, Value kk) {
-                kStep(next, kk, [&](unsigned r) {
+                unsigned set = stepInSet++ % sets;
+                SmallVector<Value> accs(next.begin() + set * perSet,
+                                        next.begin() + (set + 1) * perSet);
+                kStep(accs, kk, [&](unsigned r) {
                   if (dot)
                     return at(aBatch, {rows[r], mulc(kk, 2)});
                   return aTransposed ? at(aBatch, {kk, rows[r]})
                                      : at(aBatch, {rows[r], kk});
                 });
+                llvm::copy(accs, next.begin() + set * perSet);
               },
               unroll));
     } else {
@@ -701,7 +726,11 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
             scf::YieldOp::create(b, loc, steps.getResults());
           });
     }
-    SmallVector<Value> sums(kLoop.getResults());
+    SmallVector<Value> sums(kLoop.getResults().take_front(perSet));
+    for (unsigned set = 1; set < sets; ++set)
+      for (unsigned i = 0; i < perSet; ++i)
+        sums[i] = arith::AddFOp::create(b, loc, sums[i],
+                                        kLoop.getResult(set * perSet + i));
     if (last && fp8B)
       scaleAll(sums, 0x1p56f);
     if (last && fusedConsumer) {

@@ -2,8 +2,8 @@
 // RUN: fp-opt %s -lowp-x86-lower-contractions="target=avx2 prepack=true" -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=AVX2
 // RUN: fp-opt %s -lowp-x86-lower-contractions="target=znver4 prepack=true prefetch=false" -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=OFF
 
-// B packed ahead of the kernel (here a prepacked weight): every k step of a
-// register block also prefetches the same k step of the next column panel
+// B packed ahead of the kernel (here a prepacked weight) and read by more
+// than one block of rows: every k step of a register block also prefetches the same k step of the next column panel
 // into L2 (locality 2), one prefetch per 64-byte line of the packed row:
 // two for the 32 f32 columns of a znver4 panel (columns 0 and 16), one for
 // AVX2's 16. The panel prefetched is min(jb + 1, last); the last panel
@@ -30,9 +30,9 @@
 // OFF-NOT: memref.prefetch
 // OFF: return
 // expected-remark @below {{weights of 'linear_f32' (argument 1) are packed once, by 'linear_f32_prepack'}}
-func.func @linear_f32(%x: memref<8x64xf32>, %w: memref<40x64xf32>, %y: memref<8x40xf32>) {
+func.func @linear_f32(%x: memref<16x64xf32>, %w: memref<40x64xf32>, %y: memref<16x40xf32>) {
   linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
-      ins(%x, %w : memref<8x64xf32>, memref<40x64xf32>) outs(%y : memref<8x40xf32>)
+      ins(%x, %w : memref<16x64xf32>, memref<40x64xf32>) outs(%y : memref<16x40xf32>)
   return
 }
 
@@ -51,9 +51,28 @@ func.func @linear_f32(%x: memref<8x64xf32>, %w: memref<40x64xf32>, %y: memref<8x
 // OFF-NOT: memref.prefetch
 // OFF: return
 // expected-remark @below {{weights of 'linear_bf16' (argument 1) are packed once, by 'linear_bf16_prepack'}}
-func.func @linear_bf16(%x: memref<8x64xbf16>, %w: memref<96x64xbf16>, %y: memref<8x96xf32>) {
+func.func @linear_bf16(%x: memref<16x64xbf16>, %w: memref<96x64xbf16>, %y: memref<16x96xf32>) {
   linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
-      ins(%x, %w : memref<8x64xbf16>, memref<96x64xbf16>) outs(%y : memref<8x96xf32>)
+      ins(%x, %w : memref<16x64xbf16>, memref<96x64xbf16>) outs(%y : memref<16x96xf32>)
+  return
+}
+
+// -----
+
+// A skinny GEMM (all rows in one register block, a decoding step's
+// projection) streams each packed panel once, by its only block of rows:
+// no prefetch of the next panel, which would be a second stream competing
+// with the first.
+// CHECK-LABEL: func.func @skinny_bf16(
+// CHECK-NOT: memref.prefetch
+// CHECK: return
+// AVX2-LABEL: func.func @skinny_bf16(
+// AVX2-NOT: memref.prefetch
+// AVX2: return
+// expected-remark @below {{weights of 'skinny_bf16' (argument 1) are packed once, by 'skinny_bf16_prepack'}}
+func.func @skinny_bf16(%x: memref<1x64xbf16>, %w: memref<96x64xbf16>, %y: memref<1x96xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%x, %w : memref<1x64xbf16>, memref<96x64xbf16>) outs(%y : memref<1x96xf32>)
   return
 }
 
