@@ -3,11 +3,13 @@
 one call (prefill), then one token per call (decode), every weight read
 once per token. Prints, for fp-opt (f32 weights; bf16 weights: policy bf16
 with the weights demoted once; FP8 weight-only: policy fp8-weights, E4M3
-weights with a scale per output channel) next to PyTorch eager (f32, and
+weights with a scale per output channel; both with the KV cache taken and
+returned in bf16, demote_state=True) next to PyTorch eager (f32, and
 the model converted to bf16) with the same weights: prefill tokens per
 second, decode ms per token, the bytes a decoding step reads over the time
 as GB/s, and that as a share of the machine's read bandwidth at the same
-number of threads (bench/x86/read_bandwidth.sh, measured here first), how
+number of threads (bench/x86/read_bandwidth.sh, measured before and after
+the timed steps; the share is of their mean), how
 many greedy tokens of each variant equal PyTorch f32's from a fixed random
 prompt, and how far the mean log-probability each variant gives PyTorch
 f32's tokens (teacher forced) is from PyTorch f32's own.
@@ -27,6 +29,11 @@ fixed capacity and is passed in and returned with the new keys and values
 written (decode: a select against a one-hot of the position: static
 shapes, one compiled function for every position); attention masks the
 positions after the token. Both are compiled with prepack=True.
+
+All variants are built first; then each runs its prefill, and each of its
+decoding steps, in turn with the others (round by round), so that the
+machine's bandwidth, which moves from minute to minute on a VM, reaches
+every variant alike.
 """
 import argparse
 import os
@@ -113,88 +120,117 @@ def main():
           + (f", {bw:.1f} GB/s with {cli.threads} threads" if cli.threads > 1 else "")
           + f"; 'of bw' is of the {cli.threads}-thread figure")
 
-    def generate(prefill_fn, step, n, to_tensor=lambda t: t):
-        """Prefill (timed: median of 3), then n greedy decode steps from
-        position P (timed: the median step after the first two)."""
-        ptimes = []
-        for _ in range(3):
-            t0 = time.perf_counter()
-            res = prefill_fn(prompt, *[c.clone() for c in caches])
-            ptimes.append(time.perf_counter() - t0)
-        logits, caches_now = to_tensor(res[0]), [to_tensor(c) for c in res[1:]]
-        tok = logits.float().argmax(-1).view(1, 1)
-        out, times = [int(tok)], []
-        for pos in range(cli.prompt, cli.prompt + n - 1):
-            t0 = time.perf_counter()
-            res = step(tok, torch.tensor([pos]), *caches_now)
-            times.append(time.perf_counter() - t0)
-            logits, caches_now = to_tensor(res[0]), [to_tensor(c) for c in res[1:]]
-            tok = logits.float().argmax(-1).view(1, 1)
-            out.append(int(tok))
-        return out, cli.prompt / statistics.median(ptimes), \
-            statistics.median(times[2:] if len(times) > 2 else times) * 1e3
+    class Variant:
+        """One way to run the model: its prefill and decode functions, the
+        bytes per Linear weight, and how its outputs become f32 tensors."""
 
-    def mean_log_prob(prefill_fn, step, tokens, to_tensor=lambda t: t):
-        """The mean log-probability the variant gives `tokens` (teacher
-        forcing from the prompt): a perplexity-style measure."""
-        res = prefill_fn(prompt, *[c.clone() for c in caches])
-        total = 0.0
-        for i, tok in enumerate(tokens):
-            logits, caches_now = to_tensor(res[0]), [to_tensor(c) for c in res[1:]]
-            total += float(torch.log_softmax(logits.double(), -1)[0, tok])
-            if i + 1 < len(tokens):
-                res = step(torch.tensor([[tok]]), torch.tensor([cli.prompt + i]), *caches_now)
-        return total / len(tokens)
+        def __init__(self, name, nbytes, prefill_fn, step, to_tensor, fp_opt):
+            self.name, self.nbytes, self.fp_opt = name, nbytes, fp_opt
+            self.prefill_fn, self.step, self.to_tensor = prefill_fn, step, to_tensor
+            self.prefill_times, self.step_times, self.tokens = [], [], []
 
-    rows = []
-    with torch.no_grad():
-        rows.append(("torch f32", 4, *generate(prefill, model, cli.tokens)))
-        ref_tokens = rows[0][2]
-        ref_log_prob = mean_log_prob(prefill, model, ref_tokens)
-        log_prob_error = {"torch f32": 0.0}
-        mb, pb = tb.Decoder(*shape).eval(), tb.Prefill(*shape).eval()
-        mb.load_state_dict(model.state_dict())
-        pb.load_state_dict(model.state_dict())
-        mb, pb = mb.to(torch.bfloat16), pb.to(torch.bfloat16)
-        bf16_prefill = lambda t, *c: pb(t, *[x.to(torch.bfloat16) for x in c])  # noqa: E731
-        bf16_step = lambda t, p, *c: mb(t, p, *[x.to(torch.bfloat16) for x in c])  # noqa: E731
-        rows.append(("torch bf16", 2, *generate(bf16_prefill, bf16_step, cli.tokens,
-                                                lambda t: t.float())))
-        log_prob_error["torch bf16"] = abs(mean_log_prob(
-            bf16_prefill, bf16_step, ref_tokens, lambda t: t.float()) - ref_log_prob)
-        mb = pb = bf16_prefill = bf16_step = None  # free the bf16 copies
+        def prefill(self):
+            t0 = time.perf_counter()
+            res = self.prefill_fn(prompt, *[c.clone() for c in caches])
+            self.prefill_times.append(time.perf_counter() - t0)
+            self.take(res)
+
+        def take(self, res):
+            logits = self.to_tensor(res[0])
+            self.caches = list(res[1:])  # passed back as returned
+            self.tok = logits.float().argmax(-1).view(1, 1)
+            self.tokens.append(int(self.tok))
+
+        def decode(self, pos):
+            t0 = time.perf_counter()
+            res = self.step(self.tok, torch.tensor([pos]), *self.caches)
+            self.step_times.append(time.perf_counter() - t0)
+            self.take(res)
+
+        def mean_log_prob(self, tokens):
+            """The mean log-probability this variant gives `tokens` (teacher
+            forcing from the prompt): a perplexity-style measure."""
+            res = self.prefill_fn(prompt, *[c.clone() for c in caches])
+            total = 0.0
+            for i, tok in enumerate(tokens):
+                logits = self.to_tensor(res[0])
+                total += float(torch.log_softmax(logits.double(), -1)[0, tok])
+                if i + 1 < len(tokens):
+                    res = self.step(torch.tensor([[tok]]), torch.tensor([cli.prompt + i]),
+                                    *res[1:])
+            return total / len(tokens)
+
+    variants = [Variant("torch f32", 4, prefill, model, lambda t: t, False)]
+    mb, pb = tb.Decoder(*shape).eval(), tb.Prefill(*shape).eval()
+    mb.load_state_dict(model.state_dict())
+    pb.load_state_dict(model.state_dict())
+    mb, pb = mb.to(torch.bfloat16), pb.to(torch.bfloat16)
+    variants.append(Variant(
+        "torch bf16", 2, lambda t, *c: pb(t, *[x.to(torch.bfloat16) for x in c]),
+        lambda t, p, *c: mb(t, p, *[x.to(torch.bfloat16) for x in c]),
+        lambda t: t.float(), False))
+    as_float = lambda t: t.float() if t.is_floating_point() else t  # noqa: E731
     for name, policy, demote, nbytes in (("fp-opt f32", "f32", False, 4),
                                          ("fp-opt bf16", "bf16", True, 2),
                                          ("fp-opt fp8-weights", "fp8-weights", True, 1)):
         t0 = time.perf_counter()
-        fms = [fpopt.torch.compile(m, ex, policy=policy, demote_weights=demote, prepack=True,
+        fms = [fpopt.torch.compile(m, ex, policy=policy, demote_weights=demote,
+                                   demote_state=demote, prepack=True,
                                    threads=cli.threads, cache_dir=cli.cache_dir)
                for m, ex in ((prefill, prefill_example), (model, decode_example))]
         compile_s = time.perf_counter() - t0
-        slow = [d.split("remark:")[-1].strip()[:120] for fm in fms for d in fm.diagnostics
-                if "loop path" in d or "materialized" in d]
-        as_float = lambda t: t.float() if t.is_floating_point() else t  # noqa: E731
-        rows.append((name + f" (compile {compile_s:.0f} s)", nbytes,
-                     *generate(fms[0], fms[1], cli.tokens, as_float)))
-        with torch.no_grad():
-            log_prob_error[rows[-1][0]] = abs(
-                mean_log_prob(fms[0], fms[1], ref_tokens, as_float) - ref_log_prob)
-        for s in slow[:3]:
-            print(f"  {name}: slow path: {s}")
-        del fms
+        for d in [d for fm in fms for d in fm.diagnostics
+                  if "loop path" in d or "materialized" in d][:3]:
+            print(f"  {name}: slow path: {d.split('remark:')[-1].strip()[:120]}")
+        variants.append(Variant(name + f" (compile {compile_s:.0f} s)", nbytes, *fms,
+                                as_float, True))
+
+    # Every variant runs each prefill and each decoding step in turn, so a
+    # change in the machine's bandwidth during the run reaches all alike.
+    # With several threads, a pause between variants lets the other
+    # runtime's OpenMP threads stop spinning (libomp's wait 200 ms, libgomp's
+    # less) before the next is timed.
+    def pause():
+        if cli.threads > 1:
+            time.sleep(0.25)
+    with torch.no_grad():
+        for _ in range(3):
+            for v in variants:
+                pause()
+                v.tokens = []
+                v.prefill()
+        for i in range(cli.tokens - 1):
+            for v in variants:
+                pause()
+                v.decode(cli.prompt + i)
+        bw_after = read_bandwidth_gbs(cli.threads)
+        ref_tokens = variants[0].tokens
+        ref_log_prob = variants[0].mean_log_prob(ref_tokens)
+        log_prob_error = {v.name: abs(v.mean_log_prob(ref_tokens) - ref_log_prob)
+                          if v is not variants[0] else 0.0 for v in variants}
+    bw_run = (bw + bw_after) / 2
+    print(f"read bandwidth ({cli.threads} thread(s)): {bw:.1f} GB/s before the run, "
+          f"{bw_after:.1f} after; 'of bw' is of their mean, {bw_run:.1f}")
     print(f"{'variant':<36}{'prefill tok/s':>14}{'ms/token':>10}{'vs f32':>8}{'GB/s':>8}"
           f"{'of bw':>8}{'tokens':>8}{'|dlogp|':>10}")
-    f32_ms = next(ms for name, _, _, _, ms in rows if name.startswith("fp-opt f32"))
-    for name, nbytes, tokens, prefill_tps, ms in rows:
-        gbs = step_bytes(nbytes) / (ms * 1e-3) / 1e9
-        same = sum(1 for a, b in zip(tokens, ref_tokens) if a == b)
-        print(f"{name:<36}{prefill_tps:>14.1f}{ms:>10.2f}{ms / f32_ms:>8.2f}{gbs:>8.1f}"
-              f"{gbs / bw if bw == bw else float('nan'):>8.0%}"
-              f"{f'{same}/{len(ref_tokens)}':>8}{log_prob_error[name]:>10.2e}")
+
+    def ms_per_token(v):
+        times = v.step_times[2:] if len(v.step_times) > 2 else v.step_times
+        return statistics.median(times) * 1e3
+    f32_ms = next(ms_per_token(v) for v in variants if v.name.startswith("fp-opt f32"))
+    for v in variants:
+        ms = ms_per_token(v)
+        gbs = step_bytes(v.nbytes) / (ms * 1e-3) / 1e9
+        same = sum(1 for a, b in zip(v.tokens, ref_tokens) if a == b)
+        print(f"{v.name:<36}{cli.prompt / statistics.median(v.prefill_times):>14.1f}"
+              f"{ms:>10.2f}{ms / f32_ms:>8.2f}{gbs:>8.1f}"
+              f"{gbs / bw_run if bw_run == bw_run else float('nan'):>8.0%}"
+              f"{f'{same}/{len(ref_tokens)}':>8}{log_prob_error[v.name]:>10.2e}")
     print("GB/s: the bytes a step reads (every weight in the variant's format, one "
-          "embedding row) over ms/token; vs f32: time over fp-opt f32's; tokens: greedy "
-          "tokens equal to torch f32's; |dlogp|: difference of the mean log-probability "
-          "of torch f32's tokens (teacher forced) from torch f32's")
+          "embedding row) over ms/token (the median step after the first two); vs f32: "
+          "time over fp-opt f32's; tokens: greedy tokens equal to torch f32's; |dlogp|: "
+          "difference of the mean log-probability of torch f32's tokens (teacher "
+          "forced) from torch f32's")
 
 
 if __name__ == "__main__":

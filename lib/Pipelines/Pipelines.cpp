@@ -42,6 +42,7 @@ AutoMixedPrecisionOptions::getInferenceOptions() const {
   infer.propagate = policy != PrecisionPolicy::Autocast;
   infer.keepStreamsF32 = f32Streams;
   infer.demoteWeights = demoteWeights;
+  infer.demoteState = demoteState;
   // FP8 selection quantizes constant weights from their f32 values (one
   // rounding, amax of the real values), not from a bf16 copy.
   infer.matrixConstantsWide = policy == PrecisionPolicy::FP8;

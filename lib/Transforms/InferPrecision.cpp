@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
@@ -46,6 +47,9 @@ struct InferenceConfig {
   /// Let entry functions (not called in the module) take and return the
   /// low format where their arguments and results are low anyway.
   bool demoteSignatures = false;
+  /// demote-state: the same for an entry function's state only (an
+  /// argument returned updated, and that result).
+  bool demoteState = false;
   /// demote-weights=arguments.
   bool demoteWeights = false;
   /// Build the per-op decisions (a report or remarks were asked for).
@@ -128,8 +132,8 @@ public:
     rewrite();
     if (config.demoteWeights)
       demoteWeightArguments();
-    if (config.demoteSignatures)
-      demoteEntrySignatures();
+    if (config.demoteSignatures || config.demoteState)
+      demoteEntrySignatures(/*stateOnly=*/!config.demoteSignatures);
   }
 
 private:
@@ -333,11 +337,38 @@ private:
                        /*asDiagnostic=*/true);
   }
 
+  /// This run's cast that is `arg`'s only use, or null.
+  CastOp getOwnOnlyCast(BlockArgument arg) {
+    if (!arg.hasOneUse())
+      return {};
+    auto own = dyn_cast<CastOp>(arg.use_begin()->getOwner());
+    return own && insertedCasts.contains(own) ? own : CastOp();
+  }
+
+  /// Whether `value` is computed from `source` without a matrix op in
+  /// between (an update of it: a select against a mask, slices inserted
+  /// into it, a concatenation), so that it is the same state carried on.
+  static bool isUpdateOf(Value value, Value source) {
+    BackwardSliceOptions options;
+    options.omitBlockArguments = true;
+    options.filter = [](Operation *op) { return !isMatrixOp(op); };
+    SetVector<Operation *> slice;
+    Operation *def = value.getDefiningOp();
+    if (!def || isMatrixOp(def) || failed(getBackwardSlice(def, &slice, options)))
+      return false;
+    slice.insert(def);
+    return llvm::any_of(slice, [&](Operation *op) {
+      return llvm::is_contained(op->getOperands(), source);
+    });
+  }
+
   /// Moves the boundary casts of entry functions (no caller in the module)
   /// to their callers: an argument read only through one cast to the low
   /// format becomes a low argument, a result returned through one cast from
-  /// the low format becomes a low result.
-  void demoteEntrySignatures() {
+  /// the low format becomes a low result. `stateOnly`: only the pairs of an
+  /// argument and a result of the same type that is an update of it (a
+  /// decoder's KV cache passed in and returned), both low.
+  void demoteEntrySignatures(bool stateOnly) {
     module.walk([&](func::FuncOp func) {
       if (func.isExternal() ||
           !SymbolTable::symbolKnownUseEmpty(func, module))
@@ -345,12 +376,40 @@ private:
       Block &entry = func.getBody().front();
       SmallVector<Type> inputs(func.getArgumentTypes());
       SmallVector<Type> results(func.getResultTypes());
+      auto entryReturn = dyn_cast<func::ReturnOp>(entry.getTerminator());
+      // The (argument, result) pairs that become low together.
+      DenseSet<unsigned> stateArgs, stateResults;
+      if (stateOnly && entryReturn && func.getBody().hasOneBlock()) {
+        for (BlockArgument arg : entry.getArguments()) {
+          CastOp in = getOwnOnlyCast(arg);
+          if (!in)
+            continue;
+          for (OpOperand &operand : entryReturn->getOpOperands()) {
+            CastOp out = getOwnCastUsedOnlyBy(operand.get(), entryReturn);
+            if (!out || stateResults.contains(operand.getOperandNumber()) ||
+                out.getType() != arg.getType() ||
+                out.getInput().getType() != in.getType() ||
+                !isUpdateOf(out.getInput(), in.getResult()))
+              continue;
+            stateArgs.insert(arg.getArgNumber());
+            stateResults.insert(operand.getOperandNumber());
+            if (config.emitRemarks)
+              emitDecisionRemark(
+                  arg.getLoc(), DecisionCategory::Precision, "StateArgument",
+                  func.getName(),
+                  "argument #" + Twine(arg.getArgNumber()) + " of @" +
+                      func.getName() + " and result #" +
+                      Twine(operand.getOperandNumber()) + " (its update) are " +
+                      printType(in.getType()) + ": state read only in " +
+                      printType(getElementTypeOrSelf(in.getType())),
+                  /*asDiagnostic=*/true);
+            break;
+          }
+        }
+      }
       for (BlockArgument arg : entry.getArguments()) {
-        if (!arg.hasOneUse())
-          continue;
-        auto cast = arg.use_begin()->getOwner();
-        auto own = dyn_cast<CastOp>(cast);
-        if (!own || !insertedCasts.contains(own))
+        CastOp own = getOwnOnlyCast(arg);
+        if (!own || (stateOnly && !stateArgs.contains(arg.getArgNumber())))
           continue;
         rewriter.modifyOpInPlace(func, [&] { arg.setType(own.getType()); });
         rewriter.replaceAllUsesWith(own.getResult(), arg);
@@ -361,6 +420,8 @@ private:
       }
       func.walk([&](func::ReturnOp ret) {
         for (OpOperand &operand : ret->getOpOperands()) {
+          if (stateOnly && !stateResults.contains(operand.getOperandNumber()))
+            continue;
           CastOp own = getOwnCastUsedOnlyBy(operand.get(), ret);
           if (!own)
             continue;
@@ -756,6 +817,7 @@ struct LowpInferPrecisionPass
       config.colouring.forceLow.insert(name);
     config.emitRemarks = emitRemarks;
     config.demoteSignatures = demoteSignatures;
+    config.demoteState = demoteState;
     config.demoteWeights = demoteWeights == WeightDemotion::Arguments;
     config.colouring.propagate = propagate;
     config.colouring.keepStreamsWide = keepStreamsF32;

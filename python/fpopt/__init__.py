@@ -89,6 +89,7 @@ def compile(ir: str, pipeline: Optional[str] = None, *,
             source_name: str = "<input>", target: Optional[str] = None,
             policy: str = "auto", threads: int = 1, function: Optional[str] = None,
             prepack: bool = False, demote_weights: bool = False,
+            demote_state: bool = False,
             x86_options: str = "", cache_dir: Optional[str] = None,
             lowering: str = "x86"):
     """Two uses, told apart by ``pipeline``:
@@ -111,7 +112,11 @@ def compile(ir: str, pipeline: Optional[str] = None, *,
     its format): the check the x86 kernels are held to. With
     ``policy="fp8-weights"`` the weights become E4M3 arguments with a scale
     argument each (``CompiledFunction.fp8_channel_scales``); ``bind()``
-    quantizes float weights given for them.
+    quantizes float weights given for them. ``demote_state=True``
+    (``demote-state``): state the function returns updated, such as a
+    decoder's KV cache, read only in the decided 16-bit format, is taken
+    and returned in that format (bf16 results are uint16 arrays of raw
+    bits, which pass back in unchanged).
 
     Raises CompileError when a pipeline fails, runtime.BuildError when the
     LLVM tools do.
@@ -120,7 +125,8 @@ def compile(ir: str, pipeline: Optional[str] = None, *,
         from .runtime import compile_module
         return compile_module(ir, target=target, policy=policy, threads=threads,
                               function=function, prepack=prepack,
-                              demote_weights=demote_weights, x86_options=x86_options,
+                              demote_weights=demote_weights, demote_state=demote_state,
+                              x86_options=x86_options,
                               cache_dir=cache_dir, source_name=source_name,
                               lowering=lowering)
     ok, stage, output, diagnostics = _fpopt.run_pipeline(ir, pipeline,

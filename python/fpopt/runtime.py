@@ -561,6 +561,7 @@ class BoundFunction:
 def compile_module(ir: str, *, target: Optional[str] = None, policy: str = "auto",
                    threads: int = 1, function: Optional[str] = None,
                    prepack: bool = False, demote_weights: bool = False,
+                   demote_state: bool = False,
                    x86_options: str = "", cache_dir: Optional[str] = None,
                    source_name: str = "<input>", lowering: str = "x86") -> CompiledFunction:
     """The body of ``fpopt.compile(ir, target=..., ...)``; see there.
@@ -585,11 +586,12 @@ def compile_module(ir: str, *, target: Optional[str] = None, policy: str = "auto
     diagnostics: List[str] = []
     if policy != "f32":
         amp = (f"lowp-auto-mixed-precision{{target={target} policy={policy}"
-               + (" demote-weights=arguments" if demote_weights else "") + "}")
+               + (" demote-weights=arguments" if demote_weights else "")
+               + (" demote-state=true" if demote_state else "") + "}")
         result = run_passes(ir, amp, source_name=source_name)
         decided, diagnostics = result.ir, list(result.diagnostics)
-    elif demote_weights:
-        raise ValueError("demote_weights needs a decision policy (not 'f32')")
+    elif demote_weights or demote_state:
+        raise ValueError("demote_weights and demote_state need a decision policy (not 'f32')")
     signature = function_signature(decided, function)
     x86 = " ".join(o for o in [f"target={target}", options, x86_options,
                                 f"threads={threads}" if threads > 1 else "",

@@ -623,6 +623,40 @@ def test_prefill_then_decode_matches_pytorch_greedy(cache):
         fp(torch.tensor([[1, 2, 300, 4, 5, 6]]), *caches)
 
 
+def test_bf16_kv_cache_in_the_signature(cache):
+    """demote_state=True: Decoder (policy bf16) takes and returns its KV
+    caches as bfloat16 tensors, passed from step to step as they are.
+    Attention read the cache in bf16 before, so 8 decoding steps after a
+    prefill give the same logits bit for bit as with f32 caches, and the
+    caches hold the same values. Prefill does not read the cache it writes:
+    its caches stay f32 (demote_state changes nothing there), and the first
+    step rounds them on the way in."""
+    m = small_decoder(seed=11)
+    pf = tb.Prefill(2, 64, 4, 2, 128, 256, 16).eval()
+    pf.load_state_dict(m.state_dict())
+    caches = [torch.zeros(1, 2, 16, 16) for _ in range(4)]
+    prompt = torch.randint(0, 256, (1, 6))
+    step_args = (torch.tensor([[1]]), torch.tensor([0]), *caches)
+    prefill = fpopt.torch.compile(pf, (prompt, *caches), policy="bf16", demote_state=True,
+                                  cache_dir=cache)
+    assert [r.element for r in prefill.function.results] == ["f32"] * 5
+    wide = fpopt.torch.compile(m, step_args, policy="bf16", cache_dir=cache)
+    narrow = fpopt.torch.compile(m, step_args, policy="bf16", demote_state=True,
+                                 cache_dir=cache)
+    assert [r.element for r in narrow.function.results] == ["f32"] + ["bf16"] * 4
+    assert [a.element for a in narrow.function.arguments[2:6]] == ["bf16"] * 4
+    out = prefill(prompt, *caches)
+    out_w = out_n = out
+    for pos in range(6, 14):
+        tok = out_w[0].argmax(-1).view(1, 1)
+        p = torch.tensor([pos])
+        out_w, out_n = wide(tok, p, *out_w[1:]), narrow(tok, p, *out_n[1:])
+        np.testing.assert_array_equal(out_n[0].numpy(), out_w[0].numpy())
+        for cw, cn in zip(out_w[1:], out_n[1:]):
+            assert cn.dtype == torch.bfloat16
+            np.testing.assert_array_equal(cn.float().numpy(), cw.numpy())
+
+
 class BoolMasks(torch.nn.Module):
     """Bool masks built in forward (constants): a causal one, an all-true
     one (a splat)."""

@@ -99,6 +99,13 @@ struct AutoMixedPrecisionOptions
                      "signatures keep their types"),
           clEnumValN(WeightDemotion::Arguments, "arguments",
                      "weights arrive in their decided format"))};
+  PassOptions::Option<bool> demoteState{
+      *this, "demote-state",
+      llvm::cl::desc("An entry function's state (an argument returned "
+                     "updated, such as a decoder's KV cache) read only in "
+                     "the decided 16-bit format is taken and returned in it "
+                     "(lowp-infer-precision's demote-state)"),
+      llvm::cl::init(false)};
   PassOptions::Option<std::string> graph{
       *this, "graph",
       llvm::cl::desc("Draw the decided module here with "

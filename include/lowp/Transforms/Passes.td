@@ -126,7 +126,8 @@ def LowpInferPrecision : Pass<"lowp-infer-precision", "::mlir::ModuleOp"> {
     `accumulate=low`. Function signatures, `lowp.island` bodies, unknown ops,
     f64/integer/complex values and region-carrying control flow keep their
     types (`demote-signatures` lets entry functions take and return 16-bit
-    tensors instead). With `low=auto` the format is the target's preferred 16-bit format
+    tensors instead; `demote-state` only their state, an argument returned
+    updated such as a decoder's KV cache). With `low=auto` the format is the target's preferred 16-bit format
     (`target=` or the module's `lowp.target`); on targets without one nothing
     changes and a remark says why. Running the pass twice changes nothing.
 
@@ -169,6 +170,12 @@ def LowpInferPrecision : Pass<"lowp-infer-precision", "::mlir::ModuleOp"> {
            "Let functions without callers in the module take and return "
            "16-bit tensors where their boundary values are low anyway (the "
            "casts move to their callers)">,
+    Option<"demoteState", "demote-state", "bool", /*default=*/"false",
+           "The same for state only: an argument of a function without "
+           "callers in the module that is returned updated (a result of its "
+           "type computed from it without a matrix op in between: a "
+           "decoder's KV cache), read only in the low format, is taken and "
+           "returned in that format">,
     Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
            "Emit one remark per op with its precision and the reason">,
     Option<"propagate", "propagate", "bool", /*default=*/"true",

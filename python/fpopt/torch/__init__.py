@@ -16,7 +16,10 @@ every parameter and buffer an argument of ``@forward`` after the inputs
 ``compile`` exports with weights as arguments, compiles with
 ``fpopt.compile`` and binds the module's current weights once (packed once
 with ``prepack=True``; with ``demote_weights=True`` they are converted once
-to the format the decisions chose for them).
+to the format the decisions chose for them). With ``demote_state=True``,
+state the module returns updated (a decoder's KV cache) comes back in the
+format it is read in (a bfloat16 tensor), to be passed to the next call
+as it is.
 """
 
 from __future__ import annotations
@@ -124,6 +127,7 @@ def _to_torch(a: np.ndarray, ttype) -> torch.Tensor:
 
 def compile(module: torch.nn.Module, example_args, *, target: Optional[str] = None,
             policy: str = "auto", threads: int = 1, demote_weights: bool = False,
+            demote_state: bool = False,
             prepack: bool = False, x86_options: str = "",
             cache_dir: Optional[str] = None, lowering: str = "x86") -> CompiledModule:
     """Exports ``module`` (weights as arguments), compiles it for this CPU
@@ -135,7 +139,8 @@ def compile(module: torch.nn.Module, example_args, *, target: Optional[str] = No
     args = example_args if isinstance(example_args, (tuple, list)) else (example_args,)
     text, names = _export(module, args, "arguments")
     fn = fpopt.compile(text, target=target, policy=policy, threads=threads,
-                       demote_weights=demote_weights, prepack=prepack,
+                       demote_weights=demote_weights, demote_state=demote_state,
+                       prepack=prepack,
                        x86_options=x86_options, cache_dir=cache_dir,
                        source_name=_module_name(module), lowering=lowering)
     state = dict(module.named_parameters())
