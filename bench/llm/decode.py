@@ -8,8 +8,9 @@ returned in bf16, demote_state=True) next to PyTorch eager (f32, and
 the model converted to bf16) with the same weights: prefill tokens per
 second, decode ms per token, the bytes a decoding step reads over the time
 as GB/s, and that as a share of the machine's read bandwidth at the same
-number of threads (bench/x86/read_bandwidth.sh, measured before and after
-the timed steps; the share is of their mean), how
+number of threads (bench/x86/read_bandwidth.c's pass over 512 MiB, run
+once per round with the decoding steps: the share of the pass in the same
+round, the median over the rounds), how
 many greedy tokens of each variant equal PyTorch f32's from a fixed random
 prompt, and how far the mean log-probability each variant gives PyTorch
 f32's tokens (teacher forced) is from PyTorch f32's own.
@@ -31,9 +32,10 @@ shapes, one compiled function for every position); attention masks the
 positions after the token. Both are compiled with prepack=True.
 
 All variants are built first; then each runs its prefill, and each of its
-decoding steps, in turn with the others (round by round), so that the
-machine's bandwidth, which moves from minute to minute on a VM, reaches
-every variant alike.
+decoding steps, in turn with the others and with a pass of the bandwidth
+measurement (round by round), so that the machine's bandwidth, which moves
+from minute to minute on a VM, reaches every variant and its reference
+alike.
 """
 import argparse
 import os
@@ -66,6 +68,43 @@ def read_bandwidth_gbs(threads=1):
         return float("nan")
     m = re.search(r"([\d.]+) GB/s", out)
     return float(m.group(1)) if m else float("nan")
+
+
+class ReadBandwidth:
+    """bench/x86/read_bandwidth.c's pass as a library, over a buffer of
+    `mib` MiB: one timed pass per call of gbs(), so that the bandwidth can
+    be measured round by round next to the variants it is compared with
+    (it moves from minute to minute on a VM)."""
+
+    def __init__(self, threads, mib=512):
+        import ctypes
+        import tempfile
+        import numpy as np
+        self._dir = tempfile.TemporaryDirectory()
+        lib = os.path.join(self._dir.name, "read_bandwidth.so")
+        subprocess.run(["/usr/lib/llvm-22/bin/clang", "-O3", "-march=native", "-ffast-math",
+                        "-fopenmp", "-shared", "-fPIC", "-DREAD_BANDWIDTH_LIBRARY", "-o", lib,
+                        os.path.join(ROOT, "bench", "x86", "read_bandwidth.c")], check=True)
+        self._lib = ctypes.CDLL(lib)
+        self._lib.read_bandwidth_pass.restype = ctypes.c_double
+        self._lib.read_bandwidth_pass.argtypes = [ctypes.c_void_p, ctypes.c_size_t,
+                                                  ctypes.c_void_p]
+        self._lib.omp_set_num_threads(threads)
+        # 64-byte aligned, as the packed weights are (a buffer 16 bytes off
+        # splits every vector load over two lines: 24 instead of 37 GB/s).
+        n = mib << 18
+        raw = np.empty(n + 16, np.float32)
+        start = (-raw.ctypes.data % 64) // 4
+        self._buf = raw[start:start + n]
+        self._buf[:] = (np.arange(n, dtype=np.float32) % 1024) * 1e-3
+        self._sum = np.zeros(1, np.float32)
+        self.passes = []
+
+    def gbs(self):
+        seconds = self._lib.read_bandwidth_pass(self._buf.ctypes.data, self._buf.size,
+                                                self._sum.ctypes.data)
+        self.passes.append(self._buf.nbytes / seconds / 1e9)
+        return self.passes[-1]
 
 
 def main():
@@ -113,12 +152,13 @@ def main():
         return linear * linear_bytes + other * 4
     bw1 = read_bandwidth_gbs(1)
     bw = read_bandwidth_gbs(cli.threads) if cli.threads > 1 else bw1
+    bandwidth = ReadBandwidth(cli.threads)
     print(f"decoder: {cli.layers} layers, dim {cli.dim}, ffn {cli.ffn}, vocab {cli.vocab}, "
           f"{n_weights / 1e6:.0f}M weights; KV capacity {cli.cache}; prompt {cli.prompt} "
           f"tokens; {cli.threads} thread(s) (torch.set_num_threads, fp-opt threads=)")
-    print(f"read bandwidth: {bw1:.1f} GB/s with 1 thread"
-          + (f", {bw:.1f} GB/s with {cli.threads} threads" if cli.threads > 1 else "")
-          + f"; 'of bw' is of the {cli.threads}-thread figure")
+    print(f"read bandwidth (bench/x86/read_bandwidth.sh, best of 7): {bw1:.1f} GB/s with "
+          "1 thread" + (f", {bw:.1f} GB/s with {cli.threads} threads" if cli.threads > 1
+                        else ""))
 
     class Variant:
         """One way to run the model: its prefill and decode functions, the
@@ -199,20 +239,24 @@ def main():
                 pause()
                 v.tokens = []
                 v.prefill()
+        bandwidth.gbs()  # first touch
         for i in range(cli.tokens - 1):
+            pause()
+            bandwidth.gbs()
             for v in variants:
                 pause()
                 v.decode(cli.prompt + i)
-        bw_after = read_bandwidth_gbs(cli.threads)
         ref_tokens = variants[0].tokens
         ref_log_prob = variants[0].mean_log_prob(ref_tokens)
         log_prob_error = {v.name: abs(v.mean_log_prob(ref_tokens) - ref_log_prob)
                           if v is not variants[0] else 0.0 for v in variants}
-    bw_run = (bw + bw_after) / 2
-    print(f"read bandwidth ({cli.threads} thread(s)): {bw:.1f} GB/s before the run, "
-          f"{bw_after:.1f} after; 'of bw' is of their mean, {bw_run:.1f}")
+    passes = bandwidth.passes[3:] if len(bandwidth.passes) > 3 else bandwidth.passes
+    bw_run = statistics.median(passes)
+    print(f"read bandwidth ({cli.threads} thread(s)) in the decoding rounds: median "
+          f"{bw_run:.1f} GB/s (from {min(passes):.1f} to {max(passes):.1f}); 'of bw' is "
+          "of the pass in the same round, the median over the rounds")
     print(f"{'variant':<36}{'prefill tok/s':>14}{'ms/token':>10}{'vs f32':>8}{'GB/s':>8}"
-          f"{'of bw':>8}{'tokens':>8}{'|dlogp|':>10}")
+          f"{'of bw':>8}{'of best':>8}{'tokens':>8}{'|dlogp|':>10}")
 
     def ms_per_token(v):
         times = v.step_times[2:] if len(v.step_times) > 2 else v.step_times
@@ -221,14 +265,21 @@ def main():
     for v in variants:
         ms = ms_per_token(v)
         gbs = step_bytes(v.nbytes) / (ms * 1e-3) / 1e9
+        # Of the bandwidth pass of the same round, median over the rounds
+        # (the first two steps left out, as in ms_per_token).
+        pairs = (list(zip(v.step_times[2:], bandwidth.passes[3:]))
+                 or list(zip(v.step_times, bandwidth.passes[1:])))
+        share = statistics.median(step_bytes(v.nbytes) / t / 1e9 / b for t, b in pairs)
         same = sum(1 for a, b in zip(v.tokens, ref_tokens) if a == b)
         print(f"{v.name:<36}{cli.prompt / statistics.median(v.prefill_times):>14.1f}"
               f"{ms:>10.2f}{ms / f32_ms:>8.2f}{gbs:>8.1f}"
-              f"{gbs / bw_run if bw_run == bw_run else float('nan'):>8.0%}"
+              f"{share:>8.0%}"
+              f"{gbs / bw if bw == bw else float('nan'):>8.0%}"
               f"{f'{same}/{len(ref_tokens)}':>8}{log_prob_error[v.name]:>10.2e}")
     print("GB/s: the bytes a step reads (every weight in the variant's format, one "
           "embedding row) over ms/token (the median step after the first two); vs f32: "
-          "time over fp-opt f32's; tokens: greedy tokens equal to torch f32's; |dlogp|: "
+          "time over fp-opt f32's; of bw: of the read bandwidth pass of the same round (median over the rounds); "
+          "of best: of read_bandwidth.sh's best of 7 passes; tokens: greedy tokens equal to torch f32's; |dlogp|: "
           "difference of the mean log-probability of torch f32's tokens (teacher "
           "forced) from torch f32's")
 

@@ -5,10 +5,12 @@ compiled by fp-opt with the weights packed once (prepack=True), per weight
 format: f32, bf16 (policy bf16, weights demoted once) and FP8 weight-only
 (policy fp8-weights: E4M3 bytes and a scale per output channel). Prints ms
 per call, the weight bytes read per call over the time (GB/s), that as a
-share of the machine's read bandwidth with as many threads
-(bench/x86/read_bandwidth.sh, measured first in the same run), and PyTorch eager f32 and bf16 on the same weights.
-The variants run interleaved, round by round, so that a change in the
-machine's bandwidth during the run reaches all of them alike.
+share of the machine's read bandwidth with as many threads (of bw: of
+bench/x86/read_bandwidth.c's pass run in the same round, the median over
+the rounds; of best: read_bandwidth.sh's best of 7 passes, measured first),
+and PyTorch eager f32 and bf16 on the same weights. The variants run
+interleaved, round by round, so that a change in the machine's bandwidth
+during the run reaches all of them alike.
 
   /usr/bin/python3 bench/llm/gemv.py [--dim 4096] [--layers 4] [--rows 1]
       [--threads 1] [--rounds 15] [--formats f32,bf16,fp8-weights]
@@ -26,7 +28,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "build", "python_packages"))
 sys.path.insert(0, HERE)
 import fpopt.runtime  # noqa: E402
 import fpopt.torch  # noqa: E402
-from decode import read_bandwidth_gbs  # noqa: E402
+from decode import ReadBandwidth, read_bandwidth_gbs  # noqa: E402
 
 # (policy, demote_weights, bytes per weight)
 FORMATS = {"f32": ("f32", False, 4), "bf16": ("bf16", True, 2),
@@ -51,6 +53,7 @@ def main():
     x = torch.randn(cli.rows, cli.dim)
     n_weights = cli.layers * cli.dim * cli.dim
     bw = read_bandwidth_gbs(cli.threads)
+    bandwidth = ReadBandwidth(cli.threads)
     variants = {}
     for name in cli.formats.split(","):
         policy, demote, nbytes = FORMATS[name]
@@ -68,20 +71,28 @@ def main():
     with torch.no_grad():
         for name, (call, _) in variants.items():
             call()
+        bandwidth.gbs()  # first touch
         for _ in range(cli.rounds):
+            bandwidth.gbs()
             for name, (call, _) in variants.items():
                 t0 = time.perf_counter()
                 call()
                 times[name].append(time.perf_counter() - t0)
+    bw_run = statistics.median(bandwidth.passes[1:])
     print(f"{cli.layers} x Linear({cli.dim}, {cli.dim}) on {cli.rows} row(s), "
-          f"{cli.threads} thread(s); read bandwidth ({cli.threads} thread(s)) {bw:.1f} GB/s; "
-          f"median of {cli.rounds} interleaved rounds")
-    print(f"{'variant':<22}{'ms/call':>10}{'GB/s':>8}{'of bw':>8}{'vs f32':>8}")
+          f"{cli.threads} thread(s); median of {cli.rounds} interleaved rounds; read "
+          f"bandwidth ({cli.threads} thread(s)) in the rounds {bw_run:.1f} GB/s (median), "
+          f"best of 7 passes {bw:.1f} GB/s")
+    print(f"{'variant':<22}{'ms/call':>10}{'GB/s':>8}{'of bw':>8}{'of best':>8}{'vs f32':>8}")
     base = statistics.median(times.get("fp-opt f32", times["torch f32"]))
     for name, (_, nbytes) in variants.items():
         t = statistics.median(times[name])
         gbs = n_weights * nbytes / t / 1e9
-        print(f"{name:<22}{t * 1e3:>10.2f}{gbs:>8.1f}{gbs / bw:>8.0%}{t / base:>8.2f}")
+        # Of the pass of the same round, median over the rounds.
+        share = statistics.median(n_weights * nbytes / tr / 1e9 / b for tr, b in
+                                  zip(times[name], bandwidth.passes[1:]))
+        print(f"{name:<22}{t * 1e3:>10.2f}{gbs:>8.1f}{share:>8.0%}{gbs / bw:>8.0%}"
+              f"{t / base:>8.2f}")
 
 
 if __name__ == "__main__":

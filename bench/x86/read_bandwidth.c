@@ -11,6 +11,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+// One pass: the sum of a[0..n) with the host's vector width, split over
+// the current OpenMP thread count; returns the seconds it took. Also called
+// per round by bench/llm (built with -DREAD_BANDWIDTH_LIBRARY).
+double read_bandwidth_pass(const float *a, size_t n, float *sum) {
+  double t = omp_get_wtime();
+  float s = 0;
+#pragma omp parallel for schedule(static) reduction(+ : s)
+  for (size_t i = 0; i < n; ++i)
+    s += a[i];
+  *sum = s;
+  return omp_get_wtime() - t;
+}
+
+#ifndef READ_BANDWIDTH_LIBRARY
 int main(int argc, char **argv) {
   size_t mib = argc > 1 ? (size_t)atol(argv[1]) : 96;
   int threads = argc > 2 ? atoi(argv[2]) : 1;
@@ -26,12 +40,8 @@ int main(int argc, char **argv) {
     a[i] = (float)(i & 1023) * 1e-3f;
   double best = 1e30, sum = 0;
   for (int pass = 0; pass < 7; ++pass) {
-    double t = omp_get_wtime();
-    float s = 0;
-#pragma omp parallel for schedule(static) reduction(+ : s)
-    for (size_t i = 0; i < n; ++i)
-      s += a[i];
-    double dt = omp_get_wtime() - t;
+    float s;
+    double dt = read_bandwidth_pass(a, n, &s);
     sum += s;
     if (dt < best)
       best = dt;
@@ -43,3 +53,4 @@ int main(int argc, char **argv) {
   free(a);
   return 0;
 }
+#endif

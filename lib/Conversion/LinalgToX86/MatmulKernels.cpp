@@ -661,9 +661,11 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
     };
     scf::ForOp kLoop;
     // A streamed panel's unrolled k steps go round `sets` sets of
-    // accumulators, summed after the loop: independent chains of dots keep
-    // more of the panel's loads in flight (one chain per register of C
-    // reached 75% of the read bandwidth, four 90%; bench/llm/gemv.py).
+    // accumulators (as many as half the vector registers hold), summed
+    // after the loop: independent chains of dots keep more of the panel's
+    // loads in flight. One chain per register of C streamed at 70-75% of
+    // the read bandwidth, four at 80-90%, eight at 90-100%, the most
+    // steadily on heap memory (bench/llm/gemv.py).
     unsigned perSet = blockRows * nv, sets = 1;
     unsigned vectorRegisters = lanes >= 16 ? 32 : 16; // AVX-512 : AVX2
     if (streamsPanels)
@@ -1014,6 +1016,9 @@ void KernelBuilder::emitKernel(Value a, ValueRange aBatch, bool aTransposed, Val
   // The k loop is unrolled when every k block divides evenly: fewer
   // loop-control instructions among the FMAs / dots.
   unroll = (kSteps % kcSteps == 0 && kcSteps % 4 == 0) ? 4 : 1;
+  // A streamed panel: eight steps, for eight sets of accumulators.
+  if (streamsPanels && kSteps % 8 == 0)
+    unroll = 8;
   // A packed only where every k block has kcSteps steps (the buffer's
   // k extent is static).
   if (kSteps % kcSteps)
