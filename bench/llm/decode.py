@@ -19,8 +19,8 @@ f32's tokens (teacher forced) is from PyTorch f32's own.
       [--vocab 8192] [--cache 256] [--prompt 128] [--tokens 16] [--threads 1]
 
 ``--threads N`` runs PyTorch with torch.set_num_threads(N), compiles fp-opt
-with threads=N and measures the read bandwidth with N threads (and with 1,
-printed too); the "of bw" column is of the N-thread figure.
+with threads=N and measures the read bandwidth with N threads (the best of
+7 back-to-back passes with 1 thread is printed too).
 
 The steps are torch.nn modules exported by fpopt.torch
 (python/tests/torch_blocks.py): Prefill takes the prompt's token ids and
@@ -39,7 +39,6 @@ alike.
 """
 import argparse
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -57,24 +56,12 @@ import fpopt.torch  # noqa: E402
 import torch_blocks as tb  # noqa: E402
 
 
-def read_bandwidth_gbs(threads=1):
-    """The sequential read bandwidth of ``threads`` threads over 512 MiB
-    (bench/x86/read_bandwidth.sh)."""
-    script = os.path.join(ROOT, "bench", "x86", "read_bandwidth.sh")
-    try:
-        out = subprocess.run(["bash", script, "512", str(threads)], capture_output=True,
-                             text=True, timeout=300).stdout
-    except (OSError, subprocess.TimeoutExpired):
-        return float("nan")
-    m = re.search(r"([\d.]+) GB/s", out)
-    return float(m.group(1)) if m else float("nan")
-
-
 class ReadBandwidth:
     """bench/x86/read_bandwidth.c's pass as a library, over a buffer of
-    `mib` MiB: one timed pass per call of gbs(), so that the bandwidth can
-    be measured round by round next to the variants it is compared with
-    (it moves from minute to minute on a VM)."""
+    `mib` MiB: gbs() times one pass (recorded in `passes`), so that the
+    bandwidth can be measured round by round next to the variants it is
+    compared with (it moves from minute to minute on a VM); best() is the
+    best of back-to-back passes, as read_bandwidth.sh reports it."""
 
     def __init__(self, threads, mib=512):
         import ctypes
@@ -89,6 +76,7 @@ class ReadBandwidth:
         self._lib.read_bandwidth_pass.restype = ctypes.c_double
         self._lib.read_bandwidth_pass.argtypes = [ctypes.c_void_p, ctypes.c_size_t,
                                                   ctypes.c_void_p]
+        self.threads = threads
         self._lib.omp_set_num_threads(threads)
         # 64-byte aligned, as the packed weights are (a buffer 16 bytes off
         # splits every vector load over two lines: 24 instead of 37 GB/s).
@@ -100,11 +88,23 @@ class ReadBandwidth:
         self._sum = np.zeros(1, np.float32)
         self.passes = []
 
-    def gbs(self):
+    def _pass_gbs(self):
         seconds = self._lib.read_bandwidth_pass(self._buf.ctypes.data, self._buf.size,
                                                 self._sum.ctypes.data)
-        self.passes.append(self._buf.nbytes / seconds / 1e9)
+        return self._buf.nbytes / seconds / 1e9
+
+    def gbs(self):
+        self.passes.append(self._pass_gbs())
         return self.passes[-1]
+
+    def best(self, threads=None, passes=7):
+        """The best of `passes` back-to-back passes with `threads` threads
+        (default: this object's)."""
+        self._lib.omp_set_num_threads(threads or self.threads)
+        try:
+            return max(self._pass_gbs() for _ in range(passes))
+        finally:
+            self._lib.omp_set_num_threads(self.threads)
 
 
 def main():
@@ -150,13 +150,13 @@ def main():
 
     def step_bytes(linear_bytes):
         return linear * linear_bytes + other * 4
-    bw1 = read_bandwidth_gbs(1)
-    bw = read_bandwidth_gbs(cli.threads) if cli.threads > 1 else bw1
     bandwidth = ReadBandwidth(cli.threads)
+    bw1 = bandwidth.best(threads=1)
+    bw = bandwidth.best() if cli.threads > 1 else bw1
     print(f"decoder: {cli.layers} layers, dim {cli.dim}, ffn {cli.ffn}, vocab {cli.vocab}, "
           f"{n_weights / 1e6:.0f}M weights; KV capacity {cli.cache}; prompt {cli.prompt} "
           f"tokens; {cli.threads} thread(s) (torch.set_num_threads, fp-opt threads=)")
-    print(f"read bandwidth (bench/x86/read_bandwidth.sh, best of 7): {bw1:.1f} GB/s with "
+    print(f"read bandwidth (best of 7 back-to-back passes): {bw1:.1f} GB/s with "
           "1 thread" + (f", {bw:.1f} GB/s with {cli.threads} threads" if cli.threads > 1
                         else ""))
 
@@ -239,7 +239,6 @@ def main():
                 pause()
                 v.tokens = []
                 v.prefill()
-        bandwidth.gbs()  # first touch
         for i in range(cli.tokens - 1):
             pause()
             bandwidth.gbs()
@@ -250,7 +249,7 @@ def main():
         ref_log_prob = variants[0].mean_log_prob(ref_tokens)
         log_prob_error = {v.name: abs(v.mean_log_prob(ref_tokens) - ref_log_prob)
                           if v is not variants[0] else 0.0 for v in variants}
-    passes = bandwidth.passes[3:] if len(bandwidth.passes) > 3 else bandwidth.passes
+    passes = bandwidth.passes[2:] if len(bandwidth.passes) > 2 else bandwidth.passes
     bw_run = statistics.median(passes)
     print(f"read bandwidth ({cli.threads} thread(s)) in the decoding rounds: median "
           f"{bw_run:.1f} GB/s (from {min(passes):.1f} to {max(passes):.1f}); 'of bw' is "
@@ -267,8 +266,8 @@ def main():
         gbs = step_bytes(v.nbytes) / (ms * 1e-3) / 1e9
         # Of the bandwidth pass of the same round, median over the rounds
         # (the first two steps left out, as in ms_per_token).
-        pairs = (list(zip(v.step_times[2:], bandwidth.passes[3:]))
-                 or list(zip(v.step_times, bandwidth.passes[1:])))
+        pairs = (list(zip(v.step_times[2:], bandwidth.passes[2:]))
+                 or list(zip(v.step_times, bandwidth.passes)))
         share = statistics.median(step_bytes(v.nbytes) / t / 1e9 / b for t, b in pairs)
         same = sum(1 for a, b in zip(v.tokens, ref_tokens) if a == b)
         print(f"{v.name:<36}{cli.prompt / statistics.median(v.prefill_times):>14.1f}"
@@ -279,7 +278,7 @@ def main():
     print("GB/s: the bytes a step reads (every weight in the variant's format, one "
           "embedding row) over ms/token (the median step after the first two); vs f32: "
           "time over fp-opt f32's; of bw: of the read bandwidth pass of the same round (median over the rounds); "
-          "of best: of read_bandwidth.sh's best of 7 passes; tokens: greedy tokens equal to torch f32's; |dlogp|: "
+          "of best: of the best of 7 back-to-back passes; tokens: greedy tokens equal to torch f32's; |dlogp|: "
           "difference of the mean log-probability of torch f32's tokens (teacher "
           "forced) from torch f32's")
 

@@ -7,7 +7,7 @@ format: f32, bf16 (policy bf16, weights demoted once) and FP8 weight-only
 per call, the weight bytes read per call over the time (GB/s), that as a
 share of the machine's read bandwidth with as many threads (of bw: of
 bench/x86/read_bandwidth.c's pass run in the same round, the median over
-the rounds; of best: read_bandwidth.sh's best of 7 passes, measured first),
+the rounds; of best: of the best of 7 back-to-back passes, measured first),
 and PyTorch eager f32 and bf16 on the same weights. The variants run
 interleaved, round by round, so that a change in the machine's bandwidth
 during the run reaches all of them alike.
@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "build", "python_packages"))
 sys.path.insert(0, HERE)
 import fpopt.runtime  # noqa: E402
 import fpopt.torch  # noqa: E402
-from decode import ReadBandwidth, read_bandwidth_gbs  # noqa: E402
+from decode import ReadBandwidth  # noqa: E402
 
 # (policy, demote_weights, bytes per weight)
 FORMATS = {"f32": ("f32", False, 4), "bf16": ("bf16", True, 2),
@@ -52,8 +52,8 @@ def main():
                                   for _ in range(cli.layers)]).eval()
     x = torch.randn(cli.rows, cli.dim)
     n_weights = cli.layers * cli.dim * cli.dim
-    bw = read_bandwidth_gbs(cli.threads)
     bandwidth = ReadBandwidth(cli.threads)
+    bw = bandwidth.best()
     variants = {}
     for name in cli.formats.split(","):
         policy, demote, nbytes = FORMATS[name]
@@ -71,14 +71,13 @@ def main():
     with torch.no_grad():
         for name, (call, _) in variants.items():
             call()
-        bandwidth.gbs()  # first touch
         for _ in range(cli.rounds):
             bandwidth.gbs()
             for name, (call, _) in variants.items():
                 t0 = time.perf_counter()
                 call()
                 times[name].append(time.perf_counter() - t0)
-    bw_run = statistics.median(bandwidth.passes[1:])
+    bw_run = statistics.median(bandwidth.passes)
     print(f"{cli.layers} x Linear({cli.dim}, {cli.dim}) on {cli.rows} row(s), "
           f"{cli.threads} thread(s); median of {cli.rounds} interleaved rounds; read "
           f"bandwidth ({cli.threads} thread(s)) in the rounds {bw_run:.1f} GB/s (median), "
@@ -90,7 +89,7 @@ def main():
         gbs = n_weights * nbytes / t / 1e9
         # Of the pass of the same round, median over the rounds.
         share = statistics.median(n_weights * nbytes / tr / 1e9 / b for tr, b in
-                                  zip(times[name], bandwidth.passes[1:]))
+                                  zip(times[name], bandwidth.passes))
         print(f"{name:<22}{t * 1e3:>10.2f}{gbs:>8.1f}{share:>8.0%}{gbs / bw:>8.0%}"
               f"{t / base:>8.2f}")
 
