@@ -202,6 +202,30 @@ py::list formatSet(uint32_t bits) {
   return names;
 }
 
+py::list cpuFeatureSet(uint32_t bits) {
+  py::list names;
+  for (intptr_t f = 0, e = mlirLowpGetNumCPUFeatures(); f < e; ++f)
+    if (bits & (1u << f))
+      names.append(toString(mlirLowpCPUFeatureGetName(f)));
+  return names;
+}
+
+/// (row name, use AMX) of the CPU row a host with these /proc/cpuinfo
+/// flags and vendor_id runs, or None.
+py::object selectHostCPU(const std::vector<std::string> &flags,
+                         const std::string &vendorId) {
+  std::vector<MlirStringRef> refs;
+  for (const std::string &f : flags)
+    refs.push_back(mlirStringRefCreate(f.data(), f.size()));
+  bool amx = false;
+  intptr_t pos = mlirLowpSelectHostCPU(
+      refs.data(), refs.size(),
+      mlirStringRefCreate(vendorId.data(), vendorId.size()), &amx);
+  if (pos < 0)
+    return py::none();
+  return py::make_tuple(toString(mlirLowpGetTarget(pos).name), amx);
+}
+
 py::tuple tile(MlirLowpTileShape t) { return py::make_tuple(t.m, t.n, t.k); }
 
 py::list targets() {
@@ -229,6 +253,11 @@ py::list targets() {
     row["f32_k_block"] = t.f32KBlock;
     row["f32_fma_macs_per_cycle"] = t.f32FmaMacsPerCycle;
     row["bf16_dot_macs_per_cycle"] = t.bf16DotMacsPerCycle;
+    row["cpu_features"] = cpuFeatureSet(t.cpuFeatures);
+    row["amx_features"] = cpuFeatureSet(t.amxFeatures);
+    row["host_vendor"] = toString(t.hostVendor);
+    row["vector_bits"] = t.vectorBits;
+    row["subgroup_size"] = t.subgroupSize;
     rows.append(row);
   }
   return rows;
@@ -338,6 +367,8 @@ PYBIND11_MODULE(_fpopt, m) {
         py::arg("function"));
   m.def("float_formats", &floatFormats);
   m.def("targets", &targets);
+  m.def("select_host_cpu", &selectHostCPU, py::arg("flags"),
+        py::arg("vendor_id"));
   m.def("round_to_float_type", &roundToFloatType, py::arg("type"),
         py::arg("values"));
   m.def("target_attr", &targetAttr, py::arg("chip"));

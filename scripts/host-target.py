@@ -14,6 +14,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.environ.get("FPOPT_BUILD_DIR") or os.path.join(ROOT, "build")
 sys.path.insert(0, os.path.join(BUILD, "python_packages"))
 
+import fpopt  # noqa: E402
 import fpopt.runtime as runtime  # noqa: E402
 
 target, options = runtime.host_target()
@@ -25,6 +26,7 @@ try:
                       if line.startswith("model name")), model)
 except OSError:
     pass
-shown = ["avx2", "avx512_bf16", "avx512_fp16", "amx_bf16"]
+row = fpopt.target(target)
+shown = sorted(row.cpu_features) + sorted(row.amx_features)
 print(f"{target}|{options}|{model}: "
       + ", ".join(f if f in flags else "no " + f for f in shown))

@@ -109,7 +109,7 @@ def cuda_device_capability():
 capability = cuda_device_capability()
 if capability:
     major, minor = capability
-    table = [((10, 0), "sm_100"), ((9, 0), "sm_90"), ((8, 9), "sm_89"),
+    table = [((12, 0), "sm_120"), ((10, 0), "sm_100"), ((9, 0), "sm_90"), ((8, 9), "sm_89"),
              ((8, 6), "sm_86"), ((8, 0), "sm_80"), ((7, 5), "sm_75"),
              ((7, 0), "sm_70")]
     chip = next((name for cc, name in table if (major, minor) >= cc), None)

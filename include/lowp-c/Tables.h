@@ -116,6 +116,12 @@ typedef struct MlirLowpTargetInfo {
   /// rows; 0 where not measured): the x86 kernels use vdpbf16ps only where
   /// it is not slower.
   unsigned f32FmaMacsPerCycle, bf16DotMacsPerCycle;
+  /// CPU rows: the extensions the kernels use, and the AMX ones used under
+  /// `amx` (bit i: mlirLowpCPUFeatureGetName(i)); zeros elsewhere.
+  uint32_t cpuFeatures, amxFeatures;
+  MlirStringRef hostVendor; ///< CPU rows' /proc/cpuinfo vendor_id, or ""
+  unsigned vectorBits;   ///< CPU rows' vector register width (0 elsewhere)
+  unsigned subgroupSize; ///< GPU rows' warp / wavefront (0 elsewhere)
 } MlirLowpTargetInfo;
 
 /// Number of rows of the capability table.
@@ -123,6 +129,20 @@ MLIR_CAPI_EXPORTED intptr_t mlirLowpGetNumTargets(void);
 
 /// Row `pos` of the capability table, in the table's stable order.
 MLIR_CAPI_EXPORTED MlirLowpTargetInfo mlirLowpGetTarget(intptr_t pos);
+
+/// Number of CPU features the table names.
+MLIR_CAPI_EXPORTED intptr_t mlirLowpGetNumCPUFeatures(void);
+
+/// Name of CPU feature `pos`: its /proc/cpuinfo flag (static lifetime).
+MLIR_CAPI_EXPORTED MlirStringRef mlirLowpCPUFeatureGetName(intptr_t pos);
+
+/// The position of the CPU row a host with /proc/cpuinfo `flags` and
+/// `vendorId` runs (fp-opt's choice: docs/embedding.md), or -1 when no
+/// row matches; `useAmx` receives whether its AMX extensions are there.
+MLIR_CAPI_EXPORTED intptr_t mlirLowpSelectHostCPU(const MlirStringRef *flags,
+                                                  intptr_t numFlags,
+                                                  MlirStringRef vendorId,
+                                                  bool *useAmx);
 
 /// Looks a chip up by name; returns false when the table has no such chip.
 MLIR_CAPI_EXPORTED bool mlirLowpLookupTarget(MlirStringRef chip,

@@ -96,18 +96,42 @@ static MlirLowpTargetInfo wrapTarget(const TargetInfo &t) {
   info.fp8Flavor = wrap(stringifyFP8Flavor(t.fp8Flavor));
   info.tile16 = wrapTile(t.tile16);
   info.tile8 = wrapTile(t.tile8);
-  info.vectorTileRows = t.vectorTileRows;
-  info.vectorTileCols = t.vectorTileCols;
+  info.vectorTileRows = t.tpu ? t.tpu->vectorTileRows : 0;
+  info.vectorTileCols = t.tpu ? t.tpu->vectorTileCols : 0;
   info.llvmCpu = wrap(StringRef(t.llvmCpu));
   info.llvmFeatures = wrap(StringRef(t.llvmFeatures));
-  info.l2Bytes = t.l2Bytes;
-  info.f32KBlock = t.f32KBlock;
-  info.f32FmaMacsPerCycle = t.f32FmaMacsPerCycle;
-  info.bf16DotMacsPerCycle = t.bf16DotMacsPerCycle;
+  const CPUInfo cpu = t.cpu ? *t.cpu : CPUInfo{};
+  info.l2Bytes = cpu.l2Bytes;
+  info.f32KBlock = cpu.f32KBlock;
+  info.f32FmaMacsPerCycle = cpu.f32FmaMacsPerCycle;
+  info.bf16DotMacsPerCycle = cpu.bf16DotMacsPerCycle;
+  info.cpuFeatures = cpu.features.raw();
+  info.amxFeatures = cpu.amxFeatures.raw();
+  info.hostVendor = wrap(StringRef(cpu.hostVendor));
+  info.vectorBits = cpu.vectorBits;
+  info.subgroupSize = t.gpu ? t.gpu->subgroupSize : 0;
   return info;
 }
 
 intptr_t mlirLowpGetNumTargets(void) { return getAllTargets().size(); }
+
+intptr_t mlirLowpGetNumCPUFeatures(void) { return kNumCPUFeatures; }
+
+MlirStringRef mlirLowpCPUFeatureGetName(intptr_t pos) {
+  return wrap(stringifyCPUFeature(static_cast<CPUFeature>(pos)));
+}
+
+intptr_t mlirLowpSelectHostCPU(const MlirStringRef *flags, intptr_t numFlags,
+                               MlirStringRef vendorId, bool *useAmx) {
+  SmallVector<StringRef> names;
+  for (intptr_t i = 0; i < numFlags; ++i)
+    names.push_back(unwrap(flags[i]));
+  bool amx = false;
+  const TargetInfo *row = selectHostCPU(names, unwrap(vendorId), amx);
+  if (useAmx)
+    *useAmx = amx;
+  return row ? row - getAllTargets().data() : -1;
+}
 
 MlirLowpTargetInfo mlirLowpGetTarget(intptr_t pos) {
   return wrapTarget(getAllTargets()[pos]);

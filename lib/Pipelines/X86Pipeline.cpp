@@ -52,9 +52,19 @@ LogicalResult mlir::lowp::buildX86Pipeline(OpPassManager &pm,
   LowpX86LowerContractionsOptions contractions = opts.getContractionOptions();
   std::string chip = contractions.target;
   // Unknown chips reach the passes, which report them with a location.
+  // The vector width of the elementwise loops: the kernels' (unknown chips
+  // and bad options get AVX2's here and are reported by the pass).
   const TargetInfo *info = lookupTarget(chip);
-  bool avx512 = info && info->hasMatrixUnit(Format::BF16);
-  int64_t lanes = avx512 ? 16 : 8;
+  x86::KernelOptions kernelOptions;
+  kernelOptions.mr = contractions.mr;
+  kernelOptions.nr = contractions.nr;
+  kernelOptions.amx = contractions.amx;
+  int64_t lanes = 8;
+  if (info)
+    if (FailureOr<x86::KernelConfig> kernels =
+            x86::getKernelConfig(*info, kernelOptions);
+        succeeded(kernels))
+      lanes = kernels->lanes;
 
   // 1. fp-opt's decisions become arith/linalg, arith/math on whole tensors
   //    (front ends emit them; they do not bufferize) linalg.generic, and

@@ -26,7 +26,6 @@ constexpr FormatSet kTF32{F::TF32};
 constexpr FormatSet kFP8FN{F::F8E4M3FN, F::F8E5M2};
 constexpr FormatSet kFP8FNUZ{F::F8E4M3FNUZ, F::F8E5M2FNUZ};
 constexpr FormatSet kMX{F::F6E2M3FN, F::F6E3M2FN, F::F4E2M1FN, F::F8E8M0FNU};
-constexpr TileShape kNoTile{};
 // Tensor-core GEMM kernels (lowp-nvvm-lower-contractions). 128 x 128 block
 // tiles, 32 deep, 8 warps of 64 x 32: 64 f32 accumulators per thread, and
 // two padded stages of A and B in 37 KB of static shared memory (under the
@@ -49,12 +48,6 @@ constexpr GPUGemmTiling kMmaSyncFP8{{16, 8, 32}, 128, 128, 64, 2, 4, 2};
 // (the copies run one slice ahead).
 constexpr GPUGemmTiling kWgmma16{{64, 128, 16}, 128, 128, 32, 2, 1, 3, 128, 1};
 constexpr GPUGemmTiling kWgmmaFP8{{64, 128, 32}, 128, 128, 64, 2, 1, 3, 128, 1};
-// Static shared memory per block without opting in (cudaFuncSetAttribute
-// for more): 48 KB on every NVIDIA chip.
-constexpr unsigned kNvidiaStaticShared = 48 * 1024;
-// Subgroup sizes: NVIDIA warps are 32 lanes; CDNA (gfx9) runs wave64 only.
-constexpr unsigned kWarp = 32;
-constexpr unsigned kWave64 = 64;
 // MFMA GEMM kernels (lowp-rocdl-lower-contractions). 128 x 128 workgroup
 // tiles of 2 x 2 waves of 64 lanes (256 threads), each wave 64 x 64: 64 f32
 // accumulators per lane whatever the instruction (2 x 2 32x32 tiles of 16
@@ -74,127 +67,254 @@ constexpr GPUGemmTiling kMfma32x32x4 = mfmaTiling(32, 32, 4, 32);
 constexpr GPUGemmTiling kMfma16x16x16 = mfmaTiling(16, 16, 16, 32);
 constexpr GPUGemmTiling kMfma16x16x32 = mfmaTiling(16, 16, 32, 32);
 constexpr GPUGemmTiling kMfma16x16x32FP8 = mfmaTiling(16, 16, 32, 64);
+
+using MI = MatrixInstruction;
+constexpr FormatSet k16Bit = kF16 | kBF16;
+
+// The GEMM kernels of each GPU row.
+constexpr GPUGemmKernel kSm75Kernels[] = {{MI::MmaSync, k16Bit, kMmaSyncSm75}};
+constexpr GPUGemmKernel kSm80Kernels[] = {{MI::MmaSync, k16Bit, kMmaSyncSm80}};
+constexpr GPUGemmKernel kSm89Kernels[] = {
+    {MI::MmaSync, k16Bit, kMmaSyncSm80}, {MI::MmaSync, kFP8FN, kMmaSyncFP8}};
+constexpr GPUGemmKernel kSm90aKernels[] = {
+    {MI::MmaSync, k16Bit, kMmaSyncSm80},
+    {MI::MmaSync, kFP8FN, kMmaSyncFP8},
+    {MI::Wgmma, k16Bit, kWgmma16},
+    {MI::Wgmma, kFP8FN, kWgmmaFP8}};
+constexpr GPUGemmKernel kGfx908Kernels[] = {
+    {MI::Mfma, kF16, kMfma32x32x8}, {MI::Mfma, kBF16, kMfma32x32x4}};
+constexpr GPUGemmKernel kGfx90aKernels[] = {{MI::Mfma, k16Bit, kMfma32x32x8}};
+constexpr GPUGemmKernel kGfx942Kernels[] = {
+    {MI::Mfma, k16Bit, kMfma16x16x16}, {MI::Mfma, kFP8FNUZ, kMfma16x16x32FP8}};
+constexpr GPUGemmKernel kGfx950Kernels[] = {
+    {MI::Mfma, k16Bit, kMfma16x16x32}, {MI::Mfma, kFP8FN, kMfma16x16x32FP8}};
+
+// NVIDIA warps are 32 lanes; CDNA (gfx9) runs wave64 only. Static shared
+// memory per block without opting in (cudaFuncSetAttribute for more):
+// 48 KB on every NVIDIA chip.
+constexpr unsigned kWarp = 32;
+constexpr unsigned kWave64 = 64;
+constexpr unsigned kNvidiaStaticShared = 48 * 1024;
+constexpr GPUInfo nvidiaGPU(ArrayRef<GPUGemmKernel> kernels) {
+  return {kWarp, kNvidiaStaticShared, kernels};
+}
+constexpr GPUInfo amdGPU(ArrayRef<GPUGemmKernel> kernels) {
+  return {kWave64, 0, kernels};
+}
+const GPUInfo kNoKernelsNvidia = nvidiaGPU({});
+const GPUInfo kSm75 = nvidiaGPU(kSm75Kernels);
+const GPUInfo kSm80 = nvidiaGPU(kSm80Kernels);
+const GPUInfo kSm89 = nvidiaGPU(kSm89Kernels);
+const GPUInfo kSm90a = nvidiaGPU(kSm90aKernels);
+const GPUInfo kGfx908 = amdGPU(kGfx908Kernels);
+const GPUInfo kGfx90a = amdGPU(kGfx90aKernels);
+const GPUInfo kGfx942 = amdGPU(kGfx942Kernels);
+const GPUInfo kGfx950 = amdGPU(kGfx950Kernels);
+
+const TPUInfo kTPU{8, 128};
+
+// x86. AVX2: f32 FMA only; F16C converts f16; bf16 has no instructions.
+// AVX512_BF16 (Cooper Lake and later): vdpbf16ps, vcvtneps2bf16.
+// Multiply-adds per cycle: two FMA units of 8 (AVX2, Zen 4's 512-bit
+// FMAs are two 256-bit halves) or 16 f32 lanes (Intel AVX-512 server
+// cores); vdpbf16ps on a zmm is 32 products, one per cycle on Zen 4
+// (AMD's Zen 4 optimization guide) and one every 2 cycles on Golden Cove
+// (bench/x86/dot_throughput.sh: 0.75 ns against 0.18 ns for an FMA on
+// an Emerald Rapids core, 4.1x per instruction, 2x per product).
+// L2 per core: Haswell 256 KiB (the AVX2 baseline), Cooper Lake and
+// Zen 4 1 MiB, Sapphire Rapids 2 MiB. Cache lines: 64 bytes. The f32
+// kernel's k block: 512 measured best on Zen 3 (AVX2) and Zen 4 (256:
+// 0.74-0.80x and 0.86-1.0x of 512), 256 on Sapphire Rapids (its 32 KiB
+// slice of B in the 48 KiB L1: 0.76x -> 0.88-0.94x oneDNN at 1024).
+using CF = CPUFeature;
+constexpr CPUFeatureSet kAVX2Features{CF::AVX2, CF::FMA, CF::F16C};
+constexpr CPUFeatureSet kAVX512BF16Features =
+    kAVX2Features |
+    CPUFeatureSet{CF::AVX512F, CF::AVX512BW, CF::AVX512VL, CF::AVX512BF16};
+const CPUInfo kAVX2CPU{.features = kAVX2Features,
+                       .vectorBits = 256,
+                       .l2Bytes = 256 << 10,
+                       .cacheLineBytes = 64,
+                       .f32KBlock = 512,
+                       .f32FmaMacsPerCycle = 16};
+// The rates of the generic AVX512_BF16 row are not measured: its kernels
+// use the dot.
+const CPUInfo kAVX512BF16CPU{.features = kAVX512BF16Features,
+                             .vectorBits = 512,
+                             .l2Bytes = 1 << 20,
+                             .cacheLineBytes = 64,
+                             .f32KBlock = 512};
+const CPUInfo kZnver4CPU{.features = kAVX512BF16Features,
+                         .hostVendor = "AuthenticAMD",
+                         .vectorBits = 512,
+                         .l2Bytes = 1 << 20,
+                         .cacheLineBytes = 64,
+                         .f32KBlock = 512,
+                         .f32FmaMacsPerCycle = 16,
+                         .bf16DotMacsPerCycle = 32};
+const CPUInfo kSapphireRapidsCPU{
+    .features = kAVX512BF16Features | CPUFeatureSet{CF::AVX512FP16},
+    .amxFeatures = {CF::AMXTile, CF::AMXBF16},
+    .hostVendor = "GenuineIntel",
+    .vectorBits = 512,
+    .l2Bytes = 2 << 20,
+    .cacheLineBytes = 64,
+    .f32KBlock = 256,
+    .f32FmaMacsPerCycle = 32,
+    .bf16DotMacsPerCycle = 16};
+// Granite Rapids (Xeon 6 P-cores, Redwood Cove): Sapphire Rapids' vector
+// ISA and rates (the same ports as Golden Cove; not measured here) and
+// AMX-FP16 (tdpfp16ps) beside AMX-BF16. f16 stays off the row's matrix
+// formats: no x86 kernel multiplies f16 on AMX, so a decision for f16
+// products would run them on widened f32 FMAs.
+const CPUInfo kGraniteRapidsCPU{
+    .features = kAVX512BF16Features | CPUFeatureSet{CF::AVX512FP16},
+    .amxFeatures = {CF::AMXTile, CF::AMXBF16, CF::AMXFP16},
+    .hostVendor = "GenuineIntel",
+    .vectorBits = 512,
+    .l2Bytes = 2 << 20,
+    .cacheLineBytes = 64,
+    .f32KBlock = 256,
+    .f32FmaMacsPerCycle = 32,
+    .bf16DotMacsPerCycle = 16};
 } // namespace
 
 // clang-format off
 static const TargetInfo kTargets[] = {
   // NVIDIA. sm_60: fp16 arithmetic but no tensor cores, so no AMP benefit.
-  {"sm_60", Vendor::NVIDIA, {}, kF32 | kF16, kF16, std::nullopt,
-   FP8Flavor::None, kNoTile, kNoTile, 0, 0, "sm_60", "+ptx60", {}, {}, {}, {},
-   kWarp, {}, 0, {}, {}, 0, kNvidiaStaticShared},
+  {.name = "sm_60", .vendor = Vendor::NVIDIA, .elementwiseFormats = kF32 | kF16,
+   .nativeConversions = kF16, .llvmCpu = "sm_60", .llvmFeatures = "+ptx60",
+   .gpu = &kNoKernelsNvidia},
   // Volta: first fp16 tensor cores (mma.sync m8n8k4, wmma 16x16x16).
-  {"sm_70", Vendor::NVIDIA, kF16, kF32 | kF16, kF16, F::F16,
-   FP8Flavor::None, {16, 16, 16}, kNoTile, 0, 0, "sm_70", "+ptx60", {}, {}, {}, {},
-   kWarp, {}, 0, {}, {}, 0, kNvidiaStaticShared},
+  {.name = "sm_70", .vendor = Vendor::NVIDIA, .matrixFormats = kF16,
+   .elementwiseFormats = kF32 | kF16, .nativeConversions = kF16,
+   .preferred16 = F::F16, .tile16 = {16, 16, 16}, .llvmCpu = "sm_70",
+   .llvmFeatures = "+ptx60", .gpu = &kNoKernelsNvidia},
   // Turing: fp16 tensor cores (m16n8k8); ldmatrix and m16n8k8 need PTX 6.5.
-  {"sm_75", Vendor::NVIDIA, kF16, kF32 | kF16, kF16, F::F16,
-   FP8Flavor::None, {16, 8, 8}, kNoTile, 0, 0, "sm_75", "+ptx65", kMmaSyncSm75, {}, {}, {},
-   kWarp, {}, 0, {}, {}, 0, kNvidiaStaticShared},
+  {.name = "sm_75", .vendor = Vendor::NVIDIA, .matrixFormats = kF16,
+   .elementwiseFormats = kF32 | kF16, .nativeConversions = kF16,
+   .preferred16 = F::F16, .tile16 = {16, 8, 8}, .llvmCpu = "sm_75",
+   .llvmFeatures = "+ptx65", .gpu = &kSm75},
   // Ampere: fp16, bf16, tf32 tensor cores (m16n8k16); no FP8.
-  {"sm_80", Vendor::NVIDIA, kF16 | kBF16 | kTF32, kF32 | kF16 | kBF16,
-   kF16 | kBF16, F::BF16, FP8Flavor::None, {16, 8, 16}, kNoTile, 0, 0,
-   "sm_80", "+ptx70", kMmaSyncSm80, {}, {}, {}, kWarp, {}, 0, {},
-   {}, 0, kNvidiaStaticShared},
-  {"sm_86", Vendor::NVIDIA, kF16 | kBF16 | kTF32, kF32 | kF16 | kBF16,
-   kF16 | kBF16, F::BF16, FP8Flavor::None, {16, 8, 16}, kNoTile, 0, 0,
-   "sm_86", "+ptx71", kMmaSyncSm80, {}, {}, {}, kWarp, {}, 0, {},
-   {}, 0, kNvidiaStaticShared},
+  {.name = "sm_80", .vendor = Vendor::NVIDIA,
+   .matrixFormats = kF16 | kBF16 | kTF32, .elementwiseFormats = kF32 | kF16 | kBF16,
+   .nativeConversions = kF16 | kBF16, .preferred16 = F::BF16,
+   .tile16 = {16, 8, 16}, .llvmCpu = "sm_80", .llvmFeatures = "+ptx70",
+   .gpu = &kSm80},
+  {.name = "sm_86", .vendor = Vendor::NVIDIA,
+   .matrixFormats = kF16 | kBF16 | kTF32, .elementwiseFormats = kF32 | kF16 | kBF16,
+   .nativeConversions = kF16 | kBF16, .preferred16 = F::BF16,
+   .tile16 = {16, 8, 16}, .llvmCpu = "sm_86", .llvmFeatures = "+ptx71",
+   .gpu = &kSm80},
   // Ada: adds FP8 E4M3/E5M2 tensor cores and cvt.rn.satfinite.e4m3x2.f32;
   // FP8 mma.sync m16n8k32 needs PTX 8.4 (so does sm_90's).
-  {"sm_89", Vendor::NVIDIA, kF16 | kBF16 | kTF32 | kFP8FN,
-   kF32 | kF16 | kBF16, kF16 | kBF16 | kFP8FN, F::BF16, FP8Flavor::FN,
-   {16, 8, 16}, {16, 8, 32}, 0, 0, "sm_89", "+ptx84", kMmaSyncSm80, {}, {}, {},
-   kWarp, kMmaSyncFP8, 0, {}, {}, 0, kNvidiaStaticShared},
+  {.name = "sm_89", .vendor = Vendor::NVIDIA,
+   .matrixFormats = kF16 | kBF16 | kTF32 | kFP8FN,
+   .elementwiseFormats = kF32 | kF16 | kBF16,
+   .nativeConversions = kF16 | kBF16 | kFP8FN, .preferred16 = F::BF16,
+   .fp8Flavor = FP8Flavor::FN, .tile16 = {16, 8, 16}, .tile8 = {16, 8, 32},
+   .llvmCpu = "sm_89", .llvmFeatures = "+ptx84", .gpu = &kSm89},
   // Hopper, portable sm_90 PTX: mma.sync kernels (wgmma needs sm_90a).
-  {"sm_90", Vendor::NVIDIA, kF16 | kBF16 | kTF32 | kFP8FN,
-   kF32 | kF16 | kBF16, kF16 | kBF16 | kFP8FN, F::BF16, FP8Flavor::FN,
-   {64, 256, 16}, {64, 256, 32}, 0, 0, "sm_90", "+ptx84", kMmaSyncSm80, {}, {}, {},
-   kWarp, kMmaSyncFP8, 0, {}, {}, 0, kNvidiaStaticShared},
+  {.name = "sm_90", .vendor = Vendor::NVIDIA,
+   .matrixFormats = kF16 | kBF16 | kTF32 | kFP8FN,
+   .elementwiseFormats = kF32 | kF16 | kBF16,
+   .nativeConversions = kF16 | kBF16 | kFP8FN, .preferred16 = F::BF16,
+   .fp8Flavor = FP8Flavor::FN, .tile16 = {64, 256, 16}, .tile8 = {64, 256, 32},
+   .llvmCpu = "sm_90", .llvmFeatures = "+ptx84", .gpu = &kSm89},
   // Hopper with the architecture-specific PTX target sm_90a (H100, H200):
   // wgmma, whose PTX runs on sm_90 only (plain sm_90 PTX runs on later
   // chips too and has no wgmma).
-  {"sm_90a", Vendor::NVIDIA, kF16 | kBF16 | kTF32 | kFP8FN,
-   kF32 | kF16 | kBF16, kF16 | kBF16 | kFP8FN, F::BF16, FP8Flavor::FN,
-   {64, 256, 16}, {64, 256, 32}, 0, 0, "sm_90a", "+ptx84", kMmaSyncSm80, {}, {}, {},
-   kWarp, kMmaSyncFP8, 0, kWgmma16, kWgmmaFP8, 0,
-   kNvidiaStaticShared},
+  {.name = "sm_90a", .vendor = Vendor::NVIDIA,
+   .matrixFormats = kF16 | kBF16 | kTF32 | kFP8FN,
+   .elementwiseFormats = kF32 | kF16 | kBF16,
+   .nativeConversions = kF16 | kBF16 | kFP8FN, .preferred16 = F::BF16,
+   .fp8Flavor = FP8Flavor::FN, .tile16 = {64, 256, 16}, .tile8 = {64, 256, 32},
+   .llvmCpu = "sm_90a", .llvmFeatures = "+ptx84", .gpu = &kSm90a},
   // Blackwell: adds MX block-scaled fp8/fp6/fp4.
-  {"sm_100", Vendor::NVIDIA, kF16 | kBF16 | kTF32 | kFP8FN | kMX,
-   kF32 | kF16 | kBF16, kF16 | kBF16 | kFP8FN | kMX, F::BF16, FP8Flavor::FN,
-   {128, 256, 16}, {128, 256, 32}, 0, 0, "sm_100", "+ptx86", kMmaSyncSm80, {}, {}, {},
-   kWarp, kMmaSyncFP8, 0, {}, {}, 0, kNvidiaStaticShared},
+  {.name = "sm_100", .vendor = Vendor::NVIDIA,
+   .matrixFormats = kF16 | kBF16 | kTF32 | kFP8FN | kMX,
+   .elementwiseFormats = kF32 | kF16 | kBF16,
+   .nativeConversions = kF16 | kBF16 | kFP8FN | kMX, .preferred16 = F::BF16,
+   .fp8Flavor = FP8Flavor::FN, .tile16 = {128, 256, 16},
+   .tile8 = {128, 256, 32}, .llvmCpu = "sm_100", .llvmFeatures = "+ptx86",
+   .gpu = &kSm89},
+  // Blackwell for workstations and GeForce (RTX 50): sm_100's formats on
+  // warp-level mma.sync (no wgmma, no tcgen05); sm_120 needs PTX 8.7.
+  {.name = "sm_120", .vendor = Vendor::NVIDIA,
+   .matrixFormats = kF16 | kBF16 | kTF32 | kFP8FN | kMX,
+   .elementwiseFormats = kF32 | kF16 | kBF16,
+   .nativeConversions = kF16 | kBF16 | kFP8FN | kMX, .preferred16 = F::BF16,
+   .fp8Flavor = FP8Flavor::FN, .tile16 = {16, 8, 16}, .tile8 = {16, 8, 32},
+   .llvmCpu = "sm_120", .llvmFeatures = "+ptx87", .gpu = &kSm89},
 
   // AMD. MI100: fp16 and bf16 MFMA, bf16 at half the fp16 rate.
-  {"gfx908", Vendor::AMD, kF16 | kBF16, kF32 | kF16, kF16, F::F16,
-   FP8Flavor::None, {32, 32, 8}, kNoTile, 0, 0, "gfx908", "", {},
-   kMfma32x32x8, kMfma32x32x4, {}, kWave64},
+  {.name = "gfx908", .vendor = Vendor::AMD, .matrixFormats = kF16 | kBF16,
+   .elementwiseFormats = kF32 | kF16, .nativeConversions = kF16,
+   .preferred16 = F::F16, .tile16 = {32, 32, 8}, .llvmCpu = "gfx908",
+   .gpu = &kGfx908},
   // MI200: full-rate bf16 MFMA; no FP8 conversions.
-  {"gfx90a", Vendor::AMD, kF16 | kBF16, kF32 | kF16, kF16, F::BF16,
-   FP8Flavor::None, {32, 32, 8}, kNoTile, 0, 0, "gfx90a", "", {},
-   kMfma32x32x8, kMfma32x32x8, {}, kWave64},
+  {.name = "gfx90a", .vendor = Vendor::AMD, .matrixFormats = kF16 | kBF16,
+   .elementwiseFormats = kF32 | kF16, .nativeConversions = kF16,
+   .preferred16 = F::BF16, .tile16 = {32, 32, 8}, .llvmCpu = "gfx90a",
+   .gpu = &kGfx90a},
   // MI300: FNUZ fp8/bf8 MFMA and v_cvt_pk_fp8_f32; bf16 converts emulated.
-  {"gfx942", Vendor::AMD, kF16 | kBF16 | kTF32 | kFP8FNUZ, kF32 | kF16,
-   kF16 | kFP8FNUZ, F::BF16, FP8Flavor::FNUZ, {16, 16, 16}, {16, 16, 32},
-   0, 0, "gfx942", "", {}, kMfma16x16x16, kMfma16x16x16, kMfma16x16x32FP8,
-   kWave64},
+  {.name = "gfx942", .vendor = Vendor::AMD,
+   .matrixFormats = kF16 | kBF16 | kTF32 | kFP8FNUZ,
+   .elementwiseFormats = kF32 | kF16, .nativeConversions = kF16 | kFP8FNUZ,
+   .preferred16 = F::BF16, .fp8Flavor = FP8Flavor::FNUZ,
+   .tile16 = {16, 16, 16}, .tile8 = {16, 16, 32}, .llvmCpu = "gfx942",
+   .gpu = &kGfx942},
   // MI350: OCP fp8, MX scaling, v_cvt_pk_bf16_f32.
-  {"gfx950", Vendor::AMD, kF16 | kBF16 | kFP8FN | kMX, kF32 | kF16 | kBF16,
-   kF16 | kBF16 | kFP8FN, F::BF16, FP8Flavor::FN, {16, 16, 32}, {16, 16, 64},
-   0, 0, "gfx950", "", {}, kMfma16x16x32, kMfma16x16x32, kMfma16x16x32FP8,
-   kWave64},
+  {.name = "gfx950", .vendor = Vendor::AMD,
+   .matrixFormats = kF16 | kBF16 | kFP8FN | kMX,
+   .elementwiseFormats = kF32 | kF16 | kBF16,
+   .nativeConversions = kF16 | kBF16 | kFP8FN, .preferred16 = F::BF16,
+   .fp8Flavor = FP8Flavor::FN, .tile16 = {16, 16, 32}, .tile8 = {16, 16, 64},
+   .llvmCpu = "gfx950", .gpu = &kGfx950},
 
   // Google TPU: bf16 MXU with f32 accumulation, (8, 128) vector layout tiles;
   // vector units have no bf16 arithmetic before v6e; no fp16, no fp8.
-  {"tpu-v2", Vendor::Google, kBF16, kF32, kBF16, F::BF16, FP8Flavor::None,
-   {128, 128, 128}, kNoTile, 8, 128, "", ""},
-  {"tpu-v3", Vendor::Google, kBF16, kF32, kBF16, F::BF16, FP8Flavor::None,
-   {128, 128, 128}, kNoTile, 8, 128, "", ""},
-  {"tpu-v4", Vendor::Google, kBF16, kF32, kBF16, F::BF16, FP8Flavor::None,
-   {128, 128, 128}, kNoTile, 8, 128, "", ""},
-  {"tpu-v5e", Vendor::Google, kBF16, kF32, kBF16, F::BF16, FP8Flavor::None,
-   {128, 128, 128}, kNoTile, 8, 128, "", ""},
-  {"tpu-v5p", Vendor::Google, kBF16, kF32, kBF16, F::BF16, FP8Flavor::None,
-   {128, 128, 128}, kNoTile, 8, 128, "", ""},
-  {"tpu-v6e", Vendor::Google, kBF16, kF32 | kBF16, kBF16, F::BF16,
-   FP8Flavor::None, {256, 256, 256}, kNoTile, 8, 128, "", ""},
+  {.name = "tpu-v2", .vendor = Vendor::Google, .matrixFormats = kBF16,
+   .elementwiseFormats = kF32, .nativeConversions = kBF16,
+   .preferred16 = F::BF16, .tile16 = {128, 128, 128}, .tpu = &kTPU},
+  {.name = "tpu-v3", .vendor = Vendor::Google, .matrixFormats = kBF16,
+   .elementwiseFormats = kF32, .nativeConversions = kBF16,
+   .preferred16 = F::BF16, .tile16 = {128, 128, 128}, .tpu = &kTPU},
+  {.name = "tpu-v4", .vendor = Vendor::Google, .matrixFormats = kBF16,
+   .elementwiseFormats = kF32, .nativeConversions = kBF16,
+   .preferred16 = F::BF16, .tile16 = {128, 128, 128}, .tpu = &kTPU},
+  {.name = "tpu-v5e", .vendor = Vendor::Google, .matrixFormats = kBF16,
+   .elementwiseFormats = kF32, .nativeConversions = kBF16,
+   .preferred16 = F::BF16, .tile16 = {128, 128, 128}, .tpu = &kTPU},
+  {.name = "tpu-v5p", .vendor = Vendor::Google, .matrixFormats = kBF16,
+   .elementwiseFormats = kF32, .nativeConversions = kBF16,
+   .preferred16 = F::BF16, .tile16 = {128, 128, 128}, .tpu = &kTPU},
+  {.name = "tpu-v6e", .vendor = Vendor::Google, .matrixFormats = kBF16,
+   .elementwiseFormats = kF32 | kBF16, .nativeConversions = kBF16,
+   .preferred16 = F::BF16, .tile16 = {256, 256, 256}, .tpu = &kTPU},
 
-  // x86. AVX2: f32 FMA only; F16C converts f16; bf16 has no instructions.
-  // Multiply-adds per cycle: two FMA units of 8 (AVX2, Zen 4's 512-bit
-  // FMAs are two 256-bit halves) or 16 f32 lanes (Intel AVX-512 server
-  // cores); vdpbf16ps on a zmm is 32 products, one per cycle on Zen 4
-  // (AMD's Zen 4 optimization guide) and one every 2 cycles on Golden Cove
-  // (bench/x86/dot_throughput.sh: 0.75 ns against 0.18 ns for an FMA on
-  // an Emerald Rapids core, 4.1x per instruction, 2x per product).
-  // L2 per core: Haswell 256 KiB (the AVX2 baseline), Cooper Lake and
-  // Zen 4 1 MiB, Sapphire Rapids 2 MiB. Cache lines: 64 bytes. The f32
-  // kernel's k block: 512 measured best on Zen 3 (AVX2) and Zen 4 (256:
-  // 0.74-0.80x and 0.86-1.0x of 512), 256 on Sapphire Rapids (its 32 KiB
-  // slice of B in the 48 KiB L1: 0.76x -> 0.88-0.94x oneDNN at 1024).
-  {"avx2", Vendor::X86, {}, kF32, kF16, std::nullopt, FP8Flavor::None,
-   kNoTile, kNoTile, 0, 0, "x86-64-v3", "+avx2,+fma,+f16c", {}, {}, {}, {},
-   0, {}, /*l2Bytes=*/256 << 10, {}, {},
-   /*cacheLineBytes=*/64, /*staticSharedMemoryBytes=*/0,
-   /*f32KBlock=*/512, /*f32FmaMacsPerCycle=*/16, /*bf16DotMacsPerCycle=*/0},
-  // AVX512_BF16 (Cooper Lake and later): vdpbf16ps, vcvtneps2bf16. The
-  // rates of this generic row are not measured: its kernels use the dot.
-  {"avx512bf16", Vendor::X86, kBF16, kF32, kF16 | kBF16, F::BF16,
-   FP8Flavor::None, {16, 16, 2}, kNoTile, 0, 0, "cooperlake",
-   "+avx512f,+avx512vl,+avx512bf16,+f16c", {}, {}, {}, {}, 0, {},
-   /*l2Bytes=*/1 << 20, {}, {},
-   /*cacheLineBytes=*/64, /*staticSharedMemoryBytes=*/0,
-   /*f32KBlock=*/512, /*f32FmaMacsPerCycle=*/0, /*bf16DotMacsPerCycle=*/0},
-  // Zen 4: AVX512_BF16 as above.
-  {"znver4", Vendor::X86, kBF16, kF32, kF16 | kBF16, F::BF16, FP8Flavor::None,
-   {16, 16, 2}, kNoTile, 0, 0, "znver4", "", {}, {}, {}, {}, 0, {},
-   /*l2Bytes=*/1 << 20, {}, {},
-   /*cacheLineBytes=*/64, /*staticSharedMemoryBytes=*/0,
-   /*f32KBlock=*/512, /*f32FmaMacsPerCycle=*/16, /*bf16DotMacsPerCycle=*/32},
+  // x86 (the CPU facts above).
+  {.name = "avx2", .vendor = Vendor::X86, .elementwiseFormats = kF32,
+   .nativeConversions = kF16, .llvmCpu = "x86-64-v3",
+   .llvmFeatures = "+avx2,+fma,+f16c", .cpu = &kAVX2CPU},
+  {.name = "avx512bf16", .vendor = Vendor::X86, .matrixFormats = kBF16,
+   .elementwiseFormats = kF32, .nativeConversions = kF16 | kBF16,
+   .preferred16 = F::BF16, .tile16 = {16, 16, 2}, .llvmCpu = "cooperlake",
+   .llvmFeatures = "+avx512f,+avx512vl,+avx512bf16,+f16c",
+   .cpu = &kAVX512BF16CPU},
+  {.name = "znver4", .vendor = Vendor::X86, .matrixFormats = kBF16,
+   .elementwiseFormats = kF32, .nativeConversions = kF16 | kBF16,
+   .preferred16 = F::BF16, .tile16 = {16, 16, 2}, .llvmCpu = "znver4",
+   .cpu = &kZnver4CPU},
   // Sapphire Rapids: AVX512_BF16, AMX-BF16 (16x16x32 tiles), AVX512_FP16.
-  {"sapphirerapids", Vendor::X86, kBF16, kF32 | kF16, kF16 | kBF16, F::BF16,
-   FP8Flavor::None, {16, 16, 32}, kNoTile, 0, 0, "sapphirerapids", "", {}, {},
-   {}, {}, 0, {}, /*l2Bytes=*/2 << 20, {}, {},
-   /*cacheLineBytes=*/64, /*staticSharedMemoryBytes=*/0,
-   /*f32KBlock=*/256, /*f32FmaMacsPerCycle=*/32, /*bf16DotMacsPerCycle=*/16},
+  {.name = "sapphirerapids", .vendor = Vendor::X86, .matrixFormats = kBF16,
+   .elementwiseFormats = kF32 | kF16, .nativeConversions = kF16 | kBF16,
+   .preferred16 = F::BF16, .tile16 = {16, 16, 32},
+   .llvmCpu = "sapphirerapids", .cpu = &kSapphireRapidsCPU},
+  {.name = "graniterapids", .vendor = Vendor::X86, .matrixFormats = kBF16,
+   .elementwiseFormats = kF32 | kF16, .nativeConversions = kF16 | kBF16,
+   .preferred16 = F::BF16, .tile16 = {16, 16, 32},
+   .llvmCpu = "graniterapids", .cpu = &kGraniteRapidsCPU},
 };
 // clang-format on
 
@@ -215,21 +335,56 @@ std::string mlir::lowp::getKnownTargetNames() {
   return names;
 }
 
-const GPUGemmTiling *TargetInfo::getGemmTiling(Format f) const {
-  if (!hasMatrixUnit(f))
+const GPUGemmTiling *
+TargetInfo::getGemmTiling(MatrixInstruction instruction, Format f) const {
+  if (!gpu || !hasMatrixUnit(f))
     return nullptr;
-  const GPUGemmTiling *t = nullptr;
-  if (vendor == Vendor::NVIDIA && (f == F::F16 || f == F::BF16))
-    t = &mmaSync16;
-  else if (vendor == Vendor::NVIDIA && (f == getE4M3() || f == getE5M2()))
-    t = &mmaSyncFP8;
-  else if (vendor == Vendor::AMD && f == F::F16)
-    t = &mfmaF16;
-  else if (vendor == Vendor::AMD && f == F::BF16)
-    t = &mfmaBF16;
-  else if (vendor == Vendor::AMD && (f == getE4M3() || f == getE5M2()))
-    t = &mfmaFP8;
-  return t && t->valid() ? t : nullptr;
+  for (const GPUGemmKernel &kernel : gpu->gemmKernels)
+    if (kernel.instruction == instruction && kernel.operands.contains(f))
+      return &kernel.tiling;
+  return nullptr;
+}
+
+bool TargetInfo::hasGemmKernel(Format f) const {
+  return gpu && hasMatrixUnit(f) &&
+         llvm::any_of(gpu->gemmKernels, [&](const GPUGemmKernel &kernel) {
+           return kernel.operands.contains(f);
+         });
+}
+
+bool TargetInfo::hasGemmKernel(MatrixInstruction instruction) const {
+  return gpu && llvm::any_of(gpu->gemmKernels, [&](const GPUGemmKernel &k) {
+           return k.instruction == instruction;
+         });
+}
+
+const TargetInfo *mlir::lowp::selectHostCPU(ArrayRef<StringRef> flags,
+                                            StringRef vendorId,
+                                            bool &useAmx) {
+  CPUFeatureSet shown;
+  for (unsigned i = 0; i < kNumCPUFeatures; ++i) {
+    auto feature = static_cast<CPUFeature>(i);
+    if (llvm::is_contained(flags, stringifyCPUFeature(feature)))
+      shown = shown | CPUFeatureSet{feature};
+  }
+  auto count = [](CPUFeatureSet set) { return llvm::popcount(set.raw()); };
+  const TargetInfo *best = nullptr;
+  auto rank = [&](const TargetInfo &t) {
+    const CPUInfo &cpu = *t.cpu;
+    bool amx = !cpu.amxFeatures.empty() && shown.containsAll(cpu.amxFeatures);
+    return std::make_tuple(count(cpu.features), !cpu.hostVendor.empty(),
+                           amx ? count(cpu.amxFeatures) : 0);
+  };
+  for (const TargetInfo &t : kTargets) {
+    if (!t.cpu || !shown.containsAll(t.cpu->features) ||
+        (!t.cpu->hostVendor.empty() && t.cpu->hostVendor != vendorId))
+      continue;
+    if (!best || rank(t) > rank(*best))
+      best = &t;
+  }
+  useAmx = best && !best->cpu->amxFeatures.empty() &&
+           shown.containsAll(best->cpu->amxFeatures);
+  return best;
 }
 
 std::optional<Format> TargetInfo::getE4M3() const {
@@ -283,6 +438,27 @@ StringRef mlir::lowp::stringifyVendor(Vendor v) {
     return "google";
   case Vendor::X86:
     return "x86";
+  }
+  return "";
+}
+
+StringRef mlir::lowp::stringifyCPUFeature(CPUFeature f) {
+  // Linux's /proc/cpuinfo flags.
+  static constexpr llvm::StringLiteral names[kNumCPUFeatures] = {
+      "avx2",        "fma",         "f16c",     "avx512f",
+      "avx512bw",    "avx512vl",    "avx512_bf16", "avx512_fp16",
+      "amx_tile",    "amx_bf16",    "amx_fp16"};
+  return names[static_cast<unsigned>(f)];
+}
+
+StringRef mlir::lowp::stringifyMatrixInstruction(MatrixInstruction i) {
+  switch (i) {
+  case MatrixInstruction::MmaSync:
+    return "mma.sync";
+  case MatrixInstruction::Wgmma:
+    return "wgmma";
+  case MatrixInstruction::Mfma:
+    return "mfma";
   }
   return "";
 }
@@ -371,6 +547,47 @@ static std::string gemmTilingToString(const GPUGemmTiling &t) {
   return s;
 }
 
+template <typename Enum>
+static std::string jsonList(EnumBitSet<Enum> set, unsigned size,
+                            StringRef (*name)(Enum)) {
+  std::string s = "[";
+  for (unsigned i = 0; i < size; ++i) {
+    if (!set.contains(static_cast<Enum>(i)))
+      continue;
+    if (s.size() > 1)
+      s += ", ";
+    s += ("\"" + name(static_cast<Enum>(i)) + "\"").str();
+  }
+  return s + "]";
+}
+
+static void printCPUInfoJson(raw_ostream &os, const CPUInfo &cpu) {
+  os << "{\"features\": "
+     << jsonList(cpu.features, kNumCPUFeatures, stringifyCPUFeature)
+     << ", \"amxFeatures\": "
+     << jsonList(cpu.amxFeatures, kNumCPUFeatures, stringifyCPUFeature)
+     << ", \"hostVendor\": \"" << cpu.hostVendor
+     << "\", \"vectorBits\": " << cpu.vectorBits
+     << ", \"l2Bytes\": " << cpu.l2Bytes
+     << ", \"cacheLineBytes\": " << cpu.cacheLineBytes
+     << ", \"f32KBlock\": " << cpu.f32KBlock
+     << ", \"f32FmaMacsPerCycle\": " << cpu.f32FmaMacsPerCycle
+     << ", \"bf16DotMacsPerCycle\": " << cpu.bf16DotMacsPerCycle << "}";
+}
+
+static void printGPUInfoJson(raw_ostream &os, const GPUInfo &gpu) {
+  os << "{\"subgroupSize\": " << gpu.subgroupSize
+     << ", \"staticSharedMemoryBytes\": " << gpu.staticSharedMemoryBytes
+     << ", \"gemmKernels\": [";
+  llvm::interleaveComma(gpu.gemmKernels, os, [&](const GPUGemmKernel &k) {
+    os << "{\"instruction\": \"" << stringifyMatrixInstruction(k.instruction)
+       << "\", \"operands\": "
+       << jsonList(k.operands, kNumFormats, stringifyFormat)
+       << ", \"tiling\": \"" << gemmTilingToString(k.tiling) << "\"}";
+  });
+  os << "]}";
+}
+
 void mlir::lowp::printTargetTable(raw_ostream &os, bool json) {
   if (json) {
     os << "[\n";
@@ -378,9 +595,7 @@ void mlir::lowp::printTargetTable(raw_ostream &os, bool json) {
         kTargets, os,
         [&](const TargetInfo &t) {
           auto list = [&](FormatSet s) {
-            std::string items = formatSetToString(s, "\", \"");
-            return items.empty() ? std::string("[]")
-                                 : "[\"" + items + "\"]";
+            return jsonList(s, kNumFormats, stringifyFormat);
           };
           os << "  {\"name\": \"" << t.name << "\", \"vendor\": \""
              << stringifyVendor(t.vendor) << "\", \"matrix\": "
@@ -395,21 +610,25 @@ void mlir::lowp::printTargetTable(raw_ostream &os, bool json) {
           os << ", \"fp8\": \"" << stringifyFP8Flavor(t.fp8Flavor)
              << "\", \"tile16\": \"" << tileToString(t.tile16)
              << "\", \"tile8\": \"" << tileToString(t.tile8)
-             << "\", \"mmaSync16\": \"" << gemmTilingToString(t.mmaSync16)
-             << "\", \"mmaSyncFP8\": \"" << gemmTilingToString(t.mmaSyncFP8)
-             << "\", \"wgmma16\": \"" << gemmTilingToString(t.wgmma16)
-             << "\", \"wgmmaFP8\": \"" << gemmTilingToString(t.wgmmaFP8)
-             << "\", \"mfmaF16\": \"" << gemmTilingToString(t.mfmaF16)
-             << "\", \"mfmaBF16\": \"" << gemmTilingToString(t.mfmaBF16)
-             << "\", \"mfmaFP8\": \"" << gemmTilingToString(t.mfmaFP8)
-             << "\", \"subgroupSize\": " << t.subgroupSize
-             << ", \"staticSharedMemoryBytes\": " << t.staticSharedMemoryBytes
-             << ", \"l2Bytes\": " << t.l2Bytes
-             << ", \"f32KBlock\": " << t.f32KBlock
-             << ", \"f32FmaMacsPerCycle\": " << t.f32FmaMacsPerCycle
-             << ", \"bf16DotMacsPerCycle\": " << t.bf16DotMacsPerCycle
-             << ", \"llvmCpu\": \"" << t.llvmCpu
-             << "\", \"llvmFeatures\": \"" << t.llvmFeatures << "\"}";
+             << "\", \"llvmCpu\": \"" << t.llvmCpu
+             << "\", \"llvmFeatures\": \"" << t.llvmFeatures
+             << "\", \"cpu\": ";
+          if (t.cpu)
+            printCPUInfoJson(os, *t.cpu);
+          else
+            os << "null";
+          os << ", \"gpu\": ";
+          if (t.gpu)
+            printGPUInfoJson(os, *t.gpu);
+          else
+            os << "null";
+          os << ", \"tpu\": ";
+          if (t.tpu)
+            os << "{\"vectorTile\": [" << t.tpu->vectorTileRows << ", "
+               << t.tpu->vectorTileCols << "]}";
+          else
+            os << "null";
+          os << "}";
         },
         ",\n");
     os << "\n]\n";

@@ -39,10 +39,6 @@ import numpy as np
 
 LLVM_BIN = os.environ.get("FPOPT_LLVM_BIN", "/usr/lib/llvm-22/bin")
 
-#: The x86 targets of the capability table and the llc -mcpu each is built for.
-_LLC_CPU = {"avx2": "x86-64-v3", "avx512bf16": "sapphirerapids",
-            "znver4": "znver4", "sapphirerapids": "sapphirerapids"}
-
 _NUMPY_DTYPE = {
     "f32": np.float32, "f64": np.float64, "f16": np.float16,
     "bf16": np.uint16, "i64": np.int64, "i32": np.int32, "i8": np.int8,
@@ -64,38 +60,45 @@ class CallError(ValueError):
     """A call's arguments do not match the compiled function's signature."""
 
 
-def host_flags() -> set:
-    """The CPU flags /proc/cpuinfo lists (empty where it cannot be read)."""
+def _cpuinfo_field(name: str) -> str:
+    """The first value of field `name` in /proc/cpuinfo ("" where it cannot
+    be read)."""
     try:
         with open("/proc/cpuinfo") as f:
             for line in f:
-                if line.startswith("flags"):
-                    return set(line.split(":", 1)[1].split())
+                if line.split(":", 1)[0].strip() == name:
+                    return line.split(":", 1)[1].strip()
     except OSError:
         pass
-    return set()
+    return ""
+
+
+def host_flags() -> set:
+    """The CPU flags /proc/cpuinfo lists (empty where it cannot be read)."""
+    return set(_cpuinfo_field("flags").split())
 
 
 def llc_cpu(target: str) -> str:
-    """The llc -mcpu an x86 row of the capability table is built for (a
-    name outside the table is taken as an llc CPU itself)."""
-    return _LLC_CPU.get(target, target)
+    """The llc -mcpu an x86 row of the capability table is built for (its
+    llvm_cpu; a name outside the table is taken as an llc CPU itself)."""
+    from .tables import targets
+    row = targets().get(target)
+    return row.llvm_cpu if row is not None and row.cpu_features else target
 
 
 def host_target() -> Tuple[str, str]:
     """(target, extra lowp-pipeline-x86 options) a user compiles for this
-    host: sapphirerapids with AMX tiles where the host has AMX-BF16;
-    sapphirerapids without them on an Intel core with AVX512_BF16 and
-    AVX512_FP16 (AMX hidden by a VM); znver4 on other AVX512_BF16 hosts;
-    avx2 everywhere else."""
-    flags = host_flags()
-    if "amx_bf16" in flags:
-        return "sapphirerapids", "amx=true"
-    if "avx512_bf16" in flags and "avx512_fp16" in flags:
-        return "sapphirerapids", ""
-    if "avx512_bf16" in flags:
-        return "znver4", ""
-    return "avx2", ""
+    host: the capability table's CPU row whose features /proc/cpuinfo's
+    flags all show (fp-opt's choice, lowp::selectHostCPU: the most
+    features, then the row of the host's vendor), with amx=true where the
+    flags also show the row's AMX extensions; avx2 where none matches."""
+    from . import _fpopt
+    chosen = _fpopt.select_host_cpu(sorted(host_flags()),
+                                    _cpuinfo_field("vendor_id"))
+    if chosen is None:
+        return "avx2", ""
+    name, amx = chosen
+    return name, "amx=true" if amx else ""
 
 
 def bf16_bits(x: np.ndarray) -> np.ndarray:
@@ -584,9 +587,11 @@ def compile_module(ir: str, *, target: Optional[str] = None, policy: str = "auto
         target, options = host, host_options
     else:
         options = host_options if target == host else ""
-    if target not in _LLC_CPU:
+    from .tables import targets
+    cpu_rows = [name for name, row in targets().items() if row.cpu_features]
+    if target not in cpu_rows:
         raise ValueError(f"target '{target}' is not an x86 row of the capability table "
-                         f"({', '.join(_LLC_CPU)}): fpopt.compile builds for this CPU")
+                         f"({', '.join(cpu_rows)}): fpopt.compile builds for this CPU")
     if threads < 1:
         raise ValueError("threads must be >= 1")
     decided = ir

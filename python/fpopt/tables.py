@@ -58,6 +58,14 @@ class Target:
     #: where it is not slower
     f32_fma_macs_per_cycle: int
     bf16_dot_macs_per_cycle: int
+    #: CPU rows: the extensions (/proc/cpuinfo flags) the kernels use, the
+    #: AMX ones used under ``amx=true``, and the vendor_id of the row's
+    #: cores ("" for a generic row); empty elsewhere
+    cpu_features: FrozenSet[str]
+    amx_features: FrozenSet[str]
+    host_vendor: str
+    vector_bits: int  #: CPU rows' vector register width (0 elsewhere)
+    subgroup_size: int  #: GPU rows' warp / wavefront (0 elsewhere)
 
     def has_matrix_unit(self, fmt: str) -> bool:
         return fmt in self.matrix_formats
@@ -79,7 +87,7 @@ def targets() -> Mapping[str, Target]:
     result = {}
     for row in _fpopt.targets():
         for key in ("matrix_formats", "elementwise_formats",
-                    "native_conversions"):
+                    "native_conversions", "cpu_features", "amx_features"):
             row[key] = frozenset(row[key])
         for key in ("tile16", "tile8", "vector_tile"):
             row[key] = tuple(row[key])

@@ -90,3 +90,21 @@ def test_unknown_names_list_known_ones():
         fpopt.target("sm_1")
     with pytest.raises(KeyError, match="bf16"):
         fpopt.float_format("f7")
+
+
+def test_host_cpu_is_the_tables_match():
+    select = fpopt._fpopt.select_host_cpu
+    zen4 = ["avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vl",
+            "avx512_bf16"]
+    assert select(zen4, "AuthenticAMD") == ("znver4", False)
+    assert select(zen4, "GenuineIntel") == ("avx512bf16", False)
+    spr = zen4 + ["avx512_fp16", "amx_tile", "amx_bf16"]
+    assert select(spr, "GenuineIntel") == ("sapphirerapids", True)
+    assert select(["sse2"], "GenuineIntel") is None
+    # This host: a CPU row whose features its flags all show.
+    import fpopt.runtime as runtime
+    name, options = runtime.host_target()
+    assert fpopt.target(name).cpu_features <= runtime.host_flags()
+    assert (options == "amx=true") == (
+        bool(fpopt.target(name).amx_features)
+        and fpopt.target(name).amx_features <= runtime.host_flags())

@@ -12,7 +12,7 @@ func.func @linear(%arg0: tensor<4x8xf32>, %arg1: tensor<16x8xf32>) -> tensor<4x1
   %transposed = linalg.transpose ins(%arg1 : tensor<16x8xf32>) outs(%0 : tensor<8x16xf32>) permutation = [1, 0]
   %1 = tensor.empty() : tensor<4x16xf32>
   %2 = linalg.fill ins(%cst : f32) outs(%1 : tensor<4x16xf32>) -> tensor<4x16xf32>
-  // expected-error @+1 {{target 'sm_70' has no FP8 support (FP8 targets: sm_89, sm_90, sm_90a, sm_100, gfx942, gfx950); choose one of them or allow the bf16 fallback}}
+  // expected-error @+1 {{target 'sm_70' has no FP8 support (FP8 targets: sm_89, sm_90, sm_90a, sm_100, sm_120, gfx942, gfx950); choose one of them or allow the bf16 fallback}}
   %3 = linalg.matmul ins(%arg0, %transposed : tensor<4x8xf32>, tensor<8x16xf32>) outs(%2 : tensor<4x16xf32>) -> tensor<4x16xf32>
   return %3 : tensor<4x16xf32>
 }

@@ -70,7 +70,7 @@ func.func @layer(%x: tensor<16x32xf32> {lowp.stats = #lowp.stats<amax = 4.0, min
   %e = tensor.empty() : tensor<16x8xf32>
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x8xf32>) -> tensor<16x8xf32>
   // Without the fallback, a target without FP8 is an error.
-  // expected-error @+1 {{target 'sm_80' has no FP8 support (FP8 targets: sm_89, sm_90, sm_90a, sm_100, gfx942, gfx950); choose one of them or allow the bf16 fallback}}
+  // expected-error @+1 {{target 'sm_80' has no FP8 support (FP8 targets: sm_89, sm_90, sm_90a, sm_100, sm_120, gfx942, gfx950); choose one of them or allow the bf16 fallback}}
   %m = linalg.matmul ins(%x, %w : tensor<16x32xf32>, tensor<32x8xf32>) outs(%f : tensor<16x8xf32>) -> tensor<16x8xf32>
   %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
                        iterator_types = ["parallel", "parallel"]}

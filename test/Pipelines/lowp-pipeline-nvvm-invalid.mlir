@@ -5,7 +5,7 @@
 // RUN: not fp-opt %s -lowp-pipeline-nvvm=target=sm_999 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not fp-opt %s -lowp-pipeline-nvvm=target=gfx942 2>&1 | FileCheck %s --check-prefix=AMD
 // RUN: not fp-opt %s -lowp-pipeline-nvvm 2>&1 | FileCheck %s --check-prefix=NOCHIP
-// UNKNOWN: lowp-pipeline-nvvm needs target=<chip>, one of the capability table's nvidia chips (sm_60, sm_70, sm_75, sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100); got 'sm_999'
+// UNKNOWN: lowp-pipeline-nvvm needs target=<chip>, one of the capability table's nvidia chips (sm_60, sm_70, sm_75, sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100, sm_120); got 'sm_999'
 // AMD: lowp-pipeline-nvvm needs target=<chip>, one of the capability table's nvidia chips ({{.*}}); got 'gfx942'
 // NOCHIP: lowp-pipeline-nvvm needs target=<chip>, one of the capability table's nvidia chips ({{.*}}); got ''
 // The module is never printed: nothing ran.

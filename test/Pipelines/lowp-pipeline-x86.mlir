@@ -9,7 +9,7 @@
 // RUN: | llc -O3 -mcpu=znver4 | FileCheck %s --check-prefix=DOT
 //
 // Sapphire Rapids (amx=false), where vdpbf16ps is half the rate of f32 FMAs
-// (TargetInfo::bf16DotMacsPerCycle), so the bf16 matmul is the f32 FMA
+// (CPUInfo::bf16DotMacsPerCycle), so the bf16 matmul is the f32 FMA
 // kernel on operands widened while packed (8 x 32 block, 8 broadcasts and
 // 16 FMAs per k, unrolled 4 times: 64 FMAs); vcvtneps2bf16 still rounds
 // the result.
@@ -26,6 +26,16 @@
 // carried across the k loop (4 tdpbf16ps per 32 k), B in VNNI panels.
 // RUN: fp-opt %s -lowp-pipeline-x86="target=sapphirerapids amx=true" | mlir-translate --mlir-to-llvmir \
 // RUN: | llc -O3 -mcpu=sapphirerapids | FileCheck %s --check-prefix=AMX
+//
+// Granite Rapids, a row of its own (AMX-FP16 besides AMX-BF16) whose
+// kernels are Sapphire Rapids': the same LLVM dialect with and without amx.
+// RUN: fp-opt %s -lowp-pipeline-x86="target=sapphirerapids amx=true" -o %t.spr.amx
+// RUN: fp-opt %s -lowp-pipeline-x86="target=graniterapids amx=true" -o %t.gnr.amx
+// RUN: diff %t.spr.amx %t.gnr.amx
+// RUN: fp-opt %s -lowp-pipeline-x86=target=sapphirerapids -o %t.spr
+// RUN: fp-opt %s -lowp-pipeline-x86=target=graniterapids -o %t.gnr
+// RUN: diff %t.spr %t.gnr
+// RUN: mlir-translate --mlir-to-llvmir %t.gnr.amx | llc -O3 -mcpu=graniterapids | FileCheck %s --check-prefix=AMX
 //
 // The LLVM dialect itself: no float conversion left for AVX2 to lower.
 // RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 | FileCheck %s --check-prefix=LLVM-AVX2

@@ -3,7 +3,7 @@
 // A target without FP8 is an error unless the bf16 fallback is allowed.
 module attributes {lowp.target = #lowp.target<"sm_80">} {
 func.func @no_fp8(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>, %c: tensor<4x4xf32>) -> tensor<4x4xf32> {
-  // expected-error @+1 {{target 'sm_80' has no FP8 support (FP8 targets: sm_89, sm_90, sm_90a, sm_100, gfx942, gfx950); choose one of them or allow the bf16 fallback}}
+  // expected-error @+1 {{target 'sm_80' has no FP8 support (FP8 targets: sm_89, sm_90, sm_90a, sm_100, sm_120, gfx942, gfx950); choose one of them or allow the bf16 fallback}}
   %0 = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x4xf32>) outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
   return %0 : tensor<4x4xf32>
 }

@@ -91,7 +91,8 @@ def LowpExpandFloatConversions : Pass<"lowp-expand-float-conversions"> {
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"\"",
-           "Chip of the capability table (overrides lowp.target)">,
+           "Chip of the capability table (fp-opt --print-target-table; "
+           "overrides lowp.target)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
@@ -279,8 +280,8 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"\"",
-           "x86 chip of the capability table (avx2, avx512bf16, znver4, "
-           "sapphirerapids); default: the module's lowp.target, else avx2">,
+           "x86 row of the capability table (fp-opt --print-target-table); "
+           "default: the module's lowp.target, else avx2">,
     Option<"mr", "mr", "unsigned", /*default=*/"0",
            "Rows of the register block (0: the cpu's default)">,
     Option<"nr", "nr", "unsigned", /*default=*/"0",
@@ -290,20 +291,20 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
            "Depth of a k block in k steps (a k of the f32 FMA kernel, a "
            "pair of k of the vdpbf16ps and AMX kernels): a kc x nr slice of "
            "packed B stays close while C passes by (0: the kernel's own, "
-           "512 pairs for bf16, the target's TargetInfo::f32KBlock for f32)">,
+           "512 pairs for bf16, the target's CPUInfo::f32KBlock for f32)">,
     Option<"mc", "mc", "unsigned", /*default=*/"0",
            "Rows of an m block, rounded down to a multiple of mr: an mc x kc "
            "block of A stays in L2 (0: as many rows as fill half the "
-           "target's L2, TargetInfo::l2Bytes; no m blocking without it)">,
+           "target's L2, CPUInfo::l2Bytes; no m blocking without it)">,
     Option<"prefetch", "prefetch", "bool", /*default=*/"true",
            "With B packed ahead of the kernel (a prepacked or constant "
            "weight, a B shared by the batches), every k step of a register "
            "block also prefetches the same k step of the next column panel, "
-           "a cache line (TargetInfo::cacheLineBytes) at a time: the next "
+           "a cache line (CPUInfo::cacheLineBytes) at a time: the next "
            "panel's first block then reads L2, not memory">,
     Option<"amx", "amx", "bool", /*default=*/"false",
            "The full 32 x 32 blocks of bf16 GEMM kernels run on 2 x 2 "
-           "AMX-BF16 tiles (tdpbf16ps; sapphirerapids); each function with "
+           "AMX-BF16 tiles (tdpbf16ps; rows with amx_bf16); each function with "
            "tiles asks Linux for them once (arch_prctl)">,
     Option<"prepack", "prepack", "bool", /*default=*/"false",
            "Split the packing (and rounding) of weight arguments out of "
@@ -1047,7 +1048,8 @@ def LowpConvertFP8ToNVVM : Pass<"lowp-convert-fp8-to-nvvm"> {
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"\"",
-           "NVIDIA chip of the capability table (overrides lowp.target)">,
+           "NVIDIA row of the capability table (fp-opt --print-target-table; "
+           "overrides lowp.target)">,
     DeprecatedTargetSpelling<"deprecatedChip", "chip">,
   ];
   let dependentDialects = [
@@ -1067,7 +1069,7 @@ def LowpNVVMLowerContractions : Pass<"lowp-nvvm-lower-contractions", "ModuleOp">
     `extf, extf, mulf, addf`) into a `gpu.launch_func` of a tiled
     tensor-core kernel (`gpu.module @<function>_mma_sync`, its staging
     buffers aligned to 16 bytes), with the tiling of the chip's
-    capability-table row (`TargetInfo::mmaSync16`, `mmaSyncFP8`):
+    capability-table row (its `mma.sync` GEMM kernels, `GPUInfo::gemmKernels`):
 
     - a thread block computes one blockM x blockN tile of C (grid z: the
       batch); blockK-deep slices of A and B are staged through shared
@@ -1101,8 +1103,8 @@ def LowpNVVMLowerContractions : Pass<"lowp-nvvm-lower-contractions", "ModuleOp">
     the table) are a located error: the FP8 decision was made for another
     chip. f32 contractions are left alone without a remark.
 
-    On chips whose table row has a warpgroup tiling (`TargetInfo::wgmma16`,
-    `wgmmaFP8`: `sm_90a`, the architecture-specific PTX target of
+    On chips whose table row has warpgroup kernels (`wgmma` in
+    `GPUInfo::gemmKernels`: `sm_90a`, the architecture-specific PTX target of
     H100/H200), the contractions first go to **wgmma kernels**
     (`gpu.module @<function>_wgmma`): two warpgroups of 128 threads per
     128 x 128 block, each issuing `wgmma.mma_async.m64n128k16` (f16, bf16)
@@ -1136,7 +1138,8 @@ def LowpNVVMLowerContractions : Pass<"lowp-nvvm-lower-contractions", "ModuleOp">
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"\"",
-           "NVIDIA chip of the capability table (overrides lowp.target)">,
+           "NVIDIA row of the capability table (fp-opt --print-target-table; "
+           "overrides lowp.target)">,
     Option<"emulate", "emulate", "bool", /*default=*/"false",
            "Emit the kernel as host loops with warp instructions emulated "
            "per lane (executable on the CPU, for testing)">,
@@ -1174,8 +1177,8 @@ def LowpROCDLLowerContractions : Pass<"lowp-rocdl-lower-contractions", "ModuleOp
     the accumulators before the store) become a `gpu.launch_func` of a
     kernel in `gpu.module @<function>_mfma` whose waves of 64 lanes
     multiply with `amdgpu.mfma` (lowered to the chip's `v_mfma_*`), with the
-    tiling of the chip's capability-table row (`TargetInfo::mfmaF16`,
-    `mfmaBF16`, `mfmaFP8`):
+    tiling of the chip's capability-table row (its `mfma` GEMM kernels,
+    `GPUInfo::gemmKernels`):
 
     - gfx908: `v_mfma_f32_32x32x8f16`, `v_mfma_f32_32x32x4bf16`;
     - gfx90a: `v_mfma_f32_32x32x8f16`, `v_mfma_f32_32x32x8bf16_1k`;
@@ -1333,7 +1336,7 @@ def LowpTileForMXU : Pass<"lowp-tile-for-mxu"> {
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"\"",
-           "TPU generation of the capability table (tpu-v2 ... tpu-v6e); "
+           "TPU row of the capability table (fp-opt --print-target-table); "
            "default: the module's lowp.target">,
     DeprecatedTargetSpelling<"deprecatedGeneration", "generation">,
   ];
@@ -1361,7 +1364,7 @@ def LowpGPUMapRowReductions : Pass<"lowp-gpu-map-row-reductions"> {
     trailing dimensions R, and that depend on each other only within a row;
     it replaces them by one `gpu.launch` with one thread block per row
     (grid prod(P)) and T threads (a multiple of the capability table's
-    subgroup size, `TargetInfo::subgroupSize`: 32 on NVIDIA, 64 on AMD;
+    subgroup size, `GPUInfo::subgroupSize`: 32 on NVIDIA, 64 on AMD;
     at most `threads`, at least covering R where it can):
 
     - elementwise ops over the row: thread t handles r = t, t + T, ...
@@ -1417,7 +1420,8 @@ def LowpGPUMapRowReductions : Pass<"lowp-gpu-map-row-reductions"> {
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"\"",
-           "GPU of the capability table (overrides lowp.target); its "
+           "GPU row of the capability table (fp-opt --print-target-table; "
+           "overrides lowp.target); its "
            "subgroup size shapes the reductions">,
     Option<"threads", "threads", "unsigned", /*default=*/"256",
            "Most threads per block (rounded down to a multiple of the "
@@ -1502,7 +1506,8 @@ def LowpGPULowerSubgroupReduce
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"\"",
-           "GPU of the capability table (overrides lowp.target)">,
+           "GPU row of the capability table (fp-opt --print-target-table; "
+           "overrides lowp.target)">,
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::amdgpu::AMDGPUDialect",

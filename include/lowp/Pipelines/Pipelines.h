@@ -49,8 +49,9 @@ struct AutoMixedPrecisionOptions
     : public PassPipelineOptions<AutoMixedPrecisionOptions> {
   PassOptions::Option<std::string> target{
       *this, "target",
-      llvm::cl::desc("Chip of the capability table (recorded on the module "
-                     "as #lowp.target); empty: the module's lowp.target")};
+      llvm::cl::desc("Chip of the capability table (fp-opt "
+                     "--print-target-table), recorded on the module as "
+                     "#lowp.target; empty: the module's lowp.target")};
   PassOptions::Option<PrecisionPolicy> policy{
       *this, "policy",
       llvm::cl::desc("auto (the target's preferred 16-bit format), f16, "
@@ -187,8 +188,8 @@ buildAutoMixedPrecisionPipeline(OpPassManager &pm,
 struct X86PipelineOptions : public PassPipelineOptions<X86PipelineOptions> {
   PassOptions::Option<std::string> target{
       *this, "target",
-      llvm::cl::desc("x86 chip of the capability table: avx2 (default), "
-                     "avx512bf16, znver4, sapphirerapids")};
+      llvm::cl::desc("x86 row of the capability table (fp-opt "
+                     "--print-target-table); default: avx2")};
   PassOptions::Option<unsigned> mr{
       *this, "mr",
       llvm::cl::desc("Rows of the matmul register block (0: the target's "
@@ -218,7 +219,7 @@ struct X86PipelineOptions : public PassPipelineOptions<X86PipelineOptions> {
       llvm::cl::init(1)};
   PassOptions::Option<bool> amx{
       *this, "amx",
-      llvm::cl::desc("bf16 matmuls on AMX-BF16 tiles (sapphirerapids)"),
+      llvm::cl::desc("bf16 matmuls on AMX-BF16 tiles (rows with amx_bf16)"),
       llvm::cl::init(false)};
   PassOptions::Option<bool> prepack{
       *this, "prepack",
@@ -287,9 +288,9 @@ struct GPUPipelineOptions : public PassPipelineOptions<Derived> {
 struct NVVMPipelineOptions : public GPUPipelineOptions<NVVMPipelineOptions> {
   PassOptions::Option<std::string> target{
       *this, "target",
-      llvm::cl::desc("NVIDIA chip of the capability table (sm_70, sm_75, "
-                     "sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100); required: the "
-                     "PTX target is fixed when the pipeline is built")};
+      llvm::cl::desc("NVIDIA row of the capability table (fp-opt "
+                     "--print-target-table); required: the PTX target is "
+                     "fixed when the pipeline is built")};
   PassOptions::Option<std::string> cudaPath{
       *this, "cuda-path",
       llvm::cl::desc("CUDA toolkit whose libdevice provides math functions "
@@ -320,9 +321,9 @@ struct ROCDLPipelineOptions
     : public GPUPipelineOptions<ROCDLPipelineOptions> {
   PassOptions::Option<std::string> target{
       *this, "target",
-      llvm::cl::desc("AMD chip of the capability table (gfx908, gfx90a, "
-                     "gfx942, gfx950); required: the AMDGCN target is fixed "
-                     "when the pipeline is built")};
+      llvm::cl::desc("AMD row of the capability table (fp-opt "
+                     "--print-target-table); required: the AMDGCN target is "
+                     "fixed when the pipeline is built")};
   PassOptions::Option<bool> mfma{
       *this, "mfma",
       llvm::cl::desc("f16/bf16/FP8 contractions to MFMA kernels (false: "
@@ -351,9 +352,9 @@ LogicalResult buildROCDLPipeline(OpPassManager &pm,
 struct TPUPipelineOptions : public PassPipelineOptions<TPUPipelineOptions> {
   PassOptions::Option<std::string> target{
       *this, "target",
-      llvm::cl::desc("TPU generation of the capability table: tpu-v2, "
-                     "tpu-v3, tpu-v4, tpu-v5e, tpu-v5p, tpu-v6e (default: "
-                     "the module's lowp.target)")};
+      llvm::cl::desc("TPU row of the capability table (fp-opt "
+                     "--print-target-table); default: the module's "
+                     "lowp.target")};
   PassOptions::Option<std::string> deprecatedGeneration{
       *this, "generation",
       llvm::cl::desc("Deprecated spelling of `target` (removed in the next "

@@ -15,7 +15,8 @@ include "mlir/Pass/PassBase.td"
 // same name in every pass and pipeline.
 defvar TargetOption = Option<"target", "target", "std::string",
     /*default=*/"\"\"",
-    "Chip of the capability table (low=auto takes its preferred format); "
+    "Chip of the capability table (fp-opt --print-target-table; "
+    "low=auto takes its preferred format); "
     "empty: the module's lowp.target">;
 
 // `demote-weights`: the same choice in the inference and FP8 passes and in

@@ -1044,7 +1044,7 @@ struct LowpGPUMapRowReductionsPass
     if (failed(resolved))
       return signalPassFailure();
     const TargetInfo *info = *resolved;
-    if (!info || !info->subgroupSize) {
+    if (!info || !info->gpu) {
       root->emitError() << "lowp-gpu-map-row-reductions needs a GPU of the "
                            "capability table (target=sm_XX or gfxXXX, or a "
                            "lowp.target)"
@@ -1076,7 +1076,7 @@ struct LowpGPUMapRowReductionsPass
         if (auto func = last->getParentOfType<FunctionOpInterface>())
           name = (func.getName() + "_row_reduction").str();
         OpBuilder b(last);
-        RowKernelEmitter(group, info->subgroupSize, threads, emulate)
+        RowKernelEmitter(group, info->gpu->subgroupSize, threads, emulate)
             .emit(b, name);
         for (Member &m : llvm::reverse(group.members))
           m.op->erase();

@@ -45,7 +45,7 @@ struct LowpGPULowerSubgroupReducePass
     root->walk([&](gpu::SubgroupReduceOp) { any = true; });
     if (!any)
       return;
-    if (!info || !info->subgroupSize) {
+    if (!info || !info->gpu) {
       root->emitError() << "lowp-gpu-lower-subgroup-reduce needs a GPU of the "
                            "capability table (target=sm_XX or gfxXXX, or a "
                            "lowp.target)";
@@ -68,20 +68,20 @@ struct LowpGPULowerSubgroupReducePass
       // DPP row operations first; the shuffle butterfly (ds_bpermute) for
       // what they do not take.
       populateGpuLowerSubgroupReduceToDPPPatterns(
-          patterns, info->subgroupSize, *chipset, PatternBenefit(2));
+          patterns, info->gpu->subgroupSize, *chipset, PatternBenefit(2));
       populateGpuLowerClusteredSubgroupReduceToDPPPatterns(
-          patterns, info->subgroupSize, *chipset, PatternBenefit(2));
+          patterns, info->gpu->subgroupSize, *chipset, PatternBenefit(2));
     }
     populateGpuLowerSubgroupReduceToShufflePatterns(
-        patterns, info->subgroupSize, /*shuffleBitwidth=*/32);
+        patterns, info->gpu->subgroupSize, /*shuffleBitwidth=*/32);
     populateGpuLowerClusteredSubgroupReduceToShufflePatterns(
-        patterns, info->subgroupSize, /*shuffleBitwidth=*/32);
+        patterns, info->gpu->subgroupSize, /*shuffleBitwidth=*/32);
     if (failed(applyPatternsGreedily(root, std::move(patterns))))
       return signalPassFailure();
 
     WalkResult left = root->walk([&](gpu::SubgroupReduceOp op) {
       op.emitError() << "no lowering of this subgroup reduction for "
-                     << info->name << " (subgroup of " << info->subgroupSize
+                     << info->name << " (subgroup of " << info->gpu->subgroupSize
                      << " lanes)";
       return WalkResult::interrupt();
     });

@@ -186,7 +186,7 @@ mlir::lowp::gpu_gemm::selectTableTiling(
                 ") must be multiples of " + Twine(chunk) + " (16-byte rows)");
   if (!backend.acceptsProblem(p, *aTiling, whyNot))
     return failure();
-  if (unsigned limit = chip.staticSharedMemoryBytes) {
+  if (unsigned limit = chip.gpu->staticSharedMemoryBytes) {
     const GPUGemmTiling &t = *aTiling;
     auto bytes = [&](StagedOperand which, int64_t rows, int64_t cols,
                      FloatType elem) {
@@ -237,7 +237,7 @@ LogicalResult mlir::lowp::gpu_gemm::checkFP8MatrixOperands(
              << "; decide the FP8 formats for this chip)";
       std::string formats;
       for (unsigned i = 0; i < kNumFormats; ++i)
-        if (chip.getGemmTiling(static_cast<Format>(i)))
+        if (chip.hasGemmKernel(static_cast<Format>(i)))
           formats += (formats.empty() ? "" : ", ") +
                      stringifyFormat(static_cast<Format>(i)).str();
       diag << "; its " << instruction << " takes "

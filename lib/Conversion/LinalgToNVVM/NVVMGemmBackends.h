@@ -33,9 +33,9 @@ private:
   Value lastGroup;
 };
 
-/// The warpgroup back end (wgmma.mma_async, sm_90a): TargetInfo::wgmma16
-/// and wgmmaFP8 (with `stages` shared-memory stages instead of the table's
-/// when not 0); the ops it does not take fall back to mma.sync.
+/// The warpgroup back end (wgmma.mma_async, sm_90a): the row's wgmma GEMM
+/// kernels (with `stages` shared-memory stages instead of the table's when
+/// not 0); the ops it does not take fall back to mma.sync.
 std::unique_ptr<gpu_gemm::MatrixInstructionBackend>
 createWgmmaBackend(MLIRContext *ctx, unsigned stages = 0);
 

@@ -3,7 +3,7 @@
 // The NVIDIA back end of the GPU GEMM tiling (lowp/Conversion/LinalgToGPU/
 // TiledGemm.h): bufferized f16/bf16 and FP8 contractions to tiled
 // tensor-core kernels with the tiling of the chip's capability-table row
-// (TargetInfo::mmaSync16, mmaSyncFP8). The shared layer stages the slices
+// (the row's mma.sync GEMM kernels). The shared layer stages the slices
 // (here with cp.async into two buffers, rows padded by 16 bytes so
 // ldmatrix's eight 16-byte row reads hit distinct bank groups, or
 // synchronous loads into one on sm_75) and builds the k loop and epilogue;
@@ -92,6 +92,9 @@ public:
   StringRef instructionName() const override { return "mma.sync"; }
   StringRef moduleSuffix() const override { return "mma_sync"; }
   Vendor vendor() const override { return Vendor::NVIDIA; }
+  MatrixInstruction instruction() const override {
+    return MatrixInstruction::MmaSync;
+  }
 
   Attribute sharedMemorySpace(MLIRContext *ctx) const override {
     return gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
@@ -509,7 +512,7 @@ struct LowpNVVMLowerContractionsPass
                         << static_cast<unsigned>(wgmmaStages);
       return signalPassFailure();
     }
-    if (wgmma && (info.wgmma16.valid() || info.wgmmaFP8.valid())) {
+    if (wgmma && info.hasGemmKernel(MatrixInstruction::Wgmma)) {
       std::unique_ptr<MatrixInstructionBackend> warpgroup =
           createWgmmaBackend(root->getContext(), wgmmaStages);
       if (failed(

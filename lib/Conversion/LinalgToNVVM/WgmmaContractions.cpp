@@ -2,7 +2,7 @@
 //
 // The wgmma back end of the GPU GEMM tiling (lowp/Conversion/LinalgToGPU/
 // TiledGemm.h), for chips whose capability-table row has a warpgroup tiling
-// (TargetInfo::wgmma16, wgmmaFP8: sm_90a). A "wave" of the tiling is a
+// (the row's wgmma GEMM kernels: sm_90a). A "wave" of the tiling is a
 // warpgroup (128 threads); its instruction, wgmma.mma_async.m64nNkK, reads
 // both operands from shared memory through 64-bit matrix descriptors and
 // accumulates into N/2 f32 registers per thread.
@@ -126,26 +126,20 @@ public:
     return "mma.sync (or the naive kernel where that cannot take it either)";
   }
 
+  MatrixInstruction instruction() const override {
+    return MatrixInstruction::Wgmma;
+  }
+
   const GPUGemmTiling *tableTiling(const TargetInfo &chip,
                                    Format f) const override {
-    if (chip.vendor != Vendor::NVIDIA || !chip.hasMatrixUnit(f))
-      return nullptr;
-    const GPUGemmTiling *t = nullptr;
-    GPUGemmTiling *adjusted = nullptr;
-    if (f == Format::F16 || f == Format::BF16) {
-      t = &chip.wgmma16;
-      adjusted = &adjusted16;
-    } else if (f == chip.getE4M3() || f == chip.getE5M2()) {
-      t = &chip.wgmmaFP8;
-      adjusted = &adjustedFP8;
-    }
-    if (!t || !t->valid())
-      return nullptr;
-    if (!stagesOverride)
+    const GPUGemmTiling *t = chip.getGemmTiling(MatrixInstruction::Wgmma, f);
+    if (!t || !stagesOverride)
       return t;
-    *adjusted = *t;
-    adjusted->stages = stagesOverride;
-    return adjusted;
+    GPUGemmTiling &adjusted =
+        f == Format::F16 || f == Format::BF16 ? adjusted16 : adjustedFP8;
+    adjusted = *t;
+    adjusted.stages = stagesOverride;
+    return &adjusted;
   }
 
   bool acceptsProblem(const GemmProblem &p, const GPUGemmTiling &t,

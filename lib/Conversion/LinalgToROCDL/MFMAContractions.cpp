@@ -55,6 +55,9 @@ public:
   StringRef instructionName() const override { return "MFMA"; }
   StringRef moduleSuffix() const override { return "mfma"; }
   Vendor vendor() const override { return Vendor::AMD; }
+  MatrixInstruction instruction() const override {
+    return MatrixInstruction::Mfma;
+  }
 
   /// LDS as AMDGPU's address space 3 rather than the gpu dialect's
   /// attribute: lowp-pipeline-rocdl runs upstream's convert-vector-to-llvm

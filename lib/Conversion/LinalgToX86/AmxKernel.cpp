@@ -1,17 +1,17 @@
 //===- AmxKernel.cpp - AMX-BF16 register blocks of the GEMM kernel --------===//
 //
-// With `amx=true`, the dot kernel of MatmulKernels.cpp (emitKernel) computes
+// With `amx=true`, the dot kernel of GemmMicroKernel.cpp (emitKernel) computes
 // its full 32 x 32 blocks of C on AMX-BF16: 2 x 2 f32 accumulator tiles,
-// tdpbf16ps on 2 A tiles (16 rows x 32 bf16, read in place) and 2 B tiles
-// (16 k pairs x 16 columns of VNNI pairs: packed B's layout as it is, read
-// with the panel's row stride). Everything around the block is the vector
-// kernel's: B packed (and cast) the same way, k blocks, threads, partial
-// sums in C between k blocks; the fill and the fused epilogue go through a
-// 32 x 32 f32 scratch block; a K that is not whole tiles ends in a tile of
-// zero-padded copies. Rows and columns a block does not cover run on
-// vdpbf16ps. No software prefetches in the tile loop: the vector kernel's
-// per-k-step prefetches of the next panel cost about 7% of a convolution
-// block's samples here and measured no gain on the large weights.
+// tdpbf16ps on 2 A tiles (16 rows x 32 bf16, read in place) and 2 B tiles (16 k
+// pairs x 16 columns of VNNI pairs: packed B's layout as it is, read with the
+// panel's row stride). Everything around the block is the vector kernel's: B
+// packed (and cast) the same way, k blocks, threads, partial sums in C between
+// k blocks; the fill and the fused epilogue go through a 32 x 32 f32 scratch
+// block; a K that is not whole tiles ends in a tile of zero-padded copies. Rows
+// and columns a block does not cover run on vdpbf16ps. No software prefetches
+// in the tile loop: the vector kernel's per-k-step prefetches of the next panel
+// cost about 7% of a convolution block's samples here and measured no gain on
+// the large weights.
 //
 // Linux hands out the tile registers per process on request
 // (arch_prctl(ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA)); before it, the first

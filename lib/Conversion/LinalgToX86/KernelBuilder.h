@@ -114,7 +114,7 @@ void prepareEpilogue(KernelEpilogue &e, Operation *contraction,
 void finishEpilogue(KernelEpilogue &e, RewriterBase &rw);
 
 /// Why a pooling op (max, min or sum; NHWC, or NCHW max and sum) cannot
-/// take the window kernel (ConvKernels.cpp), or success. The window operand
+/// take the window kernel (WindowKernel.cpp), or success. The window operand
 /// only gives the shape. Max and min write the input's type (exact in it:
 /// the f32 result is one of the inputs) or f32; a sum accumulates in f32
 /// and writes f32 only (a narrow sum would round each partial sum).
@@ -122,6 +122,22 @@ LogicalResult matchPooling(linalg::LinalgOp op, std::string &why);
 
 /// Whether `op` is a pooling op the window kernel is registered for.
 bool isKernelPooling(linalg::LinalgOp op);
+
+/// Fails with the reason in `why` when the NCHW window kernel (`kernel`:
+/// "depthwise", "window") cannot take `op`'s stride along W: it vectorizes
+/// output rows, read contiguously or as every other element.
+LogicalResult checkNchwWindowStride(linalg::LinalgOp op, StringRef kernel,
+                                    std::string &why);
+
+/// The convolution kernels, one file each (ConvKernels.cpp gathers them in
+/// populateConvKernelPatterns): NCHW blocked im2col + GEMM, NHWC GEMMs on A
+/// read in place, depthwise and pooling windows.
+void populateConvNchwKernelPatterns(RewritePatternSet &patterns,
+                                    const KernelConfig &cfg);
+void populateConvNhwcKernelPatterns(RewritePatternSet &patterns,
+                                    const KernelConfig &cfg);
+void populateWindowKernelPatterns(RewritePatternSet &patterns,
+                                  const KernelConfig &cfg);
 
 /// Why a convolution cannot take its kernel (ConvKernels.cpp), or success.
 LogicalResult matchConv(linalg::LinalgOp op, const KernelConfig &cfg,
@@ -182,23 +198,14 @@ public:
   Value transposedCopy(Value src, ValueRange batch, int64_t rows,
                        int64_t cols);
 
-  /// C[m x n] += A[m x k] * B[k x n] for one batch: `aBatch` / `cBatch`
-  /// index A and C, B is packed (packB) or, with `bRowMajor`, already in
-  /// the kernel's element layout as rows of at least n rounded up to nr
-  /// ([k][n'] f32, [k/2][2n'] VNNI pairs for dot: im2col writes it so). C's
-  /// columns start at `cColOffset`, its rows at `cRowOffset` (null: 0; A's
-  /// rows always start at 0). A is read in place: broadcast
-  /// scalars (f32 kernel; `aTransposed` reads A^T[k][m]) or broadcast pairs
-  /// (dot kernel, row-major A only).
-  ///
-  /// With `packSlice`, `packed` is unused: B is packed inside the kernel, one
-  /// k block of one panel at a time, by packSlice(jb, columns, kBegin,
-  /// k steps) into a small buffer it frees after the panel (packPanelSlice).
+  /// B packed inside the kernel, one k block of one panel at a time, by
+  /// packSlice(jb, columns, kBegin, k steps) into a small buffer the kernel
+  /// frees after the panel (packPanelSlice).
   using PanelPacker =
       std::function<Value(Value jb, int64_t cols, Value kBegin, int64_t steps)>;
-  /// With `prefetchSource` too, each k step `kk` of a block of panel jb
-  /// calls prefetchSource(next full panel, kBegin, kk) (B's source for the
-  /// slice packSlice will read next, prefetchPanelSource).
+  /// Called at each k step `kk` of a block of panel jb with the next full
+  /// panel and the block's kBegin (B's source for the slice the
+  /// PanelPacker reads next, prefetchPanelSource).
   using PanelPrefetcher =
       std::function<void(Value jbNext, Value kBegin, Value kk)>;
   /// A read in place from a buffer that is not an [m][k] matrix: a
@@ -218,14 +225,39 @@ public:
     std::function<SmallVector<Value>(Value row)> rowState;
     std::function<SmallVector<Value>(ArrayRef<Value> state, Value seg)> start;
   };
-  void emitKernel(Value a, ValueRange aBatch, bool aTransposed, Value packed,
-                  Value c, ValueRange cBatch, int64_t m, int64_t n, int64_t k,
-                  bool dot, bool bRowMajor = false,
-                  Value cColOffset = nullptr, PanelPacker packSlice = nullptr,
-                  const KernelEpilogue *epilogue = nullptr,
-                  PanelPrefetcher prefetchSource = nullptr,
-                  Value cRowOffset = nullptr,
-                  const SegmentedA *segmentedA = nullptr);
+  /// One GEMM for emitKernel: C[m x n] += A[m x k] * B[k x n] for one
+  /// batch (or, with an epilogue, C = its consumer of A * B + fill).
+  struct GemmCall {
+    /// A, indexed by `aBatch` then [m][k] (`aTransposed`: [k][m]), read in
+    /// place: broadcast scalars (f32 kernel) or broadcast pairs (dot
+    /// kernel, row-major A only). `segmentedA` instead: A read by segments.
+    Value a;
+    SmallVector<Value> aBatch;
+    bool aTransposed = false;
+    const SegmentedA *segmentedA = nullptr;
+    /// B packed (packB, packFP8B) or, with `bRowMajor`, already in the
+    /// kernel's element layout as rows of at least n rounded up to nr
+    /// ([k][n'] f32, [k/2][2n'] VNNI pairs for dot: im2col writes it so).
+    /// With `packSlice`, `packed` is unused: B is packed per panel slice.
+    Value packed;
+    bool bRowMajor = false;
+    PanelPacker packSlice;
+    PanelPrefetcher prefetchSource;
+    /// C, indexed by `cBatch` then [m][n]; its columns start at
+    /// `cColOffset`, its rows at `cRowOffset` (null: 0; A's rows always
+    /// start at 0).
+    Value c;
+    SmallVector<Value> cBatch;
+    Value cColOffset, cRowOffset;
+    int64_t m = 0, n = 0, k = 0;
+    /// vdpbf16ps (pairs of k) rather than f32 FMAs.
+    bool dot = false;
+    /// Fill and consumer fused into the first and last k blocks.
+    const KernelEpilogue *epilogue = nullptr;
+  };
+  /// Writes `call` as the register-blocked micro-kernel and its loops
+  /// (GemmMicroKernel.cpp).
+  void emitKernel(const GemmCall &call);
 
   /// Zeros elements [valid, next vector boundary) of every row (last
   /// dimension) of a row-major B the kernel reads in place (`bRowMajor`):
@@ -370,7 +402,7 @@ public:
   /// GEMM (off for the row rests of a dynamic M, which say it once).
   bool amxFallbackRemarks = true;
 
-private:
+protected:
   const KernelConfig &cfg;
 };
 

@@ -1,8 +1,8 @@
 //===- LowerContractions.cpp - lowp-x86-lower-contractions ----------------===//
 //
-// The pass: the target's kernel configuration from the capability table,
-// the optional prepacking split, then the kernel patterns of
-// MatmulKernels.cpp, AmxKernel.cpp, ConvKernels.cpp and LayoutCopies.cpp
+// The pass: the target's kernel configuration (KernelConfig.cpp), the
+// optional prepacking split, then the kernel patterns of MatmulKernels.cpp,
+// ConvKernels.cpp (and the kernel files it gathers) and LayoutCopies.cpp
 // (plus the target-independent im2col of NHWC convolutions), and a remark
 // for every contraction or convolution left to the generic loops.
 //
@@ -82,45 +82,19 @@ struct LowpX86LowerContractionsPass
       return signalPassFailure();
     // Without a target, the baseline every x86-64 machine here has.
     const TargetInfo *info = *resolved ? *resolved : lookupTarget("avx2");
-    if (info->vendor != Vendor::X86) {
-      root->emitError() << "'" << info->name << "' is not an x86 target";
+    KernelOptions options;
+    options.mr = mr;
+    options.nr = nr;
+    options.kc = kc;
+    options.mc = mc;
+    options.amx = amx;
+    options.prefetch = prefetch;
+    options.winograd = winograd;
+    FailureOr<KernelConfig> config = getKernelConfig(
+        *info, options, [&] { return root->emitError(); });
+    if (failed(config))
       return signalPassFailure();
-    }
-    // A bf16 matrix unit on x86 is AVX512_BF16, which implies AVX-512F
-    // and BW: 16 f32 lanes, masked 16-bit moves. Otherwise AVX2's 8.
-    KernelConfig cfg;
-    bool avx512 = info->hasMatrixUnit(Format::BF16);
-    cfg.lanes = avx512 ? 16 : 8;
-    // vdpbf16ps where the table does not measure it slower than f32 FMAs
-    // on widened operands (Golden Cove: half their rate), and always under
-    // AMX, whose blocks' edges run on it from the same VNNI-packed B.
-    cfg.bf16Dot = info->prefersBF16Dot() || (avx512 && amx);
-    // Defaults fill the register file: 6x16 (12 ymm accumulators) on AVX2,
-    // 8x32 (16 zmm) with AVX-512.
-    cfg.mr = mr ? unsigned(mr) : (avx512 ? 8 : 6);
-    cfg.nr = nr ? unsigned(nr) : 2 * cfg.lanes;
-    // AMX-BF16's tile (16 x 16 f32 accumulators, k = 32 bf16) is the
-    // table's 16-bit matrix tile on chips where it is more than a vdpbf16ps
-    // pair.
-    if (amx) {
-      if (!avx512 || info->tile16.k <= 2) {
-        root->emitError() << "amx requested but '" << info->name
-                          << "' has no AMX-BF16";
-        return signalPassFailure();
-      }
-      cfg.amxTile = info->tile16;
-    }
-    cfg.kc = kc;
-    cfg.mc = mc;
-    cfg.winograd = winograd;
-    cfg.l2Bytes = info->l2Bytes;
-    cfg.f32KBlock = info->f32KBlock;
-    cfg.prefetchLineBytes = prefetch ? info->cacheLineBytes : 0;
-    if (cfg.nr % cfg.lanes) {
-      root->emitError() << "nr=" << cfg.nr << " is not a multiple of the "
-                        << cfg.lanes << " f32 lanes of " << info->name;
-      return signalPassFailure();
-    }
+    const KernelConfig &cfg = *config;
     if (prepack) {
       SmallVector<func::FuncOp> funcs;
       root->walk([&](func::FuncOp f) { funcs.push_back(f); });

@@ -515,10 +515,18 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
       kb.zeroRowTails(v, tiles);
       // M[xi] = U[xi] * V[xi], from zero.
       kb.loop(kPoints, 1, [&](Value xi) {
-        kb.emitKernel(u, ValueRange{xi}, /*aTransposed=*/false,
-                      pointMatrix(rw, loc, v, xi), m, ValueRange{xi}, f, tiles,
-                      c, /*dot=*/false, /*bRowMajor=*/true,
-                      /*cColOffset=*/nullptr, /*packSlice=*/nullptr, &fromZero);
+        KernelBuilder::GemmCall call;
+        call.a = u;
+        call.aBatch = {xi};
+        call.packed = pointMatrix(rw, loc, v, xi);
+        call.bRowMajor = true;
+        call.c = m;
+        call.cBatch = {xi};
+        call.m = f;
+        call.n = tiles;
+        call.k = c;
+        call.epilogue = &fromZero;
+        kb.emitKernel(call);
       });
       // Y = A^T M A per tile, into output rows 2 ty, 2 ty + 1.
       kb.loop(
@@ -741,10 +749,18 @@ template <typename OpTy> struct WinogradConvNhwc : OpRewritePattern<OpTy> {
           /*parallel=*/!blocksParallel);
       // M[xi] = V[xi] * U[xi], from zero.
       kb.loop(kPoints, 1, [&](Value xi) {
-        kb.emitKernel(v, ValueRange{xi}, /*aTransposed=*/false,
-                      pointMatrix(rw, loc, u, xi), m, ValueRange{xi}, tiles, f,
-                      c, /*dot=*/false, /*bRowMajor=*/true,
-                      /*cColOffset=*/nullptr, /*packSlice=*/nullptr, &fromZero);
+        KernelBuilder::GemmCall call;
+        call.a = v;
+        call.aBatch = {xi};
+        call.packed = pointMatrix(rw, loc, u, xi);
+        call.bRowMajor = true;
+        call.c = m;
+        call.cBatch = {xi};
+        call.m = tiles;
+        call.n = f;
+        call.k = c;
+        call.epilogue = &fromZero;
+        kb.emitKernel(call);
       });
       // Y = A^T M A per tile and vector of filters, into output pixels
       // (2 ty + r, 2 tx + s) of the pixels x F matrix.

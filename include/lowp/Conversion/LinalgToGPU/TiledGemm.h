@@ -177,10 +177,10 @@ public:
   virtual ~MatrixInstructionBackend() = default;
 
   /// The capability table's tiling of this instruction for operands in `f`
-  /// on `chip`, or null (default: TargetInfo::getGemmTiling).
+  /// on `chip`, or null (default: the row's GEMM kernel on instruction()).
   virtual const GPUGemmTiling *tableTiling(const TargetInfo &chip,
                                            Format f) const {
-    return chip.getGemmTiling(f);
+    return chip.getGemmTiling(instruction(), f);
   }
   /// Whether the kernel takes `p` with tiling `t` beyond the layer's own
   /// checks (formats, 16-byte rows); else the reason, for the remark.
@@ -235,6 +235,9 @@ public:
   virtual StringRef moduleSuffix() const = 0;
   /// The vendor whose chips the instruction runs on.
   virtual Vendor vendor() const = 0;
+  /// The instruction family of the capability table's GEMM kernels this
+  /// back end builds.
+  virtual MatrixInstruction instruction() const = 0;
 
   /// The memory space of the staging buffers (the kernel's workgroup
   /// attributions).

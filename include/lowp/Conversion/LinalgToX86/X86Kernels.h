@@ -35,9 +35,9 @@ struct KernelConfig {
   unsigned mr, nr;
   unsigned kc;  ///< k block in k steps (0: the kernel's, kcSteps)
   unsigned mc;  ///< row block (0: from l2Bytes; all of m without it)
-  unsigned l2Bytes = 0; ///< the target's per-core L2 (TargetInfo::l2Bytes)
-  unsigned f32KBlock = 0; ///< the f32 kernel's kc (TargetInfo::f32KBlock)
-  /// Prefetch unit for a packed B's next panel (TargetInfo::cacheLineBytes;
+  unsigned l2Bytes = 0;   ///< the target's per-core L2 (CPUInfo::l2Bytes)
+  unsigned f32KBlock = 0; ///< the f32 kernel's kc (CPUInfo::f32KBlock)
+  /// Prefetch unit for a packed B's next panel (CPUInfo::cacheLineBytes;
   /// 0: no prefetching).
   unsigned prefetchLineBytes = 0;
   /// bf16 products on vdpbf16ps (AVX512_BF16, where the target's table
@@ -70,6 +70,25 @@ struct KernelConfig {
   }
 };
 
+/// The options of lowp-x86-lower-contractions (and lowp-pipeline-x86) that
+/// shape the kernels; 0 picks the target's default.
+struct KernelOptions {
+  unsigned mr = 0, nr = 0, kc = 0, mc = 0;
+  bool amx = false;
+  bool prefetch = true;
+  bool winograd = true;
+};
+
+/// The kernel configuration of `target` (a CPU row of the capability
+/// table) under `options`: the vector width, register block and
+/// instruction choice from the row's CPUInfo, the options' overrides
+/// applied. Options the row cannot take (amx without AMX-BF16, an nr that
+/// is not a multiple of the lanes) fail, with an error through `emitError`
+/// when given.
+FailureOr<KernelConfig>
+getKernelConfig(const TargetInfo &target, const KernelOptions &options,
+                function_ref<InFlightDiagnostic()> emitError = {});
+
 /// linalg.matmul / linalg.batch_matmul (operands maybe transposed, B maybe
 /// shared by the batch, a constant B packed at compile time, the cast that
 /// produced B applied while packing) -> the packed kernels
@@ -80,7 +99,7 @@ void populateMatmulKernelPatterns(RewritePatternSet &patterns,
 
 /// linalg.conv_2d_nchw_fchw as blocked im2col in the kernel's layout + the
 /// GEMM kernel; depthwise NHWC / NCHW convolutions as a direct kernel
-/// (ConvKernels.cpp).
+/// (ConvKernels.cpp and the kernel files it gathers).
 void populateConvKernelPatterns(RewritePatternSet &patterns,
                                 const KernelConfig &cfg);
 

@@ -1,0 +1,337 @@
+//===- ConvNchwKernel.cpp - NCHW convolutions as blocked im2col GEMMs -----===//
+//
+// linalg.conv_2d_nchw_fchw as GEMMs on blocks of im2col built in the GEMM
+// kernel's own layout (KernelBuilder::emitKernel).
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelBuilder.h"
+#include "lowp/Conversion/LinalgCommon/Im2col.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::lowp;
+using namespace mlir::lowp::x86;
+
+namespace {
+
+/// linalg.conv_2d_nchw_fchw (torch-mlir's default layout) as GEMMs:
+/// out[n] (F x OH*OW) += filter (F x C*KH*KW) * col (C*KH*KW x OH*OW), the
+/// filter and output viewed as matrices in place. col is built for a block
+/// of R output rows at a time, sized to stay in L2, directly in the layout
+/// the kernel reads (f32 rows, or VNNI pairs of rows for the bf16 dot), so
+/// it is written once and read from cache: no separate packing pass and no
+/// full-size buffer. At stride 1 a row of OW pixels is a contiguous run of
+/// the input, copied a vector at a time.
+struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
+  ConvNchwToKernel(MLIRContext *ctx, KernelConfig cfg)
+      : OpRewritePattern(ctx), cfg(cfg) {}
+  LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp op,
+                                PatternRewriter &rw) const override {
+    std::string why;
+    if (failed(matchConv(op, cfg, why)))
+      return rw.notifyMatchFailure(op, why);
+    Value input = op.getDpsInputs()[0], filter = op.getDpsInputs()[1],
+          output = op.getDpsInits()[0];
+    auto fil = cast<MemRefType>(filter.getType()),
+         out = cast<MemRefType>(output.getType());
+    Type elem = fil.getElementType();
+    Type f32 = rw.getF32Type();
+    bool dot = cfg.bf16Dot && elem.isBF16();
+    SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
+    SmallVector<int64_t> dilations(op.getDilations().getValues<int64_t>());
+    int64_t f = out.getDimSize(1),
+            oh = out.getDimSize(2), ow = out.getDimSize(3),
+            c = fil.getDimSize(1), kh = fil.getDimSize(2),
+            kw = fil.getDimSize(3);
+    int64_t depth = c * kh * kw;
+    // The bf16 dot reads K in pairs: an odd K (a stem's 3 colours x 3 x 3)
+    // gets a zero k row in col and a zero column in a copy of the filter.
+    int64_t kDepth = dot ? depth + depth % 2 : depth;
+    // Rows per block: col within a quarter of the L2 (256 KiB on Zen 4:
+    // the mixed ResNet block measured 6% faster than with half), preferring
+    // a pixel count that is a multiple of nr (no masked last panel).
+    Type colElem = dot ? elem : f32;
+    int64_t bytes = colElem.getIntOrFloatBitWidth() / 8;
+    int64_t budget = cfg.l2Bytes ? cfg.l2Bytes / 4 : 256 * 1024;
+    int64_t rowsPerBlock =
+        std::clamp<int64_t>(budget / std::max<int64_t>(1, kDepth * ow * bytes),
+                            1, oh);
+    for (int64_t r = rowsPerBlock; r * 2 > rowsPerBlock; --r)
+      if (r * ow % cfg.nr == 0) {
+        rowsPerBlock = r;
+        break;
+      }
+    Location loc = op.getLoc();
+    KernelBuilder kb(rw, loc, cfg);
+    MatrixOperand a;
+    a.mem = memref::CollapseShapeOp::create(
+        rw, loc, filter, ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+    Value cMat = memref::CollapseShapeOp::create(
+        rw, loc, output, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+    // The fill of the output and its elementwise consumer (batch norm,
+    // ReLU, residual) run in the kernel, on the accumulators: the consumer
+    // reads per-channel operands as broadcast scalars of the row (F) and
+    // full-size ones through the same collapse as C.
+    KernelEpilogue epilogue =
+        matchEpilogueOrRemark(op, cMat, {input, filter});
+    prepareEpilogue(epilogue, op, rw);
+    int64_t blockCols = ceilDiv(rowsPerBlock * ow, cfg.nr) * cfg.nr;
+    MemRefType colType = dot
+                             ? MemRefType::get({kDepth / 2, 2 * blockCols}, elem)
+                             : MemRefType::get({depth, blockCols}, f32);
+    // With a few blocks of rows or more, they are what threads= shares out
+    // (each its own col: one per block, in the workspace with one thread);
+    // the im2col copy and the panels of one block are then sequential. With
+    // fewer, a block's copy and panels are the parallel loops (a block's
+    // parallel regions alone are short: 0.88x at 2 threads on the ResNet
+    // block, whose 7 blocks are now shared out).
+    int64_t fullRows = oh / rowsPerBlock * rowsPerBlock;
+    bool blocksParallel = fullRows / rowsPerBlock >= 4;
+    Value sharedCol = blocksParallel ? Value() : kb.alloc(colType);
+    // The filter as the kernel's A (widened once for the f32 kernel; with
+    // an odd K, copied with a zero last column).
+    Value paddedFilter;
+    if (kDepth != depth) {
+      paddedFilter = kb.alloc(MemRefType::get({f, kDepth}, elem));
+      Value zero = arith::ConstantOp::create(rw, loc, rw.getZeroAttr(elem));
+      kb.loop(f, 1, [&](Value row) {
+        kb.loop(depth, 1, [&](Value k) {
+          Value v = memref::LoadOp::create(rw, loc, a.mem, ValueRange{row, k});
+          memref::StoreOp::create(rw, loc, v, paddedFilter, ValueRange{row, k});
+        });
+        memref::StoreOp::create(rw, loc, zero, paddedFilter,
+                                ValueRange{row, kb.idx(depth)});
+      });
+      a.mem = paddedFilter;
+    }
+    Value aCopy;
+    SmallVector<Value> aIx;
+    bool aTransposed;
+    Value aMem = kb.prepareA(a, {}, f, kDepth, dot, aCopy, aIx, aTransposed);
+    auto vec = VectorType::get({cfg.lanes}, elem);
+    auto f32Vec = VectorType::get({cfg.lanes}, f32);
+    auto widen = [&](Value v) -> Value {
+      if (dot || elem == f32)
+        return v;
+      return arith::ExtFOp::create(rw, loc, isa<VectorType>(v.getType())
+                                                ? Type(f32Vec)
+                                                : f32,
+                                   v);
+    };
+    // Input coordinates of filter tap `kk` = (ci, i, j): channel, row and
+    // column offsets (decoded once per col row and block, not per output
+    // row); `at(y)` adds output row y.
+    struct Tap {
+      Value ci, iy, jx;
+    };
+    struct TapOffsets {
+      Value ci, iOffset, jx;
+    };
+    auto decodeTap = [&](Value kk) {
+      Value ci = arith::DivUIOp::create(rw, loc, kk, kb.idx(kh * kw));
+      Value ij = arith::RemUIOp::create(rw, loc, kk, kb.idx(kh * kw));
+      Value i = arith::DivUIOp::create(rw, loc, ij, kb.idx(kw));
+      Value j = arith::RemUIOp::create(rw, loc, ij, kb.idx(kw));
+      return TapOffsets{ci, kb.mulc(i, dilations[0]), kb.mulc(j, dilations[1])};
+    };
+    auto tapAt = [&](const TapOffsets &t, Value y) {
+      return Tap{t.ci, kb.addIdx(kb.mulc(y, strides[0]), t.iOffset), t.jx};
+    };
+    // Output columns copied a vector at a time: at stride 1 a contiguous
+    // run of the input; at stride 2 two runs with the even elements
+    // shuffled out, the second one starting an element early so that it
+    // ends on the last element used (input column 2 (x + lanes - 1) + j,
+    // inside the row for every x + lanes <= OW: the op's shapes guarantee
+    // inW >= 2 (OW - 1) + jMax + 1). A row's last OW mod lanes columns are
+    // one more run ending at column OW - 1, which rewrites columns already
+    // copied with the same values; element by element only when OW < lanes
+    // or at larger strides.
+    int64_t lanes = cfg.lanes;
+    bool vectorRuns = strides[1] == 1 || strides[1] == 2;
+    SmallVector<int64_t> evens;
+    for (int64_t l = 0; l < lanes; l += 2)
+      evens.push_back(l);
+    for (int64_t l = 0; l < lanes; l += 2)
+      evens.push_back(lanes + l + 1);
+    // `lanes` input values of tap `t` for output columns x.., image ni.
+    Value niCur;
+    auto loadRun = [&](const Tap &t, Value x) -> Value {
+      Value x0 = kb.addIdx(kb.mulc(x, strides[1]), t.jx);
+      Value first = vector::LoadOp::create(rw, loc, vec, input,
+                                           ValueRange{niCur, t.ci, t.iy, x0});
+      if (strides[1] == 1)
+        return first;
+      Value second = vector::LoadOp::create(
+          rw, loc, vec, input,
+          ValueRange{niCur, t.ci, t.iy, kb.addc(x0, lanes - 1)});
+      // On integers of the element's width (bf16 shuffles may be
+      // scalarized).
+      auto asInt = VectorType::get(
+          {lanes}, rw.getIntegerType(elem.getIntOrFloatBitWidth()));
+      Value a = vector::BitCastOp::create(rw, loc, asInt, first);
+      Value b = vector::BitCastOp::create(rw, loc, asInt, second);
+      Value even = vector::ShuffleOp::create(rw, loc, a, b, evens);
+      return vector::BitCastOp::create(rw, loc, vec, even);
+    };
+    // col for rows [y0, y0 + rows), then the GEMM on its pixels. Each col
+    // row (or VNNI row pair) is written for all the block's rows in turn:
+    // sequential stores, its taps decoded once.
+    auto emitBlock = [&](Value ni, Value y0, int64_t rows) {
+      niCur = ni;
+      Value col = sharedCol ? sharedCol : kb.alloc(colType);
+      kb.zeroRowTails(col, rows * ow * (dot ? 2 : 1));
+      // The pixels of output row y (first col column p0) of tap `t`.
+      auto copyRow = [&](const Tap &t, function_ref<void(Value, Value)> store,
+                         function_ref<void(Value, Value)> storeOne) {
+        auto one = [&](Value x) {
+          Value ix = kb.addIdx(kb.mulc(x, strides[1]), t.jx);
+          storeOne(x, memref::LoadOp::create(rw, loc, input,
+                                             ValueRange{ni, t.ci, t.iy, ix}));
+        };
+        if (!vectorRuns) {
+          kb.loop(ow, 1, one);
+          return;
+        }
+        kb.emitVectorizedLoopOverlappingTail(
+            ow, lanes, [&](Value x) { store(x, loadRun(t, x)); }, one);
+      };
+      auto forRows = [&](function_ref<void(Value, Value)> body) {
+        kb.loop(rows, 1, [&](Value r) {
+          body(kb.addIdx(y0, r), kb.mulc(r, ow));
+        });
+      };
+      // Each k (pair) fills its own col row (parallel with threads=).
+      if (!dot) {
+        kb.loop(depth, 1, [&](Value kk) {
+          TapOffsets offsets = decodeTap(kk);
+          forRows([&](Value y, Value p0) {
+            copyRow(
+                tapAt(offsets, y),
+                [&](Value x, Value v) {
+                  vector::StoreOp::create(rw, loc, widen(v), col,
+                                          ValueRange{kk, kb.addIdx(p0, x)});
+                },
+                [&](Value x, Value v) {
+                  memref::StoreOp::create(rw, loc, widen(v), col,
+                                          ValueRange{kk, kb.addIdx(p0, x)});
+                });
+          });
+        }, /*parallel=*/true);
+      } else {
+        // VNNI: rows 2kk2 and 2kk2+1 interleaved, pixel by pixel; with an
+        // odd K, the last pair's second row is zeros.
+        auto emitPair = [&](Value kk2, bool onlyEven) {
+          TapOffsets evenTap = decodeTap(kb.mulc(kk2, 2));
+          std::optional<TapOffsets> oddTap;
+          if (!onlyEven)
+            oddTap = decodeTap(kb.addc(kb.mulc(kk2, 2), 1));
+          forRows([&](Value y, Value p0) {
+            Tap even = tapAt(evenTap, y);
+            auto pairAt = [&](Value x) -> SmallVector<Value, 2> {
+              return {kk2, kb.mulc(kb.addIdx(p0, x), 2)};
+            };
+            // Vector runs land in every other slot: strided stores would
+            // be scalar, so the even and odd rows are interleaved in
+            // registers when the run is full and stored pairwise
+            // otherwise. The odd row's pass stores both (the even run
+            // loaded again); without an odd row, the even pass stores it
+            // with zeros.
+            if (onlyEven) {
+              Value zeros = arith::ConstantOp::create(
+                  rw, loc, vec,
+                  DenseElementsAttr::get(vec, rw.getZeroAttr(elem)));
+              Value zero =
+                  arith::ConstantOp::create(rw, loc, rw.getZeroAttr(elem));
+              copyRow(
+                  even,
+                  [&](Value x, Value v) {
+                    Value pairs =
+                        vector::InterleaveOp::create(rw, loc, v, zeros);
+                    vector::StoreOp::create(rw, loc, pairs, col, pairAt(x));
+                  },
+                  [&](Value x, Value v) {
+                    Value at = kb.mulc(kb.addIdx(p0, x), 2);
+                    memref::StoreOp::create(rw, loc, v, col,
+                                            ValueRange{kk2, at});
+                    memref::StoreOp::create(rw, loc, zero, col,
+                                            ValueRange{kk2, kb.addc(at, 1)});
+                  });
+              return;
+            }
+            for (int64_t e = 0; e < 2; ++e)
+              copyRow(
+                  e ? tapAt(*oddTap, y) : even,
+                  [&](Value x, Value v) {
+                    if (e == 0)
+                      return;
+                    vector::StoreOp::create(
+                        rw, loc,
+                        vector::InterleaveOp::create(rw, loc, loadRun(even, x),
+                                                     v),
+                        col, pairAt(x));
+                  },
+                  [&](Value x, Value v) {
+                    memref::StoreOp::create(
+                        rw, loc, v, col,
+                        ValueRange{kk2,
+                                   kb.addc(kb.mulc(kb.addIdx(p0, x), 2), e)});
+                  });
+          });
+        };
+        kb.loop(depth / 2, 1, [&](Value kk2) { emitPair(kk2, false); },
+                /*parallel=*/true);
+        if (kDepth != depth)
+          emitPair(kb.idx(depth / 2), true);
+      }
+      KernelBuilder::GemmCall call;
+      call.a = aMem;
+      call.aBatch.assign(aIx.begin(), aIx.end());
+      call.aTransposed = aTransposed;
+      call.packed = col;
+      call.bRowMajor = true;
+      call.c = cMat;
+      call.cBatch = {ni};
+      call.cColOffset = kb.mulc(y0, ow);
+      call.m = f;
+      call.n = rows * ow;
+      call.k = kDepth;
+      call.dot = dot;
+      call.epilogue = &epilogue;
+      kb.emitKernel(call);
+      if (!sharedCol)
+        kb.dealloc(col);
+    };
+    kb.loop(kb.idx(0), kb.dimSize(output, 0), 1, [&](Value ni) {
+      kb.loop(fullRows, rowsPerBlock,
+              [&](Value y0) { emitBlock(ni, y0, rowsPerBlock); },
+              /*parallel=*/blocksParallel);
+      if (fullRows < oh)
+        emitBlock(ni, kb.idx(fullRows), oh - fullRows);
+    });
+    if (aCopy)
+      kb.dealloc(aCopy);
+    if (paddedFilter)
+      kb.dealloc(paddedFilter);
+    if (sharedCol)
+      kb.dealloc(sharedCol);
+    rw.eraseOp(op);
+    finishEpilogue(epilogue, rw);
+    return success();
+  }
+  KernelConfig cfg;
+};
+
+} // namespace
+
+void mlir::lowp::x86::populateConvNchwKernelPatterns(
+    RewritePatternSet &patterns, const KernelConfig &cfg) {
+  patterns.add<ConvNchwToKernel>(patterns.getContext(), cfg);
+}
