@@ -236,7 +236,8 @@ TEST_F(PipelinesTest, GPUPipelinesRejectOtherChipsAlike) {
   EXPECT_TRUE(failed(buildNVVMPipeline(pm, nvvm, record)));
   EXPECT_EQ(message, "lowp-pipeline-nvvm needs target=<chip>, one of the "
                      "capability table's nvidia chips (sm_60, sm_70, sm_75, "
-                     "sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100); got 'gfx942'");
+                     "sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100, sm_120); "
+                     "got 'gfx942'");
   ROCDLPipelineOptions rocdl;
   rocdl.target = "sm_90";
   EXPECT_TRUE(failed(buildROCDLPipeline(pm, rocdl, record)));

@@ -111,7 +111,16 @@ const GPUInfo kGfx90a = amdGPU(kGfx90aKernels);
 const GPUInfo kGfx942 = amdGPU(kGfx942Kernels);
 const GPUInfo kGfx950 = amdGPU(kGfx950Kernels);
 
-const TPUInfo kTPU{8, 128};
+constexpr TPUInfo kTPU{8, 128};
+// Google TPU: bf16 MXU with f32 accumulation, (8, 128) vector layout tiles;
+// vector units have no bf16 arithmetic before v6e; no fp16, no fp8.
+constexpr TargetInfo tpuRow(llvm::StringLiteral name,
+                            FormatSet elementwise = kF32,
+                            TileShape mxu = {128, 128, 128}) {
+  return {.name = name, .vendor = Vendor::Google, .matrixFormats = kBF16,
+          .elementwiseFormats = elementwise, .nativeConversions = kBF16,
+          .preferred16 = F::BF16, .tile16 = mxu, .tpu = &kTPU};
+}
 
 // x86. AVX2: f32 FMA only; F16C converts f16; bf16 has no instructions.
 // AVX512_BF16 (Cooper Lake and later): vdpbf16ps, vcvtneps2bf16.
@@ -272,26 +281,13 @@ static const TargetInfo kTargets[] = {
    .fp8Flavor = FP8Flavor::FN, .tile16 = {16, 16, 32}, .tile8 = {16, 16, 64},
    .llvmCpu = "gfx950", .gpu = &kGfx950},
 
-  // Google TPU: bf16 MXU with f32 accumulation, (8, 128) vector layout tiles;
-  // vector units have no bf16 arithmetic before v6e; no fp16, no fp8.
-  {.name = "tpu-v2", .vendor = Vendor::Google, .matrixFormats = kBF16,
-   .elementwiseFormats = kF32, .nativeConversions = kBF16,
-   .preferred16 = F::BF16, .tile16 = {128, 128, 128}, .tpu = &kTPU},
-  {.name = "tpu-v3", .vendor = Vendor::Google, .matrixFormats = kBF16,
-   .elementwiseFormats = kF32, .nativeConversions = kBF16,
-   .preferred16 = F::BF16, .tile16 = {128, 128, 128}, .tpu = &kTPU},
-  {.name = "tpu-v4", .vendor = Vendor::Google, .matrixFormats = kBF16,
-   .elementwiseFormats = kF32, .nativeConversions = kBF16,
-   .preferred16 = F::BF16, .tile16 = {128, 128, 128}, .tpu = &kTPU},
-  {.name = "tpu-v5e", .vendor = Vendor::Google, .matrixFormats = kBF16,
-   .elementwiseFormats = kF32, .nativeConversions = kBF16,
-   .preferred16 = F::BF16, .tile16 = {128, 128, 128}, .tpu = &kTPU},
-  {.name = "tpu-v5p", .vendor = Vendor::Google, .matrixFormats = kBF16,
-   .elementwiseFormats = kF32, .nativeConversions = kBF16,
-   .preferred16 = F::BF16, .tile16 = {128, 128, 128}, .tpu = &kTPU},
-  {.name = "tpu-v6e", .vendor = Vendor::Google, .matrixFormats = kBF16,
-   .elementwiseFormats = kF32 | kBF16, .nativeConversions = kBF16,
-   .preferred16 = F::BF16, .tile16 = {256, 256, 256}, .tpu = &kTPU},
+  tpuRow("tpu-v2"),
+  tpuRow("tpu-v3"),
+  tpuRow("tpu-v4"),
+  tpuRow("tpu-v5e"),
+  tpuRow("tpu-v5p"),
+  // v6e: bf16 arithmetic in the vector units, a 256 x 256 MXU.
+  tpuRow("tpu-v6e", kF32 | kBF16, {256, 256, 256}),
 
   // x86 (the CPU facts above).
   {.name = "avx2", .vendor = Vendor::X86, .elementwiseFormats = kF32,

@@ -291,19 +291,12 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
         if (kDepth != depth)
           emitPair(kb.idx(depth / 2), true);
       }
-      KernelBuilder::GemmCall call;
-      call.a = aMem;
+      KernelBuilder::GemmCall call(aMem, col, cMat, f, rows * ow, kDepth, dot);
       call.aBatch.assign(aIx.begin(), aIx.end());
       call.aTransposed = aTransposed;
-      call.packed = col;
       call.bRowMajor = true;
-      call.c = cMat;
       call.cBatch = {ni};
       call.cColOffset = kb.mulc(y0, ow);
-      call.m = f;
-      call.n = rows * ow;
-      call.k = kDepth;
-      call.dot = dot;
       call.epilogue = &epilogue;
       kb.emitKernel(call);
       if (!sharedCol)

@@ -162,16 +162,9 @@ struct ConvNhwcToKernel : OpRewritePattern<OpTy> {
         auto [di, dj] = tapOffsets(tap);
         return {st[0], kb.addIdx(st[1], di), kb.addIdx(st[2], dj), kb.idx(0)};
       };
-      KernelBuilder::GemmCall call;
-      call.a = input;
+      KernelBuilder::GemmCall call(input, packed, cMat, count, f, depth, dot);
       call.segmentedA = &segA;
-      call.packed = packed;
-      call.c = cMat;
       call.cRowOffset = p0;
-      call.m = count;
-      call.n = f;
-      call.k = depth;
-      call.dot = dot;
       call.epilogue = &epilogue;
       kb.emitKernel(call);
     };
@@ -238,15 +231,8 @@ struct ConvNhwcToKernel : OpRewritePattern<OpTy> {
           Value offset = kb.addIdx(kb.mulc(di, iw), dj);
           return {st[0], kb.addIdx(st[1], offset), kb.idx(0)};
         };
-        KernelBuilder::GemmCall call;
-        call.a = flat;
+        KernelBuilder::GemmCall call(flat, packed, rows, count, f, depth, dot);
         call.segmentedA = &segA;
-        call.packed = packed;
-        call.c = rows;
-        call.m = count;
-        call.n = f;
-        call.k = depth;
-        call.dot = dot;
         call.epilogue = &fillOnly;
         kb.emitKernel(call);
         // The valid rows into the output, through the consumer. What
@@ -348,15 +334,8 @@ struct ConvNhwcToKernel : OpRewritePattern<OpTy> {
         emitNhwcIm2colRow(kb, input, col, ni, y, x, r, strides, dilations,
                           kh, kw, c, copyLanes, widen);
       }, /*parallel=*/true);
-      KernelBuilder::GemmCall call;
-      call.a = col;
-      call.packed = packed;
-      call.c = cMat;
+      KernelBuilder::GemmCall call(col, packed, cMat, count, f, depth, dot);
       call.cRowOffset = p0;
-      call.m = count;
-      call.n = f;
-      call.k = depth;
-      call.dot = dot;
       call.epilogue = &epilogue;
       kb.emitKernel(call);
     };

@@ -228,6 +228,9 @@ public:
   /// One GEMM for emitKernel: C[m x n] += A[m x k] * B[k x n] for one
   /// batch (or, with an epilogue, C = its consumer of A * B + fill).
   struct GemmCall {
+    GemmCall(Value a, Value packed, Value c, int64_t m, int64_t n, int64_t k,
+             bool dot)
+        : a(a), packed(packed), c(c), m(m), n(n), k(k), dot(dot) {}
     /// A, indexed by `aBatch` then [m][k] (`aTransposed`: [k][m]), read in
     /// place: broadcast scalars (f32 kernel) or broadcast pairs (dot
     /// kernel, row-major A only). `segmentedA` instead: A read by segments.

@@ -398,21 +398,14 @@ void KernelBuilder::emitMatmul(const MatrixOperand &aOp, const MatrixOperand &bO
     auto prefetchSource = [&](Value jbNext, Value kBegin, Value kk) {
       prefetchPanelSource(bOp, bB, jbNext, kBegin, kk, dot);
     };
-    GemmCall call;
-    call.a = a;
+    GemmCall call(a, packed, c, m, n, k, dot);
     call.aBatch.assign(aIx.begin(), aIx.end());
     call.aTransposed = aTransposed;
-    call.packed = packed;
     if (!packed) {
       call.packSlice = packSlice;
       call.prefetchSource = prefetchSource;
     }
-    call.c = c;
     call.cBatch.assign(batch.begin(), batch.end());
-    call.m = m;
-    call.n = n;
-    call.k = k;
-    call.dot = dot;
     call.epilogue = epilogue;
     emitKernel(call);
     if (aCopy)
@@ -467,16 +460,9 @@ void KernelBuilder::emitDynamicRowsMatmul(const MatrixOperand &aOp,
                      Value seg) -> SmallVector<Value> {
       return {state[0], mulc(seg, segSteps * width)};
     };
-    GemmCall call;
-    call.a = aOp.mem;
+    GemmCall call(aOp.mem, packed, c, count, n, k, dot);
     call.segmentedA = &segA;
-    call.packed = packed;
-    call.c = c;
     call.cRowOffset = r0;
-    call.m = count;
-    call.n = n;
-    call.k = k;
-    call.dot = dot;
     call.epilogue = epilogue;
     emitKernel(call);
   };

@@ -515,16 +515,11 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
       kb.zeroRowTails(v, tiles);
       // M[xi] = U[xi] * V[xi], from zero.
       kb.loop(kPoints, 1, [&](Value xi) {
-        KernelBuilder::GemmCall call;
-        call.a = u;
+        KernelBuilder::GemmCall call(
+            u, pointMatrix(rw, loc, v, xi), m, f, tiles, c, /*dot=*/false);
         call.aBatch = {xi};
-        call.packed = pointMatrix(rw, loc, v, xi);
         call.bRowMajor = true;
-        call.c = m;
         call.cBatch = {xi};
-        call.m = f;
-        call.n = tiles;
-        call.k = c;
         call.epilogue = &fromZero;
         kb.emitKernel(call);
       });
@@ -749,16 +744,11 @@ template <typename OpTy> struct WinogradConvNhwc : OpRewritePattern<OpTy> {
           /*parallel=*/!blocksParallel);
       // M[xi] = V[xi] * U[xi], from zero.
       kb.loop(kPoints, 1, [&](Value xi) {
-        KernelBuilder::GemmCall call;
-        call.a = v;
+        KernelBuilder::GemmCall call(
+            v, pointMatrix(rw, loc, u, xi), m, tiles, f, c, /*dot=*/false);
         call.aBatch = {xi};
-        call.packed = pointMatrix(rw, loc, u, xi);
         call.bRowMajor = true;
-        call.c = m;
         call.cBatch = {xi};
-        call.m = tiles;
-        call.n = f;
-        call.k = c;
         call.epilogue = &fromZero;
         kb.emitKernel(call);
       });
