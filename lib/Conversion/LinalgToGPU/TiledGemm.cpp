@@ -31,6 +31,29 @@ void IndexBuilder::loop(int64_t n, function_ref<void(Value)> body) {
   body(forOp.getInductionVar());
 }
 
+void mlir::lowp::gpu_gemm::emulateLaneDotProduct(
+    IndexBuilder &ib, Value acc, ArrayRef<Value> accIdx, int64_t depth,
+    function_ref<std::pair<Value, Value>(Value k)> operands) {
+  OpBuilder &b = ib.b;
+  Location loc = ib.loc;
+  Type f32 = b.getF32Type();
+  Value init = memref::LoadOp::create(b, loc, acc, accIdx);
+  auto kLoop = scf::ForOp::create(b, loc, ib.idx(0), ib.idx(depth), ib.idx(1),
+                                  ValueRange{init});
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(kLoop.getBody());
+    auto [av, bv] = operands(kLoop.getInductionVar());
+    Value prod = arith::MulFOp::create(b, loc,
+                                       arith::ExtFOp::create(b, loc, f32, av),
+                                       arith::ExtFOp::create(b, loc, f32, bv));
+    Value sum =
+        arith::AddFOp::create(b, loc, kLoop.getRegionIterArgs()[0], prod);
+    scf::YieldOp::create(b, loc, sum);
+  }
+  memref::StoreOp::create(b, loc, kLoop.getResult(0), acc, accIdx);
+}
+
 namespace {
 
 /// Builds one kernel; the GPU and the emulated forms share every index

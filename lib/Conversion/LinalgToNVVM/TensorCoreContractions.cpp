@@ -378,7 +378,6 @@ void MmaSyncBackend::emulateStep(IndexBuilder &ib, const WaveContext &w,
   OpBuilder &b = ib.b;
   Location loc = ib.loc;
   Layout l(w);
-  Type f32 = b.getF32Type();
   int64_t mmaK = w.tiling.mma.k, e = l.perReg;
   // The lanes' fragment registers, in memory: [tile][register][lane][value].
   Value aFrag = memref::AllocOp::create(
@@ -459,13 +458,7 @@ void MmaSyncBackend::emulateStep(IndexBuilder &ib, const WaveContext &w,
           Value c = ib.add(ib.mul(ib.rem(lane, 4), 2), i % 2);
           SmallVector<Value> accIdx{warp, ib.idx(mi), ib.idx(ni), lane,
                                     ib.idx(i)};
-          Value init = memref::LoadOp::create(b, loc, acc, accIdx);
-          auto kLoop = scf::ForOp::create(b, loc, ib.idx(0), ib.idx(mmaK),
-                                          ib.idx(1), ValueRange{init});
-          {
-            OpBuilder::InsertionGuard kg(b);
-            b.setInsertionPointToStart(kLoop.getBody());
-            Value k = kLoop.getInductionVar();
+          emulateLaneDotProduct(ib, acc, accIdx, mmaK, [&](Value k) {
             Value value = ib.rem(k, e);
             Value inRow = ib.div(ib.rem(k, l.chunk), e);
             Value aLane = ib.add(ib.mul(ib.rem(r, 8), 4), inRow);
@@ -476,14 +469,8 @@ void MmaSyncBackend::emulateStep(IndexBuilder &ib, const WaveContext &w,
                 b, loc, aFrag, ValueRange{ib.idx(mi), aReg, aLane, value});
             Value bv = memref::LoadOp::create(
                 b, loc, bFrag, ValueRange{ib.idx(ni), bReg, bLane, value});
-            Value prod = arith::MulFOp::create(
-                b, loc, arith::ExtFOp::create(b, loc, f32, av),
-                arith::ExtFOp::create(b, loc, f32, bv));
-            Value sum = arith::AddFOp::create(
-                b, loc, kLoop.getRegionIterArgs()[0], prod);
-            scf::YieldOp::create(b, loc, sum);
-          }
-          memref::StoreOp::create(b, loc, kLoop.getResult(0), acc, accIdx);
+            return std::pair(av, bv);
+          });
         }
       });
   memref::DeallocOp::create(b, loc, aFrag);

@@ -386,7 +386,6 @@ void WgmmaBackend::emulateStep(IndexBuilder &ib, const WaveContext &w,
                                Value acc, Value warp, int64_t kk) {
   OpBuilder &b = ib.b;
   Location loc = ib.loc;
-  Type f32 = b.getF32Type();
   const TileShape &mma = w.tiling.mma;
   // The emulated shared memory starts at address 0 (a 1024-byte aligned
   // address on the GPU); its stages are [stage][element].
@@ -459,13 +458,7 @@ void WgmmaBackend::emulateStep(IndexBuilder &ib, const WaveContext &w,
                                     ib.mul(ib.div(ib.rem(row, 16), 8), 2)),
                              ib.rem(col, 2));
           SmallVector<Value> accIdx{warp, ib.idx(mi), ib.idx(ni), lane, reg};
-          Value init = memref::LoadOp::create(b, loc, acc, accIdx);
-          auto kLoop = scf::ForOp::create(b, loc, ib.idx(0), ib.idx(mma.k),
-                                          ib.idx(1), ValueRange{init});
-          {
-            OpBuilder::InsertionGuard g(b);
-            b.setInsertionPointToStart(kLoop.getBody());
-            Value k = kLoop.getInductionVar();
+          emulateLaneDotProduct(ib, acc, accIdx, mma.k, [&](Value k) {
             // K-major canonical layout ((8, m), (T, 2k)) : ((W, SBO),
             // (1, T)) in elements, W the swizzle row: row r at
             // (r % 8) W + (r / 8) SBO bytes, k contiguous.
@@ -494,16 +487,8 @@ void WgmmaBackend::emulateStep(IndexBuilder &ib, const WaveContext &w,
                               w.problem.aElem);
             Value bv = loadAt(w.bStage, swizzleAt(bAddress, db.swizzleBytes),
                               w.problem.bElem);
-            Value prod = arith::MulFOp::create(
-                b, loc, arith::ExtFOp::create(b, loc, f32, av),
-                arith::ExtFOp::create(b, loc, f32, bv));
-            scf::YieldOp::create(
-                b, loc,
-                arith::AddFOp::create(b, loc, kLoop.getRegionIterArgs()[0],
-                                      prod)
-                    .getResult());
-          }
-          memref::StoreOp::create(b, loc, kLoop.getResult(0), acc, accIdx);
+            return std::pair(av, bv);
+          });
         });
       });
     }

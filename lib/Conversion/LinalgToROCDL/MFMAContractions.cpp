@@ -165,7 +165,6 @@ void MfmaBackend::emulateStep(IndexBuilder &ib, const WaveContext &w,
                               Value acc, Value warp, int64_t kk) {
   OpBuilder &b = ib.b;
   Location loc = ib.loc;
-  Type f32 = b.getF32Type();
   const GPUGemmTiling &t = w.tiling;
   int64_t e = perLane(w), m = t.mma.m, n = t.mma.n;
   int64_t accRegs = accumulatorsPerTile(t);
@@ -195,14 +194,7 @@ void MfmaBackend::emulateStep(IndexBuilder &ib, const WaveContext &w,
                            accumulatorOffset(t, i).second);
           SmallVector<Value> accIdx{warp, ib.idx(mi), ib.idx(ni), lane,
                                     ib.idx(i)};
-          Value init = memref::LoadOp::create(b, loc, acc, accIdx);
-          auto kLoop = scf::ForOp::create(b, loc, ib.idx(0),
-                                          ib.idx(w.tiling.mma.k), ib.idx(1),
-                                          ValueRange{init});
-          {
-            OpBuilder::InsertionGuard kg(b);
-            b.setInsertionPointToStart(kLoop.getBody());
-            Value k = kLoop.getInductionVar();
+          emulateLaneDotProduct(ib, acc, accIdx, w.tiling.mma.k, [&](Value k) {
             Value group = ib.div(k, e), item = ib.rem(k, e);
             Value aLane = ib.add(ib.mul(group, m), r);
             Value bLane = ib.add(ib.mul(group, n), c);
@@ -210,14 +202,8 @@ void MfmaBackend::emulateStep(IndexBuilder &ib, const WaveContext &w,
                 b, loc, aFrag, ValueRange{ib.idx(mi), aLane, item});
             Value bv = memref::LoadOp::create(
                 b, loc, bFrag, ValueRange{ib.idx(ni), bLane, item});
-            Value prod = arith::MulFOp::create(
-                b, loc, arith::ExtFOp::create(b, loc, f32, av),
-                arith::ExtFOp::create(b, loc, f32, bv));
-            Value sum = arith::AddFOp::create(
-                b, loc, kLoop.getRegionIterArgs()[0], prod);
-            scf::YieldOp::create(b, loc, sum);
-          }
-          memref::StoreOp::create(b, loc, kLoop.getResult(0), acc, accIdx);
+            return std::pair(av, bv);
+          });
         }
       });
   memref::DeallocOp::create(b, loc, aFrag);

@@ -304,6 +304,15 @@ public:
                            Value warp, int64_t kk) = 0;
 };
 
+/// One accumulator of one lane in an emulated instruction (the back ends'
+/// emulateStep): acc[accIdx] += the sum, for k from 0 to `depth` - 1 in
+/// order, of the f32 product of the A and B elements `operands(k)` loads
+/// (it emits their index arithmetic and loads in the k loop's body), in
+/// f32: the products of 16-bit and FP8 values are exact there.
+void emulateLaneDotProduct(
+    IndexBuilder &ib, Value acc, ArrayRef<Value> accIdx, int64_t depth,
+    function_ref<std::pair<Value, Value>(Value k)> operands);
+
 /// The chip a back end's pass lowers for: `targetOption` (the pass's
 /// option; empty: the module's lowp.target), which must be one of
 /// `vendor`'s. Errors are located at `root`.
