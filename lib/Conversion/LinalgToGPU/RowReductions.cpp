@@ -12,6 +12,7 @@
 
 #include "lowp/Conversion/Passes.h"
 #include "lowp/IR/TargetResolution.h"
+#include "lowp/Support/Buffers.h"
 #include "lowp/Target/TargetInfo.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
@@ -78,13 +79,6 @@ struct Member {
   MemberKind kind;
   SmallVector<ReductionOutput> outputs; ///< RowReduction only
 };
-
-/// The buffer a view reads or writes (through subviews, reshapes, casts).
-Value getRootBuffer(Value v) {
-  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-    v = view.getViewSource();
-  return v;
-}
 
 /// Where `map` puts the row dimensions: the positions of its first `rows`
 /// dimension results, which must be d0 .. d(rows-1) in order (constant

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lowp/Conversion/Passes.h"
+#include "lowp/Support/Buffers.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -24,22 +25,6 @@ using namespace mlir;
 using namespace mlir::lowp;
 
 namespace {
-
-/// The buffer `v` is a view of (through casts, subviews, reshapes).
-Value getRootBuffer(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (auto view = dyn_cast<ViewLikeOpInterface>(def)) {
-      v = view.getViewSource();
-      continue;
-    }
-    if (auto cast = dyn_cast<memref::CastOp>(def)) {
-      v = cast.getSource();
-      continue;
-    }
-    break;
-  }
-  return v;
-}
 
 bool isContiguous(Value v) {
   auto type = dyn_cast<MemRefType>(v.getType());

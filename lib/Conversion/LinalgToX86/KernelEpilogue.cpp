@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelBuilder.h"
+#include "lowp/Support/Buffers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -30,13 +31,6 @@
 using namespace mlir;
 using namespace mlir::lowp;
 using namespace mlir::lowp::x86;
-
-/// The buffer a view reads, through every view.
-static Value viewRoot(Value v) {
-  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-    v = view.getViewSource();
-  return v;
-}
 
 /// Whether `v` is available before `pt` once the ops collected in `toMove`
 /// (in order) move there: `v` is defined before `pt` (or in an enclosing
@@ -109,7 +103,7 @@ checkConsumer(KernelEpilogue &e, Operation *contraction,
   }
   Block *body = g.getBlock();
   Value out = g.getDpsInits()[0];
-  Value outRoot = viewRoot(out);
+  Value outRoot = getRootBuffer(out);
   auto outType = getPlainMemRef(out, loops);
   if (!outType)
     return std::string("its output is not a static identity-layout buffer");
@@ -127,7 +121,7 @@ checkConsumer(KernelEpilogue &e, Operation *contraction,
       e.outDims.push_back(viewDim[outMap.getDimPosition(r)]);
   }
   for (Value read : kernelReads)
-    if (read && viewRoot(read) == outRoot)
+    if (read && getRootBuffer(read) == outRoot)
       return std::string("its output aliases an operand of the contraction");
   SmallVector<Value> readRoots;
   for (OpOperand &operand : g->getOpOperands()) {
@@ -194,7 +188,7 @@ checkConsumer(KernelEpilogue &e, Operation *contraction,
         }
       }
     }
-    Value root = viewRoot(v);
+    Value root = getRootBuffer(v);
     if (root == outRoot && !(map.isIdentity() && v == out))
       return std::string("operand #") +
              std::to_string(operand.getOperandNumber()) +
@@ -219,7 +213,7 @@ checkConsumer(KernelEpilogue &e, Operation *contraction,
     for (const MemoryEffects::EffectInstance &effect : *effects) {
       if (isa<MemoryEffects::Allocate>(effect.getEffect()))
         continue;
-      Value root = effect.getValue() ? viewRoot(effect.getValue()) : Value();
+      Value root = effect.getValue() ? getRootBuffer(effect.getValue()) : Value();
       bool touchesOut = !root || root == outRoot;
       bool writesInput = !root || llvm::is_contained(readRoots, root);
       if (touchesOut || (!isa<MemoryEffects::Read>(effect.getEffect()) &&

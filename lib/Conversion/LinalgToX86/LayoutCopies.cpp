@@ -9,6 +9,7 @@
 
 #include "KernelBuilder.h"
 #include "lowp/Analysis/StructuredOps.h"
+#include "lowp/Support/Buffers.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
@@ -20,13 +21,6 @@
 using namespace mlir;
 using namespace mlir::lowp;
 using namespace mlir::lowp::x86;
-
-/// The buffer a view reads, through every view.
-static Value viewRoot(Value v) {
-  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-    v = view.getViewSource();
-  return v;
-}
 
 namespace {
 
@@ -184,9 +178,9 @@ struct StridedCopyToVectorLoops : OpRewritePattern<memref::CopyOp> {
     Location loc = op.getLoc();
     KernelBuilder kb(rw, loc, cfg);
     int64_t rank = src.getRank();
-    Value targetRoot = viewRoot(op.getTarget());
+    Value targetRoot = getRootBuffer(op.getTarget());
     bool disjoint = targetRoot.getDefiningOp<memref::AllocOp>() &&
-                    viewRoot(op.getSource()) != targetRoot;
+                    getRootBuffer(op.getSource()) != targetRoot;
     auto vec = VectorType::get({cfg.lanes}, src.getElementType());
     SmallVector<Value> ivs;
     std::function<void(int64_t)> nest = [&](int64_t d) {
@@ -290,11 +284,11 @@ struct StridedElementwiseToVectorLoops
     Block *body = op.getBlock();
     // Into a fresh buffer no input is a view of, the last vector of a row
     // may overlap the one before (it recomputes the same values).
-    Value outRoot = viewRoot(out);
+    Value outRoot = getRootBuffer(out);
     bool disjoint =
         outRoot.getDefiningOp<memref::AllocOp>() &&
         llvm::none_of(op.getDpsInputs(),
-                      [&](Value in) { return viewRoot(in) == outRoot; });
+                      [&](Value in) { return getRootBuffer(in) == outRoot; });
     SmallVector<Value> ivs(loops);
     // The payload at innermost position x: `vectorized` loads a vector of
     // every operand that moves along the innermost loop.

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelBuilder.h"
+#include "lowp/Support/Buffers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -614,14 +615,6 @@ mlir::lowp::x86::matchContraction(linalg::LinalgOp op,
   return s;
 }
 
-/// The buffer a view (subview, collapse_shape, ...) reads, through every
-/// view.
-static Value rootBuffer(Value v) {
-  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-    v = view.getViewSource();
-  return v;
-}
-
 /// The elementwise op that produced `bMem`, a buffer the contraction
 /// `consumer` reads as B, when packing can read its source and apply its
 /// payload instead (the narrowing cast of a weight): `bMem` is an alloc of
@@ -674,7 +667,7 @@ linalg::LinalgOp mlir::lowp::x86::findFusableCast(Value bMem,
       }))
     return nullptr;
   // Nothing in between may write the source.
-  Value srcRoot = rootBuffer(src);
+  Value srcRoot = getRootBuffer(src);
   for (Operation *it = producer->getNextNode(); it != consumer;
        it = it->getNextNode()) {
     std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
@@ -683,7 +676,7 @@ linalg::LinalgOp mlir::lowp::x86::findFusableCast(Value bMem,
       return nullptr;
     for (const MemoryEffects::EffectInstance &e : *effects)
       if (isa<MemoryEffects::Write>(e.getEffect()) &&
-          (!e.getValue() || rootBuffer(e.getValue()) == srcRoot))
+          (!e.getValue() || getRootBuffer(e.getValue()) == srcRoot))
         return nullptr;
   }
   return producer;
