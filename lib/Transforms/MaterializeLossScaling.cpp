@@ -74,21 +74,6 @@ std::optional<int64_t> getStaticNumElements(Type type) {
   return shaped.getNumElements();
 }
 
-/// A location as a user reads it in a report: `file:line:col`, or the name
-/// of a named location.
-std::string describeLocation(Location loc) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (auto name = dyn_cast<NameLoc>(loc))
-    os << name.getName().getValue();
-  else if (auto file = dyn_cast<FileLineColLoc>(loc))
-    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-       << file.getColumn();
-  else
-    os << loc;
-  return text;
-}
-
 /// How run-time reports name the gradients of `group`: the marker's string,
 /// or the marked op and result number, and the marked op's location.
 SmallVector<NamedValue> nameGradients(const GradientGroup &group) {
@@ -104,7 +89,7 @@ SmallVector<NamedValue> nameGradients(const GradientGroup &group) {
       os << "gradient of '" << op->getName() << "'";
     if (group.values.size() > 1)
       os << " #" << index;
-    os << " at " << describeLocation(op->getLoc());
+    os << " at " << printReportLocation(op->getLoc());
     named.push_back({value, label});
   }
   return named;
@@ -556,7 +541,7 @@ void MaterializeLossScalingPass::insertNumericsChecks(
     os << "loss (result #" << step.lossResult << " of @" << func.getSymName()
        << ")";
     if (Operation *def = ret->getOperand(step.lossResult).getDefiningOp())
-      os << " at " << describeLocation(def->getLoc());
+      os << " at " << printReportLocation(def->getLoc());
     checked.push_back({ret->getOperand(step.lossResult), label});
   }
   for (const GradientGroup &group : step.gradients)
