@@ -51,18 +51,15 @@ LogicalResult mlir::lowp::buildX86Pipeline(OpPassManager &pm,
                                            PipelineErrorHandler) {
   LowpX86LowerContractionsOptions contractions = opts.getContractionOptions();
   std::string chip = contractions.target;
-  // Unknown chips reach the passes, which report them with a location.
-  // The vector width of the elementwise loops: the kernels' (unknown chips
-  // and bad options get AVX2's here and are reported by the pass).
+  // The vector width of the elementwise loops: the kernels' for the row,
+  // which the register-block options do not change (the pass checks those).
+  // Unknown chips get AVX2's here and reach the passes, which report them
+  // with a location.
   const TargetInfo *info = lookupTarget(chip);
-  x86::KernelOptions kernelOptions;
-  kernelOptions.mr = contractions.mr;
-  kernelOptions.nr = contractions.nr;
-  kernelOptions.amx = contractions.amx;
   int64_t lanes = 8;
   if (info)
     if (FailureOr<x86::KernelConfig> kernels =
-            x86::getKernelConfig(*info, kernelOptions);
+            x86::getKernelConfig(*info, x86::KernelOptions());
         succeeded(kernels))
       lanes = kernels->lanes;
 
