@@ -301,15 +301,21 @@ def test_training_step_is_marked_by_the_convention():
     fpopt.run_pipeline(text, "lowp-auto-mixed-precision{target=znver4}")
 
 
-def assert_tracks_sgd(m, loss, batch_fn, cache, lr=0.1, lowering="x86", steps=20):
-    """`steps` steps of fp-opt's compiled step and of torch.optim.SGD from the
-    same weights on the same batches: losses and final weights within 1e-5."""
+def assert_tracks_sgd(m, loss, batch_fn, cache, lr=0.1, lowering="x86", steps=20,
+                      optimizer="sgd"):
+    """`steps` steps of fp-opt's compiled step and of torch.optim (SGD with
+    momentum 0.9, or AdamW with its defaults) from the same weights on the
+    same batches: losses, final weights and buffers (batch norms' running
+    statistics and step counts) within 1e-5."""
     import copy
     ref = copy.deepcopy(m)
-    opt = torch.optim.SGD(ref.parameters(), lr=lr, momentum=0.9)
+    opt = torch.optim.SGD(ref.parameters(), lr=lr, momentum=0.9) if optimizer == "sgd" \
+        else torch.optim.AdamW(ref.parameters(), lr=lr)
     x, t = batch_fn()
-    step = fpopt.torch.compile_training_step(m, loss, (x,), (t,), lr=lr, momentum=0.9,
-                                             policy="f32", cache_dir=cache, lowering=lowering)
+    step = fpopt.torch.compile_training_step(
+        m, loss, (x,), (t,), lr=lr, optimizer=optimizer,
+        momentum=0.9 if optimizer == "sgd" else 0.0, policy="f32", cache_dir=cache,
+        lowering=lowering)
     loss_fn = torch.nn.functional.cross_entropy if loss == "cross_entropy" else \
         torch.nn.functional.mse_loss
     for _ in range(steps):
@@ -322,6 +328,8 @@ def assert_tracks_sgd(m, loss, batch_fn, cache, lr=0.1, lowering="x86", steps=20
         assert abs(ours - float(theirs)) <= 1e-5 * max(1.0, abs(float(theirs)))
     for a, b in zip(m.parameters(), ref.parameters()):
         assert rel_err(a.detach().numpy(), b.detach().numpy()) < 1e-5
+    for (name, a), b in zip(m.named_buffers(), ref.buffers()):
+        assert rel_err(a.double().numpy(), b.double().numpy()) < 1e-5, name
 
 
 @pytest.mark.parametrize("loss,lowering", [("cross_entropy", "x86"), ("mse", "x86"),
@@ -348,11 +356,128 @@ def test_bf16_training_step_tracks_f32(cache):
     assert any(a.element == "f32" for a in s16.function.arguments)
 
 
-def test_training_step_with_batch_norm_is_refused():
-    m = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.BatchNorm1d(8))
-    with pytest.raises(fpopt.torch.UnsupportedOp, match="batch norm in training mode") as info:
+def conv_block(name):
+    """torchvision's ResNet and MobileNetV2 blocks and a grouped, dilated,
+    strided pair of convolutions, with a batch of (input, target)."""
+    from torchvision.models.mobilenetv2 import InvertedResidual
+    from torchvision.models.resnet import BasicBlock
+    torch.manual_seed(5)
+    if name == "basic":
+        return BasicBlock(8, 8), (4, 8, 6, 6), (4, 8, 6, 6)
+    if name == "basic_stride2":  # a 1x1 stride-2 downsample; 7 rows: one left unread
+        down = torch.nn.Sequential(torch.nn.Conv2d(8, 16, 1, stride=2, bias=False),
+                                   torch.nn.BatchNorm2d(16))
+        return BasicBlock(8, 16, stride=2, downsample=down), (4, 8, 7, 7), (4, 16, 4, 4)
+    if name == "inverted_residual":  # depthwise 3x3, ReLU6, residual
+        return InvertedResidual(8, 8, 1, 4), (4, 8, 6, 6), (4, 8, 6, 6)
+    if name == "inverted_residual_stride2":
+        return InvertedResidual(8, 16, 2, 4), (4, 8, 7, 7), (4, 16, 4, 4)
+    return torch.nn.Sequential(
+        torch.nn.Conv2d(8, 12, 3, padding=1, groups=4), torch.nn.ReLU(),
+        torch.nn.Conv2d(12, 8, 3, stride=2, dilation=2, padding=2, groups=2)), \
+        (2, 8, 9, 9), (2, 8, 5, 5)
+
+
+@pytest.mark.parametrize("name", ["basic", "basic_stride2", "inverted_residual",
+                                  "inverted_residual_stride2", "grouped"])
+def test_convolution_block_training_steps_track_pytorch(name, cache):
+    """Convolution backward (input gradients as convolutions of the dilated,
+    padded output gradient with the flipped filter; weight gradients as
+    im2col GEMMs or grouped contractions), batch norm in training mode
+    (batch statistics, running statistics returned and written back),
+    in-place ReLU and residual adds, ReLU6: 10 steps within 1e-5 of
+    torch.optim.SGD, running statistics included."""
+    m, xs, ts = conv_block(name)
+    assert_tracks_sgd(m, "mse", lambda: (torch.randn(*xs), torch.randn(*ts)), cache,
+                      lr=0.05, steps=10)
+
+
+def test_bf16_and_reference_convolution_block_steps_track_f32(cache):
+    """The ResNet block with a stride-2 downsample under policy bf16 (x86)
+    and through lowp-pipeline-reference (f32): 10 steps, losses within
+    bf16's bound of the f32 x86 step's, and within 1e-5 for the reference."""
+    import copy
+    m32, xs, ts = conv_block("basic_stride2")
+    m16, mref = copy.deepcopy(m32), copy.deepcopy(m32)
+    x, t = torch.randn(*xs), torch.randn(*ts)
+    common = dict(lr=0.05, momentum=0.9, cache_dir=cache)
+    s32 = fpopt.torch.compile_training_step(m32, "mse", (x,), (t,), policy="f32", **common)
+    s16 = fpopt.torch.compile_training_step(m16, "mse", (x,), (t,), policy="bf16", **common)
+    sref = fpopt.torch.compile_training_step(mref, "mse", (x,), (t,), policy="f32",
+                                             lowering="reference", **common)
+    differed = False
+    for _ in range(10):
+        x, t = torch.randn(*xs), torch.randn(*ts)
+        l32, l16, lref = float(s32(x, t)), float(s16(x, t)), float(sref(x, t))
+        assert abs(l16 - l32) <= 16 * BF16_UNIT * abs(l32)
+        assert abs(lref - l32) <= 1e-5 * abs(l32)
+        differed |= abs(l16 - l32) > 1e-5 * abs(l32)
+    assert differed  # bf16 was really used
+
+
+def test_batch_norm_statistics_are_updates_of_the_step():
+    """The running statistics are arguments and updated results
+    (lowp.updates); num_batches_tracked is not an argument."""
+    m, xs, ts = conv_block("basic")
+    text = fpopt.torch.export_training_step(m, "mse", (torch.randn(*xs),),
+                                            (torch.randn(*ts),), lr=0.1)
+    # x, target, 6 parameters (2-7; the convolutions have no bias), 4
+    # running statistics (8-11)
+    assert all(f"lowp.updates = {i} : i64" in text for i in range(2, 12))
+    assert '%arg8: tensor<8xf32> loc("bn1.running_mean")' in text
+    assert "num_batches_tracked" not in text
+    assert "linalg.matmul" in text  # the weight gradients' im2col GEMMs
+
+
+def test_training_step_batch_norm_with_cumulative_average_is_refused():
+    m = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.BatchNorm1d(8, momentum=None))
+    with pytest.raises(fpopt.torch.UnsupportedOp, match="momentum=None") as info:
         fpopt.torch.export_training_step(m, "mse", (torch.randn(4, 8),), (torch.randn(4, 8),))
     assert info.value.path == "1"
+
+
+class InPlaceOnInput(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(8, 8)
+
+    def forward(self, x):
+        return self.fc(x.relu_())
+
+
+def test_training_step_in_place_update_of_an_argument_is_refused():
+    with pytest.raises(fpopt.torch.UnsupportedOp, match="in-place update of argument"):
+        fpopt.torch.export_training_step(InPlaceOnInput(), "mse", (torch.randn(4, 8),),
+                                         (torch.randn(4, 8),))
+
+
+@pytest.mark.parametrize("name", ["mlp", "basic"])
+def test_adamw_steps_track_pytorch(name, cache):
+    """AdamW (decoupled weight decay 1e-2, bias corrections computed per
+    step in double by the caller, as torch.optim's): 20 steps within 1e-5
+    of torch.optim.AdamW."""
+    if name == "mlp":
+        assert_tracks_sgd(mlp(), "cross_entropy", lambda: batch("cross_entropy"), cache,
+                          lr=1e-2, optimizer="adamw")
+    else:
+        m, xs, ts = conv_block(name)
+        assert_tracks_sgd(m, "mse", lambda: (torch.randn(*xs), torch.randn(*ts)), cache,
+                          lr=1e-2, steps=10, optimizer="adamw")
+
+
+def test_adamw_step_signature():
+    """AdamW's state (exp_avg, exp_avg_sq) is updated; its two per-step
+    scalars are arguments that are not."""
+    x, t = batch("cross_entropy")
+    text = fpopt.torch.export_training_step(mlp(), "cross_entropy", (x,), (t,),
+                                            optimizer="adamw", lr=1e-3)
+    # 4 parameters (2-5), 8 state tensors (6-13), 2 scalars (14, 15)
+    assert all(f"lowp.updates = {i} : i64" in text for i in range(2, 14))
+    assert "lowp.updates = 14" not in text and "lowp.updates = 15" not in text
+    assert '%arg14: tensor<f32> loc("adamw.step_size")' in text
+    assert '%arg15: tensor<f32> loc("adamw.bias_correction2_sqrt")' in text
+    with pytest.raises(ValueError, match="'sgd'.*'adamw'"):
+        fpopt.torch.export_training_step(mlp(), "mse", (x,), (t,), optimizer="lamb")
 
 
 class LlamaTrain(torch.nn.Module):

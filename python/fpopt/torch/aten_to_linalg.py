@@ -18,7 +18,11 @@ writes it (the IR real exports contain, not a tidied form):
   hardsigmoid, silu and softmax decomposed into the ops torch-mlir's
   decompositions produce; layer norm as reductions + an elementwise generic;
 - reductions as ``linalg.generic`` with a filled init; pooling as
-  ``linalg.pooling_nchw_max`` / ``_sum`` over a padded input.
+  ``linalg.pooling_nchw_max`` / ``_sum`` over a padded input;
+- training steps' backward ops: convolution gradients as convolutions
+  (input) and im2col GEMMs or grouped contractions (weight), loss and
+  activation gradients as elementwise generics; a running statistic
+  written in place (``aten.copy_``) is the step's result for its argument.
 
 Ops outside this set raise ``UnsupportedOp`` naming the op, what it was
 asked to do and the module path.
@@ -778,9 +782,31 @@ class Importer:
         if name in _VIEW_OPS:
             return self.view(node)
         handler = _HANDLERS.get(name)
+        if handler is None and name.endswith("_") and not name.endswith("__"):
+            handler = self.in_place_handler(node, name[:-1])
         if handler is None:
             raise self.unsupported("no lowering to linalg for this aten op")
         return handler(self, node, *node.args, **node.kwargs)
+
+    def in_place_handler(self, node, functional: str):
+        """An in-place op of a graph traced without functionalization (a
+        training step: ``relu_``, ``out += identity``). The trace refers to
+        the mutated tensor by this node from here on, so the functional
+        form is exact, unless the tensor is an argument (whose caller would
+        not see the update) or a view (whose base would not)."""
+        handler = _HANDLERS.get(functional)
+        if handler is None:
+            return None
+        target = node.args[0] if node.args else None
+        if isinstance(target, torch.fx.Node):
+            if target.op == "placeholder":
+                raise self.unsupported(f"an in-place update of argument '{target.name}'")
+            if target.op == "call_function" and (
+                    _packet(target.target) in _ORIGIN_OPS - _IDENTITY_OPS or
+                    _packet(target.target) in ("aten.slice", "aten.select")):
+                raise self.unsupported("an in-place update of a view (the tensor it views "
+                                       "would not see it)")
+        return handler
 
     def is_constant(self, node) -> bool:
         """Whether the node depends on no argument (a mask or a position
@@ -1602,6 +1628,21 @@ def _threshold_backward(imp, node, grad, x, threshold):
     return imp.fn.elementwise([g, v], e, payload)
 
 
+
+@handles("aten.hardtanh_backward")
+def _hardtanh_backward(imp, node, grad, x, min_val, max_val):
+    """The gradient through a clamp (ReLU6): zero where x <= min or x >=
+    max, one select per element."""
+    g, v = imp.get(grad), imp.get(x)
+    e = g.elt
+
+    def payload(b, a):
+        low = b.raw(f"arith.cmpf ole, {a[1]}, {b.scalar(min_val, e)} : {e}")
+        high = b.raw(f"arith.cmpf oge, {a[1]}, {b.scalar(max_val, e)} : {e}")
+        out = b.raw(f"arith.ori {low}, {high} : i1")
+        return b.raw(f"arith.select {out}, {b.const(0.0, e)}, {a[0]} : {e}")
+    return imp.fn.elementwise([g, v], e, payload)
+
 @handles("aten._log_softmax_backward_data")
 def _log_softmax_backward(imp, node, grad, out, dim, input_dtype=None):
     g, o = imp.get(grad), imp.get(out)
@@ -1704,6 +1745,175 @@ def _mse_loss_backward(imp, node, grad, x, target, reduction=1):
         b.mul(b.sub(a[0], a[1], e), a[2], e), b.scalar(k, e), e))
 
 
+def _flipped_filter(imp, w: Value, groups: int) -> Value:
+    """The filter of the input gradient's convolution: [F, C/g, KH, KW] with
+    its channel dimensions swapped within each group and its window
+    reversed, as [g, C/g, F/g, KH, KW] (a copy generic whose input map
+    reads ``K - 1 - k``)."""
+    f, cg, kh, kw = w.shape
+    wg = imp.fn.reshape(w, [groups, f // groups, cg, kh, kw])
+    init = imp.fn.empty([groups, cg, f // groups, kh, kw], w.elt)
+    return imp.fn.generic([(wg, _map(5, ["d0", "d2", "d1", f"{kh - 1} - d3", f"{kw - 1} - d4"]))],
+                          init, _identity(5), ["parallel"] * 5, lambda b, a, o: a[0])
+
+
+def _input_gradient(imp, gy: Value, w: Value, x_shape, stride, padding, dilation,
+                    groups) -> Value:
+    """dL/dx: the output gradient with (stride - 1) zeros between its
+    elements, padded by dilation * (K - 1) - padding (plus the rows and
+    columns the forward's stride left unread at the end), convolved at
+    stride 1 with the flipped filter."""
+    fn = imp.fn
+    n, f, oh, ow = gy.shape
+    c = x_shape[1]
+    k = w.shape[2:]
+    dilated = gy
+    if any(s != 1 for s in stride):
+        dshape = [n, f, (oh - 1) * stride[0] + 1, (ow - 1) * stride[1] + 1]
+        zeros = fn.fill(0.0, dshape, gy.elt)
+        dilated = Value(fn.fresh("dil"), dshape, gy.elt)
+        fn.emit(f"{dilated.name} = tensor.insert_slice {gy.name} into {zeros.name}"
+                f"[0, 0, 0, 0] [{n}, {f}, {oh}, {ow}] [1, 1, {stride[0]}, {stride[1]}] : "
+                f"{gy.type} into {zeros.type}")
+    low = [dilation[i] * (k[i] - 1) - padding[i] for i in range(2)]
+    if min(low) < 0:
+        raise imp.unsupported("the input gradient of a convolution padded by more than "
+                              "dilation * (kernel - 1)")
+    high = [x_shape[2 + i] + dilation[i] * (k[i] - 1) - dilated.shape[2 + i] - low[i]
+            for i in range(2)]
+    padded = fn.pad(dilated, [0, 0] + low, [0, 0] + high, 0.0)
+    attrs = (f"{{dilations = dense<[{dilation[0]}, {dilation[1]}]> : vector<2xi64>, "
+             f"strides = dense<1> : vector<2xi64>}}")
+    out = fn.fill(0.0, list(x_shape), gy.elt)
+    flipped = _flipped_filter(imp, w, groups)
+    if groups == 1:
+        return fn.named("conv_2d_nchw_fchw", [padded, fn.reshape(flipped, flipped.shape[1:])],
+                        out, attrs)
+    if groups == c and f == c:
+        return fn.named("depthwise_conv_2d_nchw_chw",
+                        [padded, fn.reshape(flipped, [c] + list(k))], out, attrs)
+    g = groups
+    pg = fn.reshape(padded, [n, g, f // g] + list(padded.shape[2:]))
+    og = fn.reshape(out, [n, g, c // g] + list(x_shape[2:]))
+    return fn.reshape(fn.named("conv_2d_ngchw_gfchw", [pg, flipped], og, attrs), x_shape)
+
+
+def _weight_gradient(imp, gy: Value, padded_x: Value, w_shape, stride, dilation,
+                     groups) -> Value:
+    """dL/dw. Without groups, one GEMM over batch and output positions:
+    the input's windows unfolded into [C*KH*KW, N*OH*OW] (im2col, a copy
+    generic whose innermost loop runs along a row of the input) times the
+    output gradient in [N*OH*OW, F] (NHWC). With groups, a contraction
+    generic over batch and output positions, one filter per group."""
+    fn = imp.fn
+    n, f, oh, ow = gy.shape
+    _, cg, kh, kw = w_shape
+    e = gy.elt
+    if groups == 1:
+        # (c, kh, kw, n, oh, ow)
+        rows = f"d4 * {stride[0]} + d1 * {dilation[0]}"
+        cols = f"d5 * {stride[1]} + d2 * {dilation[1]}"
+        windows = fn.generic([(padded_x, _map(6, ["d3", "d0", rows, cols]))],
+                             fn.empty([cg, kh, kw, n, oh, ow], e), _identity(6),
+                             ["parallel"] * 6, lambda b, a, o: a[0])
+        unfolded = fn.reshape(windows, [cg * kh * kw, n * oh * ow])
+        gy_rows = fn.reshape(fn.permute(gy, [0, 2, 3, 1]), [n * oh * ow, f])
+        gwt = fn.named("matmul", [unfolded, gy_rows], fn.fill(0.0, [cg * kh * kw, f], e))
+        return fn.permute(fn.reshape(gwt, [cg, kh, kw, f]), [3, 0, 1, 2])
+    # With groups: per group, output position column and filter tap, the
+    # products summed over batch and output rows first (the column stays
+    # the innermost, parallel loop, reading rows of both operands), then
+    # the columns summed.
+    g = groups
+    xg = fn.reshape(padded_x, [n, g, cg] + list(padded_x.shape[2:]))
+    gg = fn.reshape(gy, [n, g, f // g, oh, ow])
+    # (g, f, c, kh, kw, n, oh, ow)
+    rows = f"d6 * {stride[0]} + d3 * {dilation[0]}"
+    cols = f"d7 * {stride[1]} + d4 * {dilation[1]}"
+    acc = fn.fill(0.0, [g, f // g, cg, kh, kw, ow], e)
+    columns = fn.generic([(xg, _map(8, ["d5", "d0", "d2", rows, cols])),
+                          (gg, _map(8, ["d5", "d0", "d1", "d6", "d7"]))], acc,
+                         _map(8, ["d0", "d1", "d2", "d3", "d4", "d7"]),
+                         ["parallel"] * 5 + ["reduction"] * 2 + ["parallel"],
+                         lambda b, a, o: b.add(o, b.mul(a[0], a[1], e), e))
+    gw = fn.reduce(columns, [5], False, 0.0, lambda b, v, o: b.add(v, o, e))
+    return fn.reshape(gw, list(w_shape))
+
+
+@handles("aten.convolution_backward")
+def _convolution_backward(imp, node, grad_out, x, w, bias_sizes, stride, padding, dilation,
+                          transposed, output_padding, groups, output_mask):
+    """The three gradients of a 2-D NCHW convolution (see _input_gradient
+    and _weight_gradient); the bias gradient is the output gradient summed
+    over batch and space. Gradients the mask does not ask for are not
+    computed."""
+    if transposed:
+        raise imp.unsupported("the backward of a transposed convolution")
+    gy, xv, wv = imp.get(grad_out), imp.get(x), imp.get(w)
+    if xv.rank != 4:
+        raise imp.unsupported(f"the backward of a {xv.rank - 2}-D convolution (2-D NCHW only)")
+    e = gy.elt
+    grad_x = grad_w = grad_b = None
+    if output_mask[0]:
+        grad_x = _input_gradient(imp, gy, wv, xv.shape, stride, padding, dilation, groups)
+    if output_mask[1]:
+        padded = imp.fn.pad(xv, [0, 0] + list(padding), [0, 0] + list(padding), 0.0)
+        grad_w = _weight_gradient(imp, gy, padded, wv.shape, stride, dilation, groups)
+    if output_mask[2]:
+        grad_b = imp.fn.reduce(gy, [0, 2, 3], False, 0.0, lambda b, a, acc: b.add(a, acc, e))
+    return (grad_x, grad_w, grad_b)
+
+
+@handles("aten.var")
+def _var(imp, node, x, dims=None, *args, **kwargs):
+    """Variance over ``dims``: the mean, the centred squares summed, divided
+    by count - correction (aten.var.correction and aten.var.dim)."""
+    if node.target is aten.var.correction:
+        correction = kwargs.get("correction")
+        correction = 1 if correction is None else correction
+        keepdim = kwargs.get("keepdim", False)
+    else:
+        unbiased = args[0] if args else kwargs.get("unbiased", True)
+        keepdim = args[1] if len(args) > 1 else kwargs.get("keepdim", False)
+        correction = 1 if unbiased else 0
+    xv = imp.get(x)
+    fn = imp.fn
+    e = xv.elt
+    dims = list(range(xv.rank)) if not dims else [d % xv.rank for d in dims]
+    count = float(np.prod([xv.shape[d] for d in dims]))
+    s = fn.reduce(xv, dims, True, 0.0, lambda b, v, o: b.add(v, o, e))
+    mean = fn.elementwise([s], e, lambda b, a: b.div(a[0], b.scalar(count, e), e))
+    centred = fn.elementwise([xv, mean], e, lambda b, a: b.sub(a[0], a[1], e))
+    sq = fn.reduce(centred, dims, keepdim, 0.0, lambda b, v, o: b.add(v, o, e),
+                   pre=lambda b, v: b.mul(v, v, e))
+    return fn.elementwise([sq], e, lambda b, a: b.div(
+        a[0], b.scalar(max(count - correction, 0.0), e), e))
+
+
+@handles("aten.copy_")
+def _copy_(imp, node, dst, src, non_blocking=False):
+    """An argument's new value written in place (a batch norm's running
+    statistics in a training step): the step must return it, then it is
+    that result; the source broadcast to the destination's shape."""
+    if dst.op == "placeholder" and node not in _returned_nodes(imp):
+        raise imp.unsupported(f"an in-place update of argument '{dst.name}' that the "
+                              "function does not return")
+    shape, elt = _out(imp, node)
+    s = imp.get(src)
+    if s.elt != elt:
+        raise imp.unsupported(f"a copy from {s.elt} into {elt}")
+    if s.shape == shape:
+        return s
+    rank = len(shape)
+    return imp.fn.generic([(s, _broadcast_map(s.shape, shape))], imp.fn.empty(shape, elt),
+                          _identity(rank), ["parallel"] * rank, lambda b, a, o: a[0])
+
+
+def _returned_nodes(imp):
+    out = next(n for n in imp.traced.graph_module.graph.nodes if n.op == "output").args[0]
+    return set(out if isinstance(out, (list, tuple)) else [out])
+
+
 @handles("aten.ones_like", "aten.zeros_like", "aten.full_like")
 def _filled_like(imp, node, x, *args, **kwargs):
     """A tensor of x's shape filled with one value (the backward seed of
@@ -1760,6 +1970,17 @@ def _logical_not(imp, node, x):
     return imp.fn.elementwise([v], "i1", lambda b, a: b.raw(
         f"arith.xori {a[0]}, {b.const(1, 'i1')} : i1"))
 
+
+
+@handles("aten.bitwise_or", "aten.logical_or", "aten.bitwise_and", "aten.logical_and")
+def _logical_binary(imp, node, x, y):
+    """Or / and of bool tensors (the masks of activation gradients:
+    hardtanh_backward's ``x <= min | x >= max``)."""
+    a, c = imp.get(x), imp.get(y)
+    if a.elt != "i1" or c.elt != "i1":
+        raise imp.unsupported(f"a logical op on {a.elt} and {c.elt} (bool tensors only)")
+    op = "arith.ori" if _packet(node.target).endswith("_or") else "arith.andi"
+    return imp.fn.elementwise([a, c], "i1", lambda b, v: b.raw(f"{op} {v[0]}, {v[1]} : i1"))
 
 def _index_elt(imp, v: Value, what: str):
     if v.elt not in ("i64", "i32"):
