@@ -330,6 +330,9 @@ struct MaterializeLossScalingPass
 
 private:
   LogicalResult verifyOptions(ModuleOp module);
+  /// What `func` computes in, and where that comes from (the policy option,
+  /// the closest #lowp.policy, else the function's float types).
+  std::pair<FloatType, StringRef> getComputeType(func::FuncOp func);
   /// Decides whether `func` gets loss scaling; emits a remark when not.
   std::optional<LossScaleMode> decideMode(func::FuncOp func);
   void materialize(func::FuncOp func, TrainingStep &step, LossScaleMode mode);
@@ -361,34 +364,34 @@ LogicalResult MaterializeLossScalingPass::verifyOptions(ModuleOp module) {
   return success();
 }
 
+std::pair<FloatType, StringRef>
+MaterializeLossScalingPass::getComputeType(func::FuncOp func) {
+  Builder b(func.getContext());
+  // Autocast (which the option does not offer; a C++ caller may pass it)
+  // decides per op, so the IR says what the step computes in, as for auto.
+  if (policy != PrecisionPolicy::Auto && policy != PrecisionPolicy::Autocast)
+    return {policy == PrecisionPolicy::F16 ? b.getF16Type()
+            : policy == PrecisionPolicy::BF16
+                ? b.getBF16Type()
+                : FloatType(b.getType<Float8E4M3FNType>()),
+            "the pass's policy option"};
+  if (PolicyAttr policyAttr = lookupPolicy(func))
+    return {policyAttr.getCompute(), "#lowp.policy"};
+  return {inferComputeType(func), "the function's float types"};
+}
+
 std::optional<LossScaleMode>
 MaterializeLossScalingPass::decideMode(func::FuncOp func) {
   PolicyAttr policyAttr = lookupPolicy(func);
 
   // Loss scaling exists for f16's narrow exponent range only.
-  FloatType compute;
-  StringRef computeSource;
-  Builder b(func.getContext());
-  // Autocast (which the option does not offer; a C++ caller may pass it)
-  // decides per op, so the IR says what the step computes in, as for auto.
-  if (policy != PrecisionPolicy::Auto && policy != PrecisionPolicy::Autocast) {
-    compute = policy == PrecisionPolicy::F16    ? b.getF16Type()
-              : policy == PrecisionPolicy::BF16 ? b.getBF16Type()
-                                                : FloatType(b.getType<Float8E4M3FNType>());
-    computeSource = "the pass's policy option";
-  } else if (policyAttr) {
-    compute = policyAttr.getCompute();
-    computeSource = "#lowp.policy";
-  } else {
-    compute = inferComputeType(func);
-    computeSource = "the function's float types";
-  }
+  auto [compute, computeSource] = getComputeType(func);
   if (!compute.isF16()) {
     std::string why;
     llvm::raw_string_ostream os(why);
     if (compute.getWidth() <= 8)
-      os << "8-bit float compute ('" << compute << "', from "
-         << computeSource << ") is scaled per tensor by "
+      os << "8-bit float compute ('" << compute << "', from " << computeSource
+         << ") is scaled per tensor by "
          << "lowp-select-fp8-formats, not by a loss scale";
     else
       os << "compute type '" << compute << "' (from " << computeSource
@@ -597,6 +600,19 @@ void MaterializeLossScalingPass::runOnOperation() {
     }
     if (*step)
       steps.push_back({func, std::move(**step)});
+    else if (FloatType compute =
+                 func.isExternal() ? FloatType() : getComputeType(func).first;
+             compute && compute.isF16())
+      // An f16 function that may be a training step written without the
+      // convention: said in the remark stream only (inference functions
+      // are unmarked too, and are left alone as they should be).
+      emitDecisionRemark(func.getLoc(), DecisionCategory::LossScaling,
+                         "NotATrainingStep", func.getSymName(),
+                         "loss scaling not applied: no training-step markers "
+                         "(lowp.loss, lowp.loss_seed, lowp.gradient, "
+                         "lowp.updates; docs/training-step.md), so the "
+                         "function is compiled as it is",
+                         /*asDiagnostic=*/false);
   }
   if (hadError)
     return signalPassFailure();

@@ -9,6 +9,7 @@
 // REMARK: [Analysis] NotApplied | Category:lowp-materialize-loss-scaling | Function=f32_step | Remark="loss scaling not applied: compute type 'f32' (from the function's float types)
 // REMARK: [Analysis] NotApplied | Category:lowp-materialize-loss-scaling | Function=policy_none | Remark="loss scaling not applied: mode none (from #lowp.policy)"
 // REMARK: [Analysis] AlreadyMaterialized | Category:lowp-materialize-loss-scaling | Function=done | Remark="loss scaling already materialized (dynamic)"
+// REMARK: [Analysis] NotATrainingStep | Category:lowp-materialize-loss-scaling | Function=unmarked_f16_step | Remark="loss scaling not applied: no training-step markers (lowp.loss, lowp.loss_seed, lowp.gradient, lowp.updates; docs/training-step.md), so the function is compiled as it is"
 // REMARK-NOT: [Analysis]
 // OTHER-NOT: [Analysis]
 
@@ -250,3 +251,19 @@ func.func @bad_mode() attributes {lowp.loss_scaling = "sometimes"} {
 func.func @bad_updates(%w: tensor<4xf32>) -> (tensor<4xf32> {lowp.updates = "w"}) {
   return %w : tensor<4xf32>
 }
+
+// -----
+
+// An f16 step written without the convention is compiled as it is: said in
+// the remark stream only (no diagnostic), like every unmarked f16 function.
+// An unmarked f32 function and a declaration get no remark.
+func.func @unmarked_f16_step(%w: tensor<4xf32>, %x: tensor<4xf16>) -> tensor<4xf32> {
+  %g16 = arith.mulf %x, %x : tensor<4xf16>
+  %g = arith.extf %g16 : tensor<4xf16> to tensor<4xf32>
+  %w1 = arith.subf %w, %g : tensor<4xf32>
+  return %w1 : tensor<4xf32>
+}
+func.func @unmarked_f32(%w: tensor<4xf32>) -> tensor<4xf32> {
+  return %w : tensor<4xf32>
+}
+func.func private @declared(tensor<4xf16>) -> tensor<4xf16>
