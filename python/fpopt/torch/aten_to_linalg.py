@@ -500,6 +500,8 @@ class Importer:
         self.state_nodes: Dict[str, Tuple[str, torch.Tensor]] = {}
         #: Integer arguments that index a tensor (see IndexBound).
         self.index_bounds: List[IndexBound] = []
+        #: Values computed once and reused by later ops (_centred_moments).
+        self.memo: Dict[tuple, object] = {}
 
     # -- errors --------------------------------------------------------------
     def unsupported(self, reason: str) -> UnsupportedOp:
@@ -593,11 +595,13 @@ class Importer:
             self.values[n.name] = Value(f"%a{k}", v.shape, v.elt)
             params.append(v)
         self.fn = FunctionWriter()
+        memo, self.memo = self.memo, {}  # values of another function are not visible
         try:
             out = self.lower(node)
             sub = self.fn
         finally:
             self.fn = main
+            self.memo = memo
             self.values.update(saved)
         results = [out] if isinstance(out, Value) else [o for o in out if isinstance(o, Value)]
         tag = "".join(c if c.isalnum() else "_" for c in f"{path}__{_packet(node.target)}")
@@ -1318,7 +1322,10 @@ def _mean(imp, node, x, dims=None, keepdim=False, dtype=None):
     v = imp.get(x)
     if dims is None:
         dims = list(range(v.rank))
-    dims = [d % v.rank for d in dims]
+    dims = sorted({d % v.rank for d in dims})
+    moments = imp.memo.get(("moments", v.name, tuple(dims)))
+    if moments is not None:  # a variance over the same dims computed it
+        return _drop_dims(imp, moments[0], dims, keepdim)
     count = float(np.prod([v.shape[d] for d in dims]))
     s = imp.fn.reduce(v, dims, keepdim, 0.0, lambda b, a, o: b.add(a, o, v.elt))
     return imp.fn.elementwise([s], v.elt, lambda b, a: b.div(a[0], b.scalar(count, v.elt), v.elt))
@@ -1864,6 +1871,32 @@ def _convolution_backward(imp, node, grad_out, x, w, bias_sizes, stride, padding
     return (grad_x, grad_w, grad_b)
 
 
+def _centred_moments(imp, xv: Value, dims: Sequence[int]) -> Tuple[Value, Value]:
+    """(mean, sum of squared deviations) of ``xv`` over ``dims``, keepdim
+    form, computed once per value and dims: a batch norm in training mode
+    asks for the variance twice (normalization and running variance) and
+    the mean once more."""
+    key = ("moments", xv.name, tuple(dims))
+    if key not in imp.memo:
+        fn, e = imp.fn, xv.elt
+        count = float(np.prod([xv.shape[d] for d in dims]))
+        s = fn.reduce(xv, dims, True, 0.0, lambda b, v, o: b.add(v, o, e))
+        mean = fn.elementwise([s], e, lambda b, a: b.div(a[0], b.scalar(count, e), e))
+        centred = fn.elementwise([xv, mean], e, lambda b, a: b.sub(a[0], a[1], e))
+        sq = fn.reduce(centred, dims, True, 0.0, lambda b, v, o: b.add(v, o, e),
+                       pre=lambda b, v: b.mul(v, v, e))
+        imp.memo[key] = (mean, sq)
+        return mean, sq
+    return imp.memo[key]
+
+
+def _drop_dims(imp, v: Value, dims: Sequence[int], keepdim: bool) -> Value:
+    """A keepdim reduction's result without its reduced (unit) dimensions."""
+    if keepdim:
+        return v
+    return imp.fn.reshape(v, [s for i, s in enumerate(v.shape) if i not in dims])
+
+
 @handles("aten.var")
 def _var(imp, node, x, dims=None, *args, **kwargs):
     """Variance over ``dims``: the mean, the centred squares summed, divided
@@ -1877,17 +1910,13 @@ def _var(imp, node, x, dims=None, *args, **kwargs):
         keepdim = args[1] if len(args) > 1 else kwargs.get("keepdim", False)
         correction = 1 if unbiased else 0
     xv = imp.get(x)
-    fn = imp.fn
     e = xv.elt
-    dims = list(range(xv.rank)) if not dims else [d % xv.rank for d in dims]
+    dims = sorted(range(xv.rank) if not dims else {d % xv.rank for d in dims})
     count = float(np.prod([xv.shape[d] for d in dims]))
-    s = fn.reduce(xv, dims, True, 0.0, lambda b, v, o: b.add(v, o, e))
-    mean = fn.elementwise([s], e, lambda b, a: b.div(a[0], b.scalar(count, e), e))
-    centred = fn.elementwise([xv, mean], e, lambda b, a: b.sub(a[0], a[1], e))
-    sq = fn.reduce(centred, dims, keepdim, 0.0, lambda b, v, o: b.add(v, o, e),
-                   pre=lambda b, v: b.mul(v, v, e))
-    return fn.elementwise([sq], e, lambda b, a: b.div(
+    _, sq = _centred_moments(imp, xv, dims)
+    var = imp.fn.elementwise([sq], e, lambda b, a: b.div(
         a[0], b.scalar(max(count - correction, 0.0), e), e))
+    return _drop_dims(imp, var, dims, keepdim)
 
 
 @handles("aten.copy_")
