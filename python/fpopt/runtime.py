@@ -118,19 +118,31 @@ def bf16_to_f32(bits: np.ndarray) -> np.ndarray:
     return (np.asarray(bits, dtype=np.uint16).astype(np.uint32) << np.uint32(16)).view(np.float32)
 
 
+#: Scalars a compiled function may take or return by value (a training
+#: step's loss scale and good-step counter): their ctypes and C types.
+_SCALAR_TYPES = {"f32": (ctypes.c_float, "float"), "f64": (ctypes.c_double, "double"),
+                 "i64": (ctypes.c_int64, "long long"), "i32": (ctypes.c_int32, "int")}
+
+
 @dataclass(frozen=True)
 class TensorType:
-    """A ranked tensor type of a signature: static shape and element type."""
+    """A ranked tensor type of a signature: static shape and element type;
+    or, with ``scalar``, a scalar (f32, f64, i64, i32) passed by value,
+    handled as a 0-d array."""
 
     shape: Tuple[int, ...]
     element: str
+    scalar: bool = False
 
     @staticmethod
     def parse(text: str) -> "TensorType":
+        if text.strip() in _SCALAR_TYPES:
+            return TensorType((), text.strip(), scalar=True)
         m = re.fullmatch(r"tensor<(.*)>", text.strip())
         if not m:
             raise CallError(f"'{text}' is not a tensor type: fpopt.compile calls "
-                            "functions whose arguments and results are tensors")
+                            "functions whose arguments and results are tensors or "
+                            f"{', '.join(_SCALAR_TYPES)} scalars")
         parts = m.group(1).split("x")
         element = parts[-1]
         dims = parts[:-1]
@@ -151,7 +163,15 @@ class TensorType:
         return len(self.shape)
 
     def __str__(self):
+        if self.scalar:
+            return self.element
         return "tensor<" + "".join(f"{d}x" for d in self.shape) + self.element + ">"
+
+    @property
+    def c_type(self) -> str:
+        """How the C interface passes it: a memref descriptor's address, or
+        the scalar's own C type."""
+        return _SCALAR_TYPES[self.element][1] if self.scalar else "void *"
 
 
 _DESC_TYPES: Dict[int, type] = {}
@@ -167,6 +187,14 @@ def descriptor_type(rank: int):
             fields += [("sizes", ctypes.c_int64 * rank), ("strides", ctypes.c_int64 * rank)]
         _DESC_TYPES[rank] = type(f"MemRef{rank}D", (ctypes.Structure,), {"_fields_": fields})
     return _DESC_TYPES[rank]
+
+
+def argument_value(array: np.ndarray, ttype: "TensorType"):
+    """What the C interface takes for an argument: the memref descriptor of
+    the array, or the ctypes value of a scalar."""
+    if ttype.scalar:
+        return _SCALAR_TYPES[ttype.element][0](array.item())
+    return descriptor(array)
 
 
 def descriptor(array: np.ndarray):
@@ -283,12 +311,16 @@ def _toolchain_stamp() -> str:
 _BUILD_RECIPE = "llc-O3-pic;clang-shared-Bsymbolic;v2"
 
 
-def _trampoline_c(function: str, arity: int) -> str:
+def _trampoline_c(function: str, params) -> str:
     """`fpopt_call_F(void **p)` calling `_mlir_ciface_F(p[0], ..., p[n-1])`:
     ctypes calls at most 1024 arguments, and a model whose weights are
-    arguments has more (densenet201: 1209)."""
-    declared = ", ".join(["void *"] * arity) or "void"
-    passed = ", ".join(f"p[{i}]" for i in range(arity))
+    arguments has more (densenet201: 1209). ``params``: how many pointers
+    the C interface takes, or the C type of each parameter (a scalar is
+    passed by value, read from where its pointer points)."""
+    types = ["void *"] * params if isinstance(params, int) else list(params)
+    declared = ", ".join(types) or "void"
+    passed = ", ".join(f"p[{i}]" if t == "void *" else f"*({t} *)p[{i}]"
+                       for i, t in enumerate(types))
     return (f"void _mlir_ciface_{function}({declared});\n"
             f"void fpopt_call_{function}(void **p) {{ _mlir_ciface_{function}({passed}); }}\n")
 
@@ -296,11 +328,12 @@ def _trampoline_c(function: str, arity: int) -> str:
 def build_shared_object(llvm_dialect_ir: str, mcpu: str, *,
                         cache_dir: Optional[str] = None,
                         key_extra: str = "",
-                        trampolines: Optional[Dict[str, int]] = None) -> Tuple[str, str]:
+                        trampolines: Optional[Dict[str, object]] = None) -> Tuple[str, str]:
     """LLVM-dialect module text -> (path of a shared object, the name of the
     function that frees what it allocates). Cached by content.
     ``trampolines`` maps a function name to the number of pointers its C
-    interface takes: each gets an `fpopt_call_F(void **)` entry."""
+    interface takes (or the C types of its parameters, see _trampoline_c):
+    each gets an `fpopt_call_F(void **)` entry."""
     trampolines = dict(trampolines or {})
     key_extra += "".join(f";{k}/{v}" for k, v in sorted(trampolines.items()))
     key = hashlib.sha256("\0".join([_BUILD_RECIPE, llvm_dialect_ir, mcpu, key_extra,
@@ -382,6 +415,9 @@ class CompiledFunction:
         self.results = list(results)
         self.prepacked = list(prepacked)
         self.prepacked_ranks = list(prepacked_ranks)
+        #: The arguments' attributes in the compiled module (set by
+        #: compile_module: lowp.loss_scale on a training step's scale...).
+        self.argument_attributes: List[Dict[str, str]] = [{} for _ in self.arguments]
         #: The LLVM-dialect module (empty when loaded from the cache only).
         self.ir = ir
         #: Remarks and warnings of the compilation ("slow path" remarks...).
@@ -399,7 +435,11 @@ class CompiledFunction:
         self._free = _LIBC.free if dealloc == "free" else getattr(self._lib, dealloc)
         self._free.argtypes = [ctypes.c_void_p]
         self._free.restype = None
-        fields = [(f"r{i}", descriptor_type(t.rank)) for i, t in enumerate(self.results)]
+        if len(self.results) == 1 and self.results[0].scalar:
+            raise CallError(f"@{function} returns one scalar ({self.results[0]}): compiled "
+                            "functions return tensors, or scalars among several results")
+        fields = [(f"r{i}", _SCALAR_TYPES[t.element][0] if t.scalar else descriptor_type(t.rank))
+                  for i, t in enumerate(self.results)]
         self._results_type = (type("Results", (ctypes.Structure,), {"_fields_": fields})
                               if len(self.results) > 1 else
                               descriptor_type(self.results[0].rank) if self.results else None)
@@ -430,14 +470,14 @@ class CompiledFunction:
         (`arrays` holds their memory alive for the call) and reads its
         results, into the arrays of `into` where given."""
         results = self._results_type() if self._results_type else None
-        args = ([ctypes.byref(results)] if results is not None else []) + \
-               [ctypes.byref(d) for d in descs]
         if self._entry is not None:
             addresses = ([ctypes.addressof(results)] if results is not None else []) + \
                 [ctypes.addressof(d) for d in descs]
             self._entry((ctypes.c_void_p * len(addresses))(*addresses))
-        else:
-            self._fn(*args)
+        else:  # scalars by value, descriptors by address
+            self._fn(*([ctypes.byref(results)] if results is not None else []),
+                     *[d if isinstance(d, ctypes._SimpleCData) else ctypes.byref(d)
+                       for d in descs])
         if results is None:
             return ()
         descriptors = ([getattr(results, f"r{i}") for i in range(len(self.results))]
@@ -446,9 +486,12 @@ class CompiledFunction:
         # argument's allocated pointer: not the caller's to free. (A set of
         # pointers, not address ranges: a call with a hundred bound weights
         # spent 0.1-0.2 ms building and scanning ranges.)
-        argument_bases = {d.allocated for d in descs}
+        argument_bases = {d.allocated for d in descs if not isinstance(d, ctypes._SimpleCData)}
         outs, freed, error = [], set(), None
         for d, t in zip(descriptors, self.results):
+            if t.scalar:
+                outs.append(np.array(d, dtype=t.dtype))
+                continue
             try:
                 dest = into[len(outs)] if into is not None else None
                 if dest is not None and (tuple(dest.shape) != t.shape or
@@ -474,7 +517,7 @@ class CompiledFunction:
             return self.bind({i: values[i] for i in self.prepacked})(
                 *[v for i, v in enumerate(values) if i not in self.prepacked])
         arrays = [self._convert(i, v) for i, v in enumerate(values)]
-        outs = self._call(arrays, [descriptor(a) for a in arrays])
+        outs = self._call(arrays, self._argument_values(arrays))
         return outs[0] if len(outs) == 1 else outs
 
     def call_into(self, into: Sequence[Optional[np.ndarray]], *values):
@@ -485,8 +528,11 @@ class CompiledFunction:
             raise CallError(f"call_into takes all {len(self.arguments)} arguments of "
                             f"@{self.function} (and no prepacked ones)")
         arrays = [self._convert(i, v) for i, v in enumerate(values)]
-        outs = self._call(arrays, [descriptor(a) for a in arrays], into)
+        outs = self._call(arrays, self._argument_values(arrays), into)
         return outs[0] if len(outs) == 1 else outs
+
+    def _argument_values(self, arrays: List[np.ndarray]) -> list:
+        return [argument_value(a, t) for a, t in zip(arrays, self.arguments)]
 
     def bind(self, fixed: Mapping[int, object]) -> "BoundFunction":
         return BoundFunction(self, dict(fixed))
@@ -536,7 +582,8 @@ class BoundFunction:
                 raise CallError(f"@{compiled.function} has no argument {i}")
         self.free_indices = [i for i in range(len(compiled.arguments)) if i not in fixed]
         self._arrays = {i: compiled._convert(i, v) for i, v in fixed.items()}
-        self._descs = {i: descriptor(a) for i, a in self._arrays.items()}
+        self._descs = {i: argument_value(a, compiled.arguments[i])
+                       for i, a in self._arrays.items()}
         self._packed = []
         if compiled.prepacked:
             self._packed = compiled._prepack([self._arrays[i] for i in compiled.prepacked])
@@ -556,7 +603,7 @@ class BoundFunction:
         descs = dict(self._descs)
         for i, v in zip(self.free_indices, values):
             arrays[i] = c._convert(i, v)
-            descs[i] = descriptor(arrays[i])
+            descs[i] = argument_value(arrays[i], c.arguments[i])
         outs = c._call(list(arrays.values()),
                        [descs[i] for i in range(len(c.arguments))])
         return outs[0] if len(outs) == 1 else outs
@@ -631,15 +678,19 @@ def compile_module(ir: str, *, target: Optional[str] = None, policy: str = "auto
                             "(llvm.emit_c_interface is added to public functions by "
                             "lowp-pipeline-x86)")
     mcpu = llc_cpu(target if lowering == "x86" else host)
-    arity = len(signature.arguments) + (1 if signature.results else 0)
+    arguments = [TensorType.parse(a.type) for a in signature.arguments]
+    results = [TensorType.parse(r) for r in signature.results]
+    params = ([] if not results else ["void *"]) + [a.c_type for a in arguments]
+    # All pointers (the common case) keeps the cache key it always had.
+    trampoline = len(params) if all(p == "void *" for p in params) else tuple(params)
     so_path, dealloc = build_shared_object(lowered.ir, mcpu, cache_dir=cache_dir,
-                                           trampolines={signature.function: arity})
+                                           trampolines={signature.function: trampoline})
     channel_scales = {}
     for i, a in enumerate(signature.arguments):
         if "lowp.fp8_axis" in a.attributes and "lowp.fp8_scale" in a.attributes:
             channel_scales[i] = (int(a.attributes["lowp.fp8_scale"].split(":")[0]),
                                  int(a.attributes["lowp.fp8_axis"].split(":")[0]))
-    return CompiledFunction(so_path, dealloc, signature.function,
-                            [TensorType.parse(a.type) for a in signature.arguments],
-                            [TensorType.parse(r) for r in signature.results],
-                            prepacked, ranks, lowered.ir, diagnostics, channel_scales)
+    compiled = CompiledFunction(so_path, dealloc, signature.function, arguments, results,
+                                prepacked, ranks, lowered.ir, diagnostics, channel_scales)
+    compiled.argument_attributes = [dict(a.attributes) for a in signature.arguments]
+    return compiled

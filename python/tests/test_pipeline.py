@@ -181,3 +181,53 @@ def test_prepacked_arguments_from_the_remark():
     plain = fpopt.compile(LINEAR, "lowp-pipeline-x86{target=avx2}")
     assert plain.prepacked_arguments("forward") == []
     assert "forward_prepack" not in plain.ir
+
+
+# Scalars by value among tensors (a training step's loss scale and
+# good-step counter): arguments and results.
+SCALARS = """
+func.func @scaled(%x: tensor<5xf32>, %s: f32, %n: i64) -> (tensor<5xf32>, f32, i64) {
+  %e = tensor.empty() : tensor<5xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                       iterator_types = ["parallel"]} ins(%x : tensor<5xf32>) outs(%e : tensor<5xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.mulf %a, %s : f32
+    linalg.yield %m : f32
+  } -> tensor<5xf32>
+  %half = arith.constant 0.5 : f32
+  %s2 = arith.mulf %s, %half : f32
+  %one = arith.constant 1 : i64
+  %n1 = arith.addi %n, %one : i64
+  return %y, %s2, %n1 : tensor<5xf32>, f32, i64
+}
+"""
+
+SCALAR_RESULT = """
+func.func @only(%s: f32) -> f32 {
+  return %s : f32
+}
+"""
+
+
+@pytest.mark.parametrize("lowering", ["x86", "reference"])
+def test_compiled_function_takes_and_returns_scalars(lowering, tmp_path):
+    import numpy as np
+    fn = fpopt.compile(SCALARS, target="avx2", policy="f32", cache_dir=str(tmp_path),
+                       lowering=lowering)
+    assert [a.scalar for a in fn.arguments] == [False, True, True]
+    assert str(fn.arguments[1]) == "f32" and str(fn.results[2]) == "i64"
+    x = np.arange(5, dtype=np.float32) - 2.0
+    # A value an int or float conversion would change must come back exact.
+    y, s, n = fn(x, np.float32(3.25), 2**40 + 7)
+    np.testing.assert_array_equal(y, x * np.float32(3.25))
+    assert s.dtype == np.float32 and float(s) == 1.625
+    assert n.dtype == np.int64 and int(n) == 2**40 + 8
+    bound = fn.bind({1: np.float32(-2.0)})
+    y2, s2, n2 = bound(x, 5)
+    np.testing.assert_array_equal(y2, x * -2.0)
+    assert float(s2) == -1.0 and int(n2) == 6
+
+
+def test_a_single_scalar_result_is_refused(tmp_path):
+    with pytest.raises(fpopt.runtime.CallError, match="returns one scalar"):
+        fpopt.compile(SCALAR_RESULT, target="avx2", policy="f32", cache_dir=str(tmp_path))

@@ -5,6 +5,7 @@ in a loop, and located errors for what cannot be imported.
 
 Models run at small inputs (64x64 images, widths of 64) so that the suite
 fits CI; the architectures are torchvision's own, at their default widths."""
+import math
 import os
 import resource
 import sys
@@ -151,6 +152,7 @@ def test_transformer_blocks_f32(name, cache):
         assert rel_err(o.numpy(), r.numpy()) < 1e-4
 
 
+F16_UNIT = 2.0 ** -11  # f16 unit roundoff (11-bit significand)
 BF16_UNIT = 2.0 ** -8
 
 
@@ -427,6 +429,39 @@ def test_batch_norm_statistics_are_updates_of_the_step():
     assert '%arg8: tensor<8xf32> loc("bn1.running_mean")' in text
     assert "num_batches_tracked" not in text
     assert "linalg.matmul" in text  # the weight gradients' im2col GEMMs
+
+
+@pytest.mark.parametrize("lowering", ["reference", "x86"])
+def test_f16_training_step_with_dynamic_loss_scaling(lowering, cache):
+    """Policy f16: the step takes and returns GradScaler's state (scale,
+    good-step counter), which compile_training_step carries. 30 steps track
+    the f32 step within f16's bounds; a batch with an inf skips its step:
+    parameters and momentum buffers bit for bit as they were, the scale
+    halved, the counter reset."""
+    import copy
+    m16 = mlp()
+    m32 = copy.deepcopy(m16)
+    x, t = batch("mse")
+    common = dict(lr=0.05, momentum=0.9, cache_dir=cache, lowering=lowering)
+    s16 = fpopt.torch.compile_training_step(m16, "mse", (x,), (t,), policy="f16", **common)
+    s32 = fpopt.torch.compile_training_step(m32, "mse", (x,), (t,), policy="f32", **common)
+    assert s16.loss_scale == 65536.0 and s16.good_steps == 0
+    assert "f16" in s16.function.ir  # the step computes in f16
+    for i in range(30):
+        x, t = batch("mse")
+        if i == 10:
+            x[3, 2] = float("inf")
+            before = [v.detach().clone() for v in list(m16.parameters()) + s16.buffers]
+            assert not math.isfinite(float(s16(x, t)))
+            after = list(m16.parameters()) + s16.buffers
+            assert all(torch.equal(a, b) for a, b in zip(before, after))
+            assert (s16.loss_scale, s16.good_steps, s16.skipped_steps) == (32768.0, 0, 1)
+            continue
+        l16, l32 = float(s16(x, t)), float(s32(x, t))
+        assert abs(l16 - l32) <= 16 * F16_UNIT * abs(l32)
+    assert s16.good_steps == 19 and s16.skipped_steps == 1
+    for a, b in zip(m16.parameters(), m32.parameters()):
+        assert rel_err(a.detach().numpy(), b.detach().numpy()) < 16 * F16_UNIT
 
 
 def test_training_step_batch_norm_with_cumulative_average_is_refused():

@@ -302,11 +302,22 @@ class CompiledTrainingStep:
         self.batch_norms = [sub for _, sub in _batch_norms(module)]
         expected = n_in + n_t + len(self.params) * (1 + len(self.state)) + \
             len(optimizer.scalar_names) + len(self.constants)
-        if len(function.arguments) != expected:
-            raise NotImplementedError(
+        #: Dynamic loss scaling (policy f16): the scale and the count of
+        #: good steps since it last changed, passed in and returned by each
+        #: step (docs/training-step.md); None without it.
+        self.loss_scale: Optional[float] = None
+        self.good_steps = 0
+        #: Steps skipped because a gradient was not finite.
+        self.skipped_steps = 0
+        attributes = getattr(function, "argument_attributes", [])
+        if len(function.arguments) == expected + 2 and len(attributes) == expected + 2 and \
+                "lowp.loss_scale" in attributes[-2] and "lowp.good_steps" in attributes[-1]:
+            self.loss_scale = float(attributes[-2]["lowp.loss_scale"].split(":")[0])
+        elif len(function.arguments) != expected:
+            raise RuntimeError(
                 f"the compiled step takes {len(function.arguments)} arguments, not the "
-                f"{expected} of the module's step: loss-scaling state (policy f16) is not "
-                "bound by compile_training_step yet")
+                f"{expected} of the module's step (plus a loss scale and a good-step "
+                "counter with dynamic loss scaling)")
 
     @property
     def buffers(self) -> List[torch.Tensor]:
@@ -326,6 +337,8 @@ class CompiledTrainingStep:
         args += [_to_numpy(p) for p in self.params] + [_to_numpy(s) for s in states]
         args += [np.array(v, dtype=np.float32) for v in self.optimizer.scalars(self.steps)]
         args += [_to_numpy(c) for c in self.constants]
+        if self.loss_scale is not None:
+            args += [np.array(self.loss_scale, np.float32), np.array(self.good_steps, np.int64)]
         # The new values are written straight into the tensors they replace
         # (their numpy views share the memory) once the step has returned.
         views = [_to_numpy(t) for t in updated]
@@ -333,6 +346,15 @@ class CompiledTrainingStep:
                   for a in views]
         outs = self.function.call_into([None] + shares, *args)
         loss, rest = outs[0], outs[1:]
+        if self.loss_scale is not None:
+            scale, self.good_steps = float(outs[-2]), int(outs[-1])
+            # A non-finite step backs the scale off and keeps every
+            # argument (GradScaler skips optimizer.step()).
+            if scale < self.loss_scale and self.good_steps == 0:
+                self.skipped_steps += 1
+                self.steps -= 1  # the optimizer did not step (AdamW's count)
+            self.loss_scale = scale
+            rest = rest[:-2]
         with torch.no_grad():
             for tensor, new, shared in zip(updated, rest, shares):
                 if shared is None:
