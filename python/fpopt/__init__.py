@@ -109,7 +109,8 @@ def compile(ir: str, pipeline: Optional[str] = None, *,
     None is the host's row of the capability table; ``function`` None is
     the entry function. ``lowering="reference"`` builds the decided module
     through lowp-pipeline-reference instead (plain loops, every op rounded to
-    its format): the check the x86 kernels are held to. With
+    its format): the check the x86 kernels are held to; it takes any row of
+the table as ``target`` (FP8 decisions for sm_90, emulated on this CPU). With
     ``policy="fp8-weights"`` the weights become E4M3 arguments with a scale
     argument each (``CompiledFunction.fp8_channel_scales``); ``bind()``
     quantizes float weights given for them. ``demote_state=True``

@@ -635,10 +635,15 @@ def compile_module(ir: str, *, target: Optional[str] = None, policy: str = "auto
     else:
         options = host_options if target == host else ""
     from .tables import targets
-    cpu_rows = [name for name, row in targets().items() if row.cpu_features]
-    if target not in cpu_rows:
+    rows = targets()
+    cpu_rows = [name for name, row in rows.items() if row.cpu_features]
+    if lowering == "reference" and target in rows:
+        # Decisions for any chip (FP8 on sm_90, say), emulated on this CPU.
+        pass
+    elif target not in cpu_rows:
         raise ValueError(f"target '{target}' is not an x86 row of the capability table "
-                         f"({', '.join(cpu_rows)}): fpopt.compile builds for this CPU")
+                         f"({', '.join(cpu_rows)}): fpopt.compile builds for this CPU "
+                         "(lowering='reference' takes any row's decisions)")
     if threads < 1:
         raise ValueError("threads must be >= 1")
     decided = ir

@@ -464,6 +464,32 @@ def test_f16_training_step_with_dynamic_loss_scaling(lowering, cache):
         assert rel_err(a.detach().numpy(), b.detach().numpy()) < 16 * F16_UNIT
 
 
+def test_fp8_hybrid_training_step_converges_through_the_reference_pipeline(cache):
+    """Policy fp8 decided for sm_90 (E4M3 forward, E5M2 gradients, scales
+    per tensor) and run on this CPU through lowp-pipeline-reference: 60
+    steps over four batches lower the loss as the f32 step does, ending
+    within 5% of it."""
+    import copy
+    import re
+    m8 = mlp()
+    m32 = copy.deepcopy(m8)
+    x, t = batch("mse")
+    text = fpopt.torch.export_training_step(m8, "mse", (x,), (t,), lr=0.05, momentum=0.9)
+    decided = fpopt.compile(text, "lowp-auto-mixed-precision{target=sm_90 policy=fp8}").ir
+    assert {"f8E4M3FN", "f8E5M2"} <= set(re.findall(r"f8E\w+", decided))
+    common = dict(lr=0.05, momentum=0.9, cache_dir=cache, lowering="reference")
+    s8 = fpopt.torch.compile_training_step(m8, "mse", (x,), (t,), policy="fp8",
+                                           target="sm_90", **common)
+    s32 = fpopt.torch.compile_training_step(m32, "mse", (x,), (t,), policy="f32", **common)
+    torch.manual_seed(5)
+    batches = [batch("mse") for _ in range(4)]
+    losses = [(float(s8(*batches[i % 4])), float(s32(*batches[i % 4]))) for i in range(60)]
+    first8, first32 = sum(l8 for l8, _ in losses[:4]), sum(l32 for _, l32 in losses[:4])
+    last8, last32 = sum(l8 for l8, _ in losses[-4:]), sum(l32 for _, l32 in losses[-4:])
+    assert last32 < 0.8 * first32 and last8 < 0.8 * first8
+    assert abs(last8 - last32) <= 0.05 * last32
+
+
 def test_training_step_batch_norm_with_cumulative_average_is_refused():
     m = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.BatchNorm1d(8, momentum=None))
     with pytest.raises(fpopt.torch.UnsupportedOp, match="momentum=None") as info:
