@@ -18,7 +18,8 @@ f32's tokens (teacher forced) is from PyTorch f32's own.
   /usr/bin/python3 bench/llm/decode.py [--layers 4] [--dim 1024] [--ffn 2816]
       [--vocab 8192] [--cache 256] [--prompt 128] [--tokens 16] [--threads 1]
 
-``--threads N`` runs PyTorch with torch.set_num_threads(N), compiles fp-opt
+``--threads N`` runs PyTorch on N threads (its ATen and OpenBLAS pools,
+bench/torch_threads.py), compiles fp-opt
 with threads=N and measures the read bandwidth with N threads (the best of
 7 back-to-back passes with 1 thread is printed too).
 
@@ -48,8 +49,10 @@ import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "bench"))
 sys.path.insert(0, os.path.join(ROOT, "python", "tests"))
 sys.path.insert(0, os.path.join(ROOT, "build", "python_packages"))
+from torch_threads import set_torch_threads  # noqa: E402
 import fpopt  # noqa: E402
 import fpopt.runtime  # noqa: E402
 import fpopt.torch  # noqa: E402
@@ -124,7 +127,7 @@ def main():
     cli = ap.parse_args()
     if cli.prompt < 1 or cli.prompt + cli.tokens > cli.cache:
         ap.error(f"--prompt {cli.prompt} + --tokens {cli.tokens} must fit --cache {cli.cache}")
-    torch.set_num_threads(cli.threads)
+    set_torch_threads(cli.threads)
     if torch.get_num_threads() != cli.threads:
         ap.error(f"torch runs {torch.get_num_threads()} threads, not {cli.threads}")
     fpopt.runtime.retain_freed_memory()
@@ -155,7 +158,7 @@ def main():
     bw = bandwidth.best() if cli.threads > 1 else bw1
     print(f"decoder: {cli.layers} layers, dim {cli.dim}, ffn {cli.ffn}, vocab {cli.vocab}, "
           f"{n_weights / 1e6:.0f}M weights; KV capacity {cli.cache}; prompt {cli.prompt} "
-          f"tokens; {cli.threads} thread(s) (torch.set_num_threads, fp-opt threads=)")
+          f"tokens; {cli.threads} thread(s) (PyTorch's ATen and OpenBLAS pools, fp-opt threads=)")
     print(f"read bandwidth (best of 7 back-to-back passes): {bw1:.1f} GB/s with "
           "1 thread" + (f", {bw:.1f} GB/s with {cli.threads} threads" if cli.threads > 1
                         else ""))

@@ -24,8 +24,10 @@ import time
 import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "build", "python_packages"))
 sys.path.insert(0, HERE)
+from torch_threads import set_torch_threads  # noqa: E402
 import fpopt.runtime  # noqa: E402
 import fpopt.torch  # noqa: E402
 from decode import ReadBandwidth  # noqa: E402
@@ -45,7 +47,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--formats", default="f32,bf16,fp8-weights")
     cli = ap.parse_args()
-    torch.set_num_threads(cli.threads)
+    set_torch_threads(cli.threads)
     fpopt.runtime.retain_freed_memory()
     torch.manual_seed(0)
     model = torch.nn.Sequential(*[torch.nn.Linear(cli.dim, cli.dim, bias=False)

@@ -26,8 +26,10 @@ import torch
 import torchvision
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "python", "tests"))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "build", "python_packages"))
+from torch_threads import set_torch_threads  # noqa: E402
 import fpopt  # noqa: E402
 import fpopt.runtime  # noqa: E402
 import fpopt.torch  # noqa: E402
@@ -85,7 +87,7 @@ def main():
     ap.add_argument("--target")
     ap.add_argument("--cache-dir")
     cli = ap.parse_args()
-    torch.set_num_threads(cli.threads)
+    set_torch_threads(cli.threads)
     # The same malloc policy for PyTorch and fp-opt in this process (the
     # runtime sets it when it loads a compiled function): large blocks stay
     # in the heap instead of being mapped and faulted in on every call.

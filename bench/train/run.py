@@ -35,8 +35,10 @@ import torch.nn as nn
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
+sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, os.path.join(ROOT, "python", "tests"))
 sys.path.insert(0, os.path.join(ROOT, "build", "python_packages"))
+from torch_threads import set_torch_threads  # noqa: E402
 import fpopt  # noqa: E402
 import fpopt.runtime  # noqa: E402
 import fpopt.torch  # noqa: E402
@@ -96,7 +98,7 @@ def main():
                     help="instead of timing: resident memory over this many steps")
     ap.add_argument("--memory-child", help=argparse.SUPPRESS)
     cli = ap.parse_args()
-    torch.set_num_threads(cli.threads)
+    set_torch_threads(cli.threads)
     fpopt.runtime.retain_freed_memory()
     target = fpopt.runtime.host_target()[0]
     opt_text = "SGD momentum 0.9" if cli.optimizer == "sgd" else "AdamW (torch's defaults)"
