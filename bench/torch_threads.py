@@ -2,20 +2,19 @@
 
 torch.set_num_threads sizes ATen's OpenMP pool, but Debian's PyTorch runs
 its f32 GEMMs in OpenBLAS, whose own pool is sized to every core whatever
-torch was told: on a 2-core machine a "one-thread" 256x4096x4096 matmul
-takes 48 ms on both cores (CPU time twice the wall time) and 91 ms on one.
-The benchmarks compare fp-opt with PyTorch at the same thread count, so
-they set both pools here.
+torch was told (and OPENBLAS_NUM_THREADS is read once, when numpy loads
+it): on a 2-core machine a "one-thread" 256x4096x4096 matmul takes 48 ms
+on both cores (CPU time twice the wall time) and 91 ms on one. The
+benchmarks compare fp-opt with PyTorch at the same thread count, so they
+set both pools here.
 """
 import ctypes
 
-import torch
 
-
-def set_torch_threads(threads: int) -> None:
-    torch.set_num_threads(threads)
+def pin_blas_threads(threads: int) -> None:
+    """OpenBLAS's pool (the library PyTorch and numpy already loaded: the
+    same handle) on ``threads`` threads."""
     try:
-        # The library PyTorch (and numpy) already loaded: the same handle.
         openblas = ctypes.CDLL("libopenblas.so.0")
     except OSError:
         return
@@ -23,3 +22,9 @@ def set_torch_threads(threads: int) -> None:
     if openblas.openblas_get_num_threads() != threads:
         raise RuntimeError(f"OpenBLAS runs {openblas.openblas_get_num_threads()} threads, "
                            f"not {threads}")
+
+
+def set_torch_threads(threads: int) -> None:
+    import torch
+    torch.set_num_threads(threads)
+    pin_blas_threads(threads)

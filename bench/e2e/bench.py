@@ -28,8 +28,10 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, ".."))
 import fpopt_rt  # noqa: E402
 import layers  # noqa: E402
+from torch_threads import pin_blas_threads  # noqa: E402
 
 VARIANTS = ["fp-opt f32", "fp-opt mixed", "torch f32", "torch autocast", "torch .to(bf16)"]
 BEFORE_VARIANTS = ["before f32", "before mixed"]  # with --before
@@ -528,22 +530,6 @@ def blas_core():
                 f"({lib.openblas_get_num_threads()} thread(s))")
     except OSError:
         return "unknown BLAS"
-
-
-def pin_blas_threads(threads):
-    """OpenBLAS (torch's f32 GEMM) reads OPENBLAS_NUM_THREADS once, when it
-    is loaded, and numpy loads it at import, before main() sets the
-    variable: it would otherwise run on every core while the thread CPU
-    clock counts the calling thread only (2 threads on this 2-vCPU VM made
-    torch's f32 matmuls look up to twice as fast)."""
-    import ctypes
-    try:
-        lib = ctypes.CDLL("libopenblas.so.0")
-    except OSError:
-        return
-    lib.openblas_set_num_threads(threads)
-    if lib.openblas_get_num_threads() != threads:
-        sys.exit(f"OpenBLAS runs {lib.openblas_get_num_threads()} threads, not {threads}")
 
 
 def cpu_model():
