@@ -65,19 +65,29 @@ def main():
     t0 = time.perf_counter()
     call(xa)
     split_ms = (time.perf_counter() - t0) * 1e3
+    per_op, other = profile_ops(lambda: call(xa), cli.calls, fn.so_path)
+    print(f"{cli.model}: policy={cli.policy} target={target} batch={cli.batch}; split model "
+          f"{split_ms:.1f} ms per call; {len(per_op)} ops sampled")
+    print_shares(per_op, other, cli.top)
+
+
+def profile_ops(call, calls: int, so_path: str):
+    """Runs ``call`` ``calls`` times under ``perf record`` and returns the
+    samples in the compiled object per (module path, aten op) of its split
+    functions, and the share outside them."""
     with tempfile.TemporaryDirectory() as tmp:
         data = os.path.join(tmp, "perf.data")
         perf = subprocess.Popen(["perf", "record", "-q", "-F", "1999", "-p", str(os.getpid()),
                                  "-o", data], stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)
         time.sleep(0.5)
-        for _ in range(cli.calls):
-            call(xa)
+        for _ in range(calls):
+            call()
         perf.send_signal(signal.SIGINT)
         perf.wait()
         report = subprocess.run(["perf", "report", "-i", data, "--stdio", "--no-children",
                                  "--sort", "dso,sym", "-q"], capture_output=True, text=True).stdout
-    so = os.path.basename(fn.so_path)
+    so = os.path.basename(so_path)
     per_op, other = collections.Counter(), 0.0
     for line in report.splitlines():
         mm = re.match(r"\s*([\d.]+)%\s+(\S+)\s+\[\.\]\s+(\S+)", line)
@@ -89,13 +99,17 @@ def main():
             per_op[(op.group(1), op.group(2))] += share
         else:
             other += share
-    total = sum(per_op.values()) + other
-    if not total:
+    if not sum(per_op.values()) + other:
         sys.exit("profile.py: no samples in the compiled code (is perf allowed here?)")
-    print(f"{cli.model}: policy={cli.policy} target={target} batch={cli.batch}; split model "
-          f"{split_ms:.1f} ms per call; {len(per_op)} ops sampled")
-    print(f"top {cli.top} ops by share of the compiled code's samples:")
-    for (path, kind), share in per_op.most_common(cli.top):
+    return per_op, other
+
+
+def print_shares(per_op, other: float, top: int):
+    """The top ops by share of the compiled code's samples, then the shares
+    per aten op kind."""
+    total = sum(per_op.values()) + other
+    print(f"top {top} ops by share of the compiled code's samples:")
+    for (path, kind), share in per_op.most_common(top):
         print(f"  {100 * share / total:5.1f}%  {kind.replace('aten_', 'aten.'):<32} "
               f"{path}")
     kinds = collections.Counter()
@@ -106,7 +120,6 @@ def main():
         print(f"  {100 * share / total:5.1f}%  {kind.replace('aten_', 'aten.')}")
     if other:
         print(f"  {100 * other / total:5.1f}%  outside the ops' functions (forward, runtime helpers)")
-
 
 if __name__ == "__main__":
     main()

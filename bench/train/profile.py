@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Where a training step's time goes, per aten op: the step of bench/train's
+model exported with every computing op in a private function of its own
+(op<N>__<module path>__<aten op>, called no_inline), compiled by fp-opt,
+called --calls times under ``perf record``; prints the top ops by share of
+the samples in the compiled code, and the shares per aten op kind
+(bench/models/profile.py's report). Fusion across ops is lost in this
+form, so the split step is slower than the real one (printed as well):
+the shares say where to look.
+
+  /usr/bin/python3 bench/train/profile.py MODEL [--policy f32] [--calls 5]
+      [--batch 32] [--optimizer sgd|adamw] [--target znver4] [--top 10]
+
+MODEL: one of bench/train/run.py's models. Needs perf (Debian's linux-perf).
+"""
+import argparse
+import importlib.util
+import os
+import sys
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import run  # noqa: E402  (bench/train/run.py: build(); the package on sys.path)
+
+
+def _load(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# bench/models/profile.py's perf report (loaded by path: its name is also a
+# standard library module's, and its directory has a run.py of its own).
+_models_profile = _load("models_profile", os.path.join(HERE, "..", "models", "profile.py"))
+profile_ops, print_shares = _models_profile.profile_ops, _models_profile.print_shares
+import fpopt  # noqa: E402
+import fpopt.runtime  # noqa: E402
+from fpopt.torch import _to_numpy  # noqa: E402
+from fpopt.torch.aten_to_linalg import import_traced  # noqa: E402
+from fpopt.torch.training import Optimizer, trace_training_step  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("model")
+    ap.add_argument("--policy", default="f32")
+    ap.add_argument("--calls", type=int, default=5)
+    ap.add_argument("--batch", type=int, default=32)
+    ap.add_argument("--optimizer", choices=("sgd", "adamw"), default="sgd")
+    ap.add_argument("--target")
+    ap.add_argument("--top", type=int, default=10)
+    ap.add_argument("--cache-dir")
+    cli = ap.parse_args()
+    fpopt.runtime.retain_freed_memory()
+    target = cli.target or fpopt.runtime.host_target()[0]
+    module, loss, batch = run.build(cli.model, cli.batch)
+    x, t = batch()
+    opt = Optimizer(cli.optimizer, lr=1e-2, momentum=0.9 if cli.optimizer == "sgd" else 0.0,
+                    weight_decay=1e-2 if cli.optimizer == "adamw" else 0.0)
+    traced = trace_training_step(module, loss, (x,), (t,), opt)
+    text, _ = import_traced(traced, "arguments", type(module).__name__, function="step",
+                            split=True)
+    fn = fpopt.compile(text, target=target, policy=cli.policy, cache_dir=cli.cache_dir)
+    args = [_to_numpy(x), _to_numpy(t)] + [_to_numpy(v.detach()) for v in traced.state_values]
+    args = [a.astype(np.float32) if fn.arguments[i].element == "f32" and a.dtype == np.float64
+            else a for i, a in enumerate(args)]
+    fn(*args)
+    t0 = time.perf_counter()
+    fn(*args)
+    split_ms = (time.perf_counter() - t0) * 1e3
+    per_op, other = profile_ops(lambda: fn(*args), cli.calls, fn.so_path)
+    print(f"{cli.model} training step ({cli.optimizer}): policy={cli.policy} target={target} "
+          f"batch={cli.batch}; split step {split_ms:.1f} ms per call; {len(per_op)} ops "
+          "sampled")
+    print_shares(per_op, other, cli.top)
+
+
+if __name__ == "__main__":
+    main()
