@@ -274,6 +274,30 @@ FailureOr<std::optional<TrainingStep>> collectTrainingStep(func::FuncOp func) {
       return func.emitOpError("result #")
              << result << " is both the loss and a parameter update";
   }
+
+  // A gradient has the shape of the parameter it is the gradient of, so
+  // some updated argument has its shape.
+  auto shapeOf = [](Type type) -> ArrayRef<int64_t> {
+    auto shaped = dyn_cast<ShapedType>(type);
+    return shaped && shaped.hasRank() ? shaped.getShape() : ArrayRef<int64_t>{};
+  };
+  for (const GradientGroup &group : step.gradients)
+    for (Value gradient : group.values) {
+      ArrayRef<int64_t> shape = shapeOf(gradient.getType());
+      bool matches = llvm::any_of(step.updates, [&](auto update) {
+        return shapeOf(func.getArgumentTypes()[update.second]) == shape;
+      });
+      if (matches)
+        continue;
+      InFlightDiagnostic diag =
+          group.marked->emitOpError("marks a gradient of type ")
+          << gradient.getType()
+          << ", the shape of no argument the step updates (a gradient has "
+             "the shape of its parameter); updated:";
+      for (auto [result, arg] : step.updates)
+        diag << " #" << arg << " " << func.getArgumentTypes()[arg];
+      return diag;
+    }
   return std::optional<TrainingStep>(std::move(step));
 }
 

@@ -33,6 +33,20 @@ func.func @two_losses(%w: tensor<4xf32>, %g16: tensor<4xf16>)
 
 // -----
 
+// A gradient has its parameter's shape: one no updated argument has is a
+// marking error, not a gradient the unscale could guard.
+func.func @gradient_of_no_parameter(%w: tensor<4xf32>, %g16: tensor<3xf16>)
+    -> (tensor<f32> {lowp.loss}, tensor<4xf32> {lowp.updates = 0 : i64}) {
+  %loss = arith.constant dense<0.5> : tensor<f32>
+  %seed = arith.constant {lowp.loss_seed} dense<1.0> : tensor<f16>
+  // expected-error @+1 {{marks a gradient of type 'tensor<3xf32>', the shape of no argument the step updates (a gradient has the shape of its parameter); updated: #0 'tensor<4xf32>'}}
+  %g = arith.extf %g16 {lowp.gradient} : tensor<3xf16> to tensor<3xf32>
+  %w1 = arith.addf %w, %w : tensor<4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
 func.func @two_seeds(%w: tensor<4xf32>, %g16: tensor<4xf16>)
     -> (tensor<f32> {lowp.loss}, tensor<4xf32> {lowp.updates = 0 : i64}) {
   %loss = arith.constant dense<0.5> : tensor<f32>
