@@ -15,20 +15,17 @@ MODEL: a torchvision name, bert_base or gpt2_small (run.py's models).
 Needs perf (Debian's linux-perf).
 """
 import argparse
-import collections
 import os
-import re
-import signal
-import subprocess
 import sys
-import tempfile
 import time
 
 import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, ".."))
 import run  # noqa: E402  (build(), the package on sys.path)
+from perf_report import print_shares, profile_ops  # noqa: E402
 import fpopt  # noqa: E402
 import fpopt.runtime  # noqa: E402
 import fpopt.torch  # noqa: E402
@@ -70,56 +67,6 @@ def main():
           f"{split_ms:.1f} ms per call; {len(per_op)} ops sampled")
     print_shares(per_op, other, cli.top)
 
-
-def profile_ops(call, calls: int, so_path: str):
-    """Runs ``call`` ``calls`` times under ``perf record`` and returns the
-    samples in the compiled object per (module path, aten op) of its split
-    functions, and the share outside them."""
-    with tempfile.TemporaryDirectory() as tmp:
-        data = os.path.join(tmp, "perf.data")
-        perf = subprocess.Popen(["perf", "record", "-q", "-F", "1999", "-p", str(os.getpid()),
-                                 "-o", data], stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL)
-        time.sleep(0.5)
-        for _ in range(calls):
-            call()
-        perf.send_signal(signal.SIGINT)
-        perf.wait()
-        report = subprocess.run(["perf", "report", "-i", data, "--stdio", "--no-children",
-                                 "--sort", "dso,sym", "-q"], capture_output=True, text=True).stdout
-    so = os.path.basename(so_path)
-    per_op, other = collections.Counter(), 0.0
-    for line in report.splitlines():
-        mm = re.match(r"\s*([\d.]+)%\s+(\S+)\s+\[\.\]\s+(\S+)", line)
-        if not mm or mm.group(2) != so:
-            continue
-        share, sym = float(mm.group(1)), mm.group(3)
-        op = re.match(r"op\d{4}__(.*)__(aten_\w+|fpopt_\w+)$", sym)
-        if op:
-            per_op[(op.group(1), op.group(2))] += share
-        else:
-            other += share
-    if not sum(per_op.values()) + other:
-        sys.exit("profile.py: no samples in the compiled code (is perf allowed here?)")
-    return per_op, other
-
-
-def print_shares(per_op, other: float, top: int):
-    """The top ops by share of the compiled code's samples, then the shares
-    per aten op kind."""
-    total = sum(per_op.values()) + other
-    print(f"top {top} ops by share of the compiled code's samples:")
-    for (path, kind), share in per_op.most_common(top):
-        print(f"  {100 * share / total:5.1f}%  {kind.replace('aten_', 'aten.'):<32} "
-              f"{path}")
-    kinds = collections.Counter()
-    for (_, kind), share in per_op.items():
-        kinds[kind] += share
-    print("by aten op:")
-    for kind, share in kinds.most_common():
-        print(f"  {100 * share / total:5.1f}%  {kind.replace('aten_', 'aten.')}")
-    if other:
-        print(f"  {100 * other / total:5.1f}%  outside the ops' functions (forward, runtime helpers)")
 
 if __name__ == "__main__":
     main()

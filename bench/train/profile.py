@@ -4,7 +4,7 @@ model exported with every computing op in a private function of its own
 (op<N>__<module path>__<aten op>, called no_inline), compiled by fp-opt,
 called --calls times under ``perf record``; prints the top ops by share of
 the samples in the compiled code, and the shares per aten op kind
-(bench/models/profile.py's report). Fusion across ops is lost in this
+(bench/perf_report.py). Fusion across ops is lost in this
 form, so the split step is slower than the real one (printed as well):
 the shares say where to look.
 
@@ -14,7 +14,6 @@ the shares say where to look.
 MODEL: one of bench/train/run.py's models. Needs perf (Debian's linux-perf).
 """
 import argparse
-import importlib.util
 import os
 import sys
 import time
@@ -24,19 +23,8 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import run  # noqa: E402  (bench/train/run.py: build(); the package on sys.path)
-
-
-def _load(name, path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-# bench/models/profile.py's perf report (loaded by path: its name is also a
-# standard library module's, and its directory has a run.py of its own).
-_models_profile = _load("models_profile", os.path.join(HERE, "..", "models", "profile.py"))
-profile_ops, print_shares = _models_profile.profile_ops, _models_profile.print_shares
+sys.path.insert(0, os.path.join(HERE, ".."))
+from perf_report import print_shares, profile_ops  # noqa: E402
 import fpopt  # noqa: E402
 import fpopt.runtime  # noqa: E402
 from fpopt.torch import _to_numpy  # noqa: E402

@@ -405,7 +405,8 @@ class CompiledFunction:
                  arguments: Sequence[TensorType], results: Sequence[TensorType],
                  prepacked: Sequence[int] = (), prepacked_ranks: Sequence[int] = (),
                  ir: str = "", diagnostics: Sequence[str] = (),
-                 fp8_channel_scales: Optional[Mapping[int, Tuple[int, int]]] = None):
+                 fp8_channel_scales: Optional[Mapping[int, Tuple[int, int]]] = None,
+                 argument_attributes: Sequence[Mapping[str, str]] = ()):
         self.so_path = so_path
         #: FP8 weight argument -> (its scale argument, the weight's channel
         #: dimension), from lowp.fp8_scale / lowp.fp8_axis.
@@ -415,9 +416,10 @@ class CompiledFunction:
         self.results = list(results)
         self.prepacked = list(prepacked)
         self.prepacked_ranks = list(prepacked_ranks)
-        #: The arguments' attributes in the compiled module (set by
-        #: compile_module: lowp.loss_scale on a training step's scale...).
-        self.argument_attributes: List[Dict[str, str]] = [{} for _ in self.arguments]
+        #: The arguments' attributes in the compiled module (lowp.loss_scale
+        #: on a training step's scale...).
+        self.argument_attributes: List[Dict[str, str]] = (
+            [dict(a) for a in argument_attributes] or [{} for _ in self.arguments])
         #: The LLVM-dialect module (empty when loaded from the cache only).
         self.ir = ir
         #: Remarks and warnings of the compilation ("slow path" remarks...).
@@ -637,10 +639,9 @@ def compile_module(ir: str, *, target: Optional[str] = None, policy: str = "auto
     from .tables import targets
     rows = targets()
     cpu_rows = [name for name, row in rows.items() if row.cpu_features]
-    if lowering == "reference" and target in rows:
-        # Decisions for any chip (FP8 on sm_90, say), emulated on this CPU.
-        pass
-    elif target not in cpu_rows:
+    # The reference lowering emulates any chip's decisions (FP8 on sm_90)
+    # on this CPU; x86 code is built for an x86 row.
+    if target not in (rows if lowering == "reference" else cpu_rows):
         raise ValueError(f"target '{target}' is not an x86 row of the capability table "
                          f"({', '.join(cpu_rows)}): fpopt.compile builds for this CPU "
                          "(lowering='reference' takes any row's decisions)")
@@ -695,7 +696,6 @@ def compile_module(ir: str, *, target: Optional[str] = None, policy: str = "auto
         if "lowp.fp8_axis" in a.attributes and "lowp.fp8_scale" in a.attributes:
             channel_scales[i] = (int(a.attributes["lowp.fp8_scale"].split(":")[0]),
                                  int(a.attributes["lowp.fp8_axis"].split(":")[0]))
-    compiled = CompiledFunction(so_path, dealloc, signature.function, arguments, results,
-                                prepacked, ranks, lowered.ir, diagnostics, channel_scales)
-    compiled.argument_attributes = [dict(a.attributes) for a in signature.arguments]
-    return compiled
+    return CompiledFunction(so_path, dealloc, signature.function, arguments, results,
+                            prepacked, ranks, lowered.ir, diagnostics, channel_scales,
+                            [a.attributes for a in signature.arguments])

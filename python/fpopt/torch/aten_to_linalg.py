@@ -1277,6 +1277,31 @@ def _batch_norm(imp, node, x, w, b, mean, var, training=False, momentum=0.1, eps
     return (y, None, None)
 
 
+def _centred_moments(imp, xv: Value, dims: Sequence[int]) -> Tuple[Value, Value, Value]:
+    """(mean, x - mean, sum of squared deviations) of ``xv`` over ``dims``,
+    keepdim form, as torch-mlir's decompositions of layer norm and variance
+    write them; computed once per value and dims (a batch norm in training
+    mode asks for the variance twice and the mean once more)."""
+    key = ("moments", xv.name, tuple(dims))
+    if key not in imp.memo:
+        fn, e = imp.fn, xv.elt
+        count = float(np.prod([xv.shape[d] for d in dims]))
+        s = fn.reduce(xv, dims, True, 0.0, lambda b, v, o: b.add(v, o, e))
+        mean = fn.elementwise([s], e, lambda b, a: b.div(a[0], b.scalar(count, e), e))
+        centred = fn.elementwise([xv, mean], e, lambda b, a: b.sub(a[0], a[1], e))
+        sq = fn.reduce(centred, dims, True, 0.0, lambda b, v, o: b.add(v, o, e),
+                       pre=lambda b, v: b.mul(v, v, e))
+        imp.memo[key] = (mean, centred, sq)
+    return imp.memo[key]
+
+
+def _drop_dims(imp, v: Value, dims: Sequence[int], keepdim: bool) -> Value:
+    """A keepdim reduction's result without its reduced (unit) dimensions."""
+    if keepdim:
+        return v
+    return imp.fn.reshape(v, [s for i, s in enumerate(v.shape) if i not in dims])
+
+
 @handles("aten.native_layer_norm")
 def _layer_norm(imp, node, x, normalized_shape, w, b, eps):
     """Mean and variance as reductions over the normalized dimensions, the
@@ -1289,11 +1314,7 @@ def _layer_norm(imp, node, x, normalized_shape, w, b, eps):
     k = len(normalized_shape)
     dims = list(range(xv.rank - k, xv.rank))
     count = float(np.prod(normalized_shape))
-    s = fn.reduce(xv, dims, True, 0.0, lambda b, v, o: b.add(v, o, e))
-    mean = fn.elementwise([s], e, lambda b, a: b.div(a[0], b.scalar(count, e), e))
-    centred = fn.elementwise([xv, mean], e, lambda b, a: b.sub(a[0], a[1], e))
-    sq = fn.reduce(centred, dims, True, 0.0, lambda b, v, o: b.add(v, o, e),
-                   pre=lambda b, v: b.mul(v, v, e))
+    mean, centred, sq = _centred_moments(imp, xv, dims)
     rstd = fn.elementwise([sq], e, lambda b, a: b.op(
         f"math.rsqrt {b.add(b.div(a[0], b.scalar(count, e), e), b.scalar(eps, e), e)}", e))
     operands = [centred, rstd]
@@ -1635,7 +1656,6 @@ def _threshold_backward(imp, node, grad, x, threshold):
     return imp.fn.elementwise([g, v], e, payload)
 
 
-
 @handles("aten.hardtanh_backward")
 def _hardtanh_backward(imp, node, grad, x, min_val, max_val):
     """The gradient through a clamp (ReLU6): zero where x <= min or x >=
@@ -1649,6 +1669,7 @@ def _hardtanh_backward(imp, node, grad, x, min_val, max_val):
         out = b.raw(f"arith.ori {low}, {high} : i1")
         return b.raw(f"arith.select {out}, {b.const(0.0, e)}, {a[0]} : {e}")
     return imp.fn.elementwise([g, v], e, payload)
+
 
 @handles("aten._log_softmax_backward_data")
 def _log_softmax_backward(imp, node, grad, out, dim, input_dtype=None):
@@ -1871,32 +1892,6 @@ def _convolution_backward(imp, node, grad_out, x, w, bias_sizes, stride, padding
     return (grad_x, grad_w, grad_b)
 
 
-def _centred_moments(imp, xv: Value, dims: Sequence[int]) -> Tuple[Value, Value]:
-    """(mean, sum of squared deviations) of ``xv`` over ``dims``, keepdim
-    form, computed once per value and dims: a batch norm in training mode
-    asks for the variance twice (normalization and running variance) and
-    the mean once more."""
-    key = ("moments", xv.name, tuple(dims))
-    if key not in imp.memo:
-        fn, e = imp.fn, xv.elt
-        count = float(np.prod([xv.shape[d] for d in dims]))
-        s = fn.reduce(xv, dims, True, 0.0, lambda b, v, o: b.add(v, o, e))
-        mean = fn.elementwise([s], e, lambda b, a: b.div(a[0], b.scalar(count, e), e))
-        centred = fn.elementwise([xv, mean], e, lambda b, a: b.sub(a[0], a[1], e))
-        sq = fn.reduce(centred, dims, True, 0.0, lambda b, v, o: b.add(v, o, e),
-                       pre=lambda b, v: b.mul(v, v, e))
-        imp.memo[key] = (mean, sq)
-        return mean, sq
-    return imp.memo[key]
-
-
-def _drop_dims(imp, v: Value, dims: Sequence[int], keepdim: bool) -> Value:
-    """A keepdim reduction's result without its reduced (unit) dimensions."""
-    if keepdim:
-        return v
-    return imp.fn.reshape(v, [s for i, s in enumerate(v.shape) if i not in dims])
-
-
 @handles("aten.var")
 def _var(imp, node, x, dims=None, *args, **kwargs):
     """Variance over ``dims``: the mean, the centred squares summed, divided
@@ -1913,7 +1908,7 @@ def _var(imp, node, x, dims=None, *args, **kwargs):
     e = xv.elt
     dims = sorted(range(xv.rank) if not dims else {d % xv.rank for d in dims})
     count = float(np.prod([xv.shape[d] for d in dims]))
-    _, sq = _centred_moments(imp, xv, dims)
+    _, _, sq = _centred_moments(imp, xv, dims)
     var = imp.fn.elementwise([sq], e, lambda b, a: b.div(
         a[0], b.scalar(max(count - correction, 0.0), e), e))
     return _drop_dims(imp, var, dims, keepdim)
@@ -2000,16 +1995,16 @@ def _logical_not(imp, node, x):
         f"arith.xori {a[0]}, {b.const(1, 'i1')} : i1"))
 
 
-
 @handles("aten.bitwise_or", "aten.logical_or", "aten.bitwise_and", "aten.logical_and")
 def _logical_binary(imp, node, x, y):
-    """Or / and of bool tensors (the masks of activation gradients:
-    hardtanh_backward's ``x <= min | x >= max``)."""
+    """Or / and of bool tensors (masks, as torch's decompositions of
+    activation gradients write them: ``x <= min | x >= max``)."""
     a, c = imp.get(x), imp.get(y)
     if a.elt != "i1" or c.elt != "i1":
         raise imp.unsupported(f"a logical op on {a.elt} and {c.elt} (bool tensors only)")
     op = "arith.ori" if _packet(node.target).endswith("_or") else "arith.andi"
     return imp.fn.elementwise([a, c], "i1", lambda b, v: b.raw(f"{op} {v[0]}, {v[1]} : i1"))
+
 
 def _index_elt(imp, v: Value, what: str):
     if v.elt not in ("i64", "i32"):

@@ -309,7 +309,7 @@ class CompiledTrainingStep:
         self.good_steps = 0
         #: Steps skipped because a gradient was not finite.
         self.skipped_steps = 0
-        attributes = getattr(function, "argument_attributes", [])
+        attributes = function.argument_attributes
         if len(function.arguments) == expected + 2 and len(attributes) == expected + 2 and \
                 "lowp.loss_scale" in attributes[-2] and "lowp.good_steps" in attributes[-1]:
             self.loss_scale = float(attributes[-2]["lowp.loss_scale"].split(":")[0])
