@@ -25,7 +25,8 @@ namespace {
 /// linalg.conv_2d_nchw_fchw (torch-mlir's default layout) as GEMMs:
 /// out[n] (F x OH*OW) += filter (F x C*KH*KW) * col (C*KH*KW x OH*OW), the
 /// filter and output viewed as matrices in place. col is built for a block
-/// of R output rows at a time, sized to stay in L2, directly in the layout
+/// of R output rows and one k block at a time, sized to stay in L2 (the
+/// GEMM accumulating into C across k blocks), directly in the layout
 /// the kernel reads (f32 rows, or VNNI pairs of rows for the bf16 dot), so
 /// it is written once and read from cache: no separate packing pass and no
 /// full-size buffer. At stride 1 a row of OW pixels is a contiguous run of
@@ -55,15 +56,28 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     // The bf16 dot reads K in pairs: an odd K (a stem's 3 colours x 3 x 3)
     // gets a zero k row in col and a zero column in a copy of the filter.
     int64_t kDepth = dot ? depth + depth % 2 : depth;
+    // k blocks: with K deeper than the kernel's k block, col holds one k
+    // block of the block's pixels at a time and the GEMM accumulates into
+    // C across them. A block of pixels then reads the filter once, however
+    // deep K is; col within the budget for all of K would leave a few
+    // pixels per block, each block reading the whole filter again (ResNet's
+    // 512-channel 3x3 on 7x7: 14 pixels, a 9.4 MB filter read 4 times per
+    // image). k blocks are even (K = 4608, kc = 512: 9 of 512; 576: 2 of
+    // 288), in steps of 4 (the kernel's unrolling; pairs for the dot).
+    int64_t kSteps = dot ? kDepth / 2 : kDepth;
+    int64_t kBlocks = ceilDiv(kSteps, cfg.kcSteps(dot));
+    int64_t kcSteps =
+        kBlocks == 1 ? kSteps : ceilDiv(ceilDiv(kSteps, kBlocks), 4) * 4;
+    kBlocks = ceilDiv(kSteps, kcSteps);
+    int64_t kcDepth = dot ? 2 * kcSteps : kcSteps;
     // Rows per block: col within a quarter of the L2 (256 KiB on Zen 4:
     // the mixed ResNet block measured 6% faster than with half), preferring
     // a pixel count that is a multiple of nr (no masked last panel).
     Type colElem = dot ? elem : f32;
     int64_t bytes = colElem.getIntOrFloatBitWidth() / 8;
     int64_t budget = cfg.l2Bytes ? cfg.l2Bytes / 4 : 256 * 1024;
-    int64_t rowsPerBlock =
-        std::clamp<int64_t>(budget / std::max<int64_t>(1, kDepth * ow * bytes),
-                            1, oh);
+    int64_t rowsPerBlock = std::clamp<int64_t>(
+        budget / std::max<int64_t>(1, kcDepth * ow * bytes), 1, oh);
     for (int64_t r = rowsPerBlock; r * 2 > rowsPerBlock; --r)
       if (r * ow % cfg.nr == 0) {
         rowsPerBlock = r;
@@ -84,9 +98,8 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
         matchEpilogueOrRemark(op, cMat, {input, filter});
     prepareEpilogue(epilogue, op, rw);
     int64_t blockCols = ceilDiv(rowsPerBlock * ow, cfg.nr) * cfg.nr;
-    MemRefType colType = dot
-                             ? MemRefType::get({kDepth / 2, 2 * blockCols}, elem)
-                             : MemRefType::get({depth, blockCols}, f32);
+    MemRefType colType = dot ? MemRefType::get({kcSteps, 2 * blockCols}, elem)
+                             : MemRefType::get({kcSteps, blockCols}, f32);
     // With a few blocks of rows or more, they are what threads= shares out
     // (each its own col: one per block, in the workspace with one thread);
     // the im2col copy and the panels of one block are then sequential. With
@@ -208,27 +221,35 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
           body(kb.addIdx(y0, r), kb.mulc(r, ow));
         });
       };
-      // Each k (pair) fills its own col row (parallel with threads=).
-      if (!dot) {
-        kb.loop(depth, 1, [&](Value kk) {
-          TapOffsets offsets = decodeTap(kk);
-          forRows([&](Value y, Value p0) {
-            copyRow(
-                tapAt(offsets, y),
-                [&](Value x, Value v) {
-                  vector::StoreOp::create(rw, loc, widen(v), col,
-                                          ValueRange{kk, kb.addIdx(p0, x)});
-                },
-                [&](Value x, Value v) {
-                  memref::StoreOp::create(rw, loc, widen(v), col,
-                                          ValueRange{kk, kb.addIdx(p0, x)});
+      // col rows [0, steps) for the k steps (pairs) from k0: each its own
+      // col row (parallel with threads=).
+      auto fillCol = [&](Value k0, int64_t steps, bool oddPair) {
+        if (!dot) {
+          kb.loop(
+              steps, 1,
+              [&](Value row) {
+                TapOffsets offsets = decodeTap(kb.addIdx(k0, row));
+                forRows([&](Value y, Value p0) {
+                  copyRow(
+                      tapAt(offsets, y),
+                      [&](Value x, Value v) {
+                        vector::StoreOp::create(
+                            rw, loc, widen(v), col,
+                            ValueRange{row, kb.addIdx(p0, x)});
+                      },
+                      [&](Value x, Value v) {
+                        memref::StoreOp::create(
+                            rw, loc, widen(v), col,
+                            ValueRange{row, kb.addIdx(p0, x)});
+                      });
                 });
-          });
-        }, /*parallel=*/true);
-      } else {
+              },
+              /*parallel=*/true);
+          return;
+        }
         // VNNI: rows 2kk2 and 2kk2+1 interleaved, pixel by pixel; with an
         // odd K, the last pair's second row is zeros.
-        auto emitPair = [&](Value kk2, bool onlyEven) {
+        auto emitPair = [&](Value kk2, Value row, bool onlyEven) {
           TapOffsets evenTap = decodeTap(kb.mulc(kk2, 2));
           std::optional<TapOffsets> oddTap;
           if (!onlyEven)
@@ -236,7 +257,7 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
           forRows([&](Value y, Value p0) {
             Tap even = tapAt(evenTap, y);
             auto pairAt = [&](Value x) -> SmallVector<Value, 2> {
-              return {kk2, kb.mulc(kb.addIdx(p0, x), 2)};
+              return {row, kb.mulc(kb.addIdx(p0, x), 2)};
             };
             // Vector runs land in every other slot: strided stores would
             // be scalar, so the even and odd rows are interleaved in
@@ -260,9 +281,9 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                   [&](Value x, Value v) {
                     Value at = kb.mulc(kb.addIdx(p0, x), 2);
                     memref::StoreOp::create(rw, loc, v, col,
-                                            ValueRange{kk2, at});
+                                            ValueRange{row, at});
                     memref::StoreOp::create(rw, loc, zero, col,
-                                            ValueRange{kk2, kb.addc(at, 1)});
+                                            ValueRange{row, kb.addc(at, 1)});
                   });
               return;
             }
@@ -281,24 +302,62 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                   [&](Value x, Value v) {
                     memref::StoreOp::create(
                         rw, loc, v, col,
-                        ValueRange{kk2,
+                        ValueRange{row,
                                    kb.addc(kb.mulc(kb.addIdx(p0, x), 2), e)});
                   });
           });
         };
-        kb.loop(depth / 2, 1, [&](Value kk2) { emitPair(kk2, false); },
-                /*parallel=*/true);
-        if (kDepth != depth)
-          emitPair(kb.idx(depth / 2), true);
+        // The odd K's last pair (its second row zeros) ends the last block.
+        int64_t fullPairs = oddPair ? steps - 1 : steps;
+        kb.loop(
+            fullPairs, 1,
+            [&](Value row) { emitPair(kb.addIdx(k0, row), row, false); },
+            /*parallel=*/true);
+        if (oddPair)
+          emitPair(kb.idx(depth / 2), kb.idx(fullPairs), true);
+      };
+      // The GEMM of one k block, with the part of the epilogue it takes.
+      auto kBlock = [&](Value k0, int64_t steps, bool last,
+                        const KernelEpilogue *part) {
+        fillCol(k0, steps, last && kDepth != depth);
+        int64_t k = dot ? 2 * steps : steps;
+        Value kOffset = kb.mulc(k0, dot ? 2 : 1);
+        Value aBlock = aMem;
+        if (kBlocks > 1) {
+          SmallVector<OpFoldResult> offsets{rw.getIndexAttr(0), kOffset},
+              sizes{rw.getIndexAttr(f), rw.getIndexAttr(k)};
+          if (aTransposed) {
+            std::swap(offsets[0], offsets[1]);
+            std::swap(sizes[0], sizes[1]);
+          }
+          aBlock = memref::SubViewOp::create(
+              rw, loc, aMem, offsets, sizes,
+              SmallVector<OpFoldResult>(2, rw.getIndexAttr(1)));
+        }
+        KernelBuilder::GemmCall call(aBlock, col, cMat, f, rows * ow, k, dot);
+        call.aBatch.assign(aIx.begin(), aIx.end());
+        call.aTransposed = aTransposed;
+        call.bRowMajor = true;
+        call.cBatch = {ni};
+        call.cColOffset = kb.mulc(y0, ow);
+        call.epilogue = part;
+        kb.emitKernel(call);
+      };
+      // The fill (or the value C starts from) in the first k block, the
+      // consumer in the last; C accumulates in between.
+      int64_t lastBegin = (kBlocks - 1) * kcSteps;
+      if (kBlocks == 1) {
+        kBlock(kb.idx(0), kSteps, true, &epilogue);
+      } else {
+        KernelEpilogue first = epilogue, last = epilogue;
+        first.consumer = linalg::GenericOp();
+        last.fill = linalg::FillOp();
+        last.initValue = Value();
+        kBlock(kb.idx(0), kcSteps, false, &first);
+        kb.loop(kcSteps, lastBegin, kcSteps,
+                [&](Value k0) { kBlock(k0, kcSteps, false, nullptr); });
+        kBlock(kb.idx(lastBegin), kSteps - lastBegin, true, &last);
       }
-      KernelBuilder::GemmCall call(aMem, col, cMat, f, rows * ow, kDepth, dot);
-      call.aBatch.assign(aIx.begin(), aIx.end());
-      call.aTransposed = aTransposed;
-      call.bRowMajor = true;
-      call.cBatch = {ni};
-      call.cColOffset = kb.mulc(y0, ow);
-      call.epilogue = &epilogue;
-      kb.emitKernel(call);
       if (!sharedCol)
         kb.dealloc(col);
     };

@@ -8,8 +8,9 @@
 // tiles' columns split into even and odd by shuffles), 16 GEMMs M[xi] =
 // U[xi] * V[xi] and the output transform (the two columns of each tile
 // interleaved back) through the fill into the output.
-// 2 images of 4 tile rows of 4 tiles: one block each (nr = 32 on Zen 4:
-// 32 / 4 = 8 rows at most), its 16 tiles padded to 32 columns.
+// 2 images of 5 tile rows of 5 tiles (25, the fewest per image the kernel
+// takes): one block each (nr = 32 on Zen 4: 32 / 5 = 6 rows at most), its
+// 25 tiles padded to 32 columns.
 
 // CHECK-LABEL: func.func @winograd
 // CHECK:       %[[U:.*]] = memref.alloc() {alignment = 64 : i64} : memref<16x32x16xf32>
@@ -33,29 +34,42 @@
 // CHECK-NOT:   linalg.conv_2d_nchw_fchw
 // OFF-LABEL:   func.func @winograd
 // OFF-NOT:     vector.gather
-// OFF:         memref.alloc() {alignment = 64 : i64} : memref<144x64xf32>
-func.func @winograd(%x: memref<2x16x10x10xf32>, %w: memref<32x16x3x3xf32>, %y: memref<2x32x8x8xf32>) {
+// OFF:         memref.alloc() {alignment = 64 : i64} : memref<144x128xf32>
+func.func @winograd(%x: memref<2x16x12x12xf32>, %w: memref<32x16x3x3xf32>, %y: memref<2x32x10x10xf32>) {
   %zero = arith.constant 0.0 : f32
-  linalg.fill ins(%zero : f32) outs(%y : memref<2x32x8x8xf32>)
+  linalg.fill ins(%zero : f32) outs(%y : memref<2x32x10x10xf32>)
   linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-      ins(%x, %w : memref<2x16x10x10xf32>, memref<32x16x3x3xf32>) outs(%y : memref<2x32x8x8xf32>)
+      ins(%x, %w : memref<2x16x12x12xf32>, memref<32x16x3x3xf32>) outs(%y : memref<2x32x10x10xf32>)
   return
 }
 
 // -----
 
-// An odd output (7x7, 2 images): 4 x 4 tiles each, the last tile row and column with one
-// output row and column. Tile rows 0-2 are one block, the last its own
-// (ragged) one: its input row 3 is not read (zeros) and its output row 1
-// not written.
+// An odd output (9x9, 2 images): 5 x 5 tiles each, the last tile row and
+// column with one output row and column. Tile rows 0-3 are one block, the
+// last its own (ragged) one: its input row 3 is not read (zeros) and its
+// output row 1 not written.
 // CHECK-LABEL: func.func @winograd_odd
 // CHECK:       vector.gather
 // CHECK:       memref.alloc() {alignment = 64 : i64} : memref<16x16x32xf32>
-// CHECK:       scf.for %{{.*}} = %c0 to %c3 step %c3 {
+// CHECK:       scf.for %{{.*}} = %c0 to %c4 step %c4 {
 // CHECK-NOT:   linalg.conv_2d_nchw_fchw
-func.func @winograd_odd(%x: memref<2x16x9x9xf32>, %w: memref<16x16x3x3xf32>, %y: memref<2x16x7x7xf32>) {
+func.func @winograd_odd(%x: memref<2x16x11x11xf32>, %w: memref<16x16x3x3xf32>, %y: memref<2x16x9x9xf32>) {
   linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-      ins(%x, %w : memref<2x16x9x9xf32>, memref<16x16x3x3xf32>) outs(%y : memref<2x16x7x7xf32>)
+      ins(%x, %w : memref<2x16x11x11xf32>, memref<16x16x3x3xf32>) outs(%y : memref<2x16x9x9xf32>)
+  return
+}
+
+// -----
+
+// 7x7 outputs (16 tiles per image) stay on the im2col kernel at any batch:
+// every image's GEMMs would read the whole transformed filter for 16 tiles.
+// CHECK-LABEL: func.func @not_winograd_small_images
+// CHECK-NOT:   vector.gather
+// CHECK:       memref.alloc() {alignment = 64 : i64} : memref<144x64xf32>
+func.func @not_winograd_small_images(%x: memref<32x16x9x9xf32>, %w: memref<16x16x3x3xf32>, %y: memref<32x16x7x7xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<32x16x9x9xf32>, memref<16x16x3x3xf32>) outs(%y : memref<32x16x7x7xf32>)
   return
 }
 

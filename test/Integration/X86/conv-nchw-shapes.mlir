@@ -11,7 +11,12 @@
 //     vdpbf16ps; VNNI pairs with it);
 //  5. dyn_batch: a dynamic batch of 2;
 //  6. fused: bias per channel + residual + ReLU in the kernel's epilogue;
-//  7. a negative control (a wrong filter layout must fail the check).
+//  7. kblocks: C = 131 at 7x7 (K = 1179: three k blocks of the f32 kernel,
+//     col rebuilt per k block, C accumulated between them, the fill in the
+//     first and bias + residual + ReLU in the last), in f32 and in bf16
+//     (an odd K: on vdpbf16ps two k blocks of pairs, the zero-padded last
+//     pair in the second);
+//  8. a negative control (a wrong filter layout must fail the check).
 // Each is compared with a reference convolution written as a linalg.generic
 // (left to the loop path) in f32 on bf16-exact inputs:
 // |x - ref| <= 1e-5 |ref| + 1e-4.
@@ -29,6 +34,8 @@
 // RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // REMARK-NOT: generic loop path for 'linalg.conv_2d_nchw_fchw'
 // CHECK: 1
+// CHECK-NEXT: 1
+// CHECK-NEXT: 1
 // CHECK-NEXT: 1
 // CHECK-NEXT: 1
 // CHECK-NEXT: 1
@@ -288,6 +295,60 @@ func.func @ref_fused(%in: tensor<1x16x8x22xf32>, %f: tensor<12x16x3x3xf32>, %res
   } -> tensor<1x12x6x20xf32>
   return %z : tensor<1x12x6x20xf32>
 }
+// The epilogue of case 7: bias per channel + residual + ReLU.
+func.func @bias_res_relu(%y: tensor<1x12x7x7xf32>, %res: tensor<1x12x7x7xf32>, %bias: tensor<12xf32>) -> tensor<1x12x7x7xf32> {
+  %e2 = tensor.empty() : tensor<1x12x7x7xf32>
+  %z = linalg.generic {indexing_maps = [#id4, #id4, affine_map<(a, b, c, d) -> (b)>, #id4],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%y, %res, %bias : tensor<1x12x7x7xf32>, tensor<1x12x7x7xf32>, tensor<12xf32>) outs(%e2 : tensor<1x12x7x7xf32>) {
+  ^bb0(%a: f32, %r: f32, %b: f32, %out: f32):
+    %s = arith.addf %a, %b : f32
+    %s2 = arith.addf %s, %r : f32
+    %zero2 = arith.constant 0.0 : f32
+    %m = arith.maximumf %s2, %zero2 : f32
+    linalg.yield %m : f32
+  } -> tensor<1x12x7x7xf32>
+  return %z : tensor<1x12x7x7xf32>
+}
+
+func.func @kblocks(%in: tensor<1x131x9x9xf32>, %f: tensor<12x131x3x3xf32>, %res: tensor<1x12x7x7xf32>, %bias: tensor<12xf32>) -> tensor<1x12x7x7xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x12x7x7xf32>
+  %o = linalg.fill ins(%zero : f32) outs(%e : tensor<1x12x7x7xf32>) -> tensor<1x12x7x7xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %f : tensor<1x131x9x9xf32>, tensor<12x131x3x3xf32>) outs(%o : tensor<1x12x7x7xf32>) -> tensor<1x12x7x7xf32>
+  %z = call @bias_res_relu(%y, %res, %bias) : (tensor<1x12x7x7xf32>, tensor<1x12x7x7xf32>, tensor<12xf32>) -> tensor<1x12x7x7xf32>
+  return %z : tensor<1x12x7x7xf32>
+}
+
+func.func @kblocks_bf16(%in: tensor<1x131x9x9xbf16>, %f: tensor<12x131x3x3xbf16>, %res: tensor<1x12x7x7xf32>, %bias: tensor<12xf32>) -> tensor<1x12x7x7xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x12x7x7xf32>
+  %o = linalg.fill ins(%zero : f32) outs(%e : tensor<1x12x7x7xf32>) -> tensor<1x12x7x7xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %f : tensor<1x131x9x9xbf16>, tensor<12x131x3x3xbf16>) outs(%o : tensor<1x12x7x7xf32>) -> tensor<1x12x7x7xf32>
+  %z = call @bias_res_relu(%y, %res, %bias) : (tensor<1x12x7x7xf32>, tensor<1x12x7x7xf32>, tensor<12xf32>) -> tensor<1x12x7x7xf32>
+  return %z : tensor<1x12x7x7xf32>
+}
+
+func.func @ref_kblocks(%in: tensor<1x131x9x9xf32>, %f: tensor<12x131x3x3xf32>, %res: tensor<1x12x7x7xf32>, %bias: tensor<12xf32>) -> tensor<1x12x7x7xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x12x7x7xf32>
+  %o = linalg.fill ins(%zero : f32) outs(%e : tensor<1x12x7x7xf32>) -> tensor<1x12x7x7xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(n, f, y, x, c, i, j) -> (n, c, y + 1 * i, x + 1 * j)>,
+                                        affine_map<(n, f, y, x, c, i, j) -> (f, c, i, j)>,
+                                        affine_map<(n, f, y, x, c, i, j) -> (n, f, y, x)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%in, %f : tensor<1x131x9x9xf32>, tensor<12x131x3x3xf32>) outs(%o : tensor<1x12x7x7xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x12x7x7xf32>
+  %z = call @bias_res_relu(%y, %res, %bias) : (tensor<1x12x7x7xf32>, tensor<1x12x7x7xf32>, tensor<12xf32>) -> tensor<1x12x7x7xf32>
+  return %z : tensor<1x12x7x7xf32>
+}
+
 func.func @main() {
   %k1 = arith.constant 1 : index
   %k2 = arith.constant 2 : index
@@ -395,7 +456,31 @@ func.func @main() {
   %ok5 = call @close(%y5d, %r5d) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i1
   vector.print %ok5 : i1
 
-  // 7. Negative control: case 1 against its reference with the filter
+  // 7. kblocks, f32 and bf16
+  %k131 = arith.constant 131 : index
+  %in6d = call @rand4(%k15, %k1, %k131, %k9, %k9) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %in6 = tensor.cast %in6d : tensor<?x?x?x?xf32> to tensor<1x131x9x9xf32>
+  %f6d = call @rand4(%k16, %k12, %k131, %k3, %k3) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %f6 = tensor.cast %f6d : tensor<?x?x?x?xf32> to tensor<12x131x3x3xf32>
+  %res6d = call @rand4(%k17, %k1, %k12, %k7, %k7) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %res6 = tensor.cast %res6d : tensor<?x?x?x?xf32> to tensor<1x12x7x7xf32>
+  %b64 = call @rand4(%k18, %k1, %k1, %k1, %k12) : (index, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %b6c = tensor.cast %b64 : tensor<?x?x?x?xf32> to tensor<1x1x1x12xf32>
+  %bias6 = tensor.collapse_shape %b6c [[0, 1, 2, 3]] : tensor<1x1x1x12xf32> into tensor<12xf32>
+  %r6 = call @ref_kblocks(%in6, %f6, %res6, %bias6) : (tensor<1x131x9x9xf32>, tensor<12x131x3x3xf32>, tensor<1x12x7x7xf32>, tensor<12xf32>) -> tensor<1x12x7x7xf32>
+  %r6d = tensor.cast %r6 : tensor<1x12x7x7xf32> to tensor<?x?x?x?xf32>
+  %y6 = call @kblocks(%in6, %f6, %res6, %bias6) : (tensor<1x131x9x9xf32>, tensor<12x131x3x3xf32>, tensor<1x12x7x7xf32>, tensor<12xf32>) -> tensor<1x12x7x7xf32>
+  %y6d = tensor.cast %y6 : tensor<1x12x7x7xf32> to tensor<?x?x?x?xf32>
+  %ok6 = call @close(%y6d, %r6d) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i1
+  vector.print %ok6 : i1
+  %in6b = lowp.cast %in6 : tensor<1x131x9x9xf32> to tensor<1x131x9x9xbf16>
+  %f6b = lowp.cast %f6 : tensor<12x131x3x3xf32> to tensor<12x131x3x3xbf16>
+  %y7 = call @kblocks_bf16(%in6b, %f6b, %res6, %bias6) : (tensor<1x131x9x9xbf16>, tensor<12x131x3x3xbf16>, tensor<1x12x7x7xf32>, tensor<12xf32>) -> tensor<1x12x7x7xf32>
+  %y7d = tensor.cast %y7 : tensor<1x12x7x7xf32> to tensor<?x?x?x?xf32>
+  %ok7 = call @close(%y7d, %r6d) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> i1
+  vector.print %ok7 : i1
+
+  // 8. Negative control: case 1 against its reference with the filter
   // taps transposed (KH and KW swapped) must fail the check.
   %ft = linalg.transpose ins(%f0 : tensor<20x64x3x3xf32>) outs(%f0 : tensor<20x64x3x3xf32>) permutation = [0, 1, 3, 2]
   %rbad = call @ref_deep(%in0, %ft) : (tensor<2x64x7x21xf32>, tensor<20x64x3x3xf32>) -> tensor<2x20x5x19xf32>
