@@ -307,7 +307,8 @@ struct WindowOpToKernel : OpRewritePattern<OpTy> {
             storeAcc(rows.getResult(p * vecs + v), at(p, v), mask, nullptr);
       };
       int64_t pixelsFull = ow / xb * xb;
-      // Output rows are independent (parallel with threads=).
+      // Images and output rows are independent (parallel with threads=:
+      // the images when there are at least as many as threads).
       kb.loop(kb.idx(0), kb.dimSize(output, 0), 1, [&](Value n) {
         kb.loop(oh, 1, [&](Value y) {
           auto overPixels = [&](Value c0, int64_t vecs, int64_t partial) {
@@ -336,9 +337,9 @@ struct WindowOpToKernel : OpRewritePattern<OpTy> {
               });
           }
         }, /*parallel=*/true);
-      });
+      }, /*parallel=*/true);
     } else {
-      // Channel by channel (the parallel loop): the kh x kw taps broadcast
+      // Image by image and channel by channel (the parallel loops): the kh x kw taps broadcast
       // once, and the epilogue's per-channel part (a batch norm's
       // rsqrt(var + eps) * gamma) computed once. A block of `ry` output
       // rows x `vecs` vectors along a row stays in registers across all
@@ -459,7 +460,7 @@ struct WindowOpToKernel : OpRewritePattern<OpTy> {
           if (rowsFull < oh)
             overColumns(kb.idx(rowsFull), oh - rowsFull);
         }, /*parallel=*/true);
-      });
+      }, /*parallel=*/true);
     }
     rw.eraseOp(op);
     finishEpilogue(epilogue, rw);

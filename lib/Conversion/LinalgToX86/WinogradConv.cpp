@@ -299,8 +299,11 @@ struct TileRowBlocks {
   forEach(KernelBuilder &kb, Value output, MemRefType vType, MemRefType mType,
           function_ref<void(Value, Value, int64_t, Value, Value, bool)> body)
       const {
-    Value sharedV = parallel ? Value() : kb.alloc(vType);
-    Value sharedM = parallel ? Value() : kb.alloc(mType);
+    // Images come first: with at least as many images as threads, the
+    // image loop is what threads= shares out, each image with its own V and
+    // M (lowp-parallelize-loops takes the outermost marked loop with enough
+    // iterations; the loops inside then stay sequential).
+    Value sharedV, sharedM;
     auto block = [&](Value ni, Value ty0, int64_t rows, bool ragged) {
       Value v = sharedV ? sharedV : kb.alloc(vType);
       Value m = sharedM ? sharedM : kb.alloc(mType);
@@ -311,20 +314,25 @@ struct TileRowBlocks {
       }
     };
     int64_t wholeRows = tileRows - (raggedBottom ? 1 : 0);
-    kb.loop(kb.idx(0), kb.dimSize(output, 0), 1, [&](Value ni) {
-      kb.loop(
-          fullRows, rowsPerBlock,
-          [&](Value ty0) { block(ni, ty0, rowsPerBlock, false); },
-          /*parallel=*/parallel);
-      if (fullRows < wholeRows)
-        block(ni, kb.idx(fullRows), wholeRows - fullRows, false);
-      if (raggedBottom)
-        block(ni, kb.idx(wholeRows), 1, true);
-    });
-    if (sharedV) {
-      kb.dealloc(sharedV);
-      kb.dealloc(sharedM);
-    }
+    kb.loop(
+        kb.idx(0), kb.dimSize(output, 0), 1,
+        [&](Value ni) {
+          sharedV = parallel ? Value() : kb.alloc(vType);
+          sharedM = parallel ? Value() : kb.alloc(mType);
+          kb.loop(
+              fullRows, rowsPerBlock,
+              [&](Value ty0) { block(ni, ty0, rowsPerBlock, false); },
+              /*parallel=*/parallel);
+          if (fullRows < wholeRows)
+            block(ni, kb.idx(fullRows), wholeRows - fullRows, false);
+          if (raggedBottom)
+            block(ni, kb.idx(wholeRows), 1, true);
+          if (sharedV) {
+            kb.dealloc(sharedV);
+            kb.dealloc(sharedM);
+          }
+        },
+        /*parallel=*/true);
   }
 
   int64_t tileRows, rowsPerBlock, fullRows;

@@ -5,14 +5,19 @@
 // besides the GEMM's panel loops, the im2col loop over col rows (a k pair
 // each, NCHW), the NHWC kernel's loop over blocks of 128 output pixels
 // (each a GEMM reading the input in place) and the depthwise kernel's loop
-// over output rows (NHWC) or channels (NCHW). NCHW convolutions: the loop
-// over blocks of output rows, which reuses one col buffer, stays
-// sequential when there are fewer than 4 blocks; with more, each block has
-// its own col and the blocks are the parallel loop (inside, the marks are
-// then left off by lowp-parallelize-loops: it takes the outermost).
+// over output rows (NHWC) or channels (NCHW). The image loop of every
+// convolution kernel is marked too, each image with its own scratch
+// buffers: lowp-parallelize-loops takes the outermost marked loop with at
+// least as many iterations as threads, so a batch is shared out image by
+// image and a batch of 1 leaves the threads to the loops inside. NCHW
+// convolutions: the loop over blocks of output rows, which reuses the
+// image's col buffer, stays sequential when there are fewer than 4 blocks;
+// with more, each block has its own col and the blocks are the parallel
+// loop.
 
 // CHECK-LABEL: func.func @nchw
 // CHECK:       scf.for %{{.*}} = %c0 to %c1 step %c1 {
+// CHECK-NEXT:    %[[COL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<36x128xbf16>
 // CHECK-NEXT:    scf.for %{{.*}} = %c0 to %c8 step %c8 {
 // CHECK-NEXT:      scf.for %{{.*}} = %c0 to %c36 step %c1 {
 // CHECK:             memref.store %{{.*}}, %[[COL:.*]][
@@ -20,8 +25,8 @@
 // CHECK:           scf.for %{{.*}} = %c0 to %c36 step %c36 {
 // CHECK:           x86vector.avx512.dot
 // CHECK:         } {lowp.parallel}
-// CHECK-NEXT:  }
-// CHECK-NEXT:  }
+// CHECK:         memref.dealloc %[[COL]]
+// CHECK-NEXT:  } {lowp.parallel}
 // CHECK-NOT:   lowp.parallel
 func.func @nchw(%x: memref<1x8x10x10xbf16>, %w: memref<16x8x3x3xbf16>, %y: memref<1x16x8x8xf32>) {
   linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}

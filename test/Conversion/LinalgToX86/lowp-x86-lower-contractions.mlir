@@ -348,16 +348,16 @@ func.func @conv_bf16_odd_depth(%i: memref<1x6x6x3xbf16>, %f: memref<3x3x3x32xbf1
 
 // -----
 
-// NCHW convolutions: per image and block of output rows (sized for L2),
-// im2col (C*KH*KW x pixels, rows of OW contiguous pixels a vector at a
+// NCHW convolutions: per image (each its own col) and block of output rows
+// (sized for L2), im2col (C*KH*KW x pixels, rows of OW contiguous pixels a vector at a
 // time) written in the layout the kernel reads, then the GEMM with the
 // filter (F x C*KH*KW) as A into the output viewed as [N][F][OH*OW]: no
 // packing pass.
 // FMA-LABEL: func @conv_nchw
 // FMA: %[[F:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0], [1, 2, 3]] : memref<16x8x3x3xf32> into memref<16x72xf32>
 // FMA: %[[O:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] : memref<2x16x8x8xf32> into memref<2x16x64xf32>
-// FMA: %[[COL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<72x64xf32>
 // FMA: scf.for %[[N:.*]] = %c0 to %c2
+// FMA: %[[COL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<72x64xf32>
 // FMA: vector.load %{{.*}} : memref<2x8x10x10xf32>, vector<8xf32>
 // FMA: vector.store %{{.*}}, %[[COL]]
 // FMA-NOT: memref.alloc
