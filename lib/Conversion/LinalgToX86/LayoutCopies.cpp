@@ -182,6 +182,14 @@ struct StridedCopyToVectorLoops : OpRewritePattern<memref::CopyOp> {
     bool disjoint = targetRoot.getDefiningOp<memref::AllocOp>() &&
                     getRootBuffer(op.getSource()) != targetRoot;
     auto vec = VectorType::get({cfg.lanes}, src.getElementType());
+    // Into a fresh buffer, the outermost loop that is not a unit dimension
+    // runs on threads (threads=) when the copy is large enough: each
+    // iteration writes its own part (a batch's padded images).
+    int64_t split = 0;
+    while (split + 1 < rank && src.getDimSize(split) == 1)
+      ++split;
+    bool threads = disjoint && src.getNumElements() >= kMinPointsForThreads &&
+                   split + 1 < rank;
     SmallVector<Value> ivs;
     std::function<void(int64_t)> nest = [&](int64_t d) {
       if (d + 1 == rank) {
@@ -208,11 +216,14 @@ struct StridedCopyToVectorLoops : OpRewritePattern<memref::CopyOp> {
             });
         return;
       }
-      kb.loop(src.getDimSize(d), 1, [&](Value iv) {
-        ivs.push_back(iv);
-        nest(d + 1);
-        ivs.pop_back();
-      });
+      kb.loop(
+          src.getDimSize(d), 1,
+          [&](Value iv) {
+            ivs.push_back(iv);
+            nest(d + 1);
+            ivs.pop_back();
+          },
+          /*parallel=*/threads && d == split);
     };
     nest(0);
     rw.eraseOp(op);

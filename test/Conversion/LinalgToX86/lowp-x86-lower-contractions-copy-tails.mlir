@@ -142,6 +142,26 @@ func.func @padded_copy(%s: memref<3x21xf32>) -> memref<5x23xf32> {
 
 // -----
 
+// A large copy into a fresh buffer (a batch's padded images, 8 x 16 x 56 x
+// 56 points) marks its outermost loop that is not a unit dimension for
+// threads=; a small one (above, 63 points) and one into a buffer the
+// function does not own (below) mark none.
+// CHECK-LABEL: func @padded_batch_copy
+// CHECK: memref.subview
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c8 step %c1 {
+// CHECK: vector.store
+// CHECK: } {lowp.parallel}
+// CHECK-NEXT: return
+// CHECK-NOT: lowp.parallel
+func.func @padded_batch_copy(%s: memref<1x8x16x56x56xf32>) -> memref<1x8x16x58x58xf32> {
+  %a = memref.alloc() : memref<1x8x16x58x58xf32>
+  %v = memref.subview %a[0, 0, 0, 1, 1] [1, 8, 16, 56, 56] [1, 1, 1, 1, 1] : memref<1x8x16x58x58xf32> to memref<1x8x16x56x56xf32, strided<[430592, 53824, 3364, 58, 1], offset: 59>>
+  memref.copy %s, %v : memref<1x8x16x56x56xf32> to memref<1x8x16x56x56xf32, strided<[430592, 53824, 3364, 58, 1], offset: 59>>
+  return %a : memref<1x8x16x58x58xf32>
+}
+
+// -----
+
 // Into a buffer the function does not own (it may be a view of the
 // source): the remainder element by element, rewriting nothing.
 // CHECK-LABEL: func @copy_into_argument
@@ -149,6 +169,7 @@ func.func @padded_copy(%s: memref<3x21xf32>) -> memref<5x23xf32> {
 // CHECK-NOT: vector.load %arg0[%{{.*}}, %c5]
 // CHECK: scf.for %{{.*}} = %c16 to %c21 step %c1
 // CHECK: memref.load %arg0
+// CHECK-NOT: lowp.parallel
 func.func @copy_into_argument(%s: memref<3x21xf32>, %a: memref<5x23xf32>) {
   %v = memref.subview %a[1, 1] [3, 21] [1, 1] : memref<5x23xf32> to memref<3x21xf32, strided<[23, 1], offset: 24>>
   memref.copy %s, %v : memref<3x21xf32> to memref<3x21xf32, strided<[23, 1], offset: 24>>
