@@ -444,12 +444,79 @@ struct FlattenContiguousElementwise : OpRewritePattern<linalg::GenericOp> {
   KernelConfig cfg;
 };
 
+/// linalg.fill, or a linalg.map with no inputs yielding a value from
+/// outside it (tensor.pad's fill of its padded buffer), on a static
+/// identity-layout buffer -> vector stores over the buffer flattened to one
+/// run. The affine vectorizer masks every store of a row that is not whole
+/// vectors (a 226-wide padded image: all 15 stores of each row masked, and
+/// masked stores are slow on Zen 4), where one run needs no mask: its last
+/// vector overlaps the one before (the same value again). From 16384
+/// elements on, chunks of the run are the parallel loop (threads=).
+struct ConstantFillToVectorLoop : OpInterfaceRewritePattern<linalg::LinalgOp> {
+  ConstantFillToVectorLoop(MLIRContext *ctx, KernelConfig cfg)
+      : OpInterfaceRewritePattern(ctx), cfg(cfg) {}
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+                                PatternRewriter &rw) const override {
+    Value value;
+    if (auto fill = dyn_cast<linalg::FillOp>(op.getOperation())) {
+      value = fill.value();
+    } else if (auto map = dyn_cast<linalg::MapOp>(op.getOperation())) {
+      if (!map.getInputs().empty())
+        return rw.notifyMatchFailure(op, "a map with inputs");
+      value = map.getBody()->getTerminator()->getOperand(0);
+      if (map.getRegion().isAncestor(value.getParentRegion()))
+        return rw.notifyMatchFailure(op, "the value is computed inside");
+    } else {
+      return rw.notifyMatchFailure(op, "not a fill");
+    }
+    if (!op.hasPureBufferSemantics())
+      return rw.notifyMatchFailure(op, "not on buffers");
+    Value out = op.getDpsInits()[0];
+    auto type = cast<MemRefType>(out.getType());
+    if (type.getRank() == 0 || !getPlainMemRef(out, type.getRank()) ||
+        !type.getElementType().isIntOrFloat() ||
+        type.getNumElements() < int64_t(cfg.lanes))
+      return rw.notifyMatchFailure(op, "not a static identity-layout buffer "
+                                       "of at least one vector");
+    Location loc = op.getLoc();
+    KernelBuilder kb(rw, loc, cfg);
+    int64_t n = type.getNumElements(), lanes = cfg.lanes;
+    Value flat = out;
+    if (type.getRank() > 1)
+      flat = memref::CollapseShapeOp::create(
+          rw, loc, out,
+          ArrayRef<ReassociationIndices>{
+              llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()))});
+    Value splat = vector::BroadcastOp::create(
+        rw, loc, VectorType::get({lanes}, type.getElementType()), value);
+    auto store = [&](Value at) {
+      vector::StoreOp::create(rw, loc, splat, flat, at);
+    };
+    constexpr int64_t kChunk = 4096;
+    int64_t chunked = n >= kMinPointsForThreads ? n / kChunk * kChunk : 0;
+    kb.loop(
+        chunked, kChunk,
+        [&](Value c0) {
+          kb.loop(kChunk, lanes, [&](Value i) { store(kb.addIdx(c0, i)); });
+        },
+        /*parallel=*/true);
+    kb.emitVectorizedLoopOverlappingTail(
+        n - chunked, lanes, [&](Value i) { store(kb.addc(i, chunked)); },
+        [&](Value i) {
+          memref::StoreOp::create(rw, loc, value, flat, kb.addc(i, chunked));
+        });
+    rw.eraseOp(op);
+    return success();
+  }
+  KernelConfig cfg;
+};
+
 } // namespace
 
 void mlir::lowp::x86::populateLeftoverElementwisePatterns(
     RewritePatternSet &patterns, const KernelConfig &cfg) {
-  patterns.add<StridedElementwiseToVectorLoops, FlattenContiguousElementwise>(
-      patterns.getContext(), cfg);
+  patterns.add<StridedElementwiseToVectorLoops, FlattenContiguousElementwise,
+               ConstantFillToVectorLoop>(patterns.getContext(), cfg);
 }
 
 void mlir::lowp::x86::populateLayoutCopyPatterns(RewritePatternSet &patterns,

@@ -53,7 +53,7 @@ func.func @forward(%x: memref<4x64xbf16>, %w: memref<40x64xf32>, %y: memref<4x40
 // CHECK-NOT: _prepack
 // CHECK: linalg.generic
 // CHECK: arith.truncf %{{.*}} : f32 to bf16
-// CHECK: linalg.fill
+// CHECK: vector.store %{{.*}} : memref<2048xf32>, vector<16xf32>
 func.func @shared_weight(%x: memref<4x64xf32>, %w: memref<64x32xf32>, %y: memref<4x32xf32>, %z: memref<4x32xf32>,
                          %x2: memref<4x64xbf16>, %w2: memref<64x32xf32>) {
   linalg.matmul ins(%x, %w : memref<4x64xf32>, memref<64x32xf32>) outs(%y : memref<4x32xf32>)

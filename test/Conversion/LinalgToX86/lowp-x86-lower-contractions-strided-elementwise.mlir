@@ -258,3 +258,60 @@ func.func @flatten_keeps_channels(%x: memref<1x8x4x12xf32>, %y: memref<1x8x4x12x
   }
   return
 }
+
+// -----
+
+// Fills of contiguous buffers (linalg.fill, and tensor.pad's linalg.map with
+// no inputs) are vector stores over the buffer flattened to one run: no
+// masked stores (rows of 226 would mask every store). 904 elements: 56
+// vectors and a last one overlapping (at 888); no threads below 16384.
+// CHECK-LABEL: func @fill_rows_not_whole_vectors
+// CHECK: %[[F:.*]] = memref.collapse_shape %arg0 {{\[\[}}0, 1]] : memref<4x226xf32> into memref<904xf32>
+// CHECK: scf.for %[[I:.*]] = %c0 to %c896 step %c16 {
+// CHECK:   vector.store %{{.*}}, %[[F]][%[[I]]] : memref<904xf32>, vector<16xf32>
+// CHECK: }
+// CHECK: vector.store %{{.*}}, %[[F]][%c888] : memref<904xf32>, vector<16xf32>
+// CHECK-NOT: vector.maskedstore
+// CHECK-NOT: lowp.parallel
+// CHECK-NOT: linalg.fill
+func.func @fill_rows_not_whole_vectors(%a: memref<4x226xf32>) {
+  %z = arith.constant 0.0 : f32
+  linalg.fill ins(%z : f32) outs(%a : memref<4x226xf32>)
+  return
+}
+
+// -----
+
+// tensor.pad's fill of a batch's padded buffer (2 x 3 x 226 x 226 =
+// 306456 elements): chunks of 4096 are the parallel loop (threads=), then
+// the 3352 left over.
+// CHECK-LABEL: func @pad_fill_map
+// CHECK: %[[F:.*]] = memref.collapse_shape %arg0 {{\[\[}}0, 1, 2, 3]] : memref<2x3x226x226xbf16> into memref<306456xbf16>
+// CHECK: scf.for %[[C:.*]] = %c0 to %c303104 step %c4096 {
+// CHECK:   scf.for %[[I:.*]] = %c0 to %c4096 step %c16 {
+// CHECK:     vector.store %{{.*}}, %[[F]][%{{.*}}] : memref<306456xbf16>, vector<16xbf16>
+// CHECK: } {lowp.parallel}
+// CHECK: vector.store %{{.*}}, %[[F]][%c306440] : memref<306456xbf16>, vector<16xbf16>
+// CHECK-NOT: linalg.map
+func.func @pad_fill_map(%a: memref<2x3x226x226xbf16>) {
+  %z = arith.constant 0.0 : bf16
+  linalg.map outs(%a : memref<2x3x226x226xbf16>)
+    (%init: bf16) {
+      linalg.yield %z : bf16
+    }
+  return
+}
+
+// -----
+
+// Not a constant fill: a map yielding what it computes from its inputs, and
+// a fill of a buffer smaller than a vector, stay for the other patterns.
+// CHECK-LABEL: func @not_constant_fills
+// CHECK-NOT: memref.collapse_shape %arg1
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%arg2 : memref<3xf32>)
+func.func @not_constant_fills(%x: memref<4x226xf32>, %y: memref<4x226xf32>, %s: memref<3xf32>) {
+  linalg.map { math.absf } ins(%x : memref<4x226xf32>) outs(%y : memref<4x226xf32>)
+  %z = arith.constant 0.0 : f32
+  linalg.fill ins(%z : f32) outs(%s : memref<3xf32>)
+  return
+}
