@@ -339,14 +339,14 @@ struct WindowOpToKernel : OpRewritePattern<OpTy> {
         }, /*parallel=*/true);
       }, /*parallel=*/true);
     } else {
-      // Image by image and channel by channel (the parallel loops): the kh x kw taps broadcast
-      // once, and the epilogue's per-channel part (a batch norm's
-      // rsqrt(var + eps) * gamma) computed once. A block of `ry` output
-      // rows x `vecs` vectors along a row stays in registers across all
-      // taps, fully unrolled: each input row vector is loaded (and
-      // widened) once for every output row of the block reading it, so
-      // a 3x3 filter at stride 1 takes (ry + 2) x 3 loads per column
-      // vector for 9 ry FMAs, and the FMAs of a block are independent.
+      // Image by image and channel by channel (the parallel loops): the kh x kw
+      // taps broadcast once, and the epilogue's per-channel part (a batch
+      // norm's rsqrt(var + eps) * gamma) computed once. A block of `ry` output
+      // rows x `vecs` vectors along a row stays in registers across all taps,
+      // fully unrolled: each input row vector is loaded (and widened) once for
+      // every output row of the block reading it, so a 3x3 filter at stride 1
+      // takes (ry + 2) x 3 loads per column vector for 9 ry FMAs, and the FMAs
+      // of a block are independent.
       int64_t vecsInRow = ceilDiv(vecCols, lanes);
       int64_t vb = std::clamp<int64_t>(vecsInRow, 1, 4);
       int64_t accBudget = lanes >= 16 ? 12 : 8;
