@@ -2,9 +2,9 @@
 // does not reach: rows wider than a vector at stride 1 (the im2col copy's
 // runs and their overlapping tails), more than one k block, dilation, and a
 // fused epilogue with a full-size operand:
-//  1. deep: 2 images, C = 64, 3x3 (K = 576: more than one k block on every
-//     target, so C is stored and reloaded between them), 20 filters (not a
-//     multiple of the kernel's rows), 7x21 -> 5x19;
+//  1. deep: 2 images, C = 64, 3x3 (K = 576), 20 filters (not a multiple of
+//     the kernel's rows), 7x21 -> 5x19 (30 tiles per image: the Winograd
+//     kernel; case 7 runs the im2col kernel's k blocks);
 //  2. dilated: 3x3 at dilation 2, 9x24 -> 5x20;
 //  3. pointwise: 1x1 on 7x20 (140 pixels: a partial last panel);
 //  4. narrow_in: bf16 input and filter (widened in the col copy without
