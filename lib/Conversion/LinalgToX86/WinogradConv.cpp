@@ -64,6 +64,23 @@ constexpr int64_t kMinChannels = 16, kMinFilters = 16;
 /// 5.22, 12x12 (36) 5.23 against 6.25. A batch does not change it: 7x7 at
 /// batch 32 (Zen 4) took 3.7 ms per image on Winograd against 2.2 direct.
 constexpr int64_t kMinTiles = 25;
+/// Tiles per block below which every block's GEMMs reading the whole
+/// transformed filter cost more than the multiplies saved: 512 channels at
+/// 14x14 (blocks of one row of 7 tiles: V and M for more rows exceed half the
+/// L2) took 10.4 ms per image against 5.2 on the im2col kernel, at 10x10 (5
+/// tiles) 8.0 against 2.7; 256 channels at 14x14 (blocks of 14 tiles) 1.17
+/// against 1.46 at batch 8 (Zen 4, f32, one thread).
+constexpr int64_t kMinTilesPerBlock = 12;
+
+/// Tile rows per block: about nr tiles, V and M (`bytesPerTileRow` a row)
+/// within half the L2, at least one row, at most the whole rows.
+int64_t tileRowsPerBlock(const KernelConfig &cfg, int64_t wholeRows,
+                         int64_t tileCols, int64_t bytesPerTileRow) {
+  int64_t budget = cfg.l2Bytes ? cfg.l2Bytes / 2 : 512 * 1024;
+  return std::clamp<int64_t>(
+      std::min<int64_t>(cfg.nr / tileCols, budget / bytesPerTileRow), 1,
+      std::max<int64_t>(wholeRows, 1));
+}
 } // namespace
 
 namespace {
@@ -126,6 +143,18 @@ LogicalResult mlir::lowp::x86::matchWinograd(linalg::LinalgOp op,
   if (tiles < kMinTiles) {
     why = "fewer than 25 output tiles per image: the transformed filter, "
           "read by every image's GEMMs, costs more than it saves";
+    return failure();
+  }
+  int64_t tileCols = (dims.ow + 1) / kOutTile;
+  int64_t wholeRows = dims.oh / kOutTile;
+  int64_t blockTiles =
+      tileRowsPerBlock(cfg, wholeRows, tileCols,
+                       kPoints * (dims.channels + dims.filters) * tileCols *
+                           4) *
+      tileCols;
+  if (blockTiles < kMinTilesPerBlock) {
+    why = "fewer than 12 tiles per block (channels and filters too many for "
+          "more in L2): every block's GEMMs read the whole transformed filter";
     return failure();
   }
   return success();
@@ -281,11 +310,9 @@ struct TileRowBlocks {
   TileRowBlocks(const KernelConfig &cfg, int64_t tileRows, int64_t tileCols,
                 int64_t bytesPerTileRow, bool raggedBottom)
       : tileRows(tileRows), raggedBottom(raggedBottom) {
-    int64_t budget = cfg.l2Bytes ? cfg.l2Bytes / 2 : 512 * 1024;
     int64_t wholeRows = tileRows - (raggedBottom ? 1 : 0);
-    rowsPerBlock = std::clamp<int64_t>(
-        std::min<int64_t>(cfg.nr / tileCols, budget / bytesPerTileRow), 1,
-        std::max<int64_t>(wholeRows, 1));
+    rowsPerBlock =
+        tileRowsPerBlock(cfg, wholeRows, tileCols, bytesPerTileRow);
     fullRows = wholeRows / rowsPerBlock * rowsPerBlock;
     // With a few blocks or more, they are what threads= shares out (each
     // its own V and M); with fewer, a block's transforms and GEMM panels.

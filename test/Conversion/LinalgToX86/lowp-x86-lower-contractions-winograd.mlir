@@ -90,6 +90,26 @@ func.func @winograd_blocks(%x: memref<1x64x58x58xf32>, %w: memref<64x64x3x3xf32>
 
 // -----
 
+// 512 channels and filters at 14x14: V and M of one row of 7 tiles already
+// fill half the L2, so blocks would hold 7 tiles and each would read the
+// whole 16 MB transformed filter: the im2col kernel. 256 at 14x14 (blocks
+// of 14 tiles) stays Winograd.
+// CHECK-LABEL: func.func @not_winograd_few_tiles_per_block
+// CHECK-NOT:   vector.gather
+// CHECK:       memref.alloc() {alignment = 64 : i64} : memref<512x128xf32>
+// CHECK:       vector.gather
+// CHECK-NOT:   linalg.conv_2d_nchw_fchw
+func.func @not_winograd_few_tiles_per_block(%x: memref<1x512x16x16xf32>, %w: memref<512x512x3x3xf32>, %y: memref<1x512x14x14xf32>,
+                                            %x2: memref<1x256x16x16xf32>, %w2: memref<256x256x3x3xf32>, %y2: memref<1x256x14x14xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x512x16x16xf32>, memref<512x512x3x3xf32>) outs(%y : memref<1x512x14x14xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x2, %w2 : memref<1x256x16x16xf32>, memref<256x256x3x3xf32>) outs(%y2 : memref<1x256x14x14xf32>)
+  return
+}
+
+// -----
+
 // Not Winograd: stride 2, a 5x5 filter, bf16 operands on Zen 4 (the
 // vdpbf16ps kernel), fewer than 16 channels, 16 tiles (one 8x8 image:
 // below 25, the filter transform would cost more than it saves). Each
