@@ -12,6 +12,23 @@ import tempfile
 import time
 
 
+def profile_arguments(doc: str, policy: str, calls: int, batch: int):
+    """The command line both profile scripts take: MODEL, --policy, --calls,
+    --batch, --target, --top and --cache-dir, with these defaults; the
+    caller adds its own and parses."""
+    import argparse
+    ap = argparse.ArgumentParser(description=doc,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("model")
+    ap.add_argument("--policy", default=policy)
+    ap.add_argument("--calls", type=int, default=calls)
+    ap.add_argument("--batch", type=int, default=batch)
+    ap.add_argument("--target")
+    ap.add_argument("--top", type=int, default=10)
+    ap.add_argument("--cache-dir")
+    return ap
+
+
 def profile_ops(call, calls: int, so_path: str):
     """Runs ``call`` ``calls`` times under ``perf record`` and returns the
     samples in the compiled object per (module path, aten op) of its split

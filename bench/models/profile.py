@@ -14,7 +14,6 @@ the shares say where to look.
 MODEL: a torchvision name, bert_base or gpt2_small (run.py's models).
 Needs perf (Debian's linux-perf).
 """
-import argparse
 import os
 import sys
 import time
@@ -25,7 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, ".."))
 import run  # noqa: E402  (build(), the package on sys.path)
-from perf_report import print_shares, profile_ops  # noqa: E402
+from perf_report import print_shares, profile_arguments, profile_ops  # noqa: E402
 import fpopt  # noqa: E402
 import fpopt.runtime  # noqa: E402
 import fpopt.torch  # noqa: E402
@@ -33,15 +32,7 @@ from fpopt.torch import _export, _to_numpy  # noqa: E402
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("model")
-    ap.add_argument("--policy", default="auto")
-    ap.add_argument("--calls", type=int, default=20)
-    ap.add_argument("--batch", type=int, default=1)
-    ap.add_argument("--target")
-    ap.add_argument("--top", type=int, default=10)
-    ap.add_argument("--cache-dir")
+    ap = profile_arguments(__doc__, policy="auto", calls=20, batch=1)
     cli = ap.parse_args()
     target = cli.target or fpopt.runtime.host_target()[0]
     m, x = run.build(cli.model, cli.batch)

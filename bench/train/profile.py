@@ -13,7 +13,6 @@ the shares say where to look.
 
 MODEL: one of bench/train/run.py's models. Needs perf (Debian's linux-perf).
 """
-import argparse
 import os
 import sys
 import time
@@ -24,7 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import run  # noqa: E402  (bench/train/run.py: build(); the package on sys.path)
 sys.path.insert(0, os.path.join(HERE, ".."))
-from perf_report import print_shares, profile_ops  # noqa: E402
+from perf_report import print_shares, profile_arguments, profile_ops  # noqa: E402
 import fpopt  # noqa: E402
 import fpopt.runtime  # noqa: E402
 from fpopt.torch import _to_numpy  # noqa: E402
@@ -33,16 +32,8 @@ from fpopt.torch.training import Optimizer, trace_training_step  # noqa: E402
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("model")
-    ap.add_argument("--policy", default="f32")
-    ap.add_argument("--calls", type=int, default=5)
-    ap.add_argument("--batch", type=int, default=32)
+    ap = profile_arguments(__doc__, policy="f32", calls=5, batch=32)
     ap.add_argument("--optimizer", choices=("sgd", "adamw"), default="sgd")
-    ap.add_argument("--target")
-    ap.add_argument("--top", type=int, default=10)
-    ap.add_argument("--cache-dir")
     cli = ap.parse_args()
     fpopt.runtime.retain_freed_memory()
     target = cli.target or fpopt.runtime.host_target()[0]
