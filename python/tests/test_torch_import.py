@@ -428,7 +428,24 @@ def test_batch_norm_statistics_are_updates_of_the_step():
     assert all(f"lowp.updates = {i} : i64" in text for i in range(2, 12))
     assert '%arg8: tensor<8xf32> loc("bn1.running_mean")' in text
     assert "num_batches_tracked" not in text
-    assert "linalg.matmul" in text  # the weight gradients' im2col GEMMs
+
+
+@pytest.mark.parametrize("policy", ["f32", "bf16"])
+def test_convolution_filter_gradients_take_the_kernel(policy):
+    """The ResNet block's filter gradients (contraction generics over batch
+    and output pixels) reach lowp-x86-lower-contractions whole, with no
+    elementwise producer fused into them (batch norm's backward would be
+    recomputed per filter tap), and its kernel takes them: no generic loop
+    path is remarked."""
+    m, xs, ts = conv_block("basic")
+    text = fpopt.torch.export_training_step(m, "mse", (torch.randn(*xs),),
+                                            (torch.randn(*ts),), lr=0.1)
+    windows = "(d4, d0, d5 * 1 + d1 * 1, d6 * 1 + d2 * 1)"
+    assert text.count(windows) == 2
+    if policy != "f32":
+        text = fpopt.compile(text, "lowp-auto-mixed-precision{target=znver4 policy=bf16}").ir
+    lowered = fpopt.compile(text, "lowp-pipeline-x86{target=znver4}")
+    assert not [d for d in lowered.diagnostics if "generic loop path" in d]
 
 
 @pytest.mark.parametrize("lowering", ["reference", "x86"])

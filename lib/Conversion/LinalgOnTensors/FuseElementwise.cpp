@@ -37,6 +37,25 @@ bool isNamedReduction(Operation *op) {
   return linalgOp && !isa<linalg::GenericOp>(op) && !isAllParallel(linalgOp);
 }
 
+/// Whether `consumer` reads each element of `operand` in one iteration
+/// only: every loop indexes it. A reduction that reads it again for other
+/// values of some loop (a filter gradient reads the output gradient once
+/// per filter tap) would recompute a fused producer as often.
+bool readsOnce(linalg::GenericOp consumer, OpOperand *operand) {
+  AffineMap map = consumer.getMatchingIndexingMap(operand);
+  for (unsigned loop = 0, e = consumer.getNumLoops(); loop < e; ++loop)
+    if (!map.isFunctionOfDim(loop))
+      return false;
+  return true;
+}
+
+/// A payload that only converts its one input (extf, truncf): what a
+/// kernel reads and rounds as it loads.
+bool isLoneCast(Block &payload) {
+  return payload.getOperations().size() == 2 &&
+         isa<arith::ExtFOp, arith::TruncFOp>(payload.front());
+}
+
 /// Named all-parallel ops that may take part in a fusion: not fills (the
 /// init of reductions and matmuls) and not the operands of named reductions.
 bool shouldGeneralize(linalg::LinalgOp op) {
@@ -71,9 +90,15 @@ struct LowpFuseElementwisePass
     // operands again (torch.export's batch norm, four one-op generics, read
     // by the next block's convolution and by the residual add: the
     // convolution before it would have two readers and no epilogue).
+    // A reduction that reads the producer's elements several times each
+    // takes in a cast only.
     linalg::ControlFusionFn control = [](OpOperand *operand) {
       auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
       if (!producer)
+        return false;
+      auto consumer = dyn_cast<linalg::GenericOp>(operand->getOwner());
+      if (consumer && !isAllParallel(consumer) &&
+          !readsOnce(consumer, operand) && !isLoneCast(*producer.getBody()))
         return false;
       if (producer->hasOneUse())
         return true;

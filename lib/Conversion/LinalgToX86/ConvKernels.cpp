@@ -3,6 +3,7 @@
 // What the convolution kernels share: matchConv and the NCHW window
 // stride check, and populateConvKernelPatterns, which gathers the kernels,
 // one per file: ConvNchwKernel.cpp (NCHW blocked im2col + GEMM),
+// ConvFilterGradKernel.cpp (NCHW filter gradients, the same blocks),
 // ConvNhwcKernel.cpp (NHWC, A read in place), WindowKernel.cpp (depthwise
 // and pooling), WinogradConv.cpp (3x3 stride 1 on f32).
 //
@@ -46,6 +47,7 @@ LogicalResult mlir::lowp::x86::matchConv(linalg::LinalgOp op,
 void mlir::lowp::x86::populateConvKernelPatterns(RewritePatternSet &patterns,
                                                  const KernelConfig &cfg) {
   populateConvNchwKernelPatterns(patterns, cfg);
+  populateConvFilterGradKernelPatterns(patterns, cfg);
   populateConvNhwcKernelPatterns(patterns, cfg);
   populateWindowKernelPatterns(patterns, cfg);
   if (cfg.winograd)

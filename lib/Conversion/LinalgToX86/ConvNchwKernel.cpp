@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelBuilder.h"
-#include "lowp/Conversion/LinalgCommon/Im2col.h"
+#include "NchwWindows.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -48,10 +48,9 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     bool dot = cfg.bf16Dot && elem.isBF16();
     SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
     SmallVector<int64_t> dilations(op.getDilations().getValues<int64_t>());
-    int64_t f = out.getDimSize(1),
-            oh = out.getDimSize(2), ow = out.getDimSize(3),
-            c = fil.getDimSize(1), kh = fil.getDimSize(2),
-            kw = fil.getDimSize(3);
+    int64_t f = out.getDimSize(1), oh = out.getDimSize(2),
+            ow = out.getDimSize(3), c = fil.getDimSize(1),
+            kh = fil.getDimSize(2), kw = fil.getDimSize(3);
     int64_t depth = c * kh * kw;
     // The bf16 dot reads K in pairs: an odd K (a stem's 3 colours x 3 x 3)
     // gets a zero k row in col and a zero column in a copy of the filter.
@@ -94,8 +93,7 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     // ReLU, residual) run in the kernel, on the accumulators: the consumer
     // reads per-channel operands as broadcast scalars of the row (F) and
     // full-size ones through the same collapse as C.
-    KernelEpilogue epilogue =
-        matchEpilogueOrRemark(op, cMat, {input, filter});
+    KernelEpilogue epilogue = matchEpilogueOrRemark(op, cMat, {input, filter});
     prepareEpilogue(epilogue, op, rw);
     int64_t blockCols = ceilDiv(rowsPerBlock * ow, cfg.nr) * cfg.nr;
     MemRefType colType = dot ? MemRefType::get({kcSteps, 2 * blockCols}, elem)
@@ -138,92 +136,23 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     auto widen = [&](Value v) -> Value {
       if (dot || elem == f32)
         return v;
-      return arith::ExtFOp::create(rw, loc, isa<VectorType>(v.getType())
-                                                ? Type(f32Vec)
-                                                : f32,
-                                   v);
+      return arith::ExtFOp::create(
+          rw, loc, isa<VectorType>(v.getType()) ? Type(f32Vec) : f32, v);
     };
-    // Input coordinates of filter tap `kk` = (ci, i, j): channel, row and
-    // column offsets (decoded once per col row and block, not per output
-    // row); `at(y)` adds output row y.
-    struct Tap {
-      Value ci, iy, jx;
-    };
-    struct TapOffsets {
-      Value ci, iOffset, jx;
-    };
-    auto decodeTap = [&](Value kk) {
-      Value ci = arith::DivUIOp::create(rw, loc, kk, kb.idx(kh * kw));
-      Value ij = arith::RemUIOp::create(rw, loc, kk, kb.idx(kh * kw));
-      Value i = arith::DivUIOp::create(rw, loc, ij, kb.idx(kw));
-      Value j = arith::RemUIOp::create(rw, loc, ij, kb.idx(kw));
-      return TapOffsets{ci, kb.mulc(i, dilations[0]), kb.mulc(j, dilations[1])};
-    };
-    auto tapAt = [&](const TapOffsets &t, Value y) {
-      return Tap{t.ci, kb.addIdx(kb.mulc(y, strides[0]), t.iOffset), t.jx};
-    };
-    // Output columns copied a vector at a time: at stride 1 a contiguous
-    // run of the input; at stride 2 two runs with the even elements
-    // shuffled out, the second one starting an element early so that it
-    // ends on the last element used (input column 2 (x + lanes - 1) + j,
-    // inside the row for every x + lanes <= OW: the op's shapes guarantee
-    // inW >= 2 (OW - 1) + jMax + 1). A row's last OW mod lanes columns are
-    // one more run ending at column OW - 1, which rewrites columns already
-    // copied with the same values; element by element only when OW < lanes
-    // or at larger strides.
-    int64_t lanes = cfg.lanes;
-    bool vectorRuns = strides[1] == 1 || strides[1] == 2;
-    SmallVector<int64_t> evens;
-    for (int64_t l = 0; l < lanes; l += 2)
-      evens.push_back(l);
-    for (int64_t l = 0; l < lanes; l += 2)
-      evens.push_back(lanes + l + 1);
-    // `lanes` input values of tap `t` for output columns x.., image ni.
-    Value niCur;
-    auto loadRun = [&](const Tap &t, Value x) -> Value {
-      Value x0 = kb.addIdx(kb.mulc(x, strides[1]), t.jx);
-      Value first = vector::LoadOp::create(rw, loc, vec, input,
-                                           ValueRange{niCur, t.ci, t.iy, x0});
-      if (strides[1] == 1)
-        return first;
-      Value second = vector::LoadOp::create(
-          rw, loc, vec, input,
-          ValueRange{niCur, t.ci, t.iy, kb.addc(x0, lanes - 1)});
-      // On integers of the element's width (bf16 shuffles may be
-      // scalarized).
-      auto asInt = VectorType::get(
-          {lanes}, rw.getIntegerType(elem.getIntOrFloatBitWidth()));
-      Value a = vector::BitCastOp::create(rw, loc, asInt, first);
-      Value b = vector::BitCastOp::create(rw, loc, asInt, second);
-      Value even = vector::ShuffleOp::create(rw, loc, a, b, evens);
-      return vector::BitCastOp::create(rw, loc, vec, even);
-    };
+    // The input's windows as col rows, a vector of output columns at a
+    // time (NchwWindows.h).
+    NchwWindows windows(kb, input, strides, dilations, kh, kw, ow, cfg.lanes);
+    using Tap = NchwWindows::Tap;
+    using TapOffsets = NchwWindows::TapOffsets;
     // col for rows [y0, y0 + rows), then the GEMM on its pixels. Each col
     // row (or VNNI row pair) is written for all the block's rows in turn:
     // sequential stores, its taps decoded once.
     auto emitBlock = [&](Value ni, Value y0, int64_t rows) {
-      niCur = ni;
       Value col = sharedCol ? sharedCol : kb.alloc(colType);
       kb.zeroRowTails(col, rows * ow * (dot ? 2 : 1));
-      // The pixels of output row y (first col column p0) of tap `t`.
-      auto copyRow = [&](const Tap &t, function_ref<void(Value, Value)> store,
-                         function_ref<void(Value, Value)> storeOne) {
-        auto one = [&](Value x) {
-          Value ix = kb.addIdx(kb.mulc(x, strides[1]), t.jx);
-          storeOne(x, memref::LoadOp::create(rw, loc, input,
-                                             ValueRange{ni, t.ci, t.iy, ix}));
-        };
-        if (!vectorRuns) {
-          kb.loop(ow, 1, one);
-          return;
-        }
-        kb.emitVectorizedLoopOverlappingTail(
-            ow, lanes, [&](Value x) { store(x, loadRun(t, x)); }, one);
-      };
       auto forRows = [&](function_ref<void(Value, Value)> body) {
-        kb.loop(rows, 1, [&](Value r) {
-          body(kb.addIdx(y0, r), kb.mulc(r, ow));
-        });
+        kb.loop(rows, 1,
+                [&](Value r) { body(kb.addIdx(y0, r), kb.mulc(r, ow)); });
       };
       // col rows [0, steps) for the k steps (pairs) from k0: each its own
       // col row (parallel with threads=).
@@ -232,10 +161,10 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
           kb.loop(
               steps, 1,
               [&](Value row) {
-                TapOffsets offsets = decodeTap(kb.addIdx(k0, row));
+                TapOffsets offsets = windows.decode(kb.addIdx(k0, row));
                 forRows([&](Value y, Value p0) {
-                  copyRow(
-                      tapAt(offsets, y),
+                  windows.copyRow(
+                      ni, windows.at(offsets, y),
                       [&](Value x, Value v) {
                         vector::StoreOp::create(
                             rw, loc, widen(v), col,
@@ -254,12 +183,12 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
         // VNNI: rows 2kk2 and 2kk2+1 interleaved, pixel by pixel; with an
         // odd K, the last pair's second row is zeros.
         auto emitPair = [&](Value kk2, Value row, bool onlyEven) {
-          TapOffsets evenTap = decodeTap(kb.mulc(kk2, 2));
+          TapOffsets evenTap = windows.decode(kb.mulc(kk2, 2));
           std::optional<TapOffsets> oddTap;
           if (!onlyEven)
-            oddTap = decodeTap(kb.addc(kb.mulc(kk2, 2), 1));
+            oddTap = windows.decode(kb.addc(kb.mulc(kk2, 2), 1));
           forRows([&](Value y, Value p0) {
-            Tap even = tapAt(evenTap, y);
+            Tap even = windows.at(evenTap, y);
             auto pairAt = [&](Value x) -> SmallVector<Value, 2> {
               return {row, kb.mulc(kb.addIdx(p0, x), 2)};
             };
@@ -275,8 +204,8 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                   DenseElementsAttr::get(vec, rw.getZeroAttr(elem)));
               Value zero =
                   arith::ConstantOp::create(rw, loc, rw.getZeroAttr(elem));
-              copyRow(
-                  even,
+              windows.copyRow(
+                  ni, even,
                   [&](Value x, Value v) {
                     Value pairs =
                         vector::InterleaveOp::create(rw, loc, v, zeros);
@@ -292,15 +221,15 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
               return;
             }
             for (int64_t e = 0; e < 2; ++e)
-              copyRow(
-                  e ? tapAt(*oddTap, y) : even,
+              windows.copyRow(
+                  ni, e ? windows.at(*oddTap, y) : even,
                   [&](Value x, Value v) {
                     if (e == 0)
                       return;
                     vector::StoreOp::create(
                         rw, loc,
-                        vector::InterleaveOp::create(rw, loc, loadRun(even, x),
-                                                     v),
+                        vector::InterleaveOp::create(
+                            rw, loc, windows.loadRun(ni, even, x), v),
                         col, pairAt(x));
                   },
                   [&](Value x, Value v) {
@@ -369,9 +298,10 @@ struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
         kb.idx(0), kb.dimSize(output, 0), 1,
         [&](Value ni) {
           sharedCol = blocksParallel ? Value() : kb.alloc(colType);
-          kb.loop(fullRows, rowsPerBlock,
-                  [&](Value y0) { emitBlock(ni, y0, rowsPerBlock); },
-                  /*parallel=*/blocksParallel);
+          kb.loop(
+              fullRows, rowsPerBlock,
+              [&](Value y0) { emitBlock(ni, y0, rowsPerBlock); },
+              /*parallel=*/blocksParallel);
           if (fullRows < oh)
             emitBlock(ni, kb.idx(fullRows), oh - fullRows);
           if (sharedCol)

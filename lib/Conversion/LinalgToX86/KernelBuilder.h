@@ -139,6 +139,25 @@ void populateConvNhwcKernelPatterns(RewritePatternSet &patterns,
 void populateWindowKernelPatterns(RewritePatternSet &patterns,
                                   const KernelConfig &cfg);
 
+/// The filter gradient of an NCHW convolution, as a contraction generic
+/// (ConvFilterGradKernel.cpp): o[c][kh][kw][f] += x[n][c][oh * s0 + kh * d0]
+/// [ow * s1 + kw * d1] * g[n][f][oh][ow], loops in any order, the operands
+/// maybe rounded and widened in the body.
+struct FilterGradient {
+  int64_t strides[2] = {1, 1}, dilations[2] = {1, 1};
+  /// The type x and g are multiplied in, and whether the body rounds each
+  /// to it from its buffer's element type (a fused narrowing cast).
+  Type elem;
+  bool rounded[2] = {false, false};
+};
+/// `op` as a filter gradient the kernel takes. On failure, `why` is empty
+/// when `op` is not a filter gradient, and the reason when it is one the
+/// kernel cannot take (for the remark of the loop path).
+FailureOr<FilterGradient> matchFilterGradient(linalg::GenericOp op,
+                                              std::string &why);
+void populateConvFilterGradKernelPatterns(RewritePatternSet &patterns,
+                                          const KernelConfig &cfg);
+
 /// Why a convolution cannot take its kernel (ConvKernels.cpp), or success.
 LogicalResult matchConv(linalg::LinalgOp op, const KernelConfig &cfg,
                         std::string &why);

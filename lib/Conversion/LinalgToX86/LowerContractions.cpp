@@ -58,6 +58,10 @@ mlir::lowp::x86::whyGenericPath(linalg::LinalgOp op, const KernelConfig &cfg) {
       if (!fil.isDynamicDim(3) && fil.getDimSize(3) != 1)
         return "channel multiplier " + std::to_string(fil.getDimSize(3)) +
                " (the depthwise kernel takes 1)";
+  if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation())) {
+    if (failed(matchFilterGradient(generic, why)) && !why.empty())
+      return "a convolution's filter gradient the kernel cannot take: " + why;
+  }
   if (linalg::isaContractionOpInterface(op))
     return std::string("no x86 kernel for this contraction");
   // Convolutions (not pooling: a multiply-accumulate body).

@@ -1828,26 +1828,27 @@ def _input_gradient(imp, gy: Value, w: Value, x_shape, stride, padding, dilation
 
 def _weight_gradient(imp, gy: Value, padded_x: Value, w_shape, stride, dilation,
                      groups) -> Value:
-    """dL/dw. Without groups, one GEMM over batch and output positions:
-    the input's windows unfolded into [C*KH*KW, N*OH*OW] (im2col, a copy
-    generic whose innermost loop runs along a row of the input) times the
-    output gradient in [N*OH*OW, F] (NHWC). With groups, a contraction
-    generic over batch and output positions, one filter per group."""
+    """dL/dw. Without groups, one contraction generic over batch and output
+    positions, the filter gradient in [C, KH, KW, F] (its channel-major
+    taps as the rows of a GEMM whose columns are the filters), permuted to
+    [F, C, KH, KW]: the input read through the forward's window map, the
+    output gradient in place (the x86 kernel builds the windows block by
+    block, docs/lowering-x86.md). With groups, a contraction generic over
+    batch and output positions, one filter per group."""
     fn = imp.fn
     n, f, oh, ow = gy.shape
     _, cg, kh, kw = w_shape
     e = gy.elt
     if groups == 1:
-        # (c, kh, kw, n, oh, ow)
-        rows = f"d4 * {stride[0]} + d1 * {dilation[0]}"
-        cols = f"d5 * {stride[1]} + d2 * {dilation[1]}"
-        windows = fn.generic([(padded_x, _map(6, ["d3", "d0", rows, cols]))],
-                             fn.empty([cg, kh, kw, n, oh, ow], e), _identity(6),
-                             ["parallel"] * 6, lambda b, a, o: a[0])
-        unfolded = fn.reshape(windows, [cg * kh * kw, n * oh * ow])
-        gy_rows = fn.reshape(fn.permute(gy, [0, 2, 3, 1]), [n * oh * ow, f])
-        gwt = fn.named("matmul", [unfolded, gy_rows], fn.fill(0.0, [cg * kh * kw, f], e))
-        return fn.permute(fn.reshape(gwt, [cg, kh, kw, f]), [3, 0, 1, 2])
+        # (c, kh, kw, f, n, oh, ow)
+        rows = f"d5 * {stride[0]} + d1 * {dilation[0]}"
+        cols = f"d6 * {stride[1]} + d2 * {dilation[1]}"
+        gwt = fn.generic([(padded_x, _map(7, ["d4", "d0", rows, cols])),
+                          (gy, _map(7, ["d4", "d3", "d5", "d6"]))],
+                         fn.fill(0.0, [cg, kh, kw, f], e), _map(7, ["d0", "d1", "d2", "d3"]),
+                         ["parallel"] * 4 + ["reduction"] * 3,
+                         lambda b, a, o: b.add(o, b.mul(a[0], a[1], e), e))
+        return fn.permute(gwt, [3, 0, 1, 2])
     # With groups: per group, output position column and filter tap, the
     # products summed over batch and output rows first (the column stays
     # the innermost, parallel loop, reading rows of both operands), then

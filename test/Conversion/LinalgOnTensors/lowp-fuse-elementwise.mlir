@@ -209,3 +209,88 @@ func.func @left_alone(%a: tensor<16x32xf32>, %w: tensor<64x32xf32>) -> (tensor<1
   } -> tensor<16x64xf32>
   return %p, %q : tensor<16x64xf32>, tensor<16x64xf32>
 }
+
+// -----
+
+// A reduction that reads each element of its operand several times (a
+// filter gradient reads the output gradient once per filter tap) takes in
+// no producer but a cast: batch norm's backward (scale, shift) stays its
+// own generic, computed once; the rounding cast of the input is fused.
+#x = affine_map<(c, i, j, f, n, y, x) -> (n, c, y + i, x + j)>
+#g = affine_map<(c, i, j, f, n, y, x) -> (n, f, y, x)>
+#o = affine_map<(c, i, j, f, n, y, x) -> (c, i, j, f)>
+#id4 = affine_map<(a, b, c, d) -> (a, b, c, d)>
+#ch = affine_map<(a, b, c, d) -> (b)>
+
+// CHECK-LABEL: func @filter_gradient_reads_again
+// CHECK:       %[[G:.*]] = linalg.generic
+// CHECK:         arith.subf
+// CHECK:         arith.mulf
+// CHECK:       linalg.generic {{.*}} ins(%{{.*}}, %[[G]] : tensor<2x4x6x6xf32>, tensor<2x8x4x4xf32>)
+// CHECK:         arith.truncf
+// CHECK-NOT:     arith.subf
+// CHECK:       return
+func.func @filter_gradient_reads_again(%x: tensor<2x4x6x6xf32>, %dy: tensor<2x8x4x4xf32>, %shift: tensor<8xf32>, %scale: tensor<8xf32>) -> tensor<4x3x3x8xf32> {
+  %e = tensor.empty() : tensor<2x8x4x4xf32>
+  %grad = linalg.generic {indexing_maps = [#id4, #ch, #ch, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%dy, %shift, %scale : tensor<2x8x4x4xf32>, tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<2x8x4x4xf32>) {
+  ^bb0(%d: f32, %s: f32, %k: f32, %o: f32):
+    %a = arith.subf %d, %s : f32
+    %m = arith.mulf %a, %k : f32
+    linalg.yield %m : f32
+  } -> tensor<2x8x4x4xf32>
+  %ex = tensor.empty() : tensor<2x4x6x6xbf16>
+  %xb = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<2x4x6x6xf32>) outs(%ex : tensor<2x4x6x6xbf16>) {
+  ^bb0(%v: f32, %o: bf16):
+    %t = arith.truncf %v : f32 to bf16
+    linalg.yield %t : bf16
+  } -> tensor<2x4x6x6xbf16>
+  %zero = arith.constant 0.0 : f32
+  %eo = tensor.empty() : tensor<4x3x3x8xf32>
+  %o0 = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x3x3x8xf32>) -> tensor<4x3x3x8xf32>
+  %w = linalg.generic {indexing_maps = [#x, #g, #o],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%xb, %grad : tensor<2x4x6x6xbf16>, tensor<2x8x4x4xf32>) outs(%o0 : tensor<4x3x3x8xf32>) {
+  ^bb0(%a: bf16, %b: f32, %acc: f32):
+    %ae = arith.extf %a : bf16 to f32
+    %p = arith.mulf %ae, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<4x3x3x8xf32>
+  return %w : tensor<4x3x3x8xf32>
+}
+
+// -----
+
+// A reduction that reads each element once (a sum of squared differences)
+// takes its producer in.
+#id2 = affine_map<(a, b) -> (a, b)>
+#row = affine_map<(a, b) -> (a)>
+
+// CHECK-LABEL: func @sum_reads_once
+// CHECK:       linalg.generic
+// CHECK:         arith.subf
+// CHECK:         arith.mulf
+// CHECK:         arith.addf
+// CHECK-NOT:   linalg.generic
+func.func @sum_reads_once(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %sq = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%a, %b : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%u: f32, %v: f32, %o: f32):
+    %d = arith.subf %u, %v : f32
+    %m = arith.mulf %d, %d : f32
+    linalg.yield %m : f32
+  } -> tensor<4x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %er = tensor.empty() : tensor<4xf32>
+  %r0 = linalg.fill ins(%zero : f32) outs(%er : tensor<4xf32>) -> tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%sq : tensor<4x8xf32>) outs(%r0 : tensor<4xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %s = arith.addf %acc, %v : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
