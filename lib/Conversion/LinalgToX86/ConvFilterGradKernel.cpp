@@ -22,6 +22,10 @@ using namespace mlir::lowp::x86;
 
 namespace {
 
+/// Parts of a batch whose filter-gradient sums are kept apart, so that
+/// threads take whole parts.
+constexpr int64_t kFilterGradientParts = 4;
+
 /// Adds the terms of `e`, a sum of loops times positive constants, to
 /// `terms` (loop -> coefficient); false for any other expression.
 bool addLinearTerms(AffineExpr e, llvm::SmallDenseMap<unsigned, int64_t> &terms,
@@ -220,6 +224,8 @@ struct FilterGradToKernel : OpRewritePattern<linalg::GenericOp> {
         v = arith::ExtFOp::create(rw, loc, typed(colElem), v);
       return v;
     };
+    // The GEMMs' C: o, or (partials) part cPart of the images' sums.
+    Value partials, cPart;
     auto emitBlock = [&](Value ni, Value y0, int64_t rows) {
       int64_t pixels = rows * ow, kPixels = dot ? pixels + pixels % 2 : pixels;
       Value col = kb.alloc(MemRefType::get({depth, kPixels}, colElem));
@@ -292,21 +298,68 @@ struct FilterGradToKernel : OpRewritePattern<linalg::GenericOp> {
         bOp.mem = padded;
       }
       Value packed = kb.packB(bOp, {}, f, kPixels, elem, dot);
-      KernelBuilder::GemmCall call(col, packed, cMat, depth, f, kPixels, dot);
+      KernelBuilder::GemmCall call(col, packed, partials ? partials : cMat,
+                                   depth, f, kPixels, dot);
+      if (partials)
+        call.cBatch = {cPart};
       kb.emitKernel(call);
       kb.dealloc(packed);
       if (padded)
         kb.dealloc(padded);
       kb.dealloc(col);
     };
-    // Images and blocks in turn: they all accumulate into o.
+    // Images and blocks in turn, all accumulating into o; with several
+    // images, in parts of the batch (the loop threads= shares out), each
+    // part's sums in a zeroed buffer of its own, added to o at the end.
+    // Threads inside one image would split short GEMMs (a 576 x 64 C over
+    // 112 pixels) into parallel regions that cost more than they share.
     int64_t fullRows = oh / rowsPerBlock * rowsPerBlock;
-    kb.loop(images, 1, [&](Value ni) {
-      kb.loop(fullRows, rowsPerBlock,
-              [&](Value y0) { emitBlock(ni, y0, rowsPerBlock); });
-      if (fullRows < oh)
-        emitBlock(ni, kb.idx(fullRows), oh - fullRows);
+    int64_t parts = std::min<int64_t>(images, kFilterGradientParts);
+    int64_t imagesPerPart = ceilDiv(images, parts);
+    parts = ceilDiv(images, imagesPerPart);
+    auto emitImages = [&](Value first, Value end) {
+      kb.loop(first, end, 1, [&](Value ni) {
+        kb.loop(fullRows, rowsPerBlock,
+                [&](Value y0) { emitBlock(ni, y0, rowsPerBlock); });
+        if (fullRows < oh)
+          emitBlock(ni, kb.idx(fullRows), oh - fullRows);
+      });
+    };
+    if (parts == 1) {
+      emitImages(kb.idx(0), kb.idx(images));
+      rw.eraseOp(op);
+      return success();
+    }
+    partials = kb.alloc(MemRefType::get({parts, depth, f}, f32));
+    Value zeros = arith::ConstantOp::create(rw, loc, rw.getZeroAttr(f32));
+    kb.loop(
+        parts, 1,
+        [&](Value part) {
+          cPart = part;
+          kb.loop(depth, 1, [&](Value row) {
+            kb.loop(f, 1, [&](Value col) {
+              memref::StoreOp::create(rw, loc, zeros, partials,
+                                      ValueRange{part, row, col});
+            });
+          });
+          Value first = kb.mulc(part, imagesPerPart);
+          Value end = arith::MinUIOp::create(
+              rw, loc, kb.addc(first, imagesPerPart), kb.idx(images));
+          emitImages(first, end);
+        },
+        /*parallel=*/true);
+    kb.loop(depth, 1, [&](Value row) {
+      kb.loop(f, 1, [&](Value col) {
+        Value sum = memref::LoadOp::create(rw, loc, cMat, ValueRange{row, col});
+        for (int64_t part = 0; part < parts; ++part)
+          sum = arith::AddFOp::create(
+              rw, loc, sum,
+              memref::LoadOp::create(rw, loc, partials,
+                                     ValueRange{kb.idx(part), row, col}));
+        memref::StoreOp::create(rw, loc, sum, cMat, ValueRange{row, col});
+      });
     });
+    kb.dealloc(partials);
     rw.eraseOp(op);
     return success();
   }

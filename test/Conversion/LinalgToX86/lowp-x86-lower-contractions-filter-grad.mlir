@@ -6,7 +6,9 @@
 // runs as GEMMs per image and block of output rows: col (the input's
 // windows, C*KH*KW rows of the block's pixels, within a quarter of the L2)
 // times g's block packed as B, accumulated into o viewed as [C*KH*KW][F].
-// 576 x 56 f32 col: 2 rows per block.
+// 576 x 56 f32 col: 2 rows per block. 8 images in 4 parts (the loop
+// threads= shares out), each part's sums in a zeroed buffer, added to o
+// at the end.
 
 #x = affine_map<(c, i, j, f, n, y, x) -> (n, c, y + i, x + j)>
 #g = affine_map<(c, i, j, f, n, y, x) -> (n, f, y, x)>
@@ -14,16 +16,28 @@
 
 // CHECK-LABEL: func.func @filter_grad
 // CHECK:       %[[C:.*]] = memref.collapse_shape %{{.*}} {{\[}}[0, 1, 2], [3]] : memref<64x3x3x64xf32> into memref<576x64xf32>
-// CHECK:       scf.for %[[N:.*]] = %c0 to %c8 step %c1 {
-// CHECK-NEXT:    scf.for %[[Y0:.*]] = %c0 to %c56 step %c2 {
-// CHECK-NEXT:      %[[COL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<576x112xf32>
-// CHECK:           scf.for %{{.*}} = %c0 to %c576 step %c1 {
-// CHECK:             vector.load %{{.*}}[%[[N]], {{.*}}] : memref<8x64x58x58xf32>, vector<16xf32>
-// CHECK:             vector.store %{{.*}}, %[[COL]]
-// CHECK:           } {lowp.parallel}
-// CHECK:           memref.subview %{{.*}}[%[[N]], 0, %{{.*}}] [1, 64, 112] [1, 1, 1] : memref<8x64x3136xf32> to memref<64x112xf32, strided<[3136, 1], offset: ?>>
-// CHECK:           vector.fma
-// CHECK:           memref.dealloc %[[COL]]
+// CHECK:       %[[PARTS:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4x576x64xf32>
+// CHECK:       scf.for %[[PART:.*]] = %c0 to %c4 step %c1 {
+// CHECK:         memref.store %{{.*}}, %[[PARTS]][%[[PART]], %{{.*}}, %{{.*}}]
+// CHECK:         %[[END:.*]] = arith.minui %{{.*}}, %c8 : index
+// CHECK:         scf.for %[[N:.*]] = %{{.*}} to %[[END]] step %c1 {
+// CHECK-NEXT:      scf.for %[[Y0:.*]] = %c0 to %c56 step %c2 {
+// CHECK-NEXT:        %[[COL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<576x112xf32>
+// CHECK:             scf.for %{{.*}} = %c0 to %c576 step %c1 {
+// CHECK:               vector.load %{{.*}}[%[[N]], {{.*}}] : memref<8x64x58x58xf32>, vector<16xf32>
+// CHECK:               vector.store %{{.*}}, %[[COL]]
+// CHECK:             } {lowp.parallel}
+// CHECK:             memref.subview %{{.*}}[%[[N]], 0, %{{.*}}] [1, 64, 112] [1, 1, 1] : memref<8x64x3136xf32> to memref<64x112xf32, strided<[3136, 1], offset: ?>>
+// CHECK:             vector.fma
+// CHECK:             vector.store %{{.*}}, %[[PARTS]][%[[PART]], %{{.*}}, %{{.*}}]
+// CHECK:             memref.dealloc %[[COL]]
+// CHECK:       } {lowp.parallel}
+// CHECK:       scf.for
+// CHECK-NEXT:    scf.for
+// CHECK-NEXT:      memref.load %[[C]]
+// CHECK-COUNT-4:   memref.load %[[PARTS]]
+// CHECK:           memref.store %{{.*}}, %[[C]]
+// CHECK:       memref.dealloc %[[PARTS]]
 // CHECK-NOT:   linalg.generic
 func.func @filter_grad(%x: memref<8x64x58x58xf32>, %g: memref<8x64x56x56xf32>, %o: memref<64x3x3x64xf32>) {
   linalg.generic {indexing_maps = [#x, #g, #o],
