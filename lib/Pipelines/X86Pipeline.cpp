@@ -103,6 +103,10 @@ LogicalResult mlir::lowp::buildX86Pipeline(OpPassManager &pm,
   //    Row-invariant work (a norm's 1/sqrt(var + eps), a mean) leaves the
   //    inner loop before vectorization: computed once per row, broadcast.
   pm.addPass(createLowpLowerStridedLinalgToLoops());
+  //    Adjacent loops every operand reads contiguously run as one (an NCHW
+  //    plane's rows and columns): long vector runs, no masked tail per row,
+  //    one horizontal reduction per plane.
+  pm.addPass(createLowpCollapseContiguousLoops());
   //    Threads: the kernels' panel loops become scf.parallel, large linalg
   //    ops affine loops with an affine.parallel outermost (OpenMP in step
   //    6). One level: what is inside stays sequential. After the strided

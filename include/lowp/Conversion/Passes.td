@@ -432,6 +432,31 @@ def LowpLowerStridedLinalgToLoops
   ];
 }
 
+def LowpCollapseContiguousLoops : Pass<"lowp-collapse-contiguous-loops"> {
+  let summary = "Adjacent loops of a generic that every operand indexes contiguously, as one";
+  let description = [{
+    A `linalg.generic` on static identity-layout buffers whose adjacent
+    loops of one iterator type appear contiguous and in order in every
+    indexing map (or in none) runs them as one loop, its operands viewed
+    through `memref.collapse_shape` (upstream's `collapseOpIterationDims`).
+    The affine vectorizer vectorizes the innermost loop: over an NCHW
+    tensor's 56 x 56 plane that is one run of 3136 elements instead of 56
+    rows of 56, each with a masked tail, and a per-channel reduction (a
+    batch norm's mean and variance over batch, rows and columns) ends in one
+    horizontal reduction per plane instead of one per row. Loops of
+    different kinds (a reduction next to a parallel loop) and operands on
+    strided views are left as they are.
+
+    ```mlir
+    linalg.generic {iterator_types = ["reduction", "parallel", "reduction", "reduction"]}
+        ins(%x : memref<8x144x56x56xf32>) outs(%s : memref<144xf32>)
+    // becomes, on %x viewed as memref<8x144x3136xf32>:
+    linalg.generic {iterator_types = ["reduction", "parallel", "reduction"]}
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def LowpApproximateMath : Pass<"lowp-approximate-math"> {
   let summary = "Transcendental math to vectorizable polynomial approximations";
   let description = [{
