@@ -94,3 +94,17 @@ bool mlir::lowp::yieldsFirstArgument(Block &payload) {
         yielded = ext.getIn();
   return yielded == payload.getArgument(0);
 }
+
+arith::MulFOp mlir::lowp::getAccumulatedProduct(Block &payload) {
+  auto yield = dyn_cast<linalg::YieldOp>(payload.getTerminator());
+  auto add = yield && yield.getNumOperands() == 1
+                 ? yield.getOperand(0).getDefiningOp<arith::AddFOp>()
+                 : arith::AddFOp();
+  if (!add || payload.getNumArguments() == 0)
+    return nullptr;
+  Value out = payload.getArguments().back();
+  Value product = add.getLhs() == out   ? add.getRhs()
+                  : add.getRhs() == out ? add.getLhs()
+                                        : Value();
+  return product ? product.getDefiningOp<arith::MulFOp>() : arith::MulFOp();
+}

@@ -15,6 +15,7 @@
 #ifndef LOWP_ANALYSIS_STRUCTUREDOPS_H
 #define LOWP_ANALYSIS_STRUCTUREDOPS_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 
 namespace mlir::lowp {
@@ -61,6 +62,12 @@ bool isCheapToRecompute(Block &payload);
 /// same type (a copy computed in f32 on targets without arithmetic in the
 /// format).
 bool yieldsFirstArgument(Block &payload);
+
+/// The multiplication of a contraction's `payload` that yields `out + p`
+/// (`out` its last argument, the init's element; either operand order)
+/// with p an arith.mulf: that multiplication, null otherwise. Its operands
+/// are the caller's to check (the inputs, maybe widened).
+arith::MulFOp getAccumulatedProduct(Block &payload);
 
 } // namespace mlir::lowp
 

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lowp/Analysis/StructuredOps.h"
 #include "lowp/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -451,22 +452,14 @@ struct NamedFromGenericContraction
       return rw.notifyMatchFailure(op, "not floats of one input type");
     // The body: yield(out + A' * B'), A' and B' the inputs maybe widened.
     Block *body = op.getBlock();
-    auto yield = cast<linalg::YieldOp>(body->getTerminator());
-    auto add = yield.getNumOperands() == 1
-                   ? yield.getOperand(0).getDefiningOp<arith::AddFOp>()
-                   : arith::AddFOp();
-    if (!add)
-      return rw.notifyMatchFailure(op, "not a sum");
-    BlockArgument a = body->getArgument(0), b = body->getArgument(1),
-                  c = body->getArgument(2);
-    Value product = add.getLhs() == c ? add.getRhs() : add.getLhs();
-    auto mul = product.getDefiningOp<arith::MulFOp>();
-    if ((add.getLhs() != c && add.getRhs() != c) || !mul ||
-        !((isArgMaybeWidened(mul.getLhs(), a) &&
-           isArgMaybeWidened(mul.getRhs(), b)) ||
-          (isArgMaybeWidened(mul.getLhs(), b) &&
-           isArgMaybeWidened(mul.getRhs(), a))))
+    BlockArgument a = body->getArgument(0), b = body->getArgument(1);
+    arith::MulFOp mul = getAccumulatedProduct(*body);
+    if (!mul || !((isArgMaybeWidened(mul.getLhs(), a) &&
+                   isArgMaybeWidened(mul.getRhs(), b)) ||
+                  (isArgMaybeWidened(mul.getLhs(), b) &&
+                   isArgMaybeWidened(mul.getRhs(), a))))
       return rw.notifyMatchFailure(op, "not out + a * b");
+    Operation *add = body->getTerminator()->getOperand(0).getDefiningOp();
     // Nothing else in the body (the widenings, the product, the sum).
     if (llvm::any_of(body->without_terminator(), [&](Operation &inner) {
           return &inner != add && &inner != mul && !isa<arith::ExtFOp>(inner);

@@ -8,6 +8,7 @@
 
 #include "KernelBuilder.h"
 #include "NchwWindows.h"
+#include "lowp/Analysis/StructuredOps.h"
 #include "lowp/Conversion/LinalgCommon/Im2col.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -105,18 +106,9 @@ mlir::lowp::x86::matchFilterGradient(linalg::GenericOp op, std::string &why) {
     fg.strides[axis] = terms[pixel];
     fg.dilations[axis] = terms[tap];
   }
-  // o += x * g, the operands maybe widened.
+  // o += x * g, the operands maybe rounded and widened.
   Block *body = op.getBlock();
-  auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  auto add = yield.getNumOperands() == 1
-                 ? yield.getOperand(0).getDefiningOp<arith::AddFOp>()
-                 : arith::AddFOp();
-  if (!add)
-    return failure();
-  Value product = add.getLhs() == body->getArgument(2)   ? add.getRhs()
-                  : add.getRhs() == body->getArgument(2) ? add.getLhs()
-                                                         : Value();
-  auto mul = product ? product.getDefiningOp<arith::MulFOp>() : arith::MulFOp();
+  arith::MulFOp mul = getAccumulatedProduct(*body);
   if (!mul)
     return failure();
   Type lhs0 = multipliedType(mul.getLhs(), body, 0),
