@@ -87,7 +87,7 @@ def median_ms(step, data, reps):
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--models", default="mlp,bert_layer,gpt2_block")
+    ap.add_argument("--models", default="mlp,bert_layer,gpt2_block,resnet_block,mbv2_block")
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--steps", type=int, default=20)
