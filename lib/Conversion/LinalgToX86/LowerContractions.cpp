@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelBuilder.h"
+#include "lowp/Analysis/StructuredOps.h"
 #include "lowp/Conversion/LinalgCommon/Im2col.h"
 #include "lowp/Conversion/Passes.h"
 #include "lowp/IR/TargetResolution.h"
@@ -69,6 +70,13 @@ mlir::lowp::x86::whyGenericPath(linalg::LinalgOp op, const KernelConfig &cfg) {
       llvm::any_of(op.getBlock()->getOperations(),
                    [](Operation &inner) { return isa<arith::MulFOp>(inner); }))
     return std::string("no x86 kernel for this convolution");
+  // Other multiply-accumulate reductions over a window (a grouped
+  // convolution's filter gradient): the same slow path.
+  if (op.getNumReductionLoops() > 0 && getAccumulatedProduct(*op.getBlock()) &&
+      llvm::any_of(op.getIndexingMapsArray(), [](AffineMap map) {
+        return !map.isProjectedPermutation(/*allowZeroInResults=*/true);
+      }))
+    return std::string("no x86 kernel for this windowed contraction");
   return std::nullopt;
 }
 

@@ -163,6 +163,7 @@ func.func @tensors(%x: tensor<1x4x6x6xf32>, %g: tensor<1x8x4x4xf32>, %o: tensor<
 // -----
 
 // Not a filter gradient, left alone: a window row that reads both taps.
+// Still a multiply-accumulate over a window on the loop path: remarked.
 #x = affine_map<(c, i, j, f, n, y, x) -> (n, c, y + i + j, x + j)>
 #g = affine_map<(c, i, j, f, n, y, x) -> (n, f, y, x)>
 #o = affine_map<(c, i, j, f, n, y, x) -> (c, i, j, f)>
@@ -171,6 +172,7 @@ func.func @tensors(%x: tensor<1x4x6x6xf32>, %g: tensor<1x8x4x4xf32>, %o: tensor<
 // CHECK:       linalg.generic
 // CHECK-NOT:   vector.fma
 func.func @not_a_window(%x: memref<1x4x8x6xf32>, %g: memref<1x8x4x4xf32>, %o: memref<4x3x3x8xf32>) {
+  // expected-remark @below {{generic loop path for 'linalg.generic': no x86 kernel for this windowed contraction}}
   linalg.generic {indexing_maps = [#x, #g, #o],
                   iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
       ins(%x, %g : memref<1x4x8x6xf32>, memref<1x8x4x4xf32>) outs(%o : memref<4x3x3x8xf32>) {
