@@ -323,22 +323,25 @@ Term *matchLogSoftmax(Term *t) {
   return a && same(a, t->operands[0]) ? a : nullptr;
 }
 
-/// True when some term under `t` takes a logarithm (directly or through a
-/// gather of log-probabilities).
-bool readsLogarithm(Term *t, DenseSet<Term *> &visited) {
+/// The first term under `t` that takes a logarithm (directly or through a
+/// gather of log-probabilities), or null.
+Term *findLogarithm(Term *t, DenseSet<Term *> &visited) {
   t = S(t);
   if (!visited.insert(t).second)
-    return false;
+    return nullptr;
   if (t->kind == TermKind::Log)
-    return true;
-  return llvm::any_of(t->operands,
-                      [&](Term *o) { return readsLogarithm(o, visited); });
+    return t;
+  for (Term *o : t->operands)
+    if (Term *log = findLogarithm(o, visited))
+      return log;
+  return nullptr;
 }
 
 /// A sum to one value (or its mean or negation) of a term that reads a
 /// logarithm (cross-entropy, NLL, KL and other likelihood losses) or of
-/// squared differences (mean squared error, squared L2 distance).
-bool matchLoss(Term *t, unsigned depth = 0) {
+/// squared differences (mean squared error, squared L2 distance). Returns
+/// the loss's core: the difference, or a logarithm.
+Term *matchLoss(Term *t, unsigned depth = 0) {
   t = S(t);
   if (depth < 3) {
     if (t->kind == TermKind::Neg)
@@ -352,15 +355,24 @@ bool matchLoss(Term *t, unsigned depth = 0) {
       return matchLoss(t->operands[1], depth + 1);
   }
   if (t->kind != TermKind::ReduceSum)
-    return false;
+    return nullptr;
   auto type = dyn_cast<ShapedType>(t->value.getType());
   if (!type || !type.hasStaticShape() || type.getNumElements() != 1)
-    return false;
+    return nullptr;
   if (Term *difference = matchSquare(t->operands[0]);
       difference && is(difference, TermKind::Sub))
-    return true;
+    return S(difference);
   DenseSet<Term *> visited;
-  return readsLogarithm(t->operands[0], visited);
+  return findLogarithm(t->operands[0], visited);
+}
+
+/// True when `t` is a loss's core term (matchLoss): a logarithm when the
+/// core is one, else the difference.
+bool isLossCore(Term *t, Term *core) {
+  t = S(t);
+  if (core->kind == TermKind::Log)
+    return t->kind == TermKind::Log;
+  return t->kind == core->kind && same(t, core);
 }
 
 /// A long sum, or its mean. Returns the reduction.
@@ -438,6 +450,27 @@ void collectOps(Term *root, ArrayRef<Term *> boundaries, Block &block,
     llvm::append_range(worklist, t->operands);
   }
 }
+/// Adds to `ops` the ops of `block` behind the terms on a path from `root`
+/// to a term `isTarget` accepts, both ends included; what lies beyond the
+/// target terms, or beside the paths, is left out.
+void collectOpsOnPaths(Term *root, function_ref<bool(Term *)> isTarget,
+                       Block &block, llvm::SetVector<Operation *> &ops) {
+  DenseMap<Term *, bool> onPath;
+  std::function<bool(Term *)> visit = [&](Term *t) -> bool {
+    if (auto it = onPath.find(t); it != onPath.end())
+      return it->second;
+    onPath[t] = false;
+    bool found = isTarget(t);
+    if (!found)
+      for (Term *o : t->operands)
+        found |= visit(o);
+    onPath[t] = found;
+    if (found && t->op && t->op->getBlock() == &block)
+      ops.insert(t->op);
+    return found;
+  };
+  visit(root);
+}
 } // namespace
 
 SmallVector<IslandMatch>
@@ -490,8 +523,14 @@ mlir::lowp::findIslandMatches(Block &block,
         record(*reason, root, {input});
         continue;
       }
-      if (matchLoss(root)) {
-        record(IslandReason::Loss, root, {});
+      // A loss holds the terms between its sum and its core; the prediction
+      // and target it reads stay outside, computed where they are.
+      if (Term *core = matchLoss(root)) {
+        IslandMatch &match = matches.emplace_back();
+        match.reason = IslandReason::Loss;
+        collectOpsOnPaths(
+            root, [&](Term *t) { return isLossCore(t, core); }, block,
+            match.ops);
         continue;
       }
       if (Term *sum =

@@ -27,7 +27,6 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/STLExtras.h"
 
 namespace mlir::lowp {
@@ -148,49 +147,10 @@ static bool readsFromAny(Operation *op, Block &block,
   return result.wasInterrupted();
 }
 
-/// Merges groups that share an op or where one reads a result of another,
-/// with union-find over the groups: linear in the ops and their uses. Each
-/// merged group keeps the position of its first member.
-static SmallVector<IslandGroup> mergeGroups(SmallVector<IslandGroup> groups,
-                                            Block &block) {
-  llvm::EquivalenceClasses<unsigned> classes;
-  DenseMap<Operation *, unsigned> owner;
-  for (unsigned i = 0, e = groups.size(); i < e; ++i) {
-    classes.insert(i);
-    for (Operation *op : groups[i].ops) {
-      auto [it, inserted] = owner.try_emplace(op, i);
-      if (!inserted)
-        classes.unionSets(it->second, i);
-    }
-  }
-  for (unsigned i = 0, e = groups.size(); i < e; ++i)
-    for (Operation *op : groups[i].ops)
-      for (Operation *user : op->getUsers())
-        if (Operation *ancestor = getAncestorIn(block, user))
-          if (auto it = owner.find(ancestor); it != owner.end())
-            classes.unionSets(i, it->second);
-
-  SmallVector<IslandGroup> merged;
-  DenseMap<unsigned, unsigned> mergedIndex;
-  for (unsigned i = 0, e = groups.size(); i < e; ++i) {
-    auto [it, inserted] =
-        mergedIndex.try_emplace(classes.getLeaderValue(i), merged.size());
-    if (inserted) {
-      merged.push_back(std::move(groups[i]));
-      continue;
-    }
-    IslandGroup &into = merged[it->second];
-    into.ops.insert_range(groups[i].ops);
-    llvm::append_range(into.reasons, groups[i].reasons);
-    llvm::append_range(into.inheritedReasons, groups[i].inheritedReasons);
-  }
-  return merged;
-}
-
-/// Adds to `group` the ops of `block` on a path from a group op back into
-/// the group, so the island can be placed without a cycle. Fails when such
-/// an op cannot join an island.
-static LogicalResult makeConvex(IslandGroup &group, Block &block) {
+/// The ops of `block` outside `group` on a path from a group op back into
+/// the group: an island placed without them would form a cycle.
+static SmallVector<Operation *> findOpsOnCycles(const IslandGroup &group,
+                                                Block &block) {
   // Ops reachable from the group (forward) and reaching it (backward),
   // between its first and last op.
   Operation *first = nullptr, *last = nullptr;
@@ -224,12 +184,185 @@ static LogicalResult makeConvex(IslandGroup &group, Block &block) {
       onCycle.push_back(op);
     }
   }
+  return onCycle;
+}
+
+/// Adds to `group` the ops of `block` on a path from a group op back into
+/// the group, so the island can be placed without a cycle. Fails when such
+/// an op cannot join an island.
+static LogicalResult makeConvex(IslandGroup &group, Block &block) {
+  SmallVector<Operation *> onCycle = findOpsOnCycles(group, block);
   for (Operation *op : onCycle) {
     if (!isIslandable(op))
       return failure();
     group.ops.insert(op);
   }
   return success();
+}
+
+/// True when `op` is a contraction (matmul, convolution) at `low`: the
+/// work low precision is for.
+static bool isMatrixOp(Operation *op, FloatType low) {
+  auto classified = dyn_cast<PrecisionClassOpInterface>(op);
+  return classified &&
+         classified.getPrecisionClass(low) == PrecisionClass::Matrix;
+}
+
+static void appendGroup(IslandGroup &into, IslandGroup &from) {
+  into.ops.insert_range(from.ops);
+  llvm::append_range(into.reasons, from.reasons);
+  llvm::append_range(into.inheritedReasons, from.inheritedReasons);
+}
+
+namespace {
+/// Groups being merged: which group owns each op, and which are merged away.
+class GroupMerger {
+public:
+  GroupMerger(SmallVector<IslandGroup> groups, Block &block)
+      : groups(std::move(groups)), merged(this->groups.size(), false),
+        block(block) {
+    for (unsigned i = 0, e = this->groups.size(); i < e; ++i)
+      for (Operation *op : this->groups[i].ops)
+        owner.try_emplace(op, i);
+  }
+
+  /// The live group that owns `op` (or an op of `block` holding it).
+  std::optional<unsigned> ownerOf(Operation *op) const {
+    Operation *a = getAncestorIn(block, op);
+    auto it = a ? owner.find(a) : owner.end();
+    if (it == owner.end())
+      return std::nullopt;
+    return it->second;
+  }
+
+  /// Merges group `from` into `into`.
+  void merge(unsigned into, unsigned from) {
+    for (Operation *op : groups[from].ops)
+      owner[op] = into;
+    appendGroup(groups[into], groups[from]);
+    groups[from] = IslandGroup();
+    merged[from] = true;
+  }
+
+  /// Live groups other than `i` whose ops are in `ops`.
+  SetVector<unsigned> ownerOf(ArrayRef<Operation *> ops, unsigned i) const {
+    SetVector<unsigned> found;
+    for (Operation *op : ops)
+      if (std::optional<unsigned> j = ownerOf(op); j && *j != i)
+        found.insert(*j);
+    return found;
+  }
+
+  /// Live groups other than `i` that read a result of `i` or whose results
+  /// `i` reads.
+  SetVector<unsigned> neighboursOf(unsigned i) const {
+    SetVector<unsigned> found;
+    for (Operation *op : groups[i].ops) {
+      for (Operation *user : op->getUsers())
+        if (std::optional<unsigned> j = ownerOf(user); j && *j != i)
+          found.insert(*j);
+      op->walk([&](Operation *nested) {
+        for (Value v : nested->getOperands())
+          if (Operation *def = v.getDefiningOp())
+            if (std::optional<unsigned> j = ownerOf(def); j && *j != i)
+              found.insert(*j);
+      });
+    }
+    return found;
+  }
+
+  SmallVector<IslandGroup> takeLive() {
+    SmallVector<IslandGroup> live;
+    for (unsigned i = 0, e = groups.size(); i < e; ++i)
+      if (!merged[i])
+        live.push_back(std::move(groups[i]));
+    return live;
+  }
+
+  SmallVector<IslandGroup> groups;
+  SmallVector<bool> merged;
+
+private:
+  Block &block;
+  DenseMap<Operation *, unsigned> owner;
+};
+} // namespace
+
+/// Merges the groups of `block` into the islands to build. Groups that
+/// share an op, or that lie on each other's paths (an island of either
+/// alone would form a cycle), must be one island. Groups where one reads a
+/// result of another merge too, which saves the casts between two islands,
+/// unless the island would then have to take in a contraction on a path
+/// between them: a residual connection from one layer norm to the next
+/// would otherwise pull the feed-forward GEMMs between them into f32. A
+/// merged group keeps the position of its first member.
+static SmallVector<IslandGroup> mergeGroups(SmallVector<IslandGroup> groups,
+                                            Block &block, FloatType low) {
+  GroupMerger merger(std::move(groups), block);
+  unsigned count = merger.groups.size();
+  // Merges `i` with the groups it needs; with `optional` set, refuses (and
+  // returns false) when that takes a contraction in.
+  auto mergeWith = [&](unsigned i, unsigned j, bool optional) {
+    IslandGroup candidate = merger.groups[i];
+    SmallVector<unsigned> members = {i};
+    SmallVector<unsigned> pending = {j};
+    while (!pending.empty()) {
+      for (unsigned k : pending) {
+        appendGroup(candidate, merger.groups[k]);
+        members.push_back(k);
+      }
+      pending.clear();
+      SmallVector<Operation *> onCycle = findOpsOnCycles(candidate, block);
+      if (optional && llvm::any_of(onCycle, [&](Operation *op) {
+            return isMatrixOp(op, low);
+          }))
+        return false;
+      for (unsigned k : merger.ownerOf(onCycle, i))
+        if (!llvm::is_contained(members, k))
+          pending.push_back(k);
+    }
+    llvm::sort(members);
+    for (unsigned k : ArrayRef(members).drop_front())
+      merger.merge(members.front(), k);
+    return true;
+  };
+  // Groups that share an op.
+  for (unsigned i = 0; i < count; ++i)
+    for (Operation *op : SmallVector<Operation *>(merger.groups[i].ops.begin(),
+                                                  merger.groups[i].ops.end()))
+      if (std::optional<unsigned> j = merger.ownerOf(op);
+          j && *j != i && !merger.merged[i])
+        merger.merge(std::min(i, *j), std::max(i, *j));
+  // A group whose own island would enclose another group's op.
+  for (unsigned i = 0; i < count; ++i) {
+    while (!merger.merged[i]) {
+      SetVector<unsigned> others =
+          merger.ownerOf(findOpsOnCycles(merger.groups[i], block), i);
+      if (others.empty())
+        break;
+      mergeWith(i, others.front(), /*optional=*/false);
+    }
+  }
+  // Groups that exchange values, each pair tried once.
+  DenseSet<std::pair<unsigned, unsigned>> tried;
+  SmallVector<unsigned> worklist;
+  for (unsigned i = count; i-- > 0;)
+    if (!merger.merged[i])
+      worklist.push_back(i);
+  while (!worklist.empty()) {
+    unsigned i = worklist.pop_back_val();
+    if (merger.merged[i])
+      continue;
+    for (unsigned j : merger.neighboursOf(i)) {
+      if (!tried.insert({std::min(i, j), std::max(i, j)}).second)
+        continue;
+      if (mergeWith(i, j, /*optional=*/true)) {
+        worklist.push_back(std::min(i, j));
+        break;
+      }
+    }
+  }
+  return merger.takeLive();
 }
 
 /// True when `type` holds floats wider than `precision` (f64 at an f32
@@ -242,10 +375,11 @@ static bool isWiderThan(Type type, FloatType precision) {
 /// An island converts every float it reads or yields to its precision, so a
 /// wider value (the f64 statistics torch-mlir's var_mean decomposition
 /// computes) must not cross its boundary. Pulls into `group` the producers
-/// of such values that only the group reads; buildIsland leaves alone a
+/// of such values that only the group reads and no other group holds; buildIsland leaves alone a
 /// group that a wider value still enters or leaves.
 static void absorbWiderProducers(IslandGroup &group, Block &block,
-                                 FloatType precision) {
+                                 FloatType precision,
+                                 function_ref<bool(Operation *)> isTaken) {
   auto inGroup = [&](Operation *op) {
     Operation *a = getAncestorIn(block, op);
     return a && group.ops.contains(a);
@@ -257,8 +391,8 @@ static void absorbWiderProducers(IslandGroup &group, Block &block,
       Operation *def = v.getDefiningOp();
       if (!def || def->getBlock() != &block || group.ops.contains(def) ||
           !isWiderThan(v.getType(), precision) || isRematerializable(def) ||
-          isa<IslandOp>(def) || !llvm::all_of(def->getUsers(), inGroup) ||
-          !isIslandable(def))
+          isa<IslandOp>(def) || isTaken(def) ||
+          !llvm::all_of(def->getUsers(), inGroup) || !isIslandable(def))
         continue;
       group.ops.insert(def);
       worklist.push_back(def);
@@ -581,6 +715,19 @@ static IslandOp buildIsland(IslandGroup &group, Block &block,
   return island;
 }
 
+namespace {
+/// Forgets the ops a rewrite erases in the groups still to be built.
+struct ErasedOpsListener : RewriterBase::Listener {
+  explicit ErasedOpsListener(MutableArrayRef<IslandGroup> groups)
+      : groups(groups) {}
+  void notifyOperationErased(Operation *op) override {
+    for (IslandGroup &group : groups)
+      group.ops.remove(op);
+  }
+  MutableArrayRef<IslandGroup> groups;
+};
+} // namespace
+
 //===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
@@ -626,13 +773,28 @@ void InsertFP32IslandsPass::processBlock(Block &block, FloatType low,
                 .getAttr(island))
       llvm::append_range(group.inheritedReasons, reasons.getValue());
   }
-  groups = mergeGroups(std::move(groups), block);
+  groups = mergeGroups(std::move(groups), block, low);
   llvm::erase_if(groups, [](const IslandGroup &g) {
     return g.reasons.empty(); // an existing island nothing new touches
   });
 
+  // Building an island erases ops it makes dead (narrowing casts it reads
+  // around, rematerialized constants); a group built later forgets them.
   IRRewriter rewriter(&getContext());
+  ErasedOpsListener listener(groups);
+  rewriter.setListener(&listener);
+  // Ops of groups other than the one being built, which it must not take.
+  DenseMap<Operation *, IslandGroup *> claimed;
+  for (IslandGroup &group : groups)
+    for (Operation *op : group.ops)
+      claimed[op] = &group;
+  auto takenByOther = [&](Operation *op, IslandGroup &group) {
+    auto it = claimed.find(op);
+    return it != claimed.end() && it->second != &group;
+  };
   for (IslandGroup &group : groups) {
+    if (group.ops.empty())
+      continue;
     // Elementwise producers that read a constant `low` cannot represent and
     // feed only this group join it, so the constant stays f32.
     bool grew = true;
@@ -643,8 +805,8 @@ void InsertFP32IslandsPass::processBlock(Block &block, FloatType low,
         for (Value operand : op->getOperands()) {
           Operation *def = operand.getDefiningOp();
           if (!def || def->getBlock() != &block || group.ops.contains(def) ||
-              !readsHazardousConstant(def, low) || !isIslandable(def) ||
-              isa<IslandOp>(def))
+              takenByOther(def, group) || !readsHazardousConstant(def, low) ||
+              !isIslandable(def) || isa<IslandOp>(def))
             continue;
           if (!llvm::all_of(def->getUsers(), [&](Operation *user) {
                 Operation *a = getAncestorIn(block, user);
@@ -655,11 +817,13 @@ void InsertFP32IslandsPass::processBlock(Block &block, FloatType low,
           grew = true;
         }
     }
-    absorbWiderProducers(group, block, rewriter.getF32Type());
+    absorbWiderProducers(group, block, rewriter.getF32Type(),
+                         [&](Operation *op) { return takenByOther(op, group); });
     if (failed(makeConvex(group, block)))
       continue;
-    if (!llvm::all_of(group.ops, [](Operation *op) {
-          return isa<IslandOp>(op) || isIslandable(op);
+    if (!llvm::all_of(group.ops, [&](Operation *op) {
+          return (isa<IslandOp>(op) || isIslandable(op)) &&
+                 !takenByOther(op, group);
         }))
       continue;
     buildIsland(group, block, rewriter);

@@ -1290,3 +1290,94 @@ func.func @marked_gradient_stays_outside(%x: tensor<2x4096xf16>) -> tensor<2xf16
   } -> tensor<2xf16>
   return %sum : tensor<2xf16>
 }
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#all = affine_map<(d0, d1) -> ()>
+
+// A loss island holds the loss between its sum and the squared difference:
+// the prediction's own computation (tanh and a scale) stays where it is.
+// CHECK-LABEL: func.func @mse_loss_island_is_the_loss
+//       CHECK:   %[[PRED:.+]] = linalg.generic
+//       CHECK:     math.tanh %{{.+}} : f16
+//       CHECK:     arith.mulf %{{.+}}, %{{.+}} : f16
+//       CHECK:   lowp.island f32 (%[[PRED]], %arg1) : (tensor<4x64xf16>, tensor<4x64xf16>) -> tensor<f16> attributes {lowp.island_reasons = ["loss"]}
+//   CHECK-NOT:     math.tanh
+//       CHECK:     arith.subf %{{.+}}, %{{.+}} : f32
+//       CHECK:     arith.divf %{{.+}}, %{{.+}} : f32
+//       CHECK:     lowp.yield
+func.func @mse_loss_island_is_the_loss(%x: tensor<4x64xf16>, %t: tensor<4x64xf16>) -> tensor<f16> {
+  %zero = arith.constant 0.0 : f16
+  %two = arith.constant 2.0 : f16
+  %n = arith.constant 256.0 : f16
+  %e2 = tensor.empty() : tensor<4x64xf16>
+  %pred = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x64xf16>) outs(%e2 : tensor<4x64xf16>) {
+  ^bb0(%in: f16, %o: f16):
+    %th = math.tanh %in : f16
+    %s = arith.mulf %th, %two : f16
+    linalg.yield %s : f16
+  } -> tensor<4x64xf16>
+  %e0 = tensor.empty() : tensor<f16>
+  %f0 = linalg.fill ins(%zero : f16) outs(%e0 : tensor<f16>) -> tensor<f16>
+  %sum = linalg.generic {indexing_maps = [#id, #id, #all], iterator_types = ["reduction", "reduction"]}
+      ins(%pred, %t : tensor<4x64xf16>, tensor<4x64xf16>) outs(%f0 : tensor<f16>) {
+  ^bb0(%p: f16, %tv: f16, %acc: f16):
+    %d = arith.subf %p, %tv : f16
+    %sq = arith.mulf %d, %d : f16
+    %a = arith.addf %sq, %acc : f16
+    linalg.yield %a : f16
+  } -> tensor<f16>
+  %mean = linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []}
+      ins(%sum : tensor<f16>) outs(%e0 : tensor<f16>) {
+  ^bb0(%in: f16, %o: f16):
+    %m = arith.divf %in, %n : f16
+    linalg.yield %m : f16
+  } -> tensor<f16>
+  return %mean : tensor<f16>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#all = affine_map<(d0, d1) -> ()>
+
+// The loss reads the first softmax directly and, through a matmul, the
+// second: one island for both would hold the matmul (the work 16 bits are
+// for), so the first softmax is an island of its own and the matmul
+// between them stays f16; the second softmax, which only the loss reads,
+// shares the loss's island.
+// CHECK-LABEL: func.func @matmul_between_islands_stays_low
+//       CHECK:   %[[P:.+]] = lowp.island f32 (%arg0) : (tensor<4x16xf16>) -> tensor<4x16xf16> attributes {lowp.island_reasons = ["softmax"]}
+//       CHECK:   %[[H:.+]] = linalg.matmul ins(%[[P]], %arg1 : tensor<4x16xf16>, tensor<16x16xf16>)
+//       CHECK:   lowp.island f32 (%[[H]], %[[P]]) : (tensor<4x16xf16>, tensor<4x16xf16>) -> tensor<f16> attributes {lowp.island_reasons = ["loss", "softmax"]}
+//   CHECK-NOT:     linalg.matmul
+//       CHECK:     math.log %{{.+}} : f32
+//       CHECK:     lowp.yield
+func.func @matmul_between_islands_stays_low(%x: tensor<4x16xf16>, %w: tensor<16x16xf16>) -> tensor<f16> {
+  %zero = arith.constant 0.0 : f16
+  %e2 = tensor.empty() : tensor<4x16xf16>
+  %p = linalg.softmax dimension(1) ins(%x : tensor<4x16xf16>) outs(%e2 : tensor<4x16xf16>) -> tensor<4x16xf16>
+  %fz = linalg.fill ins(%zero : f16) outs(%e2 : tensor<4x16xf16>) -> tensor<4x16xf16>
+  %h = linalg.matmul ins(%p, %w : tensor<4x16xf16>, tensor<16x16xf16>) outs(%fz : tensor<4x16xf16>) -> tensor<4x16xf16>
+  %e3 = tensor.empty() : tensor<4x16xf16>
+  %q = linalg.softmax dimension(1) ins(%h : tensor<4x16xf16>) outs(%e3 : tensor<4x16xf16>) -> tensor<4x16xf16>
+  %e0 = tensor.empty() : tensor<f16>
+  %f0 = linalg.fill ins(%zero : f16) outs(%e0 : tensor<f16>) -> tensor<f16>
+  %s = linalg.generic {indexing_maps = [#id, #id, #all], iterator_types = ["reduction", "reduction"]}
+      ins(%p, %q : tensor<4x16xf16>, tensor<4x16xf16>) outs(%f0 : tensor<f16>) {
+  ^bb0(%pv: f16, %qv: f16, %acc: f16):
+    %l = math.log %qv : f16
+    %m = arith.mulf %pv, %l : f16
+    %a = arith.addf %m, %acc : f16
+    linalg.yield %a : f16
+  } -> tensor<f16>
+  %neg = linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []}
+      ins(%s : tensor<f16>) outs(%e0 : tensor<f16>) {
+  ^bb0(%in: f16, %o: f16):
+    %n = arith.negf %in : f16
+    linalg.yield %n : f16
+  } -> tensor<f16>
+  return %neg : tensor<f16>
+}

@@ -71,7 +71,8 @@ def LowpInsertFP32Islands : Pass<"lowp-insert-fp32-islands"> {
 
     The island's operands are the values the computation reads from outside
     (constants and empty tensors are cloned inside) and its results the
-    values used outside. Islands that share or exchange values merge; ops
+    values used outside. Islands that share or exchange values merge, unless
+    the merged island would hold a contraction on a path between them; ops
     already in an island are left alone, so the pass is idempotent. Bodies
     of computations already in a low format are promoted to f32. Float
     constants the `low` format cannot represent (an eps that underflows to
