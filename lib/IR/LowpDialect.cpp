@@ -224,9 +224,11 @@ LogicalResult LowpDialect::verifyRegionResultAttribute(Operation *op,
       attr, /*numResults=*/1);
 }
 
-void mlir::lowp::stripLowpAttributes(Operation *root) {
-  auto isLowp = [](NamedAttribute attr) {
-    return attr.getName().getValue().starts_with("lowp.");
+void mlir::lowp::stripLowpAttributes(Operation *root,
+                                     function_ref<bool(StringRef)> keep) {
+  auto isLowp = [&](NamedAttribute attr) {
+    StringRef name = attr.getName().getValue();
+    return name.starts_with("lowp.") && !(keep && keep(name));
   };
   auto strip = [&](DictionaryAttr dict) -> DictionaryAttr {
     if (!dict || llvm::none_of(dict, isLowp))

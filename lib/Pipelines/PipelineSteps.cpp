@@ -30,10 +30,12 @@ void lowp::addLowpToBufferizableTensors(OpPassManager &pm) {
   pm.addPass(createLiftControlFlowToSCFPass());
 }
 
-void lowp::addBufferization(OpPassManager &pm) {
+void lowp::addBufferization(OpPassManager &pm, bool updateInPlace) {
   // Expands with two dynamic sizes in one group would reach upstream
   // expand-strided-metadata as memref.expand_shape, which crashes on them.
   pm.addPass(createLowpExpandShapeToReshape());
+  if (updateInPlace)
+    pm.addNestedPass<func::FuncOp>(createLowpWriteUpdatesInPlace());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
@@ -48,6 +50,8 @@ void lowp::addBufferization(OpPassManager &pm) {
   // compiled function called in a loop keeps memory flat. Later steps that
   // allocate (the contraction kernels' packing buffers) free their own.
   bufferization::buildBufferDeallocationPipeline(pm);
+  if (updateInPlace)
+    pm.addNestedPass<func::FuncOp>(createLowpReturnUpdatedArguments());
   // The clones it needs where ownership is not statically known become
   // memref.alloc + memref.copy.
   pm.addPass(createConvertBufferizationToMemRefPass());

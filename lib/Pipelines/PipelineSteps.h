@@ -26,8 +26,10 @@ void addLowpToBufferizableTensors(OpPassManager &pm);
 /// (so later steps see identity-layout memrefs). Loops may yield new
 /// buffers: front ends carry freshly computed tensors through scf.for.
 /// Buffers are freed (ownership-based deallocation); buffers a function
-/// returns belong to its caller.
-void addBufferization(OpPassManager &pm);
+/// returns belong to its caller. With `updateInPlace`, a result marked
+/// `lowp.updates = i` is written into argument i's buffer and returned as
+/// that buffer (lowp-write-updates-in-place, lowp-return-updated-arguments).
+void addBufferization(OpPassManager &pm, bool updateInPlace = false);
 
 /// Arithmetic in the formats lowp decides (f16, bf16, the FP8 formats) for
 /// which `isEmulated` holds runs in f32 between an extf and a truncf, and

@@ -83,8 +83,9 @@ LogicalResult mlir::lowp::buildX86Pipeline(OpPassManager &pm,
   //    overwritten by a copy of the op's own buffer.
   pm.addPass(createLowpFoldPadIntoProducer());
   // 2. Tensors to buffers (identity layouts, so the kernels below see
-  //    row-major memrefs).
-  addBufferization(pm);
+  //    row-major memrefs). With update-in-place, a training step's new
+  //    parameters and optimizer state are written over the old ones.
+  addBufferization(pm, opts.updateInPlace);
   // 3. Contractions: packed, register-blocked micro-kernels.
   pm.addPass(createLowpX86LowerContractions(contractions));
   //    Buffers are freed after their last use, not at the end of the

@@ -219,7 +219,13 @@ def _read_descriptor(d, ttype: TensorType, into: Optional[np.ndarray] = None) ->
     span = 1 + sum((n - 1) * s for n, s in zip(sizes, list(d.strides) if ttype.rank else []))
     if any(n == 0 for n in sizes):
         return np.zeros(ttype.shape, ttype.dtype)
-    buf = (ctypes.c_char * (span * itemsize)).from_address(d.aligned + itemsize * d.offset)
+    address = d.aligned + itemsize * d.offset
+    # A result written in place (update-in-place: a training step's new
+    # parameters in the arguments' memory) is there already.
+    if into is not None and into.ctypes.data == address and \
+            list(into.strides) == strides:
+        return into
+    buf = (ctypes.c_char * (span * itemsize)).from_address(address)
     flat = np.frombuffer(buf, dtype=ttype.dtype)
     view = np.lib.stride_tricks.as_strided(flat, shape=sizes, strides=strides)
     if into is not None:

@@ -529,6 +529,30 @@ def test_training_step_in_place_update_of_an_argument_is_refused():
                                          (torch.randn(4, 8),))
 
 
+@pytest.mark.parametrize("optimizer", ["sgd", "adamw"])
+def test_training_step_updates_its_arguments_in_place(optimizer, cache):
+    """compile_training_step compiles with update-in-place: called directly,
+    the step writes each new parameter and optimizer state into the
+    argument it replaces and returns that memory (no fresh buffer, no copy
+    back), and no update is remarked as written elsewhere."""
+    torch.manual_seed(0)
+    m = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 4))
+    x, t = torch.randn(4, 8), torch.randn(4, 4)
+    step = fpopt.torch.compile_training_step(m, "mse", (x,), (t,), lr=0.1, optimizer=optimizer,
+                                             momentum=0.9 if optimizer == "sgd" else 0.0,
+                                             cache_dir=cache)
+    assert not [d for d in step.function.diagnostics if "not written in place" in d]
+    params = [p.detach().numpy().copy() for p in step.params]
+    states = [np.full(s.shape, 0.5, np.float32) for kind in step.state.values() for s in kind]
+    before = [a.copy() for a in params + states]
+    scalars = [np.array(v, np.float32) for v in step.optimizer.scalars(1)]
+    outs = step.function(x.numpy(), t.numpy(), *params, *states, *scalars,
+                         *[c.numpy() for c in step.constants])
+    for argument, new, old in zip(params + states, outs[1:], before):
+        np.testing.assert_array_equal(argument, new)
+        assert not np.array_equal(new, old)
+
+
 @pytest.mark.parametrize("name", ["mlp", "basic"])
 def test_adamw_steps_track_pytorch(name, cache):
     """AdamW (decoupled weight decay 1e-2, bias corrections computed per

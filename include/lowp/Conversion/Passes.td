@@ -46,7 +46,10 @@ def ConvertLowpToLinalg : Pass<"convert-lowp-to-linalg"> {
     location and the pass fails. Discardable `lowp.*` attributes (the
     target, policy, statistics, training-step markers) are removed
     afterwards, so the result parses in tools that do not load the lowp
-    dialect, such as `mlir-runner` and `mlir-translate`.
+    dialect, such as `mlir-runner` and `mlir-translate`; those tools keep a
+    function result's `lowp.updates = i` as an unknown attribute, and it
+    stays for `lowp-write-updates-in-place` (`lowp-strip-attributes` drops
+    it at the end of the lowering pipelines).
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -752,6 +755,52 @@ def LowpOrderConstantGlobals : Pass<"lowp-order-constant-globals", "::mlir::Modu
     // becomes: @__constant_2xf32 = [3.0, 4.0] (read by @f) first, then
     // @__constant_2xf32_0 = [1.0, 2.0] (read by @g).
     ```
+  }];
+}
+
+def LowpWriteUpdatesInPlace
+    : Pass<"lowp-write-updates-in-place", "func::FuncOp"> {
+  let summary = "Write each updated argument's new value into its buffer";
+  let description = [{
+    A training step (docs/training-step.md) returns the new value of each
+    parameter and optimizer state it updates: a result marked
+    `lowp.updates = i` is the new value of argument i. Bufferized as it
+    is, the step writes each new value into a fresh buffer, which its
+    caller copies back into the parameter: one more pass over every
+    parameter per step, and one more buffer of each alive at the peak.
+
+    For each such result computed by a linalg op on tensors from a
+    `tensor.empty` init it does not read (an SGD or AdamW update, a
+    momentum), this pass makes argument i the init and marks the argument
+    `bufferization.writable`: one-shot bufferization then writes the new
+    value into the argument's buffer, unless something reads the argument
+    after that write (it then writes a copy). The caller sees its
+    arguments change: lowp-pipeline-x86 runs this pass only with
+    `update-in-place=true`, which `fpopt.torch.compile_training_step`
+    sets (its caller passes the module's tensors and wants them updated).
+
+    ```mlir
+    %e = tensor.empty() : tensor<64xf32>
+    %w1 = linalg.generic ... ins(%w, %g : ...) outs(%e : tensor<64xf32>)
+    return %w1 : tensor<64xf32>   // {lowp.updates = 0}
+    // becomes: outs(%w : tensor<64xf32>), %w {bufferization.writable = true}
+    ```
+  }];
+  let dependentDialects = ["bufferization::BufferizationDialect"];
+}
+
+def LowpReturnUpdatedArguments
+    : Pass<"lowp-return-updated-arguments", "func::FuncOp"> {
+  let summary = "Return an argument updated in place itself, not a clone";
+  let description = [{
+    Ownership-based deallocation gives a public function's caller
+    ownership of every buffer it returns, so a returned argument becomes a
+    `bufferization.clone` of it: a copy of every parameter
+    lowp-write-updates-in-place updated in place. This pass returns the
+    argument itself for a result marked `lowp.updates = i` that is a clone
+    of argument i. The caller owns that buffer already: it must not free a
+    result whose allocated pointer is one of its arguments' (the fpopt
+    runtime checks; docs/embedding.md).
   }];
 }
 

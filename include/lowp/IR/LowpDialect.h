@@ -60,8 +60,10 @@ findInvalidScaleUpdateParameter(double growthFactor, double backoffFactor,
 
 /// Removes every discardable `lowp.*` attribute under `root` (on ops,
 /// function arguments and function results), so that tools that do not load
-/// the lowp dialect (mlir-runner, mlir-translate) can read the IR.
-void stripLowpAttributes(Operation *root);
+/// the lowp dialect (mlir-runner, mlir-translate) can read the IR; those
+/// `keep` accepts by name stay.
+void stripLowpAttributes(Operation *root,
+                         function_ref<bool(StringRef)> keep = nullptr);
 } // namespace mlir::lowp
 
 #define GET_OP_CLASSES

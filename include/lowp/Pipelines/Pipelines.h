@@ -237,6 +237,13 @@ struct X86PipelineOptions : public PassPipelineOptions<X86PipelineOptions> {
                      "reused across calls (false: one allocation per call; "
                      "lowp-plan-workspace)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> updateInPlace{
+      *this, "update-in-place",
+      llvm::cl::desc("Write each result marked lowp.updates = i (a training "
+                     "step's new parameters and optimizer state) into "
+                     "argument i's buffer and return that buffer "
+                     "(lowp-write-updates-in-place)"),
+      llvm::cl::init(false)};
   PassOptions::Option<std::string> deprecatedCpu{
       *this, "cpu",
       llvm::cl::desc("Deprecated spelling of `target` (removed in the next "

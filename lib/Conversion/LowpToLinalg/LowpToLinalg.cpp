@@ -2,6 +2,7 @@
 
 #include "lowp/Conversion/LowpToLinalg/LowpToLinalg.h"
 #include "lowp/Conversion/Passes.h"
+#include "lowp/IR/TrainingStep.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -147,7 +148,11 @@ struct ConvertLowpToLinalgPass
       signalPassFailure();
       return;
     }
-    stripLowpAttributes(getOperation());
+    // A training step's update markers stay for
+    // lowp-write-updates-in-place.
+    stripLowpAttributes(getOperation(), [](StringRef name) {
+      return name == training::kUpdatesAttr;
+    });
   }
 };
 } // namespace

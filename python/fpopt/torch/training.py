@@ -375,9 +375,12 @@ def compile_training_step(module, loss_fn, example_args, example_targets, *,
     import fpopt
     opt = _optimizer(optimizer, lr, momentum, weight_decay, betas=tuple(betas), eps=eps)
     text = export_training_step(module, loss_fn, example_args, example_targets, opt)
+    # The step writes the new parameters and optimizer state over the
+    # module's tensors it is passed (CompiledTrainingStep wants them there).
     fn = fpopt.compile(text, target=target, policy=policy, threads=threads,
                        cache_dir=cache_dir, source_name=type(module).__name__,
-                       lowering=lowering)
+                       lowering=lowering,
+                       x86_options="update-in-place=true" if lowering == "x86" else "")
     n_in = len(example_args) if isinstance(example_args, (tuple, list)) else 1
     n_t = len(example_targets) if isinstance(example_targets, (tuple, list)) else 1
     return CompiledTrainingStep(module, fn, n_in, n_t, opt, index_bounds(text))
