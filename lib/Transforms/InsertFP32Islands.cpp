@@ -245,7 +245,7 @@ public:
   }
 
   /// Live groups other than `i` whose ops are in `ops`.
-  SetVector<unsigned> ownerOf(ArrayRef<Operation *> ops, unsigned i) const {
+  SetVector<unsigned> ownersOf(ArrayRef<Operation *> ops, unsigned i) const {
     SetVector<unsigned> found;
     for (Operation *op : ops)
       if (std::optional<unsigned> j = ownerOf(op); j && *j != i)
@@ -317,7 +317,7 @@ static SmallVector<IslandGroup> mergeGroups(SmallVector<IslandGroup> groups,
             return isMatrixOp(op, low);
           }))
         return false;
-      for (unsigned k : merger.ownerOf(onCycle, i))
+      for (unsigned k : merger.ownersOf(onCycle, i))
         if (!llvm::is_contained(members, k))
           pending.push_back(k);
     }
@@ -337,7 +337,7 @@ static SmallVector<IslandGroup> mergeGroups(SmallVector<IslandGroup> groups,
   for (unsigned i = 0; i < count; ++i) {
     while (!merger.merged[i]) {
       SetVector<unsigned> others =
-          merger.ownerOf(findOpsOnCycles(merger.groups[i], block), i);
+          merger.ownersOf(findOpsOnCycles(merger.groups[i], block), i);
       if (others.empty())
         break;
       mergeWith(i, others.front(), /*optional=*/false);
