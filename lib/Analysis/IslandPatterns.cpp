@@ -450,6 +450,7 @@ void collectOps(Term *root, ArrayRef<Term *> boundaries, Block &block,
     llvm::append_range(worklist, t->operands);
   }
 }
+
 /// Adds to `ops` the ops of `block` behind the terms on a path from `root`
 /// to a term `isTarget` accepts, both ends included; what lies beyond the
 /// target terms, or beside the paths, is left out.
