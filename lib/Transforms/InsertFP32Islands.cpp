@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lowp/Analysis/ConstantHazards.h"
+#include "lowp/Analysis/FP8Candidates.h"
 #include "lowp/Analysis/IslandPatterns.h"
 #include "lowp/Analysis/PrecisionClassModels.h"
 #include "lowp/Analysis/PrecisionReport.h"
@@ -200,14 +201,6 @@ static LogicalResult makeConvex(IslandGroup &group, Block &block) {
   return success();
 }
 
-/// True when `op` is a contraction (matmul, convolution) at `low`: the
-/// work low precision is for.
-static bool isMatrixOp(Operation *op, FloatType low) {
-  auto classified = dyn_cast<PrecisionClassOpInterface>(op);
-  return classified &&
-         classified.getPrecisionClass(low) == PrecisionClass::Matrix;
-}
-
 static void appendGroup(IslandGroup &into, IslandGroup &from) {
   into.ops.insert_range(from.ops);
   llvm::append_range(into.reasons, from.reasons);
@@ -297,7 +290,7 @@ private:
 /// would otherwise pull the feed-forward GEMMs between them into f32. A
 /// merged group keeps the position of its first member.
 static SmallVector<IslandGroup> mergeGroups(SmallVector<IslandGroup> groups,
-                                            Block &block, FloatType low) {
+                                            Block &block) {
   GroupMerger merger(std::move(groups), block);
   unsigned count = merger.groups.size();
   // Merges `i` with the groups it needs; with `optional` set, refuses (and
@@ -314,7 +307,7 @@ static SmallVector<IslandGroup> mergeGroups(SmallVector<IslandGroup> groups,
       pending.clear();
       SmallVector<Operation *> onCycle = findOpsOnCycles(candidate, block);
       if (optional && llvm::any_of(onCycle, [&](Operation *op) {
-            return isMatrixOp(op, low);
+            return isMatrixOp(op);
           }))
         return false;
       for (unsigned k : merger.ownersOf(onCycle, i))
@@ -773,7 +766,7 @@ void InsertFP32IslandsPass::processBlock(Block &block, FloatType low,
                 .getAttr(island))
       llvm::append_range(group.inheritedReasons, reasons.getValue());
   }
-  groups = mergeGroups(std::move(groups), block, low);
+  groups = mergeGroups(std::move(groups), block);
   llvm::erase_if(groups, [](const IslandGroup &g) {
     return g.reasons.empty(); // an existing island nothing new touches
   });
