@@ -11,6 +11,11 @@ import sys
 import tempfile
 import time
 
+# lowp-pipeline-x86 options for a split model: every op's loops stay in its
+# own function (lowp-outline-repeated-loops would move loops repeated across
+# ops into one function named after the first, and its samples with them).
+SPLIT_X86_OPTIONS = "outline-repeated-loops=false"
+
 
 def profile_arguments(doc: str, policy: str, calls: int, batch: int):
     """The command line both profile scripts take: MODEL, --policy, --calls,

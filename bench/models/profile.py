@@ -24,7 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, ".."))
 import run  # noqa: E402  (build(), the package on sys.path)
-from perf_report import print_shares, profile_arguments, profile_ops  # noqa: E402
+from perf_report import SPLIT_X86_OPTIONS, print_shares, profile_arguments, profile_ops  # noqa: E402
 import fpopt  # noqa: E402
 import fpopt.runtime  # noqa: E402
 import fpopt.torch  # noqa: E402
@@ -38,7 +38,8 @@ def main():
     m, x = run.build(cli.model, cli.batch)
     m.eval()
     text, names = _export(m, (x,), "arguments", split=True)
-    fn = fpopt.compile(text, target=target, policy=cli.policy, cache_dir=cli.cache_dir)
+    fn = fpopt.compile(text, target=target, policy=cli.policy, cache_dir=cli.cache_dir,
+                       x86_options=SPLIT_X86_OPTIONS)
     state = dict(m.named_parameters())
     state.update(dict(m.named_buffers()))
     weights = {}

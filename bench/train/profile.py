@@ -23,7 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import run  # noqa: E402  (bench/train/run.py: build(); the package on sys.path)
 sys.path.insert(0, os.path.join(HERE, ".."))
-from perf_report import print_shares, profile_arguments, profile_ops  # noqa: E402
+from perf_report import SPLIT_X86_OPTIONS, print_shares, profile_arguments, profile_ops  # noqa: E402
 import fpopt  # noqa: E402
 import fpopt.runtime  # noqa: E402
 from fpopt.torch import _to_numpy  # noqa: E402
@@ -44,7 +44,8 @@ def main():
     traced = trace_training_step(module, loss, (x,), (t,), opt)
     text, _ = import_traced(traced, "arguments", type(module).__name__, function="step",
                             split=True)
-    fn = fpopt.compile(text, target=target, policy=cli.policy, cache_dir=cli.cache_dir)
+    fn = fpopt.compile(text, target=target, policy=cli.policy, cache_dir=cli.cache_dir,
+                       x86_options=SPLIT_X86_OPTIONS)
     args = [_to_numpy(x), _to_numpy(t)] + [_to_numpy(v.detach()) for v in traced.state_values]
     args = [a.astype(np.float32) if fn.arguments[i].element == "f32" and a.dtype == np.float64
             else a for i, a in enumerate(args)]

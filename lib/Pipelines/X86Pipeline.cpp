@@ -128,6 +128,11 @@ LogicalResult mlir::lowp::buildX86Pipeline(OpPassManager &pm,
     funcs.addPass(affine::createAffineVectorize(vectorize));
   }
   pm.addPass(createLowpInferTransferInBounds());
+  //    Loop nests the module repeats (a model's repeated layers, lowered)
+  //    are compiled once, as a function each copy calls: the conversions
+  //    below and LLVM see each once.
+  if (opts.outlineRepeatedLoops)
+    pm.addPass(createLowpOutlineRepeatedLoops());
   //    Fixed-size buffers become views of one workspace per function, kept
   //    across calls: no malloc, free or fresh page per call or per packing
   //    panel. After the loops are parallel: buffers allocated inside a

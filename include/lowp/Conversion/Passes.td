@@ -921,6 +921,55 @@ def LowpPlanWorkspace : Pass<"lowp-plan-workspace", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def LowpOutlineRepeatedLoops : Pass<"lowp-outline-repeated-loops", "::mlir::ModuleOp"> {
+  let summary = "Compile each loop nest that a module repeats once: one function, a call per copy";
+  let description = [{
+    A model repeats its layers: BERT-base is 12 identical encoder layers,
+    EfficientNetV2-S 40 blocks of 12 kinds. Lowered, every copy of a layer
+    is the same loop nests over other buffers, and every copy is converted,
+    translated and compiled by LLVM again. This pass finds the outermost
+    loops (`scf.for`, `scf.parallel`, `affine.for`, `affine.parallel`, ...)
+    of the module's functions that are the same but for the buffers and
+    values they read from outside (same ops, attributes and types; the same
+    constants), and moves each class of two or more into one private
+    function that every copy calls:
+
+    ```mlir
+    func.func @f(%a: memref<64xf32>, %b: memref<64xf32>) {
+      affine.for %i = 0 to 64 { ... %a ... }
+      affine.for %i = 0 to 64 { ... %b ... }
+      return
+    }
+    // becomes
+    func.func @f(%a: memref<64xf32>, %b: memref<64xf32>) {
+      call @f_loops0(%a) : (memref<64xf32>) -> ()
+      call @f_loops0(%b) : (memref<64xf32>) -> ()
+      return
+    }
+    func.func private @f_loops0(%arg0: memref<64xf32>) {
+      affine.for %i = 0 to 64 { ... %arg0 ... }
+      return
+    }
+    ```
+
+    A value the loops read from outside becomes an argument of the
+    function, in the order of first use; two copies match only where their
+    outside values correspond one to one. Constants defined outside are
+    cloned into the function, so loop bounds and vector masks stay
+    constant. The function is private, with internal linkage
+    (`llvm.linkage`). Loops that return results, loops inside other loops, and
+    nests of fewer than `min-ops` ops stay where they are. The function is
+    named after the function holding the first copy. A call costs a few
+    nanoseconds; the nests it takes run for microseconds or more.
+  }];
+  let options = [
+    Option<"minOps", "min-ops", "unsigned", /*default=*/"16",
+           "Fewest ops (the loop itself and every op inside) a nest needs to be outlined">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 def LowpLowerAllocaScopes : Pass<"lowp-lower-alloca-scopes"> {
   let summary = "memref.alloca_scope as a saved and restored stack pointer, before scf-to-cf";
   let description = [{

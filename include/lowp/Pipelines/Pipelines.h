@@ -237,6 +237,12 @@ struct X86PipelineOptions : public PassPipelineOptions<X86PipelineOptions> {
                      "reused across calls (false: one allocation per call; "
                      "lowp-plan-workspace)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> outlineRepeatedLoops{
+      *this, "outline-repeated-loops",
+      llvm::cl::desc("Compile each loop nest the module repeats (a model's "
+                     "repeated layers) once, as a function every copy calls "
+                     "(lowp-outline-repeated-loops)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> updateInPlace{
       *this, "update-in-place",
       llvm::cl::desc("Write each result marked lowp.updates = i (a training "
