@@ -15,6 +15,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <deque>
 
@@ -130,15 +131,19 @@ matchNest(const Nest &first, ArrayRef<Value> firstArgs, const Nest &other) {
   return args;
 }
 
-/// The outermost loops of `func` worth outlining: no loop around them, no
-/// results, at least `minOps` ops.
-static void collectCandidates(func::FuncOp func, unsigned minOps,
-                              SmallVectorImpl<Operation *> &roots) {
+using NestShape = std::pair<llvm::hash_code, unsigned>;
+
+/// The outermost loops of `func` worth outlining (no loop around them, no
+/// results, at least `minOps` ops), with their shapes.
+static void
+collectCandidates(func::FuncOp func, unsigned minOps,
+                  SmallVectorImpl<std::pair<Operation *, NestShape>> &roots) {
   func.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (!isa<LoopLikeOpInterface>(op))
       return WalkResult::advance();
-    if (op->getNumResults() == 0 && shapeOf(op).second >= minOps)
-      roots.push_back(op);
+    if (op->getNumResults() == 0)
+      if (NestShape shape = shapeOf(op); shape.second >= minOps)
+        roots.push_back({op, shape});
     return WalkResult::skip();
   });
 }
@@ -150,7 +155,7 @@ struct OutlineRepeatedLoopsPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<Operation *> roots;
+    SmallVector<std::pair<Operation *, NestShape>> roots;
     for (auto func : module.getOps<func::FuncOp>())
       if (!func.isExternal())
         collectCandidates(func, minOps, roots);
@@ -158,11 +163,10 @@ struct OutlineRepeatedLoopsPass
     // Nests grouped by shape (in program order), then split into classes of
     // nests that really are the same.
     std::deque<Nest> nests;
-    llvm::MapVector<std::pair<llvm::hash_code, unsigned>, SmallVector<Nest *>>
-        byShape;
-    for (Operation *root : roots) {
+    llvm::MapVector<NestShape, SmallVector<Nest *>> byShape;
+    for (auto [root, shape] : roots) {
       nests.push_back(collectNest(root));
-      byShape[shapeOf(root)].push_back(&nests.back());
+      byShape[shape].push_back(&nests.back());
     }
     SmallVector<NestClass> classes;
     for (auto &[shape, group] : byShape) {
@@ -183,12 +187,11 @@ struct OutlineRepeatedLoopsPass
         }
         if (placed)
           continue;
-        SmallVector<Value> args;
-        llvm::SetVector<Value> seen;
+        llvm::SetVector<Value> args;
         for (Value value : nest->outside)
-          if (!constantDef(value) && seen.insert(value))
-            args.push_back(value);
-        classes.push_back({{nest}, {args}});
+          if (!constantDef(value))
+            args.insert(value);
+        classes.push_back({{nest}, {args.takeVector()}});
       }
     }
 
