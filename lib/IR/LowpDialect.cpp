@@ -170,7 +170,8 @@ verifyDiscardableAttribute(function_ref<InFlightDiagnostic()> emitError,
                          << "' must be a dimension (a non-negative integer)";
     return success();
   }
-  if (name == LowpDialect::ParallelAttrHelper::getNameStr()) {
+  if (name == LowpDialect::ParallelAttrHelper::getNameStr() ||
+      name == LowpDialect::RunsOnceAttrHelper::getNameStr()) {
     if (!isa<UnitAttr>(value))
       return emitError() << "'" << name << "' must be a unit attribute";
     return success();

@@ -104,6 +104,7 @@ void lowp::addCPUToLLVMFinalization(OpPassManager &pm) {
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createLowpUnoptimizedRunOnceWrappers());
   pm.addPass(createLowpStripAttributes());
 }
 

@@ -1122,6 +1122,35 @@ def LowpInferTransferInBounds : Pass<"lowp-infer-transfer-in-bounds"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def LowpUnoptimizedRunOnceWrappers : Pass<"lowp-unoptimized-run-once-wrappers", "::mlir::ModuleOp"> {
+  let summary = "Compile the C interface wrapper of a function that runs once without optimization";
+  let description = [{
+    `F_prepack` (`lowp-x86-lower-contractions{prepack}`) runs once per set of
+    weights and returns every packed weight: a model with 150 packed
+    weights returns a struct of 150 memref descriptors, which its C
+    interface wrapper `_mlir_ciface_F_prepack` copies to the caller in one
+    basic block of some 3,300 loads and stores. llc -O3 spends seconds
+    scheduling that block (2.4 s for EfficientNetV2-S's mixed-precision
+    model) for code that runs once and computes nothing. This pass gives the
+    C interface wrapper of every `llvm.func` marked `lowp.runs_once` the LLVM
+    attributes `noinline` and `optnone` (the `passthrough` list), so llc
+    compiles it at -O0, and removes the mark from both functions. The
+    marked function itself (the packing loops) keeps full optimization.
+
+    ```mlir
+    llvm.func @f_prepack(...) attributes {lowp.runs_once} { ... }
+    llvm.func @_mlir_ciface_f_prepack(...) attributes {lowp.runs_once} { ... }
+    // becomes
+    llvm.func @f_prepack(...) { ... }
+    llvm.func @_mlir_ciface_f_prepack(...) attributes {passthrough = ["noinline", "optnone"]} { ... }
+    ```
+
+    Run it after the conversion to the LLVM dialect (the wrapper is
+    `convert-func-to-llvm`'s, named `_mlir_ciface_` + the function's name),
+    before `lowp-strip-attributes`.
+  }];
+}
+
 def LowpStripAttributes : Pass<"lowp-strip-attributes"> {
   let summary = "Remove lowp.* discardable attributes at the end of lowering";
   let description = [{

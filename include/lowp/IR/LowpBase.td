@@ -61,6 +61,10 @@ def Lowp_Dialect : Dialect {
     // read of another iteration's writes): lowp-parallelize-loops runs it
     // on threads.
     "::mlir::UnitAttr":$parallel,
+    // On a function that runs once per set of weights (F_prepack): its C
+    // interface wrapper is compiled without optimization
+    // (lowp-unoptimized-run-once-wrappers).
+    "::mlir::UnitAttr":$runs_once,
     // The training-step markers of docs/training-step.md
     // (lowp/IR/TrainingStep.h says what each marks).
     "::mlir::UnitAttr":$loss,

@@ -129,13 +129,17 @@ struct LowpX86LowerContractionsPass
     populateConvToIm2colMatmulPatterns(patterns, cfg.lanes);
     populateConvKernelPatterns(patterns, cfg);
     populateLayoutCopyPatterns(patterns, cfg);
-    if (failed(applyPatternsGreedily(root, std::move(patterns))))
+    // The kernels are structured loops: no block for region simplification
+    // to merge or erase, and a walk over the whole module per iteration.
+    GreedyRewriteConfig greedy;
+    greedy.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    if (failed(applyPatternsGreedily(root, std::move(patterns), greedy)))
       return signalPassFailure();
     // Then the elementwise ops no kernel took as its epilogue (rewritten
     // earlier, a consumer would no longer match one).
     RewritePatternSet leftovers(&getContext());
     populateLeftoverElementwisePatterns(leftovers, cfg);
-    if (failed(applyPatternsGreedily(root, std::move(leftovers))))
+    if (failed(applyPatternsGreedily(root, std::move(leftovers), greedy)))
       return signalPassFailure();
     // Tile registers are the process's only once asked for.
     if (cfg.amxTile.valid()) {

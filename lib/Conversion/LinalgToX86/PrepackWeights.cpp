@@ -8,6 +8,8 @@
 
 #include "KernelBuilder.h"
 
+#include "lowp/IR/LowpDialect.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -146,6 +148,8 @@ mlir::lowp::x86::splitPrepacking(func::FuncOp func, const KernelConfig &cfg,
   prepack.setVisibility(func.getVisibility());
   if (Attribute ci = func->getAttr("llvm.emit_c_interface"))
     prepack->setAttr("llvm.emit_c_interface", ci);
+  // Called once per set of weights: its C wrapper needs no optimization.
+  LowpDialect::RunsOnceAttrHelper(ctx).setAttr(prepack, b.getUnitAttr());
   Block *body = prepack.addEntryBlock();
   b.setInsertionPointToStart(body);
   SmallVector<Value> packed;

@@ -14,7 +14,7 @@
 // CHECK-NOT: memref.dealloc %[[P]]
 // CHECK: return
 // CHECK-LABEL: func.func @forward_prepack(
-// CHECK-SAME: %[[W:[a-z0-9]+]]: memref<40x64xf32>) -> memref<2x32x64xbf16> attributes {llvm.emit_c_interface}
+// CHECK-SAME: %[[W:[a-z0-9]+]]: memref<40x64xf32>) -> memref<2x32x64xbf16> attributes {llvm.emit_c_interface, lowp.runs_once}
 // CHECK: %[[PK:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x32x64xbf16>
 // CHECK: vector.load %[[W]]{{.*}} : memref<40x64xf32>, vector<32xf32>
 // CHECK: arith.truncf %{{.*}} : vector<32xf32> to vector<32xbf16>
