@@ -1129,9 +1129,9 @@ def LowpUnoptimizedRunOnceWrappers : Pass<"lowp-unoptimized-run-once-wrappers", 
     weights and returns every packed weight: a model with 150 packed
     weights returns a struct of 150 memref descriptors, which its C
     interface wrapper `_mlir_ciface_F_prepack` copies to the caller in one
-    basic block of some 3,300 loads and stores. llc -O3 spends seconds
-    scheduling that block (2.4 s for EfficientNetV2-S's mixed-precision
-    model) for code that runs once and computes nothing. This pass gives the
+    basic block of some 3,300 loads and stores, and llc -O3 spends seconds
+    scheduling that block for code that runs once and computes nothing.
+    This pass gives the
     C interface wrapper of every `llvm.func` marked `lowp.runs_once` the LLVM
     attributes `noinline` and `optnone` (the `passthrough` list), so llc
     compiles it at -O0, and removes the mark from both functions. The
