@@ -958,7 +958,12 @@ def LowpOutlineRepeatedLoops : Pass<"lowp-outline-repeated-loops", "::mlir::Modu
     cloned into the function, so loop bounds and vector masks stay
     constant. The function is private, with internal linkage
     (`llvm.linkage`). Loops that return results, loops inside other loops, and
-    nests of fewer than `min-ops` ops stay where they are. The function is
+    nests of fewer than `min-ops` ops stay where they are. A function marked
+    `lowp.runs_once` (`F_prepack`) keeps no nest of its own: each of its
+    outermost loops without results is outlined, repeated or not, whatever
+    its size, so that `lowp-unoptimized-run-once-wrappers` can compile the
+    rest (allocations, calls, the returned descriptors) without
+    optimization. The function is
     named after the function holding the first copy. A call costs a few
     nanoseconds; the nests it takes run for microseconds or more.
   }];
@@ -1134,14 +1139,16 @@ def LowpUnoptimizedRunOnceWrappers : Pass<"lowp-unoptimized-run-once-wrappers", 
     This pass gives the
     C interface wrapper of every `llvm.func` marked `lowp.runs_once` the LLVM
     attributes `noinline` and `optnone` (the `passthrough` list), so llc
-    compiles it at -O0, and removes the mark from both functions. The
-    marked function itself (the packing loops) keeps full optimization.
+    compiles it at -O0, and the marked function too where it holds no loop
+    (no branch back to a block that dominates it: `lowp-outline-repeated-loops`
+    moves the loops of such a function into functions of their own, which
+    keep full optimization). The mark is removed from both.
 
     ```mlir
     llvm.func @f_prepack(...) attributes {lowp.runs_once} { ... }
     llvm.func @_mlir_ciface_f_prepack(...) attributes {lowp.runs_once} { ... }
-    // becomes
-    llvm.func @f_prepack(...) { ... }
+    // becomes (@f_prepack holding no loop)
+    llvm.func @f_prepack(...) attributes {passthrough = ["noinline", "optnone"]} { ... }
     llvm.func @_mlir_ciface_f_prepack(...) attributes {passthrough = ["noinline", "optnone"]} { ... }
     ```
 

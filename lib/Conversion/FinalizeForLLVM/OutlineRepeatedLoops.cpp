@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lowp/Conversion/Passes.h"
+#include "lowp/IR/LowpDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -133,6 +134,13 @@ matchNest(const Nest &first, ArrayRef<Value> firstArgs, const Nest &other) {
 
 using NestShape = std::pair<llvm::hash_code, unsigned>;
 
+/// A function that runs once (F_prepack) keeps no loop nest of its own, so
+/// that it can be compiled without optimization
+/// (lowp-unoptimized-run-once-wrappers) while its loops are not.
+static bool runsOnce(func::FuncOp func) {
+  return func->hasAttr(lowp::LowpDialect::RunsOnceAttrHelper::getNameStr());
+}
+
 /// The outermost loops of `func` worth outlining (no loop around them, no
 /// results, at least `minOps` ops), with their shapes.
 static void
@@ -158,7 +166,7 @@ struct OutlineRepeatedLoopsPass
     SmallVector<std::pair<Operation *, NestShape>> roots;
     for (auto func : module.getOps<func::FuncOp>())
       if (!func.isExternal())
-        collectCandidates(func, minOps, roots);
+        collectCandidates(func, runsOnce(func) ? 1 : minOps, roots);
 
     // Nests grouped by shape (in program order), then split into classes of
     // nests that really are the same.
@@ -170,7 +178,8 @@ struct OutlineRepeatedLoopsPass
     }
     SmallVector<NestClass> classes;
     for (auto &[shape, group] : byShape) {
-      if (group.size() < 2)
+      if (group.size() < 2 &&
+          !runsOnce(group.front()->root->getParentOfType<func::FuncOp>()))
         continue;
       size_t firstClass = classes.size();
       for (Nest *nest : group) {
@@ -198,7 +207,8 @@ struct OutlineRepeatedLoopsPass
     SymbolTable symbols(module);
     unsigned count = 0;
     for (NestClass &cls : classes)
-      if (cls.members.size() >= 2)
+      if (cls.members.size() >= 2 ||
+          runsOnce(cls.members.front()->root->getParentOfType<func::FuncOp>()))
         outline(cls, symbols, count++);
   }
 

@@ -218,3 +218,29 @@ func.func @first_loops0(%b: memref<64xf32>) {
   }
   return
 }
+
+// -----
+
+// A function that runs once (lowp.runs_once: F_prepack) keeps no loop nest of
+// its own, so that lowp-unoptimized-run-once-wrappers can compile it without
+// optimization: its nests are outlined even where unique and small.
+
+// CHECK-LABEL: func.func @pack_prepack(
+// CHECK-NOT:     affine.for
+// CHECK:         call @pack_prepack_loops0(
+// CHECK-NOT:     affine.for
+// CHECK:         return
+// CHECK:       func.func private @pack_prepack_loops0(
+// CHECK:         affine.for
+// DEFAULT-LABEL: func.func @pack_prepack(
+// DEFAULT-NOT:   affine.for
+// DEFAULT:       call @pack_prepack_loops0(
+func.func @pack_prepack(%a: memref<64xf32>) attributes {lowp.runs_once} {
+  %two = arith.constant 2.0 : f32
+  affine.for %i = 0 to 64 {
+    %x = affine.load %a[%i] : memref<64xf32>
+    %y = arith.mulf %x, %two : f32
+    affine.store %y, %a[%i] : memref<64xf32>
+  }
+  return
+}
