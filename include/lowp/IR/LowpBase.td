@@ -61,8 +61,9 @@ def Lowp_Dialect : Dialect {
     // read of another iteration's writes): lowp-parallelize-loops runs it
     // on threads.
     "::mlir::UnitAttr":$parallel,
-    // On a function that runs once per set of weights (F_prepack): its C
-    // interface wrapper is compiled without optimization
+    // On a function that runs once per set of weights (F_prepack): its loops
+    // are outlined (lowp-outline-repeated-loops), and the rest of it and its
+    // C interface wrapper compiled without optimization
     // (lowp-unoptimized-run-once-wrappers).
     "::mlir::UnitAttr":$runs_once,
     // The training-step markers of docs/training-step.md

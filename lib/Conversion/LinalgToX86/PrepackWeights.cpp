@@ -148,7 +148,8 @@ mlir::lowp::x86::splitPrepacking(func::FuncOp func, const KernelConfig &cfg,
   prepack.setVisibility(func.getVisibility());
   if (Attribute ci = func->getAttr("llvm.emit_c_interface"))
     prepack->setAttr("llvm.emit_c_interface", ci);
-  // Called once per set of weights: its C wrapper needs no optimization.
+  // Called once per set of weights: but for its packing loops, it and its C
+  // wrapper need no optimization.
   LowpDialect::RunsOnceAttrHelper(ctx).setAttr(prepack, b.getUnitAttr());
   Block *body = prepack.addEntryBlock();
   b.setInsertionPointToStart(body);
