@@ -122,7 +122,8 @@ print(f"  {dot} vdpbf16ps, {tiles} tdpbf16ps, {fma} vfmadd*ps (f32 FMA), "
       f"{cvt} vcvtneps2bf16")
 # Why: the instruction the kernels took (counted above), explained by the
 # capability table's row (fp-opt --print-target-table).
-f32, bf16 = row["f32FmaMacsPerCycle"], row["bf16DotMacsPerCycle"]
+cpu = row.get("cpu") or {}
+f32, bf16 = cpu.get("f32FmaMacsPerCycle", 0), cpu.get("bf16DotMacsPerCycle", 0)
 rates = (f"vdpbf16ps {bf16} multiply-adds per cycle and core, f32 FMAs {f32}"
          if f32 and bf16 else "vdpbf16ps rate not measured")
 if tiles:
