@@ -33,6 +33,8 @@ struct Nest {
   Operation *root;
   /// Every operand defined outside the nest, in pre-order of the ops.
   SmallVector<Value> outside;
+  /// Outlined even without a copy: the nest of a function that runs once.
+  bool outlineAlone = false;
 };
 
 /// Nests that are the same but for the outside values they read, and
@@ -59,9 +61,11 @@ static Operation *constantDef(Value value) {
              : nullptr;
 }
 
+using NestShape = std::pair<llvm::hash_code, unsigned>;
+
 /// The nest's ops counted and hashed without its values: equal for nests
 /// that can be the same.
-static std::pair<llvm::hash_code, unsigned> shapeOf(Operation *root) {
+static NestShape shapeOf(Operation *root) {
   llvm::hash_code hash(0);
   unsigned ops = 0;
   root->walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -77,8 +81,15 @@ static std::pair<llvm::hash_code, unsigned> shapeOf(Operation *root) {
   return {hash, ops};
 }
 
+/// A function that runs once (F_prepack) keeps no loop nest of its own, so
+/// that it can be compiled without optimization
+/// (lowp-unoptimized-run-once-wrappers) while its loops are not.
+static bool runsOnce(func::FuncOp func) {
+  return func->hasAttr(lowp::LowpDialect::RunsOnceAttrHelper::getNameStr());
+}
+
 static Nest collectNest(Operation *root) {
-  Nest nest{root, {}};
+  Nest nest{root, {}, runsOnce(root->getParentOfType<func::FuncOp>())};
   root->walk<WalkOrder::PreOrder>([&](Operation *op) {
     for (Value operand : op->getOperands())
       if (isOutside(operand, root))
@@ -132,14 +143,6 @@ matchNest(const Nest &first, ArrayRef<Value> firstArgs, const Nest &other) {
   return args;
 }
 
-using NestShape = std::pair<llvm::hash_code, unsigned>;
-
-/// A function that runs once (F_prepack) keeps no loop nest of its own, so
-/// that it can be compiled without optimization
-/// (lowp-unoptimized-run-once-wrappers) while its loops are not.
-static bool runsOnce(func::FuncOp func) {
-  return func->hasAttr(lowp::LowpDialect::RunsOnceAttrHelper::getNameStr());
-}
 
 /// The outermost loops of `func` worth outlining (no loop around them, no
 /// results, at least `minOps` ops), with their shapes.
@@ -178,8 +181,7 @@ struct OutlineRepeatedLoopsPass
     }
     SmallVector<NestClass> classes;
     for (auto &[shape, group] : byShape) {
-      if (group.size() < 2 &&
-          !runsOnce(group.front()->root->getParentOfType<func::FuncOp>()))
+      if (group.size() < 2 && !group.front()->outlineAlone)
         continue;
       size_t firstClass = classes.size();
       for (Nest *nest : group) {
@@ -207,8 +209,7 @@ struct OutlineRepeatedLoopsPass
     SymbolTable symbols(module);
     unsigned count = 0;
     for (NestClass &cls : classes)
-      if (cls.members.size() >= 2 ||
-          runsOnce(cls.members.front()->root->getParentOfType<func::FuncOp>()))
+      if (cls.members.size() >= 2 || cls.members.front()->outlineAlone)
         outline(cls, symbols, count++);
   }
 
