@@ -11,7 +11,9 @@
 #include "lowp-c/FP8Selection.h"
 #include "lowp-c/Pipeline.h"
 #include "lowp-c/Tables.h"
+#include "lowp-c/Translate.h"
 
+#include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
@@ -163,6 +165,67 @@ py::tuple runPipeline(const std::string &ir, const std::string &pipeline,
     }
   }
   return py::make_tuple(ok, stage, output, diagnostics);
+}
+
+/// The LLVM functions of a lowered module, name -> printed function type
+/// (declarations included): what a caller learns from the module's text
+/// when there is no text.
+py::dict llvmFunctionTypes(MlirModule module) {
+  py::dict types;
+  MlirBlock body = mlirModuleGetBody(module);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (toString(mlirIdentifierStr(mlirOperationGetName(op))) != "llvm.func")
+      continue;
+    MlirAttribute name = mlirOperationGetAttributeByName(
+        op, mlirStringRefCreateFromCString("sym_name"));
+    MlirAttribute type = mlirOperationGetAttributeByName(
+        op, mlirStringRefCreateFromCString("function_type"));
+    if (mlirAttributeIsNull(name) || mlirAttributeIsNull(type))
+      continue;
+    std::string text;
+    mlirAttributePrint(type, appendText, &text);
+    types[py::str(toString(mlirStringAttrGetValue(name)))] = text;
+  }
+  return types;
+}
+
+/// Parses, runs the pipeline (one that ends in the LLVM dialect) and
+/// translates the result to LLVM bitcode, without printing it. Returns (ok,
+/// stage, bitcode, diagnostics, functions): stage is "parse", "pipeline" or
+/// "translate"; functions as llvmFunctionTypes.
+py::tuple lowerToLLVMBitcode(const std::string &ir, const std::string &pipeline,
+                             const std::string &sourceName) {
+  std::vector<std::string> diagnostics;
+  bool ok = false;
+  std::string stage = "parse", bitcode;
+  py::dict functions;
+  {
+    Context context;
+    MlirModule module;
+    {
+      py::gil_scoped_release release;
+      module = mlirLowpParseModule(context.get(), toStringRef(ir),
+                                   toStringRef(sourceName), collectDiagnostic,
+                                   &diagnostics);
+      if (!mlirModuleIsNull(module)) {
+        stage = "pipeline";
+        ok = mlirLogicalResultIsSuccess(mlirLowpRunPipeline(
+            module, toStringRef(pipeline), collectDiagnostic, &diagnostics));
+        if (ok) {
+          stage = "translate";
+          ok = mlirLogicalResultIsSuccess(mlirLowpTranslateModuleToLLVMBitcode(
+              module, appendText, &bitcode, collectDiagnostic, &diagnostics));
+        }
+      }
+    }
+    if (!mlirModuleIsNull(module)) {
+      if (ok)
+        functions = llvmFunctionTypes(module);
+      mlirModuleDestroy(module);
+    }
+  }
+  return py::make_tuple(ok, stage, py::bytes(bitcode), diagnostics, functions);
 }
 
 py::list floatFormats() {
@@ -363,6 +426,8 @@ PYBIND11_MODULE(_fpopt, m) {
   m.attr("version") = toString(mlirLowpGetVersion());
   m.def("run_pipeline", &runPipeline, py::arg("ir"), py::arg("pipeline"),
         py::arg("source_name"));
+  m.def("lower_to_llvm_bitcode", &lowerToLLVMBitcode, py::arg("ir"),
+        py::arg("pipeline"), py::arg("source_name"));
   m.def("function_signature", &functionSignature, py::arg("ir"),
         py::arg("function"));
   m.def("float_formats", &floatFormats);

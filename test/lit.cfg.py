@@ -41,7 +41,7 @@ llvm_config.use_default_substitutions()
 
 tool_dirs = [config.fpopt_tools_dir, config.llvm_tools_dir]
 tools = [
-    "fp-opt", "fp-opt-lsp-server", "fp-opt-reduce", "lowp-capi-test", "lowp-capi-threads-test", "mlir-runner", "mlir-opt", "mlir-translate", "llc", "llvm-mca", "llvm-mc", "llvm-nm", "not",
+    "fp-opt", "fp-opt-lsp-server", "fp-opt-reduce", "lowp-capi-test", "lowp-capi-threads-test", "mlir-runner", "mlir-opt", "mlir-translate", "llc", "llvm-mca", "llvm-mc", "llvm-nm", "llvm-dis", "not",
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 config.substitutions.append(

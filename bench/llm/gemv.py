@@ -14,6 +14,10 @@ during the run reaches all of them alike.
 
   /usr/bin/python3 bench/llm/gemv.py [--dim 4096] [--layers 4] [--rows 1]
       [--threads 1] [--rounds 15] [--formats f32,bf16,fp8-weights]
+
+A format may name lowp-pipeline-x86 options after a colon
+(``fp8-weights:nr=64``): that variant is compiled with them, next to the
+others in the same rounds.
 """
 import argparse
 import os
@@ -58,9 +62,10 @@ def main():
     bw = bandwidth.best()
     variants = {}
     for name in cli.formats.split(","):
-        policy, demote, nbytes = FORMATS[name]
+        policy, demote, nbytes = FORMATS[name.split(":")[0]]
+        options = name.partition(":")[2].replace(":", " ")
         fm = fpopt.torch.compile(model, (x,), policy=policy, demote_weights=demote,
-                                 prepack=True, threads=cli.threads)
+                                 prepack=True, threads=cli.threads, x86_options=options)
         variants[f"fp-opt {name}"] = (lambda fm=fm: fm(x), nbytes)
     model_bf16 = torch.nn.Sequential(*[torch.nn.Linear(cli.dim, cli.dim, bias=False)
                                        for _ in range(cli.layers)]).eval()

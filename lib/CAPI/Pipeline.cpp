@@ -2,6 +2,8 @@
 
 #include "lowp-c/Pipeline.h"
 
+#include "DiagnosticText.h"
+
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -18,44 +20,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
-
-/// "file:line:col" for file locations (as mlir-opt prints them), the
-/// location attribute otherwise.
-static void printLocation(Location loc, raw_ostream &os) {
-  if (auto fileLoc = loc->findInstanceOf<FileLineColLoc>()) {
-    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
-       << fileLoc.getColumn();
-    return;
-  }
-  os << loc;
-}
-
-static StringRef getSeverityName(DiagnosticSeverity severity) {
-  switch (severity) {
-  case DiagnosticSeverity::Error:
-    return "error";
-  case DiagnosticSeverity::Warning:
-    return "warning";
-  case DiagnosticSeverity::Remark:
-    return "remark";
-  case DiagnosticSeverity::Note:
-    return "note";
-  }
-  llvm_unreachable("unknown diagnostic severity");
-}
-
-static std::string formatDiagnostic(Diagnostic &diag) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  auto printOne = [&](Diagnostic &d) {
-    printLocation(d.getLocation(), os);
-    os << ": " << getSeverityName(d.getSeverity()) << ": " << d.str() << "\n";
-  };
-  printOne(diag);
-  for (Diagnostic &note : diag.getNotes())
-    printOne(note);
-  return text;
-}
+using mlir::lowp::capi::formatDiagnostic;
 
 /// Returns the pass list inside `builtin.module(...)` when `pipeline` is
 /// anchored on the module op, or `pipeline` itself when it is a plain list.

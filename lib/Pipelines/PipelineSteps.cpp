@@ -36,6 +36,10 @@ void lowp::addBufferization(OpPassManager &pm, bool updateInPlace) {
   pm.addPass(createLowpExpandShapeToReshape());
   if (updateInPlace)
     pm.addNestedPass<func::FuncOp>(createLowpWriteUpdatesInPlace());
+  //    A caller's arrays are not written behind its back (the parameters
+  //    updated in place above excepted): an op writing into an argument's
+  //    tensor writes into a copy.
+  pm.addNestedPass<func::FuncOp>(createLowpReadOnlyArguments());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =

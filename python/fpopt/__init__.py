@@ -34,13 +34,13 @@ from .tune import Candidate, TuneError, TuneResult, tune
 __version__: str = _fpopt.version
 
 __all__ = [
-    "CompileError", "CompileResult", "DecisionReport", "FloatFormat",
+    "CompileError", "CompileResult", "LoweredModule", "DecisionReport", "FloatFormat",
     "KeptWide", "PrecisionGraph", "Target", "TensorBytes", "compile",
     "describe_attr", "precision_graph", "render_svg",
     "FP8Decision", "InferenceResult", "auto_mixed_precision",
     "float_format", "select_fp8_format",
     "float_formats", "numerics", "policy_attr",
-    "run_pipeline", "stats_attr", "target", "target_attr", "targets",
+    "lower_to_bitcode", "run_pipeline", "stats_attr", "target", "target_attr", "targets",
     "Candidate", "TuneError", "TuneResult", "tune",
     "Argument", "Signature", "function_signature",
 ]
@@ -50,7 +50,8 @@ class CompileError(Exception):
     """A module failed to parse, or a pipeline failed to parse or run.
 
     ``diagnostics`` holds every diagnostic text ("loc: error: message",
-    notes on following lines); ``stage`` is "parse" or "pipeline".
+    notes on following lines); ``stage`` is "parse", "pipeline" or (for
+    lower_to_bitcode) "translate".
     """
 
     def __init__(self, stage: str, pipeline: str, diagnostics: List[str]):
@@ -58,7 +59,8 @@ class CompileError(Exception):
         self.pipeline = pipeline
         self.diagnostics = list(diagnostics)
         what = ("parsing the input" if stage == "parse" else
-                f"running pipeline '{pipeline}'")
+                f"translating the result of pipeline '{pipeline}' to LLVM IR"
+                if stage == "translate" else f"running pipeline '{pipeline}'")
         text = "".join(self.diagnostics).rstrip() or "(no diagnostics)"
         super().__init__(f"fp-opt failed {what}:\n{text}")
 
@@ -76,13 +78,48 @@ class CompileResult:
         of ``<function>_prepack``'s arguments and results (read off the
         remark ``weights of 'F' (arguments 1, 3) are packed once, by
         'F_prepack'``); empty when none was split out."""
-        pattern = re.compile(r"weights of '" + re.escape(function) +
-                             r"' \(arguments? ([0-9, ]+)\) are packed once")
-        for d in self.diagnostics:
-            m = pattern.search(d)
-            if m:
-                return [int(i) for i in m.group(1).split(",")]
-        return []
+        return _prepacked_arguments(self.diagnostics, function)
+
+
+def _prepacked_arguments(diagnostics: List[str], function: str) -> List[int]:
+    pattern = re.compile(r"weights of '" + re.escape(function) +
+                         r"' \(arguments? ([0-9, ]+)\) are packed once")
+    for d in diagnostics:
+        m = pattern.search(d)
+        if m:
+            return [int(i) for i in m.group(1).split(",")]
+    return []
+
+
+@dataclass(frozen=True)
+class LoweredModule:
+    """A module lowered to the LLVM dialect and translated to LLVM IR in
+    this process (lower_to_bitcode): no module text on the way."""
+
+    bitcode: bytes
+    #: Every LLVM function of the module (declarations too) -> its type as
+    #: MLIR prints it (``!llvm.func<void (ptr, ptr, i64)>``).
+    functions: Dict[str, str]
+    diagnostics: List[str]
+
+    def prepacked_arguments(self, function: str = "forward") -> List[int]:
+        """As CompileResult.prepacked_arguments."""
+        return _prepacked_arguments(self.diagnostics, function)
+
+
+def lower_to_bitcode(ir: str, pipeline: str, *,
+                     source_name: str = "<input>") -> LoweredModule:
+    """Parses ``ir``, runs ``pipeline`` (one that ends in the LLVM dialect,
+    such as lowp-pipeline-x86) and translates the result to LLVM bitcode,
+    all in this process: what ``compile(ir, pipeline)`` followed by
+    ``mlir-translate --mlir-to-llvmir`` computes, without printing and
+    parsing the lowered module. Raises CompileError (stage "translate"
+    when an op has no translation to LLVM IR)."""
+    ok, stage, bitcode, diagnostics, functions = _fpopt.lower_to_llvm_bitcode(
+        ir, pipeline, source_name)
+    if not ok:
+        raise CompileError(stage, pipeline, diagnostics)
+    return LoweredModule(bitcode, dict(functions), diagnostics)
 
 
 def compile(ir: str, pipeline: Optional[str] = None, *,

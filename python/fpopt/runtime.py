@@ -33,7 +33,7 @@ import shutil
 import subprocess
 import tempfile
 from dataclasses import dataclass
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -76,6 +76,21 @@ def _cpuinfo_field(name: str) -> str:
 def host_flags() -> set:
     """The CPU flags /proc/cpuinfo lists (empty where it cannot be read)."""
     return set(_cpuinfo_field("flags").split())
+
+
+def _llvm_function_result(function_type: str) -> str:
+    """The result type in an LLVM function type as MLIR prints it
+    (``!llvm.func<RESULT (PARAMS)>``); empty when there is none."""
+    body = function_type.removeprefix("!llvm.func<").removesuffix(">")
+    depth = 0
+    for i, ch in enumerate(body):
+        if ch in "<(":
+            if ch == "(" and depth == 0 and body[:i].endswith(" "):
+                return body[:i - 1]
+            depth += 1
+        elif ch in ">)":
+            depth -= 1
+    return ""
 
 
 def llc_cpu(target: str) -> str:
@@ -285,9 +300,12 @@ def dealloc_function(llvm_ir: str) -> str:
     `free` for malloc / aligned_alloc, `_mlir_memref_to_llvm_free` (defined
     by GENERIC_ALLOC_C, linked in) for MLIR's generic allocation functions."""
     declared = set(re.findall(r"^declare [^@]*@([\w.]+)\(", llvm_ir, re.M))
-    generic = {"_mlir_memref_to_llvm_alloc", "_mlir_memref_to_llvm_aligned_alloc",
-               "_mlir_memref_to_llvm_free"}
-    return "_mlir_memref_to_llvm_free" if declared & generic else "free"
+    return "_mlir_memref_to_llvm_free" if declared & _GENERIC_ALLOC else "free"
+
+
+#: MLIR's generic allocation functions (GENERIC_ALLOC_C defines them).
+_GENERIC_ALLOC = {"_mlir_memref_to_llvm_alloc", "_mlir_memref_to_llvm_aligned_alloc",
+                  "_mlir_memref_to_llvm_free"}
 
 
 def _run(cmd: List[str], what: str):
@@ -350,10 +368,58 @@ def build_shared_object(llvm_dialect_ir: str, mcpu: str, *,
     ``trampolines`` maps a function name to the number of pointers its C
     interface takes (or the C types of its parameters, see _trampoline_c):
     each gets an `fpopt_call_F(void **)` entry."""
+    def make_object(tmp: str, tool) -> Tuple[str, str]:
+        src = os.path.join(tmp, "module.llvm.mlir")
+        with open(src, "w") as f:
+            f.write(llvm_dialect_ir)
+        ll = os.path.join(tmp, "module.ll")
+        _run([tool("mlir-translate"), "--mlir-to-llvmir", src, "-o", ll], "mlir-translate")
+        with open(ll) as f:
+            dealloc = dealloc_function(f.read())
+        return _llc(tool, mcpu, ll, tmp), dealloc
+    return _build(llvm_dialect_ir.encode(), mcpu, make_object, cache_dir=cache_dir,
+                  key_extra=key_extra, trampolines=trampolines)
+
+
+def build_shared_object_from_bitcode(bitcode: bytes, functions: Iterable[str], mcpu: str, *,
+                                     cache_dir: Optional[str] = None, key_extra: str = "",
+                                     trampolines: Optional[Dict[str, object]] = None
+                                     ) -> Tuple[str, str]:
+    """build_shared_object for a module already translated to LLVM bitcode
+    in this process (lower_to_bitcode); ``functions``: the names of its LLVM
+    functions, declarations included (they say which allocator it calls)."""
+    names = set(functions)
+    dealloc = "_mlir_memref_to_llvm_free" if names & _GENERIC_ALLOC else "free"
+
+    def make_object(tmp: str, tool) -> Tuple[str, str]:
+        bc = os.path.join(tmp, "module.bc")
+        with open(bc, "wb") as f:
+            f.write(bitcode)
+        return _llc(tool, mcpu, bc, tmp), dealloc
+    return _build(b"bitcode\0" + bitcode, mcpu, make_object, cache_dir=cache_dir,
+                  key_extra=key_extra, trampolines=trampolines)
+
+
+def _llc(tool, mcpu: str, source: str, tmp: str) -> str:
+    obj = os.path.join(tmp, "module.o")
+    _run([tool("llc"), "-O3", f"-mcpu={mcpu}", "-filetype=obj",
+          "-relocation-model=pic", source, "-o", obj], "llc")
+    return obj
+
+
+def _build(module: bytes, mcpu: str, make_object, *, cache_dir: Optional[str],
+           key_extra: str, trampolines: Optional[Dict[str, object]]) -> Tuple[str, str]:
+    """The shared object of ``module`` (its bytes key the cache):
+    ``make_object(tmp, tool)`` writes its object file under ``tmp`` and
+    returns (its path, the dealloc function's name); the trampolines and the
+    allocator shim are compiled and linked with it."""
     trampolines = dict(trampolines or {})
     key_extra += "".join(f";{k}/{v}" for k, v in sorted(trampolines.items()))
-    key = hashlib.sha256("\0".join([_BUILD_RECIPE, llvm_dialect_ir, mcpu, key_extra,
-                                    _toolchain_stamp()]).encode()).hexdigest()[:32]
+    digest = hashlib.sha256()
+    for part in (_BUILD_RECIPE.encode(), module, mcpu.encode(), key_extra.encode(),
+                 _toolchain_stamp().encode()):
+        digest.update(part + b"\0")
+    key = digest.hexdigest()[:32]
     root = _cache_dir(cache_dir)
     so_path = os.path.join(root, f"{key}.so")
     dealloc_path = so_path + ".dealloc"
@@ -362,16 +428,7 @@ def build_shared_object(llvm_dialect_ir: str, mcpu: str, *,
             return so_path, f.read().strip()
     tool = lambda name: os.path.join(LLVM_BIN, name)  # noqa: E731
     with tempfile.TemporaryDirectory(prefix="fpopt-build-") as tmp:
-        src = os.path.join(tmp, "module.llvm.mlir")
-        with open(src, "w") as f:
-            f.write(llvm_dialect_ir)
-        ll = os.path.join(tmp, "module.ll")
-        _run([tool("mlir-translate"), "--mlir-to-llvmir", src, "-o", ll], "mlir-translate")
-        obj = os.path.join(tmp, "module.o")
-        _run([tool("llc"), "-O3", f"-mcpu={mcpu}", "-filetype=obj",
-              "-relocation-model=pic", ll, "-o", obj], "llc")
-        with open(ll) as f:
-            dealloc = dealloc_function(f.read())
+        obj, dealloc = make_object(tmp, tool)
         objects = [obj]
         if trampolines:
             entry = os.path.join(tmp, "entry.c")
@@ -420,7 +477,7 @@ class CompiledFunction:
     def __init__(self, so_path: str, dealloc: str, function: str,
                  arguments: Sequence[TensorType], results: Sequence[TensorType],
                  prepacked: Sequence[int] = (), prepacked_ranks: Sequence[int] = (),
-                 ir: str = "", diagnostics: Sequence[str] = (),
+                 ir: Union[str, Callable[[], str]] = "", diagnostics: Sequence[str] = (),
                  fp8_channel_scales: Optional[Mapping[int, Tuple[int, int]]] = None,
                  argument_attributes: Sequence[Mapping[str, str]] = ()):
         self.so_path = so_path
@@ -436,8 +493,7 @@ class CompiledFunction:
         #: on a training step's scale...).
         self.argument_attributes: List[Dict[str, str]] = (
             [dict(a) for a in argument_attributes] or [{} for _ in self.arguments])
-        #: The LLVM-dialect module (empty when loaded from the cache only).
-        self.ir = ir
+        self._ir = ir
         #: Remarks and warnings of the compilation ("slow path" remarks...).
         self.diagnostics = list(diagnostics)
         retain_freed_memory()
@@ -461,6 +517,15 @@ class CompiledFunction:
         self._results_type = (type("Results", (ctypes.Structure,), {"_fields_": fields})
                               if len(self.results) > 1 else
                               descriptor_type(self.results[0].rank) if self.results else None)
+
+    @property
+    def ir(self) -> str:
+        """The LLVM-dialect module (empty when loaded from the cache only).
+        fpopt.compile translates the lowered module to LLVM IR without
+        printing it; its text is made on first use, by lowering again."""
+        if callable(self._ir):
+            self._ir = self._ir()
+        return self._ir
 
     def _convert(self, index: int, value) -> np.ndarray:
         t = self.arguments[index]
@@ -645,7 +710,7 @@ def compile_module(ir: str, *, target: Optional[str] = None, policy: str = "auto
     format) instead of lowp-pipeline-x86: the check the kernels are held to."""
     if lowering not in ("x86", "reference"):
         raise ValueError("lowering must be 'x86' or 'reference'")
-    from . import compile as run_passes, function_signature
+    from . import compile as run_passes, function_signature, lower_to_bitcode
 
     host, host_options = host_target()
     if target is None:
@@ -681,21 +746,21 @@ def compile_module(ir: str, *, target: Optional[str] = None, policy: str = "auto
     # what the shared object is called through.
     lowering_pipeline = (f"lowp-pipeline-x86{{{x86}}}" if lowering == "x86"
                          else "lowp-pipeline-reference")
-    lowered = run_passes(decided, "builtin.module(func.func(llvm-request-c-wrappers),"
-                         f"{lowering_pipeline})", source_name=source_name)
+    pipeline = f"builtin.module(func.func(llvm-request-c-wrappers),{lowering_pipeline})"
+    # Lowered and translated to LLVM bitcode in this process: the module's
+    # text (tens of MB for a whole model) is neither printed nor parsed.
+    lowered = lower_to_bitcode(decided, pipeline, source_name=source_name)
     diagnostics += lowered.diagnostics
     prepacked = lowered.prepacked_arguments(signature.function)
     ranks = []
     if prepacked:
-        m = re.search(r"llvm\.func @" + re.escape(signature.function) +
-                      r"_prepack\((.*)", lowered.ir)
-        results = m.group(1).split("->", 1)[1] if m else ""
+        prepack_type = lowered.functions.get(signature.function + "_prepack", "")
+        results = _llvm_function_result(prepack_type)
         ranks = [int(r) for r in re.findall(r"array<(\d+) x i64>, array<\d+ x i64>", results)]
         if len(ranks) != len(prepacked):
             raise RuntimeError_(f"{signature.function}_prepack returns {len(ranks)} buffers "
                                 f"for the {len(prepacked)} packed arguments")
-    if not re.search(r"llvm\.func @_mlir_ciface_" + re.escape(signature.function) + r"\b",
-                     lowered.ir):
+    if "_mlir_ciface_" + signature.function not in lowered.functions:
         raise RuntimeError_(f"@{signature.function} has no C interface after lowering "
                             "(llvm.emit_c_interface is added to public functions by "
                             "lowp-pipeline-x86)")
@@ -705,8 +770,9 @@ def compile_module(ir: str, *, target: Optional[str] = None, policy: str = "auto
     params = ([] if not results else ["void *"]) + [a.c_type for a in arguments]
     # All pointers (the common case) keeps the cache key it always had.
     trampoline = len(params) if all(p == "void *" for p in params) else tuple(params)
-    so_path, dealloc = build_shared_object(lowered.ir, mcpu, cache_dir=cache_dir,
-                                           trampolines={signature.function: trampoline})
+    so_path, dealloc = build_shared_object_from_bitcode(
+        lowered.bitcode, lowered.functions, mcpu, cache_dir=cache_dir,
+        trampolines={signature.function: trampoline})
     release_freed_memory()
     channel_scales = {}
     for i, a in enumerate(signature.arguments):
@@ -714,5 +780,7 @@ def compile_module(ir: str, *, target: Optional[str] = None, policy: str = "auto
             channel_scales[i] = (int(a.attributes["lowp.fp8_scale"].split(":")[0]),
                                  int(a.attributes["lowp.fp8_axis"].split(":")[0]))
     return CompiledFunction(so_path, dealloc, signature.function, arguments, results,
-                            prepacked, ranks, lowered.ir, diagnostics, channel_scales,
+                            prepacked, ranks,
+                            lambda: run_passes(decided, pipeline, source_name=source_name).ir,
+                            diagnostics, channel_scales,
                             [a.attributes for a in signature.arguments])

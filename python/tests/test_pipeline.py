@@ -1,6 +1,7 @@
 """fpopt.run_pipeline / fpopt.compile: parsing, pipelines, diagnostics."""
 
 import concurrent.futures
+import os
 
 import pytest
 
@@ -231,3 +232,84 @@ def test_compiled_function_takes_and_returns_scalars(lowering, tmp_path):
 def test_a_single_scalar_result_is_refused(tmp_path):
     with pytest.raises(fpopt.runtime.CallError, match="returns one scalar"):
         fpopt.compile(SCALAR_RESULT, target="avx2", policy="f32", cache_dir=str(tmp_path))
+
+
+def test_lower_to_bitcode_is_the_translated_text(tmp_path):
+    """lower_to_bitcode gives the module mlir-translate makes of the printed
+    lowering: the same LLVM IR once disassembled, and a shared object that
+    computes what the text path's does."""
+    import subprocess
+    import numpy as np
+    from fpopt import runtime
+    pipeline = "builtin.module(func.func(llvm-request-c-wrappers),lowp-pipeline-x86{target=avx2 prepack=true})"
+    lowered = fpopt.lower_to_bitcode(LINEAR, pipeline)
+    assert lowered.bitcode[:4] == b"BC\xc0\xde"
+    assert lowered.prepacked_arguments("forward") == [1]
+    assert {"forward", "forward_prepack", "_mlir_ciface_forward", "malloc"} <= set(lowered.functions)
+    assert lowered.functions["_mlir_ciface_forward"].startswith("!llvm.func<void (ptr, ")
+    assert runtime._llvm_function_result(lowered.functions["forward_prepack"]) == \
+        "struct<(ptr, ptr, i64, array<3 x i64>, array<3 x i64>)>"
+    text = fpopt.compile(LINEAR, pipeline).ir
+    tool = lambda name: os.path.join(runtime.LLVM_BIN, name)  # noqa: E731
+    (tmp_path / "m.mlir").write_text(text)
+    (tmp_path / "m.bc").write_bytes(lowered.bitcode)
+    subprocess.run([tool("mlir-translate"), "--mlir-to-llvmir", str(tmp_path / "m.mlir"),
+                    "-o", str(tmp_path / "text.ll")], check=True)
+    subprocess.run([tool("llvm-dis"), str(tmp_path / "m.bc"), "-o", str(tmp_path / "bc.ll")],
+                   check=True)
+    # The same instructions; the order of the "; preds" comments (use
+    # lists) may differ through bitcode.
+    body = lambda p: [line.split("; preds")[0].rstrip()  # noqa: E731
+                      for line in p.read_text().splitlines()
+                      if not line.startswith(("; ModuleID", "source_filename"))]
+    assert body(tmp_path / "bc.ll") == body(tmp_path / "text.ll")
+
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((4, 64)).astype(np.float32)
+    w1 = rng.standard_normal((32, 64)).astype(np.float32)
+    b = rng.standard_normal((4, 32)).astype(np.float32)
+    w2 = rng.standard_normal((32, 32)).astype(np.float32)
+    fn = fpopt.compile(LINEAR, target="avx2", policy="f32", prepack=True,
+                       cache_dir=str(tmp_path / "cache"))
+    assert fn.prepacked == [1] and fn.prepacked_ranks == [3]
+    y = fn.bind({1: w1})(x, b, w2)
+    reference = (x.astype(np.float64) @ w1.T + b) @ (2.0 * w2)
+    np.testing.assert_allclose(y, reference, rtol=1e-5, atol=1e-4)
+    # The module's text is there on demand (lowered again).
+    assert "llvm.func @forward_prepack" in fn.ir
+
+
+def test_lower_to_bitcode_errors_name_the_stage():
+    with pytest.raises(fpopt.CompileError) as bad_translation:
+        fpopt.lower_to_bitcode(MODULE, "canonicalize")
+    assert bad_translation.value.stage == "translate"
+    assert "translating the result of pipeline 'canonicalize' to LLVM IR" in \
+        str(bad_translation.value)
+    assert any("cannot be converted to LLVM IR" in d for d in bad_translation.value.diagnostics)
+    with pytest.raises(fpopt.CompileError) as bad_pipeline:
+        fpopt.lower_to_bitcode(MODULE, "lowp-no-such-pass")
+    assert bad_pipeline.value.stage == "pipeline"
+    with pytest.raises(fpopt.CompileError) as bad_parse:
+        fpopt.lower_to_bitcode("func.func @h() {\n  lowp.bogus\n}\n", "canonicalize")
+    assert bad_parse.value.stage == "parse"
+
+
+@pytest.mark.parametrize("lowering", ["x86", "reference"])
+def test_compiled_function_leaves_its_arguments_unchanged(lowering, tmp_path):
+    """LINEAR's first matmul accumulates onto its argument %b (outs(%b)):
+    the compiled code writes a copy (lowp-read-only-arguments), so the
+    caller's array is unchanged and every call computes the same thing."""
+    import numpy as np
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((4, 64)).astype(np.float32)
+    w1 = rng.standard_normal((32, 64)).astype(np.float32)
+    b = rng.standard_normal((4, 32)).astype(np.float32)
+    w2 = rng.standard_normal((32, 32)).astype(np.float32)
+    inputs = [a.copy() for a in (x, w1, b, w2)]
+    fn = fpopt.compile(LINEAR, target="avx2", policy="f32", cache_dir=str(tmp_path),
+                       lowering=lowering)
+    reference = (x.astype(np.float64) @ w1.T + b) @ (2.0 * w2)
+    for _ in range(3):
+        np.testing.assert_allclose(fn(x, w1, b, w2), reference, rtol=1e-5, atol=1e-4)
+    for before, after in zip(inputs, (x, w1, b, w2)):
+        np.testing.assert_array_equal(before, after)

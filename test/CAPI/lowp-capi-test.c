@@ -10,6 +10,7 @@
 #include "lowp-c/FP8Selection.h"
 #include "lowp-c/Pipeline.h"
 #include "lowp-c/Tables.h"
+#include "lowp-c/Translate.h"
 
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/Arith.h"
@@ -441,7 +442,75 @@ static void testSignature(void) {
   // CHECK-NEXT: nope: failure
 }
 
-int main(void) {
+/// Appends bitcode pieces to a FILE.
+static void writeBytes(MlirStringRef bytes, void *file) {
+  fwrite(bytes.data, 1, bytes.length, (FILE *)file);
+}
+
+/// Counts the bytes handed over and keeps the first four.
+typedef struct {
+  size_t length;
+  unsigned char magic[4];
+} BitcodeSummary;
+
+static void summarizeBytes(MlirStringRef bytes, void *data) {
+  BitcodeSummary *s = (BitcodeSummary *)data;
+  for (size_t i = 0; i < bytes.length && s->length + i < 4; ++i)
+    s->magic[s->length + i] = (unsigned char)bytes.data[i];
+  s->length += bytes.length;
+}
+
+static const char *kLLVMModule =
+    "llvm.func @scale(%x: f32, %y: f32) -> f32 {\n"
+    "  %0 = llvm.fmul %x, %y : f32\n"
+    "  llvm.return %0 : f32\n"
+    "}\n";
+
+/// Translates an LLVM-dialect module to bitcode (written to `bitcodePath`
+/// when given, for llvm-dis), then one that is not lowered yet.
+static void testTranslate(MlirContext ctx, const char *bitcodePath) {
+  printf("== translate\n");
+  int diagnostics = 0;
+  MlirModule module = mlirLowpParseModule(
+      ctx, mlirStringRefCreateFromCString(kLLVMModule),
+      mlirStringRefCreateFromCString("llvm.mlir"), printDiagnostic,
+      &diagnostics);
+  BitcodeSummary summary = {0, {0, 0, 0, 0}};
+  MlirLogicalResult result = mlirLowpTranslateModuleToLLVMBitcode(
+      module, summarizeBytes, &summary, printDiagnostic, &diagnostics);
+  printf("llvm dialect: %s, %d diagnostics, magic %02x%02x%02x%02x, %s\n",
+         mlirLogicalResultIsSuccess(result) ? "success" : "failure",
+         diagnostics, summary.magic[0], summary.magic[1], summary.magic[2],
+         summary.magic[3], summary.length > 4 ? "non-empty" : "empty");
+  // CHECK-LABEL: == translate
+  // CHECK-NEXT: llvm dialect: success, 0 diagnostics, magic 4243c0de, non-empty
+  if (bitcodePath) {
+    FILE *file = fopen(bitcodePath, "wb");
+    if (file) {
+      mlirLowpTranslateModuleToLLVMBitcode(module, writeBytes, file, NULL,
+                                           NULL);
+      fclose(file);
+    }
+  }
+  mlirModuleDestroy(module);
+
+  // Not lowered: a located error, no bitcode.
+  diagnostics = 0;
+  summary.length = 0;
+  module = mlirLowpParseModule(ctx, mlirStringRefCreateFromCString(kModule),
+                               mlirStringRefCreateFromCString("input.mlir"),
+                               printDiagnostic, &diagnostics);
+  result = mlirLowpTranslateModuleToLLVMBitcode(
+      module, summarizeBytes, &summary, printDiagnostic, &diagnostics);
+  printf("func dialect: %s, %d diagnostics, %zu bytes\n",
+         mlirLogicalResultIsSuccess(result) ? "success" : "failure",
+         diagnostics, summary.length);
+  // CHECK-NEXT: diag: input.mlir:1:1: error: cannot be converted to LLVM IR: missing `LLVMTranslationDialectInterface` registration for dialect for op: func.func
+  // CHECK: func dialect: failure, 1 diagnostics, 0 bytes
+  mlirModuleDestroy(module);
+}
+
+int main(int argc, char **argv) {
   mlirRegisterAllPasses();
   mlirLowpRegisterPassesAndPipelines();
   mlirLowpRegisterPassesAndPipelines(); // idempotent
@@ -457,6 +526,9 @@ int main(void) {
   testFP8Selection();
   testMinimalContext();
   testSignature();
+  MlirContext translateCtx = createContext();
+  testTranslate(translateCtx, argc > 1 ? argv[1] : NULL);
+  mlirContextDestroy(translateCtx);
   printf("== done\n");
   // CHECK-LABEL: == done
   return 0;

@@ -12,7 +12,7 @@
 // (CPUInfo::bf16DotMacsPerCycle), so the bf16 matmul is the f32 FMA
 // kernel on operands widened while packed (8 x 32 block, 8 broadcasts and
 // 16 FMAs per k, unrolled 4 times: 64 FMAs); vcvtneps2bf16 still rounds
-// the result.
+// the result (SPR-STORE).
 // RUN: fp-opt %s -lowp-pipeline-x86=target=sapphirerapids | mlir-translate --mlir-to-llvmir \
 // RUN: | llc -O3 -mcpu=sapphirerapids | FileCheck %s --check-prefix=SPR
 //
@@ -35,7 +35,9 @@
 // RUN: fp-opt %s -lowp-pipeline-x86=target=sapphirerapids -o %t.spr
 // RUN: fp-opt %s -lowp-pipeline-x86=target=graniterapids -o %t.gnr
 // RUN: diff %t.spr %t.gnr
+// RUN: mlir-translate --mlir-to-llvmir %t.spr | llc -O3 -mcpu=sapphirerapids | FileCheck %s --check-prefix=SPR-STORE
 // RUN: mlir-translate --mlir-to-llvmir %t.gnr.amx | llc -O3 -mcpu=graniterapids | FileCheck %s --check-prefix=AMX
+// RUN: mlir-translate --mlir-to-llvmir %t.spr.amx | llc -O3 -mcpu=sapphirerapids | FileCheck %s --check-prefix=AMX-STORE
 //
 // The LLVM dialect itself: no float conversion left for AVX2 to lower.
 // RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 | FileCheck %s --check-prefix=LLVM-AVX2
@@ -56,7 +58,13 @@
 // SPR-NOT: {{call|pextr|pinsr|vdpbf16ps|vfmadd}}
 // SPR: j{{[a-z]+}} .LBB0_
 // SPR-NOT: vdpbf16ps
-// SPR: vcvtneps2bf16
+// SPR-LABEL: .Lfunc_end0:
+
+// The result's store rounds with vcvtneps2bf16 (where llc places that
+// block relative to the kernel's loops varies).
+// SPR-STORE-LABEL: matmul_bf16:
+// SPR-STORE: vcvtneps2bf16
+// SPR-STORE-LABEL: .Lfunc_end0:
 
 // AVX2-NOT: __truncsfbf2
 // AVX2-LABEL: matmul_bf16:
@@ -77,7 +85,6 @@
 // AMX: __lowp_amx_matmul_bf16
 // AMX-LABEL: __lowp_amx_matmul_bf16:
 // AMX: ldtilecfg
-// AMX-COUNT-4: tilestored
 // AMX: This Loop Header: Depth=2
 // AMX-COUNT-4: tileloadd
 // AMX: This Inner Loop Header: Depth=3
@@ -85,6 +92,11 @@
 // AMX-COUNT-4: tdpbf16ps %tmm{{[0-9]}}, %tmm{{[0-9]}}, %tmm{{[0-9]}}
 // AMX-NOT: {{call|vdpbf16ps|tilestored}}
 // AMX: j{{[a-z]+}} .LBB1_
+// The accumulator tiles are stored after the k loop (where llc places that
+// block varies).
+// AMX-STORE-LABEL: __lowp_amx_matmul_bf16:
+// AMX-STORE-COUNT-4: tilestored
+// AMX-STORE-LABEL: .Lfunc_end1:
 
 // LLVM-AVX2-LABEL: llvm.func @matmul_bf16
 // LLVM-AVX2-NOT: llvm.fptrunc

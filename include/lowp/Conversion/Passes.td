@@ -789,6 +789,35 @@ def LowpWriteUpdatesInPlace
   let dependentDialects = ["bufferization::BufferizationDialect"];
 }
 
+def LowpReadOnlyArguments : Pass<"lowp-read-only-arguments", "func::FuncOp"> {
+  let summary = "Keep a public function's tensor arguments unchanged by its bufferized code";
+  let description = [{
+    A tensor argument is a value: a caller that passes an array expects it
+    unchanged after the call. One-shot bufferization with function
+    boundaries takes every argument as writable, so an op that writes into
+    an argument's tensor (`linalg.matmul ... outs(%bias)`, as IREE-style
+    inputs accumulate onto a bias) writes into the caller's buffer: a
+    second call with the same arrays computes from clobbered inputs.
+
+    This pass marks each tensor argument of a public function with a body
+    `bufferization.writable = false` unless it carries that attribute
+    already (lowp-write-updates-in-place marks the parameters a training
+    step updates in place `true`). One-shot bufferization then writes such
+    an op's result into a copy of the argument. Private functions, whose
+    callers are in the module, are left to bufferization.
+
+    ```mlir
+    func.func @forward(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %b: tensor<4x16xf32>) -> tensor<4x16xf32> {
+      %y = linalg.matmul ins(%x, %w : ...) outs(%b : tensor<4x16xf32>) -> tensor<4x16xf32>
+      return %y : tensor<4x16xf32>
+    }
+    // becomes: %b: tensor<4x16xf32> {bufferization.writable = false} (and
+    // %x, %w likewise); bufferized, the matmul accumulates into a copy of %b.
+    ```
+  }];
+  let dependentDialects = ["bufferization::BufferizationDialect"];
+}
+
 def LowpReturnUpdatedArguments
     : Pass<"lowp-return-updated-arguments", "func::FuncOp"> {
   let summary = "Return an argument updated in place itself, not a clone";
