@@ -13,6 +13,7 @@
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -56,10 +57,19 @@ MlirLogicalResult mlirLowpTranslateModuleToLLVMBitcode(
     return success();
   });
   llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(moduleOp, llvmContext);
+  std::unique_ptr<llvm::Module> llvmModule = translateModuleToLLVMIR(
+      moduleOp, llvmContext, "LLVMDialectModule", /*disableVerification=*/true);
   if (!llvmModule)
     return mlirLogicalResultFailure();
+  // LLVM's verifier writes to stderr; its findings become the diagnostic.
+  std::string problems;
+  llvm::raw_string_ostream problemStream(problems);
+  if (llvm::verifyModule(*llvmModule, &problemStream)) {
+    emitError(moduleOp.getLoc())
+        << "the module translated to LLVM IR does not verify:\n"
+        << StringRef(problems).trim();
+    return mlirLogicalResultFailure();
+  }
   CallbackOstream os(bitcodeCallback, userData);
   llvm::WriteBitcodeToFile(*llvmModule, os);
   return mlirLogicalResultSuccess();

@@ -313,3 +313,33 @@ def test_compiled_function_leaves_its_arguments_unchanged(lowering, tmp_path):
         np.testing.assert_allclose(fn(x, w1, b, w2), reference, rtol=1e-5, atol=1e-4)
     for before, after in zip(inputs, (x, w1, b, w2)):
         np.testing.assert_array_equal(before, after)
+
+
+# Translates, but LLVM's verifier rejects it: a call between functions with
+# debug info whose location has no line.
+UNVERIFIABLE_LLVM = '''
+#file = #llvm.di_file<"model.py" in "/src">
+#cu = #llvm.di_compile_unit<id = distinct[0]<>, sourceLanguage = DW_LANG_C, file = #file, isOptimized = true, emissionKind = LineTablesOnly>
+#g = #llvm.di_subprogram<id = distinct[1]<>, compileUnit = #cu, scope = #file, name = "g", file = #file, subprogramFlags = Definition>
+#f = #llvm.di_subprogram<id = distinct[2]<>, compileUnit = #cu, scope = #file, name = "f", file = #file, subprogramFlags = Definition>
+module {
+  llvm.func @g() {
+    llvm.return
+  } loc(fused<#g>["model.py":1:1])
+  llvm.func @f() {
+    llvm.call @g() : () -> () loc("layer1")
+    llvm.return
+  } loc(fused<#f>["model.py":2:1])
+} loc("model.py":0:0)
+'''
+
+
+def test_lower_to_bitcode_reports_what_llvm_verification_finds():
+    with pytest.raises(fpopt.CompileError) as failed:
+        fpopt.lower_to_bitcode(UNVERIFIABLE_LLVM, "canonicalize")
+    assert failed.value.stage == "translate"
+    [diagnostic] = failed.value.diagnostics
+    assert diagnostic.startswith("model.py:0:0: error: the module translated to LLVM IR "
+                                 "does not verify:")
+    assert "inlinable function call in a function with debug info must have a !dbg location" \
+        in diagnostic

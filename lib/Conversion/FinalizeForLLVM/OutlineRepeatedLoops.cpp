@@ -243,9 +243,26 @@ struct OutlineRepeatedLoopsPass
 
     for (auto [nest, args] : llvm::zip_equal(cls.members, cls.arguments)) {
       builder.setInsertionPoint(nest->root);
-      func::CallOp::create(builder, nest->root->getLoc(), func, args);
+      func::CallOp::create(builder, callLocation(nest->root), func, args);
       nest->root->erase();
     }
+  }
+
+  /// The nest's location for the call that replaces it, anchored at its
+  /// function's file location when it has none of its own (a front end's
+  /// `loc("layer1.conv")` keeps its name; anything else takes the
+  /// function's): LLVM requires a line on every call between functions
+  /// with debug info (ensure-debug-info-scope-on-llvm-func).
+  static Location callLocation(Operation *root) {
+    Location loc = root->getLoc();
+    if (loc->findInstanceOf<FileLineColLoc>())
+      return loc;
+    Location anchor = root->getParentOfType<func::FuncOp>().getLoc();
+    if (!anchor->findInstanceOf<FileLineColLoc>())
+      return loc;
+    if (auto name = dyn_cast<NameLoc>(loc))
+      return NameLoc::get(name.getName(), anchor);
+    return anchor;
   }
 };
 } // namespace
