@@ -140,31 +140,50 @@ py::tuple functionSignature(const std::string &ir,
   return py::make_tuple(ok, ok ? json : error);
 }
 
+/// One parse and pipeline run in `context`: the module (null when it did
+/// not parse; the caller destroys it), whether both succeeded, and the stage
+/// reached ("parse" or "pipeline").
+struct PipelineRun {
+  MlirModule module{nullptr};
+  bool ok = false;
+  std::string stage = "parse";
+};
+
+PipelineRun parseAndRun(Context &context, const std::string &ir,
+                        const std::string &pipeline,
+                        const std::string &sourceName,
+                        std::vector<std::string> &diagnostics) {
+  PipelineRun run;
+  run.module =
+      mlirLowpParseModule(context.get(), toStringRef(ir),
+                          toStringRef(sourceName), collectDiagnostic,
+                          &diagnostics);
+  if (mlirModuleIsNull(run.module))
+    return run;
+  run.stage = "pipeline";
+  run.ok = mlirLogicalResultIsSuccess(mlirLowpRunPipeline(
+      run.module, toStringRef(pipeline), collectDiagnostic, &diagnostics));
+  return run;
+}
+
 /// Parses, runs, prints. Returns (ok, stage, output, diagnostics) where stage
 /// is "parse" or "pipeline" and output the printed module on success.
 py::tuple runPipeline(const std::string &ir, const std::string &pipeline,
                       const std::string &sourceName) {
   std::vector<std::string> diagnostics;
-  bool ok = false;
-  std::string stage = "parse", output;
+  std::string output;
+  PipelineRun run;
   {
     py::gil_scoped_release release;
     Context context;
-    MlirModule module =
-        mlirLowpParseModule(context.get(), toStringRef(ir),
-                            toStringRef(sourceName), collectDiagnostic,
-                            &diagnostics);
-    if (!mlirModuleIsNull(module)) {
-      stage = "pipeline";
-      ok = mlirLogicalResultIsSuccess(mlirLowpRunPipeline(
-          module, toStringRef(pipeline), collectDiagnostic, &diagnostics));
-      if (ok)
-        mlirOperationPrint(mlirModuleGetOperation(module), appendText,
-                           &output);
-      mlirModuleDestroy(module);
-    }
+    run = parseAndRun(context, ir, pipeline, sourceName, diagnostics);
+    if (run.ok)
+      mlirOperationPrint(mlirModuleGetOperation(run.module), appendText,
+                         &output);
+    if (!mlirModuleIsNull(run.module))
+      mlirModuleDestroy(run.module);
   }
-  return py::make_tuple(ok, stage, output, diagnostics);
+  return py::make_tuple(run.ok, run.stage, output, diagnostics);
 }
 
 /// The LLVM functions of a lowered module, name -> printed function type
@@ -197,35 +216,27 @@ py::dict llvmFunctionTypes(MlirModule module) {
 py::tuple lowerToLLVMBitcode(const std::string &ir, const std::string &pipeline,
                              const std::string &sourceName) {
   std::vector<std::string> diagnostics;
-  bool ok = false;
-  std::string stage = "parse", bitcode;
+  std::string bitcode;
   py::dict functions;
+  PipelineRun run;
   {
     Context context;
-    MlirModule module;
     {
       py::gil_scoped_release release;
-      module = mlirLowpParseModule(context.get(), toStringRef(ir),
-                                   toStringRef(sourceName), collectDiagnostic,
-                                   &diagnostics);
-      if (!mlirModuleIsNull(module)) {
-        stage = "pipeline";
-        ok = mlirLogicalResultIsSuccess(mlirLowpRunPipeline(
-            module, toStringRef(pipeline), collectDiagnostic, &diagnostics));
-        if (ok) {
-          stage = "translate";
-          ok = mlirLogicalResultIsSuccess(mlirLowpTranslateModuleToLLVMBitcode(
-              module, appendText, &bitcode, collectDiagnostic, &diagnostics));
-        }
+      run = parseAndRun(context, ir, pipeline, sourceName, diagnostics);
+      if (run.ok) {
+        run.stage = "translate";
+        run.ok = mlirLogicalResultIsSuccess(mlirLowpTranslateModuleToLLVMBitcode(
+            run.module, appendText, &bitcode, collectDiagnostic, &diagnostics));
       }
     }
-    if (!mlirModuleIsNull(module)) {
-      if (ok)
-        functions = llvmFunctionTypes(module);
-      mlirModuleDestroy(module);
-    }
+    if (run.ok)
+      functions = llvmFunctionTypes(run.module);
+    if (!mlirModuleIsNull(run.module))
+      mlirModuleDestroy(run.module);
   }
-  return py::make_tuple(ok, stage, py::bytes(bitcode), diagnostics, functions);
+  return py::make_tuple(run.ok, run.stage, py::bytes(bitcode), diagnostics,
+                        functions);
 }
 
 py::list floatFormats() {

@@ -768,7 +768,7 @@ def compile_module(ir: str, *, target: Optional[str] = None, policy: str = "auto
     arguments = [TensorType.parse(a.type) for a in signature.arguments]
     results = [TensorType.parse(r) for r in signature.results]
     params = ([] if not results else ["void *"]) + [a.c_type for a in arguments]
-    # All pointers (the common case) keeps the cache key it always had.
+    # All pointers (the common case): the trampoline is keyed by their count.
     trampoline = len(params) if all(p == "void *" for p in params) else tuple(params)
     so_path, dealloc = build_shared_object_from_bitcode(
         lowered.bitcode, lowered.functions, mcpu, cache_dir=cache_dir,
