@@ -1,7 +1,9 @@
-"""The per-op report of the profile scripts (bench/models/profile.py,
+"""The reports of the profile scripts (bench/models/profile.py,
 bench/train/profile.py): a callable run under ``perf record``, the samples
 in its compiled object summed per split function
-(op<N>__<module path>__<aten op>, see ``fpopt.torch.export(split=True)``)."""
+(op<N>__<module path>__<aten op>, see ``fpopt.torch.export(split=True)``),
+or, for a model compiled whole with line tables (``line_tables=True``), per
+line of its decided module."""
 import collections
 import os
 import re
@@ -34,10 +36,8 @@ def profile_arguments(doc: str, policy: str, calls: int, batch: int):
     return ap
 
 
-def profile_ops(call, calls: int, so_path: str):
-    """Runs ``call`` ``calls`` times under ``perf record`` and returns the
-    samples in the compiled object per (module path, aten op) of its split
-    functions, and the share outside them."""
+def _perf_report(call, calls: int, sort: str) -> str:
+    """``perf report --sort SORT`` of ``calls`` calls of ``call``."""
     with tempfile.TemporaryDirectory() as tmp:
         data = os.path.join(tmp, "perf.data")
         perf = subprocess.Popen(["perf", "record", "-q", "-F", "1999", "-p", str(os.getpid()),
@@ -48,8 +48,44 @@ def profile_ops(call, calls: int, so_path: str):
             call()
         perf.send_signal(signal.SIGINT)
         perf.wait()
-        report = subprocess.run(["perf", "report", "-i", data, "--stdio", "--no-children",
-                                 "--sort", "dso,sym", "-q"], capture_output=True, text=True).stdout
+        return subprocess.run(["perf", "report", "-i", data, "--stdio", "--no-children",
+                               "--sort", sort, "-q"], capture_output=True, text=True).stdout
+
+
+def profile_lines(call, calls: int, source: str):
+    """Runs ``call`` ``calls`` times under ``perf record`` and returns the
+    samples per line of ``source`` (the decided module a line_tables=True
+    build refers to) and the share of all others."""
+    name = os.path.basename(source)
+    per_line, other = collections.Counter(), 0.0
+    for line in _perf_report(call, calls, "srcline").splitlines():
+        mm = re.match(r"\s*([\d.]+)%\s+(\S+?):(\d+)\s*$", line)
+        if mm and os.path.basename(mm.group(2)) == name:
+            per_line[int(mm.group(3))] += float(mm.group(1))
+        elif re.match(r"\s*[\d.]+%", line):
+            other += float(line.split("%")[0])
+    if not per_line:
+        sys.exit("no samples on the decided module's lines (is perf allowed here?)")
+    return per_line, other
+
+
+def print_lines(per_line, other: float, source: str, top: int):
+    """The top lines of the decided module by share of all samples, each
+    with the op written there."""
+    text = open(source).read().splitlines()
+    total = sum(per_line.values()) + other
+    print(f"top {top} lines of {source} by share of the samples:")
+    for line, share in per_line.most_common(top):
+        op = text[line - 1].strip() if 0 < line <= len(text) else ""
+        print(f"  {100 * share / total:5.1f}%  {line:>5}: {op[:150]}")
+    print(f"  {100 * other / total:5.1f}%  elsewhere (runtime helpers, libc, Python, line 0)")
+
+
+def profile_ops(call, calls: int, so_path: str):
+    """Runs ``call`` ``calls`` times under ``perf record`` and returns the
+    samples in the compiled object per (module path, aten op) of its split
+    functions, and the share outside them."""
+    report = _perf_report(call, calls, "dso,sym")
     so = os.path.basename(so_path)
     per_op, other = collections.Counter(), 0.0
     for line in report.splitlines():

@@ -8,8 +8,14 @@ code, and the shares per aten op kind. Fusion across ops is lost in this
 form, so the split model is slower than the real one (printed as well);
 the shares say where to look.
 
+With --lines the model is compiled whole, as fpopt.torch.compile does
+(fused, repeated loops outlined, weights prepacked), with line tables into
+its decided module (``line_tables=True``): the samples are summed per line
+of that module, each printed with its op (a kernel's loops, or a fused
+elementwise chain, carry the line of the op they come from).
+
   /usr/bin/python3 bench/models/profile.py MODEL [--policy auto] [--calls 20]
-      [--batch 1] [--target znver4] [--top 10]
+      [--batch 1] [--target znver4] [--top 10] [--lines]
 
 MODEL: a torchvision name, bert_base or gpt2_small (run.py's models).
 Needs perf (Debian's linux-perf).
@@ -24,7 +30,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, ".."))
 import run  # noqa: E402  (build(), the package on sys.path)
-from perf_report import SPLIT_X86_OPTIONS, print_shares, profile_arguments, profile_ops  # noqa: E402
+from perf_report import (SPLIT_X86_OPTIONS, print_lines, print_shares,  # noqa: E402
+                         profile_arguments, profile_lines, profile_ops)
 import fpopt  # noqa: E402
 import fpopt.runtime  # noqa: E402
 import fpopt.torch  # noqa: E402
@@ -33,10 +40,25 @@ from fpopt.torch import _export, _to_numpy  # noqa: E402
 
 def main():
     ap = profile_arguments(__doc__, policy="auto", calls=20, batch=1)
+    ap.add_argument("--lines", action="store_true")
     cli = ap.parse_args()
     target = cli.target or fpopt.runtime.host_target()[0]
     m, x = run.build(cli.model, cli.batch)
     m.eval()
+    if cli.lines:
+        compiled = fpopt.torch.compile(m, x, target=target, policy=cli.policy, prepack=True,
+                                       cache_dir=cli.cache_dir, line_tables=True)
+        with torch.no_grad():
+            compiled(x)
+            t0 = time.perf_counter()
+            compiled(x)
+            ms = (time.perf_counter() - t0) * 1e3
+            source = compiled.function.line_table_source
+            per_line, other = profile_lines(lambda: compiled(x), cli.calls, source)
+        print(f"{cli.model}: policy={cli.policy} target={target} batch={cli.batch}; "
+              f"{ms:.1f} ms per call")
+        print_lines(per_line, other, source, cli.top)
+        return
     text, names = _export(m, (x,), "arguments", split=True)
     fn = fpopt.compile(text, target=target, policy=cli.policy, cache_dir=cli.cache_dir,
                        x86_options=SPLIT_X86_OPTIONS)

@@ -128,7 +128,7 @@ def compile(ir: str, pipeline: Optional[str] = None, *,
             prepack: bool = False, demote_weights: bool = False,
             demote_state: bool = False,
             x86_options: str = "", cache_dir: Optional[str] = None,
-            lowering: str = "x86"):
+            lowering: str = "x86", line_tables: bool = False):
     """Two uses, told apart by ``pipeline``:
 
     ``fpopt.compile(ir, pipeline)`` parses ``ir`` and runs ``pipeline``
@@ -154,7 +154,12 @@ the table as ``target`` (FP8 decisions for sm_90, emulated on this CPU). With
     (``demote-state``): state the function returns updated, such as a
     decoder's KV cache, read only in the decided 16-bit format, is taken
     and returned in that format (bf16 results are uint16 arrays of raw
-    bits, which pass back in unchanged).
+    bits, which pass back in unchanged). ``line_tables=True`` builds the
+    object with line tables into the decided module, written to the build
+    cache without its locations (``<hash>.decided.mlir``): profilers and
+    debuggers (``perf report --sort srcline``) then name the op of the
+    decided module each instruction comes from (bench/models/profile.py
+    --lines).
 
     Raises CompileError when a pipeline fails, runtime.BuildError when the
     LLVM tools do.
@@ -166,7 +171,7 @@ the table as ``target`` (FP8 decisions for sm_90, emulated on this CPU). With
                               demote_weights=demote_weights, demote_state=demote_state,
                               x86_options=x86_options,
                               cache_dir=cache_dir, source_name=source_name,
-                              lowering=lowering)
+                              lowering=lowering, line_tables=line_tables)
     ok, stage, output, diagnostics = _fpopt.run_pipeline(ir, pipeline,
                                                          source_name)
     if not ok:

@@ -494,6 +494,9 @@ class CompiledFunction:
         self.argument_attributes: List[Dict[str, str]] = (
             [dict(a) for a in argument_attributes] or [{} for _ in self.arguments])
         self._ir = ir
+        #: With line_tables=True: the decided module the object's line
+        #: tables refer to (a file in the build cache); None otherwise.
+        self.line_table_source: Optional[str] = None
         #: Remarks and warnings of the compilation ("slow path" remarks...).
         self.diagnostics = list(diagnostics)
         retain_freed_memory()
@@ -698,12 +701,29 @@ class BoundFunction:
         self._packed = []
 
 
+def _with_line_locations(decided: str, cache_dir: Optional[str]) -> Tuple[str, str]:
+    """``decided`` printed without its locations (front ends name ops
+    without a file) into a file of the build cache, and that file's path:
+    parsed under it, every op's location is its line there, which the line
+    tables of a ``line_tables=True`` build refer to."""
+    from . import compile as run_passes
+    text = run_passes(decided, "builtin.module()").ir
+    path = os.path.join(_cache_dir(cache_dir),
+                        hashlib.sha256(text.encode()).hexdigest()[:32] + ".decided.mlir")
+    staged = path + f".{os.getpid()}.tmp"
+    with open(staged, "w") as f:
+        f.write(text)
+    os.replace(staged, path)
+    return text, path
+
+
 def compile_module(ir: str, *, target: Optional[str] = None, policy: str = "auto",
                    threads: int = 1, function: Optional[str] = None,
                    prepack: bool = False, demote_weights: bool = False,
                    demote_state: bool = False,
                    x86_options: str = "", cache_dir: Optional[str] = None,
-                   source_name: str = "<input>", lowering: str = "x86") -> CompiledFunction:
+                   source_name: str = "<input>", lowering: str = "x86",
+                   line_tables: bool = False) -> CompiledFunction:
     """The body of ``fpopt.compile(ir, target=..., ...)``; see there.
     ``lowering="reference"`` lowers the decided module with
     lowp-pipeline-reference (plain loops, every op rounded to its stated
@@ -747,6 +767,10 @@ def compile_module(ir: str, *, target: Optional[str] = None, policy: str = "auto
     lowering_pipeline = (f"lowp-pipeline-x86{{{x86}}}" if lowering == "x86"
                          else "lowp-pipeline-reference")
     pipeline = f"builtin.module(func.func(llvm-request-c-wrappers),{lowering_pipeline})"
+    if line_tables:
+        decided, source_name = _with_line_locations(decided, cache_dir)
+        pipeline = (pipeline[:-1] +
+                    ",ensure-debug-info-scope-on-llvm-func{emission-kind=LineTablesOnly})")
     # Lowered and translated to LLVM bitcode in this process: the module's
     # text (tens of MB for a whole model) is neither printed nor parsed.
     lowered = lower_to_bitcode(decided, pipeline, source_name=source_name)
@@ -779,8 +803,11 @@ def compile_module(ir: str, *, target: Optional[str] = None, policy: str = "auto
         if "lowp.fp8_axis" in a.attributes and "lowp.fp8_scale" in a.attributes:
             channel_scales[i] = (int(a.attributes["lowp.fp8_scale"].split(":")[0]),
                                  int(a.attributes["lowp.fp8_axis"].split(":")[0]))
-    return CompiledFunction(so_path, dealloc, signature.function, arguments, results,
+    compiled = CompiledFunction(so_path, dealloc, signature.function, arguments, results,
                             prepacked, ranks,
                             lambda: run_passes(decided, pipeline, source_name=source_name).ir,
                             diagnostics, channel_scales,
                             [a.attributes for a in signature.arguments])
+    if line_tables:
+        compiled.line_table_source = source_name
+    return compiled

@@ -343,3 +343,34 @@ def test_lower_to_bitcode_reports_what_llvm_verification_finds():
                                  "does not verify:")
     assert "inlinable function call in a function with debug info must have a !dbg location" \
         in diagnostic
+
+
+def test_line_tables_name_lines_of_the_decided_module(tmp_path):
+    """line_tables=True: the decided module, printed without locations, is
+    in the build cache, and the object's line tables point at its lines
+    (the matmul kernels' instructions at the matmul's line); the code
+    computes what the build without line tables does."""
+    import subprocess
+    import numpy as np
+    from fpopt import runtime
+    rng = np.random.default_rng(2)
+    args = [rng.standard_normal(s).astype(np.float32)
+            for s in ((4, 64), (32, 64), (4, 32), (32, 32))]
+    plain = fpopt.compile(LINEAR, target="avx2", policy="f32", cache_dir=str(tmp_path))
+    lined = fpopt.compile(LINEAR, target="avx2", policy="f32", cache_dir=str(tmp_path),
+                          line_tables=True)
+    assert plain.line_table_source is None
+    source = lined.line_table_source
+    assert os.path.dirname(source) == str(tmp_path) and source.endswith(".decided.mlir")
+    text = open(source).read().splitlines()
+    matmul_lines = {i + 1 for i, line in enumerate(text) if "linalg.matmul" in line}
+    assert len(matmul_lines) == 2 and "loc(" not in "\n".join(text)
+    table = subprocess.run([os.path.join(runtime.LLVM_BIN, "llvm-dwarfdump"), "--debug-line",
+                            lined.so_path], capture_output=True, text=True, check=True).stdout
+    assert os.path.basename(source) in table
+    rows = [int(r.split()[1]) for r in table.splitlines() if r.startswith("0x0")]
+    assert matmul_lines <= set(rows)
+    none = subprocess.run([os.path.join(runtime.LLVM_BIN, "llvm-dwarfdump"), "--debug-line",
+                           plain.so_path], capture_output=True, text=True, check=True).stdout
+    assert ".decided.mlir" not in none
+    np.testing.assert_array_equal(lined(*args), plain(*args))

@@ -129,11 +129,13 @@ def compile(module: torch.nn.Module, example_args, *, target: Optional[str] = No
             policy: str = "auto", threads: int = 1, demote_weights: bool = False,
             demote_state: bool = False,
             prepack: bool = False, x86_options: str = "",
-            cache_dir: Optional[str] = None, lowering: str = "x86") -> CompiledModule:
+            cache_dir: Optional[str] = None, lowering: str = "x86",
+            line_tables: bool = False) -> CompiledModule:
     """Exports ``module`` (weights as arguments), compiles it for this CPU
     (``target`` None: the host's row of the capability table) with
     ``policy`` ("f32": no decision pass; else a lowp-auto-mixed-precision
-    policy), binds the current weights and returns a callable on tensors."""
+    policy), binds the current weights and returns a callable on tensors.
+    ``line_tables``: as fpopt.compile's."""
     import fpopt
 
     args = example_args if isinstance(example_args, (tuple, list)) else (example_args,)
@@ -142,7 +144,8 @@ def compile(module: torch.nn.Module, example_args, *, target: Optional[str] = No
                        demote_weights=demote_weights, demote_state=demote_state,
                        prepack=prepack,
                        x86_options=x86_options, cache_dir=cache_dir,
-                       source_name=_module_name(module), lowering=lowering)
+                       source_name=_module_name(module), lowering=lowering,
+                       line_tables=line_tables)
     state = dict(module.named_parameters())
     state.update(dict(module.named_buffers()))
     n_in = len(args)
