@@ -299,13 +299,15 @@ def dealloc_function(llvm_ir: str) -> str:
     """The function that frees what an LLVM IR module allocates: libc
     `free` for malloc / aligned_alloc, `_mlir_memref_to_llvm_free` (defined
     by GENERIC_ALLOC_C, linked in) for MLIR's generic allocation functions."""
-    declared = set(re.findall(r"^declare [^@]*@([\w.]+)\(", llvm_ir, re.M))
-    return "_mlir_memref_to_llvm_free" if declared & _GENERIC_ALLOC else "free"
+    return _dealloc_for(re.findall(r"^declare [^@]*@([\w.]+)\(", llvm_ir, re.M))
 
 
-#: MLIR's generic allocation functions (GENERIC_ALLOC_C defines them).
-_GENERIC_ALLOC = {"_mlir_memref_to_llvm_alloc", "_mlir_memref_to_llvm_aligned_alloc",
-                  "_mlir_memref_to_llvm_free"}
+def _dealloc_for(functions: Iterable[str]) -> str:
+    """dealloc_function for a module that has (declares or defines)
+    ``functions``."""
+    generic = {"_mlir_memref_to_llvm_alloc", "_mlir_memref_to_llvm_aligned_alloc",
+               "_mlir_memref_to_llvm_free"}
+    return "_mlir_memref_to_llvm_free" if generic & set(functions) else "free"
 
 
 def _run(cmd: List[str], what: str):
@@ -388,15 +390,14 @@ def build_shared_object_from_bitcode(bitcode: bytes, functions: Iterable[str], m
     """build_shared_object for a module already translated to LLVM bitcode
     in this process (lower_to_bitcode); ``functions``: the names of its LLVM
     functions, declarations included (they say which allocator it calls)."""
-    names = set(functions)
-    dealloc = "_mlir_memref_to_llvm_free" if names & _GENERIC_ALLOC else "free"
+    dealloc = _dealloc_for(functions)
 
     def make_object(tmp: str, tool) -> Tuple[str, str]:
         bc = os.path.join(tmp, "module.bc")
         with open(bc, "wb") as f:
             f.write(bitcode)
         return _llc(tool, mcpu, bc, tmp), dealloc
-    return _build(b"bitcode\0" + bitcode, mcpu, make_object, cache_dir=cache_dir,
+    return _build(bitcode, mcpu, make_object, cache_dir=cache_dir,
                   key_extra=key_extra, trampolines=trampolines)
 
 

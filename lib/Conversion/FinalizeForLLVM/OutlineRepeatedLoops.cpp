@@ -143,7 +143,6 @@ matchNest(const Nest &first, ArrayRef<Value> firstArgs, const Nest &other) {
   return args;
 }
 
-
 /// The outermost loops of `func` worth outlining (no loop around them, no
 /// results, at least `minOps` ops), with their shapes.
 static void
