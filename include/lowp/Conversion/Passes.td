@@ -362,6 +362,17 @@ def LowpFoldLayoutIntoContractions
     narrowing cast the precision decisions insert) is moved before the copy
     first, so it runs on the contiguous source.
 
+    A `linalg.batch_matmul` whose B is a broadcast collapsed into the batch,
+    the broadcast dimensions inside the ones its source indexes (batch
+    b = g * R + r, B[b] = S[g]), reads S once per group: A and C (default
+    layout) are viewed as [G][R*M][.], the R matrices sharing a B becoming
+    rows of one. This is grouped-query attention as torch exports it
+    (`repeat_kv`: expand, reshape, then `k.transpose(2, 3)`): the keys and
+    values of each cache head are no longer copied R times per call, and
+    the scores read the cached keys as (n, k). A collapse of a transpose
+    that keeps each collapsed group together becomes a transpose of the
+    collapse first, so that the transpose folds.
+
     A matmul or batch_matmul on tensors still reading such a copy afterwards
     (directly or through that elementwise op) gets a remark naming the
     operand and why it stayed (a composed map that is no matrix per batch,

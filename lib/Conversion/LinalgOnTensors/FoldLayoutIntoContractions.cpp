@@ -264,6 +264,204 @@ struct CollapseBroadcastCopy : OpRewritePattern<tensor::CollapseShapeOp> {
   }
 };
 
+/// collapse_shape(transpose(x)) -> transpose(collapse_shape(x)) on the way
+/// to a contraction, when the transpose keeps every group of the collapse
+/// together and in order. Attention's `k.transpose(2, 3)` of [b][h][t][d]
+/// collapsed to [b*h][d][t] for batch_matmul: afterwards the transpose is
+/// of the collapsed tensor and folds into B's map, and the collapse meets
+/// the one under it.
+struct CollapseThroughTranspose : OpRewritePattern<tensor::CollapseShapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::CollapseShapeOp op,
+                                PatternRewriter &rw) const override {
+    auto transpose = op.getSrc().getDefiningOp<linalg::TransposeOp>();
+    if (!transpose || transpose->getNumResults() != 1 ||
+        !feedsContraction(op.getResult()))
+      return rw.notifyMatchFailure(op, "not a transpose on the way to a "
+                                       "contraction");
+    ArrayRef<int64_t> perm = transpose.getPermutation();
+    SmallVector<ReassociationIndices> groups = op.getReassociationIndices();
+    // Each group reads a run of consecutive source dimensions.
+    for (const ReassociationIndices &group : groups)
+      for (unsigned i = 1; i < group.size(); ++i)
+        if (perm[group[i]] != perm[group[i - 1]] + 1)
+          return rw.notifyMatchFailure(op, "the transpose splits a group");
+    // The groups in source order, and where each result group comes from.
+    SmallVector<unsigned> order(groups.size());
+    std::iota(order.begin(), order.end(), 0);
+    llvm::sort(order, [&](unsigned a, unsigned b) {
+      return perm[groups[a].front()] < perm[groups[b].front()];
+    });
+    SmallVector<ReassociationIndices> sourceGroups;
+    SmallVector<int64_t> newPerm(groups.size());
+    for (auto [position, g] : llvm::enumerate(order)) {
+      ReassociationIndices run;
+      for (int64_t d : groups[g])
+        run.push_back(perm[d]);
+      sourceGroups.push_back(run);
+      newPerm[g] = position;
+    }
+    Location loc = op.getLoc();
+    Value collapsed = tensor::CollapseShapeOp::create(
+        rw, loc, transpose.getInput(), sourceGroups);
+    if (llvm::equal(newPerm, llvm::seq<int64_t>(0, newPerm.size()))) {
+      rw.replaceOp(op, collapsed);
+      return success();
+    }
+    auto resultType = op.getResultType();
+    Value init = tensor::EmptyOp::create(rw, loc, resultType.getShape(),
+                                         resultType.getElementType());
+    rw.replaceOpWithNewOp<linalg::TransposeOp>(op, collapsed, init, newPerm);
+    return success();
+  }
+};
+
+/// A linalg op on tensors that copies its one input to an identity output
+/// through a map whose results are loop dimensions in increasing order or
+/// 0 on a unit dimension of the input (torch's `expand` of a size-1
+/// dimension): a broadcast that keeps the order of what it reads. `read`
+/// gets the loop dimensions the input indexes.
+static bool isOrderedBroadcast(linalg::LinalgOp op,
+                               llvm::SmallBitVector &read) {
+  if (!op || !op.hasPureTensorSemantics() || op.getNumDpsInputs() != 1 ||
+      op.getNumDpsInits() != 1 ||
+      op.getNumLoops() != op.getNumParallelLoops())
+    return false;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  auto sourceType = dyn_cast<RankedTensorType>(op.getDpsInputs()[0].getType());
+  if (!sourceType || !sourceType.hasStaticShape() || !maps[1].isIdentity())
+    return false;
+  read = llvm::SmallBitVector(op.getNumLoops());
+  int64_t last = -1;
+  for (auto [i, e] : llvm::enumerate(maps[0].getResults())) {
+    if (auto dim = dyn_cast<AffineDimExpr>(e)) {
+      if (static_cast<int64_t>(dim.getPosition()) <= last)
+        return false;
+      last = dim.getPosition();
+      read.set(last);
+      continue;
+    }
+    auto zero = dyn_cast<AffineConstantExpr>(e);
+    if (!zero || zero.getValue() != 0 || sourceType.getDimSize(i) != 1)
+      return false;
+  }
+  Block *body = op.getBlock();
+  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
+  return body->getOperations().size() == 1 && yield &&
+         yield.getNumOperands() == 1 &&
+         yield.getOperand(0) == body->getArgument(0);
+}
+
+/// batch_matmul(A, B) whose B is a broadcast collapsed into the batch, the
+/// broadcast dimensions inside the ones the source indexes: batch b = g * R
+/// + r with B[b] = S[g] for every r. Grouped-query attention repeats each
+/// key/value head this way for the R query heads of its group (torch's
+/// `repeat_kv`: expand, then reshape). The R matrices of A that share a B
+/// become rows of one matrix: A [G*R][M][K] viewed as [G][R*M][K] (the same
+/// bytes), times S [G][K][N], gives C viewed as [G][R*M][N]. The copy of B
+/// per call is gone, and each B is read once for R*M rows instead of once
+/// per batch. B may be read transposed ((b, n, k)); A and C in their
+/// default layout.
+struct GroupBroadcastBatchIntoRows
+    : OpRewritePattern<linalg::BatchMatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::BatchMatmulOp op,
+                                PatternRewriter &rw) const override {
+    if (!op.hasPureTensorSemantics())
+      return rw.notifyMatchFailure(op, "needs tensors");
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    SmallVector<AffineMap> defaults =
+        linalg::BatchMatmulOp::getDefaultIndexingMaps(rw.getContext());
+    if (maps[0] != defaults[0] || maps[2] != defaults[2] ||
+        maps[1].getNumResults() != 3 || maps[1].getDimPosition(0) != 0)
+      return rw.notifyMatchFailure(op, "A or C not in the default layout, "
+                                       "or B not a matrix per batch");
+    auto collapse =
+        op.getDpsInputs()[1].getDefiningOp<tensor::CollapseShapeOp>();
+    if (!collapse)
+      return rw.notifyMatchFailure(op, "B is not a collapsed batch");
+    SmallVector<ReassociationIndices> groups =
+        collapse.getReassociationIndices();
+    if (groups.size() != 3 || groups[1].size() != 1 || groups[2].size() != 1)
+      return rw.notifyMatchFailure(op, "B's collapse regroups its matrix");
+    auto copy = collapse.getSrc().getDefiningOp<linalg::LinalgOp>();
+    llvm::SmallBitVector read;
+    if (!isOrderedBroadcast(copy, read))
+      return rw.notifyMatchFailure(op, "B is not a collapsed broadcast");
+    auto aType = cast<RankedTensorType>(op.getDpsInputs()[0].getType());
+    auto cType = cast<RankedTensorType>(op.getDpsInits()[0].getType());
+    auto copyType = cast<RankedTensorType>(copy->getResult(0).getType());
+    if (!aType.hasStaticShape() || !cType.hasStaticShape() ||
+        !copyType.hasStaticShape())
+      return rw.notifyMatchFailure(op, "needs static shapes");
+    unsigned batchRank = groups[0].size();
+    if (!read.test(batchRank) || !read.test(batchRank + 1))
+      return rw.notifyMatchFailure(op, "B broadcast along its matrix");
+    // The batch: indexed dimensions (G), then broadcast ones (R).
+    int64_t numGroups = 1, repeats = 1;
+    for (unsigned d = 0; d < batchRank; ++d) {
+      int64_t size = copyType.getDimSize(d);
+      if (size == 1)
+        continue;
+      if (!read.test(d)) {
+        repeats *= size;
+        continue;
+      }
+      if (repeats != 1)
+        return rw.notifyMatchFailure(op, "a broadcast dimension outside an "
+                                         "indexed one");
+      numGroups *= size;
+    }
+    if (repeats == 1 || numGroups == 1)
+      return rw.notifyMatchFailure(op, "no batch of several groups repeated");
+    // S as [G][X][Y]: its leading dimensions are the batch's (unit ones
+    // among them), its last two B's matrix.
+    Location loc = op.getLoc();
+    Value source = copy.getDpsInputs()[0];
+    auto sourceType = cast<RankedTensorType>(source.getType());
+    int64_t sourceRank = sourceType.getRank();
+    if (sourceRank < 3)
+      return rw.notifyMatchFailure(op, "B's source has no batch");
+    if (sourceRank > 3) {
+      ReassociationIndices lead(sourceRank - 2);
+      std::iota(lead.begin(), lead.end(), 0);
+      source = tensor::CollapseShapeOp::create(
+          rw, loc, source,
+          SmallVector<ReassociationIndices>{
+              lead, {sourceRank - 2}, {sourceRank - 1}});
+    }
+    // A and C: [G*R][M][.] viewed as [G][R][M][.], then as [G][R*M][.].
+    auto regroup = [&](Value v) {
+      auto type = cast<RankedTensorType>(v.getType());
+      auto split = RankedTensorType::get(
+          {numGroups, repeats, type.getDimSize(1), type.getDimSize(2)},
+          type.getElementType());
+      Value expanded = tensor::ExpandShapeOp::create(
+          rw, loc, split, v,
+          SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
+      return tensor::CollapseShapeOp::create(
+          rw, loc, expanded,
+          SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}});
+    };
+    Value a = regroup(op.getDpsInputs()[0]);
+    Value c = regroup(op.getDpsInits()[0]);
+    auto grouped = linalg::BatchMatmulOp::create(
+        rw, loc, TypeRange{c.getType()}, ValueRange{a, source}, ValueRange{c});
+    grouped.setIndexingMapsAttr(rw.getAffineMapArrayAttr(maps));
+    grouped.setCastAttr(op.getCastAttr());
+    auto split = RankedTensorType::get({numGroups, repeats, cType.getDimSize(1),
+                                        cType.getDimSize(2)},
+                                       cType.getElementType());
+    Value expanded = tensor::ExpandShapeOp::create(
+        rw, loc, split, grouped.getResult(0),
+        SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}});
+    rw.replaceOpWithNewOp<tensor::CollapseShapeOp>(
+        op, cType, expanded,
+        SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
+    return success();
+  }
+};
+
 /// matmul / batch_matmul reading a layout copy: read the copy's source
 /// through the composed map instead, when the result is still a map the
 /// contraction (and the kernels) take.
@@ -529,12 +727,13 @@ struct NamedFromGenericContraction
 /// What a layout copy does to its source, for remarks: its input map.
 static StringRef describeLayoutCopy(linalg::LinalgOp copy) {
   AffineMap map = copy.getIndexingMapsArray()[0];
-  bool broadcast = map.getNumResults() < map.getNumDims();
-  bool inOrder = llvm::is_sorted(map.getResults(), [](AffineExpr a,
-                                                      AffineExpr b) {
-    return cast<AffineDimExpr>(a).getPosition() <
-           cast<AffineDimExpr>(b).getPosition();
-  });
+  // Results are loop dimensions, or 0 on a unit dimension of the source.
+  SmallVector<unsigned> dims;
+  for (AffineExpr e : map.getResults())
+    if (auto dim = dyn_cast<AffineDimExpr>(e))
+      dims.push_back(dim.getPosition());
+  bool broadcast = dims.size() < map.getNumDims();
+  bool inOrder = llvm::is_sorted(dims);
   if (broadcast)
     return inOrder ? "broadcast" : "broadcast and transpose";
   return inOrder ? "copy" : "transpose";
@@ -608,7 +807,8 @@ static void remarkUnfoldedLayoutCopies(Operation *root) {
         between = producer;
         copy = producer.getDpsInputs()[0].getDefiningOp<linalg::LinalgOp>();
       }
-      if (!copy || !isLayoutCopy(copy))
+      llvm::SmallBitVector read;
+      if (!copy || !(isLayoutCopy(copy) || isOrderedBroadcast(copy, read)))
         continue;
       op->emitRemark() << "operand " << i << " of '" << op->getName()
                        << "' is a materialized " << describeLayoutCopy(copy)
@@ -633,7 +833,8 @@ struct LowpFoldLayoutIntoContractionsPass
                                                          &getContext());
     tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, &getContext());
     patterns.add<TransposeFromGenericCopy, CollapseBroadcastCopy,
-                 TransposeOfUnitDimsToReshape,
+                 TransposeOfUnitDimsToReshape, CollapseThroughTranspose,
+                 GroupBroadcastBatchIntoRows,
                  NamedFromGenericContraction,
                  FoldLayoutCopyIntoOperand<linalg::MatmulOp>,
                  FoldLayoutCopyIntoOperand<linalg::BatchMatmulOp>,

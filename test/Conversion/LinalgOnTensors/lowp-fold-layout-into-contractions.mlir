@@ -481,3 +481,114 @@ func.func @transpose_moving_elements(%x: tensor<4x2x1xf32>, %w: tensor<8x16xf32>
   %y = linalg.matmul ins(%c, %w : tensor<1x8xf32>, tensor<8x16xf32>) outs(%acc : tensor<1x16xf32>) -> tensor<1x16xf32>
   return %y : tensor<1x16xf32>
 }
+
+// -----
+
+// Grouped-query attention's scores as torch exports them: each of the 2
+// key heads of the cache repeated for its 4 query heads (expand of a unit
+// dimension, reshape), transposed, the batch collapsed. The 4 query heads
+// of a group become 4 rows of one matrix against the cache's key head read
+// as (n, k): no repeat, no transpose left.
+// CHECK-DAG: #[[A:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+// CHECK-DAG: #[[BT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+// CHECK-DAG: #[[C:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-LABEL: func @grouped_query_scores
+// CHECK-SAME: (%[[Q:.*]]: tensor<8x1x32xf32>, %[[K:.*]]: tensor<1x2x64x32xf32>
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: linalg.transpose
+// CHECK-DAG: %[[KE:.*]] = tensor.expand_shape %[[K]]
+// CHECK-DAG: %[[KG:.*]] = tensor.collapse_shape %[[KE]] {{\[\[}}0, 1, 2], [3], [4]] : tensor<1x2x1x64x32xf32> into tensor<2x64x32xf32>
+// CHECK-DAG: %[[QE:.*]] = tensor.expand_shape %[[Q]] {{\[\[}}0, 1], [2], [3]] output_shape [2, 4, 1, 32]
+// CHECK-DAG: %[[QG:.*]] = tensor.collapse_shape %[[QE]] {{\[\[}}0], [1, 2], [3]] : tensor<2x4x1x32xf32> into tensor<2x4x32xf32>
+// CHECK: %[[S:.*]] = linalg.batch_matmul indexing_maps = [#[[A]], #[[BT]], #[[C]]] ins(%[[QG]], %[[KG]] : tensor<2x4x32xf32>, tensor<2x64x32xf32>) outs(%{{.*}} : tensor<2x4x64xf32>)
+// CHECK: %[[SE:.*]] = tensor.expand_shape %[[S]] {{\[\[}}0], [1, 2], [3]] output_shape [2, 4, 1, 64]
+// CHECK: tensor.collapse_shape %[[SE]] {{\[\[}}0, 1], [2], [3]] : tensor<2x4x1x64xf32> into tensor<8x1x64xf32>
+#repeat = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, 0, d3, d4)>
+#id5 = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
+func.func @grouped_query_scores(%q: tensor<8x1x32xf32>, %k: tensor<1x2x64x32xf32>) -> tensor<8x1x64xf32> {
+  %k1 = tensor.expand_shape %k [[0], [1], [2, 3], [4]] output_shape [1, 2, 1, 64, 32] : tensor<1x2x64x32xf32> into tensor<1x2x1x64x32xf32>
+  %e = tensor.empty() : tensor<1x2x4x64x32xf32>
+  %kr = linalg.generic {indexing_maps = [#repeat, #id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%k1 : tensor<1x2x1x64x32xf32>) outs(%e : tensor<1x2x4x64x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x2x4x64x32xf32>
+  %kh = tensor.collapse_shape %kr [[0], [1, 2], [3], [4]] : tensor<1x2x4x64x32xf32> into tensor<1x8x64x32xf32>
+  %et = tensor.empty() : tensor<1x8x32x64xf32>
+  %kt = linalg.transpose ins(%kh : tensor<1x8x64x32xf32>) outs(%et : tensor<1x8x32x64xf32>) permutation = [0, 1, 3, 2]
+  %kb = tensor.collapse_shape %kt [[0, 1], [2], [3]] : tensor<1x8x32x64xf32> into tensor<8x32x64xf32>
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<8x1x64xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%es : tensor<8x1x64xf32>) -> tensor<8x1x64xf32>
+  %s = linalg.batch_matmul ins(%q, %kb : tensor<8x1x32xf32>, tensor<8x32x64xf32>) outs(%acc : tensor<8x1x64xf32>) -> tensor<8x1x64xf32>
+  return %s : tensor<8x1x64xf32>
+}
+
+// -----
+
+// The values of a 3-token prompt: 12 rows per key head.
+// CHECK-LABEL: func @grouped_query_values
+// CHECK-SAME: (%[[P:.*]]: tensor<8x3x64xf32>, %[[V:.*]]: tensor<2x1x64x32xf32>
+// CHECK-NOT: linalg.generic
+// CHECK-DAG: %[[VG:.*]] = tensor.collapse_shape %[[V]] {{\[\[}}0, 1], [2], [3]] : tensor<2x1x64x32xf32> into tensor<2x64x32xf32>
+// CHECK: linalg.batch_matmul ins(%{{.*}}, %[[VG]] : tensor<2x12x64xf32>, tensor<2x64x32xf32>) outs(%{{.*}} : tensor<2x12x32xf32>)
+// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2], [3]] : tensor<2x4x3x32xf32> into tensor<8x3x32xf32>
+#repeat = affine_map<(d0, d1, d2, d3) -> (d0, 0, d2, d3)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @grouped_query_values(%p: tensor<8x3x64xf32>, %v: tensor<2x1x64x32xf32>, %acc: tensor<8x3x32xf32>) -> tensor<8x3x32xf32> {
+  %e = tensor.empty() : tensor<2x4x64x32xf32>
+  %vr = linalg.generic {indexing_maps = [#repeat, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%v : tensor<2x1x64x32xf32>) outs(%e : tensor<2x4x64x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<2x4x64x32xf32>
+  %vb = tensor.collapse_shape %vr [[0, 1], [2], [3]] : tensor<2x4x64x32xf32> into tensor<8x64x32xf32>
+  %y = linalg.batch_matmul ins(%p, %vb : tensor<8x3x64xf32>, tensor<8x64x32xf32>) outs(%acc : tensor<8x3x32xf32>) -> tensor<8x3x32xf32>
+  return %y : tensor<8x3x32xf32>
+}
+
+// -----
+
+// Repeated outside the heads (batch = r * 2 + g): the heads sharing a B are
+// not neighbours, so no view makes them rows of one matrix. The broadcast
+// stays, with a remark.
+// CHECK-LABEL: func @repeat_outside_the_groups
+// CHECK: linalg.generic
+// CHECK: linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<8x1x64xf32>, tensor<8x64x32xf32>)
+#repeat = affine_map<(d0, d1, d2, d3) -> (0, d1, d2, d3)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @repeat_outside_the_groups(%p: tensor<8x1x64xf32>, %v: tensor<1x2x64x32xf32>, %acc: tensor<8x1x32xf32>) -> tensor<8x1x32xf32> {
+  %e = tensor.empty() : tensor<4x2x64x32xf32>
+  %vr = linalg.generic {indexing_maps = [#repeat, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%v : tensor<1x2x64x32xf32>) outs(%e : tensor<4x2x64x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<4x2x64x32xf32>
+  %vb = tensor.collapse_shape %vr [[0, 1], [2], [3]] : tensor<4x2x64x32xf32> into tensor<8x64x32xf32>
+  // expected-remark @below {{operand 1 of 'linalg.batch_matmul' is a materialized broadcast ('linalg.generic'), not folded into its indexing map: a reshape ('tensor.collapse_shape') between them regroups dimensions the copy's source indexes; it is copied on every call}}
+  %y = linalg.batch_matmul ins(%p, %vb : tensor<8x1x64xf32>, tensor<8x64x32xf32>) outs(%acc : tensor<8x1x32xf32>) -> tensor<8x1x32xf32>
+  return %y : tensor<8x1x32xf32>
+}
+
+// -----
+
+// A read transposed (the query heads' rows are not contiguous per head):
+// its heads cannot be viewed as rows of one matrix per group.
+// CHECK-LABEL: func @grouped_query_a_transposed
+// CHECK: linalg.generic
+// CHECK: linalg.batch_matmul indexing_maps
+#repeat = affine_map<(d0, d1, d2, d3) -> (d0, 0, d2, d3)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @grouped_query_a_transposed(%pt: tensor<8x64x3xf32>, %v: tensor<2x1x64x32xf32>, %acc: tensor<8x3x32xf32>) -> tensor<8x3x32xf32> {
+  %e = tensor.empty() : tensor<2x4x64x32xf32>
+  %vr = linalg.generic {indexing_maps = [#repeat, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%v : tensor<2x1x64x32xf32>) outs(%e : tensor<2x4x64x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<2x4x64x32xf32>
+  %vb = tensor.collapse_shape %vr [[0, 1], [2], [3]] : tensor<2x4x64x32xf32> into tensor<8x64x32xf32>
+  // expected-remark @below {{operand 1 of 'linalg.batch_matmul' is a materialized broadcast ('linalg.generic'), not folded into its indexing map: a reshape ('tensor.collapse_shape') between them regroups dimensions the copy's source indexes; it is copied on every call}}
+  %y = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, k, m)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>]
+      ins(%pt, %vb : tensor<8x64x3xf32>, tensor<8x64x32xf32>) outs(%acc : tensor<8x3x32xf32>) -> tensor<8x3x32xf32>
+  return %y : tensor<8x3x32xf32>
+}
