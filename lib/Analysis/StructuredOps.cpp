@@ -65,7 +65,21 @@ int64_t lowp::getStaticLoopSize(linalg::LinalgOp op, unsigned dim) {
   return op.getStaticLoopRanges()[dim];
 }
 
+bool lowp::convertsNarrowFloats(Block &payload) {
+  auto narrow = [](Type t) {
+    auto f = dyn_cast<FloatType>(getElementTypeOrSelf(t));
+    return f && f.getWidth() <= 8;
+  };
+  return llvm::any_of(payload.without_terminator(), [&](Operation &op) {
+    return isa<arith::ExtFOp, arith::TruncFOp>(op) &&
+           (narrow(op.getOperand(0).getType()) ||
+            narrow(op.getResult(0).getType()));
+  });
+}
+
 bool lowp::isCheapToRecompute(Block &payload) {
+  if (convertsNarrowFloats(payload))
+    return false;
   unsigned arithmetic = 0;
   for (Operation &op : payload.without_terminator()) {
     if (isa<arith::ExtFOp, arith::TruncFOp, arith::SIToFPOp, arith::UIToFPOp,

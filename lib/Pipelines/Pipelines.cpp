@@ -43,6 +43,7 @@ AutoMixedPrecisionOptions::getInferenceOptions() const {
   infer.keepStreamsF32 = f32Streams;
   infer.demoteWeights = demoteWeights;
   infer.demoteState = demoteState;
+  infer.stateFormat = stateFormat;
   // FP8 selection quantizes constant weights from their f32 values (one
   // rounding, amax of the real values), not from a bf16 copy.
   infer.matrixConstantsWide = policy == PrecisionPolicy::FP8;

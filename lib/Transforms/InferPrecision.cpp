@@ -50,6 +50,10 @@ struct InferenceConfig {
   /// demote-state: the same for an entry function's state only (an
   /// argument returned updated, and that result).
   bool demoteState = false;
+  /// state-format: with demote-state, the 8-bit float format state is
+  /// stored in (converted to the low format where it is read, rounded
+  /// with saturation where it is returned); null keeps it low.
+  FloatType stateFormat;
   /// demote-weights=arguments.
   bool demoteWeights = false;
   /// Build the per-op decisions (a report or remarks were asked for).
@@ -86,6 +90,14 @@ static SmallVector<Type> getFloatTypes(Operation *op) {
   llvm::append_range(types, llvm::make_filter_range(op->getResultTypes(),
                                                     holdsFloats));
   return types;
+}
+
+/// `type` (a float or a shaped type of floats) with `element` as its
+/// element type.
+static Type withElementType(Type type, Type element) {
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    return shaped.clone(element);
+  return element;
 }
 
 static std::string printType(Type type) {
@@ -337,6 +349,102 @@ private:
                        /*asDiagnostic=*/true);
   }
 
+  /// A state update written as an elementwise select between the stored
+  /// state (widened) and new values (a decoder's one-hot write of its KV
+  /// cache: `where(write, k, cache)`), rounded back to the stored format:
+  /// the select is made in the stored format instead, of the stored bytes
+  /// and the new values rounded (only they: the widened state rounds back
+  /// to itself, when saturation does not change the format's infinities),
+  /// so the update does not round every element of the state on every
+  /// call. The select in the low format stays for its other readers.
+  void selectInStoredFormat(CastOp stored) {
+    auto update = stored.getInput().getDefiningOp<linalg::GenericOp>();
+    if (!update || !update.hasPureTensorSemantics() ||
+        update.getNumDpsInits() != 1 || update->getNumResults() != 1 ||
+        update.getNumLoops() != update.getNumParallelLoops() ||
+        !update.getMatchingIndexingMap(update.getDpsInitOperand(0))
+             .isIdentity())
+      return;
+    Block *body = update.getBlock();
+    auto yield = cast<linalg::YieldOp>(body->getTerminator());
+    // The select, maybe in f32 between exact widenings of its values and
+    // one rounding of its result (targets without low arithmetic).
+    Value picked = yield.getOperand(0);
+    auto rounding = picked.getDefiningOp<arith::TruncFOp>();
+    if (rounding)
+      picked = rounding.getIn();
+    auto select = picked.getDefiningOp<arith::SelectOp>();
+    if (!select || !body->getArgument(update.getNumDpsInputs()).use_empty() ||
+        llvm::any_of(body->without_terminator(), [&](Operation &op) {
+          return &op != select && &op != rounding &&
+                 !(isa<arith::ExtFOp>(op) && op.hasOneUse() &&
+                   *op.user_begin() == select);
+        }))
+      return;
+    auto inputOf = [&](Value v) -> std::optional<unsigned> {
+      if (auto ext = v.getDefiningOp<arith::ExtFOp>())
+        v = ext.getIn();
+      auto arg = dyn_cast<BlockArgument>(v);
+      if (!arg || arg.getOwner() != body ||
+          arg.getArgNumber() >= update.getNumDpsInputs())
+        return std::nullopt;
+      return arg.getArgNumber();
+    };
+    FloatType storedElement = stored.getResultElementType();
+    if (stored.getSaturate() &&
+        llvm::APFloat::semanticsHasInf(storedElement.getFloatSemantics()))
+      return;
+    // Which of the two values is the widened state.
+    std::optional<unsigned> state, fresh;
+    for (auto [s, f] : {std::pair(select.getTrueValue(), select.getFalseValue()),
+                        std::pair(select.getFalseValue(), select.getTrueValue())}) {
+      std::optional<unsigned> si = inputOf(s), fi = inputOf(f);
+      auto widened =
+          si ? update.getDpsInputs()[*si].getDefiningOp<CastOp>() : CastOp();
+      if (fi && widened && widened.isWidening() &&
+          widened.getInput().getType() == stored.getType()) {
+        state = si;
+        fresh = fi;
+        break;
+      }
+    }
+    if (!state || (select.getCondition() == select.getTrueValue() ||
+                   select.getCondition() == select.getFalseValue()))
+      return;
+    rewriter.setInsertionPoint(stored);
+    Location loc = stored.getLoc();
+    SmallVector<Value> inputs(update.getDpsInputs());
+    inputs[*state] = update.getDpsInputs()[*state].getDefiningOp<CastOp>()
+                         .getInput();
+    Value freshValues = inputs[*fresh];
+    auto narrowed = CastOp::create(
+        rewriter, loc, withElementType(freshValues.getType(), storedElement),
+        freshValues, /*seed=*/Value(), stored.getRounding(),
+        stored.getSaturate());
+    insertedCasts.insert(narrowed);
+    inputs[*fresh] = narrowed;
+    auto resultType = cast<RankedTensorType>(stored.getType());
+    Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                         storedElement);
+    auto inBytes = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{resultType}, inputs, ValueRange{init},
+        update.getIndexingMapsArray(), update.getIteratorTypesArray(),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          auto argOf = [&](Value v) {
+            return args[*inputOf(v)];
+          };
+          Value condition = select.getCondition();
+          if (std::optional<unsigned> i = inputOf(condition))
+            condition = args[*i];
+          Value picked = arith::SelectOp::create(
+              b, l, condition, argOf(select.getTrueValue()),
+              argOf(select.getFalseValue()));
+          linalg::YieldOp::create(b, l, picked);
+        });
+    rewriter.replaceOp(stored, inBytes->getResults());
+    insertedCasts.erase(stored);
+  }
+
   /// This run's cast that is `arg`'s only use, or null.
   CastOp getOwnOnlyCast(BlockArgument arg) {
     if (!arg.hasOneUse())
@@ -411,6 +519,13 @@ private:
         CastOp own = getOwnOnlyCast(arg);
         if (!own || (stateOnly && !stateArgs.contains(arg.getArgNumber())))
           continue;
+        if (stateOnly && config.stateFormat) {
+          // Stored in 8 bits: the cast now widens it to the low format.
+          Type stored = withElementType(arg.getType(), config.stateFormat);
+          rewriter.modifyOpInPlace(func, [&] { arg.setType(stored); });
+          inputs[arg.getArgNumber()] = stored;
+          continue;
+        }
         rewriter.modifyOpInPlace(func, [&] { arg.setType(own.getType()); });
         rewriter.replaceAllUsesWith(own.getResult(), arg);
         rewriter.eraseOp(own);
@@ -425,6 +540,24 @@ private:
           CastOp own = getOwnCastUsedOnlyBy(operand.get(), ret);
           if (!own)
             continue;
+          if (stateOnly && config.stateFormat) {
+            // Rounded to the stored format, saturating: the state's values
+            // are not calibrated, so one beyond the format's range is kept
+            // at its largest finite value rather than made NaN.
+            rewriter.setInsertionPoint(own);
+            auto stored = CastOp::create(
+                rewriter, own.getLoc(),
+                withElementType(own.getType(), config.stateFormat),
+                own.getInput(), /*seed=*/Value(), RoundingMode::NearestEven,
+                /*saturate=*/true);
+            insertedCasts.insert(stored);
+            rewriter.modifyOpInPlace(ret, [&] { operand.set(stored); });
+            rewriter.eraseOp(own);
+            insertedCasts.erase(own);
+            results[operand.getOperandNumber()] = stored.getType();
+            selectInStoredFormat(stored);
+            continue;
+          }
           rewriter.modifyOpInPlace(ret, [&] { operand.set(own.getInput()); });
           rewriter.eraseOp(own);
           insertedCasts.erase(own);
@@ -783,6 +916,23 @@ struct LowpInferPrecisionPass
       report.target = target->name.str();
 
     InferenceConfig config;
+    if (!stateFormat.empty()) {
+      std::optional<Format> format = symbolizeFormat(stateFormat);
+      FloatType stored = format ? getFloatType(context, *format) : FloatType();
+      if (!stored || stored.getWidth() != 8) {
+        module.emitError() << "state-format: expected an 8-bit float format "
+                              "(f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ), "
+                              "got '"
+                           << stateFormat << "'";
+        return signalPassFailure();
+      }
+      if (!demoteState) {
+        module.emitError() << "state-format=" << stateFormat
+                           << " stores demoted state: it needs demote-state";
+        return signalPassFailure();
+      }
+      config.stateFormat = stored;
+    }
     // `low` and `accumulate` are enum options: the pipeline parser has
     // rejected other spellings (low offers auto, f16 and bf16).
     if (lowFormat == LowFormat::F16) {

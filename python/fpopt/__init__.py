@@ -22,7 +22,7 @@ import subprocess
 import tempfile
 import warnings
 from dataclasses import dataclass
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Union
 
 from . import _fpopt
 from . import numerics
@@ -126,7 +126,7 @@ def compile(ir: str, pipeline: Optional[str] = None, *,
             source_name: str = "<input>", target: Optional[str] = None,
             policy: str = "auto", threads: int = 1, function: Optional[str] = None,
             prepack: bool = False, demote_weights: bool = False,
-            demote_state: bool = False,
+            demote_state: Union[bool, str] = False,
             x86_options: str = "", cache_dir: Optional[str] = None,
             lowering: str = "x86", line_tables: bool = False):
     """Two uses, told apart by ``pipeline``:
@@ -154,7 +154,10 @@ the table as ``target`` (FP8 decisions for sm_90, emulated on this CPU). With
     (``demote-state``): state the function returns updated, such as a
     decoder's KV cache, read only in the decided 16-bit format, is taken
     and returned in that format (bf16 results are uint16 arrays of raw
-    bits, which pass back in unchanged). ``line_tables=True`` builds the
+    bits, which pass back in unchanged); ``demote_state="f8E4M3FN"`` (or
+    another 8-bit format, ``state-format``) stores it in FP8 instead: uint8
+    arrays of codes, rounded to nearest even with saturation and no scale
+    where the function returns them. ``line_tables=True`` builds the
     object with line tables into the decided module, written to the build
     cache without its locations (``<hash>.decided.mlir``): profilers and
     debuggers (``perf report --sort srcline``) then name the op of the

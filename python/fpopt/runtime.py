@@ -20,7 +20,9 @@ Element types: f32, f64, f16, i64, i32, i8 and i1 map to the numpy dtypes
 of the same name (bool for i1); bf16 tensors are passed as float32 arrays
 rounded to bf16 (nearest, ties to even) on the way in and widened on the way
 out, or as uint16 arrays of raw bf16 bits, which pass unchanged; FP8
-tensors as uint8 arrays of raw codes.
+tensors as uint8 arrays of raw codes (float arrays given for an FP8
+argument without a scale are rounded to nearest even, saturating; an FP8
+weight with a scale takes codes, or floats through ``bind()``).
 """
 
 from __future__ import annotations
@@ -542,6 +544,14 @@ class CompiledFunction:
                 raise CallError(f"argument {index} of @{self.function} is {t}: pass "
                                 f"floats or raw bf16 bits (uint16), not {a.dtype}")
             a = bf16_bits(a.astype(np.float32, copy=False))
+        elif (t.element in _FP8_TYPES and a.dtype.kind == "f"
+              and index not in self.fp8_channel_scales):
+            # Floats for an unscaled FP8 argument (an FP8 KV cache's first
+            # value): rounded to nearest even, saturating, as the function
+            # rounds what it returns in it. A weight with a scale needs
+            # quantizing with its scale (bind()).
+            from .numerics import encode, round_to
+            a = encode(round_to(a, t.element, saturate=True), t.element)
         elif a.dtype != np.dtype(t.dtype):
             if t.element in _FP8_TYPES or (a.dtype.kind != np.dtype(t.dtype).kind
                                            and not (a.dtype.kind in "iub" and
@@ -721,7 +731,7 @@ def _with_line_locations(decided: str, cache_dir: Optional[str]) -> Tuple[str, s
 def compile_module(ir: str, *, target: Optional[str] = None, policy: str = "auto",
                    threads: int = 1, function: Optional[str] = None,
                    prepack: bool = False, demote_weights: bool = False,
-                   demote_state: bool = False,
+                   demote_state: Union[bool, str] = False,
                    x86_options: str = "", cache_dir: Optional[str] = None,
                    source_name: str = "<input>", lowering: str = "x86",
                    line_tables: bool = False) -> CompiledFunction:
@@ -751,10 +761,15 @@ def compile_module(ir: str, *, target: Optional[str] = None, policy: str = "auto
         raise ValueError("threads must be >= 1")
     decided = ir
     diagnostics: List[str] = []
+    if isinstance(demote_state, str) and demote_state not in _FP8_TYPES:
+        raise ValueError(f"demote_state: True, False or an 8-bit float format "
+                         f"({', '.join(_FP8_TYPES[:4])}), not '{demote_state}'")
     if policy != "f32":
         amp = (f"lowp-auto-mixed-precision{{target={target} policy={policy}"
                + (" demote-weights=arguments" if demote_weights else "")
-               + (" demote-state=true" if demote_state else "") + "}")
+               + (" demote-state=true" if demote_state else "")
+               + (f" state-format={demote_state}" if isinstance(demote_state, str) else "")
+               + "}")
         result = run_passes(ir, amp, source_name=source_name)
         decided, diagnostics = result.ir, list(result.diagnostics)
     elif demote_weights or demote_state:

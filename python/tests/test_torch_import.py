@@ -884,6 +884,55 @@ def test_bf16_kv_cache_in_the_signature(cache):
             np.testing.assert_array_equal(cn.float().numpy(), cw.numpy())
 
 
+def test_fp8_kv_cache_in_the_signature(cache):
+    """demote_state="f8E4M3FN": Decoder (policy bf16) takes and returns its
+    KV caches as FP8 codes (uint8 tensors). Attention reads them widened to
+    bf16 and the new key and value are rounded to E4M3 (nearest even,
+    saturating) where they are written. So each step equals the bf16-cache
+    step run on the widened cache bit for bit (logits), and the cache it
+    returns is that step's cache rounded to E4M3 (codes). Float caches
+    given for the FP8 arguments (prefill's) are rounded on the way in."""
+    from fpopt.numerics import decode_all, encode, round_to
+    m = small_decoder(seed=12)
+    pf = tb.Prefill(2, 64, 4, 2, 128, 256, 16).eval()
+    pf.load_state_dict(m.state_dict())
+    caches = [torch.zeros(1, 2, 16, 16) for _ in range(4)]
+    prompt = torch.randint(0, 256, (1, 6))
+    step_args = (torch.tensor([[1]]), torch.tensor([0]), *caches)
+    prefill = fpopt.torch.compile(pf, (prompt, *caches), policy="bf16", cache_dir=cache)
+    bf16 = fpopt.torch.compile(m, step_args, policy="bf16", demote_state=True,
+                               cache_dir=cache)
+    fp8 = fpopt.torch.compile(m, step_args, policy="bf16", demote_state="f8E4M3FN",
+                              cache_dir=cache)
+    assert [a.element for a in fp8.function.arguments[2:6]] == ["f8E4M3FN"] * 4
+    assert [r.element for r in fp8.function.results] == ["f32"] + ["f8E4M3FN"] * 4
+    table = decode_all("f8E4M3FN").astype(np.float32)
+
+    def codes(x):
+        return encode(round_to(x.float().numpy(), "f8E4M3FN", saturate=True), "f8E4M3FN")
+
+    out = prefill(prompt, *caches)
+    state = [torch.from_numpy(codes(c)) for c in out[1:]]
+    tok = out[0].argmax(-1).view(1, 1)
+    # The first step takes prefill's f32 caches, rounded on the way in.
+    first = fp8(tok, torch.tensor([6]), *out[1:])
+    again = fp8(tok, torch.tensor([6]), *state)
+    np.testing.assert_array_equal(first[0].numpy(), again[0].numpy())
+    for pos in range(6, 14):
+        p = torch.tensor([pos])
+        got = fp8(tok, p, *state)
+        ref = bf16(tok, p, *[torch.from_numpy(table[c.numpy()]) for c in state])
+        np.testing.assert_array_equal(got[0].numpy(), ref[0].numpy())
+        for c8, c16 in zip(got[1:], ref[1:]):
+            assert c8.dtype == torch.uint8
+            np.testing.assert_array_equal(c8.numpy(), codes(c16))
+        # The written slot holds the new key, not zeros.
+        assert np.any(table[got[1].numpy()[0, :, pos]] != 0)
+        state, tok = list(got[1:]), got[0].argmax(-1).view(1, 1)
+    with pytest.raises(ValueError, match="demote_state: True, False or an 8-bit float format"):
+        fpopt.torch.compile(m, step_args, policy="bf16", demote_state="f16", cache_dir=cache)
+
+
 class BoolMasks(torch.nn.Module):
     """Bool masks built in forward (constants): a causal one, an all-true
     one (a splat)."""

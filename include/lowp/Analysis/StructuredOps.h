@@ -52,10 +52,16 @@ int64_t getStaticLoopSize(linalg::LinalgOp op, unsigned dim);
 /// multiplications or comparisons besides casts and constants (a scale, a
 /// residual add, a centring x - mean, a broadcast, a transpose, a narrowing
 /// cast): recomputing it in each consumer costs less than writing and
-/// reading back a buffer. Divisions and math functions are not cheap.
+/// reading back a buffer. Divisions, math functions and conversions from or
+/// to floats of 8 bits or fewer (integer sequences on CPUs without such
+/// formats; see convertsNarrowFloats) are not cheap.
 /// lowp-fuse-elementwise fuses such producers into every consumer, and the
 /// decision report counts no tensor for them (PrecisionReport.cpp).
 bool isCheapToRecompute(Block &payload);
+
+/// Whether `payload` converts from or to a float type of 8 bits or fewer
+/// (an FP8 rounding or widening).
+bool convertsNarrowFloats(Block &payload);
 
 /// Whether `payload` (a linalg op's body) yields its first argument
 /// unchanged: directly, or through a widening and the narrowing back to the

@@ -107,6 +107,12 @@ struct AutoMixedPrecisionOptions
                      "the decided 16-bit format is taken and returned in it "
                      "(lowp-infer-precision's demote-state)"),
       llvm::cl::init(false)};
+  PassOptions::Option<std::string> stateFormat{
+      *this, "state-format",
+      llvm::cl::desc("With demote-state: the 8-bit float format that state "
+                     "is stored in instead (f8E4M3FN, f8E5M2, f8E4M3FNUZ, "
+                     "f8E5M2FNUZ; lowp-infer-precision's state-format)"),
+      llvm::cl::init("")};
   PassOptions::Option<std::string> graph{
       *this, "graph",
       llvm::cl::desc("Draw the decided module here with "

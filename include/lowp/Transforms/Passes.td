@@ -129,7 +129,9 @@ def LowpInferPrecision : Pass<"lowp-infer-precision", "::mlir::ModuleOp"> {
     f64/integer/complex values and region-carrying control flow keep their
     types (`demote-signatures` lets entry functions take and return 16-bit
     tensors instead; `demote-state` only their state, an argument returned
-    updated such as a decoder's KV cache). With `low=auto` the format is the target's preferred 16-bit format
+    updated such as a decoder's KV cache; with `state-format`, such state is
+    stored in an 8-bit float format instead, a KV cache in FP8). With
+    `low=auto` the format is the target's preferred 16-bit format
     (`target=` or the module's `lowp.target`); on targets without one nothing
     changes and a remark says why. Running the pass twice changes nothing.
 
@@ -178,6 +180,12 @@ def LowpInferPrecision : Pass<"lowp-infer-precision", "::mlir::ModuleOp"> {
            "type computed from it without a matrix op in between: a "
            "decoder's KV cache), read only in the low format, is taken and "
            "returned in that format">,
+    Option<"stateFormat", "state-format", "std::string", /*default=*/"\"\"",
+           "With demote-state: store that state in this 8-bit float format "
+           "instead (f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ): widened to "
+           "the low format where it is read, rounded to nearest even with "
+           "saturation (no scale) where it is returned; empty: the low "
+           "format">,
     Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
            "Emit one remark per op with its precision and the reason">,
     Option<"propagate", "propagate", "bool", /*default=*/"true",

@@ -100,6 +100,12 @@ struct LowpFuseElementwisePass
       if (consumer && !isAllParallel(consumer) &&
           !readsOnce(consumer, operand) && !isLoneCast(*producer.getBody()))
         return false;
+      // Nor is an FP8 rounding read through a broadcast recomputed for
+      // every element it is broadcast to (the new row of an FP8 KV cache,
+      // selected into every slot).
+      if (consumer && !readsOnce(consumer, operand) &&
+          lowp::convertsNarrowFloats(*producer.getBody()))
+        return false;
       if (producer->hasOneUse())
         return true;
       return lowp::isCheapToRecompute(*producer.getBody()) &&

@@ -19,12 +19,13 @@ with ``prepack=True``; with ``demote_weights=True`` they are converted once
 to the format the decisions chose for them). With ``demote_state=True``,
 state the module returns updated (a decoder's KV cache) comes back in the
 format it is read in (a bfloat16 tensor), to be passed to the next call
-as it is.
+as it is; with ``demote_state="f8E4M3FN"`` it is stored in FP8 (a uint8
+tensor of codes; float tensors given for it are rounded).
 """
 
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import List, Optional, Union
 
 import numpy as np
 import torch
@@ -127,7 +128,7 @@ def _to_torch(a: np.ndarray, ttype) -> torch.Tensor:
 
 def compile(module: torch.nn.Module, example_args, *, target: Optional[str] = None,
             policy: str = "auto", threads: int = 1, demote_weights: bool = False,
-            demote_state: bool = False,
+            demote_state: Union[bool, str] = False,
             prepack: bool = False, x86_options: str = "",
             cache_dir: Optional[str] = None, lowering: str = "x86",
             line_tables: bool = False) -> CompiledModule:

@@ -294,3 +294,58 @@ func.func @sum_reads_once(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<4x
   } -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// An FP8 rounding (integer code on CPUs without FP8) read through a
+// broadcast is not recomputed for every element it is broadcast to: the
+// new row of an FP8 KV cache is rounded once, then selected into every
+// slot. A bf16 rounding in the same place is fused (one instruction).
+// CHECK-LABEL: func.func @fp8_rounding_through_broadcast
+// CHECK:         %[[ROW:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<1x32xf32>) outs(%{{.*}} : tensor<1x32xf8E4M3FN>)
+// CHECK:           arith.truncf %{{.*}} : f32 to f8E4M3FN
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %[[ROW]], %{{.*}} : tensor<8x1xi1>, tensor<1x32xf8E4M3FN>, tensor<8x32xf8E4M3FN>)
+// CHECK-NOT:       arith.truncf
+// CHECK:           arith.select
+// CHECK-LABEL: func.func @bf16_rounding_through_broadcast
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<8x1xi1>, tensor<1x32xf32>, tensor<8x32xbf16>)
+// CHECK:           arith.truncf %{{.*}} : f32 to bf16
+// CHECK:           arith.select
+// CHECK-NOT:     linalg.generic
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (0, d1)>
+#col = affine_map<(d0, d1) -> (d0, 0)>
+func.func @fp8_rounding_through_broadcast(%k: tensor<1x32xf32>, %cache: tensor<8x32xf8E4M3FN>, %slot: tensor<8x1xi1>) -> tensor<8x32xf8E4M3FN> {
+  %e = tensor.empty() : tensor<1x32xf8E4M3FN>
+  %k8 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%k : tensor<1x32xf32>) outs(%e : tensor<1x32xf8E4M3FN>) {
+  ^bb0(%in: f32, %out: f8E4M3FN):
+    %t = arith.truncf %in : f32 to f8E4M3FN
+    linalg.yield %t : f8E4M3FN
+  } -> tensor<1x32xf8E4M3FN>
+  %e2 = tensor.empty() : tensor<8x32xf8E4M3FN>
+  %upd = linalg.generic {indexing_maps = [#col, #row, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%slot, %k8, %cache : tensor<8x1xi1>, tensor<1x32xf8E4M3FN>, tensor<8x32xf8E4M3FN>) outs(%e2 : tensor<8x32xf8E4M3FN>) {
+  ^bb0(%m: i1, %n: f8E4M3FN, %o: f8E4M3FN, %out: f8E4M3FN):
+    %s = arith.select %m, %n, %o : f8E4M3FN
+    linalg.yield %s : f8E4M3FN
+  } -> tensor<8x32xf8E4M3FN>
+  return %upd : tensor<8x32xf8E4M3FN>
+}
+func.func @bf16_rounding_through_broadcast(%k: tensor<1x32xf32>, %cache: tensor<8x32xbf16>, %slot: tensor<8x1xi1>) -> tensor<8x32xbf16> {
+  %e = tensor.empty() : tensor<1x32xbf16>
+  %k16 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%k : tensor<1x32xf32>) outs(%e : tensor<1x32xbf16>) {
+  ^bb0(%in: f32, %out: bf16):
+    %t = arith.truncf %in : f32 to bf16
+    linalg.yield %t : bf16
+  } -> tensor<1x32xbf16>
+  %e2 = tensor.empty() : tensor<8x32xbf16>
+  %upd = linalg.generic {indexing_maps = [#col, #row, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%slot, %k16, %cache : tensor<8x1xi1>, tensor<1x32xbf16>, tensor<8x32xbf16>) outs(%e2 : tensor<8x32xbf16>) {
+  ^bb0(%m: i1, %n: bf16, %o: bf16, %out: bf16):
+    %s = arith.select %m, %n, %o : bf16
+    linalg.yield %s : bf16
+  } -> tensor<8x32xbf16>
+  return %upd : tensor<8x32xbf16>
+}
