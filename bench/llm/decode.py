@@ -4,7 +4,8 @@ one call (prefill), then one token per call (decode), every weight read
 once per token. Prints, for fp-opt (f32 weights; bf16 weights: policy bf16
 with the weights demoted once; FP8 weight-only: policy fp8-weights, E4M3
 weights with a scale per output channel; both with the KV cache taken and
-returned in bf16, demote_state=True) next to PyTorch eager (f32, and
+returned in bf16, demote_state=True; and FP8 weight-only with the KV cache
+stored in E4M3, demote_state="f8E4M3FN") next to PyTorch eager (f32, and
 the model converted to bf16) with the same weights: prefill tokens per
 second, decode ms per token, the bytes a decoding step reads over the time
 as GB/s, and that as a share of the machine's read bandwidth at the same
@@ -213,12 +214,14 @@ def main():
         lambda t, p, *c: mb(t, p, *[x.to(torch.bfloat16) for x in c]),
         lambda t: t.float(), False))
     as_float = lambda t: t.float() if t.is_floating_point() else t  # noqa: E731
-    for name, policy, demote, nbytes in (("fp-opt f32", "f32", False, 4),
-                                         ("fp-opt bf16", "bf16", True, 2),
-                                         ("fp-opt fp8-weights", "fp8-weights", True, 1)):
+    for name, policy, demote, state, nbytes in (
+            ("fp-opt f32", "f32", False, False, 4),
+            ("fp-opt bf16", "bf16", True, True, 2),
+            ("fp-opt fp8-weights", "fp8-weights", True, True, 1),
+            ("fp-opt fp8-weights, FP8 KV", "fp8-weights", True, "f8E4M3FN", 1)):
         t0 = time.perf_counter()
         fms = [fpopt.torch.compile(m, ex, policy=policy, demote_weights=demote,
-                                   demote_state=demote, prepack=True,
+                                   demote_state=state, prepack=True,
                                    threads=cli.threads, cache_dir=cli.cache_dir)
                for m, ex in ((prefill, prefill_example), (model, decode_example))]
         compile_s = time.perf_counter() - t0
@@ -257,7 +260,7 @@ def main():
     print(f"read bandwidth ({cli.threads} thread(s)) in the decoding rounds: median "
           f"{bw_run:.1f} GB/s (from {min(passes):.1f} to {max(passes):.1f}); 'of bw' is "
           "of the pass in the same round, the median over the rounds")
-    print(f"{'variant':<36}{'prefill tok/s':>14}{'ms/token':>10}{'vs f32':>8}{'GB/s':>8}"
+    print(f"{'variant':<44}{'prefill tok/s':>14}{'ms/token':>10}{'vs f32':>8}{'GB/s':>8}"
           f"{'of bw':>8}{'of best':>8}{'tokens':>8}{'|dlogp|':>10}")
 
     def ms_per_token(v):
@@ -273,7 +276,7 @@ def main():
                  or list(zip(v.step_times, bandwidth.passes)))
         share = statistics.median(step_bytes(v.nbytes) / t / 1e9 / b for t, b in pairs)
         same = sum(1 for a, b in zip(v.tokens, ref_tokens) if a == b)
-        print(f"{v.name:<36}{cli.prompt / statistics.median(v.prefill_times):>14.1f}"
+        print(f"{v.name:<44}{cli.prompt / statistics.median(v.prefill_times):>14.1f}"
               f"{ms:>10.2f}{ms / f32_ms:>8.2f}{gbs:>8.1f}"
               f"{share:>8.0%}"
               f"{gbs / bw if bw == bw else float('nan'):>8.0%}"
