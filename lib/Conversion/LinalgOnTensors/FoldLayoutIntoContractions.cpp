@@ -35,23 +35,30 @@ using namespace mlir::lowp;
 
 namespace {
 
-/// A linalg op on tensors that only moves elements: one input read through a
-/// projected permutation (a transpose, a broadcast, or both), an identity
-/// output, and a body that yields the input element. linalg.transpose,
-/// linalg.broadcast and the equivalent generics all qualify.
-static bool isLayoutCopy(linalg::LinalgOp op) {
+/// A linalg op on tensors that copies its one input to its one output:
+/// every loop parallel, a body that yields the input element. What it
+/// moves where is in its maps.
+static bool isCopyOp(linalg::LinalgOp op) {
   if (!op || !op.hasPureTensorSemantics() || op.getNumDpsInputs() != 1 ||
       op.getNumDpsInits() != 1 ||
       op.getNumLoops() != op.getNumParallelLoops())
-    return false;
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  if (!maps[0].isProjectedPermutation() || !maps[1].isIdentity())
     return false;
   Block *body = op.getBlock();
   auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
   return body->getOperations().size() == 1 && yield &&
          yield.getNumOperands() == 1 &&
          yield.getOperand(0) == body->getArgument(0);
+}
+
+/// A linalg op on tensors that only moves elements: one input read through a
+/// projected permutation (a transpose, a broadcast, or both), an identity
+/// output, and a body that yields the input element. linalg.transpose,
+/// linalg.broadcast and the equivalent generics all qualify.
+static bool isLayoutCopy(linalg::LinalgOp op) {
+  if (!isCopyOp(op))
+    return false;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  return maps[0].isProjectedPermutation() && maps[1].isIdentity();
 }
 
 /// An elementwise op on tensors of one input with identity maps whose body
@@ -83,19 +90,11 @@ static bool isUnaryElementwise(linalg::LinalgOp op) {
 /// out[o] = in[i] with i[perm[d]] = o[d], as linalg.transpose defines it.
 static std::optional<SmallVector<int64_t>>
 getCopyPermutation(linalg::GenericOp op) {
-  if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 1 ||
-      op.getNumDpsInits() != 1 ||
-      op.getNumLoops() != op.getNumParallelLoops())
+  if (!isCopyOp(op))
     return std::nullopt;
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   if (!maps[0].isPermutation() || !maps[1].isPermutation() ||
       (maps[0].isIdentity() && maps[1].isIdentity()))
-    return std::nullopt;
-  Block *body = op.getBlock();
-  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
-  if (body->getOperations().size() != 1 || !yield ||
-      yield.getNumOperands() != 1 ||
-      yield.getOperand(0) != body->getArgument(0))
     return std::nullopt;
   // The input index as a function of the output index is
   // source = in o out^-1; linalg.transpose reads its input through
@@ -323,9 +322,7 @@ struct CollapseThroughTranspose : OpRewritePattern<tensor::CollapseShapeOp> {
 /// gets the loop dimensions the input indexes.
 static bool isOrderedBroadcast(linalg::LinalgOp op,
                                llvm::SmallBitVector &read) {
-  if (!op || !op.hasPureTensorSemantics() || op.getNumDpsInputs() != 1 ||
-      op.getNumDpsInits() != 1 ||
-      op.getNumLoops() != op.getNumParallelLoops())
+  if (!isCopyOp(op))
     return false;
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   auto sourceType = dyn_cast<RankedTensorType>(op.getDpsInputs()[0].getType());
@@ -345,11 +342,7 @@ static bool isOrderedBroadcast(linalg::LinalgOp op,
     if (!zero || zero.getValue() != 0 || sourceType.getDimSize(i) != 1)
       return false;
   }
-  Block *body = op.getBlock();
-  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
-  return body->getOperations().size() == 1 && yield &&
-         yield.getNumOperands() == 1 &&
-         yield.getOperand(0) == body->getArgument(0);
+  return true;
 }
 
 /// batch_matmul(A, B) whose B is a broadcast collapsed into the batch, the
