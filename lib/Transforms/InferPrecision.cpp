@@ -408,8 +408,13 @@ private:
         break;
       }
     }
-    if (!state || (select.getCondition() == select.getTrueValue() ||
-                   select.getCondition() == select.getFalseValue()))
+    // The new values are rounded once either way only when they arrive in
+    // the update's own format (not f32 rounded by the body's truncf first).
+    Type updateElement = getElementTypeOrSelf(update->getResult(0).getType());
+    if (!state || select.getCondition() == select.getTrueValue() ||
+        select.getCondition() == select.getFalseValue() ||
+        getElementTypeOrSelf(update.getDpsInputs()[*fresh].getType()) !=
+            updateElement)
       return;
     rewriter.setInsertionPoint(stored);
     Location loc = stored.getLoc();

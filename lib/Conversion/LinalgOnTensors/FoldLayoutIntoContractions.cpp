@@ -413,8 +413,13 @@ struct GroupBroadcastBatchIntoRows
     Value source = copy.getDpsInputs()[0];
     auto sourceType = cast<RankedTensorType>(source.getType());
     int64_t sourceRank = sourceType.getRank();
-    if (sourceRank < 3)
-      return rw.notifyMatchFailure(op, "B's source has no batch");
+    AffineMap sourceMap = copy.getIndexingMapsArray()[0];
+    if (sourceRank < 3 ||
+        sourceMap.getResult(sourceRank - 2) != rw.getAffineDimExpr(batchRank) ||
+        sourceMap.getResult(sourceRank - 1) !=
+            rw.getAffineDimExpr(batchRank + 1))
+      return rw.notifyMatchFailure(op, "B's source is not a batch of its "
+                                       "matrices");
     if (sourceRank > 3) {
       ReassociationIndices lead(sourceRank - 2);
       std::iota(lead.begin(), lead.end(), 0);

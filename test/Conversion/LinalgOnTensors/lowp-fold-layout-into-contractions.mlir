@@ -592,3 +592,25 @@ func.func @grouped_query_a_transposed(%pt: tensor<8x64x3xf32>, %v: tensor<2x1x64
       ins(%pt, %vb : tensor<8x64x3xf32>, tensor<8x64x32xf32>) outs(%acc : tensor<8x3x32xf32>) -> tensor<8x3x32xf32>
   return %y : tensor<8x3x32xf32>
 }
+
+// -----
+
+// A source whose last dimension is not B's (a trailing unit dimension read
+// through 0): it is no batch of B's matrices, so the repeat stays.
+// CHECK-LABEL: func @grouped_query_source_with_trailing_unit
+// CHECK: linalg.generic
+// CHECK: linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<8x3x64xf32>, tensor<8x64x32xf32>)
+#repeat = affine_map<(d0, d1, d2, d3) -> (d0, 0, d2, d3, 0)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @grouped_query_source_with_trailing_unit(%p: tensor<8x3x64xf32>, %v: tensor<2x1x64x32x1xf32>, %acc: tensor<8x3x32xf32>) -> tensor<8x3x32xf32> {
+  %e = tensor.empty() : tensor<2x4x64x32xf32>
+  %vr = linalg.generic {indexing_maps = [#repeat, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%v : tensor<2x1x64x32x1xf32>) outs(%e : tensor<2x4x64x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<2x4x64x32xf32>
+  %vb = tensor.collapse_shape %vr [[0, 1], [2], [3]] : tensor<2x4x64x32xf32> into tensor<8x64x32xf32>
+  // expected-remark @below {{operand 1 of 'linalg.batch_matmul' is a materialized broadcast ('linalg.generic'), not folded into its indexing map: a reshape ('tensor.collapse_shape') between them regroups dimensions the copy's source indexes; it is copied on every call}}
+  %y = linalg.batch_matmul ins(%p, %vb : tensor<8x3x64xf32>, tensor<8x64x32xf32>) outs(%acc : tensor<8x3x32xf32>) -> tensor<8x3x32xf32>
+  return %y : tensor<8x3x32xf32>
+}
