@@ -922,15 +922,22 @@ struct LowpInferPrecisionPass
 
     InferenceConfig config;
     if (!stateFormat.empty()) {
+      // The 8-bit formats of values (not E8M0, a format of scales).
+      static constexpr Format kStateFormats[] = {
+          Format::F8E4M3FN, Format::F8E5M2, Format::F8E4M3FNUZ,
+          Format::F8E5M2FNUZ};
       std::optional<Format> format = symbolizeFormat(stateFormat);
-      FloatType stored = format ? getFloatType(context, *format) : FloatType();
-      if (!stored || stored.getWidth() != 8) {
-        module.emitError() << "state-format: expected an 8-bit float format "
-                              "(f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ), "
-                              "got '"
-                           << stateFormat << "'";
+      if (!format || !llvm::is_contained(kStateFormats, *format)) {
+        InFlightDiagnostic diag = module.emitError()
+                                  << "state-format: expected an 8-bit float "
+                                     "format (";
+        llvm::interleaveComma(kStateFormats, diag, [&](Format f) {
+          diag << stringifyFormat(f);
+        });
+        diag << "), got '" << stateFormat << "'";
         return signalPassFailure();
       }
+      FloatType stored = getFloatType(context, *format);
       if (!demoteState) {
         module.emitError() << "state-format=" << stateFormat
                            << " stores demoted state: it needs demote-state";

@@ -761,9 +761,10 @@ def compile_module(ir: str, *, target: Optional[str] = None, policy: str = "auto
         raise ValueError("threads must be >= 1")
     decided = ir
     diagnostics: List[str] = []
-    if isinstance(demote_state, str) and demote_state not in _FP8_TYPES:
+    state_formats = ("f8E4M3FN", "f8E5M2", "f8E4M3FNUZ", "f8E5M2FNUZ")  # state-format's
+    if isinstance(demote_state, str) and demote_state not in state_formats:
         raise ValueError(f"demote_state: True, False or an 8-bit float format "
-                         f"({', '.join(_FP8_TYPES[:4])}), not '{demote_state}'")
+                         f"({', '.join(state_formats)}), not '{demote_state}'")
     if policy != "f32":
         amp = (f"lowp-auto-mixed-precision{{target={target} policy={policy}"
                + (" demote-weights=arguments" if demote_weights else "")
