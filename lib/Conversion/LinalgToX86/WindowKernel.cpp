@@ -67,6 +67,473 @@ LogicalResult mlir::lowp::x86::matchPooling(linalg::LinalgOp op,
 
 namespace {
 
+/// Emits one window kernel (see WindowOpToKernel): the setup every layout
+/// shares - shapes, the fused epilogue, the element helpers - in the
+/// constructor, then the NHWC or the NCHW loop nest.
+template <typename OpTy, bool Nhwc, WindowCombine Combine>
+class WindowKernelEmitter {
+public:
+  static constexpr bool kPooling = Combine != WindowCombine::Fma;
+
+  WindowKernelEmitter(OpTy op, PatternRewriter &rw, const KernelConfig &cfg);
+
+  /// The kernel, before `op`; the caller erases op and finishes the
+  /// epilogue.
+  void emit() {
+    if constexpr (Nhwc)
+      emitNhwc();
+    else
+      emitNchw();
+  }
+
+  KernelEpilogue epilogue;
+
+private:
+  Value widen(Value v);
+  Value narrowToOut(Value v);
+  /// The tap's contribution: acc + a * w, or the pooling's operation.
+  Value combine(Value a, Value w, Value acc);
+  SmallVector<Value> inIx(Value n, Value c, Value iy, Value ix) const {
+    return Nhwc ? SmallVector<Value>{n, iy, ix, c}
+                : SmallVector<Value>{n, c, iy, ix};
+  }
+  SmallVector<Value> outIx(Value n, Value c, Value y, Value x) const {
+    return Nhwc ? SmallVector<Value>{n, y, x, c}
+                : SmallVector<Value>{n, c, y, x};
+  }
+  SmallVector<Value> filIx(Value c, Value i, Value j) const {
+    return Nhwc ? SmallVector<Value>{i, j, c} : SmallVector<Value>{c, i, j};
+  }
+  /// Whether a vector of output columns from `firstCol` reads its input
+  /// within the row at every tap.
+  bool spanFits(int64_t firstCol) const {
+    return firstCol * sw + (kw - 1) * dl[1] + sw * lanes <= iw;
+  }
+  /// The filter tap (i, j) of channel c, widened (none for a pooling).
+  Value tapAt(Value c, Value i, Value j);
+  /// One output element, every tap (the edges).
+  void emitOne(Value n, Value c, Value y, Value x);
+  /// The mask of the first `valid` of `width` elements (masked loads and
+  /// stores); null for all of them or `valid` 0 (no edge).
+  Value maskFor(int64_t valid, int64_t width = 0);
+  Value loadVec(VectorType t, Value mem, ValueRange ix, Value mask);
+  Value loadAcc(ArrayRef<Value> ix, Value mask) {
+    return widen(loadVec(outVec, output, ix, mask));
+  }
+  void storeAcc(Value acc, ArrayRef<Value> ix, Value mask,
+                const IRMapping *hoisted);
+
+  void emitNhwc();
+  void emitNhwcBlock(Value n, Value y, Value x0, int64_t pixels, Value c0,
+                     int64_t vecs, int64_t partial);
+  void emitNchw();
+  Value loadNchwInput(Value n, Value c, Value iy, Value x, int64_t staticX,
+                      int64_t j, int64_t needed);
+  void emitNchwBlock(Value n, Value c, ArrayRef<Value> taps,
+                     const IRMapping *perChannel, Value y0, int64_t rows,
+                     Value x0, int64_t staticX0, int64_t vecs, int64_t last);
+
+  PatternRewriter &rw;
+  const KernelConfig &cfg;
+  Location loc;
+  KernelBuilder kb;
+  Value input, filter, output;
+  Type elem, f32, outElem;
+  SmallVector<int64_t> st, dl;
+  int64_t channels, oh, ow, kh, kw;
+  unsigned lanes;
+  VectorType accType, inVec, outVec;
+  /// The vectorized dimension: channels (NHWC) or output columns (NCHW),
+  /// its whole vectors.
+  int64_t vecExtent, vecFull;
+  /// AVX2 cannot mask loads of 16-bit types: their edges go element by
+  /// element (emitOne).
+  bool canMask;
+  /// The stride along W and the input's width.
+  int64_t sw, iw;
+  /// NCHW: output columns [0, vecCols) go a vector at a time (the last one
+  /// masked), the rest element by element.
+  int64_t vecCols;
+  bool scalarEdges;
+  /// The fill's value (widened) and its splat, when the fill is fused.
+  Value fillValue, splat;
+};
+
+template <typename OpTy, bool Nhwc, WindowCombine Combine>
+WindowKernelEmitter<OpTy, Nhwc, Combine>::WindowKernelEmitter(
+    OpTy op, PatternRewriter &rw, const KernelConfig &cfg)
+    : rw(rw), cfg(cfg), loc(op.getLoc()), kb(rw, op.getLoc(), cfg) {
+  input = op.getDpsInputs()[0];
+  filter = op.getDpsInputs()[1];
+  output = op.getDpsInits()[0];
+  auto fil = cast<MemRefType>(filter.getType()),
+       out = cast<MemRefType>(output.getType());
+  elem = getElementTypeOrSelf(input.getType());
+  f32 = rw.getF32Type();
+  // A pooling's narrow output (max, min: exact) is written narrowed.
+  outElem = out.getElementType();
+  st.assign(op.getStrides().template getValues<int64_t>().begin(),
+            op.getStrides().template getValues<int64_t>().end());
+  dl.assign(op.getDilations().template getValues<int64_t>().begin(),
+            op.getDilations().template getValues<int64_t>().end());
+  // NHWC: out[n][y][x][c], filter[i][j][c]; NCHW: out[n][c][y][x],
+  // filter[c][i][j].
+  channels = Nhwc ? out.getDimSize(3) : out.getDimSize(1);
+  oh = Nhwc ? out.getDimSize(1) : out.getDimSize(2);
+  ow = Nhwc ? out.getDimSize(2) : out.getDimSize(3);
+  // The window of a pooling is [KH][KW] in both layouts.
+  kh = Nhwc || kPooling ? fil.getDimSize(0) : fil.getDimSize(1);
+  kw = Nhwc || kPooling ? fil.getDimSize(1) : fil.getDimSize(2);
+  lanes = cfg.lanes;
+  accType = VectorType::get({lanes}, f32);
+  inVec = VectorType::get({lanes}, elem);
+  outVec = VectorType::get({lanes}, outElem);
+  vecExtent = Nhwc ? channels : ow;
+  vecFull = vecExtent / lanes * lanes;
+  canMask = (elem == f32 && outElem == f32) || cfg.lanes == 16;
+  // NCHW at stride 2 along W (MobileNet's downsampling blocks): a tap's
+  // input vector is every other element of 2 x lanes contiguous ones.
+  sw = st[1];
+  iw = cast<MemRefType>(input.getType()).getDimSize(Nhwc ? 2 : 3);
+  // Without masks, whole vectors whose loads stay in the row.
+  vecCols = ow;
+  if (!Nhwc && !canMask) {
+    vecCols = vecFull;
+    while (vecCols > 0 && !spanFits(vecCols - lanes))
+      vecCols -= lanes;
+  }
+  scalarEdges = Nhwc ? vecFull < vecExtent && !canMask : vecCols < ow;
+  // The fill of the output and its elementwise consumer (batch norm,
+  // ReLU6) run on the accumulators: the first tap starts from the fill
+  // value, the store goes through the consumer into its output.
+  std::string whyNot;
+  epilogue = matchEpilogue(op, output, {input, filter}, whyNot);
+  if (epilogue.consumer && (scalarEdges || outElem != f32)) {
+    whyNot = scalarEdges
+                 ? "the kernel computes the edge columns element by element"
+                 : "a narrow pooling output";
+    epilogue.consumer = nullptr;
+    epilogue.kinds.clear();
+    epilogue.dims.clear();
+    epilogue.alongCols.clear();
+  }
+  if (!whyNot.empty())
+    op->emitRemark() << "elementwise consumer not fused into '"
+                     << op->getName() << "': " << whyNot;
+  prepareEpilogue(epilogue, op, rw);
+  fillValue = epilogue.fill ? widen(epilogue.fill->getOperand(0)) : Value();
+  splat = fillValue ? vector::BroadcastOp::create(rw, loc, accType, fillValue)
+                    : Value();
+}
+
+template <typename OpTy, bool Nhwc, WindowCombine Combine>
+Value WindowKernelEmitter<OpTy, Nhwc, Combine>::widen(Value v) {
+  if (getElementTypeOrSelf(v.getType()) == f32)
+    return v;
+  return arith::ExtFOp::create(
+      rw, loc, isa<VectorType>(v.getType()) ? Type(accType) : f32, v);
+}
+
+template <typename OpTy, bool Nhwc, WindowCombine Combine>
+Value WindowKernelEmitter<OpTy, Nhwc, Combine>::narrowToOut(Value v) {
+  if (outElem == f32)
+    return v;
+  auto vec = dyn_cast<VectorType>(v.getType());
+  return arith::TruncFOp::create(
+      rw, loc, vec ? Type(VectorType::get(vec.getShape(), outElem)) : outElem,
+      v);
+}
+
+template <typename OpTy, bool Nhwc, WindowCombine Combine>
+Value WindowKernelEmitter<OpTy, Nhwc, Combine>::combine(Value a, Value w,
+                                                        Value acc) {
+  switch (Combine) {
+  case WindowCombine::Fma:
+    return isa<VectorType>(a.getType())
+               ? vector::FMAOp::create(rw, loc, a, w, acc).getResult()
+               : math::FmaOp::create(rw, loc, a, w, acc).getResult();
+  case WindowCombine::Max:
+    return arith::MaximumFOp::create(rw, loc, acc, a);
+  case WindowCombine::Min:
+    return arith::MinimumFOp::create(rw, loc, acc, a);
+  case WindowCombine::Sum:
+    return arith::AddFOp::create(rw, loc, acc, a);
+  }
+  llvm_unreachable("window combine");
+}
+
+template <typename OpTy, bool Nhwc, WindowCombine Combine>
+Value WindowKernelEmitter<OpTy, Nhwc, Combine>::tapAt(Value c, Value i,
+                                                      Value j) {
+  if (kPooling)
+    return Value();
+  return widen(memref::LoadOp::create(rw, loc, filter, filIx(c, i, j)));
+}
+
+template <typename OpTy, bool Nhwc, WindowCombine Combine>
+void WindowKernelEmitter<OpTy, Nhwc, Combine>::emitOne(Value n, Value c,
+                                                       Value y, Value x) {
+  Value acc = fillValue ? fillValue
+                        : widen(memref::LoadOp::create(rw, loc, output,
+                                                       outIx(n, c, y, x)));
+  for (int64_t i = 0; i < kh; ++i)
+    for (int64_t j = 0; j < kw; ++j) {
+      Value iy = kb.addc(kb.mulc(y, st[0]), i * dl[0]);
+      Value ix = kb.addc(kb.mulc(x, st[1]), j * dl[1]);
+      Value a =
+          widen(memref::LoadOp::create(rw, loc, input, inIx(n, c, iy, ix)));
+      acc = combine(a, tapAt(c, kb.idx(i), kb.idx(j)), acc);
+    }
+  memref::StoreOp::create(rw, loc, narrowToOut(acc), output,
+                          outIx(n, c, y, x));
+}
+
+template <typename OpTy, bool Nhwc, WindowCombine Combine>
+Value WindowKernelEmitter<OpTy, Nhwc, Combine>::maskFor(int64_t valid,
+                                                        int64_t width) {
+  width = width ? width : lanes;
+  if (!valid || valid >= width)
+    return Value();
+  return vector::ConstantMaskOp::create(
+      rw, loc, VectorType::get({width}, rw.getI1Type()),
+      ArrayRef<int64_t>{valid});
+}
+
+template <typename OpTy, bool Nhwc, WindowCombine Combine>
+Value WindowKernelEmitter<OpTy, Nhwc, Combine>::loadVec(VectorType t,
+                                                        Value mem,
+                                                        ValueRange ix,
+                                                        Value mask) {
+  if (!mask)
+    return vector::LoadOp::create(rw, loc, t, mem, ix);
+  Value zero = arith::ConstantOp::create(
+      rw, loc, t, DenseElementsAttr::get(t, rw.getZeroAttr(t.getElementType())));
+  return vector::MaskedLoadOp::create(rw, loc, t, mem, ix, mask, zero);
+}
+
+template <typename OpTy, bool Nhwc, WindowCombine Combine>
+void WindowKernelEmitter<OpTy, Nhwc, Combine>::storeAcc(
+    Value acc, ArrayRef<Value> ix, Value mask, const IRMapping *hoisted) {
+  if (epilogue.consumer) {
+    kb.storeThroughEpilogue(epilogue, acc, ix, mask, hoisted);
+    return;
+  }
+  acc = narrowToOut(acc);
+  if (mask)
+    vector::MaskedStoreOp::create(rw, loc, output, ix, mask, acc);
+  else
+    vector::StoreOp::create(rw, loc, acc, output, ix);
+}
+
+/// A block: output row y, `pixels` pixels from x0, `vecs` channel vectors
+/// from c0 in registers across all taps (a loop over filter rows, unrolled
+/// over columns): one filter load per tap and channel vector, one input
+/// load and FMA per accumulator.
+template <typename OpTy, bool Nhwc, WindowCombine Combine>
+void WindowKernelEmitter<OpTy, Nhwc, Combine>::emitNhwcBlock(
+    Value n, Value y, Value x0, int64_t pixels, Value c0, int64_t vecs,
+    int64_t partial) {
+  Value mask = maskFor(partial);
+  auto at = [&](int64_t p, int64_t v) {
+    return outIx(n, kb.addc(c0, v * lanes), y, kb.addc(x0, p));
+  };
+  SmallVector<Value> init;
+  for (int64_t p = 0; p < pixels; ++p)
+    for (int64_t v = 0; v < vecs; ++v)
+      init.push_back(splat ? splat : loadAcc(at(p, v), mask));
+  auto rows = scf::ForOp::create(
+      rw, loc, kb.idx(0), kb.idx(kh), kb.idx(1), init,
+      [&](OpBuilder &nb, Location, Value i, ValueRange accs) {
+        OpBuilder::InsertionGuard g(rw);
+        rw.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+        SmallVector<Value> next(accs.begin(), accs.end());
+        Value iy = kb.addIdx(kb.mulc(y, st[0]), kb.mulc(i, dl[0]));
+        for (int64_t j = 0; j < kw; ++j)
+          for (int64_t v = 0; v < vecs; ++v) {
+            Value c = kb.addc(c0, v * lanes);
+            Value w = kPooling ? Value()
+                               : widen(loadVec(inVec, filter,
+                                               filIx(c, i, kb.idx(j)), mask));
+            for (int64_t p = 0; p < pixels; ++p) {
+              Value x = kb.addc(kb.mulc(kb.addc(x0, p), st[1]), j * dl[1]);
+              Value a = widen(loadVec(inVec, input, inIx(n, c, iy, x), mask));
+              Value &acc = next[p * vecs + v];
+              acc = combine(a, w, acc);
+            }
+          }
+        scf::YieldOp::create(rw, loc, next);
+      });
+  for (int64_t p = 0; p < pixels; ++p)
+    for (int64_t v = 0; v < vecs; ++v)
+      storeAcc(rows.getResult(p * vecs + v), at(p, v), mask, nullptr);
+}
+
+template <typename OpTy, bool Nhwc, WindowCombine Combine>
+void WindowKernelEmitter<OpTy, Nhwc, Combine>::emitNhwc() {
+  // Blocks of xb pixels x cv channel vectors.
+  int64_t xb = 4, cv = 2;
+  int64_t pixelsFull = ow / xb * xb;
+  // Images and output rows are independent (parallel with threads=: the
+  // images when there are at least as many as threads).
+  kb.loop(kb.idx(0), kb.dimSize(output, 0), 1, [&](Value n) {
+    kb.loop(oh, 1, [&](Value y) {
+      auto overPixels = [&](Value c0, int64_t vecs, int64_t partial) {
+        kb.loop(pixelsFull, xb, [&](Value x0) {
+          emitNhwcBlock(n, y, x0, xb, c0, vecs, partial);
+        });
+        if (pixelsFull < ow)
+          emitNhwcBlock(n, y, kb.idx(pixelsFull), ow - pixelsFull, c0, vecs,
+                        partial);
+      };
+      // Full channel vectors, cv at a time, then one at a time; the rest
+      // one masked vector of f32 (element by element for narrow types,
+      // which AVX2 cannot mask).
+      int64_t vecBlocks = vecFull / (cv * lanes) * (cv * lanes);
+      kb.loop(vecBlocks, cv * lanes, [&](Value c0) { overPixels(c0, cv, 0); });
+      kb.loop(vecBlocks, vecFull, lanes,
+              [&](Value c0) { overPixels(c0, 1, 0); });
+      if (vecFull < vecExtent) {
+        if (!scalarEdges)
+          overPixels(kb.idx(vecFull), 1, vecExtent - vecFull);
+        else
+          kb.loop(ow, 1, [&](Value x) {
+            kb.loop(vecFull, vecExtent, 1,
+                    [&](Value c) { emitOne(n, c, y, x); });
+          });
+      }
+    }, /*parallel=*/true);
+  }, /*parallel=*/true);
+}
+
+/// The input vector of output columns x .. x+lanes-1 at column tap j
+/// (`staticX`: x when known, -1 in the chunk loop); `needed` of the lanes
+/// are used.
+template <typename OpTy, bool Nhwc, WindowCombine Combine>
+Value WindowKernelEmitter<OpTy, Nhwc, Combine>::loadNchwInput(
+    Value n, Value c, Value iy, Value x, int64_t staticX, int64_t j,
+    int64_t needed) {
+  Value start = kb.addc(kb.mulc(x, sw), j * dl[1]);
+  // sw x lanes elements from the tap's first column (stride 1: the
+  // `needed` ones), masked to what the row holds where known.
+  int64_t width = sw * lanes;
+  int64_t inRow = sw == 1 ? needed : width;
+  if (staticX >= 0)
+    inRow = std::min(inRow, iw - (staticX * sw + j * dl[1]));
+  Value raw = loadVec(VectorType::get({width}, elem), input,
+                      inIx(n, c, iy, start), maskFor(inRow, width));
+  if (sw != 1) {
+    // Every sw-th element, shuffled as integers (some targets scalarize
+    // shuffles of 16-bit float vectors).
+    auto intSpan = VectorType::get(
+        {sw * lanes}, rw.getIntegerType(elem.getIntOrFloatBitWidth()));
+    Value bits = vector::BitCastOp::create(rw, loc, intSpan, raw);
+    SmallVector<int64_t> picks;
+    for (int64_t l = 0; l < lanes; ++l)
+      picks.push_back(l * sw);
+    Value picked = vector::ShuffleOp::create(rw, loc, bits, bits, picks);
+    raw = vector::BitCastOp::create(rw, loc, inVec, picked);
+  }
+  return widen(raw);
+}
+
+/// Output rows y0 .. y0+rows-1, `vecs` vectors from column x0 (`staticX0`:
+/// x0 when known, -1 otherwise), the last one `last` elements wide (0: all
+/// lanes). Each input row vector is loaded (and widened) once for every
+/// output row of the block reading it.
+template <typename OpTy, bool Nhwc, WindowCombine Combine>
+void WindowKernelEmitter<OpTy, Nhwc, Combine>::emitNchwBlock(
+    Value n, Value c, ArrayRef<Value> taps, const IRMapping *perChannel,
+    Value y0, int64_t rows, Value x0, int64_t staticX0, int64_t vecs,
+    int64_t last) {
+  auto maskOf = [&](int64_t v) {
+    return v == vecs - 1 ? maskFor(last) : Value();
+  };
+  auto at = [&](int64_t r, int64_t v) {
+    return outIx(n, c, kb.addc(y0, r), kb.addc(x0, v * lanes));
+  };
+  SmallVector<Value> acc;
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t v = 0; v < vecs; ++v)
+      acc.push_back(splat ? splat : loadAcc(at(r, v), maskOf(v)));
+  Value iy0 = kb.mulc(y0, st[0]);
+  int64_t inputRows = (rows - 1) * st[0] + (kh - 1) * dl[0] + 1;
+  for (int64_t q = 0; q < inputRows; ++q) {
+    // The (output row, filter row) pairs reading input row iy0 + q.
+    SmallVector<std::pair<int64_t, int64_t>> readers;
+    for (int64_t r = 0; r < rows; ++r)
+      if ((q - r * st[0]) % dl[0] == 0 && q >= r * st[0] &&
+          (q - r * st[0]) / dl[0] < kh)
+        readers.push_back({r, (q - r * st[0]) / dl[0]});
+    if (readers.empty())
+      continue;
+    Value iy = kb.addc(iy0, q);
+    for (int64_t j = 0; j < kw; ++j)
+      for (int64_t v = 0; v < vecs; ++v) {
+        int64_t needed = v == vecs - 1 && last ? last : lanes;
+        Value a = loadNchwInput(n, c, iy, kb.addc(x0, v * lanes),
+                                staticX0 < 0 ? -1 : staticX0 + v * lanes, j,
+                                needed);
+        for (auto [r, i] : readers) {
+          Value &sum = acc[r * vecs + v];
+          sum = combine(a, kPooling ? Value() : taps[i * kw + j], sum);
+        }
+      }
+  }
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t v = 0; v < vecs; ++v)
+      storeAcc(acc[r * vecs + v], at(r, v), maskOf(v), perChannel);
+}
+
+template <typename OpTy, bool Nhwc, WindowCombine Combine>
+void WindowKernelEmitter<OpTy, Nhwc, Combine>::emitNchw() {
+  // Image by image and channel by channel (the parallel loops): the kh x kw
+  // taps broadcast once, and the epilogue's per-channel part (a batch
+  // norm's rsqrt(var + eps) * gamma) computed once. A block of `ry` output
+  // rows x `vb` vectors along a row stays in registers across all taps,
+  // fully unrolled: a 3x3 filter at stride 1 takes (ry + 2) x 3 loads per
+  // column vector for 9 ry FMAs, and the FMAs of a block are independent.
+  int64_t vecsInRow = ceilDiv(vecCols, lanes);
+  int64_t vb = std::clamp<int64_t>(vecsInRow, 1, 4);
+  int64_t accBudget = lanes >= 16 ? 12 : 8;
+  int64_t ry = std::clamp<int64_t>(accBudget / vb, 1, oh);
+  // Chunks of vb full vectors in a loop while every load stays in the row
+  // unmasked; the rest as blocks at known columns.
+  int64_t chunkCols = vecCols / lanes / vb * vb * lanes;
+  while (chunkCols > 0 && !spanFits(chunkCols - lanes))
+    chunkCols -= vb * lanes;
+  kb.loop(kb.idx(0), kb.dimSize(output, 0), 1, [&](Value n) {
+    kb.loop(channels, 1, [&](Value c) {
+      SmallVector<Value> taps;
+      for (int64_t i = 0; i < kh && !kPooling; ++i)
+        for (int64_t j = 0; j < kw; ++j)
+          taps.push_back(vector::BroadcastOp::create(
+              rw, loc, accType, tapAt(c, kb.idx(i), kb.idx(j))));
+      IRMapping perChannel;
+      if (epilogue.consumer)
+        perChannel = kb.hoistEpilogue(
+            epilogue, outIx(n, c, kb.idx(0), kb.idx(0)),
+            KernelBuilder::EpilogueHoist::SameForRowsAndColumns, Value());
+      auto overColumns = [&](Value y0, int64_t rows) {
+        kb.loop(chunkCols, vb * lanes, [&](Value x0) {
+          emitNchwBlock(n, c, taps, &perChannel, y0, rows, x0, -1, vb, 0);
+        });
+        for (int64_t x = chunkCols; x < vecCols; x += vb * lanes) {
+          int64_t cols = std::min(vb * lanes, vecCols - x);
+          emitNchwBlock(n, c, taps, &perChannel, y0, rows, kb.idx(x), x,
+                        ceilDiv(cols, lanes), cols % lanes);
+        }
+        for (int64_t r = 0; r < rows; ++r)
+          kb.loop(vecCols, ow, 1,
+                  [&](Value x) { emitOne(n, c, kb.addc(y0, r), x); });
+      };
+      int64_t rowsFull = oh / ry * ry;
+      kb.loop(rowsFull, ry, [&](Value y0) { overColumns(y0, ry); });
+      if (rowsFull < oh)
+        overColumns(kb.idx(rowsFull), oh - rowsFull);
+    }, /*parallel=*/true);
+  }, /*parallel=*/true);
+}
+
 /// Depthwise convolutions (one filter per channel, no reduction across
 /// channels: not a GEMM) as a direct register-blocked kernel. Along the
 /// contiguous dimension - channels in NHWC, output columns in NCHW - `lanes`
@@ -80,390 +547,23 @@ namespace {
 /// Pooling windows (max, min, sum; `Combine` other than Fma) are the same
 /// kernel without a filter: each tap's input is combined with the
 /// accumulator by the pooling's operation instead (the window operand only
-/// gives KH x KW). Before, a stride-2 pooling (ResNet's stem max pool)
-/// went element by element through scalar loops.
+/// gives KH x KW), so a stride-2 pooling (ResNet's stem max pool) is
+/// vectorized too.
 template <typename OpTy, bool Nhwc, WindowCombine Combine = WindowCombine::Fma>
 struct WindowOpToKernel : OpRewritePattern<OpTy> {
   WindowOpToKernel(MLIRContext *ctx, KernelConfig cfg)
       : OpRewritePattern<OpTy>(ctx), cfg(cfg) {}
-  static constexpr bool kPooling = Combine != WindowCombine::Fma;
   LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rw) const override {
     std::string why;
     auto linalgOp = cast<linalg::LinalgOp>(op.getOperation());
-    if (failed(kPooling ? matchPooling(linalgOp, why)
-                        : matchConv(linalgOp, cfg, why)))
+    if (failed(Combine != WindowCombine::Fma
+                   ? matchPooling(linalgOp, why)
+                   : matchConv(linalgOp, cfg, why)))
       return rw.notifyMatchFailure(op, why);
-    Value input = op.getDpsInputs()[0], filter = op.getDpsInputs()[1],
-          output = op.getDpsInits()[0];
-    auto fil = cast<MemRefType>(filter.getType()),
-         out = cast<MemRefType>(output.getType());
-    Type elem = getElementTypeOrSelf(input.getType()), f32 = rw.getF32Type();
-    // A pooling's narrow output (max, min: exact) is written narrowed.
-    Type outElem = out.getElementType();
-    SmallVector<int64_t> st(op.getStrides().template getValues<int64_t>());
-    SmallVector<int64_t> dl(op.getDilations().template getValues<int64_t>());
-    // NHWC: out[n][y][x][c], filter[i][j][c]; NCHW: out[n][c][y][x],
-    // filter[c][i][j].
-    int64_t channels = Nhwc ? out.getDimSize(3) : out.getDimSize(1);
-    int64_t oh = Nhwc ? out.getDimSize(1) : out.getDimSize(2);
-    int64_t ow = Nhwc ? out.getDimSize(2) : out.getDimSize(3);
-    // The window of a pooling is [KH][KW] in both layouts.
-    int64_t kh = Nhwc || kPooling ? fil.getDimSize(0) : fil.getDimSize(1);
-    int64_t kw = Nhwc || kPooling ? fil.getDimSize(1) : fil.getDimSize(2);
-    unsigned lanes = cfg.lanes;
-    Location loc = op.getLoc();
-    KernelBuilder kb(rw, loc, cfg);
-    auto accType = VectorType::get({lanes}, f32);
-    auto inVec = VectorType::get({lanes}, elem);
-    auto widen = [&](Value v) -> Value {
-      if (getElementTypeOrSelf(v.getType()) == f32)
-        return v;
-      return arith::ExtFOp::create(
-          rw, loc, isa<VectorType>(v.getType()) ? Type(accType) : f32, v);
-    };
-    auto narrowToOut = [&](Value v) -> Value {
-      if (outElem == f32)
-        return v;
-      auto vec = dyn_cast<VectorType>(v.getType());
-      return arith::TruncFOp::create(
-          rw, loc,
-          vec ? Type(VectorType::get(vec.getShape(), outElem)) : outElem, v);
-    };
-    // The tap's contribution: acc + a * w, or the pooling's operation.
-    auto combine = [&](Value a, Value w, Value acc) -> Value {
-      switch (Combine) {
-      case WindowCombine::Fma:
-        return isa<VectorType>(a.getType())
-                   ? vector::FMAOp::create(rw, loc, a, w, acc).getResult()
-                   : math::FmaOp::create(rw, loc, a, w, acc).getResult();
-      case WindowCombine::Max:
-        return arith::MaximumFOp::create(rw, loc, acc, a);
-      case WindowCombine::Min:
-        return arith::MinimumFOp::create(rw, loc, acc, a);
-      case WindowCombine::Sum:
-        return arith::AddFOp::create(rw, loc, acc, a);
-      }
-      llvm_unreachable("window combine");
-    };
-    auto inIx = [&](Value n, Value c, Value iy, Value ix) {
-      return Nhwc ? SmallVector<Value>{n, iy, ix, c}
-                  : SmallVector<Value>{n, c, iy, ix};
-    };
-    auto outIx = [&](Value n, Value c, Value y, Value x) {
-      return Nhwc ? SmallVector<Value>{n, y, x, c}
-                  : SmallVector<Value>{n, c, y, x};
-    };
-    auto filIx = [&](Value c, Value i, Value j) {
-      return Nhwc ? SmallVector<Value>{i, j, c} : SmallVector<Value>{c, i, j};
-    };
-    // The vectorized dimension: channels (NHWC) or output columns (NCHW).
-    int64_t vecExtent = Nhwc ? channels : ow;
-    int64_t vecFull = vecExtent / lanes * lanes;
-    // AVX2 cannot mask loads of 16-bit types: their edges go element by
-    // element (emitOne).
-    bool canMask = (elem == f32 && outElem == f32) || cfg.lanes == 16;
-    // NCHW at stride 2 along W (MobileNet's downsampling blocks): a tap's
-    // input vector is every other element of 2 x lanes contiguous ones.
-    int64_t sw = st[1];
-    int64_t iw = cast<MemRefType>(input.getType()).getDimSize(Nhwc ? 2 : 3);
-    auto spanFits = [&](int64_t firstCol) {
-      return firstCol * sw + (kw - 1) * dl[1] + sw * lanes <= iw;
-    };
-    // NCHW: output columns [0, vecCols) go a vector at a time (the last
-    // one masked), the rest element by element; without masks, whole
-    // vectors whose loads stay in the row.
-    int64_t vecCols = ow;
-    if (!Nhwc && !canMask) {
-      vecCols = vecFull;
-      while (vecCols > 0 && !spanFits(vecCols - lanes))
-        vecCols -= lanes;
-    }
-    bool scalarEdges = Nhwc ? vecFull < vecExtent && !canMask : vecCols < ow;
-    // The fill of the output and its elementwise consumer (batch norm,
-    // ReLU6) run on the accumulators: the first tap starts from the fill
-    // value, the store goes through the consumer into its output.
-    std::string whyNot;
-    KernelEpilogue epilogue = matchEpilogue(op, output, {input, filter}, whyNot);
-    if (epilogue.consumer && (scalarEdges || outElem != f32)) {
-      whyNot = scalarEdges
-                   ? "the kernel computes the edge columns element by element"
-                   : "a narrow pooling output";
-      epilogue.consumer = nullptr;
-      epilogue.kinds.clear();
-      epilogue.dims.clear();
-      epilogue.alongCols.clear();
-    }
-    if (!whyNot.empty())
-      op->emitRemark() << "elementwise consumer not fused into '"
-                       << op->getName() << "': " << whyNot;
-    prepareEpilogue(epilogue, op, rw);
-    Value fillValue =
-        epilogue.fill ? widen(epilogue.fill->getOperand(0)) : Value();
-    // The filter tap (i, j) of channel c, widened (none for a pooling).
-    auto tapAt = [&](Value c, Value i, Value j) -> Value {
-      if (kPooling)
-        return Value();
-      return widen(memref::LoadOp::create(rw, loc, filter, filIx(c, i, j)));
-    };
-    // One output element, every tap (the edges).
-    auto emitOne = [&](Value n, Value c, Value y, Value x) {
-      Value acc = fillValue ? fillValue
-                            : widen(memref::LoadOp::create(rw, loc, output,
-                                                           outIx(n, c, y, x)));
-      for (int64_t i = 0; i < kh; ++i)
-        for (int64_t j = 0; j < kw; ++j) {
-          Value iy = kb.addc(kb.mulc(y, st[0]), i * dl[0]);
-          Value ix = kb.addc(kb.mulc(x, st[1]), j * dl[1]);
-          Value a = widen(
-              memref::LoadOp::create(rw, loc, input, inIx(n, c, iy, ix)));
-          acc = combine(a, tapAt(c, kb.idx(i), kb.idx(j)), acc);
-        }
-      memref::StoreOp::create(rw, loc, narrowToOut(acc), output,
-                              outIx(n, c, y, x));
-    };
-    // The mask of the first `valid` of `width` elements (masked loads and
-    // stores); null for all of them or `valid` 0 (no edge).
-    auto maskFor = [&](int64_t valid, int64_t width = 0) -> Value {
-      width = width ? width : lanes;
-      if (!valid || valid >= width)
-        return Value();
-      return vector::ConstantMaskOp::create(
-          rw, loc, VectorType::get({width}, rw.getI1Type()),
-          ArrayRef<int64_t>{valid});
-    };
-    auto loadVec = [&](VectorType t, Value mem, ValueRange ix,
-                       Value mask) -> Value {
-      if (!mask)
-        return vector::LoadOp::create(rw, loc, t, mem, ix);
-      Value zero = arith::ConstantOp::create(
-          rw, loc, t,
-          DenseElementsAttr::get(t, rw.getZeroAttr(t.getElementType())));
-      return vector::MaskedLoadOp::create(rw, loc, t, mem, ix, mask, zero);
-    };
-    auto outVec = VectorType::get({lanes}, outElem);
-    auto loadAcc = [&](ArrayRef<Value> ix, Value mask) -> Value {
-      return widen(loadVec(outVec, output, ix, mask));
-    };
-    auto storeAcc = [&](Value acc, ArrayRef<Value> ix, Value mask,
-                        const IRMapping *hoisted) {
-      if (epilogue.consumer) {
-        kb.storeThroughEpilogue(epilogue, acc, ix, mask, hoisted);
-        return;
-      }
-      acc = narrowToOut(acc);
-      if (mask)
-        vector::MaskedStoreOp::create(rw, loc, output, ix, mask, acc);
-      else
-        vector::StoreOp::create(rw, loc, acc, output, ix);
-    };
-    Value splat =
-        fillValue ? vector::BroadcastOp::create(rw, loc, accType, fillValue)
-                  : Value();
-
-    if constexpr (Nhwc) {
-      // A block: output row y, xb pixels from x0, `vecs` channel vectors
-      // from c0 in registers across all taps (a loop over filter rows,
-      // unrolled over columns): one filter load per tap and channel vector,
-      // one input load and FMA per accumulator.
-      int64_t xb = 4, cv = 2;
-      auto emitBlock = [&](Value n, Value y, Value x0, int64_t pixels,
-                           Value c0, int64_t vecs, int64_t partial) {
-        Value mask = maskFor(partial);
-        auto at = [&](int64_t p, int64_t v) {
-          return outIx(n, kb.addc(c0, v * lanes), y, kb.addc(x0, p));
-        };
-        SmallVector<Value> init;
-        for (int64_t p = 0; p < pixels; ++p)
-          for (int64_t v = 0; v < vecs; ++v)
-            init.push_back(splat ? splat : loadAcc(at(p, v), mask));
-        auto rows = scf::ForOp::create(
-            rw, loc, kb.idx(0), kb.idx(kh), kb.idx(1), init,
-            [&](OpBuilder &nb, Location, Value i, ValueRange accs) {
-              OpBuilder::InsertionGuard g(rw);
-              rw.setInsertionPoint(nb.getInsertionBlock(),
-                                   nb.getInsertionPoint());
-              SmallVector<Value> next(accs.begin(), accs.end());
-              Value iy = kb.addIdx(kb.mulc(y, st[0]), kb.mulc(i, dl[0]));
-              for (int64_t j = 0; j < kw; ++j)
-                for (int64_t v = 0; v < vecs; ++v) {
-                  Value c = kb.addc(c0, v * lanes);
-                  Value w = kPooling
-                                ? Value()
-                                : widen(loadVec(inVec, filter,
-                                                filIx(c, i, kb.idx(j)), mask));
-                  for (int64_t p = 0; p < pixels; ++p) {
-                    Value x = kb.addc(kb.mulc(kb.addc(x0, p), st[1]),
-                                      j * dl[1]);
-                    Value a =
-                        widen(loadVec(inVec, input, inIx(n, c, iy, x), mask));
-                    Value &acc = next[p * vecs + v];
-                    acc = combine(a, w, acc);
-                  }
-                }
-              scf::YieldOp::create(rw, loc, next);
-            });
-        for (int64_t p = 0; p < pixels; ++p)
-          for (int64_t v = 0; v < vecs; ++v)
-            storeAcc(rows.getResult(p * vecs + v), at(p, v), mask, nullptr);
-      };
-      int64_t pixelsFull = ow / xb * xb;
-      // Images and output rows are independent (parallel with threads=:
-      // the images when there are at least as many as threads).
-      kb.loop(kb.idx(0), kb.dimSize(output, 0), 1, [&](Value n) {
-        kb.loop(oh, 1, [&](Value y) {
-          auto overPixels = [&](Value c0, int64_t vecs, int64_t partial) {
-            kb.loop(pixelsFull, xb, [&](Value x0) {
-              emitBlock(n, y, x0, xb, c0, vecs, partial);
-            });
-            if (pixelsFull < ow)
-              emitBlock(n, y, kb.idx(pixelsFull), ow - pixelsFull, c0, vecs,
-                        partial);
-          };
-          // Full channel vectors, cv at a time, then one at a time; the
-          // rest one masked vector of f32 (element by element for narrow
-          // types, which AVX2 cannot mask).
-          int64_t vecBlocks = vecFull / (cv * lanes) * (cv * lanes);
-          kb.loop(vecBlocks, cv * lanes,
-                  [&](Value c0) { overPixels(c0, cv, 0); });
-          kb.loop(vecBlocks, vecFull, lanes,
-                  [&](Value c0) { overPixels(c0, 1, 0); });
-          if (vecFull < vecExtent) {
-            if (!scalarEdges)
-              overPixels(kb.idx(vecFull), 1, vecExtent - vecFull);
-            else
-              kb.loop(ow, 1, [&](Value x) {
-                kb.loop(vecFull, vecExtent, 1,
-                        [&](Value c) { emitOne(n, c, y, x); });
-              });
-          }
-        }, /*parallel=*/true);
-      }, /*parallel=*/true);
-    } else {
-      // Image by image and channel by channel (the parallel loops): the kh x kw
-      // taps broadcast once, and the epilogue's per-channel part (a batch
-      // norm's rsqrt(var + eps) * gamma) computed once. A block of `ry` output
-      // rows x `vecs` vectors along a row stays in registers across all taps,
-      // fully unrolled: each input row vector is loaded (and widened) once for
-      // every output row of the block reading it, so a 3x3 filter at stride 1
-      // takes (ry + 2) x 3 loads per column vector for 9 ry FMAs, and the FMAs
-      // of a block are independent.
-      int64_t vecsInRow = ceilDiv(vecCols, lanes);
-      int64_t vb = std::clamp<int64_t>(vecsInRow, 1, 4);
-      int64_t accBudget = lanes >= 16 ? 12 : 8;
-      int64_t ry = std::clamp<int64_t>(accBudget / vb, 1, oh);
-      // Chunks of vb full vectors in a loop while every load stays in the
-      // row unmasked; the rest as blocks at known columns.
-      int64_t chunkCols = vecCols / lanes / vb * vb * lanes;
-      while (chunkCols > 0 && !spanFits(chunkCols - lanes))
-        chunkCols -= vb * lanes;
-      // The input vector of output columns x .. x+lanes-1 at column tap j
-      // (`staticX`: x when known, -1 in the chunk loop); `needed` of the
-      // lanes are used.
-      auto loadInput = [&](Value n, Value c, Value iy, Value x,
-                           int64_t staticX, int64_t j, int64_t needed) {
-        Value start = kb.addc(kb.mulc(x, sw), j * dl[1]);
-        // sw x lanes elements from the tap's first column (stride 1: the
-        // `needed` ones), masked to what the row holds where known.
-        int64_t width = sw * lanes;
-        int64_t inRow = sw == 1 ? needed : width;
-        if (staticX >= 0)
-          inRow = std::min(inRow, iw - (staticX * sw + j * dl[1]));
-        Value raw = loadVec(VectorType::get({width}, elem), input,
-                            inIx(n, c, iy, start), maskFor(inRow, width));
-        if (sw != 1) {
-          // Every sw-th element, shuffled as integers (some targets
-          // scalarize shuffles of 16-bit float vectors).
-          auto intSpan = VectorType::get(
-              {sw * lanes}, rw.getIntegerType(elem.getIntOrFloatBitWidth()));
-          Value bits = vector::BitCastOp::create(rw, loc, intSpan, raw);
-          SmallVector<int64_t> picks;
-          for (int64_t l = 0; l < lanes; ++l)
-            picks.push_back(l * sw);
-          Value picked = vector::ShuffleOp::create(rw, loc, bits, bits, picks);
-          raw = vector::BitCastOp::create(rw, loc, inVec, picked);
-        }
-        return widen(raw);
-      };
-      // Output rows y0 .. y0+rows-1, `vecs` vectors from column x0
-      // (`staticX0`: x0 when known, -1 otherwise), the last one `last`
-      // elements wide (0: all lanes).
-      auto emitBlock = [&](Value n, Value c, ArrayRef<Value> taps,
-                           const IRMapping *perChannel, Value y0,
-                           int64_t rows, Value x0, int64_t staticX0,
-                           int64_t vecs, int64_t last) {
-        auto maskOf = [&](int64_t v) {
-          return v == vecs - 1 ? maskFor(last) : Value();
-        };
-        auto at = [&](int64_t r, int64_t v) {
-          return outIx(n, c, kb.addc(y0, r), kb.addc(x0, v * lanes));
-        };
-        SmallVector<Value> acc;
-        for (int64_t r = 0; r < rows; ++r)
-          for (int64_t v = 0; v < vecs; ++v)
-            acc.push_back(splat ? splat : loadAcc(at(r, v), maskOf(v)));
-        Value iy0 = kb.mulc(y0, st[0]);
-        int64_t inputRows = (rows - 1) * st[0] + (kh - 1) * dl[0] + 1;
-        for (int64_t q = 0; q < inputRows; ++q) {
-          // The (output row, filter row) pairs reading input row iy0 + q.
-          SmallVector<std::pair<int64_t, int64_t>> readers;
-          for (int64_t r = 0; r < rows; ++r)
-            if ((q - r * st[0]) % dl[0] == 0 && q >= r * st[0] &&
-                (q - r * st[0]) / dl[0] < kh)
-              readers.push_back({r, (q - r * st[0]) / dl[0]});
-          if (readers.empty())
-            continue;
-          Value iy = kb.addc(iy0, q);
-          for (int64_t j = 0; j < kw; ++j)
-            for (int64_t v = 0; v < vecs; ++v) {
-              int64_t needed = v == vecs - 1 && last ? last : lanes;
-              Value a = loadInput(
-                  n, c, iy, kb.addc(x0, v * lanes),
-                  staticX0 < 0 ? -1 : staticX0 + v * lanes, j, needed);
-              for (auto [r, i] : readers) {
-                Value &sum = acc[r * vecs + v];
-                sum = combine(a, kPooling ? Value() : taps[i * kw + j], sum);
-              }
-            }
-        }
-        for (int64_t r = 0; r < rows; ++r)
-          for (int64_t v = 0; v < vecs; ++v)
-            storeAcc(acc[r * vecs + v], at(r, v), maskOf(v), perChannel);
-      };
-      kb.loop(kb.idx(0), kb.dimSize(output, 0), 1, [&](Value n) {
-        kb.loop(channels, 1, [&](Value c) {
-          SmallVector<Value> taps;
-          for (int64_t i = 0; i < kh && !kPooling; ++i)
-            for (int64_t j = 0; j < kw; ++j)
-              taps.push_back(vector::BroadcastOp::create(
-                  rw, loc, accType, tapAt(c, kb.idx(i), kb.idx(j))));
-          IRMapping perChannel;
-          if (epilogue.consumer)
-            perChannel = kb.hoistEpilogue(
-                epilogue, outIx(n, c, kb.idx(0), kb.idx(0)),
-                KernelBuilder::EpilogueHoist::SameForRowsAndColumns, Value());
-          auto overColumns = [&](Value y0, int64_t rows) {
-            kb.loop(chunkCols, vb * lanes, [&](Value x0) {
-              emitBlock(n, c, taps, &perChannel, y0, rows, x0, -1, vb, 0);
-            });
-            for (int64_t x = chunkCols; x < vecCols; x += vb * lanes) {
-              int64_t cols = std::min(vb * lanes, vecCols - x);
-              emitBlock(n, c, taps, &perChannel, y0, rows, kb.idx(x), x,
-                        ceilDiv(cols, lanes), cols % lanes);
-            }
-            for (int64_t r = 0; r < rows; ++r)
-              kb.loop(vecCols, ow, 1, [&](Value x) {
-                emitOne(n, c, kb.addc(y0, r), x);
-              });
-          };
-          int64_t rowsFull = oh / ry * ry;
-          kb.loop(rowsFull, ry, [&](Value y0) { overColumns(y0, ry); });
-          if (rowsFull < oh)
-            overColumns(kb.idx(rowsFull), oh - rowsFull);
-        }, /*parallel=*/true);
-      }, /*parallel=*/true);
-    }
+    WindowKernelEmitter<OpTy, Nhwc, Combine> emitter(op, rw, cfg);
+    emitter.emit();
     rw.eraseOp(op);
-    finishEpilogue(epilogue, rw);
+    finishEpilogue(emitter.epilogue, rw);
     return success();
   }
   KernelConfig cfg;
