@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelBuilder.h"
+#include "ConvKernelEmitter.h"
 #include "NchwWindows.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -23,20 +23,33 @@ using namespace mlir::lowp::x86;
 
 namespace {
 
-/// Emits one NCHW convolution as blocked im2col GEMMs (see
-/// ConvNchwToKernel): the plan (k blocks, rows per block), the filter as A,
-/// the output as C and the fused epilogue in the constructor; then, per
-/// block of output rows, col one k block at a time and its GEMM.
-class ConvNchwEmitter {
+/// linalg.conv_2d_nchw_fchw (torch-mlir's default layout) as GEMMs:
+/// out[n] (F x OH*OW) += filter (F x C*KH*KW) * col (C*KH*KW x OH*OW), the
+/// filter and output viewed as matrices in place. col is built for a block
+/// of R output rows and one k block at a time, sized to stay in L2 (the
+/// GEMM accumulating into C across k blocks), directly in the layout
+/// the kernel reads (f32 rows, or VNNI pairs of rows for the bf16 dot), so
+/// it is written once and read from cache: no separate packing pass and no
+/// full-size buffer. At stride 1 a row of OW pixels is a contiguous run of
+/// the input, copied a vector at a time.
+///
+/// The plan (k blocks, rows per block), the filter as A, the output as C
+/// and the fused epilogue are set up in the constructor; emit() then
+/// builds, per block of output rows, col one k block at a time and its
+/// GEMM.
+class ConvNchwEmitter : public ConvKernelEmitter {
 public:
+  static LogicalResult match(linalg::Conv2DNchwFchwOp op,
+                             const KernelConfig &cfg, std::string &why) {
+    return matchConv(op, cfg, why);
+  }
+
   ConvNchwEmitter(linalg::Conv2DNchwFchwOp op, PatternRewriter &rw,
                   const KernelConfig &cfg);
 
   /// The kernel, before the op; the caller erases it and finishes the
   /// epilogue.
   void emit();
-
-  KernelEpilogue epilogue;
 
 private:
   Value widen(Value v);
@@ -55,13 +68,8 @@ private:
   void emitKBlock(Value col, Value ni, Value y0, int64_t rows, Value k0,
                   int64_t steps, bool last, const KernelEpilogue *part);
 
-  PatternRewriter &rw;
-  Location loc;
-  KernelBuilder kb;
-  Value input, output;
-  Type elem, f32;
+  Type elem;
   bool dot;
-  SmallVector<int64_t> strides, dilations;
   int64_t f, oh, ow, c, kh, kw;
   /// K, and K padded to pairs for the dot.
   int64_t depth, kDepth;
@@ -85,19 +93,10 @@ private:
 
 ConvNchwEmitter::ConvNchwEmitter(linalg::Conv2DNchwFchwOp op,
                                  PatternRewriter &rw, const KernelConfig &cfg)
-    : rw(rw), loc(op.getLoc()), kb(rw, op.getLoc(), cfg) {
-  input = op.getDpsInputs()[0];
-  Value filter = op.getDpsInputs()[1];
-  output = op.getDpsInits()[0];
-  auto fil = cast<MemRefType>(filter.getType()),
-       out = cast<MemRefType>(output.getType());
+    : ConvKernelEmitter(op, rw, cfg) {
+  MemRefType fil = filterType(), out = outputType();
   elem = fil.getElementType();
-  f32 = rw.getF32Type();
   dot = cfg.bf16Dot && elem.isBF16();
-  strides.assign(op.getStrides().getValues<int64_t>().begin(),
-                 op.getStrides().getValues<int64_t>().end());
-  dilations.assign(op.getDilations().getValues<int64_t>().begin(),
-                   op.getDilations().getValues<int64_t>().end());
   f = out.getDimSize(1);
   oh = out.getDimSize(2);
   ow = out.getDimSize(3);
@@ -359,31 +358,8 @@ void ConvNchwEmitter::emit() {
     kb.dealloc(paddedFilter);
 }
 
-/// linalg.conv_2d_nchw_fchw (torch-mlir's default layout) as GEMMs:
-/// out[n] (F x OH*OW) += filter (F x C*KH*KW) * col (C*KH*KW x OH*OW), the
-/// filter and output viewed as matrices in place. col is built for a block
-/// of R output rows and one k block at a time, sized to stay in L2 (the
-/// GEMM accumulating into C across k blocks), directly in the layout
-/// the kernel reads (f32 rows, or VNNI pairs of rows for the bf16 dot), so
-/// it is written once and read from cache: no separate packing pass and no
-/// full-size buffer. At stride 1 a row of OW pixels is a contiguous run of
-/// the input, copied a vector at a time.
-struct ConvNchwToKernel : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
-  ConvNchwToKernel(MLIRContext *ctx, KernelConfig cfg)
-      : OpRewritePattern(ctx), cfg(cfg) {}
-  LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp op,
-                                PatternRewriter &rw) const override {
-    std::string why;
-    if (failed(matchConv(op, cfg, why)))
-      return rw.notifyMatchFailure(op, why);
-    ConvNchwEmitter emitter(op, rw, cfg);
-    emitter.emit();
-    rw.eraseOp(op);
-    finishEpilogue(emitter.epilogue, rw);
-    return success();
-  }
-  KernelConfig cfg;
-};
+using ConvNchwToKernel =
+    KernelEmitterPattern<linalg::Conv2DNchwFchwOp, ConvNchwEmitter>;
 
 } // namespace
 

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelBuilder.h"
+#include "ConvKernelEmitter.h"
 #include "lowp/Conversion/LinalgCommon/Im2col.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -25,14 +25,35 @@ using namespace mlir::lowp::x86;
 
 namespace {
 
-/// Emits one NHWC convolution as GEMMs (see ConvNhwcToKernel): the shared
-/// setup - the blocking, the filter packed as B, the output as C and the
-/// fused epilogue - in the constructor, then one of three ways to read A:
-/// in place from the input (emitDirect), in place as AMX tile rows
-/// (emitTileRows), or blocks of im2col (emitIm2col).
+/// linalg.conv_2d_nhwc_hwcf as GEMMs on blocks of output pixels:
+/// out (N*OH*OW x F) = col (N*OH*OW x KH*KW*C) * filter (KH*KW*C x F), the
+/// filter (packed once, like any B) and the output viewed as matrices in
+/// place. col is built for a block of P pixels at a time, sized to stay in
+/// L2 while every panel of the filter passes by, directly in the layout the
+/// kernel reads as A (rows of KH*KW*C: f32, or bf16 read in pairs by the
+/// dot): no full-size im2col buffer written to and read back from memory.
+/// Runs of C channels are contiguous in the input and in col, copied a
+/// vector at a time, at any stride and dilation. Takes priority over the
+/// target-independent im2col + linalg.matmul rewrite (left for operands
+/// matchConv rejects, which then get the matmul's remark).
+///
+/// linalg.conv_2d_nhwc_fhwc (TOSA's and IREE's filter layout, F x KH x KW
+/// x C) is the same GEMM with the filter viewed as F x KH*KW*C: a
+/// transposed B, packed once through register transposes like an
+/// nn.Linear weight.
+///
+/// The shared setup (the blocking, the filter packed as B, the output as C
+/// and the fused epilogue) is in the constructor; emit() then reads A in
+/// one of three ways: in place from the input (emitDirect), in place as
+/// AMX tile rows (emitTileRows), or as blocks of im2col (emitIm2col).
 template <typename OpTy>
-class ConvNhwcEmitter {
+class ConvNhwcEmitter : public ConvKernelEmitter {
 public:
+  static LogicalResult match(OpTy op, const KernelConfig &cfg,
+                             std::string &why) {
+    return matchConv(op, cfg, why);
+  }
+
   /// The filter's dimensions are F, KH, KW, C (else KH, KW, C, F).
   static constexpr bool kFilterFirst =
       std::is_same_v<OpTy, linalg::Conv2DNhwcFhwcOp>;
@@ -42,8 +63,6 @@ public:
   /// The kernel, before the op; the caller erases it and finishes the
   /// epilogue.
   void emit();
-
-  KernelEpilogue epilogue;
 
 private:
   /// body(first pixel): once for all pixels, or per image of a dynamic
@@ -62,13 +81,7 @@ private:
                           int64_t iw, Value tailMask);
   void emitIm2col();
 
-  PatternRewriter &rw;
-  const KernelConfig &cfg;
-  Location loc;
-  KernelBuilder kb;
-  Value input, filter, output;
-  Type elem, f32;
-  SmallVector<int64_t> strides, dilations;
+  Type elem;
   int64_t oh, ow, f, kh, kw, c;
   /// Pixels are blocked across images, or per image when the batch is
   /// dynamic (`forEachImage`).
@@ -88,18 +101,9 @@ private:
 template <typename OpTy>
 ConvNhwcEmitter<OpTy>::ConvNhwcEmitter(OpTy op, PatternRewriter &rw,
                                        const KernelConfig &cfg)
-    : rw(rw), cfg(cfg), loc(op.getLoc()), kb(rw, op.getLoc(), cfg) {
-  input = op.getDpsInputs()[0];
-  filter = op.getDpsInputs()[1];
-  output = op.getDpsInits()[0];
-  auto fil = cast<MemRefType>(filter.getType()),
-       out = cast<MemRefType>(output.getType());
+    : ConvKernelEmitter(op, rw, cfg) {
+  MemRefType fil = filterType(), out = outputType();
   elem = fil.getElementType();
-  f32 = rw.getF32Type();
-  strides.assign(op.getStrides().template getValues<int64_t>().begin(),
-                 op.getStrides().template getValues<int64_t>().end());
-  dilations.assign(op.getDilations().template getValues<int64_t>().begin(),
-                   op.getDilations().template getValues<int64_t>().end());
   unsigned first = kFilterFirst ? 1 : 0;
   oh = out.getDimSize(1);
   ow = out.getDimSize(2);
@@ -412,45 +416,15 @@ void ConvNhwcEmitter<OpTy>::emitIm2col() {
   kb.dealloc(col);
 }
 
-/// linalg.conv_2d_nhwc_hwcf as GEMMs on blocks of output pixels:
-/// out (N*OH*OW x F) = col (N*OH*OW x KH*KW*C) * filter (KH*KW*C x F), the
-/// filter (packed once, like any B) and the output viewed as matrices in
-/// place. col is built for a block of P pixels at a time, sized to stay in
-/// L2 while every panel of the filter passes by, directly in the layout the
-/// kernel reads as A (rows of KH*KW*C: f32, or bf16 read in pairs by the
-/// dot): no full-size im2col buffer written to and read back from memory.
-/// Runs of C channels are contiguous in the input and in col, copied a
-/// vector at a time, at any stride and dilation. Takes priority over the
-/// target-independent im2col + linalg.matmul rewrite (left for operands
-/// matchConv rejects, which then get the matmul's remark).
-///
-/// linalg.conv_2d_nhwc_fhwc (TOSA's and IREE's filter layout, F x KH x KW
-/// x C) is the same GEMM with the filter viewed as F x KH*KW*C: a
-/// transposed B, packed once through register transposes like an
-/// nn.Linear weight.
 template <typename OpTy>
-struct ConvNhwcToKernel : OpRewritePattern<OpTy> {
-  ConvNhwcToKernel(MLIRContext *ctx, KernelConfig cfg)
-      : OpRewritePattern<OpTy>(ctx, /*benefit=*/2), cfg(cfg) {}
-  LogicalResult matchAndRewrite(OpTy op,
-                                PatternRewriter &rw) const override {
-    std::string why;
-    if (failed(matchConv(op, cfg, why)))
-      return rw.notifyMatchFailure(op, why);
-    ConvNhwcEmitter<OpTy> emitter(op, rw, cfg);
-    emitter.emit();
-    rw.eraseOp(op);
-    finishEpilogue(emitter.epilogue, rw);
-    return success();
-  }
-  KernelConfig cfg;
-};
+using ConvNhwcToKernel = KernelEmitterPattern<OpTy, ConvNhwcEmitter<OpTy>>;
 
 } // namespace
 
 void mlir::lowp::x86::populateConvNhwcKernelPatterns(
     RewritePatternSet &patterns, const KernelConfig &cfg) {
+  // Before the target-independent im2col + linalg.matmul rewrite.
   patterns.add<ConvNhwcToKernel<linalg::Conv2DNhwcHwcfOp>,
                ConvNhwcToKernel<linalg::Conv2DNhwcFhwcOp>>(
-      patterns.getContext(), cfg);
+      patterns.getContext(), cfg, /*benefit=*/2);
 }

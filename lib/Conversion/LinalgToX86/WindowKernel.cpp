@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelBuilder.h"
+#include "ConvKernelEmitter.h"
 #include "lowp/Conversion/LinalgCommon/Im2col.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -67,13 +67,35 @@ LogicalResult mlir::lowp::x86::matchPooling(linalg::LinalgOp op,
 
 namespace {
 
-/// Emits one window kernel (see WindowOpToKernel): the setup every layout
-/// shares - shapes, the fused epilogue, the element helpers - in the
-/// constructor, then the NHWC or the NCHW loop nest.
+/// Depthwise convolutions (one filter per channel, no reduction across
+/// channels: not a GEMM) as a direct register-blocked kernel. Along the
+/// contiguous dimension - channels in NHWC, output columns in NCHW - `lanes`
+/// values per vector, the last one masked; blocks of accumulators stay in
+/// registers across all filter taps (NHWC: pixels x channel vectors, one
+/// filter load per tap and vector; NCHW: output rows x column vectors of
+/// one channel, its taps broadcast once). Narrow inputs are widened as they
+/// are loaded; on AVX2 (no masked narrow loads) their edges go element by
+/// element.
+///
+/// Pooling windows (max, min, sum; `Combine` other than Fma) are the same
+/// kernel without a filter: each tap's input is combined with the
+/// accumulator by the pooling's operation instead (the window operand only
+/// gives KH x KW), so a stride-2 pooling (ResNet's stem max pool) is
+/// vectorized too.
+///
+/// The setup both layouts share (shapes, the fused epilogue, the element
+/// helpers) is in the constructor, then the NHWC or the NCHW loop nest.
 template <typename OpTy, bool Nhwc, WindowCombine Combine>
-class WindowKernelEmitter {
+class WindowKernelEmitter : public ConvKernelEmitter {
 public:
   static constexpr bool kPooling = Combine != WindowCombine::Fma;
+
+  static LogicalResult match(OpTy op, const KernelConfig &cfg,
+                             std::string &why) {
+    auto linalgOp = cast<linalg::LinalgOp>(op.getOperation());
+    return kPooling ? matchPooling(linalgOp, why)
+                    : matchConv(linalgOp, cfg, why);
+  }
 
   WindowKernelEmitter(OpTy op, PatternRewriter &rw, const KernelConfig &cfg);
 
@@ -85,8 +107,6 @@ public:
     else
       emitNchw();
   }
-
-  KernelEpilogue epilogue;
 
 private:
   Value widen(Value v);
@@ -107,7 +127,7 @@ private:
   /// Whether a vector of output columns from `firstCol` reads its input
   /// within the row at every tap.
   bool spanFits(int64_t firstCol) const {
-    return firstCol * sw + (kw - 1) * dl[1] + sw * lanes <= iw;
+    return firstCol * sw + (kw - 1) * dilations[1] + sw * lanes <= iw;
   }
   /// The filter tap (i, j) of channel c, widened (none for a pooling).
   Value tapAt(Value c, Value i, Value j);
@@ -133,13 +153,7 @@ private:
                      const IRMapping *perChannel, Value y0, int64_t rows,
                      Value x0, int64_t staticX0, int64_t vecs, int64_t last);
 
-  PatternRewriter &rw;
-  const KernelConfig &cfg;
-  Location loc;
-  KernelBuilder kb;
-  Value input, filter, output;
-  Type elem, f32, outElem;
-  SmallVector<int64_t> st, dl;
+  Type elem, outElem;
   int64_t channels, oh, ow, kh, kw;
   unsigned lanes;
   VectorType accType, inVec, outVec;
@@ -162,20 +176,11 @@ private:
 template <typename OpTy, bool Nhwc, WindowCombine Combine>
 WindowKernelEmitter<OpTy, Nhwc, Combine>::WindowKernelEmitter(
     OpTy op, PatternRewriter &rw, const KernelConfig &cfg)
-    : rw(rw), cfg(cfg), loc(op.getLoc()), kb(rw, op.getLoc(), cfg) {
-  input = op.getDpsInputs()[0];
-  filter = op.getDpsInputs()[1];
-  output = op.getDpsInits()[0];
-  auto fil = cast<MemRefType>(filter.getType()),
-       out = cast<MemRefType>(output.getType());
+    : ConvKernelEmitter(op, rw, cfg) {
+  MemRefType fil = filterType(), out = outputType();
   elem = getElementTypeOrSelf(input.getType());
-  f32 = rw.getF32Type();
   // A pooling's narrow output (max, min: exact) is written narrowed.
   outElem = out.getElementType();
-  st.assign(op.getStrides().template getValues<int64_t>().begin(),
-            op.getStrides().template getValues<int64_t>().end());
-  dl.assign(op.getDilations().template getValues<int64_t>().begin(),
-            op.getDilations().template getValues<int64_t>().end());
   // NHWC: out[n][y][x][c], filter[i][j][c]; NCHW: out[n][c][y][x],
   // filter[c][i][j].
   channels = Nhwc ? out.getDimSize(3) : out.getDimSize(1);
@@ -193,7 +198,7 @@ WindowKernelEmitter<OpTy, Nhwc, Combine>::WindowKernelEmitter(
   canMask = (elem == f32 && outElem == f32) || cfg.lanes == 16;
   // NCHW at stride 2 along W (MobileNet's downsampling blocks): a tap's
   // input vector is every other element of 2 x lanes contiguous ones.
-  sw = st[1];
+  sw = strides[1];
   iw = cast<MemRefType>(input.getType()).getDimSize(Nhwc ? 2 : 3);
   // Without masks, whole vectors whose loads stay in the row.
   vecCols = ow;
@@ -278,8 +283,8 @@ void WindowKernelEmitter<OpTy, Nhwc, Combine>::emitOne(Value n, Value c,
                                                        outIx(n, c, y, x)));
   for (int64_t i = 0; i < kh; ++i)
     for (int64_t j = 0; j < kw; ++j) {
-      Value iy = kb.addc(kb.mulc(y, st[0]), i * dl[0]);
-      Value ix = kb.addc(kb.mulc(x, st[1]), j * dl[1]);
+      Value iy = kb.addc(kb.mulc(y, strides[0]), i * dilations[0]);
+      Value ix = kb.addc(kb.mulc(x, strides[1]), j * dilations[1]);
       Value a =
           widen(memref::LoadOp::create(rw, loc, input, inIx(n, c, iy, ix)));
       acc = combine(a, tapAt(c, kb.idx(i), kb.idx(j)), acc);
@@ -347,7 +352,7 @@ void WindowKernelEmitter<OpTy, Nhwc, Combine>::emitNhwcBlock(
         OpBuilder::InsertionGuard g(rw);
         rw.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
         SmallVector<Value> next(accs.begin(), accs.end());
-        Value iy = kb.addIdx(kb.mulc(y, st[0]), kb.mulc(i, dl[0]));
+        Value iy = kb.addIdx(kb.mulc(y, strides[0]), kb.mulc(i, dilations[0]));
         for (int64_t j = 0; j < kw; ++j)
           for (int64_t v = 0; v < vecs; ++v) {
             Value c = kb.addc(c0, v * lanes);
@@ -355,7 +360,7 @@ void WindowKernelEmitter<OpTy, Nhwc, Combine>::emitNhwcBlock(
                                : widen(loadVec(inVec, filter,
                                                filIx(c, i, kb.idx(j)), mask));
             for (int64_t p = 0; p < pixels; ++p) {
-              Value x = kb.addc(kb.mulc(kb.addc(x0, p), st[1]), j * dl[1]);
+              Value x = kb.addc(kb.mulc(kb.addc(x0, p), strides[1]), j * dilations[1]);
               Value a = widen(loadVec(inVec, input, inIx(n, c, iy, x), mask));
               Value &acc = next[p * vecs + v];
               acc = combine(a, w, acc);
@@ -412,13 +417,13 @@ template <typename OpTy, bool Nhwc, WindowCombine Combine>
 Value WindowKernelEmitter<OpTy, Nhwc, Combine>::loadNchwInput(
     Value n, Value c, Value iy, Value x, int64_t staticX, int64_t j,
     int64_t needed) {
-  Value start = kb.addc(kb.mulc(x, sw), j * dl[1]);
+  Value start = kb.addc(kb.mulc(x, sw), j * dilations[1]);
   // sw x lanes elements from the tap's first column (stride 1: the
   // `needed` ones), masked to what the row holds where known.
   int64_t width = sw * lanes;
   int64_t inRow = sw == 1 ? needed : width;
   if (staticX >= 0)
-    inRow = std::min(inRow, iw - (staticX * sw + j * dl[1]));
+    inRow = std::min(inRow, iw - (staticX * sw + j * dilations[1]));
   Value raw = loadVec(VectorType::get({width}, elem), input,
                       inIx(n, c, iy, start), maskFor(inRow, width));
   if (sw != 1) {
@@ -455,15 +460,15 @@ void WindowKernelEmitter<OpTy, Nhwc, Combine>::emitNchwBlock(
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t v = 0; v < vecs; ++v)
       acc.push_back(splat ? splat : loadAcc(at(r, v), maskOf(v)));
-  Value iy0 = kb.mulc(y0, st[0]);
-  int64_t inputRows = (rows - 1) * st[0] + (kh - 1) * dl[0] + 1;
+  Value iy0 = kb.mulc(y0, strides[0]);
+  int64_t inputRows = (rows - 1) * strides[0] + (kh - 1) * dilations[0] + 1;
   for (int64_t q = 0; q < inputRows; ++q) {
     // The (output row, filter row) pairs reading input row iy0 + q.
     SmallVector<std::pair<int64_t, int64_t>> readers;
     for (int64_t r = 0; r < rows; ++r)
-      if ((q - r * st[0]) % dl[0] == 0 && q >= r * st[0] &&
-          (q - r * st[0]) / dl[0] < kh)
-        readers.push_back({r, (q - r * st[0]) / dl[0]});
+      if ((q - r * strides[0]) % dilations[0] == 0 && q >= r * strides[0] &&
+          (q - r * strides[0]) / dilations[0] < kh)
+        readers.push_back({r, (q - r * strides[0]) / dilations[0]});
     if (readers.empty())
       continue;
     Value iy = kb.addc(iy0, q);
@@ -534,40 +539,9 @@ void WindowKernelEmitter<OpTy, Nhwc, Combine>::emitNchw() {
   }, /*parallel=*/true);
 }
 
-/// Depthwise convolutions (one filter per channel, no reduction across
-/// channels: not a GEMM) as a direct register-blocked kernel. Along the
-/// contiguous dimension - channels in NHWC, output columns in NCHW - `lanes`
-/// values per vector, the last one masked; blocks of accumulators stay in
-/// registers across all filter taps (NHWC: pixels x channel vectors, one
-/// filter load per tap and vector; NCHW: output rows x column vectors of
-/// one channel, its taps broadcast once). Narrow inputs are widened as they
-/// are loaded; on AVX2 (no masked narrow loads) their edges go element by
-/// element.
-///
-/// Pooling windows (max, min, sum; `Combine` other than Fma) are the same
-/// kernel without a filter: each tap's input is combined with the
-/// accumulator by the pooling's operation instead (the window operand only
-/// gives KH x KW), so a stride-2 pooling (ResNet's stem max pool) is
-/// vectorized too.
 template <typename OpTy, bool Nhwc, WindowCombine Combine = WindowCombine::Fma>
-struct WindowOpToKernel : OpRewritePattern<OpTy> {
-  WindowOpToKernel(MLIRContext *ctx, KernelConfig cfg)
-      : OpRewritePattern<OpTy>(ctx), cfg(cfg) {}
-  LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rw) const override {
-    std::string why;
-    auto linalgOp = cast<linalg::LinalgOp>(op.getOperation());
-    if (failed(Combine != WindowCombine::Fma
-                   ? matchPooling(linalgOp, why)
-                   : matchConv(linalgOp, cfg, why)))
-      return rw.notifyMatchFailure(op, why);
-    WindowKernelEmitter<OpTy, Nhwc, Combine> emitter(op, rw, cfg);
-    emitter.emit();
-    rw.eraseOp(op);
-    finishEpilogue(emitter.epilogue, rw);
-    return success();
-  }
-  KernelConfig cfg;
-};
+using WindowOpToKernel =
+    KernelEmitterPattern<OpTy, WindowKernelEmitter<OpTy, Nhwc, Combine>>;
 
 /// linalg.depthwise_conv_2d_nhwc_hwcm with a channel multiplier of 1
 /// (TOSA's depthwise_conv2d lowers to it) is depthwise_conv_2d_nhwc_hwc on

@@ -30,7 +30,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelBuilder.h"
+#include "ConvKernelEmitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -390,232 +390,327 @@ KernelEpilogue startAtZero(OpBuilder &b, Location loc) {
   return e;
 }
 
-struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
-  WinogradConvNchw(MLIRContext *ctx, KernelConfig cfg)
-      : OpRewritePattern(ctx, /*benefit=*/2), cfg(cfg) {}
+/// What the NCHW and NHWC Winograd kernels share: the match, f32 vectors
+/// of `lanes` (WinogradVectors), the fused epilogue with the fill's value,
+/// the transformed filter U, the 16 point GEMMs and the store of an output
+/// vector. Each kernel sets U up in its constructor; emit() then runs the
+/// blocks of tile rows.
+class WinogradEmitter : public ConvKernelEmitter {
+public:
+  static LogicalResult match(linalg::LinalgOp op, const KernelConfig &cfg,
+                             std::string &why) {
+    return matchWinograd(op, cfg, why);
+  }
+  virtual ~WinogradEmitter() = default;
 
-  LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp op,
-                                PatternRewriter &rw) const override {
-    std::string why;
-    if (failed(matchWinograd(op, cfg, why)))
-      return rw.notifyMatchFailure(op, why);
-    Value input = op.getDpsInputs()[0], filter = op.getDpsInputs()[1],
-          output = op.getDpsInits()[0];
-    auto fil = cast<MemRefType>(filter.getType()),
-         out = cast<MemRefType>(output.getType());
-    int64_t f = out.getDimSize(1), oh = out.getDimSize(2),
-            ow = out.getDimSize(3), c = fil.getDimSize(1);
+protected:
+  template <typename OpTy>
+  WinogradEmitter(OpTy op, PatternRewriter &rw, const KernelConfig &cfg)
+      : ConvKernelEmitter(op, rw, cfg), dims(convDims(op)), lanes(cfg.lanes),
+        wv(rw, loc, lanes, filterType().getElementType()) {
     // An odd output height or width: the last tile row or column has one
     // output row or column (its input row or column 3 is past the input:
     // zeros, which only the dropped outputs read).
-    int64_t tileRows = (oh + 1) / kOutTile, tileCols = (ow + 1) / kOutTile;
-    int64_t inputWidth = cast<MemRefType>(input.getType()).getDimSize(3);
-    int64_t lanes = cfg.lanes;
-    Location loc = op.getLoc();
-    KernelBuilder kb(rw, loc, cfg);
-    Type f32 = rw.getF32Type();
-    WinogradVectors wv(rw, loc, lanes, fil.getElementType());
-    auto laneIndices = VectorType::get({lanes}, rw.getIndexType());
-    SmallVector<APInt> strideValues;
-    for (int64_t l = 0; l < lanes; ++l)
-      strideValues.push_back(APInt(64, l * kTaps * kTaps));
-    Value channelStride = arith::ConstantOp::create(
-        rw, loc, laneIndices,
-        DenseElementsAttr::get(laneIndices, strideValues));
-    Value allLanes = vector::ConstantMaskOp::create(
-        rw, loc, VectorType::get({lanes}, rw.getI1Type()),
-        ArrayRef<int64_t>{lanes});
-
-    std::string whyNot;
-    KernelEpilogue epilogue =
-        matchEpilogue(op, output, {input, filter}, whyNot);
-    if (!whyNot.empty())
-      op->emitRemark() << "elementwise consumer not fused into '"
-                       << op->getName() << "': " << whyNot;
-    prepareEpilogue(epilogue, op, rw);
-    Value fillValue = epilogue.fill ? epilogue.fill->getOperand(0) : Value();
-
-    // U[xi][f][c] = (G g[f][c] G^T)[xi], once per call, `lanes` channels
-    // at a time: a filter's taps for consecutive channels are 9 elements
-    // apart (gathers), U's rows contiguous. A last run overlapping the
-    // previous one rewrites the same values.
-    Value u = kb.alloc(MemRefType::get({kPoints, f, c}, f32));
-    Value taps = memref::CollapseShapeOp::create(
-        rw, loc, filter, ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
-    auto transformFilter = [&](Value fi, Value c0, bool vector) {
-      Value g[kTaps][kTaps];
-      for (int64_t r = 0; r < kTaps; ++r)
-        for (int64_t s = 0; s < kTaps; ++s) {
-          Value k = kb.addc(kb.mulc(c0, kTaps * kTaps), r * kTaps + s);
-          g[r][s] = wv.widen(
-              vector ? vector::GatherOp::create(
-                           rw, loc, wv.inVec, taps, ValueRange{fi, k},
-                           channelStride, allLanes, wv.inZero)
-                           .getResult()
-                     : memref::LoadOp::create(rw, loc, taps, ValueRange{fi, k})
-                           .getResult());
-        }
-      wv.storeFilterTile(g, u, fi, c0);
-    };
-    kb.loop(
-        f, 1,
-        [&](Value fi) {
-          kb.emitVectorizedLoopOverlappingTail(
-              c, lanes, [&](Value c0) { transformFilter(fi, c0, true); },
-              [&](Value ci) { transformFilter(fi, ci, false); });
-        },
-        /*parallel=*/true);
-
-    // V's rows hold a block's tiles padded to nr columns (the kernel reads
-    // B's rows so).
-    TileRowBlocks blocks(cfg, tileRows, tileCols,
-                         kPoints * (c + f) * tileCols * 4,
-                         /*raggedBottom=*/oh % kOutTile);
-    int64_t blockTiles =
-        (blocks.rowsPerBlock * tileCols + cfg.nr - 1) / cfg.nr * cfg.nr;
-    auto vType = MemRefType::get({kPoints, c, blockTiles}, f32);
-    auto mType = MemRefType::get({kPoints, f, blockTiles}, f32);
-    bool blocksParallel = blocks.parallel;
-    KernelEpilogue fromZero = startAtZero(rw, loc);
-
-    // Runs of `lanes` tiles along a row of tiles, the last one maybe
-    // shorter (masked) and static (`first`: its first tile; -1 for the
-    // others); with an odd width it holds the last tile, whose run's input
-    // and output columns stop at the row's end.
-    auto forEachRun = [&](function_ref<void(Value, int64_t, int64_t)> body) {
-      int64_t full = tileCols / lanes * lanes;
-      if (ow % kOutTile && full == tileCols)
-        full -= lanes;
-      kb.loop(full, lanes, [&](Value tx0) { body(tx0, lanes, -1); });
-      if (full < tileCols)
-        body(kb.idx(full), tileCols - full, full);
-    };
-    // Elements of a run of `valid` tiles from column x0 = 2 tx0 + offset
-    // (static `first` tx0; -1: a run within the row).
-    auto runElements = [&](int64_t valid, int64_t first, int64_t offset,
-                           int64_t width) {
-      int64_t n = 2 * valid;
-      return first < 0 ? n : std::min<int64_t>(n, width - (2 * first + offset));
-    };
-    SmallVector<int64_t> evens, odds, lowHalf, highHalf;
-    for (int64_t l = 0; l < lanes; ++l) {
-      evens.push_back(2 * l);
-      odds.push_back(2 * l + 1);
-      // Interleaving the two columns of each tile: lane l of `low` is
-      // column l of the 2 * lanes (tile l / 2, column l % 2).
-      int64_t lo = l, hi = l + lanes;
-      lowHalf.push_back(lo % 2 ? lanes + lo / 2 : lo / 2);
-      highHalf.push_back(hi % 2 ? lanes + hi / 2 : hi / 2);
-    }
-
-    auto emitBlock = [&](Value ni, Value ty0, int64_t rows, Value v, Value m,
-                         bool raggedRow) {
-      int64_t tiles = rows * tileCols;
-      // V[xi][c][tile] = (B^T d B)[xi] for the tiles of rows ty0..
-      kb.loop(
-          c, 1,
-          [&](Value ci) {
-            kb.loop(rows, 1, [&](Value r) {
-              Value iy = kb.mulc(kb.addIdx(ty0, r), kOutTile);
-              Value col0 = kb.mulc(r, tileCols);
-              forEachRun([&](Value tx0, int64_t valid, int64_t first) {
-                // d[i][j]: input row iy + i, column 2 tx + j of each tile: the
-                // even and odd elements of the 2 * lanes from column 2 tx0
-                // (j = 0, 1) and 2 tx0 + 2 (j = 2, 3); 2 valid of them used.
-                Value d[kAlpha][kAlpha];
-                for (int64_t i = 0; i < kAlpha; ++i)
-                  for (int64_t j = 0; j < kAlpha; j += 2) {
-                    Value x0 = kb.addc(kb.mulc(tx0, kOutTile), j);
-                    Value iyi = kb.addc(iy, i);
-                    int64_t n = raggedRow && i == kAlpha - 1
-                                    ? 0
-                                    : runElements(valid, first, j, inputWidth);
-                    Value lo = wv.load(input, {ni, ci, iyi, x0}, n);
-                    Value hi = wv.load(input, {ni, ci, iyi, kb.addc(x0, lanes)},
-                                       n - lanes);
-                    d[i][j] = vector::ShuffleOp::create(rw, loc, lo, hi, evens);
-                    d[i][j + 1] =
-                        vector::ShuffleOp::create(rw, loc, lo, hi, odds);
-                  }
-                Value vt[kPoints];
-                wv.inputTile(d, vt);
-                for (int64_t xi = 0; xi < kPoints; ++xi)
-                  wv.store(vt[xi], v, {kb.idx(xi), ci, kb.addIdx(col0, tx0)},
-                           valid);
-              });
-            });
-          },
-          /*parallel=*/!blocksParallel);
-      kb.zeroRowTails(v, tiles);
-      // M[xi] = U[xi] * V[xi], from zero.
-      kb.loop(kPoints, 1, [&](Value xi) {
-        KernelBuilder::GemmCall call(
-            u, pointMatrix(rw, loc, v, xi), m, f, tiles, c, /*dot=*/false);
-        call.aBatch = {xi};
-        call.bRowMajor = true;
-        call.cBatch = {xi};
-        call.epilogue = &fromZero;
-        kb.emitKernel(call);
-      });
-      // Y = A^T M A per tile, into output rows 2 ty, 2 ty + 1.
-      kb.loop(
-          f, 1,
-          [&](Value fi) {
-            IRMapping perChannel;
-            if (epilogue.consumer)
-              perChannel = kb.hoistEpilogue(
-                  epilogue, {ni, fi, kb.idx(0), kb.idx(0)},
-                  KernelBuilder::EpilogueHoist::SameForRowsAndColumns, Value());
-            kb.loop(rows, 1, [&](Value r) {
-              Value y0 = kb.mulc(kb.addIdx(ty0, r), kOutTile);
-              Value col0 = kb.mulc(r, tileCols);
-              forEachRun([&](Value tx0, int64_t valid, int64_t first) {
-                Value mv[kAlpha][kAlpha];
-                for (int64_t a = 0; a < kAlpha; ++a)
-                  for (int64_t bb = 0; bb < kAlpha; ++bb)
-                    mv[a][bb] = wv.load(
-                        m, {kb.idx(a * kAlpha + bb), fi, kb.addIdx(col0, tx0)},
-                        valid);
-                Value x0 = kb.mulc(tx0, kOutTile);
-                Value yt[kOutTile][kOutTile];
-                wv.outputTile(mv, yt);
-                for (int64_t ro = 0; ro < (raggedRow ? 1 : kOutTile); ++ro) {
-                  Value even = yt[ro][0], odd = yt[ro][1];
-                  Value y = kb.addc(y0, ro);
-                  for (int64_t h = 0; h < 2; ++h) {
-                    int64_t cols = std::min<int64_t>(
-                        lanes, runElements(valid, first, 0, ow) - h * lanes);
-                    if (cols <= 0)
-                      continue;
-                    Value acc = vector::ShuffleOp::create(
-                        rw, loc, even, odd, h ? highHalf : lowHalf);
-                    SmallVector<Value> ix{ni, fi, y, kb.addc(x0, h * lanes)};
-                    Value mask = wv.maskFor(cols);
-                    Value init = fillValue ? vector::BroadcastOp::create(
-                                                 rw, loc, wv.vec, fillValue)
-                                                 .getResult()
-                                           : wv.load(output, ix, cols);
-                    acc = arith::AddFOp::create(rw, loc, init, acc);
-                    if (epilogue.consumer)
-                      kb.storeThroughEpilogue(epilogue, acc, ix, mask,
-                                              &perChannel);
-                    else
-                      wv.store(acc, output, ix, cols);
-                  }
-                }
-              });
-            });
-          },
-          /*parallel=*/!blocksParallel);
-    };
-    blocks.forEach(kb, output, vType, mType, emitBlock);
-    kb.dealloc(u);
-    rw.eraseOp(op);
-    finishEpilogue(epilogue, rw);
-    return success();
+    tileRows = (dims.oh + 1) / kOutTile;
+    tileCols = (dims.ow + 1) / kOutTile;
   }
-  KernelConfig cfg;
+
+  /// The fused epilogue (a remark when the consumer is not fused) on C, and
+  /// the fill's value.
+  void setUpEpilogue(Operation *op, Value c) {
+    epilogue = matchEpilogueOrRemark(op, c, {input, filter});
+    prepareEpilogue(epilogue, op, rw);
+    fillValue = epilogue.fill ? epilogue.fill->getOperand(0) : Value();
+  }
+
+  /// The blocks of tile rows of every image (emitBlock each, V and M of
+  /// these types), then U freed.
+  void emitBlocks(const TileRowBlocks &blocks, MemRefType vType,
+                  MemRefType mType) {
+    blocksParallel = blocks.parallel;
+    fromZero = startAtZero(rw, loc);
+    blocks.forEach(kb, output, vType, mType,
+                   [&](Value ni, Value ty0, int64_t rows, Value v, Value m,
+                       bool raggedRow) {
+                     emitBlock(ni, ty0, rows, v, m, raggedRow);
+                   });
+    kb.dealloc(u);
+  }
+  /// Tile rows [ty0, ty0 + rows) of image ni with V and M (`raggedRow`: the
+  /// last tile row, of one output row): V from the input tiles, M = U V
+  /// per point, the output tiles from M.
+  void emitBlock(Value ni, Value ty0, int64_t rows, Value v, Value m,
+                 bool raggedRow) {
+    transformInput(ni, ty0, rows, v, raggedRow);
+    multiplyPoints(v, m, rows * tileCols);
+    transformOutput(ni, ty0, rows, m, raggedRow);
+  }
+  virtual void transformInput(Value ni, Value ty0, int64_t rows, Value v,
+                              bool raggedRow) = 0;
+  virtual void multiplyPoints(Value v, Value m, int64_t tiles) = 0;
+  virtual void transformOutput(Value ni, Value ty0, int64_t rows, Value m,
+                               bool raggedRow) = 0;
+
+  /// M[xi] = A[xi] * B[xi] for the 16 points, from zero: `a` batched by
+  /// point, B the point matrices of `bPoints`.
+  void emitPointGemms(Value a, Value bPoints, Value m, int64_t rows,
+                      int64_t cols, int64_t depth) {
+    kb.loop(kPoints, 1, [&](Value xi) {
+      KernelBuilder::GemmCall call(a, pointMatrix(rw, loc, bPoints, xi), m,
+                                   rows, cols, depth, /*dot=*/false);
+      call.aBatch = {xi};
+      call.bRowMajor = true;
+      call.cBatch = {xi};
+      call.epilogue = &fromZero;
+      kb.emitKernel(call);
+    });
+  }
+
+  /// Output vector `y` (`valid` lanes) added to the output's start value
+  /// (the fill's, or what `mem` holds at `ix`), then stored through the
+  /// fused consumer (with `mask`, else the mask of `valid`) or into `mem`.
+  void storeOutput(Value y, Value mem, ArrayRef<Value> ix, int64_t valid,
+                   Value mask, const IRMapping *hoisted) {
+    Value init = fillValue
+                     ? vector::BroadcastOp::create(rw, loc, wv.vec, fillValue)
+                           .getResult()
+                     : wv.load(mem, ix, valid);
+    Value acc = arith::AddFOp::create(rw, loc, init, y);
+    if (epilogue.consumer)
+      kb.storeThroughEpilogue(epilogue, acc, ix,
+                              mask ? mask : wv.maskFor(valid), hoisted);
+    else
+      wv.store(acc, mem, ix, valid);
+  }
+
+  ConvDims dims;
+  int64_t lanes;
+  WinogradVectors wv;
+  int64_t tileRows, tileCols;
+  Value fillValue;
+  /// The transformed filter, [points][.][.].
+  Value u;
+  /// The GEMMs' epilogue: M is scratch, written from zero.
+  KernelEpilogue fromZero;
+  /// The blocks are the parallel loop (else a block's loops are).
+  bool blocksParallel = false;
 };
+
+/// NCHW: M[xi] (F x tiles) = U[xi] (F x C) * V[xi] (C x tiles), V's rows
+/// padded to nr tiles, the transforms along a row of tiles (a tile's
+/// columns are every other input column).
+class WinogradNchwEmitter : public WinogradEmitter {
+public:
+  WinogradNchwEmitter(linalg::Conv2DNchwFchwOp op, PatternRewriter &rw,
+                      const KernelConfig &cfg);
+  void emit();
+
+private:
+  /// body(first tile, tiles, static first tile or -1) for runs of `lanes`
+  /// tiles along a row of tiles, the last one maybe shorter (masked) and
+  /// static; with an odd width it holds the last tile, whose run's input
+  /// and output columns stop at the row's end.
+  void forEachRun(function_ref<void(Value, int64_t, int64_t)> body);
+  /// forEachRun over tile rows [ty0, ty0 + rows): body(first input or
+  /// output row, the row's first tile in V and M, then forEachRun's).
+  void forEachRowRun(
+      Value ty0, int64_t rows,
+      function_ref<void(Value, Value, Value, int64_t, int64_t)> body);
+  /// Elements of a run of `valid` tiles from column x0 = 2 tx0 + offset
+  /// (static `first` tx0; -1: a run within the row).
+  int64_t runElements(int64_t valid, int64_t first, int64_t offset,
+                      int64_t width) const {
+    int64_t n = 2 * valid;
+    return first < 0 ? n : std::min<int64_t>(n, width - (2 * first + offset));
+  }
+  void transformInput(Value ni, Value ty0, int64_t rows, Value v,
+                      bool raggedRow) override;
+  void multiplyPoints(Value v, Value m, int64_t tiles) override;
+  void transformOutput(Value ni, Value ty0, int64_t rows, Value m,
+                       bool raggedRow) override;
+
+  int64_t inputWidth;
+  /// Lane shuffles: the even and odd elements of two vectors, and the two
+  /// halves of a row of tiles' interleaved output columns.
+  SmallVector<int64_t> evens, odds, lowHalf, highHalf;
+};
+
+WinogradNchwEmitter::WinogradNchwEmitter(linalg::Conv2DNchwFchwOp op,
+                                         PatternRewriter &rw,
+                                         const KernelConfig &cfg)
+    : WinogradEmitter(op, rw, cfg) {
+  int64_t f = dims.filters, c = dims.channels;
+  inputWidth = cast<MemRefType>(input.getType()).getDimSize(3);
+  auto laneIndices = VectorType::get({lanes}, rw.getIndexType());
+  SmallVector<APInt> strideValues;
+  for (int64_t l = 0; l < lanes; ++l)
+    strideValues.push_back(APInt(64, l * kTaps * kTaps));
+  Value channelStride = arith::ConstantOp::create(
+      rw, loc, laneIndices, DenseElementsAttr::get(laneIndices, strideValues));
+  Value allLanes = vector::ConstantMaskOp::create(
+      rw, loc, VectorType::get({lanes}, rw.getI1Type()),
+      ArrayRef<int64_t>{lanes});
+  setUpEpilogue(op, output);
+
+  // U[xi][f][c] = (G g[f][c] G^T)[xi], once per call, `lanes` channels at
+  // a time: a filter's taps for consecutive channels are 9 elements apart
+  // (gathers), U's rows contiguous. A last run overlapping the previous
+  // one rewrites the same values.
+  u = kb.alloc(MemRefType::get({kPoints, f, c}, f32));
+  Value taps = memref::CollapseShapeOp::create(
+      rw, loc, filter, ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+  auto transformFilter = [&](Value fi, Value c0, bool vector) {
+    Value g[kTaps][kTaps];
+    for (int64_t r = 0; r < kTaps; ++r)
+      for (int64_t s = 0; s < kTaps; ++s) {
+        Value k = kb.addc(kb.mulc(c0, kTaps * kTaps), r * kTaps + s);
+        g[r][s] = wv.widen(
+            vector ? vector::GatherOp::create(rw, loc, wv.inVec, taps,
+                                              ValueRange{fi, k}, channelStride,
+                                              allLanes, wv.inZero)
+                         .getResult()
+                   : memref::LoadOp::create(rw, loc, taps, ValueRange{fi, k})
+                         .getResult());
+      }
+    wv.storeFilterTile(g, u, fi, c0);
+  };
+  kb.loop(
+      f, 1,
+      [&](Value fi) {
+        kb.emitVectorizedLoopOverlappingTail(
+            c, lanes, [&](Value c0) { transformFilter(fi, c0, true); },
+            [&](Value ci) { transformFilter(fi, ci, false); });
+      },
+      /*parallel=*/true);
+  for (int64_t l = 0; l < lanes; ++l) {
+    evens.push_back(2 * l);
+    odds.push_back(2 * l + 1);
+    // Interleaving the two columns of each tile: lane l of `low` is column
+    // l of the 2 * lanes (tile l / 2, column l % 2).
+    int64_t lo = l, hi = l + lanes;
+    lowHalf.push_back(lo % 2 ? lanes + lo / 2 : lo / 2);
+    highHalf.push_back(hi % 2 ? lanes + hi / 2 : hi / 2);
+  }
+}
+
+void WinogradNchwEmitter::emit() {
+  int64_t f = dims.filters, c = dims.channels;
+  // V's rows hold a block's tiles padded to nr columns (the kernel reads
+  // B's rows so).
+  TileRowBlocks blocks(cfg, tileRows, tileCols,
+                       kPoints * (c + f) * tileCols * 4,
+                       /*raggedBottom=*/dims.oh % kOutTile);
+  int64_t blockTiles =
+      (blocks.rowsPerBlock * tileCols + cfg.nr - 1) / cfg.nr * cfg.nr;
+  emitBlocks(blocks, MemRefType::get({kPoints, c, blockTiles}, f32),
+             MemRefType::get({kPoints, f, blockTiles}, f32));
+}
+
+void WinogradNchwEmitter::forEachRun(
+    function_ref<void(Value, int64_t, int64_t)> body) {
+  int64_t full = tileCols / lanes * lanes;
+  if (dims.ow % kOutTile && full == tileCols)
+    full -= lanes;
+  kb.loop(full, lanes, [&](Value tx0) { body(tx0, lanes, -1); });
+  if (full < tileCols)
+    body(kb.idx(full), tileCols - full, full);
+}
+
+void WinogradNchwEmitter::forEachRowRun(
+    Value ty0, int64_t rows,
+    function_ref<void(Value, Value, Value, int64_t, int64_t)> body) {
+  kb.loop(rows, 1, [&](Value r) {
+    Value y = kb.mulc(kb.addIdx(ty0, r), kOutTile);
+    Value col0 = kb.mulc(r, tileCols);
+    forEachRun([&](Value tx0, int64_t valid, int64_t first) {
+      body(y, col0, tx0, valid, first);
+    });
+  });
+}
+
+/// M[xi] (F x tiles) = U[xi] (F x C) * V[xi] (C x tiles), V's rows past
+/// the block's tiles zeros.
+void WinogradNchwEmitter::multiplyPoints(Value v, Value m, int64_t tiles) {
+  kb.zeroRowTails(v, tiles);
+  emitPointGemms(u, v, m, dims.filters, tiles, dims.channels);
+}
+
+/// V[xi][c][tile] = (B^T d B)[xi] for the tiles of rows ty0..
+void WinogradNchwEmitter::transformInput(Value ni, Value ty0, int64_t rows,
+                                         Value v, bool raggedRow) {
+  kb.loop(
+      dims.channels, 1,
+      [&](Value ci) {
+        forEachRowRun(ty0, rows, [&](Value iy, Value col0, Value tx0,
+                                     int64_t valid, int64_t first) {
+          // d[i][j]: input row iy + i, column 2 tx + j of each tile: the
+          // even and odd elements of the 2 * lanes from column 2 tx0
+          // (j = 0, 1) and 2 tx0 + 2 (j = 2, 3); 2 valid of them used.
+          Value d[kAlpha][kAlpha];
+          for (int64_t i = 0; i < kAlpha; ++i)
+            for (int64_t j = 0; j < kAlpha; j += 2) {
+              Value x0 = kb.addc(kb.mulc(tx0, kOutTile), j);
+              Value iyi = kb.addc(iy, i);
+              int64_t n = raggedRow && i == kAlpha - 1
+                              ? 0
+                              : runElements(valid, first, j, inputWidth);
+              Value lo = wv.load(input, {ni, ci, iyi, x0}, n);
+              Value hi = wv.load(input, {ni, ci, iyi, kb.addc(x0, lanes)},
+                                 n - lanes);
+              d[i][j] = vector::ShuffleOp::create(rw, loc, lo, hi, evens);
+              d[i][j + 1] = vector::ShuffleOp::create(rw, loc, lo, hi, odds);
+            }
+          Value vt[kPoints];
+          wv.inputTile(d, vt);
+          for (int64_t xi = 0; xi < kPoints; ++xi)
+            wv.store(vt[xi], v, {kb.idx(xi), ci, kb.addIdx(col0, tx0)},
+                     valid);
+        });
+      },
+      /*parallel=*/!blocksParallel);
+}
+
+/// Y = A^T M A per tile, into output rows 2 ty, 2 ty + 1.
+void WinogradNchwEmitter::transformOutput(Value ni, Value ty0, int64_t rows,
+                                          Value m, bool raggedRow) {
+  kb.loop(
+      dims.filters, 1,
+      [&](Value fi) {
+        IRMapping perChannel;
+        if (epilogue.consumer)
+          perChannel = kb.hoistEpilogue(
+              epilogue, {ni, fi, kb.idx(0), kb.idx(0)},
+              KernelBuilder::EpilogueHoist::SameForRowsAndColumns, Value());
+        forEachRowRun(ty0, rows, [&](Value y0, Value col0, Value tx0,
+                                     int64_t valid, int64_t first) {
+          Value mv[kAlpha][kAlpha];
+          for (int64_t a = 0; a < kAlpha; ++a)
+            for (int64_t bb = 0; bb < kAlpha; ++bb)
+              mv[a][bb] = wv.load(
+                  m, {kb.idx(a * kAlpha + bb), fi, kb.addIdx(col0, tx0)},
+                  valid);
+          Value x0 = kb.mulc(tx0, kOutTile);
+          Value yt[kOutTile][kOutTile];
+          wv.outputTile(mv, yt);
+          for (int64_t ro = 0; ro < (raggedRow ? 1 : kOutTile); ++ro) {
+            Value even = yt[ro][0], odd = yt[ro][1];
+            Value y = kb.addc(y0, ro);
+            for (int64_t h = 0; h < 2; ++h) {
+              int64_t cols = std::min<int64_t>(
+                  lanes, runElements(valid, first, 0, dims.ow) - h * lanes);
+              if (cols <= 0)
+                continue;
+              Value acc = vector::ShuffleOp::create(rw, loc, even, odd,
+                                                    h ? highHalf : lowHalf);
+              SmallVector<Value> ix{ni, fi, y, kb.addc(x0, h * lanes)};
+              Value mask = wv.maskFor(cols);
+              storeOutput(acc, output, ix, cols, mask, &perChannel);
+            }
+          }
+        });
+      },
+      /*parallel=*/!blocksParallel);
+}
 
 /// NHWC (conv_2d_nhwc_hwcf, and _fhwc: TOSA's and IREE's filter layout) as
 /// the same 16 GEMMs with tiles as rows: M[xi] (tiles x F) = V[xi] (tiles x
@@ -625,229 +720,225 @@ struct WinogradConvNchw : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
 /// whole vectors; the output is written through the fill and the consumer
 /// viewed as a pixels x F matrix (per-channel operands along the columns,
 /// like the im2col kernel's).
-template <typename OpTy> struct WinogradConvNhwc : OpRewritePattern<OpTy> {
+template <typename OpTy>
+class WinogradNhwcEmitter : public WinogradEmitter {
+public:
   static constexpr bool kFilterFirst =
       std::is_same_v<OpTy, linalg::Conv2DNhwcFhwcOp>;
-  // Ahead of the NHWC im2col kernel (benefit 2).
-  WinogradConvNhwc(MLIRContext *ctx, KernelConfig cfg)
-      : OpRewritePattern<OpTy>(ctx, /*benefit=*/3), cfg(cfg) {}
+  WinogradNhwcEmitter(OpTy op, PatternRewriter &rw, const KernelConfig &cfg);
+  void emit();
 
-  LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rw) const override {
-    std::string why;
-    if (failed(matchWinograd(op, cfg, why)))
-      return rw.notifyMatchFailure(op, why);
-    Value input = op.getDpsInputs()[0], filter = op.getDpsInputs()[1],
-          output = op.getDpsInits()[0];
-    auto fil = cast<MemRefType>(filter.getType());
-    ConvDims dims = convDims(op);
-    int64_t c = dims.channels, f = dims.filters, oh = dims.oh, ow = dims.ow;
-    // An odd output height or width: the last tile row or column has one
-    // output row or column (its input row or column 3 is past the input:
-    // zeros, which only the dropped outputs read).
-    int64_t tileRows = (oh + 1) / kOutTile, tileCols = (ow + 1) / kOutTile;
-    bool raggedRight = ow % kOutTile;
-    int64_t lanes = cfg.lanes;
-    int64_t paddedF = (f + lanes - 1) / lanes * lanes;
-    Location loc = op.getLoc();
-    KernelBuilder kb(rw, loc, cfg);
-    Type f32 = rw.getF32Type();
-    WinogradVectors wv(rw, loc, lanes, fil.getElementType());
+private:
+  /// body(tx, last) over the tile columns, the last one (`last`: ragged)
+  /// on its own when the width is odd.
+  void forEachTileCol(function_ref<void(Value, bool)> body);
+  void transformInput(Value ni, Value ty0, int64_t rows, Value v,
+                      bool raggedRow) override;
+  void multiplyPoints(Value v, Value m, int64_t tiles) override;
+  void transformOutput(Value ni, Value ty0, int64_t rows, Value m,
+                       bool raggedRow) override;
 
-    Value cMat = memref::CollapseShapeOp::create(
-        rw, loc, output, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
-    KernelEpilogue epilogue = matchEpilogueOrRemark(op, cMat, {input, filter});
-    prepareEpilogue(epilogue, op, rw);
-    Value fillValue = epilogue.fill ? epilogue.fill->getOperand(0) : Value();
-
-    // U[xi][c][f] = (G g[c][f] G^T)[xi], once per call, `lanes` filters at
-    // a time: contiguous in an HWCF filter, 9 C apart in an FHWC one
-    // (gathers). Columns F.. of the last vector are zeros (the kernel reads
-    // B's rows a whole vector at a time).
-    Value u = kb.alloc(MemRefType::get({kPoints, c, paddedF}, f32));
-    Value flat = memref::CollapseShapeOp::create(
-        rw, loc, filter, ArrayRef<ReassociationIndices>{{0, 1, 2, 3}});
-    Value filterStride;
-    if (kFilterFirst) {
-      auto laneIndices = VectorType::get({lanes}, rw.getIndexType());
-      SmallVector<APInt> offsets;
-      for (int64_t l = 0; l < lanes; ++l)
-        offsets.push_back(APInt(64, l * kTaps * kTaps * c));
-      filterStride = arith::ConstantOp::create(
-          rw, loc, laneIndices, DenseElementsAttr::get(laneIndices, offsets));
-    }
-    Value allLanes = vector::ConstantMaskOp::create(
-        rw, loc, VectorType::get({lanes}, rw.getI1Type()),
-        ArrayRef<int64_t>{lanes});
-    // The element of tap (r, s), channel ci, filter fi in `flat`.
-    auto tapAt = [&](int64_t r, int64_t s, Value ci, Value fi) {
-      if (kFilterFirst)
-        return kb.addIdx(kb.mulc(fi, kTaps * kTaps * c),
-                         kb.addc(ci, (r * kTaps + s) * c));
-      return kb.addIdx(kb.mulc(ci, f), kb.addc(fi, (r * kTaps + s) * c * f));
-    };
-    auto transformFilter = [&](Value ci, Value f0, bool vector) {
-      Value g[kTaps][kTaps];
-      for (int64_t r = 0; r < kTaps; ++r)
-        for (int64_t s = 0; s < kTaps; ++s) {
-          Value at = tapAt(r, s, ci, f0);
-          Value tap;
-          if (!vector)
-            tap = memref::LoadOp::create(rw, loc, flat, ValueRange{at});
-          else if (kFilterFirst)
-            tap = vector::GatherOp::create(rw, loc, wv.inVec, flat,
-                                           ValueRange{at}, filterStride,
-                                           allLanes, wv.inZero);
-          else
-            tap =
-                vector::LoadOp::create(rw, loc, wv.inVec, flat, ValueRange{at});
-          g[r][s] = wv.widen(tap);
-        }
-      wv.storeFilterTile(g, u, ci, f0);
-    };
-    kb.loop(
-        c, 1,
-        [&](Value ci) {
-          kb.emitVectorizedLoopOverlappingTail(
-              f, lanes, [&](Value f0) { transformFilter(ci, f0, true); },
-              [&](Value fi) { transformFilter(ci, fi, false); });
-        },
-        /*parallel=*/true);
-    kb.zeroRowTails(u, f);
-
-    TileRowBlocks blocks(cfg, tileRows, tileCols,
-                         kPoints * (c + paddedF) * tileCols * 4,
-                         /*raggedBottom=*/oh % kOutTile);
-    int64_t blockTiles = blocks.rowsPerBlock * tileCols;
-    auto vType = MemRefType::get({kPoints, blockTiles, c}, f32);
-    auto mType = MemRefType::get({kPoints, blockTiles, paddedF}, f32);
-    bool blocksParallel = blocks.parallel;
-    KernelEpilogue fromZero = startAtZero(rw, loc);
-    int64_t fVectors = paddedF / lanes;
-
-    // body(tx, last) over the tile columns, the last one (`last`: ragged)
-    // on its own when the width is odd.
-    auto forEachTileCol = [&](function_ref<void(Value, bool)> body) {
-      int64_t whole = tileCols - (raggedRight ? 1 : 0);
-      kb.loop(whole, 1, [&](Value tx) { body(tx, false); });
-      if (raggedRight)
-        body(kb.idx(whole), true);
-    };
-    auto emitBlock = [&](Value ni, Value ty0, int64_t rows, Value v, Value m,
-                         bool raggedRow) {
-      int64_t tiles = rows * tileCols;
-      // V[xi][tile][c] = (B^T d B)[xi] for the tiles of rows ty0..
-      kb.loop(
-          rows, 1,
-          [&](Value r) {
-            Value iy = kb.mulc(kb.addIdx(ty0, r), kOutTile);
-            forEachTileCol([&](Value tx, bool raggedCol) {
-              Value tile = kb.addIdx(kb.mulc(r, tileCols), tx);
-              Value ix = kb.mulc(tx, kOutTile);
-              auto transform = [&](Value c0, bool vector) {
-                Value d[kAlpha][kAlpha], vt[kPoints];
-                Value zero = vector ? wv.zeroVec
-                                    : arith::ConstantOp::create(
-                                          rw, loc, rw.getZeroAttr(f32));
-                for (int64_t i = 0; i < kAlpha; ++i)
-                  for (int64_t j = 0; j < kAlpha; ++j) {
-                    if ((raggedRow && i == kAlpha - 1) ||
-                        (raggedCol && j == kAlpha - 1)) {
-                      d[i][j] = zero;
-                      continue;
-                    }
-                    SmallVector<Value> at{ni, kb.addc(iy, i), kb.addc(ix, j),
-                                          c0};
-                    d[i][j] = vector ? wv.load(input, at, lanes)
-                                     : wv.widen(memref::LoadOp::create(
-                                           rw, loc, input, at));
-                  }
-                wv.inputTile(d, vt);
-                for (int64_t xi = 0; xi < kPoints; ++xi) {
-                  SmallVector<Value> at{kb.idx(xi), tile, c0};
-                  if (vector)
-                    vector::StoreOp::create(rw, loc, vt[xi], v, at);
-                  else
-                    memref::StoreOp::create(rw, loc, vt[xi], v, at);
-                }
-              };
-              kb.emitVectorizedLoopOverlappingTail(
-                  c, lanes, [&](Value c0) { transform(c0, true); },
-                  [&](Value ci) { transform(ci, false); });
-            });
-          },
-          /*parallel=*/!blocksParallel);
-      // M[xi] = V[xi] * U[xi], from zero.
-      kb.loop(kPoints, 1, [&](Value xi) {
-        KernelBuilder::GemmCall call(
-            v, pointMatrix(rw, loc, u, xi), m, tiles, f, c, /*dot=*/false);
-        call.aBatch = {xi};
-        call.bRowMajor = true;
-        call.cBatch = {xi};
-        call.epilogue = &fromZero;
-        kb.emitKernel(call);
-      });
-      // Y = A^T M A per tile and vector of filters, into output pixels
-      // (2 ty + r, 2 tx + s) of the pixels x F matrix.
-      SmallVector<IRMapping> perColumns(fVectors);
-      if (epilogue.consumer)
-        for (int64_t fv = 0; fv < fVectors; ++fv)
-          perColumns[fv] =
-              kb.hoistEpilogue(epilogue, {kb.idx(0), kb.idx(fv * lanes)},
-                               KernelBuilder::EpilogueHoist::SameForEveryRow,
-                               wv.maskFor(f - fv * lanes));
-      kb.loop(
-          rows, 1,
-          [&](Value r) {
-            Value y0 = kb.mulc(kb.addIdx(ty0, r), kOutTile);
-            Value rowPixel = kb.mulc(kb.addIdx(kb.mulc(ni, oh), y0), ow);
-            forEachTileCol([&](Value tx, bool raggedCol) {
-              Value tile = kb.addIdx(kb.mulc(r, tileCols), tx);
-              Value x0 = kb.mulc(tx, kOutTile);
-              for (int64_t fv = 0; fv < fVectors; ++fv) {
-                int64_t valid = std::min(lanes, f - fv * lanes);
-                Value f0 = kb.idx(fv * lanes);
-                Value mv[kAlpha][kAlpha], yt[kOutTile][kOutTile];
-                for (int64_t a = 0; a < kAlpha; ++a)
-                  for (int64_t bb = 0; bb < kAlpha; ++bb)
-                    mv[a][bb] =
-                        wv.load(m, {kb.idx(a * kAlpha + bb), tile, f0}, lanes);
-                wv.outputTile(mv, yt);
-                for (int64_t ro = 0; ro < (raggedRow ? 1 : kOutTile); ++ro)
-                  for (int64_t so = 0; so < (raggedCol ? 1 : kOutTile); ++so) {
-                    Value pixel =
-                        kb.addIdx(kb.addc(rowPixel, ro * ow), kb.addc(x0, so));
-                    SmallVector<Value> at{pixel, f0};
-                    Value init = fillValue ? vector::BroadcastOp::create(
-                                                 rw, loc, wv.vec, fillValue)
-                                                 .getResult()
-                                           : wv.load(cMat, at, valid);
-                    Value acc =
-                        arith::AddFOp::create(rw, loc, init, yt[ro][so]);
-                    if (epilogue.consumer)
-                      kb.storeThroughEpilogue(epilogue, acc, at,
-                                              wv.maskFor(valid),
-                                              &perColumns[fv]);
-                    else
-                      wv.store(acc, cMat, at, valid);
-                  }
-              }
-            });
-          },
-          /*parallel=*/!blocksParallel);
-    };
-    blocks.forEach(kb, output, vType, mType, emitBlock);
-    kb.dealloc(u);
-    rw.eraseOp(op);
-    finishEpilogue(epilogue, rw);
-    return success();
-  }
-  KernelConfig cfg;
+  bool raggedRight;
+  /// F padded to whole vectors.
+  int64_t paddedF;
+  /// The output as a pixels x F matrix.
+  Value cMat;
 };
+
+template <typename OpTy>
+WinogradNhwcEmitter<OpTy>::WinogradNhwcEmitter(OpTy op, PatternRewriter &rw,
+                                               const KernelConfig &cfg)
+    : WinogradEmitter(op, rw, cfg) {
+  int64_t c = dims.channels, f = dims.filters;
+  raggedRight = dims.ow % kOutTile;
+  paddedF = (f + lanes - 1) / lanes * lanes;
+  cMat = memref::CollapseShapeOp::create(
+      rw, loc, output, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+  setUpEpilogue(op, cMat);
+
+  // U[xi][c][f] = (G g[c][f] G^T)[xi], once per call, `lanes` filters at a
+  // time: contiguous in an HWCF filter, 9 C apart in an FHWC one (gathers).
+  // Columns F.. of the last vector are zeros (the kernel reads B's rows a
+  // whole vector at a time).
+  u = kb.alloc(MemRefType::get({kPoints, c, paddedF}, f32));
+  Value flat = memref::CollapseShapeOp::create(
+      rw, loc, filter, ArrayRef<ReassociationIndices>{{0, 1, 2, 3}});
+  Value filterStride;
+  if (kFilterFirst) {
+    auto laneIndices = VectorType::get({lanes}, rw.getIndexType());
+    SmallVector<APInt> offsets;
+    for (int64_t l = 0; l < lanes; ++l)
+      offsets.push_back(APInt(64, l * kTaps * kTaps * c));
+    filterStride = arith::ConstantOp::create(
+        rw, loc, laneIndices, DenseElementsAttr::get(laneIndices, offsets));
+  }
+  Value allLanes = vector::ConstantMaskOp::create(
+      rw, loc, VectorType::get({lanes}, rw.getI1Type()),
+      ArrayRef<int64_t>{lanes});
+  // The element of tap (r, s), channel ci, filter fi in `flat`.
+  auto tapAt = [&](int64_t r, int64_t s, Value ci, Value fi) {
+    if (kFilterFirst)
+      return kb.addIdx(kb.mulc(fi, kTaps * kTaps * c),
+                       kb.addc(ci, (r * kTaps + s) * c));
+    return kb.addIdx(kb.mulc(ci, f), kb.addc(fi, (r * kTaps + s) * c * f));
+  };
+  auto transformFilter = [&](Value ci, Value f0, bool vector) {
+    Value g[kTaps][kTaps];
+    for (int64_t r = 0; r < kTaps; ++r)
+      for (int64_t s = 0; s < kTaps; ++s) {
+        Value at = tapAt(r, s, ci, f0);
+        Value tap;
+        if (!vector)
+          tap = memref::LoadOp::create(rw, loc, flat, ValueRange{at});
+        else if (kFilterFirst)
+          tap = vector::GatherOp::create(rw, loc, wv.inVec, flat,
+                                         ValueRange{at}, filterStride,
+                                         allLanes, wv.inZero);
+        else
+          tap = vector::LoadOp::create(rw, loc, wv.inVec, flat, ValueRange{at});
+        g[r][s] = wv.widen(tap);
+      }
+    wv.storeFilterTile(g, u, ci, f0);
+  };
+  kb.loop(
+      c, 1,
+      [&](Value ci) {
+        kb.emitVectorizedLoopOverlappingTail(
+            f, lanes, [&](Value f0) { transformFilter(ci, f0, true); },
+            [&](Value fi) { transformFilter(ci, fi, false); });
+      },
+      /*parallel=*/true);
+  kb.zeroRowTails(u, f);
+}
+
+template <typename OpTy>
+void WinogradNhwcEmitter<OpTy>::emit() {
+  int64_t c = dims.channels;
+  TileRowBlocks blocks(cfg, tileRows, tileCols,
+                       kPoints * (c + paddedF) * tileCols * 4,
+                       /*raggedBottom=*/dims.oh % kOutTile);
+  int64_t blockTiles = blocks.rowsPerBlock * tileCols;
+  emitBlocks(blocks, MemRefType::get({kPoints, blockTiles, c}, f32),
+             MemRefType::get({kPoints, blockTiles, paddedF}, f32));
+}
+
+template <typename OpTy>
+void WinogradNhwcEmitter<OpTy>::forEachTileCol(
+    function_ref<void(Value, bool)> body) {
+  int64_t whole = tileCols - (raggedRight ? 1 : 0);
+  kb.loop(whole, 1, [&](Value tx) { body(tx, false); });
+  if (raggedRight)
+    body(kb.idx(whole), true);
+}
+
+/// M[xi] (tiles x F) = V[xi] (tiles x C) * U[xi] (C x F).
+template <typename OpTy>
+void WinogradNhwcEmitter<OpTy>::multiplyPoints(Value v, Value m,
+                                               int64_t tiles) {
+  emitPointGemms(v, u, m, tiles, dims.filters, dims.channels);
+}
+
+/// V[xi][tile][c] = (B^T d B)[xi] for the tiles of rows ty0..
+template <typename OpTy>
+void WinogradNhwcEmitter<OpTy>::transformInput(Value ni, Value ty0,
+                                               int64_t rows, Value v,
+                                               bool raggedRow) {
+  kb.loop(
+      rows, 1,
+      [&](Value r) {
+        Value iy = kb.mulc(kb.addIdx(ty0, r), kOutTile);
+        forEachTileCol([&](Value tx, bool raggedCol) {
+          Value tile = kb.addIdx(kb.mulc(r, tileCols), tx);
+          Value ix = kb.mulc(tx, kOutTile);
+          auto transform = [&](Value c0, bool vector) {
+            Value d[kAlpha][kAlpha], vt[kPoints];
+            Value zero = vector ? wv.zeroVec
+                                : arith::ConstantOp::create(
+                                      rw, loc, rw.getZeroAttr(f32));
+            for (int64_t i = 0; i < kAlpha; ++i)
+              for (int64_t j = 0; j < kAlpha; ++j) {
+                if ((raggedRow && i == kAlpha - 1) ||
+                    (raggedCol && j == kAlpha - 1)) {
+                  d[i][j] = zero;
+                  continue;
+                }
+                SmallVector<Value> at{ni, kb.addc(iy, i), kb.addc(ix, j), c0};
+                d[i][j] = vector ? wv.load(input, at, lanes)
+                                 : wv.widen(memref::LoadOp::create(
+                                       rw, loc, input, at));
+              }
+            wv.inputTile(d, vt);
+            for (int64_t xi = 0; xi < kPoints; ++xi) {
+              SmallVector<Value> at{kb.idx(xi), tile, c0};
+              if (vector)
+                vector::StoreOp::create(rw, loc, vt[xi], v, at);
+              else
+                memref::StoreOp::create(rw, loc, vt[xi], v, at);
+            }
+          };
+          kb.emitVectorizedLoopOverlappingTail(
+              dims.channels, lanes, [&](Value c0) { transform(c0, true); },
+              [&](Value ci) { transform(ci, false); });
+        });
+      },
+      /*parallel=*/!blocksParallel);
+}
+
+/// Y = A^T M A per tile and vector of filters, into output pixels
+/// (2 ty + r, 2 tx + s) of the pixels x F matrix.
+template <typename OpTy>
+void WinogradNhwcEmitter<OpTy>::transformOutput(Value ni, Value ty0,
+                                                int64_t rows, Value m,
+                                                bool raggedRow) {
+  int64_t f = dims.filters, oh = dims.oh, ow = dims.ow;
+  int64_t fVectors = paddedF / lanes;
+  SmallVector<IRMapping> perColumns(fVectors);
+  if (epilogue.consumer)
+    for (int64_t fv = 0; fv < fVectors; ++fv)
+      perColumns[fv] =
+          kb.hoistEpilogue(epilogue, {kb.idx(0), kb.idx(fv * lanes)},
+                           KernelBuilder::EpilogueHoist::SameForEveryRow,
+                           wv.maskFor(f - fv * lanes));
+  kb.loop(
+      rows, 1,
+      [&](Value r) {
+        Value y0 = kb.mulc(kb.addIdx(ty0, r), kOutTile);
+        Value rowPixel = kb.mulc(kb.addIdx(kb.mulc(ni, oh), y0), ow);
+        forEachTileCol([&](Value tx, bool raggedCol) {
+          Value tile = kb.addIdx(kb.mulc(r, tileCols), tx);
+          Value x0 = kb.mulc(tx, kOutTile);
+          for (int64_t fv = 0; fv < fVectors; ++fv) {
+            int64_t valid = std::min(lanes, f - fv * lanes);
+            Value f0 = kb.idx(fv * lanes);
+            Value mv[kAlpha][kAlpha], yt[kOutTile][kOutTile];
+            for (int64_t a = 0; a < kAlpha; ++a)
+              for (int64_t bb = 0; bb < kAlpha; ++bb)
+                mv[a][bb] =
+                    wv.load(m, {kb.idx(a * kAlpha + bb), tile, f0}, lanes);
+            wv.outputTile(mv, yt);
+            for (int64_t ro = 0; ro < (raggedRow ? 1 : kOutTile); ++ro)
+              for (int64_t so = 0; so < (raggedCol ? 1 : kOutTile); ++so) {
+                Value pixel =
+                    kb.addIdx(kb.addc(rowPixel, ro * ow), kb.addc(x0, so));
+                storeOutput(yt[ro][so], cMat, {pixel, f0}, valid, Value(),
+                            &perColumns[fv]);
+              }
+          }
+        });
+      },
+      /*parallel=*/!blocksParallel);
+}
 } // namespace
 
 void mlir::lowp::x86::populateWinogradConvPatterns(RewritePatternSet &patterns,
                                                    const KernelConfig &cfg) {
-  patterns.add<WinogradConvNchw, WinogradConvNhwc<linalg::Conv2DNhwcHwcfOp>,
-               WinogradConvNhwc<linalg::Conv2DNhwcFhwcOp>>(
-      patterns.getContext(), cfg);
+  // Ahead of the direct NCHW kernel and the NHWC im2col kernel (benefit 2).
+  patterns.add<
+      KernelEmitterPattern<linalg::Conv2DNchwFchwOp, WinogradNchwEmitter>>(
+      patterns.getContext(), cfg, /*benefit=*/2);
+  patterns.add<KernelEmitterPattern<linalg::Conv2DNhwcHwcfOp,
+                                    WinogradNhwcEmitter<linalg::Conv2DNhwcHwcfOp>>,
+               KernelEmitterPattern<linalg::Conv2DNhwcFhwcOp,
+                                    WinogradNhwcEmitter<linalg::Conv2DNhwcFhwcOp>>>(
+      patterns.getContext(), cfg, /*benefit=*/3);
 }
