@@ -499,6 +499,10 @@ private:
   void cloneBody(OpBuilder &b, linalg::LinalgOp op, ValueRange ivs,
                  IRMapping &mapping,
                  const SmallPtrSetImpl<Operation *> *skip = nullptr);
+  /// A member's operands mapped and its body cloned at the loop indices
+  /// `ivs`: the values it yields, one per init.
+  SmallVector<Value> emitPayload(OpBuilder &b, linalg::LinalgOp op,
+                                 ValueRange ivs);
   Value load(OpBuilder &b, Value buffer, AffineMap map, ValueRange ivs);
   void store(OpBuilder &b, Value value, Value buffer, AffineMap map,
              ValueRange ivs);
@@ -623,6 +627,18 @@ void RowKernelEmitter::cloneBody(OpBuilder &b, linalg::LinalgOp op,
   }
 }
 
+SmallVector<Value> RowKernelEmitter::emitPayload(OpBuilder &b,
+                                                 linalg::LinalgOp op,
+                                                 ValueRange ivs) {
+  IRMapping mapping;
+  mapOperands(b, op, ivs, mapping);
+  cloneBody(b, op, ivs, mapping);
+  auto yield = cast<linalg::YieldOp>(op.getBlock()->getTerminator());
+  return llvm::map_to_vector(yield.getOperands(), [&](Value v) {
+    return mapping.lookupOrDefault(v);
+  });
+}
+
 void RowKernelEmitter::accesses(linalg::LinalgOp op,
                                 SmallPtrSetImpl<Value> &reads,
                                 SmallPtrSetImpl<Value> &writes) {
@@ -722,16 +738,10 @@ Value RowKernelEmitter::blockReduce(OpBuilder &b, Value partial,
 
 void RowKernelEmitter::emitRowScalar(OpBuilder &b, Member &m) {
   syncBefore(b, m.op);
-  IRMapping mapping;
-  mapOperands(b, m.op, rowIvs, mapping);
-  Block *body = m.op.getBlock();
-  cloneBody(b, m.op, rowIvs, mapping);
-  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  SmallVector<Value> results = emitPayload(b, m.op, rowIvs);
   for (OpOperand &init : m.op.getDpsInitsMutable())
-    storeRowValue(b,
-                  mapping.lookupOrDefault(yield.getOperand(
-                      init.getOperandNumber() - m.op.getNumDpsInputs())),
-                  init);
+    storeRowValue(
+        b, results[init.getOperandNumber() - m.op.getNumDpsInputs()], init);
 }
 
 void RowKernelEmitter::emitRowElementwise(OpBuilder &b, Member &m) {
@@ -747,15 +757,9 @@ void RowKernelEmitter::emitRowElementwise(OpBuilder &b, Member &m) {
   SmallVector<Value> ivs(rowIvs);
   llvm::append_range(ivs, delinearize(b, loop.getInductionVar(),
                                       ArrayRef(ranges).drop_front(rowIvs.size())));
-  IRMapping mapping;
-  mapOperands(b, m.op, ivs, mapping);
-  Block *body = m.op.getBlock();
-  cloneBody(b, m.op, ivs, mapping);
-  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  SmallVector<Value> results = emitPayload(b, m.op, ivs);
   for (OpOperand &init : m.op.getDpsInitsMutable())
-    store(b,
-          mapping.lookupOrDefault(yield.getOperand(init.getOperandNumber() -
-                                                   m.op.getNumDpsInputs())),
+    store(b, results[init.getOperandNumber() - m.op.getNumDpsInputs()],
           init.get(), m.op.getMatchingIndexingMap(&init), ivs);
   });
 }

@@ -13,9 +13,21 @@
 
 #include "lowp/Conversion/LinalgToGPU/TiledGemm.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
 #include <memory>
 
 namespace mlir::lowp::nvvm_gemm {
+
+/// The first `count` members of the LLVM struct `result` (the accumulators
+/// an mma.sync or wgmma returns).
+inline SmallVector<Value> extractMembers(OpBuilder &b, Location loc,
+                                         Value result, int64_t count) {
+  SmallVector<Value> members;
+  for (int64_t i = 0; i < count; ++i)
+    members.push_back(LLVM::ExtractValueOp::create(b, loc, result, i));
+  return members;
+}
 
 /// cp.async.cg 16-byte global-to-shared copies (src-size 0 zero-fills a
 /// chunk outside the operand), closed into groups and waited for by count.
@@ -31,6 +43,28 @@ private:
   Type tokenType;
   SmallVector<Value> tokens;
   Value lastGroup;
+};
+
+/// A back end that stages its operands with cp.async: the asynchronous
+/// copy hooks of MatrixInstructionBackend on CpAsyncCopies (mma.sync with 2
+/// stages, wgmma with 2 or more).
+class CpAsyncBackend : public gpu_gemm::MatrixInstructionBackend {
+public:
+  explicit CpAsyncBackend(MLIRContext *ctx) : copies(ctx) {}
+  void asyncCopy(gpu_gemm::IndexBuilder &ib, Value dst, ValueRange dstIdx,
+                 Value src, ValueRange srcIdx, int64_t elements,
+                 Value inBounds) override {
+    copies.copy(ib, dst, dstIdx, src, srcIdx, elements, inBounds);
+  }
+  void commitCopies(gpu_gemm::IndexBuilder &ib) override {
+    copies.commit(ib);
+  }
+  void waitCopies(gpu_gemm::IndexBuilder &ib, int64_t pending) override {
+    copies.wait(ib, pending);
+  }
+
+protected:
+  CpAsyncCopies copies;
 };
 
 /// The warpgroup back end (wgmma.mma_async, sm_90a): the row's wgmma GEMM

@@ -84,9 +84,9 @@ StringRef ptxFP8Name(FloatType t) {
 
 /// mma.sync with ldmatrix fragments: m16n8k16 / m16n8k8 for f16 and bf16,
 /// m16n8k32 for FP8.
-class MmaSyncBackend final : public MatrixInstructionBackend {
+class MmaSyncBackend final : public CpAsyncBackend {
 public:
-  explicit MmaSyncBackend(MLIRContext *ctx) : copies(ctx) {}
+  explicit MmaSyncBackend(MLIRContext *ctx) : CpAsyncBackend(ctx) {}
 
   StringRef kernelKind() const override { return "tensor-core"; }
   StringRef instructionName() const override { return "mma.sync"; }
@@ -129,14 +129,6 @@ public:
 
   bool hasAsyncCopy(const GPUGemmTiling &t) const override {
     return t.stages == 2;
-  }
-  void asyncCopy(IndexBuilder &ib, Value dst, ValueRange dstIdx, Value src,
-                 ValueRange srcIdx, int64_t elements, Value inBounds) override {
-    copies.copy(ib, dst, dstIdx, src, srcIdx, elements, inBounds);
-  }
-  void commitCopies(IndexBuilder &ib) override { copies.commit(ib); }
-  void waitCopies(IndexBuilder &ib, int64_t pending) override {
-    copies.wait(ib, pending);
   }
 
   Fragments loadFragments(IndexBuilder &ib, const WaveContext &w, Value lane,
@@ -274,7 +266,6 @@ private:
     return {k, n};
   }
 
-  CpAsyncCopies copies;
 };
 
 MatrixInstructionBackend::Fragments
@@ -367,10 +358,7 @@ SmallVector<Value> MmaSyncBackend::multiplyAccumulate(IndexBuilder &ib,
         std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
                                        NVVM::MMALayout::col});
   }
-  SmallVector<Value> out;
-  for (int64_t i = 0; i < 4; ++i)
-    out.push_back(LLVM::ExtractValueOp::create(b, loc, result, i));
-  return out;
+  return extractMembers(b, loc, result, 4);
 }
 
 void MmaSyncBackend::emulateStep(IndexBuilder &ib, const WaveContext &w,

@@ -113,10 +113,10 @@ Value swizzle(IndexBuilder &ib, Value address, int64_t bytes) {
   return arith::XOrIOp::create(ib.b, ib.loc, address, ib.mul(row, 16));
 }
 
-class WgmmaBackend final : public MatrixInstructionBackend {
+class WgmmaBackend final : public CpAsyncBackend {
 public:
   WgmmaBackend(MLIRContext *ctx, unsigned stages)
-      : copies(ctx), stagesOverride(stages) {}
+      : CpAsyncBackend(ctx), stagesOverride(stages) {}
 
   StringRef kernelKind() const override { return "wgmma"; }
   StringRef instructionName() const override { return "wgmma.mma_async"; }
@@ -197,14 +197,6 @@ public:
 
   bool hasAsyncCopy(const GPUGemmTiling &t) const override {
     return t.stages >= 2;
-  }
-  void asyncCopy(IndexBuilder &ib, Value dst, ValueRange dstIdx, Value src,
-                 ValueRange srcIdx, int64_t elements, Value inBounds) override {
-    copies.copy(ib, dst, dstIdx, src, srcIdx, elements, inBounds);
-  }
-  void commitCopies(IndexBuilder &ib) override { copies.commit(ib); }
-  void waitCopies(IndexBuilder &ib, int64_t pending) override {
-    copies.wait(ib, pending);
   }
 
   SmallVector<int64_t> stagedTileShape(const GPUGemmTiling &t, StagedOperand,
@@ -336,7 +328,6 @@ private:
         startB(ib, w, ni, kk));
   }
 
-  CpAsyncCopies copies;
   /// The wgmma-stages option (0: the table's), and the table's tilings
   /// with it applied (one object per tiling: both FP8 formats share one).
   unsigned stagesOverride;
@@ -376,10 +367,7 @@ SmallVector<Value> WgmmaBackend::multiplyAccumulate(IndexBuilder &ib,
       NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
       w.problem.bStagedKMajor() ? NVVM::MMALayout::col : NVVM::MMALayout::row,
       /*satfinite=*/nullptr);
-  SmallVector<Value> out;
-  for (int64_t i = 0, e = acc.size(); i < e; ++i)
-    out.push_back(LLVM::ExtractValueOp::create(builder, loc, result, i));
-  return out;
+  return extractMembers(builder, loc, result, acc.size());
 }
 
 void WgmmaBackend::emulateStep(IndexBuilder &ib, const WaveContext &w,
