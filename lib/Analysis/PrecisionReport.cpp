@@ -98,6 +98,31 @@ LogicalResult mlir::lowp::writeReportFile(
   return success();
 }
 
+LogicalResult mlir::lowp::writeJsonReportFile(Operation *anchor,
+                                              StringRef path, StringRef what,
+                                              llvm::json::Value root) {
+  return writeReportFile(anchor, path, what, [&](raw_ostream &os) {
+    os << llvm::formatv("{0:2}", root) << "\n";
+  });
+}
+
+LogicalResult PrecisionReport::writeTo(Operation *anchor,
+                                       StringRef path) const {
+  if (path.empty())
+    return success();
+  if (path == "-") {
+    writeTable(llvm::errs());
+    return success();
+  }
+  bool json = path.ends_with(".json");
+  return writeReportFile(anchor, path, "report", [&](raw_ostream &os) {
+    if (json)
+      writeJson(os);
+    else
+      writeTable(os);
+  });
+}
+
 /// Bytes of a statically shaped float tensor, 0 for anything else.
 static int64_t getFloatTensorBytes(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);

@@ -1027,20 +1027,7 @@ struct LowpInferPrecisionPass
       *collected = report;
       return success();
     }
-    if (reportPath.empty())
-      return success();
-    if (reportPath == "-") {
-      report.writeTable(llvm::errs());
-      return success();
-    }
-    bool json = StringRef(reportPath).ends_with(".json");
-    return writeReportFile(getOperation(), reportPath, "report",
-                           [&](raw_ostream &os) {
-                             if (json)
-                               report.writeJson(os);
-                             else
-                               report.writeTable(os);
-                           });
+    return report.writeTo(getOperation(), reportPath);
   }
 };
 } // namespace

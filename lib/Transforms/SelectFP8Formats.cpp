@@ -859,13 +859,8 @@ LogicalResult SelectFP8FormatsPass::writeReport() {
        matrixFlops ? llvm::json::Value(double(fp8Flops) / matrixFlops)
                    : llvm::json::Value(nullptr)},
       {"decisions", std::move(decisions)}};
-  return writeReportFile(getOperation(), report, "FP8 report",
-                         [&](raw_ostream &os) {
-                           os << llvm::formatv(
-                                     "{0:2}",
-                                     llvm::json::Value(std::move(root)))
-                              << "\n";
-                         });
+  return writeJsonReportFile(getOperation(), report, "FP8 report",
+                             std::move(root));
 }
 
 void SelectFP8FormatsPass::runOnOperation() {

@@ -305,13 +305,8 @@ struct ViewPrecisionGraphPass
                             {"conversions", bytes.conversions},
                             {"total", bytes.total()}}},
         {"dot", dot}};
-    return writeReportFile(getOperation(), report, "report",
-                           [&](raw_ostream &os) {
-                             os << llvm::formatv(
-                                       "{0:2}",
-                                       llvm::json::Value(std::move(root)))
-                                << "\n";
-                           });
+    return writeJsonReportFile(getOperation(), report, "report",
+                               std::move(root));
   }
 };
 } // namespace

@@ -44,20 +44,7 @@ struct LowpWritePrecisionReportPass
     }
     report.measureFinal(module);
     markAllAnalysesPreserved();
-    if (reportPath.empty())
-      return;
-    if (reportPath == "-") {
-      report.writeTable(llvm::errs());
-      return;
-    }
-    bool json = StringRef(reportPath).ends_with(".json");
-    if (failed(writeReportFile(module, reportPath, "report",
-                               [&](raw_ostream &os) {
-                                 if (json)
-                                   report.writeJson(os);
-                                 else
-                                   report.writeTable(os);
-                               })))
+    if (failed(report.writeTo(module, reportPath)))
       signalPassFailure();
   }
 };

@@ -14,6 +14,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
@@ -70,6 +71,11 @@ LogicalResult writeReportFile(Operation *anchor, llvm::StringRef path,
                               llvm::StringRef what,
                               llvm::function_ref<void(llvm::raw_ostream &)>
                                   write);
+/// writeReportFile of `root` as JSON indented by two spaces, with a final
+/// newline (the JSON reports of lowp-view-precision-graph and
+/// lowp-select-fp8-formats).
+LogicalResult writeJsonReportFile(Operation *anchor, llvm::StringRef path,
+                                  llvm::StringRef what, llvm::json::Value root);
 
 /// The decision for one op.
 struct PrecisionDecision {
@@ -165,6 +171,11 @@ struct PrecisionReport {
 
   void writeJson(llvm::raw_ostream &os) const;
   void writeTable(llvm::raw_ostream &os) const;
+  /// Writes the report where a pass's report option says: nothing for an
+  /// empty path, the table on stderr for "-", JSON for a path ending in
+  /// .json, else the table; a file that cannot be opened is an error at
+  /// `anchor`.
+  LogicalResult writeTo(Operation *anchor, llvm::StringRef path) const;
 };
 
 } // namespace lowp
