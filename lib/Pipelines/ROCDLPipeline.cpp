@@ -64,6 +64,8 @@ mlir::lowp::buildROCDLPipeline(OpPassManager &pm,
   //    rocm-path, convert-gpu-to-rocdl's own patterns make __ocml_* calls
   //    and the device library is linked.
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  // A front end's run-time checks (cf.assert) trap in the kernel.
+  kernels.addPass(createLowpROCDLLowerAsserts());
   kernels.addPass(createLowpExpandFloatConversions({info.name.str()}));
   if (opts.rocmPath.empty()) {
     kernels.addPass(createLowpROCDLExpandMath());

@@ -1448,6 +1448,33 @@ def LowpROCDLExpandMath : Pass<"lowp-rocdl-expand-math"> {
   ];
 }
 
+def LowpROCDLLowerAsserts
+    : Pass<"lowp-rocdl-lower-asserts", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "cf.assert in AMDGPU kernels as a trap";
+  let description = [{
+    Front ends write run-time checks into the computation: torch-mlir, for
+    one, puts `cf.assert %nonzero, "unimplemented: tensor with zero
+    element"` inside the batch-norm generics of an exported model, and they
+    reach the GPU kernels. Upstream's cf-to-LLVM lowering, which
+    `convert-gpu-to-rocdl` applies, prints the message through a string
+    global it puts into the enclosing `builtin.module`, outside the
+    `gpu.module` (the kernel then references a symbol it cannot see, and
+    the globals' names depend on the order the kernels are converted in).
+    NVVM has `__assertfail`; AMDGPU kernels have no host printing without
+    the device library.
+
+    This pass runs on each `gpu.module` of `lowp-pipeline-rocdl` before the
+    lowering: `cf.assert %c, "msg"` becomes `scf.if (not %c) {
+    llvm.intr.trap }`, which ends the kernel with a trap (`s_trap`) exactly
+    when the check fails; the message is dropped (the failed launch is
+    reported on the host). Asserts outside `gpu.module`s are not touched.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::LLVM::LLVMDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
 def LowpGPUDeviceBuffers : Pass<"lowp-gpu-device-buffers", "ModuleOp"> {
   let summary = "Host functions that launch kernels use device memory";
   let description = [{
