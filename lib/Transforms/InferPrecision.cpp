@@ -13,6 +13,7 @@
 #include "lowp/Analysis/PrecisionColouring.h"
 #include "lowp/Analysis/PrecisionReport.h"
 #include "lowp/Analysis/StructuredOps.h"
+#include "lowp/IR/LowpDialect.h"
 #include "lowp/IR/ResourceConstants.h"
 #include "lowp/IR/TargetResolution.h"
 #include "lowp/Target/TargetInfo.h"
@@ -90,14 +91,6 @@ static SmallVector<Type> getFloatTypes(Operation *op) {
   llvm::append_range(types, llvm::make_filter_range(op->getResultTypes(),
                                                     holdsFloats));
   return types;
-}
-
-/// `type` (a float or a shaped type of floats) with `element` as its
-/// element type.
-static Type withElementType(Type type, Type element) {
-  if (auto shaped = dyn_cast<ShapedType>(type))
-    return shaped.clone(element);
-  return element;
 }
 
 static std::string printType(Type type) {
@@ -423,7 +416,7 @@ private:
                          .getInput();
     Value freshValues = inputs[*fresh];
     auto narrowed = CastOp::create(
-        rewriter, loc, withElementType(freshValues.getType(), storedElement),
+        rewriter, loc, withFloatElementType(freshValues.getType(), storedElement),
         freshValues, /*seed=*/Value(), stored.getRounding(),
         stored.getSaturate());
     insertedCasts.insert(narrowed);
@@ -526,7 +519,7 @@ private:
           continue;
         if (stateOnly && config.stateFormat) {
           // Stored in 8 bits: the cast now widens it to the low format.
-          Type stored = withElementType(arg.getType(), config.stateFormat);
+          Type stored = withFloatElementType(arg.getType(), config.stateFormat);
           rewriter.modifyOpInPlace(func, [&] { arg.setType(stored); });
           inputs[arg.getArgNumber()] = stored;
           continue;
@@ -552,7 +545,7 @@ private:
             rewriter.setInsertionPoint(own);
             auto stored = CastOp::create(
                 rewriter, own.getLoc(),
-                withElementType(own.getType(), config.stateFormat),
+                withFloatElementType(own.getType(), config.stateFormat),
                 own.getInput(), /*seed=*/Value(), RoundingMode::NearestEven,
                 /*saturate=*/true);
             insertedCasts.insert(stored);
