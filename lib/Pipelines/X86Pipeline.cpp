@@ -43,6 +43,7 @@ X86PipelineOptions::getContractionOptions() const {
   options.amx = amx;
   options.prepack = prepack;
   options.winograd = winograd;
+  options.fuseAttention = fuseAttention;
   return options;
 }
 

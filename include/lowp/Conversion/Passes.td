@@ -257,6 +257,19 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     channels (NHWC) or output columns (NCHW, channel by channel, a block of
     output rows sharing each input row's loads) with a block of
     accumulators kept across the filter taps.
+    Attention with at most 16 query rows per head group (decoding: one
+    token times the query heads sharing a key/value head) runs as one
+    kernel per head group (`fuse-attention=false`: its two contractions on
+    the GEMM kernels): a contraction of queries and keys (the keys stored
+    [key][d], as the fold of their transpose leaves them), elementwise ops
+    on the scores (scale, mask, bias), softmax along the keys (max
+    reduction, `exp(x - max)`, sum, division) and a contraction of the
+    probabilities with the values become one loop over blocks of 16 keys:
+    the block's scores for every query row of the group, the elementwise
+    ops on them, online softmax in f32 and the values accumulated in f32;
+    scores and probabilities never reach memory. When the ops after such a
+    contraction include the max of its scores but the rest does not fit,
+    a remark says why.
     Remaining `linalg.transpose` ops that move the innermost dimension
     become register-blocked transposes (either side may be a strided view
     whose innermost dimension is contiguous: a head of a fused QKV
@@ -320,6 +333,10 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
            "3x3 stride-1 convolutions on the f32 FMA kernel as Winograd "
            "F(2x2, 3x3): 16 GEMMs on transformed tiles, 2.25x fewer "
            "multiplies than im2col (false: im2col + GEMM)">,
+    Option<"fuseAttention", "fuse-attention", "bool", /*default=*/"true",
+           "Attention with at most 16 query rows per head group as one "
+           "kernel per head group: keys and values streamed once, online "
+           "softmax in f32 (false: two GEMMs and softmax loops)">,
     DeprecatedTargetSpelling<"deprecatedCpu", "cpu">,
   ];
   let dependentDialects = [

@@ -237,6 +237,12 @@ struct X86PipelineOptions : public PassPipelineOptions<X86PipelineOptions> {
       llvm::cl::desc("3x3 stride-1 convolutions on the f32 FMA kernel "
                      "as Winograd F(2x2, 3x3) (false: im2col + GEMM)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> fuseAttention{
+      *this, "fuse-attention",
+      llvm::cl::desc("Attention with at most 16 query rows per head group "
+                     "as one kernel per head group (false: two GEMMs and "
+                     "softmax loops)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> staticWorkspace{
       *this, "static-workspace",
       llvm::cl::desc("Keep each function's intermediates in a module global "

@@ -43,6 +43,7 @@ x86::getKernelConfig(const TargetInfo &target, const KernelOptions &options,
   cfg.kc = options.kc;
   cfg.mc = options.mc;
   cfg.winograd = options.winograd;
+  cfg.fuseAttention = options.fuseAttention;
   cfg.l2Bytes = cpu.l2Bytes;
   cfg.f32KBlock = cpu.f32KBlock;
   cfg.prefetchLineBytes = options.prefetch ? cpu.cacheLineBytes : 0;

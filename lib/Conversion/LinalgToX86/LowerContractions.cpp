@@ -102,6 +102,7 @@ struct LowpX86LowerContractionsPass
     options.amx = amx;
     options.prefetch = prefetch;
     options.winograd = winograd;
+    options.fuseAttention = fuseAttention;
     FailureOr<KernelConfig> config = getKernelConfig(
         *info, options, [&] { return root->emitError(); });
     if (failed(config))
@@ -123,16 +124,32 @@ struct LowpX86LowerContractionsPass
         }
       }
     }
+    // The kernels are structured loops: no block for region simplification
+    // to merge or erase, and a walk over the whole module per iteration.
+    GreedyRewriteConfig greedy;
+    greedy.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    // Attention first: the kernel patterns below would take its two
+    // contractions one by one. Only the contractions are visited.
+    if (cfg.fuseAttention) {
+      SmallVector<Operation *> contractions;
+      root->walk([&](Operation *op) {
+        if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+          contractions.push_back(op);
+      });
+      RewritePatternSet attention(&getContext());
+      populateAttentionKernelPatterns(attention, cfg);
+      GreedyRewriteConfig onlyThese = greedy;
+      onlyThese.setStrictness(GreedyRewriteStrictness::ExistingOps);
+      onlyThese.enableFolding(false);
+      (void)applyOpPatternsGreedily(contractions, std::move(attention),
+                                    onlyThese);
+    }
     RewritePatternSet patterns(&getContext());
     populateMatmulKernelPatterns(patterns, cfg);
     // NHWC convolutions become matmuls the kernel patterns then take.
     populateConvToIm2colMatmulPatterns(patterns, cfg.lanes);
     populateConvKernelPatterns(patterns, cfg);
     populateLayoutCopyPatterns(patterns, cfg);
-    // The kernels are structured loops: no block for region simplification
-    // to merge or erase, and a walk over the whole module per iteration.
-    GreedyRewriteConfig greedy;
-    greedy.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
     if (failed(applyPatternsGreedily(root, std::move(patterns), greedy)))
       return signalPassFailure();
     // Then the elementwise ops no kernel took as its epilogue (rewritten

@@ -50,6 +50,9 @@ struct KernelConfig {
   /// 3x3 stride-1 convolutions on the f32 FMA kernel as Winograd
   /// F(2x2, 3x3) (WinogradConv.cpp) instead of im2col + GEMM.
   bool winograd = true;
+  /// Attention with a few query rows as one kernel per head group
+  /// (AttentionKernel.cpp) rather than two GEMMs and softmax loops.
+  bool fuseAttention = true;
 
   /// Whether a GEMM of `elem` operands over `k` runs on the bf16 dot
   /// (vdpbf16ps, AMX tiles), which reads K in pairs: bf16 where the target
@@ -77,6 +80,7 @@ struct KernelOptions {
   bool amx = false;
   bool prefetch = true;
   bool winograd = true;
+  bool fuseAttention = true;
 };
 
 /// The kernel configuration of `target` (a CPU row of the capability
@@ -96,6 +100,15 @@ getKernelConfig(const TargetInfo &target, const KernelOptions &options,
 /// is set, AmxKernel.cpp).
 void populateMatmulKernelPatterns(RewritePatternSet &patterns,
                                   const KernelConfig &cfg);
+
+/// Attention with a few query rows per head group (Q K^T, elementwise ops
+/// on the scores, softmax along the keys, P V; decoding's form) as one
+/// kernel per head group: keys and values streamed once in blocks, online
+/// softmax in f32, no scores or probabilities in memory
+/// (AttentionKernel.cpp). Applied before the other kernel patterns, which
+/// would take its two contractions one by one.
+void populateAttentionKernelPatterns(RewritePatternSet &patterns,
+                                     const KernelConfig &cfg);
 
 /// linalg.conv_2d_nchw_fchw as blocked im2col in the kernel's layout + the
 /// GEMM kernel; depthwise NHWC / NCHW convolutions as a direct kernel
