@@ -960,6 +960,33 @@ def test_bool_constants_of_every_size(n, cache):
     assert torch.equal(fm(x), m(x))
 
 
+class MaskedSoftmax(BoolMasks):
+    def forward(self, x):
+        return torch.softmax(super().forward(x), dim=-1)
+
+
+def test_infinities_in_16_bit_models(cache):
+    """A bf16 model whose graph holds -inf at that width (the start of
+    softmax's max): the constant is written as the 16-bit pattern MLIR
+    parses (0xFF80). Close to PyTorch's f32 softmax, the masked entries 0.
+    The same literals at every float width (an f16 softmax cannot be traced:
+    PyTorch 1.13 has none on the CPU)."""
+    from fpopt.torch.aten_to_linalg import float_literal
+    inf = float("inf")
+    assert [float_literal(-inf, t) for t in ("bf16", "f16", "f32", "f64")] == [
+        "0xFF80", "0xFC00", "0xFF800000", "0xFFF0000000000000"]
+    assert float_literal(inf, "bf16") == "0x7F80"
+    m = MaskedSoftmax(8)
+    x = torch.randn(8, 8).to(torch.bfloat16)
+    text = fpopt.torch.export(m, x)
+    assert "0xFF80 : bf16" in text
+    fm = fpopt.torch.compile(m, x, policy="f32", cache_dir=cache)
+    got, want = fm(x), m(x.float())
+    assert got.dtype == torch.bfloat16
+    assert torch.allclose(got.float(), want, atol=1e-2)
+    assert (got == 0).sum() == 28
+
+
 class IndexForms(torch.nn.Module):
     def __init__(self):
         super().__init__()

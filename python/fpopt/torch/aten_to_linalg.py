@@ -65,9 +65,13 @@ def ttype(shape: Sequence[int], elt: str) -> str:
 
 def float_literal(value: float, elt: str = "f32") -> str:
     if math.isinf(value) or math.isnan(value):
+        # Hexadecimal: the bit pattern at the width of the element type.
         if elt == "f64":
             return "0x%016X" % struct.unpack("<Q", struct.pack("<d", value))[0]
-        return "0x%08X" % struct.unpack("<I", struct.pack("<f", value))[0]
+        if elt == "f16":
+            return "0x%04X" % struct.unpack("<H", struct.pack("<e", value))[0]
+        bits = struct.unpack("<I", struct.pack("<f", value))[0]
+        return "0x%04X" % (bits >> 16) if elt == "bf16" else "0x%08X" % bits
     return f"{float(value):.17e}" if elt == "f64" else f"{float(value):.9e}"
 
 
