@@ -258,9 +258,10 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     output rows sharing each input row's loads) with a block of
     accumulators kept across the filter taps.
     Attention with at most 16 query rows per head group (decoding: one
-    token times the query heads sharing a key/value head) runs as one
-    kernel per head group (`fuse-attention=false`: its two contractions on
-    the GEMM kernels): a contraction of queries and keys (the keys stored
+    token times the query heads sharing a key/value head) runs, with
+    `fuse-attention=true`, as one kernel per head group (by default its two
+    contractions run on the GEMM kernels, which are faster on the measured
+    hosts): a contraction of queries and keys (the keys stored
     [key][d], as the fold of their transpose leaves them), elementwise ops
     on the scores (scale, mask, bias), softmax along the keys (max
     reduction, `exp(x - max)`, sum, division) and a contraction of the
@@ -333,10 +334,11 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
            "3x3 stride-1 convolutions on the f32 FMA kernel as Winograd "
            "F(2x2, 3x3): 16 GEMMs on transformed tiles, 2.25x fewer "
            "multiplies than im2col (false: im2col + GEMM)">,
-    Option<"fuseAttention", "fuse-attention", "bool", /*default=*/"true",
+    Option<"fuseAttention", "fuse-attention", "bool", /*default=*/"false",
            "Attention with at most 16 query rows per head group as one "
            "kernel per head group: keys and values streamed once, online "
-           "softmax in f32 (false: two GEMMs and softmax loops)">,
+           "softmax in f32 (default false: two GEMMs and softmax loops, "
+           "faster on the measured hosts, docs/performance.md)">,
     DeprecatedTargetSpelling<"deprecatedCpu", "cpu">,
   ];
   let dependentDialects = [
