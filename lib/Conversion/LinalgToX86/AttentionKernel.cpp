@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelBuilder.h"
+#include "lowp/Support/Buffers.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -47,20 +48,9 @@ constexpr int64_t kKeyBlock = 16;
 /// memory (a cache of 4096 positions ran at a third of the bandwidth).
 constexpr int64_t kPrefetchKeys = 32;
 
-/// The buffer `v` is a reshaped view of (itself when it is none).
-Value bufferRoot(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (auto e = dyn_cast<memref::ExpandShapeOp>(def))
-      v = e.getSrc();
-    else if (auto c = dyn_cast<memref::CollapseShapeOp>(def))
-      v = c.getSrc();
-    else
-      break;
-  }
-  return v;
-}
-
-/// The ops that use `v` or a reshaped view of it (not the views).
+/// The ops that use `v` or a reshaped view of it (not the views). Any other
+/// view of an intermediate buffer is such a user, so the kernel, whose
+/// indexing assumes the row-major order of reshapes, refuses it.
 void collectUsers(Value v, llvm::SetVector<Operation *> &users) {
   for (Operation *u : v.getUsers()) {
     if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(u))
@@ -198,7 +188,7 @@ LogicalResult matchAttentionInto(Attention &att, linalg::LinalgOp qk,
   int64_t batches = std::max<int64_t>(qkShape->batches, 1);
   int64_t rows = qkShape->m, keys = qkShape->n;
 
-  Value scores = bufferRoot(qkShape->c);
+  Value scores = getRootBuffer(qkShape->c);
   if (!scores.getDefiningOp<memref::AllocOp>())
     return failure();
   att.scores = scores;
@@ -209,12 +199,6 @@ LogicalResult matchAttentionInto(Attention &att, linalg::LinalgOp qk,
   llvm::SetVector<Value> derived; // scores and the score ops' outputs
   derived.insert(scores);
   Value maxBuf, expBuf, sumBuf, probBuf;
-  auto rootsOf = [](linalg::LinalgOp op) {
-    SmallVector<Value> roots;
-    for (OpOperand &o : op->getOpOperands())
-      roots.push_back(bufferRoot(o.get()));
-    return roots;
-  };
   auto setRowSpace = [&](linalg::GenericOp g) {
     SmallVector<int64_t> ranges = g.getStaticLoopRanges();
     if (att.rowSpace.empty()) {
@@ -232,7 +216,7 @@ LogicalResult matchAttentionInto(Attention &att, linalg::LinalgOp qk,
   auto freshOutput = [](linalg::GenericOp g) -> Value {
     if (g.getNumDpsInits() != 1 || g.getNumResults() != 0)
       return nullptr;
-    Value root = bufferRoot(g.getDpsInits()[0]);
+    Value root = getRootBuffer(g.getDpsInits()[0]);
     return root.getDefiningOp<memref::AllocOp>() ? root : nullptr;
   };
   auto plainPayload = [](linalg::GenericOp g) {
@@ -254,10 +238,9 @@ LogicalResult matchAttentionInto(Attention &att, linalg::LinalgOp qk,
     auto lop = dyn_cast<linalg::LinalgOp>(op);
     if (!lop)
       continue;
-    SmallVector<Value> roots = rootsOf(lop);
     auto readsAny = [&](ArrayRef<Value> bufs) {
       for (OpOperand *in : lop.getDpsInputOperands())
-        if (llvm::is_contained(bufs, bufferRoot(in->get())))
+        if (llvm::is_contained(bufs, getRootBuffer(in->get())))
           return true;
       return false;
     };
@@ -276,8 +259,8 @@ LogicalResult matchAttentionInto(Attention &att, linalg::LinalgOp qk,
     // The probabilities, read by the second contraction.
     if (probBuf && !g) {
       FailureOr<ContractionShape> pv = matchContraction(lop, cfg, ignored);
-      if (failed(pv) || bufferRoot(pv->a.mem) != probBuf ||
-          bufferRoot(pv->b.mem) == probBuf) {
+      if (failed(pv) || getRootBuffer(pv->a.mem) != probBuf ||
+          getRootBuffer(pv->b.mem) == probBuf) {
         why = "the probabilities are read by an op other than one "
               "contraction with the values";
         return failure();
@@ -309,7 +292,7 @@ LogicalResult matchAttentionInto(Attention &att, linalg::LinalgOp qk,
     unsigned loops = g.getNumLoops();
     // Every derived buffer is read element for element.
     for (OpOperand *in : g.getDpsInputOperands()) {
-      Value root = bufferRoot(in->get());
+      Value root = getRootBuffer(in->get());
       AffineMap map = g.getMatchingIndexingMap(in);
       bool rowRead = root == maxBuf || root == sumBuf;
       if ((derived.contains(root) || root == expBuf) && !map.isIdentity())
@@ -346,7 +329,7 @@ LogicalResult matchAttentionInto(Attention &att, linalg::LinalgOp qk,
                         : BlockArgument();
       if (!maxArg || maxArg.getOwner() != g.getBody() ||
           g.isDpsInit(g.getMatchingOpOperand(maxArg)) ||
-          bufferRoot(g.getMatchingOpOperand(maxArg)->get()) != maxBuf ||
+          getRootBuffer(g.getMatchingOpOperand(maxArg)->get()) != maxBuf ||
           !samePayloadValue(att.maxInput, att.rowMax, sub.getLhs(), g) ||
           !result.getType().isF32())
         return why = "the row max is used other than as exp(x - max) of the "
@@ -380,8 +363,8 @@ LogicalResult matchAttentionInto(Attention &att, linalg::LinalgOp qk,
       if (!num || !den || num.getOwner() != g.getBody() ||
           den.getOwner() != g.getBody() || num.getArgNumber() > 1 ||
           den.getArgNumber() > 1 ||
-          bufferRoot(g.getDpsInputs()[num.getArgNumber()]) != expBuf ||
-          bufferRoot(g.getDpsInputs()[den.getArgNumber()]) != sumBuf)
+          getRootBuffer(g.getDpsInputs()[num.getArgNumber()]) != expBuf ||
+          getRootBuffer(g.getDpsInputs()[den.getArgNumber()]) != sumBuf)
         return why = "the exponentials are normalized other than divided by "
                      "their sum",
                failure();
@@ -451,14 +434,14 @@ LogicalResult matchAttentionInto(Attention &att, linalg::LinalgOp qk,
 
   // The kernel runs where the second contraction was: nothing in between
   // may write what the first contraction or the score ops read before it.
-  llvm::SmallDenseSet<Value> readEarly = {bufferRoot(qkShape->a.mem),
-                                          bufferRoot(qkShape->b.mem)};
+  llvm::SmallDenseSet<Value> readEarly = {getRootBuffer(qkShape->a.mem),
+                                          getRootBuffer(qkShape->b.mem)};
   for (Operation *op = qk->getNextNode(); op != att.pv.getOperation();
        op = op->getNextNode()) {
     if (att.ops.contains(op)) {
       for (Value operand : op->getOperands())
         if (isa<MemRefType>(operand.getType()))
-          readEarly.insert(bufferRoot(operand));
+          readEarly.insert(getRootBuffer(operand));
       continue;
     }
     if (isMemoryEffectFree(op) ||
@@ -476,7 +459,7 @@ LogicalResult matchAttentionInto(Attention &att, linalg::LinalgOp qk,
       if (!isa<MemoryEffects::Write, MemoryEffects::Free>(e.getEffect()))
         continue;
       Value target = e.getValue();
-      if (!target || readEarly.contains(bufferRoot(target)))
+      if (!target || readEarly.contains(getRootBuffer(target)))
         return why = "'" + op->getName().getStringRef().str() +
                      "' between the contractions writes what they read",
                failure();
@@ -607,7 +590,7 @@ private:
           args.push_back(nullptr);
           continue;
         }
-        auto it = values.find(bufferRoot(o.get()));
+        auto it = values.find(getRootBuffer(o.get()));
         if (it != values.end()) {
           args.push_back(it->second);
           continue;
@@ -625,7 +608,7 @@ private:
       return args;
     };
     for (linalg::GenericOp g : att.scoreOps)
-      values[bufferRoot(g.getDpsInits()[0])] =
+      values[getRootBuffer(g.getDpsInits()[0])] =
           kb.applyPayload(g.getBody(), operandsAt(g));
     // The max reduction's payload, only the ops its input needs.
     linalg::GenericOp rowMax = att.rowMax;
