@@ -29,6 +29,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::lowp {
 #define GEN_PASS_DEF_LOWPINFERPRECISION
@@ -133,8 +134,10 @@ public:
         colouring(colouring), report(report), rewriter(module.getContext()) {}
 
   void run() {
+    collectNarrowAccumulators();
     recordDecisions();
     rewrite();
+    widenNarrowAccumulators();
     if (config.demoteWeights)
       demoteWeightArguments();
     if (config.demoteSignatures || config.demoteState)
@@ -169,6 +172,13 @@ private:
       decision.precision = decision.keptWide || !node.retypeable
                                ? describePrecision(node.op)
                                : printType(low);
+      if (narrowAccumulators.contains(node.op)) {
+        decision.precision = "mixed";
+        Type init = cast<linalg::LinalgOp>(node.op).getDpsInits()[0].getType();
+        decision.rule += "; accumulates in f32, not in its init's " +
+                         printType(getElementTypeOrSelf(init)) +
+                         ", and rounds the result once";
+      }
       if (config.emitRemarks) {
         auto func = node.op->getParentOfType<FunctionOpInterface>();
         emitDecisionRemark(node.op->getLoc(), DecisionCategory::Precision,
@@ -178,6 +188,161 @@ private:
                            /*asDiagnostic=*/true);
       }
       report.decisions.push_back(std::move(decision));
+    }
+  }
+
+  //===--- Accumulators that arrive narrow ------------------------------===//
+
+  /// The float element type narrower than f32 of `op`'s one tensor init, if
+  /// `op` is a matrix op the rewrite can give an f32 accumulator.
+  static FloatType getNarrowAccumulatorType(linalg::LinalgOp op) {
+    if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
+        op->getNumResults() != 1 || getPinnedPrecision(op))
+      return {};
+    auto type = dyn_cast<RankedTensorType>(op.getDpsInits()[0].getType());
+    auto element = type ? dyn_cast<FloatType>(type.getElementType()) : nullptr;
+    if (!element || element.getWidth() >= 32)
+      return {};
+    // The body must be scalar float arithmetic it can widen: no rounding of
+    // its own, and every float at most 32 bits wide.
+    for (Operation &bodyOp : op.getBlock()->without_terminator()) {
+      if (!isFloatPolymorphicDialect(bodyOp.getDialect()) ||
+          isa<arith::TruncFOp, arith::BitcastOp>(bodyOp) ||
+          bodyOp.getNumRegions() != 0)
+        return {};
+      for (Type t : llvm::concat<Type>(bodyOp.getOperandTypes(),
+                                       bodyOp.getResultTypes()))
+        if (auto f = dyn_cast<FloatType>(t); f && f.getWidth() > 32)
+          return {};
+        else if (!f && !t.isSignlessIntOrIndex())
+          return {};
+    }
+    return element;
+  }
+
+  /// accumulate=f32 covers matrix ops that arrive with a 16-bit accumulator
+  /// as well (a model converted to bf16 before export: linalg.batch_matmul
+  /// on bf16 with bf16 outs), which otherwise round after every addition
+  /// and take no kernel. They are the ops the colouring left as they were.
+  void collectNarrowAccumulators() {
+    if (!config.colouring.wideAccumulator)
+      return;
+    for (OpColouring &node : colouring.getOps()) {
+      auto op = dyn_cast<linalg::LinalgOp>(node.op);
+      if (op && node.precisionClass == PrecisionClass::Matrix &&
+          !node.isLow() && getNarrowAccumulatorType(op))
+        narrowAccumulators.insert(node.op);
+    }
+  }
+
+  /// Gives each collected op an f32 accumulator: the init widened (a fill
+  /// re-created in f32), the body computing in f32 on widened inputs (as
+  /// linalg's named ops build it for 16-bit inputs and an f32 output), and
+  /// the result rounded once to its type through a lowp.cast, so users see
+  /// the type they read before: the rounding PyTorch's and cuBLAS's 16-bit
+  /// GEMMs apply.
+  void widenNarrowAccumulators() {
+    Type f32 = rewriter.getF32Type();
+    for (Operation *raw : narrowAccumulators) {
+      auto op = cast<linalg::LinalgOp>(raw);
+      auto narrowType = cast<RankedTensorType>(op->getResult(0).getType());
+      auto wideType = narrowType.clone(f32);
+      OpOperand &init = op.getDpsInitsMutable()[0];
+      Value narrowInit = init.get();
+      Value wideInit = getWideInit(narrowInit, wideType);
+      rewriter.modifyOpInPlace(op, [&] {
+        init.set(wideInit);
+        op->getResult(0).setType(wideType);
+        widenBody(op);
+      });
+      if (auto fill = narrowInit.getDefiningOp<linalg::FillOp>();
+          fill && fill->use_empty()) {
+        Operation *dest = fill.getOutputs()[0].getDefiningOp();
+        rewriter.eraseOp(fill);
+        if (isa_and_present<tensor::EmptyOp>(dest) && dest->use_empty())
+          rewriter.eraseOp(dest);
+      }
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointAfter(op);
+      auto rounded = CastOp::create(rewriter, op->getLoc(), narrowType,
+                                    op->getResult(0));
+      insertedCasts.insert(rounded);
+      ++report.castsInserted;
+      rewriter.replaceAllUsesExcept(op->getResult(0), rounded, rounded);
+    }
+  }
+
+  /// `init` as `wideType`: a fill of a scalar is re-created in f32 (read by
+  /// nothing else, it goes away), anything else is widened by a lowp.cast.
+  Value getWideInit(Value init, RankedTensorType wideType) {
+    auto fill = init.getDefiningOp<linalg::FillOp>();
+    if (!fill || !fill.hasPureTensorSemantics())
+      return getConverted(init, wideType);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointAfter(fill);
+    Value scalar = fill.getInputs()[0];
+    Location loc = fill.getLoc();
+    Type f32 = wideType.getElementType();
+    if (auto constant = scalar.getDefiningOp<arith::ConstantOp>();
+        constant && isa<FloatAttr>(constant.getValue()))
+      scalar = arith::ConstantOp::create(
+          rewriter, loc, roundConstant(constant.getValue(), cast<FloatType>(f32)));
+    else
+      scalar = arith::ExtFOp::create(rewriter, loc, f32, scalar);
+    Value dest = getConverted(fill.getOutputs()[0], wideType);
+    return linalg::FillOp::create(rewriter, loc, scalar, dest).getResult(0);
+  }
+
+  /// Makes the body of `op` compute in f32: its init argument becomes f32,
+  /// narrow float operands of its ops are extended where they are read
+  /// (extensions from narrower formats extend to f32 directly), constants
+  /// are widened exactly and narrow float results become f32.
+  void widenBody(linalg::LinalgOp op) {
+    Block *block = op.getBlock();
+    Type f32 = rewriter.getF32Type();
+    auto isNarrow = [](Type t) {
+      auto f = dyn_cast<FloatType>(t);
+      return f && f.getWidth() < 32;
+    };
+    BlockArgument initArg = op.getMatchingBlockArgument(&op.getDpsInitsMutable()[0]);
+    initArg.setType(f32);
+    DenseMap<Value, Value> widened;
+    auto getWide = [&](Value value, Operation *user) {
+      Value &wide = widened[value];
+      if (!wide) {
+        OpBuilder::InsertionGuard guard(rewriter);
+        if (auto arg = dyn_cast<BlockArgument>(value))
+          rewriter.setInsertionPointToStart(block);
+        else
+          rewriter.setInsertionPointAfter(value.getDefiningOp());
+        wide = arith::ExtFOp::create(rewriter, user->getLoc(), f32, value);
+      }
+      return wide;
+    };
+    for (Operation &bodyOp : llvm::make_early_inc_range(*block)) {
+      if (auto ext = dyn_cast<arith::ExtFOp>(bodyOp)) {
+        if (isNarrow(ext.getType())) {
+          if (ext.getIn().getType() == f32)
+            rewriter.replaceAllUsesWith(ext, ext.getIn());
+          else
+            ext.getResult().setType(f32);
+        }
+        continue;
+      }
+      if (auto constant = dyn_cast<arith::ConstantOp>(bodyOp)) {
+        if (isNarrow(constant.getType())) {
+          constant.setValueAttr(roundConstant(constant.getValue(),
+                                              cast<FloatType>(f32)));
+          constant.getResult().setType(f32);
+        }
+        continue;
+      }
+      for (OpOperand &operand : bodyOp.getOpOperands())
+        if (isNarrow(operand.get().getType()))
+          operand.set(getWide(operand.get(), &bodyOp));
+      for (Value result : bodyOp.getResults())
+        if (isNarrow(result.getType()))
+          result.setType(f32);
     }
   }
 
@@ -879,6 +1044,8 @@ private:
   DenseMap<std::pair<Value, Type>, Value> conversions;
   DenseMap<Block *, Operation *> lastArgumentCast;
   llvm::SmallPtrSet<Operation *, 16> insertedCasts;
+  /// Matrix ops that arrived with a narrow accumulator and get an f32 one.
+  llvm::SetVector<Operation *> narrowAccumulators;
 };
 
 //===----------------------------------------------------------------------===//

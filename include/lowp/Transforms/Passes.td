@@ -125,7 +125,9 @@ def LowpInferPrecision : Pass<"lowp-infer-precision", "::mlir::ModuleOp"> {
        operand is made wide again (demoting it cannot save a cast);
     6. what is left stays wide.
     Matrix ops keep an f32 accumulator (low inputs, f32 `outs`) unless
-    `accumulate=low`. Function signatures, `lowp.island` bodies, unknown ops,
+    `accumulate=low`; a matrix op that arrives with a 16-bit accumulator (a
+    model converted to bf16 before export) gets an f32 one too, its result
+    rounded once by a `lowp.cast` to the type its users read. Function signatures, `lowp.island` bodies, unknown ops,
     f64/integer/complex values and region-carrying control flow keep their
     types (`demote-signatures` lets entry functions take and return 16-bit
     tensors instead; `demote-state` only their state, an argument returned
