@@ -135,9 +135,13 @@ public:
 
   void run() {
     collectNarrowAccumulators();
+    collectArrivedLowBodies();
     recordDecisions();
     rewrite();
     widenNarrowAccumulators();
+    for (Operation *op : arrivedLowBodies)
+      rewriter.modifyOpInPlace(
+          op, [&] { computeBodyInF32(cast<linalg::LinalgOp>(op)); });
     if (config.demoteWeights)
       demoteWeightArguments();
     if (config.demoteSignatures || config.demoteState)
@@ -179,6 +183,10 @@ private:
                          printType(getElementTypeOrSelf(init)) +
                          ", and rounds the result once";
       }
+      if (arrivedLowBodies.contains(node.op))
+        decision.rule += "; computes in f32 (the target has no " +
+                         printType(low) +
+                         " arithmetic) and rounds each result once";
       if (config.emitRemarks) {
         auto func = node.op->getParentOfType<FunctionOpInterface>();
         emitDecisionRemark(node.op->getLoc(), DecisionCategory::Precision,
@@ -201,23 +209,68 @@ private:
       return {};
     auto type = dyn_cast<RankedTensorType>(op.getDpsInits()[0].getType());
     auto element = type ? dyn_cast<FloatType>(type.getElementType()) : nullptr;
-    if (!element || element.getWidth() >= 32)
+    if (!element || element.getWidth() >= 32 ||
+        !canComputeBodyInF32(op, /*allowRounding=*/false))
       return {};
-    // The body must be scalar float arithmetic it can widen: no rounding of
-    // its own, and every float at most 32 bits wide.
+    return element;
+  }
+
+  /// Can computeBodyInF32 rewrite `op`'s body? It must be scalar arith and
+  /// math ops (and linalg.index); with `allowRounding`, roundings of its own
+  /// (arith.truncf, kept as they are: a torch-mlir body rounds each f64
+  /// scalar it captures) are allowed.
+  static bool canComputeBodyInF32(linalg::LinalgOp op, bool allowRounding) {
     for (Operation &bodyOp : op.getBlock()->without_terminator()) {
+      if (isa<linalg::IndexOp>(bodyOp))
+        continue;
       if (!isFloatPolymorphicDialect(bodyOp.getDialect()) ||
-          isa<arith::TruncFOp, arith::BitcastOp>(bodyOp) ||
-          bodyOp.getNumRegions() != 0)
-        return {};
+          isa<arith::BitcastOp>(bodyOp) || bodyOp.getNumRegions() != 0 ||
+          (!allowRounding && isa<arith::TruncFOp>(bodyOp)))
+        return false;
       for (Type t : llvm::concat<Type>(bodyOp.getOperandTypes(),
                                        bodyOp.getResultTypes()))
-        if (auto f = dyn_cast<FloatType>(t); f && f.getWidth() > 32)
-          return {};
-        else if (!f && !t.isSignlessIntOrIndex())
-          return {};
+        if (!isa<FloatType>(t) && !t.isSignlessIntOrIndex())
+          return false;
     }
-    return element;
+    return true;
+  }
+
+  //===--- Low bodies that arrive on targets without low arithmetic -----===//
+
+  /// On a target without arithmetic in the low format (config.lowArithmetic
+  /// false), an op that arrives computing in it (a model converted to bf16
+  /// before export) gets the payload the rewrite gives the ops it demotes:
+  /// the same low operands and results, the body computing in f32 between
+  /// one extension and one rounding per result, instead of one emulated
+  /// rounding per body op. Only generics: a named op's body is rebuilt from
+  /// its types when printed and parsed again.
+  void collectArrivedLowBodies() {
+    if (config.lowArithmetic)
+      return;
+    for (OpColouring &node : colouring.getOps()) {
+      auto generic = dyn_cast<linalg::GenericOp>(node.op);
+      if (!generic || node.reason != ColourReason::NonF32 ||
+          node.precisionClass == PrecisionClass::Matrix ||
+          !generic.hasPureTensorSemantics() || getPinnedPrecision(generic) ||
+          !canComputeBodyInF32(generic, /*allowRounding=*/true))
+        continue;
+      // Some body op must compute in the low format, and none in another
+      // narrow one.
+      bool computesLow = false, computesOther = false;
+      for (Operation &bodyOp : generic.getBlock()->without_terminator()) {
+        if (isa<arith::ConstantOp, arith::ExtFOp, arith::TruncFOp>(bodyOp))
+          continue;
+        for (Type t : bodyOp.getResultTypes()) {
+          auto f = dyn_cast<FloatType>(t);
+          if (f && f == low)
+            computesLow = true;
+          else if (f && f.getWidth() < 32)
+            computesOther = true;
+        }
+      }
+      if (computesLow && !computesOther)
+        arrivedLowBodies.insert(generic);
+    }
   }
 
   /// accumulate=f32 covers matrix ops that arrive with a 16-bit accumulator
@@ -258,9 +311,12 @@ private:
       if (auto fill = narrowInit.getDefiningOp<linalg::FillOp>();
           fill && fill->use_empty()) {
         Operation *dest = fill.getOutputs()[0].getDefiningOp();
+        Operation *scalar = fill.getInputs()[0].getDefiningOp();
         rewriter.eraseOp(fill);
-        if (isa_and_present<tensor::EmptyOp>(dest) && dest->use_empty())
-          rewriter.eraseOp(dest);
+        for (Operation *def : {dest, scalar})
+          if (isa_and_present<tensor::EmptyOp, arith::ConstantOp>(def) &&
+              def->use_empty())
+            rewriter.eraseOp(def);
       }
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointAfter(op);
@@ -293,25 +349,32 @@ private:
     return linalg::FillOp::create(rewriter, loc, scalar, dest).getResult(0);
   }
 
-  /// Makes the body of `op` compute in f32: its init argument becomes f32,
-  /// narrow float operands of its ops are extended where they are read
-  /// (extensions from narrower formats extend to f32 directly), constants
-  /// are widened exactly and narrow float results become f32.
+  /// Gives `op`'s init argument (one init) the type f32 and makes its body
+  /// compute in f32.
   void widenBody(linalg::LinalgOp op) {
+    op.getMatchingBlockArgument(&op.getDpsInitsMutable()[0])
+        .setType(rewriter.getF32Type());
+    computeBodyInF32(op);
+  }
+
+  /// Makes the body of `op` compute in f32: narrow float operands of its
+  /// ops are extended where they are read (extensions from narrower
+  /// formats extend to f32 directly), constants are widened exactly, narrow
+  /// float results become f32, and each yielded value is converted to its
+  /// init argument's type (rounded once where that is narrow).
+  void computeBodyInF32(linalg::LinalgOp op) {
     Block *block = op.getBlock();
     Type f32 = rewriter.getF32Type();
     auto isNarrow = [](Type t) {
       auto f = dyn_cast<FloatType>(t);
       return f && f.getWidth() < 32;
     };
-    BlockArgument initArg = op.getMatchingBlockArgument(&op.getDpsInitsMutable()[0]);
-    initArg.setType(f32);
     DenseMap<Value, Value> widened;
     auto getWide = [&](Value value, Operation *user) {
       Value &wide = widened[value];
       if (!wide) {
         OpBuilder::InsertionGuard guard(rewriter);
-        if (auto arg = dyn_cast<BlockArgument>(value))
+        if (isa<BlockArgument>(value))
           rewriter.setInsertionPointToStart(block);
         else
           rewriter.setInsertionPointAfter(value.getDefiningOp());
@@ -319,13 +382,20 @@ private:
       }
       return wide;
     };
-    for (Operation &bodyOp : llvm::make_early_inc_range(*block)) {
+    for (Operation &bodyOp : llvm::make_early_inc_range(block->without_terminator())) {
+      // A rounding of the body's own stays; its operand may be f32 now (the
+      // body computed it in f32 where it computed in a narrow format, and
+      // rounds it once), its result is extended where it is read.
+      if (isa<arith::TruncFOp>(bodyOp))
+        continue;
       if (auto ext = dyn_cast<arith::ExtFOp>(bodyOp)) {
-        if (isNarrow(ext.getType())) {
-          if (ext.getIn().getType() == f32)
-            rewriter.replaceAllUsesWith(ext, ext.getIn());
-          else
-            ext.getResult().setType(f32);
+        // Its operand may be f32 now: then it is that value.
+        if (ext.getIn().getType() == f32 &&
+            (ext.getType() == f32 || isNarrow(ext.getType()))) {
+          rewriter.replaceAllUsesWith(ext, ext.getIn());
+          rewriter.eraseOp(ext);
+        } else if (isNarrow(ext.getType())) {
+          ext.getResult().setType(f32);
         }
         continue;
       }
@@ -343,6 +413,21 @@ private:
       for (Value result : bodyOp.getResults())
         if (isNarrow(result.getType()))
           result.setType(f32);
+    }
+    Operation *yield = block->getTerminator();
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(yield);
+    for (auto [operand, init] :
+         llvm::zip(yield->getOpOperands(), op.getDpsInitsMutable())) {
+      Type wanted = op.getMatchingBlockArgument(&init).getType();
+      Value value = operand.get();
+      if (value.getType() == wanted)
+        continue;
+      if (isNarrow(wanted) && value.getType() == f32)
+        operand.set(arith::TruncFOp::create(rewriter, yield->getLoc(),
+                                            wanted, value));
+      else if (wanted == f32 && isNarrow(value.getType()))
+        operand.set(getWide(value, yield));
     }
   }
 
@@ -1046,6 +1131,9 @@ private:
   llvm::SmallPtrSet<Operation *, 16> insertedCasts;
   /// Matrix ops that arrived with a narrow accumulator and get an f32 one.
   llvm::SetVector<Operation *> narrowAccumulators;
+  /// Generics that arrive computing in the low format, which the target
+  /// has no arithmetic for.
+  llvm::SetVector<Operation *> arrivedLowBodies;
 };
 
 //===----------------------------------------------------------------------===//

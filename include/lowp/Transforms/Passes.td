@@ -127,7 +127,10 @@ def LowpInferPrecision : Pass<"lowp-infer-precision", "::mlir::ModuleOp"> {
     Matrix ops keep an f32 accumulator (low inputs, f32 `outs`) unless
     `accumulate=low`; a matrix op that arrives with a 16-bit accumulator (a
     model converted to bf16 before export) gets an f32 one too, its result
-    rounded once by a `lowp.cast` to the type its users read. Function signatures, `lowp.island` bodies, unknown ops,
+    rounded once by a `lowp.cast` to the type its users read; on targets
+    without arithmetic in the low format, a generic that arrives computing in
+    it computes in f32 between one extension and one rounding, as the ops
+    the pass demotes do there. Function signatures, `lowp.island` bodies, unknown ops,
     f64/integer/complex values and region-carrying control flow keep their
     types (`demote-signatures` lets entry functions take and return 16-bit
     tensors instead; `demote-state` only their state, an argument returned
