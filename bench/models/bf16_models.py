@@ -49,9 +49,7 @@ def main():
         m.eval()
         with torch.no_grad():
             ref = m(x)
-            mb, xb = run.build(name, cli.batch)[0].eval().to(torch.bfloat16), x.bfloat16()
-            mb.load_state_dict({k: v.bfloat16() if v.is_floating_point() else v
-                                for k, v in m.state_dict().items()})
+            mb, xb = run.bf16_copy(name, cli.batch, m), x.bfloat16()
             t_torch = run.median_ms(lambda: mb(xb), cli.reps)
             err_torch = float((mb(xb).float() - ref).abs().max() / ref.abs().max())
             c0 = time.perf_counter()

@@ -64,6 +64,15 @@ def build(name, batch):
     return m, torch.randn(batch, 3, 224, 224)
 
 
+def bf16_copy(name, batch, m):
+    """Model `name` built again in eval mode with `m`'s weights, converted
+    to bf16 as a PyTorch user does (.to(torch.bfloat16))."""
+    mb = build(name, batch)[0].eval().to(torch.bfloat16)
+    mb.load_state_dict({k: v.to(torch.bfloat16) if v.is_floating_point() else v
+                        for k, v in m.state_dict().items()})
+    return mb
+
+
 def median_ms(fn, reps):
     fn()
     fn()
@@ -112,9 +121,7 @@ def main():
                     t["autocast"] = median_ms(lambda: m(x), cli.reps)
             except RuntimeError:  # torch 1.13's autocast fails on some layers
                 t["autocast"] = float("nan")
-            mb, xb = build(name, cli.batch)[0].eval().to(torch.bfloat16), x.to(torch.bfloat16)
-            mb.load_state_dict({k: v.to(torch.bfloat16) if v.is_floating_point() else v
-                                for k, v in m.state_dict().items()})
+            mb, xb = bf16_copy(name, cli.batch, m), x.to(torch.bfloat16)
             try:
                 t[".to(bf16)"] = median_ms(lambda: mb(xb), cli.reps)
             except RuntimeError:  # torch 1.13 has no bf16 kernel for some layers

@@ -139,9 +139,7 @@ public:
     recordDecisions();
     rewrite();
     widenNarrowAccumulators();
-    for (Operation *op : arrivedLowBodies)
-      rewriter.modifyOpInPlace(
-          op, [&] { computeBodyInF32(cast<linalg::LinalgOp>(op)); });
+    computeArrivedLowBodiesInF32();
     if (config.demoteWeights)
       demoteWeightArguments();
     if (config.demoteSignatures || config.demoteState)
@@ -201,18 +199,16 @@ private:
 
   //===--- Accumulators that arrive narrow ------------------------------===//
 
-  /// The float element type narrower than f32 of `op`'s one tensor init, if
-  /// `op` is a matrix op the rewrite can give an f32 accumulator.
-  static FloatType getNarrowAccumulatorType(linalg::LinalgOp op) {
+  /// Is `op` a matrix op with one tensor init narrower than f32 that the
+  /// rewrite can give an f32 accumulator?
+  static bool hasNarrowAccumulator(linalg::LinalgOp op) {
     if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
         op->getNumResults() != 1 || getPinnedPrecision(op))
-      return {};
+      return false;
     auto type = dyn_cast<RankedTensorType>(op.getDpsInits()[0].getType());
     auto element = type ? dyn_cast<FloatType>(type.getElementType()) : nullptr;
-    if (!element || element.getWidth() >= 32 ||
-        !canComputeBodyInF32(op, /*allowRounding=*/false))
-      return {};
-    return element;
+    return element && element.getWidth() < 32 &&
+           canComputeBodyInF32(op, /*allowRounding=*/false);
   }
 
   /// Can computeBodyInF32 rewrite `op`'s body? It must be scalar arith and
@@ -273,6 +269,12 @@ private:
     }
   }
 
+  void computeArrivedLowBodiesInF32() {
+    for (Operation *op : arrivedLowBodies)
+      rewriter.modifyOpInPlace(
+          op, [&] { computeBodyInF32(cast<linalg::LinalgOp>(op)); });
+  }
+
   /// accumulate=f32 covers matrix ops that arrive with a 16-bit accumulator
   /// as well (a model converted to bf16 before export: linalg.batch_matmul
   /// on bf16 with bf16 outs), which otherwise round after every addition
@@ -283,7 +285,7 @@ private:
     for (OpColouring &node : colouring.getOps()) {
       auto op = dyn_cast<linalg::LinalgOp>(node.op);
       if (op && node.precisionClass == PrecisionClass::Matrix &&
-          !node.isLow() && getNarrowAccumulatorType(op))
+          !node.isLow() && hasNarrowAccumulator(op))
         narrowAccumulators.insert(node.op);
     }
   }
