@@ -67,11 +67,19 @@ struct IslandGroup {
 };
 } // namespace
 
+/// True when `op` carries a training-step op marker (the backward seed or
+/// master gradients).
+static bool isTrainingStepMarked(Operation *op) {
+  return op->hasAttr(training::kGradientAttr) ||
+         op->hasAttr(training::kLossSeedAttr);
+}
+
 /// True when the value of `op` can be recomputed inside an island instead
 /// of becoming an operand: constants, elements of constants, empty tensors
-/// (their dynamic sizes become operands) and constant fills of them.
+/// (their dynamic sizes become operands) and constant fills of them. A
+/// marked constant (the loss seed) stays where the marker is looked for.
 static bool isRematerializable(Operation *op) {
-  if (!op)
+  if (!op || isTrainingStepMarked(op))
     return false;
   if (isa<arith::ConstantOp, tensor::EmptyOp>(op))
     return true;
@@ -86,13 +94,6 @@ static bool isRematerializable(Operation *op) {
              return isRematerializable(v.getDefiningOp());
            });
   return false;
-}
-
-/// True when `op` carries a training-step op marker (the backward seed or
-/// master gradients).
-static bool isTrainingStepMarked(Operation *op) {
-  return op->hasAttr(training::kGradientAttr) ||
-         op->hasAttr(training::kLossSeedAttr);
 }
 
 /// True when `op` is safe to move into an island and, when its types are
@@ -199,6 +200,32 @@ static LogicalResult makeConvex(IslandGroup &group, Block &block) {
     group.ops.insert(op);
   }
   return success();
+}
+
+/// Removes from `group` the ops at its edges that cannot move into an
+/// island: a match reaches past the computation it names to a training-step
+/// marker (a loss seed scaling a long sum as a mean's 1/n would, a
+/// gradient's extension of it), which then stays outside, read by the
+/// island or reading it, instead of keeping the island from being built.
+static void dropUnmovableEdges(IslandGroup &group) {
+  auto inGroup = [&](Operation *op) { return op && group.ops.contains(op); };
+  bool dropped = true;
+  while (dropped) {
+    SmallVector<Operation *> edges;
+    for (Operation *op : group.ops) {
+      if (isIslandable(op))
+        continue;
+      bool source = llvm::none_of(op->getOperands(), [&](Value v) {
+        return inGroup(v.getDefiningOp());
+      });
+      bool sink = llvm::none_of(op->getUsers(), inGroup);
+      if (source || sink)
+        edges.push_back(op);
+    }
+    for (Operation *op : edges)
+      group.ops.remove(op);
+    dropped = !edges.empty();
+  }
 }
 
 static void appendGroup(IslandGroup &into, IslandGroup &from) {
@@ -750,6 +777,7 @@ void InsertFP32IslandsPass::processBlock(Block &block, FloatType low,
     IslandGroup &group = groups.emplace_back();
     group.ops = std::move(match.ops);
     group.reasons.push_back(match.reason);
+    dropUnmovableEdges(group);
   }
   if (groups.empty())
     return;

@@ -1294,6 +1294,44 @@ func.func @marked_gradient_stays_outside(%x: tensor<2x4096xf16>) -> tensor<2xf16
 // -----
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+#id1 = affine_map<(d0) -> (d0)>
+#all1 = affine_map<(d0) -> ()>
+
+// A long sum scaled by the backward seed (as a mean's 1/n would be) and
+// extended as a gradient: the island takes the sum and the scaling; the
+// marked seed and the marked extension stay outside, the island reading the
+// one and read by the other.
+// CHECK-LABEL: func.func @seeded_long_sum
+//       CHECK:   %[[SEED:.+]] = arith.constant {lowp.loss_seed} dense<1.000000e+00> : tensor<f16>
+//       CHECK:   %[[I:.+]] = lowp.island f32 (%{{.+}}, %[[SEED]]) : (tensor<2x4096xf16>, tensor<f16>) -> tensor<2xf16> attributes {lowp.island_reasons = ["long_reduction"]}
+//       CHECK:     arith.mulf %{{.+}}, %{{.+}} : f32
+//       CHECK:   %[[G:.+]] = arith.extf %[[I]] {lowp.gradient = "b"} : tensor<2xf16> to tensor<2xf32>
+//       CHECK:   return %[[G]]
+func.func @seeded_long_sum(%x: tensor<2x4096xf16>) -> tensor<2xf32> {
+  %zero = arith.constant 0.0 : f16
+  %e1 = tensor.empty() : tensor<2xf16>
+  %f = linalg.fill ins(%zero : f16) outs(%e1 : tensor<2xf16>) -> tensor<2xf16>
+  %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<2x4096xf16>) outs(%f : tensor<2xf16>) {
+  ^bb0(%in: f16, %acc: f16):
+    %a = arith.addf %in, %acc : f16
+    linalg.yield %a : f16
+  } -> tensor<2xf16>
+  %seed = arith.constant {lowp.loss_seed} dense<1.0> : tensor<f16>
+  %scaled = linalg.generic {indexing_maps = [#id1, #all1, #id1], iterator_types = ["parallel"]}
+      ins(%sum, %seed : tensor<2xf16>, tensor<f16>) outs(%e1 : tensor<2xf16>) {
+  ^bb0(%s: f16, %k: f16, %o: f16):
+    %m = arith.mulf %s, %k : f16
+    linalg.yield %m : f16
+  } -> tensor<2xf16>
+  %g = arith.extf %scaled {lowp.gradient = "b"} : tensor<2xf16> to tensor<2xf32>
+  return %g : tensor<2xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
 #all = affine_map<(d0, d1) -> ()>
 
 // A loss island holds the loss between its sum and the squared difference:
