@@ -189,6 +189,31 @@ func.func @f(%x: tensor<4x4xf32>, %y: tensor<4x4xf32>) -> tensor<4x4xf32> {
   EXPECT_TRUE(at("kept").forced);
 }
 
+TEST_F(PrecisionColouringTest, WithoutDemotionEverythingStaysWide) {
+  options.demote = false;
+  options.forceLow.insert("math.exp");
+  constexpr StringLiteral source = R"mlir(
+func.func @f(%x: tensor<4x4xf32>, %y: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %m = linalg.matmul ins(%x, %x : tensor<4x4xf32>, tensor<4x4xf32>)
+      outs(%y : tensor<4x4xf32>) -> tensor<4x4xf32> loc("matmul")
+  %n = linalg.matmul {lowp.precision = bf16}
+      ins(%m, %x : tensor<4x4xf32>, tensor<4x4xf32>)
+      outs(%y : tensor<4x4xf32>) -> tensor<4x4xf32> loc("pinned_low")
+  %e = math.exp %n : tensor<4x4xf32> loc("forced")
+  return %e : tensor<4x4xf32>
+}
+)mlir";
+  colour(source);
+  // Matrix seeds, bf16 pins and force-low demote nothing.
+  for (StringRef name : {"matmul", "pinned_low", "forced"}) {
+    EXPECT_EQ(at(name).colour, Colour::Wide) << name.str();
+    EXPECT_EQ(at(name).reason, ColourReason::NoLowFormat) << name.str();
+  }
+  EXPECT_EQ(colouring->describe(at("matmul")),
+            "the target has no fast 16-bit matrix arithmetic: nothing is "
+            "demoted");
+}
+
 TEST_F(PrecisionColouringTest, WhatCannotBeRetyped) {
   options.low = Float16Type::get(&context);
   constexpr StringLiteral source = R"mlir(

@@ -73,6 +73,9 @@ StringRef mlir::lowp::describeColourReason(ColourReason reason) {
     return "joins a matrix op's result into an f32 stream (residual): kept "
            "f32 at no matrix-unit cost (f32-streams=false trades it for "
            "16-bit bytes)";
+  case ColourReason::NoLowFormat:
+    return "the target has no fast 16-bit matrix arithmetic: nothing is "
+           "demoted";
   }
   llvm_unreachable("unknown colour reason");
 }
@@ -191,6 +194,8 @@ void PrecisionColouring::applyOverrides(OpColouring &node) {
   if (FloatType pinned = getPinnedPrecision(op)) {
     if (pinned.isF32())
       return force(Colour::Wide, ColourReason::PinnedWide);
+    if (!options.demote)
+      return force(Colour::Wide, ColourReason::NoLowFormat);
     if (pinned == options.low)
       return force(Colour::Low, ColourReason::PinnedLow);
     node.pinned = pinned;
@@ -199,7 +204,7 @@ void PrecisionColouring::applyOverrides(OpColouring &node) {
   StringRef name = op->getName().getStringRef();
   if (options.keepWide.contains(name))
     return force(Colour::Wide, ColourReason::KeepF32Option);
-  if (options.forceLow.contains(name))
+  if (options.forceLow.contains(name) && options.demote)
     return force(Colour::Low, ColourReason::ForceLowOption);
 }
 
@@ -295,6 +300,14 @@ void PrecisionColouring::paintForward(SmallVectorImpl<OpColouring *> &worklist,
 }
 
 void PrecisionColouring::colour() {
+  if (!options.demote) {
+    for (OpColouring &node : ops)
+      if (node.colour == Colour::Unset) {
+        node.colour = Colour::Wide;
+        node.reason = ColourReason::NoLowFormat;
+      }
+    return;
+  }
   // Rule 1: seeds.
   SmallVector<OpColouring *> wide, low;
   for (OpColouring &node : ops) {

@@ -29,6 +29,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::lowp {
@@ -67,6 +68,9 @@ struct InferenceConfig {
   /// chips: the same storage and matrix inputs, no emulated 16-bit
   /// arithmetic, and one rounding per payload instead of one per op.
   bool lowArithmetic = true;
+  /// The target (null without one): which 16-bit formats its vector units
+  /// compute in decides which arrived low bodies compute in f32.
+  const TargetInfo *target = nullptr;
   /// matrix-constants-wide: f32 constants only matrix ops read stay f32
   /// behind a lowp.cast (lowp-select-fp8-formats quantizes them from f32).
   bool matrixConstantsWide = false;
@@ -181,9 +185,9 @@ private:
                          printType(getElementTypeOrSelf(init)) +
                          ", and rounds the result once";
       }
-      if (arrivedLowBodies.contains(node.op))
+      if (FloatType format = arrivedLowBodies.lookup(node.op))
         decision.rule += "; computes in f32 (the target has no " +
-                         printType(low) +
+                         printType(format) +
                          " arithmetic) and rounds each result once";
       if (config.emitRemarks) {
         auto func = node.op->getParentOfType<FunctionOpInterface>();
@@ -233,15 +237,15 @@ private:
 
   //===--- Low bodies that arrive on targets without low arithmetic -----===//
 
-  /// On a target without arithmetic in the low format (config.lowArithmetic
-  /// false), an op that arrives computing in it (a model converted to bf16
-  /// before export) gets the payload the rewrite gives the ops it demotes:
-  /// the same low operands and results, the body computing in f32 between
+  /// An op that arrives computing in a 16-bit format the target has no
+  /// arithmetic for (a model converted to bf16 before export, on x86 or a
+  /// TPU) gets the payload the rewrite gives the ops it demotes there: the
+  /// same 16-bit operands and results, the body computing in f32 between
   /// one extension and one rounding per result, instead of one emulated
   /// rounding per body op. Only generics: a named op's body is rebuilt from
   /// its types when printed and parsed again.
   void collectArrivedLowBodies() {
-    if (config.lowArithmetic)
+    if (!config.target)
       return;
     for (OpColouring &node : colouring.getOps()) {
       auto generic = dyn_cast<linalg::GenericOp>(node.op);
@@ -250,27 +254,31 @@ private:
           !generic.hasPureTensorSemantics() || getPinnedPrecision(generic) ||
           !canComputeBodyInF32(generic, /*allowRounding=*/true))
         continue;
-      // Some body op must compute in the low format, and none in another
-      // narrow one.
-      bool computesLow = false, computesOther = false;
+      // Its body ops must compute in one narrow format, a 16-bit one the
+      // target's vector units lack.
+      FloatType computed;
+      bool oneFormat = true;
       for (Operation &bodyOp : generic.getBlock()->without_terminator()) {
         if (isa<arith::ConstantOp, arith::ExtFOp, arith::TruncFOp>(bodyOp))
           continue;
         for (Type t : bodyOp.getResultTypes()) {
           auto f = dyn_cast<FloatType>(t);
-          if (f && f == low)
-            computesLow = true;
-          else if (f && f.getWidth() < 32)
-            computesOther = true;
+          if (!f || f.getWidth() >= 32)
+            continue;
+          oneFormat &= !computed || computed == f;
+          computed = f;
         }
       }
-      if (computesLow && !computesOther)
-        arrivedLowBodies.insert(generic);
+      std::optional<Format> format =
+          computed ? getFormat(computed) : std::nullopt;
+      if (oneFormat && format && computed.getWidth() == 16 &&
+          !config.target->hasNativeArithmetic(*format))
+        arrivedLowBodies.insert({generic, computed});
     }
   }
 
   void computeArrivedLowBodiesInF32() {
-    for (Operation *op : arrivedLowBodies)
+    for (Operation *op : llvm::make_first_range(arrivedLowBodies))
       rewriter.modifyOpInPlace(
           op, [&] { computeBodyInF32(cast<linalg::LinalgOp>(op)); });
   }
@@ -1133,9 +1141,9 @@ private:
   llvm::SmallPtrSet<Operation *, 16> insertedCasts;
   /// Matrix ops that arrived with a narrow accumulator and get an f32 one.
   llvm::SetVector<Operation *> narrowAccumulators;
-  /// Generics that arrive computing in the low format, which the target
-  /// has no arithmetic for.
-  llvm::SetVector<Operation *> arrivedLowBodies;
+  /// Generics that arrive computing in a 16-bit format the target has no
+  /// arithmetic for, with that format.
+  llvm::MapVector<Operation *, FloatType> arrivedLowBodies;
 };
 
 //===----------------------------------------------------------------------===//
@@ -1207,20 +1215,20 @@ struct LowpInferPrecisionPass
                               "or set the module's lowp.target";
         return signalPassFailure();
       }
-      if (!target->preferred16) {
-        report.lowFormat = "none";
+      if (target->preferred16) {
+        config.colouring.low = getFloatType(context, *target->preferred16);
+      } else {
+        // Nothing is demoted; what arrives in 16 bits is still treated
+        // (steps 5 and 6). bf16 only classifies: the colouring needs a
+        // format to ask the classes with.
+        config.colouring.demote = false;
+        config.colouring.low = BFloat16Type::get(context);
         report.note = ("target '" + target->name +
                        "' has no fast 16-bit matrix arithmetic; precision "
-                       "inference leaves the module unchanged")
+                       "inference demotes nothing")
                           .str();
         mlir::emitRemark(module.getLoc()) << report.note;
-        report.bytesBefore = measureTensorBytes(module);
-        report.measureFinal(module);
-        if (failed(writeReport(report)))
-          return signalPassFailure();
-        return markAllAnalysesPreserved();
       }
-      config.colouring.low = getFloatType(context, *target->preferred16);
     }
     config.colouring.wideAccumulator = accumulate == Accumulator::F32;
     for (const std::string &name : keepWideOps)
@@ -1241,10 +1249,13 @@ struct LowpInferPrecisionPass
     // decisions are remarked; printing a type sets up an AsmState, a fixed
     // cost every other run would pay for nothing.
     if (config.recordDecisions) {
-      report.lowFormat = printType(config.colouring.low);
+      report.lowFormat = config.colouring.demote
+                             ? printType(config.colouring.low)
+                             : "none";
       report.accumulate = config.colouring.wideAccumulator ? "f32" : report.lowFormat;
     }
-    if (target) {
+    config.target = target;
+    if (target && config.colouring.demote) {
       std::optional<Format> format = getFormat(config.colouring.low);
       if (format && !target->hasMatrixUnit(*format))
         mlir::emitRemark(module.getLoc()) << "target '" << target->name << "' has no "

@@ -2,6 +2,10 @@
 // RUN: fp-opt %s -split-input-file --lowp-infer-precision="low=bf16" --lowp-infer-precision="low=bf16" | FileCheck %s
 // RUN: fp-opt %s -split-input-file --lowp-infer-precision="low=bf16 accumulate=low" | FileCheck %s --check-prefix=LOW
 // RUN: fp-opt %s -split-input-file --lowp-infer-precision="low=bf16 remarks=true" -verify-diagnostics -mlir-print-op-on-diagnostic=false -o /dev/null
+// avx2 has no preferred 16-bit format: low=auto demotes nothing and still
+// gives these ops an f32 accumulator.
+// RUN: fp-opt %s -split-input-file --lowp-infer-precision="target=avx2" 2>/dev/null | FileCheck %s
+// RUN: fp-opt %s -split-input-file --lowp-infer-precision="target=avx2 accumulate=low" 2>/dev/null | FileCheck %s --check-prefix=LOW
 
 // Matrix ops that arrive with a 16-bit accumulator (a model converted to
 // bf16 or f16 before export) accumulate in f32 and round their result once;

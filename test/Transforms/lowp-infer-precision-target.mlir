@@ -27,7 +27,7 @@
 // BF16:    linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xbf16>, tensor<8x16xbf16>) outs(%{{.*}} : tensor<4x16xf32>)
 // NONE-NOT: lowp.cast
 // NONE:    linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<8x16xf32>) outs(%{{.*}} : tensor<4x16xf32>)
-// expected-remark @below {{has no fast 16-bit matrix arithmetic; precision inference leaves the module unchanged}}
+// expected-remark @below {{has no fast 16-bit matrix arithmetic; precision inference demotes nothing}}
 module attributes {lowp.target = #lowp.target<"sm_75">} {
   func.func @matmul(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %acc: tensor<4x16xf32>) -> tensor<4x16xf32> {
     %r = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x16xf32>)

@@ -43,6 +43,10 @@ struct ColouringOptions {
   /// rounded once; only elementwise work stays wide, which costs no
   /// matrix-unit time.
   bool keepStreamsWide = false;
+  /// Off (low=auto on a target without a preferred 16-bit format): every
+  /// op stays as it is, pins and force-low included; `low` only
+  /// classifies.
+  bool demote = true;
 };
 
 /// The colouring result for one op.

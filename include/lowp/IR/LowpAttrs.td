@@ -82,7 +82,10 @@ def Lowp_ColourReason : I32EnumAttr<"ColourReason",
       I32EnumAttrCase<"NoLowNeighbour", 19, "no_low_neighbour">,
       // Rule 2a: an elementwise op joining a matrix op's branch into an f32
       // stream (a residual add) keeps the stream f32.
-      I32EnumAttrCase<"StreamJoin", 20, "stream_join">
+      I32EnumAttrCase<"StreamJoin", 20, "stream_join">,
+      // low=auto on a target without a preferred 16-bit format: nothing is
+      // demoted.
+      I32EnumAttrCase<"NoLowFormat", 21, "no_low_format">
     ]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::lowp";

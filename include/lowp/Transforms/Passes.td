@@ -127,18 +127,19 @@ def LowpInferPrecision : Pass<"lowp-infer-precision", "::mlir::ModuleOp"> {
     Matrix ops keep an f32 accumulator (low inputs, f32 `outs`) unless
     `accumulate=low`; a matrix op that arrives with a 16-bit accumulator (a
     model converted to bf16 before export) gets an f32 one too, its result
-    rounded once by a `lowp.cast` to the type its users read; on targets
-    without arithmetic in the low format, a generic that arrives computing in
-    it computes in f32 between one extension and one rounding, as the ops
-    the pass demotes do there. Function signatures, `lowp.island` bodies, unknown ops,
+    rounded once by a `lowp.cast` to the type its users read; a generic that
+    arrives computing in a 16-bit format the target has no arithmetic for
+    computes in f32 between one extension and one rounding, as the ops the
+    pass demotes do there. Function signatures, `lowp.island` bodies, unknown ops,
     f64/integer/complex values and region-carrying control flow keep their
     types (`demote-signatures` lets entry functions take and return 16-bit
     tensors instead; `demote-state` only their state, an argument returned
     updated such as a decoder's KV cache; with `state-format`, such state is
     stored in an 8-bit float format instead, a KV cache in FP8). With
     `low=auto` the format is the target's preferred 16-bit format
-    (`target=` or the module's `lowp.target`); on targets without one nothing
-    changes and a remark says why. Running the pass twice changes nothing.
+    (`target=` or the module's `lowp.target`); on targets without one
+    nothing is demoted and a remark says why (ops that arrive in 16 bits are
+    still given an f32 accumulator or f32 arithmetic). Running the pass twice changes nothing.
 
     ```mlir
     // fp-opt --lowp-infer-precision="low=bf16"

@@ -12,6 +12,10 @@
 // RUN: fp-opt %s --lowp-infer-precision="target=avx2 low=bf16" -lowp-pipeline-x86=target=avx2 \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s --check-prefix=ONCE
+// The default policy on avx2 (low=auto: nothing demoted) does the same.
+// RUN: fp-opt %s --lowp-auto-mixed-precision="target=avx2" -lowp-pipeline-x86=target=avx2 2>/dev/null \
+// RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
+// RUN: | FileCheck %s --check-prefix=ONCE
 // RUN: %if x86-avx512bf16 %{ fp-opt %s --lowp-infer-precision="target=znver4" -lowp-pipeline-x86=target=znver4 \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s --check-prefix=ONCE %}

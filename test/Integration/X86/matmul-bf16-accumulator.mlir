@@ -2,7 +2,8 @@
 // zero fill, bf16 outs: written this way, it rounds after every addition)
 // compiled as fpopt.torch.compile does for such a model: precision
 // inference gives it an f32 accumulator (the result rounded to bf16 once),
-// then lowp-pipeline-x86 takes it with its GEMM kernel. Executed and
+// then lowp-pipeline-x86 takes it with its GEMM kernel. On avx2 the
+// default policy (low=auto, which demotes nothing there) does it too. Executed and
 // compared with the same products summed in f64 from the same bf16 inputs.
 // The inputs are positive (about 1), K = 1024: the sums reach about 1000,
 // where bf16's spacing is 4 to 8, so adding in bf16 loses most terms (the
@@ -13,11 +14,16 @@
 // RUN: fp-opt %s --lowp-infer-precision="low=bf16" -lowp-pipeline-x86=target=avx2 \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s --check-prefix=F32-ACC
+// RUN: fp-opt %s --lowp-auto-mixed-precision="target=avx2" -lowp-pipeline-x86=target=avx2 2>/dev/null \
+// RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
+// RUN: | FileCheck %s --check-prefix=F32-ACC
 // RUN: %if x86-avx512bf16 %{ fp-opt %s --lowp-infer-precision="low=bf16" -lowp-pipeline-x86=target=znver4 \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s --check-prefix=F32-ACC %}
 // The GEMM kernel takes it (no remark of a loop path):
 // RUN: fp-opt %s --lowp-infer-precision="low=bf16" -lowp-pipeline-x86=target=avx2 2>&1 >/dev/null \
+// RUN: | FileCheck %s --check-prefix=KERNEL --allow-empty
+// RUN: fp-opt %s --lowp-auto-mixed-precision="target=avx2" -lowp-pipeline-x86=target=avx2 2>&1 >/dev/null \
 // RUN: | FileCheck %s --check-prefix=KERNEL --allow-empty
 // Without the decision the matmul keeps its bf16 accumulator: the loop
 // path, which says so, and the error of adding in bf16.
