@@ -72,6 +72,14 @@ def LowpExpandFloatConversions : Pass<"lowp-expand-float-conversions"> {
     upstream lowers a vector f32->bf16 truncation on AVX2 to one
     `__truncsfbf2` call per element and an FP8 one not at all.
 
+    `arith.truncf` from f64 to such a format, and on CPU targets (no CPU
+    converts f64 to 16 bits; LLVM calls the runtime) to any format
+    narrower than f32, is rounded to f32 to odd (the hardware rounding,
+    moved one step toward zero where it went away from it, its last bit set
+    where it was inexact), then to the narrow format: one correct rounding.
+    A constant operand is rounded with APFloat instead. Conversions of
+    tensors are left to the bufferized code.
+
     The target is the `target` option, else the module's `lowp.target`
     attribute; with neither, bf16 and every FP8 format are expanded.
     Conversions left to the hardware lose their fast-math flags (MLIR 22's

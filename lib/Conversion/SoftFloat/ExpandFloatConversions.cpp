@@ -54,8 +54,13 @@ struct LowpExpandFloatConversionsPass
         return !type.isF16();
       return !format || !info->hasNativeConversion(*format);
     };
+    // No CPU converts f64 to 16 bits or fewer (LLVM calls the runtime).
+    auto truncatesF64ThroughF32 = [info, shouldExpand](FloatType type) {
+      return !info || info->cpu || shouldExpand(type);
+    };
     RewritePatternSet patterns(&getContext());
-    populateSoftFloatConversionPatterns(patterns, shouldExpand);
+    populateSoftFloatConversionPatterns(patterns, shouldExpand,
+                                        truncatesF64ThroughF32);
     patterns.add<DropConversionFastMath<arith::ExtFOp>,
                  DropConversionFastMath<arith::TruncFOp>>(&getContext());
     if (failed(applyPatternsGreedily(root, std::move(patterns))))

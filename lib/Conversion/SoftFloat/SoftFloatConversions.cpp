@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/APFloat.h"
 
@@ -283,6 +284,12 @@ static bool isInNamedLinalgBody(Operation *op) {
          !isa<linalg::GenericOp, linalg::MapOp, linalg::ReduceOp>(parent);
 }
 
+/// The integer sequences are built on scalars and vectors; a conversion of
+/// tensors is reached once bufferized.
+static bool isScalarOrVector(Type type) {
+  return !isa<ShapedType>(type) || isa<VectorType>(type);
+}
+
 namespace {
 /// arith.truncf f32 -> narrow (nearest-even) as integer ops.
 struct SoftTruncFPattern : OpRewritePattern<arith::TruncFOp> {
@@ -292,7 +299,8 @@ struct SoftTruncFPattern : OpRewritePattern<arith::TruncFOp> {
                                 PatternRewriter &rewriter) const override {
     auto dst = dyn_cast<FloatType>(getElementTypeOrSelf(op.getType()));
     if (!getElementTypeOrSelf(op.getIn().getType()).isF32() || !dst ||
-        !isSoftFloatConvertible(dst) || !shouldExpand(dst))
+        !isSoftFloatConvertible(dst) || !shouldExpand(dst) ||
+        !isScalarOrVector(op.getType()))
       return rewriter.notifyMatchFailure(op, "not a soft truncation");
     if (isInNamedLinalgBody(op))
       return rewriter.notifyMatchFailure(op, "in a named linalg op's body");
@@ -306,6 +314,93 @@ struct SoftTruncFPattern : OpRewritePattern<arith::TruncFOp> {
   std::function<bool(FloatType)> shouldExpand;
 };
 
+/// arith.truncf from f64 to a format narrower than f32 (a torch-mlir body
+/// rounding a captured f64 scalar to bf16): no x86 instruction converts
+/// f64 to 16 bits, and LLVM calls __truncdfbf2 / __truncdfhf2, which the
+/// process may not have. A constant is rounded here with APFloat; anything
+/// else is rounded to f32 to odd (the hardware f64 -> f32 rounding, moved
+/// one ulp toward zero where it went away from it, its last bit set where
+/// it was inexact), then to nearest-even in the narrow format: f32 keeps
+/// more than two extra bits, so the two roundings give the one rounding.
+struct TruncFFromF64ThroughF32Pattern : OpRewritePattern<arith::TruncFOp> {
+  TruncFFromF64ThroughF32Pattern(MLIRContext *ctx,
+                                 std::function<bool(FloatType)> pred)
+      : OpRewritePattern(ctx), throughF32(std::move(pred)) {}
+  LogicalResult matchAndRewrite(arith::TruncFOp op,
+                                PatternRewriter &rewriter) const override {
+    auto dst = dyn_cast<FloatType>(getElementTypeOrSelf(op.getType()));
+    if (!getElementTypeOrSelf(op.getIn().getType()).isF64() || !dst ||
+        dst.getWidth() >= 32 || !isSoftFloatConvertible(dst) ||
+        !throughF32(dst) || !isScalarOrVector(op.getType()))
+      return rewriter.notifyMatchFailure(op, "not an f64 -> narrow truncation");
+    if (isInNamedLinalgBody(op))
+      return rewriter.notifyMatchFailure(op, "in a named linalg op's body");
+    if (auto mode = op.getRoundingmode();
+        mode && *mode != arith::RoundingMode::to_nearest_even)
+      return rewriter.notifyMatchFailure(op, "rounding mode not nearest-even");
+    auto round = [&](const APFloat &x) {
+      APFloat y = x;
+      bool losesInfo;
+      y.convert(dst.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                &losesInfo);
+      return y;
+    };
+    Attribute value;
+    if (matchPattern(op.getIn(), m_Constant(&value))) {
+      if (auto scalar = dyn_cast<FloatAttr>(value)) {
+        rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+            op, FloatAttr::get(dst, round(scalar.getValue())));
+        return success();
+      }
+      if (auto dense = dyn_cast<DenseFPElementsAttr>(value)) {
+        auto type = cast<ShapedType>(op.getType());
+        rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+            op, type, dense.mapValues(dst, [&](const APFloat &x) {
+              return round(x).bitcastToAPInt();
+            }));
+        return success();
+      }
+    }
+    Location loc = op.getLoc();
+    Value x = op.getIn();
+    Type f32 = rewriter.getF32Type(), i32 = rewriter.getI32Type();
+    auto like = [&](Type element) -> Type {
+      if (auto shaped = dyn_cast<ShapedType>(x.getType()))
+        return shaped.clone(element);
+      return element;
+    };
+    auto intConstant = [&](int32_t v) -> Value {
+      Type type = like(i32);
+      if (auto shaped = dyn_cast<ShapedType>(type))
+        return arith::ConstantOp::create(
+            rewriter, loc, DenseElementsAttr::get(shaped, APInt(32, v)));
+      return arith::ConstantIntOp::create(rewriter, loc, i32, v);
+    };
+    using P = arith::CmpFPredicate;
+    Value nearest = arith::TruncFOp::create(rewriter, loc, like(f32), x);
+    Value back = arith::ExtFOp::create(rewriter, loc, x.getType(), nearest);
+    Value inexact = arith::CmpFOp::create(rewriter, loc, P::ONE, back, x);
+    Value zero = arith::ConstantOp::create(
+        rewriter, loc, x.getType(), rewriter.getZeroAttr(x.getType()));
+    Value awayFromZero = arith::SelectOp::create(
+        rewriter, loc, arith::CmpFOp::create(rewriter, loc, P::OGE, x, zero),
+        arith::CmpFOp::create(rewriter, loc, P::OGT, back, x),
+        arith::CmpFOp::create(rewriter, loc, P::OLT, back, x));
+    Value bits = arith::BitcastOp::create(rewriter, loc, like(i32), nearest);
+    Value towardZero = arith::SelectOp::create(
+        rewriter, loc, awayFromZero,
+        arith::SubIOp::create(rewriter, loc, bits, intConstant(1)), bits);
+    Value odd = arith::SelectOp::create(
+        rewriter, loc, inexact,
+        arith::OrIOp::create(rewriter, loc, towardZero, intConstant(1)),
+        towardZero);
+    Value asF32 = arith::BitcastOp::create(rewriter, loc, like(f32), odd);
+    rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, op.getType(), asF32);
+    return success();
+  }
+  std::function<bool(FloatType)> throughF32;
+};
+
 /// arith.extf narrow -> f32 as integer ops.
 struct SoftExtFPattern : OpRewritePattern<arith::ExtFOp> {
   SoftExtFPattern(MLIRContext *ctx, std::function<bool(FloatType)> pred)
@@ -314,7 +409,8 @@ struct SoftExtFPattern : OpRewritePattern<arith::ExtFOp> {
                                 PatternRewriter &rewriter) const override {
     auto src = dyn_cast<FloatType>(getElementTypeOrSelf(op.getIn().getType()));
     if (!getElementTypeOrSelf(op.getType()).isF32() || !src ||
-        !isSoftFloatConvertible(src) || !shouldExpand(src))
+        !isSoftFloatConvertible(src) || !shouldExpand(src) ||
+        !isScalarOrVector(op.getType()))
       return rewriter.notifyMatchFailure(op, "not a soft extension");
     if (isInNamedLinalgBody(op))
       return rewriter.notifyMatchFailure(op, "in a named linalg op's body");
@@ -356,7 +452,10 @@ struct SoftExtFThroughF32Pattern : OpRewritePattern<arith::ExtFOp> {
 } // namespace
 
 void mlir::lowp::populateSoftFloatConversionPatterns(
-    RewritePatternSet &patterns, std::function<bool(FloatType)> shouldExpand) {
+    RewritePatternSet &patterns, std::function<bool(FloatType)> shouldExpand,
+    std::function<bool(FloatType)> truncatesF64ThroughF32) {
   patterns.add<SoftTruncFPattern, SoftExtFPattern, SoftExtFThroughF32Pattern>(
       patterns.getContext(), shouldExpand);
+  patterns.add<TruncFFromF64ThroughF32Pattern>(patterns.getContext(),
+                                               truncatesF64ThroughF32);
 }

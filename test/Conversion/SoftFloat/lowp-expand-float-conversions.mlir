@@ -1,6 +1,8 @@
 // RUN: fp-opt %s -lowp-expand-float-conversions -split-input-file | FileCheck %s
 // RUN: fp-opt %s -lowp-expand-float-conversions=target=avx512bf16 -split-input-file \
 // RUN:   | FileCheck %s --check-prefix=BF16HW
+// RUN: fp-opt %s -lowp-expand-float-conversions=target=sm_90 -split-input-file \
+// RUN:   | FileCheck %s --check-prefix=GPU
 
 // f32 -> bf16, nearest-even: u + 0x7fff + lsb, then >> 16; NaN quieted
 // (| 0x40) with its payload and sign.
@@ -96,10 +98,11 @@ func.func @ext_e5m2(%x: f8E5M2) -> f32 {
 
 // -----
 
-// Left alone: f16 (F16C converts it), other sources, other rounding modes.
+// Left alone: f16 (F16C converts it), other rounding modes. f64 goes
+// through f32 (the f64_to_bf16 case below).
 // CHECK-LABEL: func @untouched
 // CHECK: arith.truncf %{{.*}} : f32 to f16
-// CHECK: arith.truncf %{{.*}} : f64 to bf16
+// CHECK: arith.truncf %{{.*}} : f64 to f32
 // CHECK: arith.truncf %{{.*}} toward_zero : f32 to bf16
 // CHECK: arith.extf %{{.*}} : bf16 to f64
 func.func @untouched(%x: f32, %y: f64, %z: bf16) -> (f16, bf16, bf16, f64) {
@@ -195,4 +198,48 @@ func.func @fp8_to_bf16(%x: vector<8xf8E4M3FN>) -> vector<8xbf16> {
 func.func @f16_to_f32_kept(%x: vector<8xf16>) -> vector<8xf32> {
   %y = arith.extf %x : vector<8xf16> to vector<8xf32>
   return %y : vector<8xf32>
+}
+
+// -----
+
+// f64 -> bf16: no CPU instruction (LLVM would call __truncdfbf2). Rounded
+// to f32 to odd (the hardware rounding moved one step toward zero where it
+// went away from it, the last bit set where inexact), then to nearest-even
+// in bf16. A GPU target converts f64 itself.
+// CHECK-LABEL: func @f64_to_bf16
+// CHECK:         %[[N:.*]] = arith.truncf %[[X:.*]] : vector<8xf64> to vector<8xf32>
+// CHECK:         %[[B:.*]] = arith.extf %[[N]] : vector<8xf32> to vector<8xf64>
+// CHECK:         %[[INEXACT:.*]] = arith.cmpf one, %[[B]], %[[X]]
+// CHECK:         %[[BITS:.*]] = arith.bitcast %[[N]] : vector<8xf32> to vector<8xi32>
+// CHECK:         %[[DOWN:.*]] = arith.subi %[[BITS]]
+// CHECK:         %[[TZ:.*]] = arith.select %{{.*}}, %[[DOWN]], %[[BITS]]
+// CHECK:         %[[ODD:.*]] = arith.ori %[[TZ]]
+// CHECK:         arith.select %[[INEXACT]], %[[ODD]], %[[TZ]]
+// CHECK-NOT:     arith.truncf
+// CHECK:         return
+// BF16HW-LABEL: func @f64_to_bf16
+// BF16HW:         arith.truncf %{{.*}} : vector<8xf64> to vector<8xf32>
+// BF16HW:         arith.truncf %{{.*}} : vector<8xf32> to vector<8xbf16>
+// GPU-LABEL:    func @f64_to_bf16
+// GPU-NOT:        arith.ori
+// GPU:            arith.truncf %{{.*}} : vector<8xf64> to vector<8xbf16>
+func.func @f64_to_bf16(%x: vector<8xf64>) -> vector<8xbf16> {
+  %y = arith.truncf %x : vector<8xf64> to vector<8xbf16>
+  return %y : vector<8xbf16>
+}
+
+// -----
+
+// A constant is rounded with APFloat: 1 + 2^-8 + 2^-52 is just above a tie
+// and rounds up (through f32 to nearest it would land on the tie and round
+// to even, down). Tensors are left to the bufferized code.
+// CHECK-LABEL: func @f64_constant_to_bf16
+// CHECK:         %[[C:.*]] = arith.constant 1.007810e+00 : bf16
+// CHECK:         %[[T:.*]] = arith.truncf %{{.*}} : tensor<4xf64> to tensor<4xbf16>
+// CHECK:         return %[[C]], %[[T]]
+func.func @f64_constant_to_bf16(%t: tensor<4xf64>) -> (bf16, tensor<4xbf16>) {
+  %c = arith.constant 1.0039062500000002 : f64
+  %b = arith.truncf %c : f64 to bf16
+  %u = arith.truncf %t : tensor<4xf64> to tensor<4xbf16>
+  return %b, %u : bf16, tensor<4xbf16>
 }

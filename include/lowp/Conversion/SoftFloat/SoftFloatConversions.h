@@ -40,9 +40,12 @@ Value buildSoftExtF(OpBuilder &b, Location loc, Value value);
 
 /// Rewrites `arith.truncf` from f32 (round to nearest-even) and `arith.extf`
 /// to f32 whose narrow side satisfies `shouldExpand` into the integer
-/// sequences above.
+/// sequences above, and `arith.truncf` from f64 to a narrow format that
+/// satisfies `truncatesF64ThroughF32` into a rounding to f32 (to odd) and
+/// one from f32 (constants: rounded with APFloat).
 void populateSoftFloatConversionPatterns(
-    RewritePatternSet &patterns, std::function<bool(FloatType)> shouldExpand);
+    RewritePatternSet &patterns, std::function<bool(FloatType)> shouldExpand,
+    std::function<bool(FloatType)> truncatesF64ThroughF32);
 
 } // namespace mlir::lowp
 
