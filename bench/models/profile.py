@@ -14,8 +14,12 @@ its decided module (``line_tables=True``): the samples are summed per line
 of that module, each printed with its op (a kernel's loops, or a fused
 elementwise chain, carry the line of the op they come from).
 
+With --bf16-model (and --lines) the model converted with
+``.to(torch.bfloat16)`` is exported on bf16 tensors and profiled instead,
+as bench/models/bf16_models.py compiles it.
+
   /usr/bin/python3 bench/models/profile.py MODEL [--policy auto] [--calls 20]
-      [--batch 1] [--target znver4] [--top 10] [--lines]
+      [--batch 1] [--target znver4] [--top 10] [--lines [--bf16-model]]
 
 MODEL: a torchvision name, bert_base or gpt2_small (run.py's models).
 Needs perf (Debian's linux-perf).
@@ -41,10 +45,15 @@ from fpopt.torch import _export, _to_numpy  # noqa: E402
 def main():
     ap = profile_arguments(__doc__, policy="auto", calls=20, batch=1)
     ap.add_argument("--lines", action="store_true")
+    ap.add_argument("--bf16-model", action="store_true")
     cli = ap.parse_args()
+    if cli.bf16_model and not cli.lines:
+        ap.error("--bf16-model profiles the whole model: it needs --lines")
     target = cli.target or fpopt.runtime.host_target()[0]
     m, x = run.build(cli.model, cli.batch)
     m.eval()
+    if cli.bf16_model:
+        m, x = run.bf16_copy(cli.model, cli.batch, m), x.bfloat16()
     if cli.lines:
         compiled = fpopt.torch.compile(m, x, target=target, policy=cli.policy, prepack=True,
                                        cache_dir=cli.cache_dir, line_tables=True)

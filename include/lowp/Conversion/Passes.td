@@ -612,6 +612,11 @@ def LowpFuseElementwise : Pass<"lowp-fuse-elementwise"> {
       that a convolution, a matmul or a reshape reads is stored for that
       user anyway, and recomputing it elsewhere would only read its own
       operands again); divisions and math functions are computed once.
+      Single-use producers are fused first; a producer with several uses
+      is recomputed only when none of its inputs is itself such a shared
+      elementwise result, so recomputation never chains: a residual stream
+      (each add read by the next add and by a layer norm) is stored once
+      per add instead of being recomputed from its start in every norm.
     - Contractions, convolutions, pooling and reductions are never fused
       into a consumer (they are not all-parallel).
     - With `kernel-epilogues` (lowp-pipeline-x86), the graph is arranged

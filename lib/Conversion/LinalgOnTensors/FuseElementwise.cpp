@@ -83,6 +83,35 @@ struct LowpFuseElementwisePass
     }
 
     MLIRContext *context = &getContext();
+    // Two rounds: single-use producers first (fusing them recomputes
+    // nothing), then the cheap producers with several users, each computed
+    // from stored values only. A producer read by the next one's
+    // recomputation would itself be recomputed in every consumer of that
+    // one: a residual stream (each add read by the next add and by a layer
+    // norm) would be recomputed from its start in every layer's norm.
+    llvm::SmallPtrSet<Operation *, 16> recomputable;
+    if (failed(fuse(recomputable)))
+      return signalPassFailure();
+    getOperation()->walk([&](linalg::GenericOp op) {
+      auto isSharedGeneric = [](Value v) {
+        auto generic = v.getDefiningOp<linalg::GenericOp>();
+        return generic && !generic->hasOneUse();
+      };
+      if (!op->hasOneUse() && lowp::isCheapToRecompute(*op.getBody()) &&
+          llvm::none_of(op.getDpsInputs(), isSharedGeneric) &&
+          llvm::all_of(op->getUsers(), llvm::IsaPred<linalg::GenericOp>))
+        recomputable.insert(op);
+    });
+    if (!recomputable.empty() && failed(fuse(recomputable)))
+      return signalPassFailure();
+    if (kernelEpilogues)
+      arrangeForEpilogues(rewriter);
+  }
+
+  /// Fuses elementwise producers into their consumers: single-use ones,
+  /// and those of `recomputable` into each of their consumers.
+  LogicalResult fuse(llvm::SmallPtrSet<Operation *, 16> &recomputable) {
+    MLIRContext *context = &getContext();
     RewritePatternSet patterns(context);
     // A cheap producer is recomputed in each consumer, unless one of its
     // users cannot take it in (a convolution, a reshape): it is stored for
@@ -92,7 +121,7 @@ struct LowpFuseElementwisePass
     // convolution before it would have two readers and no epilogue).
     // A reduction that reads the producer's elements several times each
     // takes in a cast only.
-    linalg::ControlFusionFn control = [](OpOperand *operand) {
+    linalg::ControlFusionFn control = [&](OpOperand *operand) {
       auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
       if (!producer)
         return false;
@@ -106,19 +135,20 @@ struct LowpFuseElementwisePass
       if (consumer && !readsOnce(consumer, operand) &&
           lowp::convertsNarrowFloats(*producer.getBody()))
         return false;
-      if (producer->hasOneUse())
-        return true;
-      return lowp::isCheapToRecompute(*producer.getBody()) &&
-             llvm::all_of(producer->getUsers(), [](Operation *user) {
-               return isa<linalg::GenericOp>(user);
-             });
+      return producer->hasOneUse() || recomputable.contains(producer);
     };
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);
     linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      return signalPassFailure();
-    if (kernelEpilogues)
-      arrangeForEpilogues(rewriter);
+    // A fused op may take an erased one's address: erased ops are forgotten.
+    struct ForgetErased : RewriterBase::Listener {
+      llvm::SmallPtrSet<Operation *, 16> &ops;
+      explicit ForgetErased(llvm::SmallPtrSet<Operation *, 16> &ops)
+          : ops(ops) {}
+      void notifyOperationErased(Operation *op) override { ops.erase(op); }
+    } forget(recomputable);
+    GreedyRewriteConfig config;
+    config.setListener(&forget);
+    return applyPatternsGreedily(getOperation(), std::move(patterns), config);
   }
 
   /// kernel-epilogues: each contraction next to its consumer, each with

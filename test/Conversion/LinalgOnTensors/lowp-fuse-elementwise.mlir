@@ -349,3 +349,61 @@ func.func @bf16_rounding_through_broadcast(%k: tensor<1x32xf32>, %cache: tensor<
   } -> tensor<8x32xbf16>
   return %upd : tensor<8x32xbf16>
 }
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// A residual stream: each add is read by the next add and by a row sum (a
+// layer norm's mean). The first add reads only arguments: it is recomputed
+// in both of its readers. The second, recomputing the first, is stored, and
+// the second row sum and the third add read it: the stream is not
+// recomputed from its start in every row sum (quadratic in the number of
+// layers).
+// CHECK-LABEL: func @residual_stream
+// CHECK:         iterator_types = ["parallel", "reduction"]} ins(%arg0, %arg1 : tensor<8x16xf32>, tensor<8x16xf32>)
+// CHECK:         %[[R1:.*]] = linalg.generic {{.*}} ins(%arg0, %arg1, %arg2 : tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>)
+// CHECK:         iterator_types = ["parallel", "reduction"]} ins(%[[R1]] : tensor<8x16xf32>)
+// CHECK-COUNT-1:   arith.addf
+// CHECK-NOT:       arith.addf
+// CHECK:           linalg.yield
+// CHECK:         iterator_types = ["parallel", "parallel"]} ins(%[[R1]], %arg3 : tensor<8x16xf32>, tensor<8x16xf32>)
+func.func @residual_stream(%x: tensor<8x16xf32>, %y1: tensor<8x16xf32>, %y2: tensor<8x16xf32>, %y3: tensor<8x16xf32>)
+    -> (tensor<8xf32>, tensor<8xf32>, tensor<8x16xf32>) {
+  %e = tensor.empty() : tensor<8x16xf32>
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<8xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%es : tensor<8xf32>) -> tensor<8xf32>
+  %r0 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %y1 : tensor<8x16xf32>, tensor<8x16xf32>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<8x16xf32>
+  %m0 = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%r0 : tensor<8x16xf32>) outs(%s0 : tensor<8xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  %r1 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%r0, %y2 : tensor<8x16xf32>, tensor<8x16xf32>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<8x16xf32>
+  %m1 = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%r1 : tensor<8x16xf32>) outs(%s0 : tensor<8xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  %r2 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%r1, %y3 : tensor<8x16xf32>, tensor<8x16xf32>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<8x16xf32>
+  return %m0, %m1, %r2 : tensor<8xf32>, tensor<8xf32>, tensor<8x16xf32>
+}
