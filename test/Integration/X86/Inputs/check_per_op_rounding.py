@@ -2,7 +2,6 @@
 of bf16 values; y must equal the chain computed op by op in exact rational
 arithmetic, each result rounded to bf16 (utils/fp_reference.py)."""
 import os
-import re
 import struct
 import sys
 from fractions import Fraction
@@ -10,14 +9,7 @@ from fractions import Fraction
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..",
                                 "..", "utils"))
 from fp_reference import encode  # noqa: E402
-
-
-def memrefs(text):
-    out = []
-    for chunk in text.split("Unranked Memref")[1:]:
-        data = chunk[chunk.index("data =") + len("data ="):]
-        out.append([int(t) for t in re.findall(r"-?\d+", data)])
-    return out
+from memref_output import memrefs  # noqa: E402
 
 
 def value(bits32):

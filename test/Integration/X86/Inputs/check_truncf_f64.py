@@ -5,21 +5,13 @@ the f64 value in exact rational arithmetic. With --bf16-flushes-subnormals
 (AVX512_BF16's vcvtneps2bf16 writes zero for a subnormal bf16 result) a
 subnormal bf16 reference is its signed zero."""
 import os
-import re
 import struct
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..",
                                 "..", "utils"))
 from fp_reference import encode  # noqa: E402
-
-
-def memrefs(text):
-    out = []
-    for chunk in text.split("Unranked Memref")[1:]:
-        data = chunk[chunk.index("data =") + len("data ="):]
-        out.append([int(t) for t in re.findall(r"-?\d+", data)])
-    return out
+from memref_output import memrefs  # noqa: E402
 
 
 def flush_bf16(bits):
