@@ -71,6 +71,25 @@ mlir::lowp::readResourceFloats(DenseResourceElementsAttr value) {
   return values;
 }
 
+TypedAttr mlir::lowp::convertFloatConstant(Attribute value,
+                                           FloatType elementType) {
+  auto convert = [&](llvm::APFloat x) {
+    bool losesInfo = false;
+    x.convert(elementType.getFloatSemantics(),
+              llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+    return x;
+  };
+  if (auto scalar = dyn_cast<FloatAttr>(value))
+    return FloatAttr::get(elementType, convert(scalar.getValue()));
+  if (auto dense = dyn_cast<DenseFPElementsAttr>(value))
+    return dense.mapValues(elementType, [&](const llvm::APFloat &x) {
+      return convert(x).bitcastToAPInt();
+    });
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
+    return convertResourceFloats(resource, elementType);
+  return {};
+}
+
 DenseResourceElementsAttr
 mlir::lowp::convertResourceFloats(DenseResourceElementsAttr value,
                                   FloatType elementType) {

@@ -105,26 +105,6 @@ static std::string printType(Type type) {
   return text;
 }
 
-/// Rounds every element of a float constant to `elementType` (nearest even).
-static TypedAttr roundConstant(TypedAttr value, FloatType elementType) {
-  const llvm::fltSemantics &semantics = elementType.getFloatSemantics();
-  auto round = [&](APFloat x) {
-    bool losesInfo = false;
-    x.convert(semantics, APFloat::rmNearestTiesToEven, &losesInfo);
-    return x;
-  };
-  if (auto scalar = dyn_cast<FloatAttr>(value))
-    return FloatAttr::get(elementType, round(scalar.getValue()));
-  if (auto dense = dyn_cast<DenseFPElementsAttr>(value)) {
-    return dense.mapValues(elementType, [&](const APFloat &x) {
-      return round(x).bitcastToAPInt();
-    });
-  }
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
-    return convertResourceFloats(resource, elementType);
-  return {};
-}
-
 //===----------------------------------------------------------------------===//
 // The rewrite
 //===----------------------------------------------------------------------===//
@@ -352,7 +332,7 @@ private:
     if (auto constant = scalar.getDefiningOp<arith::ConstantOp>();
         constant && isa<FloatAttr>(constant.getValue()))
       scalar = arith::ConstantOp::create(
-          rewriter, loc, roundConstant(constant.getValue(), cast<FloatType>(f32)));
+          rewriter, loc, convertFloatConstant(constant.getValue(), cast<FloatType>(f32)));
     else
       scalar = arith::ExtFOp::create(rewriter, loc, f32, scalar);
     Value dest = getConverted(fill.getOutputs()[0], wideType);
@@ -411,7 +391,7 @@ private:
       }
       if (auto constant = dyn_cast<arith::ConstantOp>(bodyOp)) {
         if (isNarrow(constant.getType())) {
-          constant.setValueAttr(roundConstant(constant.getValue(),
+          constant.setValueAttr(convertFloatConstant(constant.getValue(),
                                               cast<FloatType>(f32)));
           constant.getResult().setType(f32);
         }
@@ -919,7 +899,7 @@ private:
     if (constant && config.matrixConstantsWide && readOnlyByMatrixOps(value))
       constant = nullptr; // Rounded once, by whoever narrows it last.
     if (constant && fitsFormatRange(constant.getValue(), element)) {
-      if (TypedAttr rounded = roundConstant(constant.getValue(), element)) {
+      if (TypedAttr rounded = convertFloatConstant(constant.getValue(), element)) {
         converted = arith::ConstantOp::create(rewriter, loc, rounded);
         ++report.constantsRounded;
       }
@@ -953,7 +933,7 @@ private:
     if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
       if (config.matrixConstantsWide && readOnlyByMatrixOps(constant))
         return; // Its matrix uses get a lowp.cast (getConverted).
-      TypedAttr rounded = roundConstant(constant.getValue(), low);
+      TypedAttr rounded = convertFloatConstant(constant.getValue(), low);
       if (!rounded)
         return;
       rewriter.modifyOpInPlace(op, [&] {
@@ -1033,7 +1013,7 @@ private:
           rewriter.setInsertionPointToStart(block);
           copy = arith::ConstantOp::create(
               rewriter, value.getLoc(),
-              roundConstant(value.getDefiningOp<arith::ConstantOp>().getValue(),
+              convertFloatConstant(value.getDefiningOp<arith::ConstantOp>().getValue(),
                             low));
           ++report.constantsRounded;
         }
@@ -1078,7 +1058,7 @@ private:
         for (Operation &bodyOp : block->without_terminator()) {
           if (auto constant = dyn_cast<arith::ConstantOp>(bodyOp)) {
             if (TypedAttr rounded =
-                    roundConstant(constant.getValue(), low)) {
+                    convertFloatConstant(constant.getValue(), low)) {
               constant.setValueAttr(rounded);
               constant.getResult().setType(rounded.getType());
               ++report.constantsRounded;
@@ -1117,7 +1097,7 @@ private:
     rewriter.setInsertionPoint(yield);
     Value narrow;
     if (auto constant = value.getDefiningOp<arith::ConstantOp>())
-      if (TypedAttr rounded = roundConstant(constant.getValue(), low))
+      if (TypedAttr rounded = convertFloatConstant(constant.getValue(), low))
         narrow = arith::ConstantOp::create(rewriter, yield.getLoc(), rounded);
     if (!narrow)
       narrow = arith::TruncFOp::create(rewriter, yield.getLoc(), low,

@@ -432,35 +432,15 @@ static Type promoteType(Type type, FloatType precision) {
   return withFloatElementType(type, precision);
 }
 
-/// Widens `value` (of a constant attribute) to `type`; exact.
-static Attribute promoteConstant(Attribute value, Type type) {
-  FloatType element = getFloatElementType(type);
-  auto widen = [&](APFloat v) {
-    bool losesInfo = false;
-    v.convert(element.getFloatSemantics(), APFloat::rmNearestTiesToEven,
-              &losesInfo);
-    return v;
-  };
-  if (auto floatAttr = dyn_cast<FloatAttr>(value))
-    return FloatAttr::get(element, widen(floatAttr.getValue()));
-  if (auto dense = dyn_cast<DenseFPElementsAttr>(value))
-    return dense.mapValues(element, [&](const APFloat &v) {
-      return widen(v).bitcastToAPInt();
-    });
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
-    return convertResourceFloats(resource, element);
-  return {};
-}
-
 /// `constant` recreated at the wider `type`: its value widened exactly, or,
 /// when the pass cannot read the value (a `dense_resource` blob, possibly
 /// elided), the constant as it is followed by an exact widening lowp.cast.
 static Value createWidenedConstant(RewriterBase &rewriter,
                                    arith::ConstantOp constant, Type type) {
   Location loc = constant.getLoc();
-  if (Attribute widened = promoteConstant(constant.getValue(), type))
-    return arith::ConstantOp::create(rewriter, loc, type,
-                                     cast<TypedAttr>(widened));
+  if (TypedAttr widened =
+          convertFloatConstant(constant.getValue(), getFloatElementType(type)))
+    return arith::ConstantOp::create(rewriter, loc, type, widened);
   Value narrow = arith::ConstantOp::create(rewriter, loc, constant.getValue());
   return CastOp::create(rewriter, loc, type, narrow);
 }

@@ -29,6 +29,11 @@ readResourceFloats(DenseResourceElementsAttr value);
 DenseResourceElementsAttr convertResourceFloats(DenseResourceElementsAttr value,
                                                 FloatType elementType);
 
+/// `value` (a float scalar, `dense` or `dense_resource` constant) with every
+/// element converted to `elementType` (nearest even; exact when widening);
+/// null when it is none of these or cannot be read.
+TypedAttr convertFloatConstant(Attribute value, FloatType elementType);
+
 } // namespace mlir::lowp
 
 #endif // LOWP_IR_RESOURCECONSTANTS_H

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lowp/Conversion/SoftFloat/SoftFloatConversions.h"
+#include "lowp/IR/ResourceConstants.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -338,46 +339,19 @@ struct TruncFFromF64ThroughF32Pattern : OpRewritePattern<arith::TruncFOp> {
     if (auto mode = op.getRoundingmode();
         mode && *mode != arith::RoundingMode::to_nearest_even)
       return rewriter.notifyMatchFailure(op, "rounding mode not nearest-even");
-    auto round = [&](const APFloat &x) {
-      APFloat y = x;
-      bool losesInfo;
-      y.convert(dst.getFloatSemantics(), APFloat::rmNearestTiesToEven,
-                &losesInfo);
-      return y;
-    };
     Attribute value;
-    if (matchPattern(op.getIn(), m_Constant(&value))) {
-      if (auto scalar = dyn_cast<FloatAttr>(value)) {
-        rewriter.replaceOpWithNewOp<arith::ConstantOp>(
-            op, FloatAttr::get(dst, round(scalar.getValue())));
+    if (matchPattern(op.getIn(), m_Constant(&value)))
+      if (TypedAttr rounded = convertFloatConstant(value, dst)) {
+        rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, op.getType(),
+                                                       rounded);
         return success();
       }
-      if (auto dense = dyn_cast<DenseFPElementsAttr>(value)) {
-        auto type = cast<ShapedType>(op.getType());
-        rewriter.replaceOpWithNewOp<arith::ConstantOp>(
-            op, type, dense.mapValues(dst, [&](const APFloat &x) {
-              return round(x).bitcastToAPInt();
-            }));
-        return success();
-      }
-    }
     Location loc = op.getLoc();
     Value x = op.getIn();
-    Type f32 = rewriter.getF32Type(), i32 = rewriter.getI32Type();
-    auto like = [&](Type element) -> Type {
-      if (auto shaped = dyn_cast<ShapedType>(x.getType()))
-        return shaped.clone(element);
-      return element;
-    };
-    auto intConstant = [&](int32_t v) -> Value {
-      Type type = like(i32);
-      if (auto shaped = dyn_cast<ShapedType>(type))
-        return arith::ConstantOp::create(
-            rewriter, loc, DenseElementsAttr::get(shaped, APInt(32, v)));
-      return arith::ConstantIntOp::create(rewriter, loc, i32, v);
-    };
+    IntOps o(rewriter, loc, x.getType());
+    Type f32Like = IntOps::withElement(x.getType(), rewriter.getF32Type());
     using P = arith::CmpFPredicate;
-    Value nearest = arith::TruncFOp::create(rewriter, loc, like(f32), x);
+    Value nearest = arith::TruncFOp::create(rewriter, loc, f32Like, x);
     Value back = arith::ExtFOp::create(rewriter, loc, x.getType(), nearest);
     Value inexact = arith::CmpFOp::create(rewriter, loc, P::ONE, back, x);
     Value zero = arith::ConstantOp::create(
@@ -386,15 +360,10 @@ struct TruncFFromF64ThroughF32Pattern : OpRewritePattern<arith::TruncFOp> {
         rewriter, loc, arith::CmpFOp::create(rewriter, loc, P::OGE, x, zero),
         arith::CmpFOp::create(rewriter, loc, P::OGT, back, x),
         arith::CmpFOp::create(rewriter, loc, P::OLT, back, x));
-    Value bits = arith::BitcastOp::create(rewriter, loc, like(i32), nearest);
-    Value towardZero = arith::SelectOp::create(
-        rewriter, loc, awayFromZero,
-        arith::SubIOp::create(rewriter, loc, bits, intConstant(1)), bits);
-    Value odd = arith::SelectOp::create(
-        rewriter, loc, inexact,
-        arith::OrIOp::create(rewriter, loc, towardZero, intConstant(1)),
-        towardZero);
-    Value asF32 = arith::BitcastOp::create(rewriter, loc, like(f32), odd);
+    Value bits = arith::BitcastOp::create(rewriter, loc, o.i32Like, nearest);
+    Value towardZero = o.select(awayFromZero, o.sub(bits, o.c(1)), bits);
+    Value odd = o.select(inexact, o.bor(towardZero, o.c(1)), towardZero);
+    Value asF32 = arith::BitcastOp::create(rewriter, loc, f32Like, odd);
     rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, op.getType(), asF32);
     return success();
   }
