@@ -9,7 +9,9 @@
 
 #include "lowp/InitLowp.h"
 #include "lowp/Pipelines/Pipelines.h"
+#include "lowp/Pipelines/RunPipeline.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -272,4 +274,60 @@ TEST_F(PipelinesTest, TextAndCppBuildTheSamePipeline) {
   EXPECT_NE(cpp.find("convert-scf-to-openmp{num-threads=4}"),
             std::string::npos)
       << cpp;
+}
+
+namespace {
+/// Leaves every function without its terminator: IR that does not verify.
+struct DropReturnsPass
+    : PassWrapper<DropReturnsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DropReturnsPass)
+  StringRef getArgument() const final { return "test-drop-returns"; }
+  void runOnOperation() final {
+    getOperation().walk([](func::ReturnOp op) { op->erase(); });
+  }
+};
+
+/// Counts its runs; changes nothing.
+struct CountRunsPass : PassWrapper<CountRunsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CountRunsPass)
+  explicit CountRunsPass(unsigned &runs) : runs(runs) {}
+  StringRef getArgument() const final { return "test-count-runs"; }
+  void runOnOperation() final { ++runs; }
+  unsigned &runs;
+};
+} // namespace
+
+// An embedding's pipeline is verified once, at the end; invalid output is
+// an error that names the pass that produced it.
+TEST_F(PipelinesTest, RunVerifyingAtEndNamesTheInvalidatingPass) {
+  std::vector<std::string> errors;
+  ScopedDiagnosticHandler collect(&context, [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error)
+      errors.push_back(diag.str());
+    return success();
+  });
+
+  unsigned runs = 0;
+  OwningOpRef<ModuleOp> valid = parse();
+  PassManager fine(&context);
+  fine.addPass(std::make_unique<CountRunsPass>(runs));
+  EXPECT_TRUE(succeeded(runVerifyingAtEnd(fine, *valid)));
+  EXPECT_EQ(runs, 1u);
+  EXPECT_TRUE(errors.empty());
+
+  OwningOpRef<ModuleOp> module = parse();
+  PassManager broken(&context);
+  broken.addPass(std::make_unique<CountRunsPass>(runs));
+  broken.addPass(std::make_unique<DropReturnsPass>());
+  broken.addPass(std::make_unique<CountRunsPass>(runs));
+  EXPECT_TRUE(failed(runVerifyingAtEnd(broken, *module)));
+  // Once without the verifier between passes, once with it, stopping at
+  // the pass whose output does not verify.
+  EXPECT_EQ(runs, 1u + 2u + 1u);
+  ASSERT_FALSE(errors.empty());
+  EXPECT_NE(errors.back().find(
+                "the IR does not verify after pass 'test-drop-returns'"),
+            std::string::npos)
+      << errors.back();
+  EXPECT_GE(errors.size(), 2u) << "the verifier's own error comes first";
 }

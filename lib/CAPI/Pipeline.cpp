@@ -3,6 +3,7 @@
 #include "lowp-c/Pipeline.h"
 
 #include "DiagnosticText.h"
+#include "lowp/Pipelines/RunPipeline.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
@@ -90,7 +91,7 @@ MlirLogicalResult mlirLowpRunPipeline(MlirModule module, MlirStringRef pipeline,
                .str());
     return mlirLogicalResultFailure();
   }
-  if (failed(pm.run(moduleOp)) || errors)
+  if (failed(lowp::runVerifyingAtEnd(pm, moduleOp)) || errors)
     return mlirLogicalResultFailure();
   return mlirLogicalResultSuccess();
 }

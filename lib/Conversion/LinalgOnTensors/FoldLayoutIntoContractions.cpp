@@ -16,6 +16,7 @@
 
 #include "lowp/Analysis/StructuredOps.h"
 #include "lowp/Conversion/Passes.h"
+#include "lowp/Support/Remarks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -808,7 +809,7 @@ static void remarkUnfoldedLayoutCopies(Operation *root) {
       llvm::SmallBitVector read;
       if (!copy || !(isLayoutCopy(copy) || isOrderedBroadcast(copy, read)))
         continue;
-      op->emitRemark() << "operand " << i << " of '" << op->getName()
+      emitRemarkAt(op) << "operand " << i << " of '" << op->getName()
                        << "' is a materialized " << describeLayoutCopy(copy)
                        << " ('" << copy->getName()
                        << "'), not folded into its indexing map: "

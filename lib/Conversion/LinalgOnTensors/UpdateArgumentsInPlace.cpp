@@ -11,6 +11,7 @@
 
 #include "lowp/Conversion/Passes.h"
 #include "lowp/IR/TrainingStep.h"
+#include "lowp/Support/Remarks.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -74,7 +75,7 @@ struct WriteUpdatesInPlacePass
       OpOperand *init = linalgOp.getDpsInitOperand(result.getResultNumber());
       if (!init->get().getDefiningOp<tensor::EmptyOp>() ||
           linalgOp.payloadUsesValueFromOperand(init)) {
-        linalgOp.emitRemark()
+        emitRemarkAt(linalgOp)
             << "result #" << i << " (the new value of argument #"
             << arg.getArgNumber()
             << ") is not written in place: the op reads its init";

@@ -13,6 +13,7 @@
 #include "lowp/Conversion/Passes.h"
 #include "lowp/IR/TargetResolution.h"
 #include "lowp/Support/Buffers.h"
+#include "lowp/Support/Remarks.h"
 #include "lowp/Target/TargetInfo.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
@@ -1062,7 +1063,7 @@ struct LowpGPUMapRowReductionsPass
       SmallVector<std::pair<Operation *, std::string>> rejected;
       SmallVector<RowGroup> groups = findRowGroups(*block, rejected);
       for (auto &[op, why] : rejected)
-        op->emitRemark() << "no row kernel for '" << op->getName()
+        emitRemarkAt(op) << "no row kernel for '" << op->getName()
                          << "': " << why
                          << "; it runs on the naive mapping (one thread per "
                             "row)";

@@ -11,6 +11,8 @@
 
 #include "GemmLayer.h"
 
+#include "lowp/Support/Remarks.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -962,7 +964,7 @@ LogicalResult mlir::lowp::gpu_gemm::lowerContractionsToTiledKernels(
     if (succeeded(problem))
       tiling = selectTableTiling(*problem, chip, backend, whyNot);
     if (failed(tiling)) {
-      op->emitRemark() << "no " << backend.kernelKind() << " kernel for '"
+      emitRemarkAt(op) << "no " << backend.kernelKind() << " kernel for '"
                        << op->getName() << "' on " << chip.name << ": "
                        << whyNot << "; it runs on " << backend.fallbackKernel();
       return;
@@ -973,7 +975,7 @@ LogicalResult mlir::lowp::gpu_gemm::lowerContractionsToTiledKernels(
     const GPUGemmTiling &t = **tiling;
     int64_t groupsInFlight = t.mmaGroupsInFlight;
     if (groupsInFlight && t.stages < t.mmaGroupsInFlight + 2) {
-      op->emitRemark() << backend.kernelKind() << " kernel for '"
+      emitRemarkAt(op) << backend.kernelKind() << " kernel for '"
                        << op->getName() << "' on " << chip.name << " with "
                        << t.stages << " stages keeps no "
                        << backend.instructionName()

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lowp/Conversion/Passes.h"
+#include "lowp/Support/Remarks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -110,9 +111,10 @@ struct LowpApproximateMathPass
               math::CtPopOp, math::IsNaNOp, math::IsInfOp, math::IsFiniteOp,
               math::IsNormalOp>(op))
         return;
-      op->emitRemark() << "slow path: '" << op->getName()
-                       << "' on a vector is one libm call per element (no "
-                          "measured vector approximation)";
+      lowp::emitRemarkAt(op)
+          << "slow path: '" << op->getName()
+          << "' on a vector is one libm call per element (no measured vector "
+             "approximation)";
     });
   }
 

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lowp/Conversion/Passes.h"
+#include "lowp/Support/Remarks.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -96,14 +97,16 @@ struct LowerStridedLinalgOp : OpInterfaceRewritePattern<linalg::LinalgOp> {
       return rewriter.notifyMatchFailure(
           op, "unit-stride accesses, identity layouts and affine bounds only");
     if (view >= 0)
-      op->emitRemark() << "slow path: scalar loops, operand #" << view
-                       << " is a strided view ("
-                       << op->getOperand(view).getType()
-                       << ") the vectorizer cannot read";
+      lowp::emitRemarkAt(op)
+          << "slow path: scalar loops, operand #" << view
+          << " is a strided view (" << op->getOperand(view).getType()
+          << ") the vectorizer cannot read, in '" << op->getName() << "'";
     else if (strided)
-      op->emitRemark() << "slow path: scalar loops, an access with a "
-                          "non-unit step (a stride, a dilation, floordiv or "
-                          "mod) the vectorizer would read as contiguous";
+      lowp::emitRemarkAt(op)
+          << "slow path: scalar loops, an access with a non-unit step (a "
+             "stride, a dilation, floordiv or mod) the vectorizer would read "
+             "as contiguous, in '"
+          << op->getName() << "'";
     if (failed(linalg::linalgOpToLoops(rewriter, op)))
       return rewriter.notifyMatchFailure(op, "no loop lowering");
     rewriter.eraseOp(op);

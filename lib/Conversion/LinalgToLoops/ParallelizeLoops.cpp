@@ -12,6 +12,7 @@
 
 #include "lowp/Conversion/Passes.h"
 #include "lowp/IR/LowpDialect.h"
+#include "lowp/Support/Remarks.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/Utils.h"
@@ -148,15 +149,18 @@ struct LowpParallelizeLoopsPass
       FailureOr<linalg::LinalgLoops> loops =
           linalg::linalgOpToAffineLoops(rewriter, op);
       if (failed(loops) || loops->size() <= dim) {
-        op->emitRemark() << "lowp-parallelize-loops: no affine loop nest for "
-                            "this op; it runs on one thread";
+        lowp::emitRemarkAt(op)
+            << "lowp-parallelize-loops: no affine loop nest for this op; it "
+               "runs on one thread ('"
+            << op->getName() << "')";
         continue;
       }
       rewriter.eraseOp(op);
       auto outer = cast<affine::AffineForOp>((*loops)[dim]);
       if (failed(affine::affineParallelize(outer)))
-        outer->emitRemark() << "lowp-parallelize-loops: the outer loop could "
-                               "not become parallel; it runs on one thread";
+        lowp::emitRemarkAt(outer)
+            << "lowp-parallelize-loops: the outer loop could not become "
+               "parallel; it runs on one thread";
     }
     if (large.empty())
       return;

@@ -23,6 +23,7 @@
 
 #include "KernelBuilder.h"
 #include "lowp/Support/Buffers.h"
+#include "lowp/Support/Remarks.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -809,7 +810,7 @@ struct AttentionToKernel : OpRewritePattern<OpTy> {
     FailureOr<Attention> att = matchAttention(qk, cfg, why);
     if (failed(att)) {
       if (!why.empty())
-        op->emitRemark() << "attention not fused into one kernel per head "
+        emitRemarkAt(op) << "attention not fused into one kernel per head "
                             "group: "
                          << why;
       return rw.notifyMatchFailure(op, why);

@@ -21,6 +21,7 @@
 
 #include "KernelBuilder.h"
 #include "lowp/Support/Buffers.h"
+#include "lowp/Support/Remarks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -358,7 +359,7 @@ mlir::lowp::x86::matchEpilogueOrRemark(Operation *contraction, Value c,
   std::string whyNot;
   KernelEpilogue e = matchEpilogue(contraction, c, kernelReads, whyNot);
   if (!whyNot.empty())
-    contraction->emitRemark() << "elementwise consumer not fused into '"
+    emitRemarkAt(contraction) << "elementwise consumer not fused into '"
                               << contraction->getName() << "': " << whyNot;
   return e;
 }

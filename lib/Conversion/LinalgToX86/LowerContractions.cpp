@@ -13,6 +13,7 @@
 #include "lowp/Conversion/LinalgCommon/Im2col.h"
 #include "lowp/Conversion/Passes.h"
 #include "lowp/IR/TargetResolution.h"
+#include "lowp/Support/Remarks.h"
 
 #include "mlir/Dialect/AMX/AMXDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -174,7 +175,7 @@ struct LowpX86LowerContractionsPass
     // A contraction left to the generic loops is slow: say so, and why.
     root->walk([&](linalg::LinalgOp op) {
       if (std::optional<std::string> why = whyGenericPath(op, cfg))
-        op->emitRemark() << "generic loop path for '" << op->getName()
+        emitRemarkAt(op) << "generic loop path for '" << op->getName()
                          << "': " << *why;
     });
   }

@@ -8,6 +8,7 @@
 
 #include "ConvKernelEmitter.h"
 #include "lowp/Conversion/LinalgCommon/Im2col.h"
+#include "lowp/Support/Remarks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -223,7 +224,7 @@ WindowKernelEmitter<OpTy, Nhwc, Combine>::WindowKernelEmitter(
     epilogue.alongCols.clear();
   }
   if (!whyNot.empty())
-    op->emitRemark() << "elementwise consumer not fused into '"
+    emitRemarkAt(op) << "elementwise consumer not fused into '"
                      << op->getName() << "': " << whyNot;
   prepareEpilogue(epilogue, op, rw);
   fillValue = epilogue.fill ? widen(epilogue.fill->getOperand(0)) : Value();
