@@ -93,6 +93,13 @@ LogicalResult mlir::lowp::buildX86Pipeline(OpPassManager &pm,
   //    function: later intermediates (the kernels' im2col blocks, padded
   //    copies) reuse their memory instead of fresh pages on every call.
   pm.addNestedPass<func::FuncOp>(createLowpFreeBuffersEarly());
+  //    The kernels' loop nests the module repeats (a model's layers) are
+  //    compiled once from here on, as a function every copy calls: the
+  //    passes below see each once. The linalg ops left to step 4 stay
+  //    (their buffers, as arguments, would alias as far as those passes
+  //    can tell) and are outlined once they are loops.
+  if (opts.outlineRepeatedLoops)
+    pm.addPass(createLowpOutlineRepeatedLoops());
   // 4. Everything else elementwise: loops, vectorized along the innermost
   //    dimension at the register width. Strided ops (pooling, strided or
   //    dilated convolutions left by step 3) become scf loops first: the
