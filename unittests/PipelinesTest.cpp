@@ -287,12 +287,15 @@ struct DropReturnsPass
   }
 };
 
-/// Counts its runs; changes nothing.
+/// Counts its runs and says so in a remark; changes nothing.
 struct CountRunsPass : PassWrapper<CountRunsPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CountRunsPass)
   explicit CountRunsPass(unsigned &runs) : runs(runs) {}
   StringRef getArgument() const final { return "test-count-runs"; }
-  void runOnOperation() final { ++runs; }
+  void runOnOperation() final {
+    ++runs;
+    emitRemark(getOperation().getLoc()) << "run";
+  }
   unsigned &runs;
 };
 } // namespace
@@ -301,9 +304,12 @@ struct CountRunsPass : PassWrapper<CountRunsPass, OperationPass<ModuleOp>> {
 // an error that names the pass that produced it.
 TEST_F(PipelinesTest, RunVerifyingAtEndNamesTheInvalidatingPass) {
   std::vector<std::string> errors;
+  unsigned remarks = 0;
   ScopedDiagnosticHandler collect(&context, [&](Diagnostic &diag) {
     if (diag.getSeverity() == DiagnosticSeverity::Error)
       errors.push_back(diag.str());
+    else if (diag.getSeverity() == DiagnosticSeverity::Remark)
+      ++remarks;
     return success();
   });
 
@@ -324,6 +330,7 @@ TEST_F(PipelinesTest, RunVerifyingAtEndNamesTheInvalidatingPass) {
   // Once without the verifier between passes, once with it, stopping at
   // the pass whose output does not verify.
   EXPECT_EQ(runs, 1u + 2u + 1u);
+  EXPECT_EQ(remarks, 1u + 2u) << "the second run reports only its errors";
   ASSERT_FALSE(errors.empty());
   EXPECT_NE(errors.back().find(
                 "the IR does not verify after pass 'test-drop-returns'"),

@@ -42,6 +42,10 @@ LogicalResult mlir::lowp::runVerifyingAtEnd(PassManager &pm,
   }
   pm.enableVerifier(true);
   pm.addInstrumentation(std::make_unique<NameInvalidatingPass>());
+  // The first run reported the warnings and remarks; this one adds errors.
+  ScopedDiagnosticHandler onlyErrors(module.getContext(), [](Diagnostic &d) {
+    return success(d.getSeverity() != DiagnosticSeverity::Error);
+  });
   if (succeeded(pm.run(*input)))
     // Not reproduced (a pass that depends on more than its input): the
     // verifier's own errors, without the pass.
