@@ -1036,7 +1036,9 @@ def LowpOutlineRepeatedLoops : Pass<"lowp-outline-repeated-loops", "::mlir::Modu
     its size, so that `lowp-unoptimized-run-once-wrappers` can compile the
     rest (allocations, calls, the returned descriptors) without
     optimization. The function is
-    named after the function holding the first copy. A call costs a few
+    named after the function holding the first copy, `<function>_loops<N>`
+    with N the first number no symbol has (a second run goes on from the
+    first's). A call costs a few
     nanoseconds; the nests it takes run for microseconds or more.
   }];
   let options = [

@@ -209,20 +209,26 @@ struct OutlineRepeatedLoopsPass
     unsigned count = 0;
     for (NestClass &cls : classes)
       if (cls.members.size() >= 2 || cls.members.front()->outlineAlone)
-        outline(cls, symbols, count++);
+        outline(cls, symbols, count);
   }
 
-  void outline(NestClass &cls, SymbolTable &symbols, unsigned number) {
+  /// Outlines `cls` as `<function>_loops<N>`, N from `number` on, the first
+  /// that names nothing yet (a second run of the pass, as lowp-pipeline-x86
+  /// makes, goes on from the first's functions).
+  void outline(NestClass &cls, SymbolTable &symbols, unsigned &number) {
     Nest &first = *cls.members.front();
     Location loc = first.root->getLoc();
     auto holder = first.root->getParentOfType<func::FuncOp>();
     SmallVector<Type> argTypes;
     for (Value arg : cls.arguments.front())
       argTypes.push_back(arg.getType());
+    std::string name;
+    do
+      name = (holder.getSymName() + "_loops" + Twine(number++)).str();
+    while (symbols.lookup(name));
     OpBuilder builder(holder->getContext());
-    auto func = func::FuncOp::create(
-        builder, loc, (holder.getSymName() + "_loops" + Twine(number)).str(),
-        builder.getFunctionType(argTypes, {}));
+    auto func = func::FuncOp::create(builder, loc, name,
+                                     builder.getFunctionType(argTypes, {}));
     // Private, and internal to the object LLVM writes: no exported symbol.
     func.setPrivate();
     func->setAttr("llvm.linkage", LLVM::LinkageAttr::get(

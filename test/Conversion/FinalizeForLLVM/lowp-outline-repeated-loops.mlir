@@ -191,13 +191,14 @@ func.func @arguments_and_nesting(%a: memref<?x8xf32>, %b: memref<?x8xf32>, %s: f
 // -----
 
 // Copies in two functions share one function, named after the first; a
-// symbol that exists already is not reused; declarations are skipped.
+// symbol that exists already is not reused (the next free number is
+// taken); declarations are skipped.
 
 // CHECK-LABEL: func.func @first(
-// CHECK:         call @first_loops0_0(
-// CHECK-LABEL: func.func private @first_loops0_0(
+// CHECK:         call @first_loops1(
+// CHECK-LABEL: func.func private @first_loops1(
 // CHECK-LABEL: func.func @first_loops0(
-// CHECK:         call @first_loops0_0(
+// CHECK:         call @first_loops1(
 func.func private @external(memref<64xf32>)
 func.func @first(%a: memref<64xf32>) {
   %two = arith.constant 2.0 : f32
