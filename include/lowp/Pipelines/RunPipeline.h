@@ -19,7 +19,9 @@ namespace mlir::lowp {
 /// function that is a third of the lowering. When the result does not
 /// verify, the pipeline runs again on a copy of the input with the
 /// verifier after every pass, and the error names the first pass whose
-/// output is invalid. `pm` serves this one run.
+/// output is invalid. A pass that fails, or crashes, on its predecessor's
+/// invalid output is not told apart from it here: fp-opt, which verifies
+/// after every pass, names the predecessor. `pm` serves this one run.
 LogicalResult runVerifyingAtEnd(PassManager &pm, ModuleOp module);
 
 } // namespace mlir::lowp
