@@ -292,15 +292,23 @@ static bool isScalarOrVector(Type type) {
 }
 
 namespace {
+/// A conversion pattern taken for the formats `appliesTo` accepts (the
+/// narrow one of the conversion).
+template <typename OpTy>
+struct FormatPattern : OpRewritePattern<OpTy> {
+  FormatPattern(MLIRContext *ctx, std::function<bool(FloatType)> pred)
+      : OpRewritePattern<OpTy>(ctx), appliesTo(std::move(pred)) {}
+  std::function<bool(FloatType)> appliesTo;
+};
+
 /// arith.truncf f32 -> narrow (nearest-even) as integer ops.
-struct SoftTruncFPattern : OpRewritePattern<arith::TruncFOp> {
-  SoftTruncFPattern(MLIRContext *ctx, std::function<bool(FloatType)> pred)
-      : OpRewritePattern(ctx), shouldExpand(std::move(pred)) {}
+struct SoftTruncFPattern : FormatPattern<arith::TruncFOp> {
+  using FormatPattern::FormatPattern;
   LogicalResult matchAndRewrite(arith::TruncFOp op,
                                 PatternRewriter &rewriter) const override {
     auto dst = dyn_cast<FloatType>(getElementTypeOrSelf(op.getType()));
     if (!getElementTypeOrSelf(op.getIn().getType()).isF32() || !dst ||
-        !isSoftFloatConvertible(dst) || !shouldExpand(dst) ||
+        !isSoftFloatConvertible(dst) || !appliesTo(dst) ||
         !isScalarOrVector(op.getType()))
       return rewriter.notifyMatchFailure(op, "not a soft truncation");
     if (isInNamedLinalgBody(op))
@@ -312,7 +320,6 @@ struct SoftTruncFPattern : OpRewritePattern<arith::TruncFOp> {
                                            dst, /*saturate=*/false));
     return success();
   }
-  std::function<bool(FloatType)> shouldExpand;
 };
 
 /// arith.truncf from f64 to a format narrower than f32 (a torch-mlir body
@@ -323,16 +330,14 @@ struct SoftTruncFPattern : OpRewritePattern<arith::TruncFOp> {
 /// one ulp toward zero where it went away from it, its last bit set where
 /// it was inexact), then to nearest-even in the narrow format: f32 keeps
 /// more than two extra bits, so the two roundings give the one rounding.
-struct TruncFFromF64ThroughF32Pattern : OpRewritePattern<arith::TruncFOp> {
-  TruncFFromF64ThroughF32Pattern(MLIRContext *ctx,
-                                 std::function<bool(FloatType)> pred)
-      : OpRewritePattern(ctx), throughF32(std::move(pred)) {}
+struct TruncFFromF64ThroughF32Pattern : FormatPattern<arith::TruncFOp> {
+  using FormatPattern::FormatPattern;
   LogicalResult matchAndRewrite(arith::TruncFOp op,
                                 PatternRewriter &rewriter) const override {
     auto dst = dyn_cast<FloatType>(getElementTypeOrSelf(op.getType()));
     if (!getElementTypeOrSelf(op.getIn().getType()).isF64() || !dst ||
         dst.getWidth() >= 32 || !isSoftFloatConvertible(dst) ||
-        !throughF32(dst) || !isScalarOrVector(op.getType()))
+        !appliesTo(dst) || !isScalarOrVector(op.getType()))
       return rewriter.notifyMatchFailure(op, "not an f64 -> narrow truncation");
     if (isInNamedLinalgBody(op))
       return rewriter.notifyMatchFailure(op, "in a named linalg op's body");
@@ -367,18 +372,16 @@ struct TruncFFromF64ThroughF32Pattern : OpRewritePattern<arith::TruncFOp> {
     rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, op.getType(), asF32);
     return success();
   }
-  std::function<bool(FloatType)> throughF32;
 };
 
 /// arith.extf narrow -> f32 as integer ops.
-struct SoftExtFPattern : OpRewritePattern<arith::ExtFOp> {
-  SoftExtFPattern(MLIRContext *ctx, std::function<bool(FloatType)> pred)
-      : OpRewritePattern(ctx), shouldExpand(std::move(pred)) {}
+struct SoftExtFPattern : FormatPattern<arith::ExtFOp> {
+  using FormatPattern::FormatPattern;
   LogicalResult matchAndRewrite(arith::ExtFOp op,
                                 PatternRewriter &rewriter) const override {
     auto src = dyn_cast<FloatType>(getElementTypeOrSelf(op.getIn().getType()));
     if (!getElementTypeOrSelf(op.getType()).isF32() || !src ||
-        !isSoftFloatConvertible(src) || !shouldExpand(src) ||
+        !isSoftFloatConvertible(src) || !appliesTo(src) ||
         !isScalarOrVector(op.getType()))
       return rewriter.notifyMatchFailure(op, "not a soft extension");
     if (isInNamedLinalgBody(op))
@@ -386,23 +389,20 @@ struct SoftExtFPattern : OpRewritePattern<arith::ExtFOp> {
     rewriter.replaceOp(op, buildSoftExtF(rewriter, op.getLoc(), op.getIn()));
     return success();
   }
-  std::function<bool(FloatType)> shouldExpand;
 };
 
 /// arith.extf narrow -> a 16-bit format (FP8 -> bf16: a matmul's FP8 weight
 /// widened for vdpbf16ps) through f32: an expanded extension to f32, then a
 /// truncation that is exact (every value of the narrow format is one of the
 /// 16-bit format's), expanded or not as that format's conversions are.
-struct SoftExtFThroughF32Pattern : OpRewritePattern<arith::ExtFOp> {
-  SoftExtFThroughF32Pattern(MLIRContext *ctx,
-                            std::function<bool(FloatType)> pred)
-      : OpRewritePattern(ctx), shouldExpand(std::move(pred)) {}
+struct SoftExtFThroughF32Pattern : FormatPattern<arith::ExtFOp> {
+  using FormatPattern::FormatPattern;
   LogicalResult matchAndRewrite(arith::ExtFOp op,
                                 PatternRewriter &rewriter) const override {
     auto src = dyn_cast<FloatType>(getElementTypeOrSelf(op.getIn().getType()));
     auto dst = dyn_cast<FloatType>(getElementTypeOrSelf(op.getType()));
     if (!src || !dst || dst.getWidth() >= 32 || !isSoftFloatConvertible(src) ||
-        !shouldExpand(src))
+        !appliesTo(src))
       return rewriter.notifyMatchFailure(op, "not a soft narrow extension");
     if (isInNamedLinalgBody(op))
       return rewriter.notifyMatchFailure(op, "in a named linalg op's body");
@@ -416,7 +416,6 @@ struct SoftExtFThroughF32Pattern : OpRewritePattern<arith::ExtFOp> {
     rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, op.getType(), asF32);
     return success();
   }
-  std::function<bool(FloatType)> shouldExpand;
 };
 } // namespace
 
