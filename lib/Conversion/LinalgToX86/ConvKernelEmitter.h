@@ -10,6 +10,7 @@
 #ifndef LIB_CONVERSION_LINALGTOX86_CONVKERNELEMITTER_H
 #define LIB_CONVERSION_LINALGTOX86_CONVKERNELEMITTER_H
 
+#include "ExplicitPad.h"
 #include "KernelBuilder.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -23,6 +24,9 @@ namespace mlir::lowp::x86 {
 class ConvKernelEmitter {
 public:
   KernelEpilogue epilogue;
+  /// The explicit pad the kernel reads through (its input's source
+  /// instead of the padded buffer), erased after the op.
+  std::optional<ExplicitPad> readThroughPad;
 
 protected:
   template <typename OpTy>
@@ -49,7 +53,7 @@ protected:
 /// Rewrites an OpTy on buffers with `Emitter`: `Emitter::match(op, cfg,
 /// why)` says whether it takes the op, `Emitter(op, rw, cfg).emit()` writes
 /// the kernel before it; the op is then erased and the epilogue's fused
-/// ops with it.
+/// ops with it, and the explicit pad the kernel read through.
 template <typename OpTy, typename Emitter>
 struct KernelEmitterPattern : OpRewritePattern<OpTy> {
   KernelEmitterPattern(MLIRContext *ctx, KernelConfig cfg,
@@ -63,6 +67,8 @@ struct KernelEmitterPattern : OpRewritePattern<OpTy> {
     emitter.emit();
     rw.eraseOp(op);
     finishEpilogue(emitter.epilogue, rw);
+    if (emitter.readThroughPad)
+      eraseExplicitPad(*emitter.readThroughPad, rw);
     return success();
   }
   KernelConfig cfg;

@@ -128,7 +128,8 @@ private:
   /// Whether a vector of output columns from `firstCol` reads its input
   /// within the row at every tap.
   bool spanFits(int64_t firstCol) const {
-    return firstCol * sw + (kw - 1) * dilations[1] + sw * lanes <= iw;
+    return firstCol * sw + (kw - 1) * dilations[1] - padLeft + sw * lanes <=
+           iw;
   }
   /// The filter tap (i, j) of channel c, widened (none for a pooling).
   Value tapAt(Value c, Value i, Value j);
@@ -151,8 +152,9 @@ private:
   Value loadNchwInput(Value n, Value c, Value iy, Value x, int64_t staticX,
                       int64_t j, int64_t needed);
   void emitNchwBlock(Value n, Value c, ArrayRef<Value> taps,
-                     const IRMapping *perChannel, Value y0, int64_t rows,
-                     Value x0, int64_t staticX0, int64_t vecs, int64_t last);
+                     const IRMapping *perChannel, Value y0, int64_t staticY0,
+                     int64_t rows, Value x0, int64_t staticX0, int64_t vecs,
+                     int64_t last);
 
   Type elem, outElem;
   int64_t channels, oh, ow, kh, kw;
@@ -164,8 +166,13 @@ private:
   /// AVX2 cannot mask loads of 16-bit types: their edges go element by
   /// element (emitOne).
   bool canMask;
-  /// The stride along W and the input's width.
-  int64_t sw, iw;
+  /// The stride along W and the input's height and width.
+  int64_t sw, ih, iw;
+  /// NCHW reading through an explicit pad (readThroughPad): the padding
+  /// before the first row and column, and the pad value as a raw input
+  /// span (sw x lanes) and widened.
+  int64_t padTop = 0, padLeft = 0;
+  Value padSpan, padAcc;
   /// NCHW: output columns [0, vecCols) go a vector at a time (the last one
   /// masked), the rest element by element.
   int64_t vecCols;
@@ -200,7 +207,28 @@ WindowKernelEmitter<OpTy, Nhwc, Combine>::WindowKernelEmitter(
   // NCHW at stride 2 along W (MobileNet's downsampling blocks): a tap's
   // input vector is every other element of 2 x lanes contiguous ones.
   sw = strides[1];
-  iw = cast<MemRefType>(input.getType()).getDimSize(Nhwc ? 2 : 3);
+  // A padded input (bufferized tensor.pad: a fill and a copy) is read
+  // through: the windows' edges get the pad value in registers, from
+  // masked loads' pass-through and lane shifts. Where vectors cannot be
+  // masked, the padded buffer stays.
+  if constexpr (!Nhwc) {
+    if (canMask) {
+      readThroughPad = matchExplicitPad(input, op, {2, 3});
+      if (readThroughPad) {
+        input = readThroughPad->source;
+        padTop = readThroughPad->low[0];
+        padLeft = readThroughPad->low[1];
+        auto span = VectorType::get({sw * lanes}, elem);
+        padSpan = vector::BroadcastOp::create(rw, loc, span,
+                                              readThroughPad->value);
+        padAcc = widen(vector::BroadcastOp::create(rw, loc, inVec,
+                                                   readThroughPad->value));
+      }
+    }
+  }
+  auto inType = cast<MemRefType>(input.getType());
+  ih = inType.getDimSize(Nhwc ? 1 : 2);
+  iw = inType.getDimSize(Nhwc ? 2 : 3);
   // Without masks, whole vectors whose loads stay in the row.
   vecCols = ow;
   if (!Nhwc && !canMask) {
@@ -412,31 +440,63 @@ void WindowKernelEmitter<OpTy, Nhwc, Combine>::emitNhwc() {
 }
 
 /// The input vector of output columns x .. x+lanes-1 at column tap j
-/// (`staticX`: x when known, -1 in the chunk loop); `needed` of the lanes
-/// are used.
+/// (`staticX`: x when known, -1 in the chunk loop, which stays inside the
+/// row); `needed` of the lanes are used.
 template <typename OpTy, bool Nhwc, WindowCombine Combine>
 Value WindowKernelEmitter<OpTy, Nhwc, Combine>::loadNchwInput(
     Value n, Value c, Value iy, Value x, int64_t staticX, int64_t j,
     int64_t needed) {
-  Value start = kb.addc(kb.mulc(x, sw), j * dilations[1]);
   // sw x lanes elements from the tap's first column (stride 1: the
-  // `needed` ones), masked to what the row holds where known.
+  // `needed` ones), masked to what the row holds where known. Read through
+  // a pad, the span may start before the row (`shift` pad elements, then
+  // the row from column 0) and end after it (the masked load's
+  // pass-through is the pad value).
   int64_t width = sw * lanes;
   int64_t inRow = sw == 1 ? needed : width;
-  if (staticX >= 0)
-    inRow = std::min(inRow, iw - (staticX * sw + j * dilations[1]));
-  Value raw = loadVec(VectorType::get({width}, elem), input,
-                      inIx(n, c, iy, start), maskFor(inRow, width));
-  if (sw != 1) {
-    // Every sw-th element, shuffled as integers (some targets scalarize
+  int64_t shift = 0;
+  Value start;
+  if (staticX >= 0) {
+    int64_t first = staticX * sw + j * dilations[1] - padLeft;
+    shift = std::max<int64_t>(0, -first);
+    inRow = std::min(first + inRow, iw) - (first + shift);
+    if (inRow <= 0) {
+      assert(padAcc && "only a pad's columns lie outside the row");
+      return padAcc;
+    }
+    start = kb.idx(first + shift);
+  } else {
+    start = kb.addc(kb.mulc(x, sw), j * dilations[1] - padLeft);
+  }
+  auto spanType = VectorType::get({width}, elem);
+  Value mask = maskFor(inRow, width);
+  Value raw =
+      !mask ? vector::LoadOp::create(rw, loc, spanType, input,
+                                     inIx(n, c, iy, start))
+                  .getResult()
+            : vector::MaskedLoadOp::create(
+                  rw, loc, spanType, input, inIx(n, c, iy, start), mask,
+                  padSpan ? padSpan
+                          : arith::ConstantOp::create(
+                                rw, loc, spanType,
+                                DenseElementsAttr::get(
+                                    spanType, rw.getZeroAttr(elem))))
+                  .getResult();
+  if (sw != 1 || shift) {
+    // Every sw-th element of the span, past `shift` pad elements: one
+    // shuffle with the pad span, as integers (some targets scalarize
     // shuffles of 16-bit float vectors).
-    auto intSpan = VectorType::get(
-        {sw * lanes}, rw.getIntegerType(elem.getIntOrFloatBitWidth()));
+    auto intSpan =
+        VectorType::get({width}, rw.getIntegerType(elem.getIntOrFloatBitWidth()));
     Value bits = vector::BitCastOp::create(rw, loc, intSpan, raw);
+    Value padBits =
+        shift ? vector::BitCastOp::create(rw, loc, intSpan, padSpan).getResult()
+              : bits;
     SmallVector<int64_t> picks;
     for (int64_t l = 0; l < lanes; ++l)
-      picks.push_back(l * sw);
-    Value picked = vector::ShuffleOp::create(rw, loc, bits, bits, picks);
+      picks.push_back(!shift ? l * sw
+                      : l * sw < shift ? l * sw
+                                       : width + l * sw - shift);
+    Value picked = vector::ShuffleOp::create(rw, loc, padBits, bits, picks);
     raw = vector::BitCastOp::create(rw, loc, inVec, picked);
   }
   return widen(raw);
@@ -449,8 +509,8 @@ Value WindowKernelEmitter<OpTy, Nhwc, Combine>::loadNchwInput(
 template <typename OpTy, bool Nhwc, WindowCombine Combine>
 void WindowKernelEmitter<OpTy, Nhwc, Combine>::emitNchwBlock(
     Value n, Value c, ArrayRef<Value> taps, const IRMapping *perChannel,
-    Value y0, int64_t rows, Value x0, int64_t staticX0, int64_t vecs,
-    int64_t last) {
+    Value y0, int64_t staticY0, int64_t rows, Value x0, int64_t staticX0,
+    int64_t vecs, int64_t last) {
   auto maskOf = [&](int64_t v) {
     return v == vecs - 1 ? maskFor(last) : Value();
   };
@@ -461,7 +521,7 @@ void WindowKernelEmitter<OpTy, Nhwc, Combine>::emitNchwBlock(
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t v = 0; v < vecs; ++v)
       acc.push_back(splat ? splat : loadAcc(at(r, v), maskOf(v)));
-  Value iy0 = kb.mulc(y0, strides[0]);
+  Value iy0 = kb.addc(kb.mulc(y0, strides[0]), -padTop);
   int64_t inputRows = (rows - 1) * strides[0] + (kh - 1) * dilations[0] + 1;
   for (int64_t q = 0; q < inputRows; ++q) {
     // The (output row, filter row) pairs reading input row iy0 + q.
@@ -473,12 +533,17 @@ void WindowKernelEmitter<OpTy, Nhwc, Combine>::emitNchwBlock(
     if (readers.empty())
       continue;
     Value iy = kb.addc(iy0, q);
+    // A row of the pad (blocks at known rows only): the pad value.
+    int64_t staticIy = staticY0 * strides[0] - padTop + q;
+    bool padRow = staticY0 >= 0 && (staticIy < 0 || staticIy >= ih);
     for (int64_t j = 0; j < kw; ++j)
       for (int64_t v = 0; v < vecs; ++v) {
         int64_t needed = v == vecs - 1 && last ? last : lanes;
-        Value a = loadNchwInput(n, c, iy, kb.addc(x0, v * lanes),
-                                staticX0 < 0 ? -1 : staticX0 + v * lanes, j,
-                                needed);
+        Value a = padRow ? padAcc
+                         : loadNchwInput(n, c, iy, kb.addc(x0, v * lanes),
+                                         staticX0 < 0 ? -1
+                                                      : staticX0 + v * lanes,
+                                         j, needed);
         for (auto [r, i] : readers) {
           Value &sum = acc[r * vecs + v];
           sum = combine(a, kPooling ? Value() : taps[i * kw + j], sum);
@@ -507,6 +572,16 @@ void WindowKernelEmitter<OpTy, Nhwc, Combine>::emitNchw() {
   int64_t chunkCols = vecCols / lanes / vb * vb * lanes;
   while (chunkCols > 0 && !spanFits(chunkCols - lanes))
     chunkCols -= vb * lanes;
+  // Read through a pad, the chunks start where no tap reads left of the
+  // row, and the rows of blocks in the loop where none reads above or
+  // below the input: [rowsIn0, rowsIn1). The blocks outside run at known
+  // rows and columns, their pad given in registers.
+  int64_t chunk0 = ceilDiv(ceilDiv(padLeft, sw), vb * lanes) * vb * lanes;
+  int64_t sh = strides[0], reach = (kh - 1) * dilations[0];
+  int64_t rowsIn0 = std::min(oh, ceilDiv(padTop, sh));
+  int64_t rowsIn1 = std::clamp<int64_t>(
+      ih - 1 + padTop - reach < 0 ? 0 : (ih - 1 + padTop - reach) / sh + 1,
+      rowsIn0, oh);
   kb.loop(kb.idx(0), kb.dimSize(output, 0), 1, [&](Value n) {
     kb.loop(channels, 1, [&](Value c) {
       SmallVector<Value> taps;
@@ -519,23 +594,39 @@ void WindowKernelEmitter<OpTy, Nhwc, Combine>::emitNchw() {
         perChannel = kb.hoistEpilogue(
             epilogue, outIx(n, c, kb.idx(0), kb.idx(0)),
             KernelBuilder::EpilogueHoist::SameForRowsAndColumns, Value());
-      auto overColumns = [&](Value y0, int64_t rows) {
-        kb.loop(chunkCols, vb * lanes, [&](Value x0) {
-          emitNchwBlock(n, c, taps, &perChannel, y0, rows, x0, -1, vb, 0);
-        });
-        for (int64_t x = chunkCols; x < vecCols; x += vb * lanes) {
-          int64_t cols = std::min(vb * lanes, vecCols - x);
-          emitNchwBlock(n, c, taps, &perChannel, y0, rows, kb.idx(x), x,
-                        ceilDiv(cols, lanes), cols % lanes);
+      auto overColumns = [&](Value y0, int64_t staticY0, int64_t rows) {
+        auto knownColumns = [&](int64_t from, int64_t to) {
+          for (int64_t x = from; x < to; x += vb * lanes) {
+            int64_t cols = std::min(vb * lanes, to - x);
+            emitNchwBlock(n, c, taps, &perChannel, y0, staticY0, rows,
+                          kb.idx(x), x, ceilDiv(cols, lanes), cols % lanes);
+          }
+        };
+        if (chunkCols > chunk0) {
+          knownColumns(0, chunk0);
+          kb.loop(chunk0, chunkCols, vb * lanes, [&](Value x0) {
+            emitNchwBlock(n, c, taps, &perChannel, y0, staticY0, rows, x0,
+                          -1, vb, 0);
+          });
+          knownColumns(chunkCols, vecCols);
+        } else {
+          knownColumns(0, vecCols);
         }
         for (int64_t r = 0; r < rows; ++r)
           kb.loop(vecCols, ow, 1,
                   [&](Value x) { emitOne(n, c, kb.addc(y0, r), x); });
       };
-      int64_t rowsFull = oh / ry * ry;
-      kb.loop(rowsFull, ry, [&](Value y0) { overColumns(y0, ry); });
-      if (rowsFull < oh)
-        overColumns(kb.idx(rowsFull), oh - rowsFull);
+      auto knownRows = [&](int64_t from, int64_t to) {
+        for (int64_t y = from; y < to; y += ry)
+          overColumns(kb.idx(y), y, std::min(ry, to - y));
+      };
+      knownRows(0, rowsIn0);
+      int64_t rowsFull = rowsIn0 + (rowsIn1 - rowsIn0) / ry * ry;
+      kb.loop(rowsIn0, rowsFull, ry,
+              [&](Value y0) { overColumns(y0, -1, ry); });
+      if (rowsFull < rowsIn1)
+        overColumns(kb.idx(rowsFull), -1, rowsIn1 - rowsFull);
+      knownRows(rowsIn1, oh);
     }, /*parallel=*/true);
   }, /*parallel=*/true);
 }

@@ -1,0 +1,45 @@
+//===- ExplicitPad.h - a padded buffer a window kernel reads through -*- C++ -*-===//
+//
+// Internal to lib/Conversion/LinalgToX86. Bufferized, a tensor.pad is a new
+// buffer filled with the pad value and a copy of the source into its
+// interior: two passes over memory for every padded convolution input.
+// The window kernel reads the source instead, its windows' edges given the
+// pad value in registers, and the fill, the copy and the buffer go.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_CONVERSION_LINALGTOX86_EXPLICITPAD_H
+#define LIB_CONVERSION_LINALGTOX86_EXPLICITPAD_H
+
+#include "mlir/IR/PatternMatch.h"
+
+#include <optional>
+
+namespace mlir::lowp::x86 {
+
+/// A buffer written only by a fill of `value` and a copy of `source` into
+/// its interior: padded by `low` / `high` elements along the two spatial
+/// dimensions, nothing along the others.
+struct ExplicitPad {
+  Value source;
+  Value value;
+  int64_t low[2], high[2];
+  /// The fill, the subview and the copy (erased with the kernel), then the
+  /// buffer's deallocations and the buffer itself (erased after the op
+  /// reading it).
+  SmallVector<Operation *> ops;
+};
+
+/// `input` as such a padded buffer, when `reader` is its only reader and
+/// reads it after the fill and the copy, in their block, with nothing in
+/// between that may write or free the source; `spatialDims` are the two
+/// padded dimensions. The source must have an identity layout.
+std::optional<ExplicitPad> matchExplicitPad(Value input, Operation *reader,
+                                            ArrayRef<unsigned> spatialDims);
+
+/// Erases the pad's ops; `reader` must already be erased.
+void eraseExplicitPad(const ExplicitPad &pad, RewriterBase &rw);
+
+} // namespace mlir::lowp::x86
+
+#endif // LIB_CONVERSION_LINALGTOX86_EXPLICITPAD_H
