@@ -280,6 +280,32 @@ bool PrecisionColouring::isDemotable(const OpColouring &node) const {
           node.precisionClass == PrecisionClass::Transparent);
 }
 
+/// The number of elements of a statically shaped type, 1 for a scalar, -1
+/// when dynamic.
+static int64_t getNumElements(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped)
+    return 1;
+  return shaped.hasStaticShape() ? shaped.getNumElements() : -1;
+}
+
+bool PrecisionColouring::isMoveOfWideValue(const OpColouring &node) const {
+  if (!node.retypeable || node.forced || node.colour != Colour::Wide ||
+      node.reason != ColourReason::DownstreamOfSensitive ||
+      node.precisionClass != PrecisionClass::Transparent ||
+      node.op->getNumResults() != 1)
+    return false;
+  SmallVector<Value> moved =
+      llvm::filter_to_vector(node.op->getOperands(), [](Value v) {
+        return holdsFloats(v.getType());
+      });
+  if (moved.size() != 1)
+    return false;
+  int64_t in = getNumElements(moved[0].getType()),
+          out = getNumElements(node.op->getResult(0).getType());
+  return in >= 0 && out >= in;
+}
+
 /// Paints `colour` forward from `worklist` through unset follow/transparent
 /// ops (rules 2 and 3). Every node enters the worklist at most once.
 void PrecisionColouring::paintForward(SmallVectorImpl<OpColouring *> &worklist,
@@ -338,7 +364,11 @@ void PrecisionColouring::colour() {
   if (options.propagate)
     paintForward(worklist, Colour::Low, ColourReason::FollowsLow);
 
-  // Rule 4: transparent producers all of whose uses want low values.
+  // Rule 4: transparent producers all of whose uses want low values. A
+  // move of one value that rule 2 made wide (a pad or a reshape of what an
+  // exp or an island computed) goes too: rounding commutes with moving
+  // values, so its operand is cast instead of its result - one cast as
+  // before, on no more elements, and the move (a pad's copy) in 16 bits.
   worklist.clear();
   for (OpColouring &node : ops)
     if (node.colour == Colour::Low)
@@ -347,7 +377,8 @@ void PrecisionColouring::colour() {
     OpColouring *consumer = worklist.pop_back_val();
     for (OpOperand &use : consumer->op->getOpOperands()) {
       OpColouring *producer = lookup(use.get().getDefiningOp());
-      if (!producer || !isDemotable(*producer) ||
+      if (!producer ||
+          !(isDemotable(*producer) || isMoveOfWideValue(*producer)) ||
           producer->precisionClass != PrecisionClass::Transparent ||
           !wantsLow(*consumer, use))
         continue;
@@ -383,15 +414,6 @@ void PrecisionColouring::colour() {
       node.colour = Colour::Wide;
       node.reason = ColourReason::NoLowNeighbour;
     }
-}
-
-/// The number of elements of a statically shaped type, 1 for a scalar, -1
-/// when dynamic.
-static int64_t getNumElements(Type type) {
-  auto shaped = dyn_cast<ShapedType>(type);
-  if (!shaped)
-    return 1;
-  return shaped.hasStaticShape() ? shaped.getNumElements() : -1;
 }
 
 /// Is `value` an f32 stream that an op producing `resultType` reads whole

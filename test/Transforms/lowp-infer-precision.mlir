@@ -304,6 +304,74 @@ func.func @transparent_and_single_cast(%x: tensor<4x8xf32>, %w: tensor<8x4xf32>,
 
 // -----
 
+// A pad and a reshape of an exp's result (wide by rule 2) that feed only a
+// low op are low too: rounding commutes with moving values, so the exp's
+// result is cast once, before them, and the pad moves bf16 elements; its
+// pad value is rounded.
+// CHECK-LABEL: func.func @moves_of_wide_values(
+// BF16:          %[[E:.*]] = linalg.generic
+// BF16:            math.exp %{{.*}} : f32
+// BF16:          %[[EL:.*]] = lowp.cast %[[E]] : tensor<4x6xf32> to tensor<4x6xbf16>
+// BF16-NOT:      lowp.cast
+// BF16:          %[[R:.*]] = tensor.expand_shape %[[EL]] {{.*}} : tensor<4x6xbf16> into tensor<1x4x6xbf16>
+// BF16:          %[[P:.*]] = tensor.pad %[[R]] low[0, 1, 1] high[0, 1, 1]
+// BF16:            tensor.yield %{{.*}} : bf16
+// BF16:          } : tensor<1x4x6xbf16> to tensor<1x6x8xbf16>
+// BF16:          linalg.batch_matmul ins(%[[P]], %{{.*}} : tensor<1x6x8xbf16>, tensor<1x8x4xbf16>)
+func.func @moves_of_wide_values(%x: tensor<4x6xf32>, %w: tensor<1x8x4xf32>, %acc: tensor<1x6x4xf32>) -> tensor<1x6x4xf32> {
+  %half = arith.constant 0.5 : f32
+  %e0 = tensor.empty() : tensor<4x6xf32>
+  %e = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x6xf32>) outs(%e0 : tensor<4x6xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = math.exp %in : f32
+    linalg.yield %v : f32
+  } -> tensor<4x6xf32>
+  %r = tensor.expand_shape %e [[0, 1], [2]] output_shape [1, 4, 6] : tensor<4x6xf32> into tensor<1x4x6xf32>
+  %p = tensor.pad %r low[0, 1, 1] high[0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index):
+    tensor.yield %half : f32
+  } : tensor<1x4x6xf32> to tensor<1x6x8xf32>
+  %m = linalg.batch_matmul ins(%p, %w : tensor<1x6x8xf32>, tensor<1x8x4xf32>) outs(%acc : tensor<1x6x4xf32>) -> tensor<1x6x4xf32>
+  return %m : tensor<1x6x4xf32>
+}
+
+// -----
+
+// Not for a slice (casting its source would round more elements than it
+// keeps), nor for a pad whose result is also read wide (its result would
+// need a second cast): both stay f32, cast after.
+// CHECK-LABEL: func.func @moves_that_stay_wide(
+// BF16:          %[[E:.*]] = linalg.generic
+// BF16:          %[[S:.*]] = tensor.extract_slice %[[E]][0, 0] [2, 6] [1, 1] : tensor<4x6xf32> to tensor<2x6xf32>
+// BF16:          %[[SL:.*]] = lowp.cast %[[S]] : tensor<2x6xf32> to tensor<2x6xbf16>
+// BF16:          linalg.matmul ins(%[[SL]], %{{.*}} : tensor<2x6xbf16>, tensor<6x4xbf16>)
+// BF16:          %[[P:.*]] = tensor.pad %[[E]] low[0, 1] high[0, 1]
+// BF16:          } : tensor<4x6xf32> to tensor<4x8xf32>
+// BF16:          %[[PL:.*]] = lowp.cast %[[P]] : tensor<4x8xf32> to tensor<4x8xbf16>
+// BF16:          linalg.matmul ins(%[[PL]], %{{.*}} : tensor<4x8xbf16>, tensor<8x4xbf16>)
+// BF16:          return %{{.*}}, %{{.*}}, %[[P]] :
+func.func @moves_that_stay_wide(%x: tensor<4x6xf32>, %w: tensor<6x4xf32>, %w2: tensor<8x4xf32>, %acc: tensor<2x4xf32>, %acc2: tensor<4x4xf32>) -> (tensor<2x4xf32>, tensor<4x4xf32>, tensor<4x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<4x6xf32>
+  %e = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x6xf32>) outs(%e0 : tensor<4x6xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = math.exp %in : f32
+    linalg.yield %v : f32
+  } -> tensor<4x6xf32>
+  %s = tensor.extract_slice %e[0, 0] [2, 6] [1, 1] : tensor<4x6xf32> to tensor<2x6xf32>
+  %m = linalg.matmul ins(%s, %w : tensor<2x6xf32>, tensor<6x4xf32>) outs(%acc : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %p = tensor.pad %e low[0, 1] high[0, 1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : f32
+  } : tensor<4x6xf32> to tensor<4x8xf32>
+  %m2 = linalg.matmul ins(%p, %w2 : tensor<4x8xf32>, tensor<8x4xf32>) outs(%acc2 : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %m, %m2, %p : tensor<2x4xf32>, tensor<4x4xf32>, tensor<4x8xf32>
+}
+
+// -----
+
 // Overrides: lowp.precision = f32 keeps a matmul wide, lowp.precision = bf16
 // demotes an exp (in the f16 run it names another format and stays f32).
 // CHECK-LABEL: func.func @overrides(

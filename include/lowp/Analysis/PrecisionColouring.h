@@ -144,6 +144,9 @@ private:
   std::optional<ColourReason> whyNotRetypeable(const OpColouring &node) const;
   void applyOverrides(OpColouring &node);
   bool isDemotable(const OpColouring &node) const;
+  /// Rule 4 on a wide op: a move of one value (a pad, a reshape) painted
+  /// wide by rule 2 alone, whose result holds at least as many elements.
+  bool isMoveOfWideValue(const OpColouring &node) const;
   void paintForward(SmallVectorImpl<OpColouring *> &worklist, Colour colour,
                     ColourReason reason);
   void markStreamJoins();

@@ -120,7 +120,9 @@ def LowpInferPrecision : Pass<"lowp-infer-precision", "::mlir::ModuleOp"> {
     1. matrix ops are low; sensitive ops and `lowp.precision = f32` are wide;
     2. wide spreads forward from sensitive ops through follow/transparent ops;
     3. low spreads forward from low ops through follow/transparent ops;
-    4. a transparent op whose every use is a low operand becomes low;
+    4. a transparent op whose every use is a low operand becomes low, also
+       when rule 2 made it wide if it moves one value into at least as many
+       elements (a pad, a reshape: the cast goes before it);
     5. a low follow/transparent op with no low user and at most one low
        operand is made wide again (demoting it cannot save a cast);
     6. what is left stays wide.
