@@ -47,6 +47,7 @@ LogicalResult mlir::lowp::x86::matchConv(linalg::LinalgOp op,
 void mlir::lowp::x86::populateConvKernelPatterns(RewritePatternSet &patterns,
                                                  const KernelConfig &cfg) {
   populateConvNchwKernelPatterns(patterns, cfg);
+  populateConvNchwDirectKernelPatterns(patterns, cfg);
   populateConvFilterGradKernelPatterns(patterns, cfg);
   populateConvNhwcKernelPatterns(patterns, cfg);
   populateWindowKernelPatterns(patterns, cfg);

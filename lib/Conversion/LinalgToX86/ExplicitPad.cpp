@@ -21,8 +21,7 @@ static Value fillValueOf(Operation *op, Value buffer) {
     return fill.getDpsInits()[0] == buffer ? fill.getInputs()[0] : Value();
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp || linalgOp.getNumDpsInputs() != 0 ||
-      linalgOp.getNumDpsInits() != 1 ||
-      linalgOp.getDpsInits()[0] != buffer ||
+      linalgOp.getNumDpsInits() != 1 || linalgOp.getDpsInits()[0] != buffer ||
       linalgOp.getNumParallelLoops() != linalgOp.getNumLoops() ||
       !linalgOp.getIndexingMapsArray()[0].isIdentity())
     return Value();
@@ -63,8 +62,7 @@ mlir::lowp::x86::matchExplicitPad(Value input, Operation *reader,
     Operation *user = use.getOwner();
     if (user == reader) {
       // Read as the input only (not also written, not read twice).
-      if (!isa<linalg::LinalgOp>(reader) ||
-          use.getOperandNumber() != 0 ||
+      if (!isa<linalg::LinalgOp>(reader) || use.getOperandNumber() != 0 ||
           llvm::count(reader->getOperands(), input) != 1)
         return std::nullopt;
     } else if (isa<memref::DeallocOp>(user)) {
@@ -91,8 +89,8 @@ mlir::lowp::x86::matchExplicitPad(Value input, Operation *reader,
     }
   }
   if (!fill || !copy || fill->getBlock() != reader->getBlock() ||
-      copy->getBlock() != reader->getBlock() ||
-      !fill->isBeforeInBlock(copy) || !copy->isBeforeInBlock(reader))
+      copy->getBlock() != reader->getBlock() || !fill->isBeforeInBlock(copy) ||
+      !copy->isBeforeInBlock(reader))
     return std::nullopt;
 
   // The source: the padded buffer's interior, plain.
@@ -113,8 +111,7 @@ mlir::lowp::x86::matchExplicitPad(Value input, Operation *reader,
     const unsigned *spatial = llvm::find(spatialDims, d);
     if (spatial != spatialDims.end()) {
       std::optional<int64_t> size = getConstantIntValue(sizes[d]);
-      if (ShapedType::isDynamic(offsets[d]) || !size ||
-          padded.isDynamicDim(d))
+      if (ShapedType::isDynamic(offsets[d]) || !size || padded.isDynamicDim(d))
         return std::nullopt;
       unsigned k = spatial - spatialDims.begin();
       pad.low[k] = offsets[d];

@@ -1,4 +1,4 @@
-//===- ExplicitPad.h - a padded buffer a window kernel reads through -*- C++ -*-===//
+//===- ExplicitPad.h - a pad a window kernel reads through ---*- C++ -*-===//
 //
 // Internal to lib/Conversion/LinalgToX86. Bufferized, a tensor.pad is a new
 // buffer filled with the pad value and a copy of the source into its

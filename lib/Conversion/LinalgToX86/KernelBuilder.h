@@ -138,6 +138,10 @@ void populateConvNhwcKernelPatterns(RewritePatternSet &patterns,
                                     const KernelConfig &cfg);
 void populateWindowKernelPatterns(RewritePatternSet &patterns,
                                   const KernelConfig &cfg);
+/// NCHW convolutions of at most 32 taps per output (ConvNchwDirectKernel.cpp)
+/// as a direct kernel, ahead of the im2col one.
+void populateConvNchwDirectKernelPatterns(RewritePatternSet &patterns,
+                                          const KernelConfig &cfg);
 
 /// The filter gradient of an NCHW convolution, as a contraction generic
 /// (ConvFilterGradKernel.cpp): o[c][kh][kw][f] += x[n][c][oh * s0 + kh * d0]

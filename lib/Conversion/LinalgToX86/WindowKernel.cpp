@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ConvKernelEmitter.h"
+#include "NchwRowReader.h"
 #include "lowp/Conversion/LinalgCommon/Im2col.h"
 #include "lowp/Support/Remarks.h"
 
@@ -125,11 +126,10 @@ private:
   SmallVector<Value> filIx(Value c, Value i, Value j) const {
     return Nhwc ? SmallVector<Value>{i, j, c} : SmallVector<Value>{c, i, j};
   }
-  /// Whether a vector of output columns from `firstCol` reads its input
-  /// within the row at every tap.
+  /// NCHW: whether a vector of output columns from `firstCol` reads its
+  /// input within the row at every tap.
   bool spanFits(int64_t firstCol) const {
-    return firstCol * sw + (kw - 1) * dilations[1] - padLeft + sw * lanes <=
-           iw;
+    return rowReader->spanFits(firstCol, kw);
   }
   /// The filter tap (i, j) of channel c, widened (none for a pooling).
   Value tapAt(Value c, Value i, Value j);
@@ -149,8 +149,6 @@ private:
   void emitNhwcBlock(Value n, Value y, Value x0, int64_t pixels, Value c0,
                      int64_t vecs, int64_t partial);
   void emitNchw();
-  Value loadNchwInput(Value n, Value c, Value iy, Value x, int64_t staticX,
-                      int64_t j, int64_t needed);
   void emitNchwBlock(Value n, Value c, ArrayRef<Value> taps,
                      const IRMapping *perChannel, Value y0, int64_t staticY0,
                      int64_t rows, Value x0, int64_t staticX0, int64_t vecs,
@@ -166,13 +164,11 @@ private:
   /// AVX2 cannot mask loads of 16-bit types: their edges go element by
   /// element (emitOne).
   bool canMask;
-  /// The stride along W and the input's height and width.
-  int64_t sw, ih, iw;
-  /// NCHW reading through an explicit pad (readThroughPad): the padding
-  /// before the first row and column, and the pad value as a raw input
-  /// span (sw x lanes) and widened.
-  int64_t padTop = 0, padLeft = 0;
-  Value padSpan, padAcc;
+  /// The stride along W.
+  int64_t sw;
+  /// NCHW: the input's row vectors (through readThroughPad when there is
+  /// one).
+  std::optional<NchwRowReader> rowReader;
   /// NCHW: output columns [0, vecCols) go a vector at a time (the last one
   /// masked), the rest element by element.
   int64_t vecCols;
@@ -212,23 +208,12 @@ WindowKernelEmitter<OpTy, Nhwc, Combine>::WindowKernelEmitter(
   // masked loads' pass-through and lane shifts. Where vectors cannot be
   // masked, the padded buffer stays.
   if constexpr (!Nhwc) {
-    if (canMask) {
+    if (canMask)
       readThroughPad = matchExplicitPad(input, op, {2, 3});
-      if (readThroughPad) {
-        input = readThroughPad->source;
-        padTop = readThroughPad->low[0];
-        padLeft = readThroughPad->low[1];
-        auto span = VectorType::get({sw * lanes}, elem);
-        padSpan = vector::BroadcastOp::create(rw, loc, span,
-                                              readThroughPad->value);
-        padAcc = widen(vector::BroadcastOp::create(rw, loc, inVec,
-                                                   readThroughPad->value));
-      }
-    }
+    rowReader.emplace(kb, input, lanes, sw, dilations[1],
+                      readThroughPad ? &*readThroughPad : nullptr);
+    input = rowReader->source();
   }
-  auto inType = cast<MemRefType>(input.getType());
-  ih = inType.getDimSize(Nhwc ? 1 : 2);
-  iw = inType.getDimSize(Nhwc ? 2 : 3);
   // Without masks, whole vectors whose loads stay in the row.
   vecCols = ow;
   if (!Nhwc && !canMask) {
@@ -439,69 +424,6 @@ void WindowKernelEmitter<OpTy, Nhwc, Combine>::emitNhwc() {
   }, /*parallel=*/true);
 }
 
-/// The input vector of output columns x .. x+lanes-1 at column tap j
-/// (`staticX`: x when known, -1 in the chunk loop, which stays inside the
-/// row); `needed` of the lanes are used.
-template <typename OpTy, bool Nhwc, WindowCombine Combine>
-Value WindowKernelEmitter<OpTy, Nhwc, Combine>::loadNchwInput(
-    Value n, Value c, Value iy, Value x, int64_t staticX, int64_t j,
-    int64_t needed) {
-  // sw x lanes elements from the tap's first column (stride 1: the
-  // `needed` ones), masked to what the row holds where known. Read through
-  // a pad, the span may start before the row (`shift` pad elements, then
-  // the row from column 0) and end after it (the masked load's
-  // pass-through is the pad value).
-  int64_t width = sw * lanes;
-  int64_t inRow = sw == 1 ? needed : width;
-  int64_t shift = 0;
-  Value start;
-  if (staticX >= 0) {
-    int64_t first = staticX * sw + j * dilations[1] - padLeft;
-    shift = std::max<int64_t>(0, -first);
-    inRow = std::min(first + inRow, iw) - (first + shift);
-    if (inRow <= 0) {
-      assert(padAcc && "only a pad's columns lie outside the row");
-      return padAcc;
-    }
-    start = kb.idx(first + shift);
-  } else {
-    start = kb.addc(kb.mulc(x, sw), j * dilations[1] - padLeft);
-  }
-  auto spanType = VectorType::get({width}, elem);
-  Value mask = maskFor(inRow, width);
-  Value raw =
-      !mask ? vector::LoadOp::create(rw, loc, spanType, input,
-                                     inIx(n, c, iy, start))
-                  .getResult()
-            : vector::MaskedLoadOp::create(
-                  rw, loc, spanType, input, inIx(n, c, iy, start), mask,
-                  padSpan ? padSpan
-                          : arith::ConstantOp::create(
-                                rw, loc, spanType,
-                                DenseElementsAttr::get(
-                                    spanType, rw.getZeroAttr(elem))))
-                  .getResult();
-  if (sw != 1 || shift) {
-    // Every sw-th element of the span, past `shift` pad elements: one
-    // shuffle with the pad span, as integers (some targets scalarize
-    // shuffles of 16-bit float vectors).
-    auto intSpan =
-        VectorType::get({width}, rw.getIntegerType(elem.getIntOrFloatBitWidth()));
-    Value bits = vector::BitCastOp::create(rw, loc, intSpan, raw);
-    Value padBits =
-        shift ? vector::BitCastOp::create(rw, loc, intSpan, padSpan).getResult()
-              : bits;
-    SmallVector<int64_t> picks;
-    for (int64_t l = 0; l < lanes; ++l)
-      picks.push_back(!shift ? l * sw
-                      : l * sw < shift ? l * sw
-                                       : width + l * sw - shift);
-    Value picked = vector::ShuffleOp::create(rw, loc, padBits, bits, picks);
-    raw = vector::BitCastOp::create(rw, loc, inVec, picked);
-  }
-  return widen(raw);
-}
-
 /// Output rows y0 .. y0+rows-1, `vecs` vectors from column x0 (`staticX0`:
 /// x0 when known, -1 otherwise), the last one `last` elements wide (0: all
 /// lanes). Each input row vector is loaded (and widened) once for every
@@ -521,7 +443,7 @@ void WindowKernelEmitter<OpTy, Nhwc, Combine>::emitNchwBlock(
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t v = 0; v < vecs; ++v)
       acc.push_back(splat ? splat : loadAcc(at(r, v), maskOf(v)));
-  Value iy0 = kb.addc(kb.mulc(y0, strides[0]), -padTop);
+  Value iy0 = kb.addc(kb.mulc(y0, strides[0]), -rowReader->padTop());
   int64_t inputRows = (rows - 1) * strides[0] + (kh - 1) * dilations[0] + 1;
   for (int64_t q = 0; q < inputRows; ++q) {
     // The (output row, filter row) pairs reading input row iy0 + q.
@@ -534,16 +456,15 @@ void WindowKernelEmitter<OpTy, Nhwc, Combine>::emitNchwBlock(
       continue;
     Value iy = kb.addc(iy0, q);
     // A row of the pad (blocks at known rows only): the pad value.
-    int64_t staticIy = staticY0 * strides[0] - padTop + q;
-    bool padRow = staticY0 >= 0 && (staticIy < 0 || staticIy >= ih);
+    bool padRow = staticY0 >= 0 && rowReader->isPadRow(staticY0 * strides[0] -
+                                                       rowReader->padTop() + q);
     for (int64_t j = 0; j < kw; ++j)
       for (int64_t v = 0; v < vecs; ++v) {
         int64_t needed = v == vecs - 1 && last ? last : lanes;
-        Value a = padRow ? padAcc
-                         : loadNchwInput(n, c, iy, kb.addc(x0, v * lanes),
-                                         staticX0 < 0 ? -1
-                                                      : staticX0 + v * lanes,
-                                         j, needed);
+        Value a = padRow ? rowReader->padRow()
+                         : rowReader->load(n, c, iy, kb.addc(x0, v * lanes),
+                                      staticX0 < 0 ? -1 : staticX0 + v * lanes,
+                                      j, needed);
         for (auto [r, i] : readers) {
           Value &sum = acc[r * vecs + v];
           sum = combine(a, kPooling ? Value() : taps[i * kw + j], sum);
@@ -576,7 +497,9 @@ void WindowKernelEmitter<OpTy, Nhwc, Combine>::emitNchw() {
   // row, and the rows of blocks in the loop where none reads above or
   // below the input: [rowsIn0, rowsIn1). The blocks outside run at known
   // rows and columns, their pad given in registers.
-  int64_t chunk0 = ceilDiv(ceilDiv(padLeft, sw), vb * lanes) * vb * lanes;
+  int64_t ih = rowReader->rows(), padTop = rowReader->padTop();
+  int64_t chunk0 =
+      ceilDiv(ceilDiv(rowReader->padLeft(), sw), vb * lanes) * vb * lanes;
   int64_t sh = strides[0], reach = (kh - 1) * dilations[0];
   int64_t rowsIn0 = std::min(oh, ceilDiv(padTop, sh));
   int64_t rowsIn1 = std::clamp<int64_t>(

@@ -3,26 +3,28 @@
 // Copies into fresh buffers (im2col rows, padded copies) whose length is not
 // a multiple of the 16 lanes but at least 16: the remainder is one more
 // vector run ending at the last element (columns 5..20 of 21, rewriting
-// 5..15 with the same values), no element-by-element loop.
+// 5..15 with the same values), no element-by-element loop. (The
+// convolutions have 4 input channels: with 32 taps or fewer they would take
+// the direct kernel, no im2col.)
 
 // NCHW, stride 1, f32: each col row is input columns j..j+15, then
 // j+5..j+20.
 // CHECK-LABEL: func @nchw_tail
-// CHECK: %[[COL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<18x32xf32>
+// CHECK: %[[COL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<36x32xf32>
 // CHECK: scf.for
 // CHECK: arith.remui
 // CHECK: arith.divui
 // CHECK: %[[J:[0-9]+]] = arith.remui
-// CHECK: vector.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %[[J]]] : memref<1x2x3x23xf32>, vector<16xf32>
+// CHECK: vector.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %[[J]]] : memref<1x4x3x23xf32>, vector<16xf32>
 // CHECK: vector.store %{{.*}}, %[[COL]][%{{.*}}, %c0]
 // CHECK: %[[J5:.*]] = arith.addi %[[J]], %c5
-// CHECK: vector.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %[[J5]]] : memref<1x2x3x23xf32>, vector<16xf32>
+// CHECK: vector.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %[[J5]]] : memref<1x4x3x23xf32>, vector<16xf32>
 // CHECK: vector.store %{{.*}}, %[[COL]][%{{.*}}, %c5]
 // CHECK-NOT: memref.load %arg0
 // CHECK: vector.fma
-func.func @nchw_tail(%i: memref<1x2x3x23xf32>, %f: memref<16x2x3x3xf32>, %o: memref<1x16x1x21xf32>) {
+func.func @nchw_tail(%i: memref<1x4x3x23xf32>, %f: memref<16x4x3x3xf32>, %o: memref<1x16x1x21xf32>) {
   linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-    ins(%i, %f : memref<1x2x3x23xf32>, memref<16x2x3x3xf32>) outs(%o : memref<1x16x1x21xf32>)
+    ins(%i, %f : memref<1x4x3x23xf32>, memref<16x4x3x3xf32>) outs(%o : memref<1x16x1x21xf32>)
   return
 }
 
@@ -31,17 +33,17 @@ func.func @nchw_tail(%i: memref<1x2x3x23xf32>, %f: memref<16x2x3x3xf32>, %o: mem
 // bf16 VNNI col: the last run of both rows of a pair interleaved too,
 // stored at pair column 2 * 5.
 // CHECK-LABEL: func @nchw_tail_bf16
-// CHECK: %[[COL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<9x64xbf16>
+// CHECK: %[[COL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<18x64xbf16>
 // CHECK: vector.interleave
-// CHECK: vector.store %{{.*}}, %[[COL]][%{{.*}}, %c0] : memref<9x64xbf16>, vector<32xbf16>
+// CHECK: vector.store %{{.*}}, %[[COL]][%{{.*}}, %c0] : memref<18x64xbf16>, vector<32xbf16>
 // CHECK: arith.addi %{{.*}}, %c5
 // CHECK: vector.interleave
-// CHECK: vector.store %{{.*}}, %[[COL]][%{{.*}}, %c10] : memref<9x64xbf16>, vector<32xbf16>
+// CHECK: vector.store %{{.*}}, %[[COL]][%{{.*}}, %c10] : memref<18x64xbf16>, vector<32xbf16>
 // CHECK-NOT: memref.load %arg0
 // CHECK: x86vector.avx512.dot
-func.func @nchw_tail_bf16(%i: memref<1x2x3x23xbf16>, %f: memref<32x2x3x3xbf16>, %o: memref<1x32x1x21xf32>) {
+func.func @nchw_tail_bf16(%i: memref<1x4x3x23xbf16>, %f: memref<32x4x3x3xbf16>, %o: memref<1x32x1x21xf32>) {
   linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-    ins(%i, %f : memref<1x2x3x23xbf16>, memref<32x2x3x3xbf16>) outs(%o : memref<1x32x1x21xf32>)
+    ins(%i, %f : memref<1x4x3x23xbf16>, memref<32x4x3x3xbf16>) outs(%o : memref<1x32x1x21xf32>)
   return
 }
 
@@ -56,21 +58,21 @@ func.func @nchw_tail_bf16(%i: memref<1x2x3x23xbf16>, %f: memref<32x2x3x3xbf16>, 
 // CHECK: arith.remui
 // CHECK: arith.divui
 // CHECK: %[[J:[0-9]+]] = arith.remui
-// CHECK: vector.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %[[J]]] : memref<1x1x3x43xf32>, vector<16xf32>
+// CHECK: vector.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %[[J]]] : memref<1x4x3x43xf32>, vector<16xf32>
 // CHECK: %[[J15:.*]] = arith.addi %[[J]], %c15
-// CHECK: vector.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %[[J15]]] : memref<1x1x3x43xf32>, vector<16xf32>
+// CHECK: vector.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %[[J15]]] : memref<1x4x3x43xf32>, vector<16xf32>
 // CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 2, 4, 6, 8, 10, 12, 14, 17, 19, 21, 23, 25, 27, 29, 31]
 // CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %c0]
 // CHECK: %[[J10:.*]] = arith.addi %[[J]], %c10
-// CHECK: vector.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %[[J10]]] : memref<1x1x3x43xf32>, vector<16xf32>
+// CHECK: vector.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %[[J10]]] : memref<1x4x3x43xf32>, vector<16xf32>
 // CHECK: %[[J25:.*]] = arith.addi %[[J]], %c25
-// CHECK: vector.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %[[J25]]] : memref<1x1x3x43xf32>, vector<16xf32>
+// CHECK: vector.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %[[J25]]] : memref<1x4x3x43xf32>, vector<16xf32>
 // CHECK: vector.shuffle
 // CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %c5]
 // CHECK-NOT: memref.load %arg0
-func.func @nchw_tail_stride2(%i: memref<1x1x3x43xf32>, %f: memref<16x1x3x3xf32>, %o: memref<1x16x1x21xf32>) {
+func.func @nchw_tail_stride2(%i: memref<1x4x3x43xf32>, %f: memref<16x4x3x3xf32>, %o: memref<1x16x1x21xf32>) {
   linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
-    ins(%i, %f : memref<1x1x3x43xf32>, memref<16x1x3x3xf32>) outs(%o : memref<1x16x1x21xf32>)
+    ins(%i, %f : memref<1x4x3x43xf32>, memref<16x4x3x3xf32>) outs(%o : memref<1x16x1x21xf32>)
   return
 }
 
@@ -82,9 +84,9 @@ func.func @nchw_tail_stride2(%i: memref<1x1x3x43xf32>, %f: memref<16x1x3x3xf32>,
 // CHECK-NOT: vector.load %arg0
 // CHECK: scf.for %{{.*}} = %c0 to %c5 step %c1
 // CHECK: memref.load %arg0
-func.func @nchw_narrow(%i: memref<1x2x3x7xf32>, %f: memref<16x2x3x3xf32>, %o: memref<1x16x1x5xf32>) {
+func.func @nchw_narrow(%i: memref<1x4x3x7xf32>, %f: memref<16x4x3x3xf32>, %o: memref<1x16x1x5xf32>) {
   linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-    ins(%i, %f : memref<1x2x3x7xf32>, memref<16x2x3x3xf32>) outs(%o : memref<1x16x1x5xf32>)
+    ins(%i, %f : memref<1x4x3x7xf32>, memref<16x4x3x3xf32>) outs(%o : memref<1x16x1x5xf32>)
   return
 }
 
