@@ -2,10 +2,12 @@
 """Whole models: fp-opt (fpopt.torch.compile, f32 and mixed) against what a
 PyTorch user runs on the same CPU with the same weights: eager f32,
 TorchScript frozen + optimize_for_inference (oneDNN) f32, autocast bf16 and
-the model converted with .to(bfloat16). One process, each variant's calls
-in turn, median ms of --reps calls after warm-up; ratios are torch time /
-fp-opt time (> 1: fp-opt faster). Also the output error of each fp-opt
-variant against torch f32.
+the model converted with .to(bfloat16). One process, every variant built
+first, then --reps rounds of one call of each in turn (interleaved, so a
+slow spell of the machine falls on all columns alike); median ms per
+variant after two warm-up calls each. Ratios are torch time / fp-opt time
+(> 1: fp-opt faster). Also the output error of each fp-opt variant against
+torch f32.
 
   /usr/bin/python3 bench/models/run.py [--models resnet50,convnext_tiny,...]
       [--batch 1] [--threads 1] [--reps 10] [--policy auto] [--target znver4]
@@ -84,6 +86,21 @@ def median_ms(fn, reps):
     return statistics.median(times) * 1e3
 
 
+def interleaved_median_ms(fns, reps):
+    """{name: fn} -> {name: median ms}: two warm-up calls of each, then
+    `reps` rounds calling each once in turn."""
+    for fn in fns.values():
+        fn()
+        fn()
+    times = {name: [] for name in fns}
+    for _ in range(reps):
+        for name, fn in fns.items():
+            t = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - t)
+    return {name: statistics.median(v) * 1e3 for name, v in times.items()}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -103,40 +120,48 @@ def main():
     fpopt.runtime.retain_freed_memory()
     target = cli.target or fpopt.runtime.host_target()[0]
     print(f"target={target} threads={cli.threads} batch={cli.batch} torch {torch.__version__}; "
-          f"median of {cli.reps} calls, ms")
+          f"interleaved, median of {cli.reps} rounds, ms")
     cols = ["eager", "ts+onednn", "autocast", ".to(bf16)", "fp f32", "fp mixed"]
     print(f"{'model':<20}" + "".join(f"{c:>11}" for c in cols) +
           "   f32/ts  mixed/bf16  mixed/f32   err f32   err mixed  compile s")
     for name in cli.models.split(","):
         m, x = build(name, cli.batch)
         m.eval()
-        t = {}
+        fns = {}
         with torch.no_grad():
             ref = m(x)
-            t["eager"] = median_ms(lambda: m(x), cli.reps)
+            fns["eager"] = lambda: m(x)
             ts = torch.jit.optimize_for_inference(torch.jit.freeze(torch.jit.trace(m, x).eval()))
-            t["ts+onednn"] = median_ms(lambda: ts(x), cli.reps)
-            try:
+            fns["ts+onednn"] = lambda: ts(x)
+
+            def autocast():
                 with torch.autocast("cpu", dtype=torch.bfloat16):
-                    t["autocast"] = median_ms(lambda: m(x), cli.reps)
+                    return m(x)
+            try:
+                autocast()
+                fns["autocast"] = autocast
             except RuntimeError:  # torch 1.13's autocast fails on some layers
-                t["autocast"] = float("nan")
+                pass
             mb, xb = bf16_copy(name, cli.batch, m), x.to(torch.bfloat16)
             try:
-                t[".to(bf16)"] = median_ms(lambda: mb(xb), cli.reps)
+                mb(xb)
+                fns[".to(bf16)"] = lambda: mb(xb)
             except RuntimeError:  # torch 1.13 has no bf16 kernel for some layers
-                t[".to(bf16)"] = float("nan")
-            del mb, ts
-        errs, compile_s = {}, {}
-        for col, policy in (("fp f32", "f32"), ("fp mixed", cli.policy)):
-            c0 = time.perf_counter()
-            fm = fpopt.torch.compile(m, x, target=target, policy=policy, threads=cli.threads,
-                                     prepack=True, cache_dir=cli.cache_dir)
-            compile_s[col] = time.perf_counter() - c0
-            y = fm(x)
-            errs[col] = float((y - ref).abs().max() / ref.abs().max())
-            t[col] = median_ms(lambda: fm(x), cli.reps)
-            del fm
+                pass
+            errs, compile_s, compiled = {}, {}, {}
+            for col, policy in (("fp f32", "f32"), ("fp mixed", cli.policy)):
+                c0 = time.perf_counter()
+                compiled[col] = fpopt.torch.compile(m, x, target=target, policy=policy,
+                                                    threads=cli.threads, prepack=True,
+                                                    cache_dir=cli.cache_dir)
+                compile_s[col] = time.perf_counter() - c0
+                y = compiled[col](x)
+                errs[col] = float((y - ref).abs().max() / ref.abs().max())
+            fns["fp f32"] = lambda: compiled["fp f32"](x)
+            fns["fp mixed"] = lambda: compiled["fp mixed"](x)
+            t = interleaved_median_ms(fns, cli.reps)
+            t = {c: t.get(c, float("nan")) for c in cols}
+            del mb, ts, compiled, fns
         best_bf16 = min([v for v in (t["autocast"], t[".to(bf16)"]) if v == v] or [float("nan")])
         print(f"{name:<20}" + "".join(f"{t[c]:>11.2f}" for c in cols) +
               f"   {t['ts+onednn'] / t['fp f32']:>6.2f}x {best_bf16 / t['fp mixed']:>9.2f}x "

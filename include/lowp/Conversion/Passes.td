@@ -258,13 +258,21 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     output transform through the fill and the fused consumer; 16 multiplies
     per 2x2 output tile and channel instead of 36. So do such NHWC ones
     (`linalg.conv_2d_nhwc_hwcf` / `_fhwc`), with tiles as the GEMMs' rows
-    and everything vectorized along channels.
+    and everything vectorized along channels. One with at most 32 taps
+    per output (C x KH x KW: a stem on 3 colours; not 1x1) runs as a direct
+    kernel instead: blocks of output channels x vectors of an output row in
+    registers across all taps, no im2col.
     `linalg.depthwise_conv_2d_nhwc_hwc` (and `_hwcm` with a channel
     multiplier of 1, on views) and `linalg.depthwise_conv_2d_nchw_chw`
     (stride 1 or 2 along W) become a direct kernel vectorized along
     channels (NHWC) or output columns (NCHW, channel by channel, a block of
     output rows sharing each input row's loads) with a block of
-    accumulators kept across the filter taps.
+    accumulators kept across the filter taps. The NCHW direct kernels
+    (depthwise, pooling, stems) read a bufferized `tensor.pad` (a buffer, a
+    fill, a copy of the source into its interior) through: they read the
+    source, the pad value given in registers at the windows' edges, and the
+    buffer, the fill and the copy are erased, where nothing in between may
+    write the source.
     Attention with at most 16 query rows per head group (decoding: one
     token times the query heads sharing a key/value head) runs, with
     `fuse-attention=true`, as one kernel per head group (by default its two

@@ -1,10 +1,11 @@
-//===- ExplicitPad.h - a pad a window kernel reads through ---*- C++ -*-===//
+//===- ExplicitPad.h - a pad the NCHW kernels read through ---*- C++ -*-===//
 //
 // Internal to lib/Conversion/LinalgToX86. Bufferized, a tensor.pad is a new
 // buffer filled with the pad value and a copy of the source into its
 // interior: two passes over memory for every padded convolution input.
-// The window kernel reads the source instead, its windows' edges given the
-// pad value in registers, and the fill, the copy and the buffer go.
+// The direct NCHW kernels (windows, stems) read the source instead, their
+// windows' edges given the pad value in registers, and the fill, the copy
+// and the buffer go.
 //
 //===----------------------------------------------------------------------===//
 
