@@ -1,4 +1,4 @@
-//===- ExplicitPad.cpp - a padded buffer a window kernel reads through ----===//
+//===- ExplicitPad.cpp - a pad the NCHW kernels read through -------------===//
 
 #include "ExplicitPad.h"
 

@@ -25,9 +25,8 @@ struct ExplicitPad {
   Value source;
   Value value;
   int64_t low[2], high[2];
-  /// The fill, the subview and the copy (erased with the kernel), then the
-  /// buffer's deallocations and the buffer itself (erased after the op
-  /// reading it).
+  /// What to erase once the reader is gone, in this order: the copy, the
+  /// subview, the fill, the buffer's deallocations and the buffer.
   SmallVector<Operation *> ops;
 };
 
