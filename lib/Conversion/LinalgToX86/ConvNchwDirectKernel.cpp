@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <algorithm>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::lowp;
@@ -223,13 +224,9 @@ void ConvNchwDirectEmitter::emitRow(Value n, Value f0, int64_t fb, Value y,
   // Blocks of vb vectors. In a loop where every tap reads inside the row;
   // at known columns where one reads the pad or past the row's end.
   int64_t step = vb * lanes;
-  int64_t sw = strides[1];
-  int64_t chunk0 = ceilDiv(ceilDiv(rowReader->padLeft(), sw), step) * step;
   int64_t vecCols = ceilDiv(ow, lanes) * lanes;
-  int64_t chunkEnd = chunk0;
-  while (chunkEnd + step <= ow &&
-         rowReader->spanFits(chunkEnd + step - lanes, kw))
-    chunkEnd += step;
+  int64_t chunk0, chunkEnd;
+  std::tie(chunk0, chunkEnd) = rowReader->insideColumns(step, ow, kw);
   auto knownColumns = [&](int64_t from, int64_t to) {
     for (int64_t x = from; x < to; x += step) {
       int64_t cols = std::min(step, ow - x);
@@ -250,12 +247,9 @@ void ConvNchwDirectEmitter::emitRow(Value n, Value f0, int64_t fb, Value y,
 void ConvNchwDirectEmitter::emitChannels(Value n, Value f0, int64_t fb) {
   // Rows whose every tap reads inside the input in a loop; the rows of the
   // pad's edges at known rows.
-  int64_t ih = rowReader->rows(), padTop = rowReader->padTop();
-  int64_t sh = strides[0], reach = (kh - 1) * dilations[0];
-  int64_t rowsIn0 = std::min(oh, ceilDiv(padTop, sh));
-  int64_t rowsIn1 = std::clamp<int64_t>(
-      ih - 1 + padTop - reach < 0 ? 0 : (ih - 1 + padTop - reach) / sh + 1,
-      rowsIn0, oh);
+  int64_t rowsIn0, rowsIn1;
+  std::tie(rowsIn0, rowsIn1) =
+      rowReader->insideRows(oh, kh, strides[0], dilations[0]);
   for (int64_t y = 0; y < rowsIn0; ++y)
     emitRow(n, f0, fb, kb.idx(y), y);
   kb.loop(

@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <algorithm>
@@ -45,6 +46,26 @@ Value NchwRowReader::widen(Value v) {
 
 bool NchwRowReader::spanFits(int64_t firstCol, int64_t kw) const {
   return firstCol * sw + (kw - 1) * dw - left + sw * int64_t(lanes) <= iw;
+}
+
+std::pair<int64_t, int64_t> NchwRowReader::insideRows(int64_t oh, int64_t kh,
+                                                      int64_t strideH,
+                                                      int64_t dilationH) const {
+  int64_t reach = (kh - 1) * dilationH;
+  int64_t first = std::min(oh, ceilDiv(top, strideH));
+  int64_t lastRead = ih - 1 + top - reach;
+  int64_t last =
+      std::clamp<int64_t>(lastRead < 0 ? 0 : lastRead / strideH + 1, first, oh);
+  return {first, last};
+}
+
+std::pair<int64_t, int64_t>
+NchwRowReader::insideColumns(int64_t step, int64_t bound, int64_t kw) const {
+  int64_t first = ceilDiv(ceilDiv(left, sw), step) * step;
+  int64_t last = bound / step * step;
+  while (last > 0 && !spanFits(last - int64_t(lanes), kw))
+    last -= step;
+  return {first, last};
 }
 
 Value NchwRowReader::load(Value n, Value c, Value iy, Value x, int64_t staticX,

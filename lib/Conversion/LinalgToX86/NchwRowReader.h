@@ -16,6 +16,8 @@
 #include "ExplicitPad.h"
 #include "KernelBuilder.h"
 
+#include <utility>
+
 namespace mlir::lowp::x86 {
 
 class NchwRowReader {
@@ -40,6 +42,20 @@ public:
   /// Whether the vector of output columns from `firstCol` reads inside the
   /// source's row at every column tap below `kw`.
   bool spanFits(int64_t firstCol, int64_t kw) const;
+
+  /// The output rows [first, last) of `oh` whose every filter row (of `kh`
+  /// at stride `strideH`, dilation `dilationH`) reads a row of the source,
+  /// not of the pad: the kernels' row loop; the rest are blocks at known
+  /// rows.
+  std::pair<int64_t, int64_t>
+  insideRows(int64_t oh, int64_t kh, int64_t strideH, int64_t dilationH) const;
+  /// The output columns [first, last) of blocks of `step` columns (a
+  /// multiple of the lanes) that start at a multiple of `step`, end at most
+  /// at `bound`, and read inside the source's row at every column tap below
+  /// `kw`: the kernels' column loop (none when last <= first); the rest
+  /// are blocks at known columns.
+  std::pair<int64_t, int64_t> insideColumns(int64_t step, int64_t bound,
+                                            int64_t kw) const;
 
   /// Output columns x .. x+lanes-1 of row `iy` (a row of the source) of
   /// image n, channel c at column tap j, widened to f32. `staticX`: x when

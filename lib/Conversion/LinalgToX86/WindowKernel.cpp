@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <algorithm>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::lowp;
@@ -490,21 +491,15 @@ void WindowKernelEmitter<OpTy, Nhwc, Combine>::emitNchw() {
   int64_t ry = std::clamp<int64_t>(accBudget / vb, 1, oh);
   // Chunks of vb full vectors in a loop while every load stays in the row
   // unmasked; the rest as blocks at known columns.
-  int64_t chunkCols = vecCols / lanes / vb * vb * lanes;
-  while (chunkCols > 0 && !spanFits(chunkCols - lanes))
-    chunkCols -= vb * lanes;
   // Read through a pad, the chunks start where no tap reads left of the
   // row, and the rows of blocks in the loop where none reads above or
-  // below the input: [rowsIn0, rowsIn1). The blocks outside run at known
-  // rows and columns, their pad given in registers.
-  int64_t ih = rowReader->rows(), padTop = rowReader->padTop();
-  int64_t chunk0 =
-      ceilDiv(ceilDiv(rowReader->padLeft(), sw), vb * lanes) * vb * lanes;
-  int64_t sh = strides[0], reach = (kh - 1) * dilations[0];
-  int64_t rowsIn0 = std::min(oh, ceilDiv(padTop, sh));
-  int64_t rowsIn1 = std::clamp<int64_t>(
-      ih - 1 + padTop - reach < 0 ? 0 : (ih - 1 + padTop - reach) / sh + 1,
-      rowsIn0, oh);
+  // below the input. The blocks outside run at known rows and columns,
+  // their pad given in registers.
+  int64_t chunk0, chunkCols, rowsIn0, rowsIn1;
+  std::tie(chunk0, chunkCols) =
+      rowReader->insideColumns(vb * lanes, vecCols, kw);
+  std::tie(rowsIn0, rowsIn1) =
+      rowReader->insideRows(oh, kh, strides[0], dilations[0]);
   kb.loop(kb.idx(0), kb.dimSize(output, 0), 1, [&](Value n) {
     kb.loop(channels, 1, [&](Value c) {
       SmallVector<Value> taps;
