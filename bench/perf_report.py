@@ -52,16 +52,22 @@ def _perf_report(call, calls: int, sort: str) -> str:
                                "--sort", sort, "-q"], capture_output=True, text=True).stdout
 
 
-def profile_lines(call, calls: int, source: str):
+def profile_lines(call, calls: int, source: str, workers=None):
     """Runs ``call`` ``calls`` times under ``perf record`` and returns the
     samples per line of ``source`` (the decided module a line_tables=True
-    build refers to) and the share of all others."""
+    build refers to) and the share of all others. With a ``workers``
+    Counter, the samples per line taken on threads other than the caller's
+    (a compiled parallel loop's workers) are added to it."""
     name = os.path.basename(source)
     per_line, other = collections.Counter(), 0.0
-    for line in _perf_report(call, calls, "srcline").splitlines():
-        mm = re.match(r"\s*([\d.]+)%\s+(\S+?):(\d+)\s*$", line)
-        if mm and os.path.basename(mm.group(2)) == name:
-            per_line[int(mm.group(3))] += float(mm.group(1))
+    caller = str(os.getpid())
+    for line in _perf_report(call, calls, "pid,srcline").splitlines():
+        mm = re.match(r"\s*([\d.]+)%\s+(\d+):\S*\s+(\S+?):(\d+)\s*$", line)
+        if mm and os.path.basename(mm.group(3)) == name:
+            share, at = float(mm.group(1)), int(mm.group(4))
+            per_line[at] += share
+            if workers is not None and mm.group(2) != caller:
+                workers[at] += share
         elif re.match(r"\s*[\d.]+%", line):
             other += float(line.split("%")[0])
     if not per_line:
@@ -69,15 +75,22 @@ def profile_lines(call, calls: int, source: str):
     return per_line, other
 
 
-def print_lines(per_line, other: float, source: str, top: int):
+def print_lines(per_line, other: float, source: str, top: int, workers=None):
     """The top lines of the decided module by share of all samples, each
-    with the op written there."""
+    with the op written there; with ``workers`` (profile_lines), also the
+    part of each line's samples taken on other threads than the caller's
+    (0% for a line that ran on the caller alone)."""
     text = open(source).read().splitlines()
     total = sum(per_line.values()) + other
-    print(f"top {top} lines of {source} by share of the samples:")
+    print(f"top {top} lines of {source} by share of the samples"
+          + (" (and the part on worker threads)" if workers is not None else "") + ":")
     for line, share in per_line.most_common(top):
         op = text[line - 1].strip() if 0 < line <= len(text) else ""
-        print(f"  {100 * share / total:5.1f}%  {line:>5}: {op[:150]}")
+        split = "" if workers is None else f" ({100 * workers[line] / share:3.0f}%)"
+        print(f"  {100 * share / total:5.1f}%{split}  {line:>5}: {op[:150]}")
+    if workers is not None:
+        alone = sum(s for at, s in per_line.items() if not workers[at])
+        print(f"  {100 * alone / total:5.1f}%  on lines no worker thread ran")
     print(f"  {100 * other / total:5.1f}%  elsewhere (runtime helpers, libc, Python, line 0)")
 
 

@@ -16,14 +16,19 @@ elementwise chain, carry the line of the op they come from).
 
 With --bf16-model (and --lines) the model converted with
 ``.to(torch.bfloat16)`` is exported on bf16 tensors and profiled instead,
-as bench/models/bf16_models.py compiles it.
+as bench/models/bf16_models.py compiles it. With --threads N (and
+--lines) the model is compiled with threads=N and each line's share says
+how much of it ran on the worker threads: a line at 0% ran on the calling
+thread alone, which a second thread does not speed up.
 
   /usr/bin/python3 bench/models/profile.py MODEL [--policy auto] [--calls 20]
-      [--batch 1] [--target znver4] [--top 10] [--lines [--bf16-model]]
+      [--batch 1] [--target znver4] [--top 10]
+      [--lines [--bf16-model] [--threads N]]
 
 MODEL: a torchvision name, bert_base or gpt2_small (run.py's models).
 Needs perf (Debian's linux-perf).
 """
+import collections
 import os
 import sys
 import time
@@ -46,9 +51,10 @@ def main():
     ap = profile_arguments(__doc__, policy="auto", calls=20, batch=1)
     ap.add_argument("--lines", action="store_true")
     ap.add_argument("--bf16-model", action="store_true")
+    ap.add_argument("--threads", type=int, default=1)
     cli = ap.parse_args()
-    if cli.bf16_model and not cli.lines:
-        ap.error("--bf16-model profiles the whole model: it needs --lines")
+    if (cli.bf16_model or cli.threads > 1) and not cli.lines:
+        ap.error("--bf16-model and --threads profile the whole model: they need --lines")
     target = cli.target or fpopt.runtime.host_target()[0]
     m, x = run.build(cli.model, cli.batch)
     m.eval()
@@ -56,17 +62,19 @@ def main():
         m, x = run.bf16_copy(cli.model, cli.batch, m), x.bfloat16()
     if cli.lines:
         compiled = fpopt.torch.compile(m, x, target=target, policy=cli.policy, prepack=True,
-                                       cache_dir=cli.cache_dir, line_tables=True)
+                                       threads=cli.threads, cache_dir=cli.cache_dir,
+                                       line_tables=True)
         with torch.no_grad():
             compiled(x)
             t0 = time.perf_counter()
             compiled(x)
             ms = (time.perf_counter() - t0) * 1e3
             source = compiled.function.line_table_source
-            per_line, other = profile_lines(lambda: compiled(x), cli.calls, source)
-        print(f"{cli.model}: policy={cli.policy} target={target} batch={cli.batch}; "
-              f"{ms:.1f} ms per call")
-        print_lines(per_line, other, source, cli.top)
+            workers = collections.Counter() if cli.threads > 1 else None
+            per_line, other = profile_lines(lambda: compiled(x), cli.calls, source, workers)
+        print(f"{cli.model}: policy={cli.policy} target={target} batch={cli.batch} "
+              f"threads={cli.threads}; {ms:.1f} ms per call")
+        print_lines(per_line, other, source, cli.top, workers)
         return
     text, names = _export(m, (x,), "arguments", split=True)
     fn = fpopt.compile(text, target=target, policy=cli.policy, cache_dir=cli.cache_dir,
