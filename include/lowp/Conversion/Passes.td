@@ -276,14 +276,16 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     Attention with at most 16 query rows per head group (decoding: one
     token times the query heads sharing a key/value head) runs, with
     `fuse-attention=true`, as one kernel per head group (by default its two
-    contractions run on the GEMM kernels, which are faster on the measured
-    hosts): a contraction of queries and keys (the keys stored
+    contractions run on the GEMM kernels, which run level with it on the
+    measured hosts): a contraction of queries and keys (the keys stored
     [key][d], as the fold of their transpose leaves them), elementwise ops
     on the scores (scale, mask, bias), softmax along the keys (max
     reduction, `exp(x - max)`, sum, division) and a contraction of the
     probabilities with the values become one loop over blocks of 16 keys:
-    the block's scores for every query row of the group, the elementwise
-    ops on them, online softmax in f32 and the values accumulated in f32;
+    the block's scores for every query row of the group (one vector of
+    the block's keys per row, summed from partial sums by a tree of
+    shuffles), the elementwise ops on that vector, online softmax in f32
+    and the values accumulated in f32;
     scores and probabilities never reach memory. When the ops after such a
     contraction include the max of its scores but the rest does not fit,
     a remark says why.
@@ -354,7 +356,7 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
            "Attention with at most 16 query rows per head group as one "
            "kernel per head group: keys and values streamed once, online "
            "softmax in f32 (default false: two GEMMs and softmax loops, "
-           "faster on the measured hosts, docs/performance.md)">,
+           "level with it on the measured hosts, docs/performance.md)">,
     DeprecatedTargetSpelling<"deprecatedCpu", "cpu">,
   ];
   let dependentDialects = [

@@ -25,13 +25,16 @@
 #include "lowp/Support/Buffers.h"
 #include "lowp/Support/Remarks.h"
 
-#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
+
+#include <functional>
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::lowp;
@@ -133,9 +136,9 @@ struct Attention {
   /// The softmax input as the max reduction's payload computes it.
   Value maxInput;
   FloatAttr maxInit;
-  /// The loop ranges the elementwise and softmax ops share (the last one
-  /// runs over the keys).
-  SmallVector<int64_t> rowSpace;
+  /// The loop ranges of the elementwise and softmax ops: the last runs
+  /// over the keys, the others over the rows of scores in row-major order
+  /// (views of one another's buffers may split them differently).
   /// Every matched op, and the intermediate buffers they alone use.
   llvm::SetVector<Operation *> ops;
   llvm::SetVector<Value> buffers;
@@ -200,19 +203,13 @@ LogicalResult matchAttentionInto(Attention &att, linalg::LinalgOp qk,
   llvm::SetVector<Value> derived; // scores and the score ops' outputs
   derived.insert(scores);
   Value maxBuf, expBuf, sumBuf, probBuf;
-  auto setRowSpace = [&](linalg::GenericOp g) {
+  auto inRowSpace = [&](linalg::GenericOp g) {
     SmallVector<int64_t> ranges = g.getStaticLoopRanges();
-    if (att.rowSpace.empty()) {
-      int64_t total = 1;
-      for (int64_t r : ranges)
-        total = ShapedType::isDynamic(r) ? -1 : total * r;
-      if (ranges.empty() || ranges.back() != keys ||
-          total != batches * rows * keys)
-        return false;
-      att.rowSpace = ranges;
-      return true;
-    }
-    return ranges == att.rowSpace;
+    int64_t total = 1;
+    for (int64_t r : ranges)
+      total = ShapedType::isDynamic(r) || total < 0 ? -1 : total * r;
+    return !ranges.empty() && ranges.back() == keys &&
+           total == batches * rows * keys;
   };
   auto freshOutput = [](linalg::GenericOp g) -> Value {
     if (g.getNumDpsInits() != 1 || g.getNumResults() != 0)
@@ -284,7 +281,7 @@ LogicalResult matchAttentionInto(Attention &att, linalg::LinalgOp qk,
       return failure();
     }
     Value out = freshOutput(g);
-    if (!out || !setRowSpace(g) || !plainPayload(g)) {
+    if (!out || !inRowSpace(g) || !plainPayload(g)) {
       why = "'" + op->getName().getStringRef().str() +
             "' on the scores is not elementwise or a row reduction over "
             "the keys with one fresh output";
@@ -386,6 +383,30 @@ LogicalResult matchAttentionInto(Attention &att, linalg::LinalgOp qk,
       why = "no contraction of the probabilities with the values follows";
     return failure();
   }
+
+  // The kernel computes the scores a block of keys at a time, as vectors:
+  // the score ops' other operands are read along their last dimension when
+  // they depend on the key, or as one value per row otherwise.
+  SmallVector<linalg::GenericOp> payloads(att.scoreOps);
+  payloads.push_back(att.rowMax);
+  for (linalg::GenericOp g : payloads)
+    for (OpOperand *in : g.getDpsInputOperands()) {
+      unsigned keyLoop = g.getNumLoops() - 1;
+      if (derived.contains(getRootBuffer(in->get())))
+        continue;
+      AffineMap map = g.getMatchingIndexingMap(in);
+      if (!map.isFunctionOfDim(keyLoop))
+        continue;
+      auto type = cast<MemRefType>(in->get().getType());
+      bool lastIsKey = map.getResult(map.getNumResults() - 1) ==
+                       getAffineDimExpr(keyLoop, map.getContext());
+      for (unsigned i = 0; lastIsKey && i + 1 < map.getNumResults(); ++i)
+        lastIsKey = !map.getResult(i).isFunctionOfDim(keyLoop);
+      if (!lastIsKey || !type.isLastDimUnitStride())
+        return why = "an operand of the scores is read along the keys other "
+                     "than through its last, contiguous dimension",
+               failure();
+    }
 
   // Keys and queries are read as rows of vectors.
   int64_t depth = qkShape->k, valueDims = att.pvShape.n;
@@ -498,6 +519,9 @@ public:
     keys = att.qkShape.n;
     depth = att.qkShape.k;
     valueDims = att.pvShape.n;
+    qkDot = cfg.bf16Dot && depth % (2 * lanes) == 0 &&
+            getElementTypeOrSelf(att.qkShape.a.mem.getType()).isBF16() &&
+            getElementTypeOrSelf(att.qkShape.b.mem.getType()).isBF16();
   }
 
   void emit() {
@@ -515,11 +539,20 @@ private:
   Type f32;
   VectorType vec, blockVec;
   int64_t batches, rows, keys, depth, valueDims;
+  /// Scores on vdpbf16ps (bf16 queries and keys on AVX512_BF16).
+  bool qkDot;
   /// Per group: running max and sum per query row, the value accumulators
   /// [row][value dim], one block of scores [row][key], and each row's
   /// leading indices in the row space of the score ops.
   Value acc, runMax, runSum, block;
-  SmallVector<SmallVector<Value>> lead;
+  /// Per op on the scores and query row: the op's loop indices of the row
+  /// (all but the last loop), computed once per group.
+  DenseMap<std::pair<Operation *, int64_t>, SmallVector<Value>> lead;
+  Value group;
+  /// The query rows in f32 (the operand itself, or its widened copy) and
+  /// their indices.
+  Value queries;
+  std::function<SmallVector<Value>(Value, Value)> queryIx;
 
   Value cst(double v) {
     return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
@@ -574,16 +607,36 @@ private:
     return SmallVector<Value>(loopOp.getResults());
   }
 
-  /// The softmax input at loops `ix` of the row space, from the raw score
-  /// `dot`: the score ops' payloads, then the max reduction's up to its
-  /// input, on scalars.
-  Value softmaxInput(ArrayRef<Value> ix, Value dot) {
-    DenseMap<Value, Value> values; // derived buffer -> value at ix
-    Value score = dot;
+  /// The softmax input of query row `r` at keys [k0, k0 + kKeyBlock) as
+  /// one vector, from the raw scores `dots` (lanes past `n` are loaded
+  /// masked and come out -inf): the score ops' payloads, then the max
+  /// reduction's up to its input (its payload on an accumulator of -inf,
+  /// which maximumf returns the input from), on vectors of the keys.
+  /// Operands that do not depend on the query row (a mask of the keys)
+  /// are loaded once per block, for every row.
+  Value softmaxInput(int64_t r, Value k0, int64_t n, Value dots,
+                     DenseMap<OpOperand *, Value> &shared) {
+    DenseMap<Value, Value> values; // derived buffer -> its vector of keys
+    Type scoreElem = getElementTypeOrSelf(att.scores.getType());
+    Value score = dots;
+    if (scoreElem != f32)
+      score = arith::TruncFOp::create(
+          b, loc, VectorType::get({kKeyBlock}, scoreElem), score);
     if (!att.scoreInit.getValue().isZero())
       score = arith::AddFOp::create(
-          b, loc, score, cst(att.scoreInit.getValueAsDouble()));
+          b, loc, score,
+          arith::ConstantOp::create(
+              b, loc,
+              DenseElementsAttr::get(
+                  cast<ShapedType>(score.getType()),
+                  b.getFloatAttr(scoreElem,
+                                 att.scoreInit.getValueAsDouble()))));
     values[att.scores] = score;
+    Value mask = n < kKeyBlock
+                     ? vector::CreateMaskOp::create(
+                           b, loc, VectorType::get({kKeyBlock}, b.getI1Type()),
+                           ValueRange{kb.idx(n)})
+                     : Value();
     auto operandsAt = [&](linalg::GenericOp g) {
       SmallVector<Value> args;
       for (OpOperand &o : g->getOpOperands()) {
@@ -596,49 +649,94 @@ private:
           args.push_back(it->second);
           continue;
         }
+        auto cached = shared.find(&o);
+        if (cached != shared.end()) {
+          args.push_back(cached->second);
+          continue;
+        }
         AffineMap map = g.getMatchingIndexingMap(&o);
+        unsigned keyLoop = g.getNumLoops() - 1;
+        SmallVector<Value> rowAt = rowIndices(g, r);
+        bool perRow = false;
         SmallVector<Value> idx;
         for (AffineExpr e : map.getResults()) {
-          if (auto d = dyn_cast<AffineDimExpr>(e))
-            idx.push_back(ix[d.getPosition()]);
-          else
+          if (auto d = dyn_cast<AffineDimExpr>(e)) {
+            unsigned pos = d.getPosition();
+            perRow |= pos != keyLoop;
+            idx.push_back(pos == keyLoop ? k0 : rowAt[pos]);
+          } else {
             idx.push_back(kb.idx(cast<AffineConstantExpr>(e).getValue()));
+          }
         }
-        args.push_back(memref::LoadOp::create(b, loc, o.get(), idx));
+        Value v = map.isFunctionOfDim(keyLoop)
+                      ? loadKeys(o.get(), idx, n, mask)
+                      : memref::LoadOp::create(b, loc, o.get(), idx);
+        if (!perRow)
+          shared[&o] = v;
+        args.push_back(v);
       }
       return args;
     };
     for (linalg::GenericOp g : att.scoreOps)
       values[getRootBuffer(g.getDpsInits()[0])] =
           kb.applyPayload(g.getBody(), operandsAt(g));
-    // The max reduction's payload, only the ops its input needs.
     linalg::GenericOp rowMax = att.rowMax;
-    Block *body = rowMax.getBody();
-    IRMapping map;
-    for (auto [arg, v] : llvm::zip(body->getArguments(), operandsAt(rowMax)))
-      if (v)
-        map.map(arg, v);
-    llvm::SetVector<Operation *> slice;
-    BackwardSliceOptions opts;
-    opts.inclusive = true;
-    opts.filter = [&](Operation *op) { return op->getBlock() == body; };
-    if (Operation *def = att.maxInput.getDefiningOp())
-      (void)getBackwardSlice(def, &slice, opts);
-    for (Operation &op : body->without_terminator())
-      if (slice.contains(&op))
-        b.clone(op, map);
-    Value x = map.lookupOrDefault(att.maxInput);
-    if (x.getType() != f32)
-      x = arith::ExtFOp::create(b, loc, f32, x);
+    SmallVector<Value> maxArgs = operandsAt(rowMax);
+    BlockArgument outArg =
+        rowMax.getMatchingBlockArgument(rowMax.getDpsInitOperand(0));
+    Type maxElem = outArg.getType();
+    maxArgs[outArg.getArgNumber()] = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(
+            VectorType::get({kKeyBlock}, maxElem),
+            b.getFloatAttr(maxElem, -std::numeric_limits<double>::infinity())));
+    Value x = kb.applyPayload(rowMax.getBody(), maxArgs);
+    if (getElementTypeOrSelf(x.getType()) != f32)
+      x = arith::ExtFOp::create(b, loc, blockVec, x);
+    if (mask)
+      x = arith::SelectOp::create(
+          b, loc, mask, x,
+          splat(blockVec, -std::numeric_limits<double>::infinity()));
     return x;
   }
 
-  /// The row space's leading indices of query row `r` of group `bi`.
-  SmallVector<Value> rowIndices(Value bi, int64_t r) {
-    Value linear = kb.addc(kb.mulc(bi, rows), r);
-    SmallVector<Value> ix(att.rowSpace.size() - 1);
+  /// kKeyBlock elements of `mem` from `idx` along its last dimension (the
+  /// keys), the first `n` of them. i1 elements (a boolean mask) are read
+  /// one by one: a vector of i1 in memory is packed bits, a memref of i1 is
+  /// a byte each.
+  Value loadKeys(Value mem, ArrayRef<Value> idx, int64_t n, Value mask) {
+    Type elem = getElementTypeOrSelf(mem.getType());
+    auto type = VectorType::get({kKeyBlock}, elem);
+    if (elem.getIntOrFloatBitWidth() < 8) {
+      Value v = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+      SmallVector<Value> at(idx);
+      for (int64_t j = 0; j < n; ++j) {
+        at.back() = kb.addc(idx.back(), j);
+        v = vector::InsertOp::create(
+            b, loc, memref::LoadOp::create(b, loc, mem, at), v, j);
+      }
+      return v;
+    }
+    if (!mask)
+      return vector::LoadOp::create(b, loc, type, mem, idx);
+    Value pass = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+    return vector::MaskedLoadOp::create(b, loc, type, mem, idx, mask, pass);
+  }
+
+  /// The loop indices of op `g` on the scores (all but its last loop, the
+  /// keys') at query row `r` of the group being emitted: the row's linear
+  /// index delinearized over g's loop ranges.
+  SmallVector<Value> rowIndices(linalg::GenericOp g, int64_t r) {
+    SmallVector<Value> &ix = lead[{g.getOperation(), r}];
+    if (!ix.empty() || g.getNumLoops() == 1)
+      return ix;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointAfterValue(group);
+    SmallVector<int64_t> ranges = g.getStaticLoopRanges();
+    Value linear = kb.addc(kb.mulc(group, rows), r);
+    ix.resize(ranges.size() - 1);
     for (int64_t d = ix.size() - 1; d >= 0; --d) {
-      Value size = kb.idx(att.rowSpace[d]);
+      Value size = kb.idx(ranges[d]);
       ix[d] = arith::RemUIOp::create(b, loc, linear, size);
       linear = arith::DivUIOp::create(b, loc, linear, size);
     }
@@ -653,9 +751,23 @@ private:
     runMax = buf({rows});
     runSum = buf({rows});
     block = buf({rows, kKeyBlock});
+    // The queries in f32, widened once for every key.
+    const MatrixOperand &q = att.qkShape.a;
+    queries = q.mem;
+    queryIx = [&](Value r, Value d) { return at(q, bi, r, d); };
+    if (getElementTypeOrSelf(q.mem.getType()) != f32 && !qkDot) {
+      queries = buf({rows, depth});
+      queryIx = [](Value r, Value d) { return SmallVector<Value>{r, d}; };
+      for (int64_t r = 0; r < rows; ++r)
+        kb.loop(depth, lanes, [&](Value d) {
+          vector::StoreOp::create(b, loc,
+                                  loadRow(q.mem, at(q, bi, kb.idx(r), d)),
+                                  queries, ValueRange{kb.idx(r), d});
+        });
+    }
     lead.clear();
+    group = bi;
     for (int64_t r = 0; r < rows; ++r) {
-      lead.push_back(rowIndices(bi, r));
       memref::StoreOp::create(b, loc, cst(att.maxInit.getValueAsDouble()),
                               runMax, kb.idx(r));
       memref::StoreOp::create(b, loc, cst(0.0), runSum, kb.idx(r));
@@ -684,56 +796,133 @@ private:
         vector::StoreOp::create(b, loc, o, att.pvShape.c, ix);
       });
     }
+    if (queries != q.mem)
+      kb.dealloc(queries);
     for (Value v : {acc, runMax, runSum, block})
       kb.dealloc(v);
   }
 
+  /// `v`'s lanes combined by `op` in log2(lanes) steps of halves (a
+  /// vector.reduction of floats is ordered, lane after lane, without
+  /// reassociation; the max and the sum of a block may be taken in any
+  /// order).
+  Value reduceHalves(Value v, function_ref<Value(Value, Value)> op) {
+    for (int64_t w = cast<VectorType>(v.getType()).getNumElements(); w > 1;
+         w /= 2) {
+      SmallVector<int64_t> lo(w / 2), hi(w / 2);
+      std::iota(lo.begin(), lo.end(), 0);
+      std::iota(hi.begin(), hi.end(), w / 2);
+      v = op(vector::ShuffleOp::create(b, loc, v, v, lo),
+             vector::ShuffleOp::create(b, loc, v, v, hi));
+    }
+    return vector::ExtractOp::create(b, loc, v, 0);
+  }
+
+  /// a + b on vectors of `lanes` partial sums of m keys each (lane
+  /// p * m + key), as one vector of partial sums of their 2m keys (a's
+  /// first): two shuffles and an add.
+  Value mergePartials(Value x, Value y, int64_t m) {
+    int64_t parts = lanes / m, half = parts / 2;
+    SmallVector<int64_t> lo, hi;
+    for (int64_t p = 0; p < half; ++p)
+      for (int64_t key = 0; key < 2 * m; ++key) {
+        int64_t from = key < m ? key : lanes + key - m;
+        lo.push_back(from + p * m);
+        hi.push_back(from + (p + half) * m);
+      }
+    return arith::AddFOp::create(b, loc,
+                                 vector::ShuffleOp::create(b, loc, x, y, lo),
+                                 vector::ShuffleOp::create(b, loc, x, y, hi));
+  }
+
   /// Keys [k0, k0 + n) of group `bi`, every query row of it.
   void emitKeyBlock(Value bi, Value k0, int64_t n) {
-    const MatrixOperand &q = att.qkShape.a, &k = att.qkShape.b,
-                        &v = att.pvShape.b;
-    // A short last block: the scores past it are -inf (probability 0).
-    if (n < kKeyBlock)
-      for (int64_t r = 0; r < rows; ++r)
-        vector::StoreOp::create(
-            b, loc, splat(blockVec, -std::numeric_limits<double>::infinity()),
-            block, ValueRange{kb.idx(r), kb.idx(0)});
-    // 1. Scores: each key row read once, against every query row.
-    kb.loop(n, 1, [&](Value j) {
-      Value key = kb.addIdx(k0, j);
-      SmallVector<Value> zeros(rows, splat(vec, 0.0));
-      SmallVector<Value> dots =
-          carry(kb.idx(0), depth, lanes, zeros, [&](Value d, ValueRange sums) {
-            Value kv = loadRow(k.mem, at(k, bi, key, d));
-            prefetchAhead(k, bi, key, d);
-            SmallVector<Value> next;
-            for (int64_t r = 0; r < rows; ++r)
-              next.push_back(vector::FMAOp::create(
-                  b, loc, loadRow(q.mem, at(q, bi, kb.idx(r), d)), kv,
-                  sums[r]));
-            return next;
-          });
-      for (int64_t r = 0; r < rows; ++r) {
-        Value dot = vector::ReductionOp::create(
-            b, loc, vector::CombiningKind::ADD, dots[r]);
-        SmallVector<Value> ix(lead[r]);
-        ix.push_back(key);
-        memref::StoreOp::create(b, loc, softmaxInput(ix, dot), block,
-                                ValueRange{kb.idx(r), j});
+    const MatrixOperand &k = att.qkShape.b, &v = att.pvShape.b;
+    // 1. Scores: each key row read once, against every query row; each
+    //    (key, row) leaves a vector of partial sums over d, which a tree of
+    //    shuffles sums as it goes into one vector of the block's keys per
+    //    row (log2(lanes) merges per pair of vectors, where a horizontal sum
+    //    per score would take as many per score). Keys past n are zeros.
+    int64_t keyBytes =
+        getElementTypeOrSelf(k.mem.getType()).getIntOrFloatBitWidth() / 8;
+    int64_t rowBytes = depth * keyBytes;
+    SmallVector<SmallVector<std::pair<int64_t, Value>>> pending(rows);
+    for (int64_t j = 0; j < kKeyBlock; ++j) {
+      SmallVector<Value> dots(rows, splat(vec, 0.0));
+      if (j < n) {
+        Value key = kb.addc(k0, j);
+        // One prefetch per cache line of the row kPrefetchKeys ahead.
+        for (int64_t byte = 0; byte < rowBytes; byte += 64)
+          prefetchAhead(k, bi, key, kb.idx(byte / keyBytes));
+        // bf16 queries and keys: vdpbf16ps on pairs along d, as the GEMM
+        // kernel multiplies them (exact products, f32 sums).
+        if (qkDot)
+          dots = carry(kb.idx(0), depth, 2 * lanes, dots,
+                       [&](Value d, ValueRange sums) {
+                         Type bf16 = b.getBF16Type();
+                         auto pairs = VectorType::get({2 * lanes}, bf16);
+                         Value kv = vector::LoadOp::create(b, loc, pairs, k.mem,
+                                                           at(k, bi, key, d));
+                         SmallVector<Value> next;
+                         for (int64_t r = 0; r < rows; ++r)
+                           next.push_back(x86vector::DotBF16Op::create(
+                               b, loc, vec, sums[r],
+                               vector::LoadOp::create(b, loc, pairs, queries,
+                                                      queryIx(kb.idx(r), d)),
+                               kv));
+                         return next;
+                       });
+        else
+          dots = carry(kb.idx(0), depth, lanes, dots,
+                       [&](Value d, ValueRange sums) {
+                         Value kv = loadRow(k.mem, at(k, bi, key, d));
+                         SmallVector<Value> next;
+                         for (int64_t r = 0; r < rows; ++r)
+                           next.push_back(vector::FMAOp::create(
+                               b, loc,
+                               vector::LoadOp::create(b, loc, vec, queries,
+                                                      queryIx(kb.idx(r), d)),
+                               kv, sums[r]));
+                         return next;
+                       });
       }
-    });
+      for (int64_t r = 0; r < rows; ++r) {
+        auto &stack = pending[r];
+        stack.push_back({1, dots[r]});
+        while (stack.size() > 1 && stack.back().first < lanes &&
+               stack.back().first == stack[stack.size() - 2].first) {
+          auto [m, y] = stack.pop_back_val();
+          stack.back() = {2 * m, mergePartials(stack.back().second, y, m)};
+        }
+      }
+    }
     // 2. Online softmax per row, on the block as one vector.
     Value negInf = cst(-std::numeric_limits<double>::infinity());
     SmallVector<Value> rescale;
+    DenseMap<OpOperand *, Value> shared;
     for (int64_t r = 0; r < rows; ++r) {
+      // The vectors of `lanes` keys, in key order, as one of the block.
+      SmallVector<Value> parts;
+      for (auto &[m, part] : pending[r])
+        parts.push_back(part);
+      while (parts.size() > 1) {
+        SmallVector<Value> joined;
+        for (size_t i = 0; i < parts.size(); i += 2) {
+          int64_t width = cast<VectorType>(parts[i].getType()).getNumElements();
+          SmallVector<int64_t> all(2 * width);
+          std::iota(all.begin(), all.end(), 0);
+          joined.push_back(
+              vector::ShuffleOp::create(b, loc, parts[i], parts[i + 1], all));
+        }
+        parts = joined;
+      }
       Value ri = kb.idx(r);
-      Value s = vector::LoadOp::create(b, loc, blockVec, block,
-                                       ValueRange{ri, kb.idx(0)});
+      Value s = softmaxInput(r, k0, n, parts[0], shared);
       Value oldMax = memref::LoadOp::create(b, loc, runMax, ri);
       Value newMax = arith::MaximumFOp::create(
-          b, loc, oldMax,
-          vector::ReductionOp::create(b, loc, vector::CombiningKind::MAXIMUMF,
-                                      s));
+          b, loc, oldMax, reduceHalves(s, [&](Value x, Value y) -> Value {
+            return arith::MaximumFOp::create(b, loc, x, y);
+          }));
       // Fully masked so far: exp(-inf - 0) = 0 instead of exp(NaN).
       Value allMasked = arith::CmpFOp::create(
           b, loc, arith::CmpFPredicate::OEQ, newMax, negInf);
@@ -743,8 +932,9 @@ private:
       Value p = math::ExpOp::create(
           b, loc, arith::SubFOp::create(b, loc, s, bcast(blockVec, ref)));
       vector::StoreOp::create(b, loc, p, block, ValueRange{ri, kb.idx(0)});
-      Value sum = vector::ReductionOp::create(
-          b, loc, vector::CombiningKind::ADD, p);
+      Value sum = reduceHalves(p, [&](Value x, Value y) -> Value {
+        return arith::AddFOp::create(b, loc, x, y);
+      });
       Value oldSum = memref::LoadOp::create(b, loc, runSum, ri);
       memref::StoreOp::create(
           b, loc,
@@ -754,33 +944,53 @@ private:
           runSum, ri);
       memref::StoreOp::create(b, loc, newMax, runMax, ri);
     }
-    // 3. acc = acc * rescale + sum_j p_j * V[key j]: each value row read
-    //    once, for every query row.
-    kb.loop(valueDims, lanes, [&](Value col) {
+    // 3. acc = acc * rescale + sum_j p_j * V[key j], a group of columns at
+    //    a time: each value vector read once for every query row, the
+    //    group's accumulators (rows x columns, at most half the vector
+    //    registers) in registers across the block's keys.
+    int64_t chunks = valueDims / lanes;
+    int64_t registers = lanes >= 16 ? 32 : 16; // AVX-512 : AVX2
+    int64_t perGroup = std::clamp<int64_t>(registers / 2 / rows, 1, chunks);
+    while (chunks % perGroup)
+      --perGroup;
+    int64_t valueBytes =
+        getElementTypeOrSelf(v.mem.getType()).getIntOrFloatBitWidth() / 8;
+    kb.loop(valueDims, perGroup * lanes, [&](Value col0) {
       SmallVector<Value> init;
       for (int64_t r = 0; r < rows; ++r)
-        init.push_back(arith::MulFOp::create(
-            b, loc,
-            vector::LoadOp::create(b, loc, vec, acc,
-                                   ValueRange{kb.idx(r), col}),
-            bcast(vec, rescale[r])));
+        for (int64_t c = 0; c < perGroup; ++c)
+          init.push_back(arith::MulFOp::create(
+              b, loc,
+              vector::LoadOp::create(
+                  b, loc, vec, acc,
+                  ValueRange{kb.idx(r), kb.addc(col0, c * lanes)}),
+              bcast(vec, rescale[r])));
       SmallVector<Value> sums =
           carry(kb.idx(0), n, 1, init, [&](Value j, ValueRange a) {
             Value key = kb.addIdx(k0, j);
-            Value vv = loadRow(v.mem, at(v, bi, key, col));
-            prefetchAhead(v, bi, key, col);
+            SmallVector<Value> vv;
+            for (int64_t c = 0; c < perGroup; ++c) {
+              Value col = kb.addc(col0, c * lanes);
+              vv.push_back(loadRow(v.mem, at(v, bi, key, col)));
+              if (c * lanes * valueBytes % 64 == 0)
+                prefetchAhead(v, bi, key, col);
+            }
             SmallVector<Value> next;
             for (int64_t r = 0; r < rows; ++r) {
-              Value p = memref::LoadOp::create(b, loc, block,
-                                               ValueRange{kb.idx(r), j});
-              next.push_back(
-                  vector::FMAOp::create(b, loc, bcast(vec, p), vv, a[r]));
+              Value p =
+                  bcast(vec, memref::LoadOp::create(b, loc, block,
+                                                    ValueRange{kb.idx(r), j}));
+              for (int64_t c = 0; c < perGroup; ++c)
+                next.push_back(vector::FMAOp::create(b, loc, p, vv[c],
+                                                     a[r * perGroup + c]));
             }
             return next;
           });
       for (int64_t r = 0; r < rows; ++r)
-        vector::StoreOp::create(b, loc, sums[r], acc,
-                                ValueRange{kb.idx(r), col});
+        for (int64_t c = 0; c < perGroup; ++c)
+          vector::StoreOp::create(
+              b, loc, sums[r * perGroup + c], acc,
+              ValueRange{kb.idx(r), kb.addc(col0, c * lanes)});
     });
   }
 };

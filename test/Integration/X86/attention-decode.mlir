@@ -35,17 +35,23 @@
 // CHECK: PASS attention_bf16
 // KEPT-NEXT: probabilities in f32
 // ROUNDED-NEXT: probabilities rounded to bf16
+// CHECK: PASS attention_rows
 // CHECK-NOT: FAIL
 
 // FUSED-LABEL: func.func @attention_f32
 // FUSED-NOT:     linalg.batch_matmul
-// FUSED:         vector.reduction <maximumf>
+// FUSED:         arith.maximumf {{.*}} : vector<8xf32>
 // FUSED:         } {lowp.parallel}
 // FUSED-LABEL: func.func @attention_bf16
 // FUSED-NOT:     linalg.batch_matmul
 // FUSED:         vector.load {{.*}} : memref<2x37x32xbf16>, vector<16xbf16>
 // FUSED:         } {lowp.parallel}
 // FUSED-LABEL: func.func @reference
+// FUSED:         linalg.batch_matmul
+// FUSED-LABEL: func.func @rows_f32
+// FUSED-NOT:     linalg.batch_matmul
+// FUSED:         } {lowp.parallel}
+// FUSED-LABEL: func.func @rows_f64
 // FUSED:         linalg.batch_matmul
 
 #qmap = affine_map<(b, m, n, d) -> (b, m, d)>
@@ -55,6 +61,8 @@
 #row = affine_map<(b, m, n) -> (b, m, 0)>
 #key = affine_map<(b, m, n) -> (0, 0, n)>
 #all = affine_map<(b, m, n) -> ()>
+#id4 = affine_map<(a, b, c, n) -> (a, b, c, n)>
+#row4 = affine_map<(a, b, c, n) -> (a, b, c, 0)>
 
 func.func @attention_f32(%q: tensor<2x2x32xf32>, %k: tensor<2x37x32xf32>,
     %v: tensor<2x37x32xf32>, %mask: tensor<1x1x37xi1>) -> tensor<2x2x32xf32> {
@@ -395,6 +403,178 @@ func.func @mask() -> tensor<1x1x37xi1> {
   return %r : tensor<1x1x37xi1>
 }
 
+func.func @rows_f32(%q: tensor<2x2x32xf32>, %k: tensor<2x37x32xf32>,
+    %v: tensor<2x37x32xf32>, %bias: tensor<1x4x1x37xf32>) -> tensor<2x2x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %scale = arith.constant 0.17677669529663687 : f32
+  %se = tensor.empty() : tensor<2x2x37xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%se : tensor<2x2x37xf32>) -> tensor<2x2x37xf32>
+  %s = linalg.batch_matmul indexing_maps = [#qmap, #kmap, #smap]
+      ins(%q, %k : tensor<2x2x32xf32>, tensor<2x37x32xf32>)
+      outs(%s0 : tensor<2x2x37xf32>) -> tensor<2x2x37xf32>
+  %x = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<2x2x37xf32>) outs(%se : tensor<2x2x37xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %y = arith.mulf %a, %scale : f32
+    linalg.yield %y : f32
+  } -> tensor<2x2x37xf32>
+  %xc = tensor.collapse_shape %x [[0, 1], [2]] : tensor<2x2x37xf32> into tensor<4x37xf32>
+  %x4 = tensor.expand_shape %xc [[0, 1, 2], [3]] output_shape [1, 4, 1, 37] : tensor<4x37xf32> into tensor<1x4x1x37xf32>
+  %e4 = tensor.empty() : tensor<1x4x1x37xf32>
+  %b = linalg.generic {indexing_maps = [#id4, #id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x4, %bias : tensor<1x4x1x37xf32>, tensor<1x4x1x37xf32>) outs(%e4 : tensor<1x4x1x37xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %y = arith.addf %a, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<1x4x1x37xf32>
+  %r4 = tensor.empty() : tensor<1x4x1x1xf32>
+  %mx0 = linalg.fill ins(%ninf : f32) outs(%r4 : tensor<1x4x1x1xf32>) -> tensor<1x4x1x1xf32>
+  %mx = linalg.generic {indexing_maps = [#id4, #row4], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%b : tensor<1x4x1x37xf32>) outs(%mx0 : tensor<1x4x1x1xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %y = arith.maximumf %a, %o : f32
+    linalg.yield %y : f32
+  } -> tensor<1x4x1x1xf32>
+  %ex = linalg.generic {indexing_maps = [#id4, #row4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b, %mx : tensor<1x4x1x37xf32>, tensor<1x4x1x1xf32>) outs(%e4 : tensor<1x4x1x37xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %d = arith.subf %a, %m : f32
+    %y = math.exp %d : f32
+    linalg.yield %y : f32
+  } -> tensor<1x4x1x37xf32>
+  %sm0 = linalg.fill ins(%zero : f32) outs(%r4 : tensor<1x4x1x1xf32>) -> tensor<1x4x1x1xf32>
+  %sm = linalg.generic {indexing_maps = [#id4, #row4], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%ex : tensor<1x4x1x37xf32>) outs(%sm0 : tensor<1x4x1x1xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %y = arith.addf %a, %o : f32
+    linalg.yield %y : f32
+  } -> tensor<1x4x1x1xf32>
+  %p = linalg.generic {indexing_maps = [#id4, #row4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%ex, %sm : tensor<1x4x1x37xf32>, tensor<1x4x1x1xf32>) outs(%e4 : tensor<1x4x1x37xf32>) {
+  ^bb0(%a: f32, %t: f32, %o: f32):
+    %y = arith.divf %a, %t : f32
+    linalg.yield %y : f32
+  } -> tensor<1x4x1x37xf32>
+  %pc = tensor.collapse_shape %p [[0, 1, 2], [3]] : tensor<1x4x1x37xf32> into tensor<4x37xf32>
+  %pg = tensor.expand_shape %pc [[0, 1], [2]] output_shape [2, 2, 37] : tensor<4x37xf32> into tensor<2x2x37xf32>
+  %oe = tensor.empty() : tensor<2x2x32xf32>
+  %o0 = linalg.fill ins(%zero : f32) outs(%oe : tensor<2x2x32xf32>) -> tensor<2x2x32xf32>
+  %res = linalg.batch_matmul ins(%pg, %v : tensor<2x2x37xf32>, tensor<2x37x32xf32>)
+      outs(%o0 : tensor<2x2x32xf32>) -> tensor<2x2x32xf32>
+  return %res : tensor<2x2x32xf32>
+}
+
+func.func @rows_f64(%q: tensor<2x2x32xf64>, %k: tensor<2x37x32xf64>,
+    %v: tensor<2x37x32xf64>, %bias: tensor<1x4x1x37xf64>) -> tensor<2x2x32xf64> {
+  %zero = arith.constant 0.0 : f64
+  %ninf = arith.constant 0xFFF0000000000000 : f64
+  %scale = arith.constant 0.17677669529663687 : f64
+  %se = tensor.empty() : tensor<2x2x37xf64>
+  %s0 = linalg.fill ins(%zero : f64) outs(%se : tensor<2x2x37xf64>) -> tensor<2x2x37xf64>
+  %s = linalg.batch_matmul indexing_maps = [#qmap, #kmap, #smap]
+      ins(%q, %k : tensor<2x2x32xf64>, tensor<2x37x32xf64>)
+      outs(%s0 : tensor<2x2x37xf64>) -> tensor<2x2x37xf64>
+  %x = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<2x2x37xf64>) outs(%se : tensor<2x2x37xf64>) {
+  ^bb0(%a: f64, %o: f64):
+    %y = arith.mulf %a, %scale : f64
+    linalg.yield %y : f64
+  } -> tensor<2x2x37xf64>
+  %xc = tensor.collapse_shape %x [[0, 1], [2]] : tensor<2x2x37xf64> into tensor<4x37xf64>
+  %x4 = tensor.expand_shape %xc [[0, 1, 2], [3]] output_shape [1, 4, 1, 37] : tensor<4x37xf64> into tensor<1x4x1x37xf64>
+  %e4 = tensor.empty() : tensor<1x4x1x37xf64>
+  %b = linalg.generic {indexing_maps = [#id4, #id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x4, %bias : tensor<1x4x1x37xf64>, tensor<1x4x1x37xf64>) outs(%e4 : tensor<1x4x1x37xf64>) {
+  ^bb0(%a: f64, %c: f64, %o: f64):
+    %y = arith.addf %a, %c : f64
+    linalg.yield %y : f64
+  } -> tensor<1x4x1x37xf64>
+  %r4 = tensor.empty() : tensor<1x4x1x1xf64>
+  %mx0 = linalg.fill ins(%ninf : f64) outs(%r4 : tensor<1x4x1x1xf64>) -> tensor<1x4x1x1xf64>
+  %mx = linalg.generic {indexing_maps = [#id4, #row4], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%b : tensor<1x4x1x37xf64>) outs(%mx0 : tensor<1x4x1x1xf64>) {
+  ^bb0(%a: f64, %o: f64):
+    %y = arith.maximumf %a, %o : f64
+    linalg.yield %y : f64
+  } -> tensor<1x4x1x1xf64>
+  %ex = linalg.generic {indexing_maps = [#id4, #row4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b, %mx : tensor<1x4x1x37xf64>, tensor<1x4x1x1xf64>) outs(%e4 : tensor<1x4x1x37xf64>) {
+  ^bb0(%a: f64, %m: f64, %o: f64):
+    %d = arith.subf %a, %m : f64
+    %y = math.exp %d : f64
+    linalg.yield %y : f64
+  } -> tensor<1x4x1x37xf64>
+  %sm0 = linalg.fill ins(%zero : f64) outs(%r4 : tensor<1x4x1x1xf64>) -> tensor<1x4x1x1xf64>
+  %sm = linalg.generic {indexing_maps = [#id4, #row4], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%ex : tensor<1x4x1x37xf64>) outs(%sm0 : tensor<1x4x1x1xf64>) {
+  ^bb0(%a: f64, %o: f64):
+    %y = arith.addf %a, %o : f64
+    linalg.yield %y : f64
+  } -> tensor<1x4x1x1xf64>
+  %p = linalg.generic {indexing_maps = [#id4, #row4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%ex, %sm : tensor<1x4x1x37xf64>, tensor<1x4x1x1xf64>) outs(%e4 : tensor<1x4x1x37xf64>) {
+  ^bb0(%a: f64, %t: f64, %o: f64):
+    %y = arith.divf %a, %t : f64
+    linalg.yield %y : f64
+  } -> tensor<1x4x1x37xf64>
+  %pc = tensor.collapse_shape %p [[0, 1, 2], [3]] : tensor<1x4x1x37xf64> into tensor<4x37xf64>
+  %pg = tensor.expand_shape %pc [[0, 1], [2]] output_shape [2, 2, 37] : tensor<4x37xf64> into tensor<2x2x37xf64>
+  %oe = tensor.empty() : tensor<2x2x32xf64>
+  %o0 = linalg.fill ins(%zero : f64) outs(%oe : tensor<2x2x32xf64>) -> tensor<2x2x32xf64>
+  %res = linalg.batch_matmul ins(%pg, %v : tensor<2x2x37xf64>, tensor<2x37x32xf64>)
+      outs(%o0 : tensor<2x2x32xf64>) -> tensor<2x2x32xf64>
+  return %res : tensor<2x2x32xf64>
+}
+
+// A bias per query row and key: -inf where (5 n + 3 h) % 11 == 0 (a
+// different set of keys hidden in each of the 4 rows), else
+// 0.05 ((n + 2 h) % 7) - 0.1.
+func.func @bias() -> tensor<1x4x1x37xf64> {
+  %e = tensor.empty() : tensor<1x4x1x37xf64>
+  %r = linalg.generic {indexing_maps = [#id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      outs(%e : tensor<1x4x1x37xf64>) {
+  ^bb0(%o: f64):
+    %h = linalg.index 1 : index
+    %n = linalg.index 3 : index
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
+    %c5 = arith.constant 5 : index
+    %c7 = arith.constant 7 : index
+    %c11 = arith.constant 11 : index
+    %c0 = arith.constant 0 : index
+    %n5 = arith.muli %n, %c5 : index
+    %h3 = arith.muli %h, %c3 : index
+    %hm = arith.addi %n5, %h3 : index
+    %hr = arith.remui %hm, %c11 : index
+    %hidden = arith.cmpi eq, %hr, %c0 : index
+    %h2 = arith.muli %h, %c2 : index
+    %w = arith.addi %n, %h2 : index
+    %wr = arith.remui %w, %c7 : index
+    %wi = arith.index_cast %wr : index to i64
+    %wf = arith.sitofp %wi : i64 to f64
+    %step = arith.constant 0.05 : f64
+    %off = arith.constant -0.1 : f64
+    %val = arith.mulf %wf, %step : f64
+    %val2 = arith.addf %val, %off : f64
+    %ninf = arith.constant 0xFFF0000000000000 : f64
+    %y = arith.select %hidden, %ninf, %val2 : f64
+    linalg.yield %y : f64
+  } -> tensor<1x4x1x37xf64>
+  return %r : tensor<1x4x1x37xf64>
+}
+
+func.func @bias_to_f32(%x: tensor<1x4x1x37xf64>) -> tensor<1x4x1x37xf32> {
+  %e = tensor.empty() : tensor<1x4x1x37xf32>
+  %r = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<1x4x1x37xf64>) outs(%e : tensor<1x4x1x37xf32>) {
+  ^bb0(%a: f64, %o: f32):
+    %y = arith.truncf %a : f64 to f32
+    linalg.yield %y : f32
+  } -> tensor<1x4x1x37xf32>
+  return %r : tensor<1x4x1x37xf32>
+}
+
 // max |a - b| / max |b|
 func.func @relative_error(%a: tensor<2x2x32xf64>, %b: tensor<2x2x32xf64>) -> f64 {
   %zero = arith.constant 0.0 : f64
@@ -469,6 +649,20 @@ func.func @main() {
   } else {
     vector.print str "probabilities rounded to bf16"
   }
+
+  %bias = call @bias() : () -> tensor<1x4x1x37xf64>
+  %bias32 = call @bias_to_f32(%bias) : (tensor<1x4x1x37xf64>) -> tensor<1x4x1x37xf32>
+  %or = call @rows_f32(%q32, %k32, %v32, %bias32) : (tensor<2x2x32xf32>, tensor<2x37x32xf32>, tensor<2x37x32xf32>, tensor<1x4x1x37xf32>) -> tensor<2x2x32xf32>
+  %refr = call @rows_f64(%q32w, %k32w, %v32w, %bias) : (tensor<2x2x32xf64>, tensor<2x37x32xf64>, tensor<2x37x32xf64>, tensor<1x4x1x37xf64>) -> tensor<2x2x32xf64>
+  %orw = call @out_to_f64(%or) : (tensor<2x2x32xf32>) -> tensor<2x2x32xf64>
+  %er = call @relative_error(%orw, %refr) : (tensor<2x2x32xf64>, tensor<2x2x32xf64>) -> f64
+  %okr = arith.cmpf ole, %er, %tol : f64
+  scf.if %okr {
+    vector.print str "PASS attention_rows "
+  } else {
+    vector.print str "FAIL attention_rows "
+  }
+  vector.print %er : f64
   vector.print str "\n"
   return
 }
