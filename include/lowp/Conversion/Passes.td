@@ -281,7 +281,7 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     [key][d], as the fold of their transpose leaves them), elementwise ops
     on the scores (scale, mask, bias), softmax along the keys (max
     reduction, `exp(x - max)`, sum, division) and a contraction of the
-    probabilities with the values become one loop over blocks of 16 keys:
+    probabilities with the values become one loop over blocks of 64 keys:
     the block's scores for every query row of the group (one vector of
     the block's keys per row, summed from partial sums by a tree of
     shuffles), the elementwise ops on that vector, online softmax in f32

@@ -45,8 +45,12 @@ namespace {
 /// Query rows per head group up to which the fused kernel runs; beyond it
 /// (a prompt), the register-blocked GEMMs do the contractions.
 constexpr int64_t kMaxQueryRows = 16;
-/// Keys per block: scores of a block stay in one small buffer (L1).
+/// Keys per vector of scores (one per query row and 16 keys).
 constexpr int64_t kKeyBlock = 16;
+/// Vectors of scores per block of keys: the block's max, its `exp`
+/// rescaling and the accumulators' reload are paid once per 64 keys.
+constexpr int64_t kVectorsPerBlock = 4;
+constexpr int64_t kBlockKeys = kKeyBlock * kVectorsPerBlock;
 /// How far ahead, in keys, the kernel prefetches the key and value rows:
 /// it does little work per row loaded, and without prefetches it waits on
 /// memory (a cache of 4096 positions ran at a third of the bandwidth).
@@ -89,9 +93,7 @@ bool isRowMap(AffineMap map, unsigned loops) {
   return true;
 }
 
-bool allParallel(linalg::GenericOp g) {
-  return g.getNumReductionLoops() == 0;
-}
+bool allParallel(linalg::GenericOp g) { return g.getNumReductionLoops() == 0; }
 
 /// A reduction over the last loop into one output read and written per row.
 bool isLastLoopReduction(linalg::GenericOp g) {
@@ -155,8 +157,7 @@ bool samePayloadValue(Value a, linalg::GenericOp ga, Value b,
       argB.getOwner() == gb.getBody()) {
     OpOperand *oa = ga.getMatchingOpOperand(argA);
     OpOperand *ob = gb.getMatchingOpOperand(argB);
-    return !ga.isDpsInit(oa) && !gb.isDpsInit(ob) &&
-           oa->get() == ob->get() &&
+    return !ga.isDpsInit(oa) && !gb.isDpsInit(ob) && oa->get() == ob->get() &&
            ga.getMatchingIndexingMap(oa) == gb.getMatchingIndexingMap(ob);
   }
   Operation *da = a.getDefiningOp(), *db = b.getDefiningOp();
@@ -166,8 +167,8 @@ bool samePayloadValue(Value a, linalg::GenericOp ga, Value b,
     return !insideA && !insideB && !argA && !argB && a == b;
   if (da->getName() != db->getName() || da->getAttrs() != db->getAttrs() ||
       da->getResultTypes() != db->getResultTypes() ||
-      da->getNumOperands() != db->getNumOperands() ||
-      da->getNumRegions() || db->getNumRegions() ||
+      da->getNumOperands() != db->getNumOperands() || da->getNumRegions() ||
+      db->getNumRegions() ||
       cast<OpResult>(a).getResultNumber() !=
           cast<OpResult>(b).getResultNumber())
     return false;
@@ -232,7 +233,8 @@ LogicalResult matchAttentionInto(Attention &att, linalg::LinalgOp qk,
     return linalg::FillOp();
   };
 
-  for (Operation *op = qk->getNextNode(); op && !att.pv; op = op->getNextNode()) {
+  for (Operation *op = qk->getNextNode(); op && !att.pv;
+       op = op->getNextNode()) {
     auto lop = dyn_cast<linalg::LinalgOp>(op);
     if (!lop)
       continue;
@@ -243,10 +245,9 @@ LogicalResult matchAttentionInto(Attention &att, linalg::LinalgOp qk,
       return false;
     };
     bool readsDerived = readsAny(derived.getArrayRef());
-    bool readsSoftmax = (maxBuf && readsAny({maxBuf})) ||
-                        (expBuf && readsAny({expBuf})) ||
-                        (sumBuf && readsAny({sumBuf})) ||
-                        (probBuf && readsAny({probBuf}));
+    bool readsSoftmax =
+        (maxBuf && readsAny({maxBuf})) || (expBuf && readsAny({expBuf})) ||
+        (sumBuf && readsAny({sumBuf})) || (probBuf && readsAny({probBuf}));
     if (auto fill = dyn_cast<linalg::FillOp>(op)) {
       (void)fill;
       continue; // a reduction's init: checked with the reduction
@@ -276,8 +277,8 @@ LogicalResult matchAttentionInto(Attention &att, linalg::LinalgOp qk,
       break;
     }
     if (!g) {
-      why = "the scores are read by '" + op->getName().getStringRef().str() +
-            "'";
+      why =
+          "the scores are read by '" + op->getName().getStringRef().str() + "'";
       return failure();
     }
     Value out = freshOutput(g);
@@ -297,17 +298,16 @@ LogicalResult matchAttentionInto(Attention &att, linalg::LinalgOp qk,
         return why = "a score is read through a map other than the identity",
                failure();
       if (rowRead && !isRowMap(map, loops))
-        return why = "a row's max or sum is read at other indices",
-               failure();
+        return why = "a row's max or sum is read at other indices", failure();
     }
     Value result = yielded(g);
     Value outArg = g.getMatchingBlockArgument(g.getDpsInitOperand(0));
     if (!att.rowMax && isLastLoopReduction(g) && !readsSoftmax) {
       auto max = result.getDefiningOp<arith::MaximumFOp>();
-      Value x = !max                         ? Value()
-                : max.getRhs() == outArg     ? max.getLhs()
-                : max.getLhs() == outArg     ? max.getRhs()
-                                             : Value();
+      Value x = !max                     ? Value()
+                : max.getRhs() == outArg ? max.getLhs()
+                : max.getLhs() == outArg ? max.getRhs()
+                                         : Value();
       if (!x || dependsOn(x, outArg))
         return why = "a row reduction of the scores other than their max",
                failure();
@@ -318,13 +318,12 @@ LogicalResult matchAttentionInto(Attention &att, linalg::LinalgOp qk,
       att.maxInput = x;
       att.ops.insert(fill);
       maxBuf = out;
-    } else if (att.rowMax && !att.exp && allParallel(g) &&
-               readsAny({maxBuf})) {
+    } else if (att.rowMax && !att.exp && allParallel(g) && readsAny({maxBuf})) {
       auto exp = result.getDefiningOp<math::ExpOp>();
       auto sub = exp ? exp.getOperand().getDefiningOp<arith::SubFOp>()
                      : arith::SubFOp();
-      auto maxArg = sub ? dyn_cast<BlockArgument>(sub.getRhs())
-                        : BlockArgument();
+      auto maxArg =
+          sub ? dyn_cast<BlockArgument>(sub.getRhs()) : BlockArgument();
       if (!maxArg || maxArg.getOwner() != g.getBody() ||
           g.isDpsInit(g.getMatchingOpOperand(maxArg)) ||
           getRootBuffer(g.getMatchingOpOperand(maxArg)->get()) != maxBuf ||
@@ -341,8 +340,9 @@ LogicalResult matchAttentionInto(Attention &att, linalg::LinalgOp qk,
       Value in = g.getMatchingBlockArgument(g.getDpsInputOperand(0));
       linalg::FillOp fill = fillOf(out, g);
       FloatAttr zero = fill ? fillConstant(fill) : nullptr;
-      if (!add || !((add.getLhs() == in && add.getRhs() == outArg) ||
-                    (add.getLhs() == outArg && add.getRhs() == in)) ||
+      if (!add ||
+          !((add.getLhs() == in && add.getRhs() == outArg) ||
+            (add.getLhs() == outArg && add.getRhs() == in)) ||
           !zero || !zero.getValue().isZero())
         return why = "the exponentials are reduced other than by a sum from "
                      "zero",
@@ -494,8 +494,7 @@ LogicalResult matchAttentionInto(Attention &att, linalg::LinalgOp qk,
 /// ops after `qk` include a max reduction of its scores (softmax), so that
 /// every other contraction fails silently.
 FailureOr<Attention> matchAttention(linalg::LinalgOp qk,
-                                    const KernelConfig &cfg,
-                                    std::string &why) {
+                                    const KernelConfig &cfg, std::string &why) {
   Attention att;
   if (succeeded(matchAttentionInto(att, qk, cfg, why)))
     return att;
@@ -509,9 +508,8 @@ class AttentionEmitter {
 public:
   AttentionEmitter(const Attention &att, RewriterBase &rw,
                    const KernelConfig &cfg)
-      : att(att), kb(rw, att.pv->getLoc(), cfg), b(rw),
-        loc(att.pv->getLoc()), lanes(cfg.lanes),
-        f32(Float32Type::get(rw.getContext())),
+      : att(att), kb(rw, att.pv->getLoc(), cfg), b(rw), loc(att.pv->getLoc()),
+        lanes(cfg.lanes), f32(Float32Type::get(rw.getContext())),
         vec(VectorType::get({lanes}, f32)),
         blockVec(VectorType::get({kKeyBlock}, f32)) {
     batches = std::max<int64_t>(att.qkShape.batches, 1);
@@ -576,8 +574,8 @@ private:
   /// `lanes` elements of a row, in f32.
   Value loadRow(Value mem, ArrayRef<Value> ix) {
     Type elem = cast<MemRefType>(mem.getType()).getElementType();
-    Value v = vector::LoadOp::create(b, loc, VectorType::get({lanes}, elem),
-                                     mem, ix);
+    Value v =
+        vector::LoadOp::create(b, loc, VectorType::get({lanes}, elem), mem, ix);
     if (elem != f32)
       v = arith::ExtFOp::create(b, loc, vec, v);
     return v;
@@ -750,7 +748,7 @@ private:
     acc = buf({rows, valueDims});
     runMax = buf({rows});
     runSum = buf({rows});
-    block = buf({rows, kKeyBlock});
+    block = buf({rows, kBlockKeys});
     // The queries in f32, widened once for every key.
     const MatrixOperand &q = att.qkShape.a;
     queries = q.mem;
@@ -776,9 +774,9 @@ private:
         vector::StoreOp::create(b, loc, zero, acc, ValueRange{kb.idx(r), c});
       });
     }
-    int64_t full = keys / kKeyBlock * kKeyBlock;
-    kb.loop(0, full, kKeyBlock,
-            [&](Value k0) { emitKeyBlock(bi, k0, kKeyBlock); });
+    int64_t full = keys / kBlockKeys * kBlockKeys;
+    kb.loop(0, full, kBlockKeys,
+            [&](Value k0) { emitKeyBlock(bi, k0, kBlockKeys); });
     if (full < keys)
       emitKeyBlock(bi, kb.idx(full), keys - full);
     // O += acc / sum.
@@ -846,95 +844,114 @@ private:
     int64_t keyBytes =
         getElementTypeOrSelf(k.mem.getType()).getIntOrFloatBitWidth() / 8;
     int64_t rowBytes = depth * keyBytes;
-    SmallVector<SmallVector<std::pair<int64_t, Value>>> pending(rows);
-    for (int64_t j = 0; j < kKeyBlock; ++j) {
-      SmallVector<Value> dots(rows, splat(vec, 0.0));
-      if (j < n) {
-        Value key = kb.addc(k0, j);
-        // One prefetch per cache line of the row kPrefetchKeys ahead.
-        for (int64_t byte = 0; byte < rowBytes; byte += 64)
-          prefetchAhead(k, bi, key, kb.idx(byte / keyBytes));
-        // bf16 queries and keys: vdpbf16ps on pairs along d, as the GEMM
-        // kernel multiplies them (exact products, f32 sums).
-        if (qkDot)
-          dots = carry(kb.idx(0), depth, 2 * lanes, dots,
-                       [&](Value d, ValueRange sums) {
-                         Type bf16 = b.getBF16Type();
-                         auto pairs = VectorType::get({2 * lanes}, bf16);
-                         Value kv = vector::LoadOp::create(b, loc, pairs, k.mem,
-                                                           at(k, bi, key, d));
-                         SmallVector<Value> next;
-                         for (int64_t r = 0; r < rows; ++r)
-                           next.push_back(x86vector::DotBF16Op::create(
-                               b, loc, vec, sums[r],
-                               vector::LoadOp::create(b, loc, pairs, queries,
-                                                      queryIx(kb.idx(r), d)),
-                               kv));
-                         return next;
-                       });
-        else
-          dots = carry(kb.idx(0), depth, lanes, dots,
-                       [&](Value d, ValueRange sums) {
-                         Value kv = loadRow(k.mem, at(k, bi, key, d));
-                         SmallVector<Value> next;
-                         for (int64_t r = 0; r < rows; ++r)
-                           next.push_back(vector::FMAOp::create(
-                               b, loc,
-                               vector::LoadOp::create(b, loc, vec, queries,
-                                                      queryIx(kb.idx(r), d)),
-                               kv, sums[r]));
-                         return next;
-                       });
-      }
-      for (int64_t r = 0; r < rows; ++r) {
-        auto &stack = pending[r];
-        stack.push_back({1, dots[r]});
-        while (stack.size() > 1 && stack.back().first < lanes &&
-               stack.back().first == stack[stack.size() - 2].first) {
-          auto [m, y] = stack.pop_back_val();
-          stack.back() = {2 * m, mergePartials(stack.back().second, y, m)};
+    // The block's softmax inputs: scores[r][i] for keys
+    // [k0 + 16 i, k0 + 16 i + 16) of query row r.
+    int64_t vectors = ceilDiv(n, kKeyBlock);
+    SmallVector<SmallVector<Value>> scores(rows);
+    for (int64_t i = 0; i < vectors; ++i) {
+      int64_t width = std::min(kKeyBlock, n - i * kKeyBlock);
+      Value first = kb.addc(k0, i * kKeyBlock);
+      SmallVector<SmallVector<std::pair<int64_t, Value>>> pending(rows);
+      for (int64_t j = 0; j < kKeyBlock; ++j) {
+        SmallVector<Value> dots(rows, splat(vec, 0.0));
+        if (j < width) {
+          Value key = kb.addc(first, j);
+          // One prefetch per cache line of the row kPrefetchKeys ahead.
+          for (int64_t byte = 0; byte < rowBytes; byte += 64)
+            prefetchAhead(k, bi, key, kb.idx(byte / keyBytes));
+          // bf16 queries and keys: vdpbf16ps on pairs along d, as the GEMM
+          // kernel multiplies them (exact products, f32 sums).
+          if (qkDot)
+            dots = carry(kb.idx(0), depth, 2 * lanes, dots,
+                         [&](Value d, ValueRange sums) {
+                           Type bf16 = b.getBF16Type();
+                           auto pairs = VectorType::get({2 * lanes}, bf16);
+                           Value kv = vector::LoadOp::create(
+                               b, loc, pairs, k.mem, at(k, bi, key, d));
+                           SmallVector<Value> next;
+                           for (int64_t r = 0; r < rows; ++r)
+                             next.push_back(x86vector::DotBF16Op::create(
+                                 b, loc, vec, sums[r],
+                                 vector::LoadOp::create(b, loc, pairs, queries,
+                                                        queryIx(kb.idx(r), d)),
+                                 kv));
+                           return next;
+                         });
+          else
+            dots = carry(kb.idx(0), depth, lanes, dots,
+                         [&](Value d, ValueRange sums) {
+                           Value kv = loadRow(k.mem, at(k, bi, key, d));
+                           SmallVector<Value> next;
+                           for (int64_t r = 0; r < rows; ++r)
+                             next.push_back(vector::FMAOp::create(
+                                 b, loc,
+                                 vector::LoadOp::create(b, loc, vec, queries,
+                                                        queryIx(kb.idx(r), d)),
+                                 kv, sums[r]));
+                           return next;
+                         });
         }
+        for (int64_t r = 0; r < rows; ++r) {
+          auto &stack = pending[r];
+          stack.push_back({1, dots[r]});
+          while (stack.size() > 1 && stack.back().first < lanes &&
+                 stack.back().first == stack[stack.size() - 2].first) {
+            auto [m, y] = stack.pop_back_val();
+            stack.back() = {2 * m, mergePartials(stack.back().second, y, m)};
+          }
+        }
+      }
+      // The vectors of `lanes` keys, in key order, as one of 16 keys.
+      DenseMap<OpOperand *, Value> shared;
+      for (int64_t r = 0; r < rows; ++r) {
+        SmallVector<Value> parts;
+        for (auto &[m, part] : pending[r])
+          parts.push_back(part);
+        while (parts.size() > 1) {
+          SmallVector<Value> joined;
+          for (size_t p = 0; p < parts.size(); p += 2) {
+            int64_t w = cast<VectorType>(parts[p].getType()).getNumElements();
+            SmallVector<int64_t> all(2 * w);
+            std::iota(all.begin(), all.end(), 0);
+            joined.push_back(
+                vector::ShuffleOp::create(b, loc, parts[p], parts[p + 1], all));
+          }
+          parts = joined;
+        }
+        scores[r].push_back(softmaxInput(r, first, width, parts[0], shared));
       }
     }
-    // 2. Online softmax per row, on the block as one vector.
+    // 2. Online softmax per row, on the block's vectors.
     Value negInf = cst(-std::numeric_limits<double>::infinity());
     SmallVector<Value> rescale;
-    DenseMap<OpOperand *, Value> shared;
+    auto maxOf = [&](Value x, Value y) -> Value {
+      return arith::MaximumFOp::create(b, loc, x, y);
+    };
+    auto sumOf = [&](Value x, Value y) -> Value {
+      return arith::AddFOp::create(b, loc, x, y);
+    };
     for (int64_t r = 0; r < rows; ++r) {
-      // The vectors of `lanes` keys, in key order, as one of the block.
-      SmallVector<Value> parts;
-      for (auto &[m, part] : pending[r])
-        parts.push_back(part);
-      while (parts.size() > 1) {
-        SmallVector<Value> joined;
-        for (size_t i = 0; i < parts.size(); i += 2) {
-          int64_t width = cast<VectorType>(parts[i].getType()).getNumElements();
-          SmallVector<int64_t> all(2 * width);
-          std::iota(all.begin(), all.end(), 0);
-          joined.push_back(
-              vector::ShuffleOp::create(b, loc, parts[i], parts[i + 1], all));
-        }
-        parts = joined;
-      }
       Value ri = kb.idx(r);
-      Value s = softmaxInput(r, k0, n, parts[0], shared);
+      Value blockMax = scores[r][0];
+      for (Value sv : ArrayRef<Value>(scores[r]).drop_front())
+        blockMax = maxOf(blockMax, sv);
       Value oldMax = memref::LoadOp::create(b, loc, runMax, ri);
-      Value newMax = arith::MaximumFOp::create(
-          b, loc, oldMax, reduceHalves(s, [&](Value x, Value y) -> Value {
-            return arith::MaximumFOp::create(b, loc, x, y);
-          }));
+      Value newMax = maxOf(oldMax, reduceHalves(blockMax, maxOf));
       // Fully masked so far: exp(-inf - 0) = 0 instead of exp(NaN).
-      Value allMasked = arith::CmpFOp::create(
-          b, loc, arith::CmpFPredicate::OEQ, newMax, negInf);
+      Value allMasked = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                              newMax, negInf);
       Value ref = arith::SelectOp::create(b, loc, allMasked, cst(0.0), newMax);
       rescale.push_back(math::ExpOp::create(
           b, loc, arith::SubFOp::create(b, loc, oldMax, ref)));
-      Value p = math::ExpOp::create(
-          b, loc, arith::SubFOp::create(b, loc, s, bcast(blockVec, ref)));
-      vector::StoreOp::create(b, loc, p, block, ValueRange{ri, kb.idx(0)});
-      Value sum = reduceHalves(p, [&](Value x, Value y) -> Value {
-        return arith::AddFOp::create(b, loc, x, y);
-      });
+      Value sums;
+      for (auto [i, sv] : llvm::enumerate(scores[r])) {
+        Value p = math::ExpOp::create(
+            b, loc, arith::SubFOp::create(b, loc, sv, bcast(blockVec, ref)));
+        vector::StoreOp::create(b, loc, p, block,
+                                ValueRange{ri, kb.idx(i * kKeyBlock)});
+        sums = sums ? sumOf(sums, p) : p;
+      }
+      Value sum = reduceHalves(sums, sumOf);
       Value oldSum = memref::LoadOp::create(b, loc, runSum, ri);
       memref::StoreOp::create(
           b, loc,
@@ -1009,8 +1026,7 @@ void eraseDeadBuffer(Value buf, RewriterBase &rw) {
       rw.eraseOp(def);
 }
 
-template <typename OpTy>
-struct AttentionToKernel : OpRewritePattern<OpTy> {
+template <typename OpTy> struct AttentionToKernel : OpRewritePattern<OpTy> {
   AttentionToKernel(MLIRContext *ctx, const KernelConfig &cfg)
       : OpRewritePattern<OpTy>(ctx), cfg(cfg) {}
 
@@ -1028,9 +1044,8 @@ struct AttentionToKernel : OpRewritePattern<OpTy> {
     rw.setInsertionPoint(att->pv);
     AttentionEmitter(*att, rw, cfg).emit();
     SmallVector<Operation *> ops(att->ops.begin(), att->ops.end());
-    llvm::sort(ops, [](Operation *x, Operation *y) {
-      return y->isBeforeInBlock(x);
-    });
+    llvm::sort(
+        ops, [](Operation *x, Operation *y) { return y->isBeforeInBlock(x); });
     for (Operation *dead : ops)
       rw.eraseOp(dead);
     for (Value buf : att->buffers)

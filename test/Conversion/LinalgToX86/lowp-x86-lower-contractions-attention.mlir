@@ -5,24 +5,25 @@
 // RUN: | FileCheck %s --check-prefix=OFF
 
 // Decoding attention, bufferized: 2 key/value heads, each with 2 query rows
-// (grouped-query attention), 20 cached keys (a block of 16 and a rest of 4),
-// head dimension 32, bf16 queries, keys and values. Scores scaled and
+// (grouped-query attention), 84 cached keys (a block of 64 and a rest of
+// 20), head dimension 32, bf16 queries, keys and values. Scores scaled and
 // masked, softmax, the probabilities rounded to bf16 for P V. One kernel
-// per head group (parallel over groups): each key row is read once for both
-// query rows (vdpbf16ps on pairs along d), the partial sums of the block's
-// 16 keys go through a tree of shuffles into one vector of scores per row,
-// the mask and scale apply to that vector, exp takes the block as one
-// vector, the values are accumulated in f32, and the output is the
-// accumulators over the sum. No linalg op is left.
+// per head group (parallel over groups), blocks of 64 keys: each key row is
+// read once for both query rows (vdpbf16ps on pairs along d), the partial
+// sums of 16 keys go through a tree of shuffles into one vector of scores
+// per row, the mask and scale apply to those vectors, the block's max and
+// sum come from its 4 vectors, exp takes a vector at a time, the values
+// are accumulated in f32, and the output is the accumulators over the sum.
+// No linalg op is left.
 
 // CHECK-LABEL: func.func @decode_attention
-// CHECK-SAME:    %[[Q:.*]]: memref<2x2x32xbf16>, %[[K:.*]]: memref<2x20x32xbf16>, %[[V:.*]]: memref<2x20x32xbf16>, %[[MASK:.*]]: memref<1x1x20xi1>, %[[O:.*]]: memref<2x2x32xf32>
+// CHECK-SAME:    %[[Q:.*]]: memref<2x2x32xbf16>, %[[K:.*]]: memref<2x84x32xbf16>, %[[V:.*]]: memref<2x84x32xbf16>, %[[MASK:.*]]: memref<1x1x84xi1>, %[[O:.*]]: memref<2x2x32xf32>
 // CHECK-NOT:   linalg.batch_matmul
 // CHECK:       scf.for %[[G:.*]] = %c0 to %c2 step %c1 {
-// CHECK:         scf.for %[[K0:.*]] = %c0 to %c16 step %c16 {
+// CHECK:         scf.for %[[K0:.*]] = %c0 to %c64 step %c64 {
 // CHECK:           memref.prefetch %[[K]]
 // CHECK:           scf.for {{.*}} iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>)
-// CHECK:             %[[KV:.*]] = vector.load %[[K]][%[[G]], %[[K0]], {{.*}}] : memref<2x20x32xbf16>, vector<32xbf16>
+// CHECK:             %[[KV:.*]] = vector.load %[[K]][%[[G]], %[[K0]], {{.*}}] : memref<2x84x32xbf16>, vector<32xbf16>
 // CHECK:             %[[Q0:.*]] = vector.load %[[Q]][%[[G]], %c0, {{.*}}] : memref<2x2x32xbf16>, vector<32xbf16>
 // CHECK:             x86vector.avx512.dot %{{.*}}, %[[Q0]], %[[KV]]
 // CHECK:             %[[Q1:.*]] = vector.load %[[Q]][%[[G]], %c1, {{.*}}]
@@ -31,29 +32,34 @@
 // CHECK:           vector.shuffle %{{.*}}#0, %{{.*}}#0 [0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23]
 // CHECK:           vector.shuffle %{{.*}}#0, %{{.*}}#0 [8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31]
 // CHECK:           arith.addf {{.*}} : vector<16xf32>
-// The mask, read once per block for both rows.
+// The mask of the first 16 keys, read once for both rows.
 // CHECK:           memref.load %[[MASK]][%c0, %c0, %[[K0]]]
 // CHECK:           vector.insert {{.*}} [0] : i1 into vector<16xi1>
 // CHECK-COUNT-15:  memref.load %[[MASK]]
 // CHECK-NOT:       memref.load %[[MASK]]
 // CHECK:           arith.mulf {{.*}} : vector<16xf32>
 // CHECK:           arith.select {{.*}} : vector<16xi1>, vector<16xf32>
-// CHECK:           arith.maximumf {{.*}} : vector<8xf32>
-// CHECK:           math.exp {{.*}} : f32
-// CHECK:           math.exp {{.*}} : vector<16xf32>
-// CHECK:           arith.addf {{.*}} : vector<8xf32>
 // CHECK-NOT:       memref.load %[[MASK]]
 // CHECK:           arith.select {{.*}} : vector<16xi1>, vector<16xf32>
-// Both value vectors of a key for both rows: 4 accumulators.
-// CHECK:           scf.for {{.*}} iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
-// CHECK:             vector.load %[[V]][%[[G]], {{.*}}] : memref<2x20x32xbf16>, vector<16xbf16>
-// CHECK:             vector.load %[[V]][%[[G]], {{.*}}] : memref<2x20x32xbf16>, vector<16xbf16>
+// Row 0's max over the block's 4 vectors, then over the lanes.
+// CHECK:           arith.maximumf {{.*}} : vector<16xf32>
+// CHECK:           arith.maximumf {{.*}} : vector<16xf32>
+// CHECK:           arith.maximumf {{.*}} : vector<16xf32>
+// CHECK:           arith.maximumf {{.*}} : vector<8xf32>
+// CHECK:           math.exp {{.*}} : f32
+// CHECK-COUNT-4:   math.exp {{.*}} : vector<16xf32>
+// CHECK:           arith.addf {{.*}} : vector<8xf32>
+// Both value vectors of a key for both rows: 4 accumulators over 64 keys.
+// CHECK:           scf.for {{.*}} = %c0 to %c64 step %c1 iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK:             vector.load %[[V]][%[[G]], {{.*}}] : memref<2x84x32xbf16>, vector<16xbf16>
+// CHECK:             vector.load %[[V]][%[[G]], {{.*}}] : memref<2x84x32xbf16>, vector<16xbf16>
 // CHECK-COUNT-4:     vector.fma
-// The last 4 keys: the mask and its other operands read for 4 keys, the
-// block's other scores -inf.
+// The last 20 keys: a vector of 16 and one of 4, whose mask and other
+// operands are read for 4 keys, the other scores -inf.
+// CHECK:         memref.load %[[MASK]][%c0, %c0, %c64]
 // CHECK:         %[[REST:.*]] = vector.create_mask %c4 : vector<16xi1>
 // CHECK:         arith.select %[[REST]], {{.*}}, %cst_{{.*}} : vector<16xi1>, vector<16xf32>
-// CHECK:         scf.for {{.*}} = %c0 to %c4 step %c1
+// CHECK:         scf.for {{.*}} = %c0 to %c20 step %c1
 // CHECK:         arith.divf {{.*}} : vector<16xf32>
 // CHECK:         vector.store {{.*}}, %[[O]][%[[G]], %c0, {{.*}}]
 // CHECK:       } {lowp.parallel}
@@ -73,20 +79,20 @@
 #row = affine_map<(b, m, n) -> (b, m, 0)>
 #key = affine_map<(b, m, n) -> (0, 0, n)>
 
-func.func @decode_attention(%q: memref<2x2x32xbf16>, %k: memref<2x20x32xbf16>,
-                            %v: memref<2x20x32xbf16>, %mask: memref<1x1x20xi1>,
+func.func @decode_attention(%q: memref<2x2x32xbf16>, %k: memref<2x84x32xbf16>,
+                            %v: memref<2x84x32xbf16>, %mask: memref<1x1x84xi1>,
                             %o: memref<2x2x32xf32>) {
   %zero = arith.constant 0.0 : f32
   %ninf = arith.constant 0xFF800000 : f32
   %scale = arith.constant 0.17677669 : f32
-  %s = memref.alloc() : memref<2x2x20xf32>
-  linalg.fill ins(%zero : f32) outs(%s : memref<2x2x20xf32>)
+  %s = memref.alloc() : memref<2x2x84xf32>
+  linalg.fill ins(%zero : f32) outs(%s : memref<2x2x84xf32>)
   linalg.batch_matmul indexing_maps = [#qmap, #kmap, #smap]
-      ins(%q, %k : memref<2x2x32xbf16>, memref<2x20x32xbf16>)
-      outs(%s : memref<2x2x20xf32>)
-  %x = memref.alloc() : memref<2x2x20xf32>
+      ins(%q, %k : memref<2x2x32xbf16>, memref<2x84x32xbf16>)
+      outs(%s : memref<2x2x84xf32>)
+  %x = memref.alloc() : memref<2x2x84xf32>
   linalg.generic {indexing_maps = [#id, #key, #id], iterator_types = ["parallel", "parallel", "parallel"]}
-      ins(%s, %mask : memref<2x2x20xf32>, memref<1x1x20xi1>) outs(%x : memref<2x2x20xf32>) {
+      ins(%s, %mask : memref<2x2x84xf32>, memref<1x1x84xi1>) outs(%x : memref<2x2x84xf32>) {
   ^bb0(%a: f32, %m: i1, %out: f32):
     %y = arith.mulf %a, %scale : f32
     %z = arith.select %m, %y, %ninf : f32
@@ -95,14 +101,14 @@ func.func @decode_attention(%q: memref<2x2x32xbf16>, %k: memref<2x20x32xbf16>,
   %mx = memref.alloc() : memref<2x2x1xf32>
   linalg.fill ins(%ninf : f32) outs(%mx : memref<2x2x1xf32>)
   linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "parallel", "reduction"]}
-      ins(%x : memref<2x2x20xf32>) outs(%mx : memref<2x2x1xf32>) {
+      ins(%x : memref<2x2x84xf32>) outs(%mx : memref<2x2x1xf32>) {
   ^bb0(%a: f32, %out: f32):
     %y = arith.maximumf %a, %out : f32
     linalg.yield %y : f32
   }
-  %e = memref.alloc() : memref<2x2x20xf32>
+  %e = memref.alloc() : memref<2x2x84xf32>
   linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel", "parallel"]}
-      ins(%x, %mx : memref<2x2x20xf32>, memref<2x2x1xf32>) outs(%e : memref<2x2x20xf32>) {
+      ins(%x, %mx : memref<2x2x84xf32>, memref<2x2x1xf32>) outs(%e : memref<2x2x84xf32>) {
   ^bb0(%a: f32, %m: f32, %out: f32):
     %d = arith.subf %a, %m : f32
     %y = math.exp %d : f32
@@ -111,21 +117,21 @@ func.func @decode_attention(%q: memref<2x2x32xbf16>, %k: memref<2x20x32xbf16>,
   %sum = memref.alloc() : memref<2x2x1xf32>
   linalg.fill ins(%zero : f32) outs(%sum : memref<2x2x1xf32>)
   linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "parallel", "reduction"]}
-      ins(%e : memref<2x2x20xf32>) outs(%sum : memref<2x2x1xf32>) {
+      ins(%e : memref<2x2x84xf32>) outs(%sum : memref<2x2x1xf32>) {
   ^bb0(%a: f32, %out: f32):
     %y = arith.addf %a, %out : f32
     linalg.yield %y : f32
   }
-  %p = memref.alloc() : memref<2x2x20xbf16>
+  %p = memref.alloc() : memref<2x2x84xbf16>
   linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel", "parallel"]}
-      ins(%e, %sum : memref<2x2x20xf32>, memref<2x2x1xf32>) outs(%p : memref<2x2x20xbf16>) {
+      ins(%e, %sum : memref<2x2x84xf32>, memref<2x2x1xf32>) outs(%p : memref<2x2x84xbf16>) {
   ^bb0(%a: f32, %t: f32, %out: bf16):
     %y = arith.divf %a, %t : f32
     %r = arith.truncf %y : f32 to bf16
     linalg.yield %r : bf16
   }
   linalg.fill ins(%zero : f32) outs(%o : memref<2x2x32xf32>)
-  linalg.batch_matmul ins(%p, %v : memref<2x2x20xbf16>, memref<2x20x32xbf16>)
+  linalg.batch_matmul ins(%p, %v : memref<2x2x84xbf16>, memref<2x84x32xbf16>)
       outs(%o : memref<2x2x32xf32>)
   return
 }
@@ -506,14 +512,13 @@ func.func @sum_from_one(%q: memref<2x2x32xbf16>, %k: memref<2x20x32xbf16>,
 // CHECK-SAME:    %[[BIAS:[^:]*]]: memref<1x1x1x20xf32>
 // CHECK-NOT:   linalg.batch_matmul
 // CHECK:       scf.for %[[G:.*]] = %c0 to %c2 step %c1 {
-// CHECK:         scf.for %[[K0:.*]] = %c0 to %c16 step %c16 {
-// CHECK:           vector.fma
-// CHECK:           arith.truncf {{.*}} : vector<16xf32> to vector<16xbf16>
-// CHECK:           vector.load %[[BIAS]][%c0, %c0, %c0, %[[K0]]] : memref<1x1x1x20xf32>, vector<16xf32>
-// CHECK-NOT:       vector.load %[[BIAS]]
-// CHECK:           math.exp {{.*}} : vector<16xf32>
+// CHECK:         vector.fma
+// CHECK:         arith.truncf {{.*}} : vector<16xf32> to vector<16xbf16>
+// CHECK:         vector.load %[[BIAS]][%c0, %c0, %c0, %c0] : memref<1x1x1x20xf32>, vector<16xf32>
+// CHECK-NOT:     vector.load %[[BIAS]]
 // CHECK:         %[[REST:.*]] = vector.create_mask %c4 : vector<16xi1>
 // CHECK:         vector.maskedload %[[BIAS]][%c0, %c0, %c0, %c16], %[[REST]]
+// CHECK:         math.exp {{.*}} : vector<16xf32>
 // CHECK:       } {lowp.parallel}
 // CHECK-NOT:   linalg.
 // CHECK:       return
