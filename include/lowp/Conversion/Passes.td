@@ -404,7 +404,8 @@ def LowpFoldLayoutIntoContractions
     b = g * R + r, B[b] = S[g]), reads S once per group: A and C (default
     layout) are viewed as [G][R*M][.], the R matrices sharing a B becoming
     rows of one. This is grouped-query attention as torch exports it
-    (`repeat_kv`: expand, reshape, then `k.transpose(2, 3)`): the keys and
+    (`repeat_kv`: expand, reshape, then `k.transpose(2, 3)`; with one
+    key/value head, multi-query attention, G = 1): the keys and
     values of each cache head are no longer copied R times per call, and
     the scores read the cached keys as (n, k). A collapse of a transpose
     that keeps each collapsed group together becomes a transpose of the

@@ -406,8 +406,10 @@ struct GroupBroadcastBatchIntoRows
                                          "indexed one");
       numGroups *= size;
     }
-    if (repeats == 1 || numGroups == 1)
-      return rw.notifyMatchFailure(op, "no batch of several groups repeated");
+    // One group (multi-query attention: every query head shares one key
+    // and value head) is a batch of one.
+    if (repeats == 1)
+      return rw.notifyMatchFailure(op, "no batch dimension repeated");
     // S as [G][X][Y]: its leading dimensions are the batch's (unit ones
     // among them), its last two B's matrix.
     Location loc = op.getLoc();

@@ -526,6 +526,40 @@ func.func @grouped_query_scores(%q: tensor<8x1x32xf32>, %k: tensor<1x2x64x32xf32
 
 // -----
 
+// Multi-query attention: one key head shared by all 8 query heads, a batch
+// of one group. The 8 heads become 8 rows of one matrix against the key
+// head read as (n, k).
+// CHECK-DAG: #[[A:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+// CHECK-DAG: #[[BT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+// CHECK-DAG: #[[C:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-LABEL: func @multi_query_scores
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: linalg.transpose
+// CHECK: %[[S:.*]] = linalg.batch_matmul indexing_maps = [#[[A]], #[[BT]], #[[C]]] ins(%{{.*}}, %{{.*}} : tensor<1x8x32xf32>, tensor<1x64x32xf32>) outs(%{{.*}} : tensor<1x8x64xf32>)
+// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2], [3]] : tensor<1x8x1x64xf32> into tensor<8x1x64xf32>
+#repeat = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, 0, d3, d4)>
+#id5 = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
+func.func @multi_query_scores(%q: tensor<8x1x32xf32>, %k: tensor<1x1x64x32xf32>) -> tensor<8x1x64xf32> {
+  %k1 = tensor.expand_shape %k [[0], [1], [2, 3], [4]] output_shape [1, 1, 1, 64, 32] : tensor<1x1x64x32xf32> into tensor<1x1x1x64x32xf32>
+  %e = tensor.empty() : tensor<1x1x8x64x32xf32>
+  %kr = linalg.generic {indexing_maps = [#repeat, #id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%k1 : tensor<1x1x1x64x32xf32>) outs(%e : tensor<1x1x8x64x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x1x8x64x32xf32>
+  %kh = tensor.collapse_shape %kr [[0], [1, 2], [3], [4]] : tensor<1x1x8x64x32xf32> into tensor<1x8x64x32xf32>
+  %et = tensor.empty() : tensor<1x8x32x64xf32>
+  %kt = linalg.transpose ins(%kh : tensor<1x8x64x32xf32>) outs(%et : tensor<1x8x32x64xf32>) permutation = [0, 1, 3, 2]
+  %kb = tensor.collapse_shape %kt [[0, 1], [2], [3]] : tensor<1x8x32x64xf32> into tensor<8x32x64xf32>
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<8x1x64xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%es : tensor<8x1x64xf32>) -> tensor<8x1x64xf32>
+  %s = linalg.batch_matmul ins(%q, %kb : tensor<8x1x32xf32>, tensor<8x32x64xf32>) outs(%acc : tensor<8x1x64xf32>) -> tensor<8x1x64xf32>
+  return %s : tensor<8x1x64xf32>
+}
+
+// -----
+
 // The values of a 3-token prompt: 12 rows per key head.
 // CHECK-LABEL: func @grouped_query_values
 // CHECK-SAME: (%[[P:.*]]: tensor<8x3x64xf32>, %[[V:.*]]: tensor<2x1x64x32xf32>
