@@ -285,7 +285,9 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     the block's scores for every query row of the group (one vector of
     the block's keys per row, summed from partial sums by a tree of
     shuffles), the elementwise ops on that vector, online softmax in f32
-    and the values accumulated in f32;
+    and the values accumulated in f32 (keys or values an elementwise op
+    writes for the contraction alone, such as an FP8 cache widened with the
+    new token selected in, computed from its inputs as they are read);
     scores and probabilities never reach memory. When the ops after such a
     contraction include the max of its scores but the rest does not fit,
     a remark says why.

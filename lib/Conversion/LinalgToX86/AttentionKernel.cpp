@@ -144,7 +144,97 @@ struct Attention {
   /// Every matched op, and the intermediate buffers they alone use.
   llvm::SetVector<Operation *> ops;
   llvm::SetVector<Value> buffers;
+  /// The elementwise ops that write the keys' and the values' buffers when
+  /// the kernel computes their elements as it reads them (an FP8 cache
+  /// widened with the new token's key selected in), or null.
+  linalg::GenericOp keyProducer, valueProducer;
 };
+
+/// Whether `view` is `root` or a chain of reshapes of it.
+bool isReshapeOf(Value view, Value root) {
+  while (view != root) {
+    Operation *def = view.getDefiningOp();
+    if (!isa_and_nonnull<memref::ExpandShapeOp, memref::CollapseShapeOp>(def))
+      return false;
+    view = def->getOperand(0);
+  }
+  return true;
+}
+
+/// The elementwise op writing the whole buffer that `operand` (the keys or
+/// the values, [key][d] rows) views, when the kernel can compute its
+/// elements as it reads them instead: all loops parallel, its output the
+/// buffer itself (an identity map, rows of the same length as the
+/// operand's), a payload that runs on vectors, inputs either not read
+/// along the rows' last dimension or read along their own last, contiguous
+/// one; the buffer read by `reader` alone (and freed); nothing from the
+/// producer to `end` writing what the producer reads.
+linalg::GenericOp inlinableProducer(const MatrixOperand &operand,
+                                    Operation *reader, Operation *end) {
+  Value root = getRootBuffer(operand.mem);
+  if (!root.getDefiningOp<memref::AllocOp>() || !isReshapeOf(operand.mem, root))
+    return {};
+  auto rootType = cast<MemRefType>(root.getType());
+  auto viewType = cast<MemRefType>(operand.mem.getType());
+  if (!rootType.getLayout().isIdentity() || !rootType.hasStaticShape() ||
+      rootType.getShape().back() != viewType.getShape().back())
+    return {};
+  linalg::GenericOp producer;
+  llvm::SetVector<Operation *> users;
+  collectUsers(root, users);
+  for (Operation *u : users) {
+    if (u == reader || isa<memref::DeallocOp>(u))
+      continue;
+    auto g = dyn_cast<linalg::GenericOp>(u);
+    if (producer || !g || g.getNumDpsInits() != 1 ||
+        g.getDpsInits()[0] != root || g->getBlock() != reader->getBlock() ||
+        !g->isBeforeInBlock(reader))
+      return {};
+    producer = g;
+  }
+  if (!producer || producer.getNumReductionLoops() ||
+      !producer.getMatchingIndexingMap(producer.getDpsInitOperand(0))
+           .isIdentity() ||
+      !isVectorizablePayload(producer.getBody()) ||
+      producer.payloadUsesValueFromOperand(producer.getDpsInitOperand(0)) ||
+      !producer.getBody()->getOps<linalg::IndexOp>().empty())
+    return {};
+  unsigned last = producer.getNumLoops() - 1;
+  llvm::SmallDenseSet<Value> inputs;
+  for (OpOperand *in : producer.getDpsInputOperands()) {
+    auto type = dyn_cast<MemRefType>(in->get().getType());
+    if (!type)
+      return {};
+    inputs.insert(getRootBuffer(in->get()));
+    AffineMap map = producer.getMatchingIndexingMap(in);
+    if (!map.isFunctionOfDim(last))
+      continue;
+    unsigned n = map.getNumResults();
+    if (map.getResult(n - 1) != getAffineDimExpr(last, map.getContext()) ||
+        !type.isLastDimUnitStride() ||
+        type.getElementType().getIntOrFloatBitWidth() < 8)
+      return {};
+    for (unsigned i = 0; i + 1 < n; ++i)
+      if (map.getResult(i).isFunctionOfDim(last))
+        return {};
+  }
+  // The kernel reads the producer's inputs where `end` is.
+  for (Operation *op = producer->getNextNode(); op != end;
+       op = op->getNextNode()) {
+    if (isMemoryEffectFree(op))
+      continue;
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects || (op->getNumRegions() && !isa<linalg::LinalgOp>(op)))
+      return {};
+    SmallVector<MemoryEffects::EffectInstance> list;
+    effects.getEffects(list);
+    for (const MemoryEffects::EffectInstance &e : list)
+      if (isa<MemoryEffects::Write, MemoryEffects::Free>(e.getEffect()) &&
+          (!e.getValue() || inputs.contains(getRootBuffer(e.getValue()))))
+        return {};
+  }
+  return producer;
+}
 
 /// Structural equality of two payload values (the softmax input as the max
 /// reduction and the exp op each compute it): the same ops on the same
@@ -487,6 +577,19 @@ LogicalResult matchAttentionInto(Attention &att, linalg::LinalgOp qk,
                failure();
     }
   }
+
+  // Keys and values an elementwise op writes (a widened copy of a narrow
+  // cache, the new position selected in) are computed as they are read.
+  auto inlineProducer = [&](const MatrixOperand &operand, Operation *reader,
+                            linalg::GenericOp &slot) {
+    slot = inlinableProducer(operand, reader, att.pv);
+    if (!slot)
+      return;
+    att.ops.insert(slot);
+    att.buffers.insert(getRootBuffer(operand.mem));
+  };
+  inlineProducer(qkShape->b, qk, att.keyProducer);
+  inlineProducer(att.pvShape.b, att.pv, att.valueProducer);
   return success();
 }
 
@@ -581,14 +684,120 @@ private:
     return v;
   }
 
+  /// `v` in f32.
+  Value widen(Value v) {
+    if (getElementTypeOrSelf(v.getType()) == f32)
+      return v;
+    return arith::ExtFOp::create(b, loc, vec, v);
+  }
+
+  /// Whether the producer's input `in` is read along the rows (its map uses
+  /// the last two loops: the keys' and the columns'), which prefetchAhead
+  /// prefetches.
+  static bool readAlongRows(linalg::GenericOp producer, OpOperand *in) {
+    unsigned last = producer.getNumLoops() - 1;
+    AffineMap map = producer.getMatchingIndexingMap(in);
+    return last > 0 && map.isFunctionOfDim(last) &&
+           map.isFunctionOfDim(last - 1);
+  }
+
+  /// Columns per 64-byte line of what prefetchAhead prefetches for `op`.
+  static int64_t lineColumns(const MatrixOperand &op,
+                             linalg::GenericOp producer) {
+    unsigned bits =
+        getElementTypeOrSelf(op.mem.getType()).getIntOrFloatBitWidth();
+    if (producer)
+      for (OpOperand *in : producer.getDpsInputOperands())
+        if (readAlongRows(producer, in))
+          bits = std::min(bits, getElementTypeOrSelf(in->get().getType())
+                                    .getIntOrFloatBitWidth());
+    return 512 / bits;
+  }
+
+  /// `width` elements of row `key`, from column `col`, of the keys or the
+  /// values (`op`, maybe written by `producer`), in their element type:
+  /// loaded, or computed by the producer's payload from its inputs.
+  Value loadOperandRow(const MatrixOperand &op, linalg::GenericOp producer,
+                       Value bi, Value key, Value col, int64_t width) {
+    Type elem = getElementTypeOrSelf(op.mem.getType());
+    if (!producer)
+      return vector::LoadOp::create(b, loc, VectorType::get({width}, elem),
+                                    op.mem, at(op, bi, key, col));
+    SmallVector<Value> args;
+    unsigned last = producer.getNumLoops() - 1;
+    SmallVector<Value> loops = producerLoops(op, producer, bi, key, col);
+    for (OpOperand &o : producer->getOpOperands()) {
+      if (producer.isDpsInit(&o)) {
+        args.push_back(nullptr);
+        continue;
+      }
+      AffineMap map = producer.getMatchingIndexingMap(&o);
+      SmallVector<Value> idx = indicesOf(map, loops);
+      Type inElem = getElementTypeOrSelf(o.get().getType());
+      args.push_back(
+          map.isFunctionOfDim(last)
+              ? Value(vector::LoadOp::create(
+                    b, loc, VectorType::get({width}, inElem), o.get(), idx))
+              : Value(memref::LoadOp::create(b, loc, o.get(), idx)));
+    }
+    return kb.applyPayload(producer.getBody(), args, nullptr,
+                           VectorType::get({width}, elem));
+  }
+
+  /// The producer's loop indices where the kernel reads (bi, key, col) of
+  /// `op`: the row's linear index spread over the buffer's leading
+  /// dimensions, then the column.
+  SmallVector<Value> producerLoops(const MatrixOperand &op,
+                                   linalg::GenericOp producer, Value bi,
+                                   Value key, Value col) {
+    auto shape = cast<MemRefType>(getRootBuffer(op.mem).getType()).getShape();
+    Value linear = key;
+    if (op.batched) {
+      int64_t rowsPerBatch =
+          cast<MemRefType>(op.mem.getType()).getShape().drop_back().back();
+      linear = kb.addIdx(kb.mulc(bi, rowsPerBatch), key);
+    }
+    SmallVector<Value> loops(shape.size());
+    loops.back() = col;
+    for (int64_t d = shape.size() - 2; d >= 0; --d) {
+      Value size = kb.idx(shape[d]);
+      loops[d] = arith::RemUIOp::create(b, loc, linear, size);
+      linear = arith::DivUIOp::create(b, loc, linear, size);
+    }
+    return loops;
+  }
+
+  /// `map` applied to `loops` (dimensions and constants).
+  SmallVector<Value> indicesOf(AffineMap map, ArrayRef<Value> loops) {
+    SmallVector<Value> idx;
+    for (AffineExpr e : map.getResults()) {
+      if (auto d = dyn_cast<AffineDimExpr>(e))
+        idx.push_back(loops[d.getPosition()]);
+      else
+        idx.push_back(kb.idx(cast<AffineConstantExpr>(e).getValue()));
+    }
+    return idx;
+  }
+
   /// Prefetches row `key` + kPrefetchKeys (the last row past the end) of a
-  /// key or value operand, at column `col`.
-  void prefetchAhead(const MatrixOperand &op, Value bi, Value key, Value col) {
+  /// key or value operand, at column `col`: of what its producer reads
+  /// along the rows when it has one.
+  void prefetchAhead(const MatrixOperand &op, linalg::GenericOp producer,
+                     Value bi, Value key, Value col) {
     Value ahead = arith::MinUIOp::create(b, loc, kb.addc(key, kPrefetchKeys),
                                          kb.idx(keys - 1));
-    memref::PrefetchOp::create(b, loc, op.mem, at(op, bi, ahead, col),
-                               /*isWrite=*/false, /*localityHint=*/3,
-                               /*isDataCache=*/true);
+    auto prefetch = [&](Value mem, ArrayRef<Value> idx) {
+      memref::PrefetchOp::create(b, loc, mem, idx,
+                                 /*isWrite=*/false, /*localityHint=*/3,
+                                 /*isDataCache=*/true);
+    };
+    if (!producer)
+      return prefetch(op.mem, at(op, bi, ahead, col));
+    SmallVector<Value> loops = producerLoops(op, producer, bi, ahead, col);
+    for (OpOperand *in : producer.getDpsInputOperands())
+      if (readAlongRows(producer, in))
+        prefetch(in->get(),
+                 indicesOf(producer.getMatchingIndexingMap(in), loops));
   }
 
   /// for (i = 0; i < n; i += step) carrying `init` through `body`.
@@ -841,9 +1050,7 @@ private:
     //    shuffles sums as it goes into one vector of the block's keys per
     //    row (log2(lanes) merges per pair of vectors, where a horizontal sum
     //    per score would take as many per score). Keys past n are zeros.
-    int64_t keyBytes =
-        getElementTypeOrSelf(k.mem.getType()).getIntOrFloatBitWidth() / 8;
-    int64_t rowBytes = depth * keyBytes;
+    int64_t keyLine = lineColumns(k, att.keyProducer);
     // The block's softmax inputs: scores[r][i] for keys
     // [k0 + 16 i, k0 + 16 i + 16) of query row r.
     int64_t vectors = ceilDiv(n, kKeyBlock);
@@ -857,8 +1064,8 @@ private:
         if (j < width) {
           Value key = kb.addc(first, j);
           // One prefetch per cache line of the row kPrefetchKeys ahead.
-          for (int64_t byte = 0; byte < rowBytes; byte += 64)
-            prefetchAhead(k, bi, key, kb.idx(byte / keyBytes));
+          for (int64_t col = 0; col < depth; col += keyLine)
+            prefetchAhead(k, att.keyProducer, bi, key, kb.idx(col));
           // bf16 queries and keys: vdpbf16ps on pairs along d, as the GEMM
           // kernel multiplies them (exact products, f32 sums).
           if (qkDot)
@@ -866,8 +1073,9 @@ private:
                          [&](Value d, ValueRange sums) {
                            Type bf16 = b.getBF16Type();
                            auto pairs = VectorType::get({2 * lanes}, bf16);
-                           Value kv = vector::LoadOp::create(
-                               b, loc, pairs, k.mem, at(k, bi, key, d));
+                           Value kv =
+                               loadOperandRow(k, att.keyProducer, bi, key, d,
+                                              pairs.getNumElements());
                            SmallVector<Value> next;
                            for (int64_t r = 0; r < rows; ++r)
                              next.push_back(x86vector::DotBF16Op::create(
@@ -880,7 +1088,8 @@ private:
           else
             dots = carry(kb.idx(0), depth, lanes, dots,
                          [&](Value d, ValueRange sums) {
-                           Value kv = loadRow(k.mem, at(k, bi, key, d));
+                           Value kv = widen(loadOperandRow(k, att.keyProducer,
+                                                           bi, key, d, lanes));
                            SmallVector<Value> next;
                            for (int64_t r = 0; r < rows; ++r)
                              next.push_back(vector::FMAOp::create(
@@ -970,8 +1179,7 @@ private:
     int64_t perGroup = std::clamp<int64_t>(registers / 2 / rows, 1, chunks);
     while (chunks % perGroup)
       --perGroup;
-    int64_t valueBytes =
-        getElementTypeOrSelf(v.mem.getType()).getIntOrFloatBitWidth() / 8;
+    int64_t valueLine = lineColumns(v, att.valueProducer);
     kb.loop(valueDims, perGroup * lanes, [&](Value col0) {
       SmallVector<Value> init;
       for (int64_t r = 0; r < rows; ++r)
@@ -988,9 +1196,10 @@ private:
             SmallVector<Value> vv;
             for (int64_t c = 0; c < perGroup; ++c) {
               Value col = kb.addc(col0, c * lanes);
-              vv.push_back(loadRow(v.mem, at(v, bi, key, col)));
-              if (c * lanes * valueBytes % 64 == 0)
-                prefetchAhead(v, bi, key, col);
+              vv.push_back(widen(
+                  loadOperandRow(v, att.valueProducer, bi, key, col, lanes)));
+              if (c * lanes % valueLine == 0)
+                prefetchAhead(v, att.valueProducer, bi, key, col);
             }
             SmallVector<Value> next;
             for (int64_t r = 0; r < rows; ++r) {

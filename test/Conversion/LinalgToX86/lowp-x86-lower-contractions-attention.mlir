@@ -663,3 +663,142 @@ func.func @bias_along_rows(%q: memref<2x2x32xf32>, %k: memref<2x20x32xf32>,
       outs(%o : memref<2x2x32xf32>)
   return
 }
+
+// -----
+
+// Keys widened from a bf16 cache by an elementwise op: the kernel computes
+// them from the cache as it reads them, and the widened buffer is gone
+// (@keys_computed). When the cache is written between that op and the
+// kernel (@cache_written_after_widening), the kernel reads the widened
+// buffer, which stays.
+
+#qmap = affine_map<(b, m, n, d) -> (b, m, d)>
+#kmap = affine_map<(b, m, n, d) -> (b, n, d)>
+#smap = affine_map<(b, m, n, d) -> (b, m, n)>
+#id = affine_map<(b, m, n) -> (b, m, n)>
+#row = affine_map<(b, m, n) -> (b, m, 0)>
+
+// CHECK-LABEL: func.func @keys_computed
+// CHECK-SAME:    %[[KC:[^:]*]]: memref<2x20x32xbf16>
+// CHECK-NOT:     memref.alloc() : memref<2x20x32xf32>
+// CHECK-NOT:     linalg.generic
+// CHECK:         vector.load %[[KC]]{{.*}} : memref<2x20x32xbf16>, vector<16xbf16>
+// CHECK:         arith.extf {{.*}} : vector<16xbf16> to vector<16xf32>
+// CHECK:       } {lowp.parallel}
+// CHECK-NOT:     memref.dealloc
+// CHECK:       return
+func.func @keys_computed(%q: memref<2x2x32xf32>, %kc: memref<2x20x32xbf16>,
+                         %v: memref<2x20x32xf32>, %o: memref<2x2x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %k = memref.alloc() : memref<2x20x32xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%kc : memref<2x20x32xbf16>) outs(%k : memref<2x20x32xf32>) {
+  ^bb0(%a: bf16, %out: f32):
+    %w = arith.extf %a : bf16 to f32
+    linalg.yield %w : f32
+  }
+  %s = memref.alloc() : memref<2x2x20xf32>
+  linalg.fill ins(%zero : f32) outs(%s : memref<2x2x20xf32>)
+  linalg.batch_matmul indexing_maps = [#qmap, #kmap, #smap]
+      ins(%q, %k : memref<2x2x32xf32>, memref<2x20x32xf32>)
+      outs(%s : memref<2x2x20xf32>)
+  %mx = memref.alloc() : memref<2x2x1xf32>
+  linalg.fill ins(%ninf : f32) outs(%mx : memref<2x2x1xf32>)
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%s : memref<2x2x20xf32>) outs(%mx : memref<2x2x1xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %y = arith.maximumf %a, %out : f32
+    linalg.yield %y : f32
+  }
+  %e = memref.alloc() : memref<2x2x20xf32>
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s, %mx : memref<2x2x20xf32>, memref<2x2x1xf32>) outs(%e : memref<2x2x20xf32>) {
+  ^bb0(%a: f32, %m: f32, %out: f32):
+    %d = arith.subf %a, %m : f32
+    %y = math.exp %d : f32
+    linalg.yield %y : f32
+  }
+  %sum = memref.alloc() : memref<2x2x1xf32>
+  linalg.fill ins(%zero : f32) outs(%sum : memref<2x2x1xf32>)
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%e : memref<2x2x20xf32>) outs(%sum : memref<2x2x1xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %y = arith.addf %a, %out : f32
+    linalg.yield %y : f32
+  }
+  %p = memref.alloc() : memref<2x2x20xf32>
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%e, %sum : memref<2x2x20xf32>, memref<2x2x1xf32>) outs(%p : memref<2x2x20xf32>) {
+  ^bb0(%a: f32, %t: f32, %out: f32):
+    %y = arith.divf %a, %t : f32
+    linalg.yield %y : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%o : memref<2x2x32xf32>)
+  linalg.batch_matmul ins(%p, %v : memref<2x2x20xf32>, memref<2x20x32xf32>)
+      outs(%o : memref<2x2x32xf32>)
+  memref.dealloc %k : memref<2x20x32xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @cache_written_after_widening
+// CHECK:         %[[K:.*]] = memref.alloc() : memref<2x20x32xf32>
+// CHECK:         linalg.generic
+// CHECK:         memref.copy
+// CHECK:         vector.load %[[K]]{{.*}} : memref<2x20x32xf32>, vector<16xf32>
+// CHECK:       } {lowp.parallel}
+func.func @cache_written_after_widening(%q: memref<2x2x32xf32>,
+    %kc: memref<2x20x32xbf16>, %v: memref<2x20x32xf32>,
+    %o: memref<2x2x32xf32>, %next: memref<2x20x32xbf16>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %k = memref.alloc() : memref<2x20x32xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%kc : memref<2x20x32xbf16>) outs(%k : memref<2x20x32xf32>) {
+  ^bb0(%a: bf16, %out: f32):
+    %w = arith.extf %a : bf16 to f32
+    linalg.yield %w : f32
+  }
+  memref.copy %next, %kc : memref<2x20x32xbf16> to memref<2x20x32xbf16>
+  %s = memref.alloc() : memref<2x2x20xf32>
+  linalg.fill ins(%zero : f32) outs(%s : memref<2x2x20xf32>)
+  linalg.batch_matmul indexing_maps = [#qmap, #kmap, #smap]
+      ins(%q, %k : memref<2x2x32xf32>, memref<2x20x32xf32>)
+      outs(%s : memref<2x2x20xf32>)
+  %mx = memref.alloc() : memref<2x2x1xf32>
+  linalg.fill ins(%ninf : f32) outs(%mx : memref<2x2x1xf32>)
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%s : memref<2x2x20xf32>) outs(%mx : memref<2x2x1xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %y = arith.maximumf %a, %out : f32
+    linalg.yield %y : f32
+  }
+  %e = memref.alloc() : memref<2x2x20xf32>
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s, %mx : memref<2x2x20xf32>, memref<2x2x1xf32>) outs(%e : memref<2x2x20xf32>) {
+  ^bb0(%a: f32, %m: f32, %out: f32):
+    %d = arith.subf %a, %m : f32
+    %y = math.exp %d : f32
+    linalg.yield %y : f32
+  }
+  %sum = memref.alloc() : memref<2x2x1xf32>
+  linalg.fill ins(%zero : f32) outs(%sum : memref<2x2x1xf32>)
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%e : memref<2x2x20xf32>) outs(%sum : memref<2x2x1xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %y = arith.addf %a, %out : f32
+    linalg.yield %y : f32
+  }
+  %p = memref.alloc() : memref<2x2x20xf32>
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%e, %sum : memref<2x2x20xf32>, memref<2x2x1xf32>) outs(%p : memref<2x2x20xf32>) {
+  ^bb0(%a: f32, %t: f32, %out: f32):
+    %y = arith.divf %a, %t : f32
+    linalg.yield %y : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%o : memref<2x2x32xf32>)
+  linalg.batch_matmul ins(%p, %v : memref<2x2x20xf32>, memref<2x20x32xf32>)
+      outs(%o : memref<2x2x32xf32>)
+  memref.dealloc %k : memref<2x20x32xf32>
+  return
+}
