@@ -7,8 +7,8 @@ as the decoder of python/tests/torch_blocks.py writes it (the cached heads
 expanded to the query heads, q @ k^T, masked_fill, softmax, @ v).
 
 Variants, on the same inputs: fp-opt with the attention as one kernel per
-head group (lowp-pipeline-x86's fuse-attention=true) and without (the
-default: two GEMMs and softmax loops), each with the cache in f32 and in bf16
+head group (lowp-pipeline-x86's default) and without (fuse-attention=false:
+two GEMMs and softmax loops), each with the cache in f32 and in bf16
 (policy bf16, the cache passed in bf16); PyTorch eager on the f32 and bf16
 tensors. Prints microseconds per call (median over interleaved rounds),
 the cache bytes read per call over that time (GB/s), and fused over
@@ -17,6 +17,7 @@ each round.
 
   /usr/bin/python3 bench/llm/attention.py [--cache 256,1024,4096]
       [--heads 16] [--kv-heads 4] [--head-dim 128] [--threads 1] [--rounds 21]
+      [--target avx2]
 """
 import argparse
 import math
@@ -61,6 +62,7 @@ def main():
     ap.add_argument("--head-dim", type=int, default=128)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--rounds", type=int, default=21)
+    ap.add_argument("--target", help="fp-opt's target (default: this host's)")
     cli = ap.parse_args()
     set_torch_threads(cli.threads)
     fpopt.runtime.retain_freed_memory()
@@ -80,8 +82,8 @@ def main():
                   visible)
         variants, objects = {}, {}
         for fmt, args, policy in (("f32", args32, "f32"), ("bf16", args16, "bf16")):
-            for name, options in (("fused", "fuse-attention=true"), ("unfused", "")):
-                fm = fpopt.torch.compile(model, args, policy=policy,
+            for name, options in (("fused", ""), ("unfused", "fuse-attention=false")):
+                fm = fpopt.torch.compile(model, args, policy=policy, target=cli.target,
                                          threads=cli.threads, x86_options=options)
                 objects[f"fp-opt {fmt} {name}"] = fm.function.so_path
                 variants[f"fp-opt {fmt} {name}"] = (

@@ -18,6 +18,7 @@ f32's tokens (teacher forced) is from PyTorch f32's own.
 
   /usr/bin/python3 bench/llm/decode.py [--layers 4] [--dim 1024] [--ffn 2816]
       [--vocab 8192] [--cache 256] [--prompt 128] [--tokens 16] [--threads 1]
+      [--x86-options fuse-attention=false]
 
 ``--threads N`` runs PyTorch on N threads (its ATen and OpenBLAS pools,
 bench/torch_threads.py), compiles fp-opt
@@ -125,6 +126,8 @@ def main():
     ap.add_argument("--tokens", type=int, default=16)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--cache-dir")
+    ap.add_argument("--x86-options", default="",
+                    help="added to lowp-pipeline-x86's options (e.g. fuse-attention=false)")
     cli = ap.parse_args()
     if cli.prompt < 1 or cli.prompt + cli.tokens > cli.cache:
         ap.error(f"--prompt {cli.prompt} + --tokens {cli.tokens} must fit --cache {cli.cache}")
@@ -222,7 +225,8 @@ def main():
         t0 = time.perf_counter()
         fms = [fpopt.torch.compile(m, ex, policy=policy, demote_weights=demote,
                                    demote_state=state, prepack=True,
-                                   threads=cli.threads, cache_dir=cli.cache_dir)
+                                   threads=cli.threads, cache_dir=cli.cache_dir,
+                                   x86_options=cli.x86_options)
                for m, ex in ((prefill, prefill_example), (model, decode_example))]
         compile_s = time.perf_counter() - t0
         for d in [d for fm in fms for d in fm.diagnostics

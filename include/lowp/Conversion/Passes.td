@@ -274,10 +274,10 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
     buffer, the fill and the copy are erased, where nothing in between may
     write the source.
     Attention with at most 16 query rows per head group (decoding: one
-    token times the query heads sharing a key/value head) runs, with
-    `fuse-attention=true`, as one kernel per head group (by default its two
-    contractions run on the GEMM kernels, which run level with it on the
-    measured hosts): a contraction of queries and keys (the keys stored
+    token times the query heads sharing a key/value head) runs as one
+    kernel per head group (with `fuse-attention=false` its two
+    contractions run on the GEMM kernels and softmax on loops): a
+    contraction of queries and keys (the keys stored
     [key][d], as the fold of their transpose leaves them), elementwise ops
     on the scores (scale, mask, bias), softmax along the keys (max
     reduction, `exp(x - max)`, sum, division) and a contraction of the
@@ -354,11 +354,10 @@ def LowpX86LowerContractions : Pass<"lowp-x86-lower-contractions"> {
            "3x3 stride-1 convolutions on the f32 FMA kernel as Winograd "
            "F(2x2, 3x3): 16 GEMMs on transformed tiles, 2.25x fewer "
            "multiplies than im2col (false: im2col + GEMM)">,
-    Option<"fuseAttention", "fuse-attention", "bool", /*default=*/"false",
+    Option<"fuseAttention", "fuse-attention", "bool", /*default=*/"true",
            "Attention with at most 16 query rows per head group as one "
            "kernel per head group: keys and values streamed once, online "
-           "softmax in f32 (default false: two GEMMs and softmax loops, "
-           "level with it on the measured hosts, docs/performance.md)">,
+           "softmax in f32 (false: two GEMMs and softmax loops)">,
     DeprecatedTargetSpelling<"deprecatedCpu", "cpu">,
   ];
   let dependentDialects = [

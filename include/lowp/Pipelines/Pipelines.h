@@ -240,9 +240,9 @@ struct X86PipelineOptions : public PassPipelineOptions<X86PipelineOptions> {
   PassOptions::Option<bool> fuseAttention{
       *this, "fuse-attention",
       llvm::cl::desc("Attention with at most 16 query rows per head group "
-                     "as one kernel per head group (default false: two GEMMs "
-                     "and softmax loops, faster on the measured hosts)"),
-      llvm::cl::init(false)};
+                     "as one kernel per head group (false: two GEMMs and "
+                     "softmax loops)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> staticWorkspace{
       *this, "static-workspace",
       llvm::cl::desc("Keep each function's intermediates in a module global "

@@ -650,8 +650,9 @@ private:
   /// (all but the last loop), computed once per group.
   DenseMap<std::pair<Operation *, int64_t>, SmallVector<Value>> lead;
   Value group;
-  /// The query rows in f32 (the operand itself, or its widened copy) and
-  /// their indices.
+  /// The query rows as the score loop reads them (the operand itself, or
+  /// a copy widened to f32 when they are narrow and the scores run on f32
+  /// FMAs) and their indices.
   Value queries;
   std::function<SmallVector<Value>(Value, Value)> queryIx;
 

@@ -1,7 +1,7 @@
 // RUN: fp-opt %s -split-input-file \
-// RUN:   -lowp-x86-lower-contractions="target=znver4 fuse-attention=true" \
+// RUN:   -lowp-x86-lower-contractions="target=znver4" \
 // RUN:   -verify-diagnostics | FileCheck %s
-// RUN: fp-opt %s -split-input-file -lowp-x86-lower-contractions=target=znver4 2>/dev/null \
+// RUN: fp-opt %s -split-input-file -lowp-x86-lower-contractions="target=znver4 fuse-attention=false" 2>/dev/null \
 // RUN: | FileCheck %s --check-prefix=OFF
 
 // Decoding attention, bufferized: 2 key/value heads, each with 2 query rows

@@ -3,23 +3,22 @@
 // the decisions write an FP8 cache: demote_state="f8E4M3FN"), executed
 // through the whole lowp-pipeline-x86: 2 key/value heads with 2 query rows
 // each, 70 cached keys (a block of 64 and a rest of 6), the new token at
-// position 66, the keys after it masked. With fuse-attention=true the
-// kernel computes each key and value row from the E4M3 cache as it reads
-// it: no widened copy of the cache (the FUSED lines); by default, the
-// widened copies and two GEMMs. Both compared with the same attention in
+// position 66, the keys after it masked. The fused kernel computes each key and value row from the E4M3 cache as it reads
+// it: no widened copy of the cache (the FUSED lines); with
+// fuse-attention=false, the widened copies and two GEMMs. Both compared with the same attention in
 // f64 on the same values (the cache's E4M3 values widened exactly), which
 // no kernel takes: max |out - ref| / max |ref| <= 1e-5.
 //
-// RUN: fp-opt %s -lowp-pipeline-x86="target=avx2 fuse-attention=true" 2>/dev/null \
-// RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
-// RUN: | FileCheck %s
 // RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 2>/dev/null \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s
-// RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86="target=znver4 fuse-attention=true" 2>/dev/null \
+// RUN: fp-opt %s -lowp-pipeline-x86="target=avx2 fuse-attention=false" 2>/dev/null \
+// RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
+// RUN: | FileCheck %s
+// RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86=target=znver4 2>/dev/null \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s %}
-// RUN: fp-opt %s -lowp-pipeline-x86="target=znver4 fuse-attention=true" -mlir-print-ir-after=lowp-x86-lower-contractions \
+// RUN: fp-opt %s -lowp-pipeline-x86=target=znver4 -mlir-print-ir-after=lowp-x86-lower-contractions \
 // RUN:   -o /dev/null 2>&1 | FileCheck %s --check-prefix=FUSED
 
 // CHECK-NOT: FAIL

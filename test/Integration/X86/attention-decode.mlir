@@ -2,10 +2,9 @@
 // key/value heads with 2 query rows each (grouped-query attention), 85
 // cached keys (a block of 64 and a rest of 21: a vector of 16 keys and one
 // of 5), head dimension 32, the scores scaled and masked (keys 0-65 and
-// 81-84 hidden, so the whole first block is masked), softmax, P V. With fuse-attention=true,
-// lowp-x86-lower-contractions makes it one kernel per head group
-// (AttentionKernel.cpp; the FUSED lines check that it did); by default, two
-// GEMMs and softmax loops.
+// 81-84 hidden, so the whole first block is masked), softmax, P V. lowp-x86-lower-contractions makes it one kernel per head
+// group (AttentionKernel.cpp; the FUSED lines check that it did); with
+// fuse-attention=false, two GEMMs and softmax loops.
 // Inputs in f32 and in bf16 (bf16 x bf16 products, f32 softmax and
 // output), each compared with the same attention in f64 on the same input
 // values (the bf16 ones widened), which no kernel takes (generic loops):
@@ -15,19 +14,19 @@
 // the P V GEMM as the unfused path does (the ROUNDED lines; bf16's 2^-9 unit
 // roundoff shows).
 //
-// RUN: fp-opt %s -lowp-pipeline-x86="target=avx2 fuse-attention=true" 2>/dev/null \
-// RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
-// RUN: | FileCheck %s --check-prefixes=CHECK,KEPT
 // RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 2>/dev/null \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
+// RUN: | FileCheck %s --check-prefixes=CHECK,KEPT
+// RUN: fp-opt %s -lowp-pipeline-x86="target=avx2 fuse-attention=false" 2>/dev/null \
+// RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s --check-prefixes=CHECK,ROUNDED
-// RUN: %if libomp %{ fp-opt %s -lowp-pipeline-x86="target=avx2 threads=2 fuse-attention=true" 2>/dev/null \
+// RUN: %if libomp %{ fp-opt %s -lowp-pipeline-x86="target=avx2 threads=2" 2>/dev/null \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%libomp \
 // RUN: | FileCheck %s --check-prefixes=CHECK,KEPT %}
-// RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86="target=znver4 fuse-attention=true" 2>/dev/null \
+// RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86=target=znver4 2>/dev/null \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils \
 // RUN: | FileCheck %s --check-prefixes=CHECK,KEPT %}
-// RUN: fp-opt %s -lowp-pipeline-x86="target=znver4 fuse-attention=true" -mlir-print-ir-after=lowp-x86-lower-contractions \
+// RUN: fp-opt %s -lowp-pipeline-x86=target=znver4 -mlir-print-ir-after=lowp-x86-lower-contractions \
 // RUN:   -o /dev/null 2>&1 | FileCheck %s --check-prefix=FUSED
 
 // CHECK-NOT: FAIL

@@ -52,7 +52,7 @@ struct KernelConfig {
   bool winograd = true;
   /// Attention with a few query rows as one kernel per head group
   /// (AttentionKernel.cpp) rather than two GEMMs and softmax loops.
-  bool fuseAttention = false;
+  bool fuseAttention = true;
 
   /// Whether a GEMM of `elem` operands over `k` runs on the bf16 dot
   /// (vdpbf16ps, AMX tiles), which reads K in pairs: bf16 where the target
@@ -80,7 +80,7 @@ struct KernelOptions {
   bool amx = false;
   bool prefetch = true;
   bool winograd = true;
-  bool fuseAttention = false;
+  bool fuseAttention = true;
 };
 
 /// The kernel configuration of `target` (a CPU row of the capability
