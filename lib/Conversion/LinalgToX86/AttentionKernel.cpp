@@ -620,6 +620,7 @@ public:
     keys = att.qkShape.n;
     depth = att.qkShape.k;
     valueDims = att.pvShape.n;
+    rowChunk = lanes >= 16 ? 4 : 2;
     qkDot = cfg.bf16Dot && depth % (2 * lanes) == 0 &&
             getElementTypeOrSelf(att.qkShape.a.mem.getType()).isBF16() &&
             getElementTypeOrSelf(att.qkShape.b.mem.getType()).isBF16();
@@ -642,6 +643,10 @@ private:
   int64_t batches, rows, keys, depth, valueDims;
   /// Scores on vdpbf16ps (bf16 queries and keys on AVX512_BF16).
   bool qkDot;
+  /// Query rows whose scores are summed together: 4 rows hold 4
+  /// accumulators and up to 16 partly summed vectors, within the 32
+  /// vector registers of AVX-512; 2 within AVX2's 16.
+  int64_t rowChunk;
   /// Per group: running max and sum per query row, the value accumulators
   /// [row][value dim], one block of scores [row][key], and each row's
   /// leading indices in the row space of the score ops.
@@ -1060,57 +1065,62 @@ private:
       int64_t width = std::min(kKeyBlock, n - i * kKeyBlock);
       Value first = kb.addc(k0, i * kKeyBlock);
       SmallVector<SmallVector<std::pair<int64_t, Value>>> pending(rows);
-      for (int64_t j = 0; j < kKeyBlock; ++j) {
-        SmallVector<Value> dots(rows, splat(vec, 0.0));
-        if (j < width) {
-          Value key = kb.addc(first, j);
-          // One prefetch per cache line of the row kPrefetchKeys ahead.
-          for (int64_t col = 0; col < depth; col += keyLine)
-            prefetchAhead(k, att.keyProducer, bi, key, kb.idx(col));
-          // bf16 queries and keys: vdpbf16ps on pairs along d, as the GEMM
-          // kernel multiplies them (exact products, f32 sums).
-          if (qkDot)
-            dots = carry(kb.idx(0), depth, 2 * lanes, dots,
-                         [&](Value d, ValueRange sums) {
-                           Type bf16 = b.getBF16Type();
-                           auto pairs = VectorType::get({2 * lanes}, bf16);
-                           Value kv =
-                               loadOperandRow(k, att.keyProducer, bi, key, d,
+      // A few query rows at a time (the keys' rows, just read, stay in L1):
+      // their accumulators and partly summed vectors stay in registers.
+      for (int64_t r0 = 0; r0 < rows; r0 += rowChunk)
+        for (int64_t j = 0; j < kKeyBlock; ++j) {
+          int64_t chunk = std::min(rowChunk, rows - r0);
+          SmallVector<Value> dots(chunk, splat(vec, 0.0));
+          if (j < width) {
+            Value key = kb.addc(first, j);
+            // One prefetch per cache line of the row kPrefetchKeys ahead.
+            if (r0 == 0)
+              for (int64_t col = 0; col < depth; col += keyLine)
+                prefetchAhead(k, att.keyProducer, bi, key, kb.idx(col));
+            // bf16 queries and keys: vdpbf16ps on pairs along d, as the GEMM
+            // kernel multiplies them (exact products, f32 sums).
+            if (qkDot)
+              dots = carry(
+                  kb.idx(0), depth, 2 * lanes, dots,
+                  [&](Value d, ValueRange sums) {
+                    Type bf16 = b.getBF16Type();
+                    auto pairs = VectorType::get({2 * lanes}, bf16);
+                    Value kv = loadOperandRow(k, att.keyProducer, bi, key, d,
                                               pairs.getNumElements());
-                           SmallVector<Value> next;
-                           for (int64_t r = 0; r < rows; ++r)
-                             next.push_back(x86vector::DotBF16Op::create(
-                                 b, loc, vec, sums[r],
-                                 vector::LoadOp::create(b, loc, pairs, queries,
-                                                        queryIx(kb.idx(r), d)),
-                                 kv));
-                           return next;
-                         });
-          else
-            dots = carry(kb.idx(0), depth, lanes, dots,
-                         [&](Value d, ValueRange sums) {
-                           Value kv = widen(loadOperandRow(k, att.keyProducer,
-                                                           bi, key, d, lanes));
-                           SmallVector<Value> next;
-                           for (int64_t r = 0; r < rows; ++r)
-                             next.push_back(vector::FMAOp::create(
-                                 b, loc,
-                                 vector::LoadOp::create(b, loc, vec, queries,
-                                                        queryIx(kb.idx(r), d)),
-                                 kv, sums[r]));
-                           return next;
-                         });
-        }
-        for (int64_t r = 0; r < rows; ++r) {
-          auto &stack = pending[r];
-          stack.push_back({1, dots[r]});
-          while (stack.size() > 1 && stack.back().first < lanes &&
-                 stack.back().first == stack[stack.size() - 2].first) {
-            auto [m, y] = stack.pop_back_val();
-            stack.back() = {2 * m, mergePartials(stack.back().second, y, m)};
+                    SmallVector<Value> next;
+                    for (int64_t r = 0; r < chunk; ++r)
+                      next.push_back(x86vector::DotBF16Op::create(
+                          b, loc, vec, sums[r],
+                          vector::LoadOp::create(b, loc, pairs, queries,
+                                                 queryIx(kb.idx(r0 + r), d)),
+                          kv));
+                    return next;
+                  });
+            else
+              dots = carry(
+                  kb.idx(0), depth, lanes, dots, [&](Value d, ValueRange sums) {
+                    Value kv = widen(
+                        loadOperandRow(k, att.keyProducer, bi, key, d, lanes));
+                    SmallVector<Value> next;
+                    for (int64_t r = 0; r < chunk; ++r)
+                      next.push_back(vector::FMAOp::create(
+                          b, loc,
+                          vector::LoadOp::create(b, loc, vec, queries,
+                                                 queryIx(kb.idx(r0 + r), d)),
+                          kv, sums[r]));
+                    return next;
+                  });
+          }
+          for (int64_t r = 0; r < chunk; ++r) {
+            auto &stack = pending[r0 + r];
+            stack.push_back({1, dots[r]});
+            while (stack.size() > 1 && stack.back().first < lanes &&
+                   stack.back().first == stack[stack.size() - 2].first) {
+              auto [m, y] = stack.pop_back_val();
+              stack.back() = {2 * m, mergePartials(stack.back().second, y, m)};
+            }
           }
         }
-      }
       // The vectors of `lanes` keys, in key order, as one of 16 keys.
       DenseMap<OpOperand *, Value> shared;
       for (int64_t r = 0; r < rows; ++r) {
