@@ -46,11 +46,11 @@ namespace {
 /// (a prompt), the register-blocked GEMMs do the contractions.
 constexpr int64_t kMaxQueryRows = 16;
 /// Keys per vector of scores (one per query row and 16 keys).
-constexpr int64_t kKeyBlock = 16;
+constexpr int64_t kKeyVector = 16;
 /// Vectors of scores per block of keys: the block's max, its `exp`
 /// rescaling and the accumulators' reload are paid once per 64 keys.
 constexpr int64_t kVectorsPerBlock = 4;
-constexpr int64_t kBlockKeys = kKeyBlock * kVectorsPerBlock;
+constexpr int64_t kBlockKeys = kKeyVector * kVectorsPerBlock;
 /// How far ahead, in keys, the kernel prefetches the key and value rows:
 /// it does little work per row loaded, and without prefetches it waits on
 /// memory (a cache of 4096 positions ran at a third of the bandwidth).
@@ -614,7 +614,7 @@ public:
       : att(att), kb(rw, att.pv->getLoc(), cfg), b(rw), loc(att.pv->getLoc()),
         lanes(cfg.lanes), f32(Float32Type::get(rw.getContext())),
         vec(VectorType::get({lanes}, f32)),
-        blockVec(VectorType::get({kKeyBlock}, f32)) {
+        blockVec(VectorType::get({kKeyVector}, f32)) {
     batches = std::max<int64_t>(att.qkShape.batches, 1);
     rows = att.qkShape.m;
     keys = att.qkShape.n;
@@ -820,7 +820,7 @@ private:
     return SmallVector<Value>(loopOp.getResults());
   }
 
-  /// The softmax input of query row `r` at keys [k0, k0 + kKeyBlock) as
+  /// The softmax input of query row `r` at keys [k0, k0 + kKeyVector) as
   /// one vector, from the raw scores `dots` (lanes past `n` are loaded
   /// masked and come out -inf): the score ops' payloads, then the max
   /// reduction's up to its input (its payload on an accumulator of -inf,
@@ -834,7 +834,7 @@ private:
     Value score = dots;
     if (scoreElem != f32)
       score = arith::TruncFOp::create(
-          b, loc, VectorType::get({kKeyBlock}, scoreElem), score);
+          b, loc, VectorType::get({kKeyVector}, scoreElem), score);
     if (!att.scoreInit.getValue().isZero())
       score = arith::AddFOp::create(
           b, loc, score,
@@ -845,9 +845,9 @@ private:
                   b.getFloatAttr(scoreElem,
                                  att.scoreInit.getValueAsDouble()))));
     values[att.scores] = score;
-    Value mask = n < kKeyBlock
+    Value mask = n < kKeyVector
                      ? vector::CreateMaskOp::create(
-                           b, loc, VectorType::get({kKeyBlock}, b.getI1Type()),
+                           b, loc, VectorType::get({kKeyVector}, b.getI1Type()),
                            ValueRange{kb.idx(n)})
                      : Value();
     auto operandsAt = [&](linalg::GenericOp g) {
@@ -901,7 +901,7 @@ private:
     maxArgs[outArg.getArgNumber()] = arith::ConstantOp::create(
         b, loc,
         DenseElementsAttr::get(
-            VectorType::get({kKeyBlock}, maxElem),
+            VectorType::get({kKeyVector}, maxElem),
             b.getFloatAttr(maxElem, -std::numeric_limits<double>::infinity())));
     Value x = kb.applyPayload(rowMax.getBody(), maxArgs);
     if (getElementTypeOrSelf(x.getType()) != f32)
@@ -913,13 +913,13 @@ private:
     return x;
   }
 
-  /// kKeyBlock elements of `mem` from `idx` along its last dimension (the
+  /// kKeyVector elements of `mem` from `idx` along its last dimension (the
   /// keys), the first `n` of them. i1 elements (a boolean mask) are read
   /// one by one: a vector of i1 in memory is packed bits, a memref of i1 is
   /// a byte each.
   Value loadKeys(Value mem, ArrayRef<Value> idx, int64_t n, Value mask) {
     Type elem = getElementTypeOrSelf(mem.getType());
-    auto type = VectorType::get({kKeyBlock}, elem);
+    auto type = VectorType::get({kKeyVector}, elem);
     if (elem.getIntOrFloatBitWidth() < 8) {
       Value v = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
       SmallVector<Value> at(idx);
@@ -964,7 +964,7 @@ private:
     runMax = buf({rows});
     runSum = buf({rows});
     block = buf({rows, kBlockKeys});
-    // The queries in f32, widened once for every key.
+    // Narrow queries on f32 FMAs: widened once per group, not per key.
     const MatrixOperand &q = att.qkShape.a;
     queries = q.mem;
     queryIx = [&](Value r, Value d) { return at(q, bi, r, d); };
@@ -1051,24 +1051,25 @@ private:
   /// Keys [k0, k0 + n) of group `bi`, every query row of it.
   void emitKeyBlock(Value bi, Value k0, int64_t n) {
     const MatrixOperand &k = att.qkShape.b, &v = att.pvShape.b;
-    // 1. Scores: each key row read once, against every query row; each
-    //    (key, row) leaves a vector of partial sums over d, which a tree of
-    //    shuffles sums as it goes into one vector of the block's keys per
-    //    row (log2(lanes) merges per pair of vectors, where a horizontal sum
-    //    per score would take as many per score). Keys past n are zeros.
+    // 1. Scores: each key row read from memory once, against every query
+    //    row (a chunk of rows at a time); each (key, row) leaves a vector
+    //    of partial sums over d, which a tree of shuffles sums as it goes
+    //    into one vector of 16 keys per row (log2(lanes) merges per pair of
+    //    vectors, where a horizontal sum per score would take as many per
+    //    score). Keys past the block's end are zeros.
     int64_t keyLine = lineColumns(k, att.keyProducer);
     // The block's softmax inputs: scores[r][i] for keys
     // [k0 + 16 i, k0 + 16 i + 16) of query row r.
-    int64_t vectors = ceilDiv(n, kKeyBlock);
+    int64_t vectors = ceilDiv(n, kKeyVector);
     SmallVector<SmallVector<Value>> scores(rows);
     for (int64_t i = 0; i < vectors; ++i) {
-      int64_t width = std::min(kKeyBlock, n - i * kKeyBlock);
-      Value first = kb.addc(k0, i * kKeyBlock);
+      int64_t width = std::min(kKeyVector, n - i * kKeyVector);
+      Value first = kb.addc(k0, i * kKeyVector);
       SmallVector<SmallVector<std::pair<int64_t, Value>>> pending(rows);
       // A few query rows at a time (the keys' rows, just read, stay in L1):
       // their accumulators and partly summed vectors stay in registers.
       for (int64_t r0 = 0; r0 < rows; r0 += rowChunk)
-        for (int64_t j = 0; j < kKeyBlock; ++j) {
+        for (int64_t j = 0; j < kKeyVector; ++j) {
           int64_t chunk = std::min(rowChunk, rows - r0);
           SmallVector<Value> dots(chunk, splat(vec, 0.0));
           if (j < width) {
@@ -1168,7 +1169,7 @@ private:
         Value p = math::ExpOp::create(
             b, loc, arith::SubFOp::create(b, loc, sv, bcast(blockVec, ref)));
         vector::StoreOp::create(b, loc, p, block,
-                                ValueRange{ri, kb.idx(i * kKeyBlock)});
+                                ValueRange{ri, kb.idx(i * kKeyVector)});
         sums = sums ? sumOf(sums, p) : p;
       }
       Value sum = reduceHalves(sums, sumOf);
