@@ -34,6 +34,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import weakref
 from dataclasses import dataclass
 from typing import Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -225,9 +226,20 @@ def descriptor(array: np.ndarray):
     return d
 
 
-def _read_descriptor(d, ttype: TensorType, into: Optional[np.ndarray] = None) -> np.ndarray:
+# Results of at least this many bytes in a buffer of their own are handed
+# to the caller without a copy (_read_descriptor's `adopt`): copying a
+# decoding step's returned KV cache costs more than a finalizer.
+_ADOPT_BYTES = 64 * 1024
+
+
+def _read_descriptor(d, ttype: TensorType, into: Optional[np.ndarray] = None,
+                     adopt=None) -> np.ndarray:
     """A copy of the tensor a result descriptor points to (written into
-    ``into`` when given: an array of the result's shape and dtype)."""
+    ``into`` when given: an array of the result's shape and dtype). With
+    ``adopt`` (the deallocator of the buffer the descriptor owns alone), a
+    large result is returned as a view of that buffer instead, which
+    ``adopt(d.allocated)`` frees once no array refers to it; returns
+    (array, adopted)."""
     sizes = list(d.sizes) if ttype.rank else []
     if tuple(sizes) != ttype.shape:
         raise RuntimeError_(f"a result of shape {sizes}, the signature says {ttype}")
@@ -235,20 +247,26 @@ def _read_descriptor(d, ttype: TensorType, into: Optional[np.ndarray] = None) ->
     strides = [s * itemsize for s in d.strides] if ttype.rank else []
     span = 1 + sum((n - 1) * s for n, s in zip(sizes, list(d.strides) if ttype.rank else []))
     if any(n == 0 for n in sizes):
-        return np.zeros(ttype.shape, ttype.dtype)
+        return np.zeros(ttype.shape, ttype.dtype), False
     address = d.aligned + itemsize * d.offset
     # A result written in place (update-in-place: a training step's new
     # parameters in the arguments' memory) is there already.
     if into is not None and into.ctypes.data == address and \
             list(into.strides) == strides:
-        return into
+        return into, False
     buf = (ctypes.c_char * (span * itemsize)).from_address(address)
     flat = np.frombuffer(buf, dtype=ttype.dtype)
     view = np.lib.stride_tricks.as_strided(flat, shape=sizes, strides=strides)
     if into is not None:
         np.copyto(into, view)
-        return into
-    return np.array(view, copy=True)
+        return into, False
+    if adopt is not None and span * itemsize >= _ADOPT_BYTES and \
+            view.flags.c_contiguous:
+        # The array's base chain keeps `buf` alive; the buffer is freed
+        # with it.
+        weakref.finalize(buf, adopt, d.allocated)
+        return np.ndarray(sizes, ttype.dtype, buffer=buf), True
+    return np.array(view, copy=True), False
 
 
 _LIBC = ctypes.CDLL(None)
@@ -584,22 +602,31 @@ class CompiledFunction:
         # pointers, not address ranges: a call with a hundred bound weights
         # spent 0.1-0.2 ms building and scanning ranges.)
         argument_bases = {d.allocated for d in descs if not isinstance(d, ctypes._SimpleCData)}
+        # A buffer that holds one result only may be handed over (no copy).
+        owners: Dict[int, int] = {}
+        for d, t in zip(descriptors, self.results):
+            if not t.scalar and d.allocated:
+                owners[d.allocated] = owners.get(d.allocated, 0) + 1
         outs, freed, error = [], set(), None
         for d, t in zip(descriptors, self.results):
             if t.scalar:
                 outs.append(np.array(d, dtype=t.dtype))
                 continue
+            ptr = d.allocated
+            own = bool(ptr) and ptr not in argument_bases and owners.get(ptr) == 1
+            adopted = False
             try:
                 dest = into[len(outs)] if into is not None else None
                 if dest is not None and (tuple(dest.shape) != t.shape or
                                          dest.dtype != np.dtype(t.dtype)):
                     raise CallError(f"result {len(outs)} of @{self.function} is {t}: "
                                     f"cannot write it into a {dest.dtype} {list(dest.shape)}")
-                outs.append(_read_descriptor(d, t, dest))
+                out, adopted = _read_descriptor(d, t, dest,
+                                                self._free if own and error is None else None)
+                outs.append(out)
             except RuntimeError_ as e:
                 error = e
-            ptr = d.allocated
-            if ptr and ptr not in freed and ptr not in argument_bases:
+            if ptr and not adopted and ptr not in freed and ptr not in argument_bases:
                 freed.add(ptr)
                 self._free(ptr)
         if error:
