@@ -763,14 +763,21 @@ private:
           cast<MemRefType>(op.mem.getType()).getShape().drop_back().back();
       linear = kb.addIdx(kb.mulc(bi, rowsPerBatch), key);
     }
-    SmallVector<Value> loops(shape.size());
-    loops.back() = col;
-    for (int64_t d = shape.size() - 2; d >= 0; --d) {
-      Value size = kb.idx(shape[d]);
-      loops[d] = arith::RemUIOp::create(b, loc, linear, size);
+    SmallVector<Value> loops = delinearize(linear, shape.drop_back());
+    loops.push_back(col);
+    return loops;
+  }
+
+  /// The indices over dimensions of `sizes` (row-major) of element
+  /// `linear`.
+  SmallVector<Value> delinearize(Value linear, ArrayRef<int64_t> sizes) {
+    SmallVector<Value> ix(sizes.size());
+    for (int64_t d = sizes.size() - 1; d >= 0; --d) {
+      Value size = kb.idx(sizes[d]);
+      ix[d] = arith::RemUIOp::create(b, loc, linear, size);
       linear = arith::DivUIOp::create(b, loc, linear, size);
     }
-    return loops;
+    return ix;
   }
 
   /// `map` applied to `loops` (dimensions and constants).
@@ -869,18 +876,13 @@ private:
         }
         AffineMap map = g.getMatchingIndexingMap(&o);
         unsigned keyLoop = g.getNumLoops() - 1;
-        SmallVector<Value> rowAt = rowIndices(g, r);
-        bool perRow = false;
-        SmallVector<Value> idx;
-        for (AffineExpr e : map.getResults()) {
-          if (auto d = dyn_cast<AffineDimExpr>(e)) {
-            unsigned pos = d.getPosition();
-            perRow |= pos != keyLoop;
-            idx.push_back(pos == keyLoop ? k0 : rowAt[pos]);
-          } else {
-            idx.push_back(kb.idx(cast<AffineConstantExpr>(e).getValue()));
-          }
-        }
+        SmallVector<Value> loops = rowIndices(g, r);
+        loops.push_back(k0);
+        SmallVector<Value> idx = indicesOf(map, loops);
+        bool perRow = llvm::any_of(map.getResults(), [&](AffineExpr e) {
+          auto d = dyn_cast<AffineDimExpr>(e);
+          return d && d.getPosition() != keyLoop;
+        });
         Value v = map.isFunctionOfDim(keyLoop)
                       ? loadKeys(o.get(), idx, n, mask)
                       : memref::LoadOp::create(b, loc, o.get(), idx);
@@ -946,13 +948,8 @@ private:
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointAfterValue(group);
     SmallVector<int64_t> ranges = g.getStaticLoopRanges();
-    Value linear = kb.addc(kb.mulc(group, rows), r);
-    ix.resize(ranges.size() - 1);
-    for (int64_t d = ix.size() - 1; d >= 0; --d) {
-      Value size = kb.idx(ranges[d]);
-      ix[d] = arith::RemUIOp::create(b, loc, linear, size);
-      linear = arith::DivUIOp::create(b, loc, linear, size);
-    }
+    ix = delinearize(kb.addc(kb.mulc(group, rows), r),
+                     ArrayRef<int64_t>(ranges).drop_back());
     return ix;
   }
 
