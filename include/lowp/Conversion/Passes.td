@@ -644,7 +644,13 @@ def LowpFuseElementwise : Pass<"lowp-fuse-elementwise"> {
       user's own), and an elementwise op reading through a constant 0 a
       dimension whose loop runs over one value (torch-mlir's
       `(0, d1, d2, d3)` for a batch of 1) reads it through that loop (the
-      identity map the kernels follow).
+      identity map the kernels follow). A matmul or convolution whose init
+      is a `linalg.generic` broadcasting a smaller tensor (torch-mlir's
+      convolution bias) starts from a zero fill, and the broadcast operand
+      is added by an elementwise op after it, which fuses into the
+      consumer: the kernel adds it in its epilogue instead of reading back
+      an init as large as its output (f32 and wider results: a 16-bit one
+      would be rounded twice). Pooling keeps its init.
 
     ```mlir
     %b = linalg.generic {...} ins(%mm, %bias : ...) { addf }

@@ -65,6 +65,102 @@ bool shouldGeneralize(linalg::LinalgOp op) {
   return llvm::none_of(op->getUsers(), isNamedReduction);
 }
 
+/// Whether `op` sums products into its init (a matmul or a convolution):
+/// starting it from zero and adding the init afterwards gives the same sum.
+/// Pooling ops (max, min, plain sums of a window) are not taken.
+bool sumsProducts(linalg::LinalgOp op) {
+  if (isa<linalg::ContractionOpInterface>(*op))
+    return true;
+  if (!isa<linalg::ConvolutionOpInterface>(*op))
+    return false;
+  Block *body = op.getBlock();
+  return llvm::any_of(body->getOperations(), llvm::IsaPred<arith::MulFOp>) &&
+         isa_and_nonnull<arith::AddFOp>(
+             body->getTerminator()->getOperand(0).getDefiningOp());
+}
+
+/// kernel-epilogues: a matmul or convolution whose init is a broadcast of a
+/// smaller tensor (torch-mlir writes a convolution's bias so: a
+/// linalg.generic copying the bias to every pixel, then the convolution
+/// summing into it) starts from a zero fill instead, and the broadcast
+/// operand is added by an elementwise op after it. Bufferized, the
+/// broadcast init is a buffer as large as the output, written whole and
+/// read back by the kernel's first k block; the add fuses into the
+/// contraction's consumer (the activation that follows), which the kernel
+/// runs in registers as its epilogue (KernelEpilogue), with the bias read
+/// per row or column. f32 and wider sums only: the sum is the same up to
+/// the order of its terms, which the kernels' k blocks choose anyway; a
+/// 16-bit result would be rounded before the bias is added and again after.
+struct AddBroadcastInitAfterContraction
+    : OpInterfaceRewritePattern<linalg::LinalgOp> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
+        op->getNumResults() != 1 || isAllParallel(op) || !sumsProducts(op))
+      return failure();
+    OpOperand *init = op.getDpsInitOperand(0);
+    auto broadcast = init->get().getDefiningOp<linalg::GenericOp>();
+    auto type = dyn_cast<RankedTensorType>(init->get().getType());
+    if (!broadcast || !broadcast->hasOneUse() || !type ||
+        !isa<FloatType>(type.getElementType()) ||
+        type.getElementType().getIntOrFloatBitWidth() < 32 ||
+        !isAllParallel(broadcast) || broadcast.getNumDpsInputs() != 1 ||
+        broadcast.getNumDpsInits() != 1 || !op.getMatchingIndexingMap(init)
+                                                 .isProjectedPermutation())
+      return rewriter.notifyMatchFailure(op, "init is not a broadcast");
+    // The broadcast's body yields its input as it is, written over a
+    // tensor.empty through the identity: each element of the init is the
+    // input at the input map's indices.
+    Block *body = broadcast.getBody();
+    OpOperand *source = broadcast.getDpsInputOperand(0);
+    AffineMap sourceMap = broadcast.getMatchingIndexingMap(source);
+    if (body->getOperations().size() != 1 ||
+        body->getTerminator()->getOperand(0) != body->getArgument(0) ||
+        !broadcast.getMatchingIndexingMap(broadcast.getDpsInitOperand(0))
+             .isIdentity() ||
+        !sourceMap.isProjectedPermutation() ||
+        sourceMap.getNumResults() == sourceMap.getNumDims())
+      return rewriter.notifyMatchFailure(op, "init is not a broadcast");
+    auto empty = broadcast.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>();
+    if (!empty)
+      return rewriter.notifyMatchFailure(op, "init is not a broadcast");
+
+    // Copies of the broadcast's tensor.empty (with its dynamic sizes) are
+    // the fill's and the add's.
+    Location loc = op.getLoc();
+    Type elem = type.getElementType();
+    rewriter.setInsertionPoint(op);
+    Value zero = arith::ConstantOp::create(rewriter, loc, elem,
+                                           rewriter.getZeroAttr(elem));
+    Operation *fillInit = rewriter.clone(*empty);
+    Value fill =
+        linalg::FillOp::create(rewriter, loc, zero, fillInit->getResult(0))
+            .getResult(0);
+    rewriter.modifyOpInPlace(op, [&] { init->set(fill); });
+    rewriter.eraseOp(broadcast);
+    if (empty->use_empty())
+      rewriter.eraseOp(empty);
+
+    rewriter.setInsertionPointAfter(op);
+    Value sum = op->getResult(0);
+    unsigned rank = type.getRank();
+    AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+    Value out = rewriter.clone(*fillInit)->getResult(0);
+    auto add = linalg::GenericOp::create(
+        rewriter, loc, type, ValueRange{sum, source->get()}, out,
+        ArrayRef<AffineMap>{identity, sourceMap, identity},
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location nested, ValueRange args) {
+          Value total = arith::AddFOp::create(b, nested, args[0], args[1]);
+          linalg::YieldOp::create(b, nested, total);
+        });
+    rewriter.replaceAllUsesExcept(sum, add.getResult(0), add);
+    return success();
+  }
+};
+
 struct LowpFuseElementwisePass
     : lowp::impl::LowpFuseElementwiseBase<LowpFuseElementwisePass> {
   using Base::Base;
@@ -82,7 +178,6 @@ struct LowpFuseElementwisePass
       (void)linalg::generalizeNamedOp(rewriter, op);
     }
 
-    MLIRContext *context = &getContext();
     // Two rounds: single-use producers first (fusing them recomputes
     // nothing), then the cheap producers with several users, each computed
     // from stored values only. A producer read by the next one's
@@ -138,6 +233,8 @@ struct LowpFuseElementwisePass
       return producer->hasOneUse() || recomputable.contains(producer);
     };
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);
+    if (kernelEpilogues)
+      patterns.add<AddBroadcastInitAfterContraction>(context);
     linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
     // A fused op may take an erased one's address: erased ops are forgotten.
     struct ForgetErased : RewriterBase::Listener {

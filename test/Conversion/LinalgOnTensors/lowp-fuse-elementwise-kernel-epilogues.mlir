@@ -107,3 +107,136 @@ func.func @batch_of_two(%x: tensor<1x4x8x8xf32>) -> tensor<2x4x8x8xf32> {
   } -> tensor<2x4x8x8xf32>
   return %y : tensor<2x4x8x8xf32>
 }
+
+// -----
+
+// torch-mlir writes a convolution's bias as its init: a linalg.generic
+// copying the bias to every pixel, summed into by the convolution. The
+// convolution starts from a zero fill instead and the bias is added after
+// it, in the ReLU that follows (one consumer the kernel runs as its
+// epilogue): no init as large as the output. Without the option the
+// broadcast stays the init.
+#bias_c = affine_map<(d0, d1, d2, d3) -> (d1)>
+#bias_id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @conv_bias_init
+// CHECK-SAME:    %[[B:[a-z0-9]+]]: tensor<8xf32>
+// CHECK:         %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2x8x6x6xf32>)
+// CHECK:         %[[C:.*]] = linalg.conv_2d_nchw_fchw {{.*}} outs(%[[Z]] : tensor<2x8x6x6xf32>)
+// CHECK:         %[[R:.*]] = linalg.generic {{.*}} ins(%[[C]], %[[B]] : tensor<2x8x6x6xf32>, tensor<8xf32>)
+// CHECK:           arith.addf
+// CHECK:           arith.cmpf
+// CHECK:         return %[[R]]
+// OFF-LABEL: func.func @conv_bias_init
+// OFF:         %[[I:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<8xf32>)
+// OFF:         linalg.conv_2d_nchw_fchw {{.*}} outs(%[[I]] :
+func.func @conv_bias_init(%x: tensor<2x4x8x8xf32>, %w: tensor<8x4x3x3xf32>, %b: tensor<8xf32>) -> tensor<2x8x6x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x8x6x6xf32>
+  %init = linalg.generic {indexing_maps = [#bias_c, #bias_id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b : tensor<8xf32>) outs(%e : tensor<2x8x6x6xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<2x8x6x6xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%x, %w : tensor<2x4x8x8xf32>, tensor<8x4x3x3xf32>) outs(%init : tensor<2x8x6x6xf32>) -> tensor<2x8x6x6xf32>
+  %e2 = tensor.empty() : tensor<2x8x6x6xf32>
+  %r = linalg.generic {indexing_maps = [#bias_id, #bias_id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c : tensor<2x8x6x6xf32>) outs(%e2 : tensor<2x8x6x6xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %p = arith.cmpf ugt, %in, %zero : f32
+    %s = arith.select %p, %in, %zero : f32
+    linalg.yield %s : f32
+  } -> tensor<2x8x6x6xf32>
+  return %r : tensor<2x8x6x6xf32>
+}
+
+// -----
+
+// A matmul whose init broadcasts a bias along its rows, with nothing after
+// it: the add is the matmul's one consumer. The same init read by a max
+// pooling (its combiner is max: starting from zero and adding afterwards is
+// another result), a broadcast that converts as it copies, a broadcast the
+// function also returns, and a bf16 result (rounded before the add and
+// again after) stay as they are.
+#row = affine_map<(d0, d1) -> (d1)>
+#pool_c = affine_map<(d0, d1, d2, d3) -> (d1)>
+#pool_id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @matmul_bias_init
+// CHECK:         %[[Z:.*]] = linalg.fill
+// CHECK:         %[[M:.*]] = linalg.matmul {{.*}} outs(%[[Z]] :
+// CHECK:         linalg.generic {{.*}} ins(%[[M]], %{{.*}} : tensor<4x16xf32>, tensor<16xf32>)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      arith.addf
+// CHECK-NEXT:      linalg.yield
+func.func @matmul_bias_init(%a: tensor<4x32xf32>, %w: tensor<32x16xf32>, %b: tensor<16xf32>) -> tensor<4x16xf32> {
+  %e = tensor.empty() : tensor<4x16xf32>
+  %init = linalg.generic {indexing_maps = [#row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%b : tensor<16xf32>) outs(%e : tensor<4x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<4x16xf32>
+  %m = linalg.matmul ins(%a, %w : tensor<4x32xf32>, tensor<32x16xf32>) outs(%init : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %m : tensor<4x16xf32>
+}
+
+// CHECK-LABEL: func.func @pooling_init_stays
+// CHECK:         %[[I:.*]] = linalg.generic
+// CHECK:         linalg.pooling_nchw_max {{.*}} outs(%[[I]] :
+// CHECK-NOT:     linalg.fill
+func.func @pooling_init_stays(%x: tensor<1x8x8x8xf32>, %b: tensor<8xf32>) -> tensor<1x8x4x4xf32> {
+  %e = tensor.empty() : tensor<1x8x4x4xf32>
+  %init = linalg.generic {indexing_maps = [#pool_c, #pool_id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b : tensor<8xf32>) outs(%e : tensor<1x8x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x8x4x4xf32>
+  %win = tensor.empty() : tensor<2x2xf32>
+  %p = linalg.pooling_nchw_max {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
+      ins(%x, %win : tensor<1x8x8x8xf32>, tensor<2x2xf32>) outs(%init : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  return %p : tensor<1x8x4x4xf32>
+}
+
+// CHECK-LABEL: func.func @converting_init_stays
+// CHECK:         %[[I:.*]] = linalg.generic
+// CHECK:           arith.extf
+// CHECK:         linalg.matmul {{.*}} outs(%[[I]] :
+func.func @converting_init_stays(%a: tensor<4x32xf32>, %w: tensor<32x16xf32>, %b: tensor<16xbf16>) -> tensor<4x16xf32> {
+  %e = tensor.empty() : tensor<4x16xf32>
+  %init = linalg.generic {indexing_maps = [#row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%b : tensor<16xbf16>) outs(%e : tensor<4x16xf32>) {
+  ^bb0(%in: bf16, %out: f32):
+    %w32 = arith.extf %in : bf16 to f32
+    linalg.yield %w32 : f32
+  } -> tensor<4x16xf32>
+  %m = linalg.matmul ins(%a, %w : tensor<4x32xf32>, tensor<32x16xf32>) outs(%init : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %m : tensor<4x16xf32>
+}
+
+// CHECK-LABEL: func.func @shared_init_stays
+// CHECK:         %[[I:.*]] = linalg.generic
+// CHECK:         linalg.matmul {{.*}} outs(%[[I]] :
+func.func @shared_init_stays(%a: tensor<4x32xf32>, %w: tensor<32x16xf32>, %b: tensor<16xf32>) -> (tensor<4x16xf32>, tensor<4x16xf32>) {
+  %e = tensor.empty() : tensor<4x16xf32>
+  %init = linalg.generic {indexing_maps = [#row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%b : tensor<16xf32>) outs(%e : tensor<4x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<4x16xf32>
+  %m = linalg.matmul ins(%a, %w : tensor<4x32xf32>, tensor<32x16xf32>) outs(%init : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %m, %init : tensor<4x16xf32>, tensor<4x16xf32>
+}
+
+// CHECK-LABEL: func.func @bf16_init_stays
+// CHECK:         %[[I:.*]] = linalg.generic
+// CHECK:         linalg.matmul {{.*}} outs(%[[I]] :
+func.func @bf16_init_stays(%a: tensor<4x32xbf16>, %w: tensor<32x16xbf16>, %b: tensor<16xbf16>) -> tensor<4x16xbf16> {
+  %e = tensor.empty() : tensor<4x16xbf16>
+  %init = linalg.generic {indexing_maps = [#row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%b : tensor<16xbf16>) outs(%e : tensor<4x16xbf16>) {
+  ^bb0(%in: bf16, %out: bf16):
+    linalg.yield %in : bf16
+  } -> tensor<4x16xbf16>
+  %m = linalg.matmul ins(%a, %w : tensor<4x32xbf16>, tensor<32x16xbf16>) outs(%init : tensor<4x16xbf16>) -> tensor<4x16xbf16>
+  return %m : tensor<4x16xbf16>
+}
