@@ -134,6 +134,14 @@ TEST(TargetInfo, HostCPU) {
   gnr.erase(llvm::find(gnr, "amx_tile"));
   EXPECT_EQ(selectHostCPU(gnr, "GenuineIntel", amx)->name, "sapphirerapids");
   EXPECT_FALSE(amx);
+  // Zen 5: Zen 4's flags and AVX-VNNI and AVX512_VP2INTERSECT; on another
+  // vendor's core the generic row.
+  SmallVector<StringRef> zen5 = zen4;
+  zen5.append({"avx_vnni", "avx512_vp2intersect", "movdiri"});
+  EXPECT_EQ(selectHostCPU(zen5, "AuthenticAMD", amx)->name, "znver5");
+  EXPECT_EQ(selectHostCPU(zen5, "GenuineIntel", amx)->name, "avx512bf16");
+  zen5.pop_back_n(2);
+  EXPECT_EQ(selectHostCPU(zen5, "AuthenticAMD", amx)->name, "znver4");
   SmallVector<StringRef> zen3 = {"avx2", "fma", "f16c", "sse4_2"};
   EXPECT_EQ(selectHostCPU(zen3, "AuthenticAMD", amx)->name, "avx2");
   EXPECT_EQ(selectHostCPU({"sse2"}, "AuthenticAMD", amx), nullptr);

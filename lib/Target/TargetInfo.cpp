@@ -130,8 +130,11 @@ constexpr TargetInfo tpuRow(llvm::StringLiteral name,
 // (AMD's Zen 4 optimization guide) and one every 2 cycles on Golden Cove
 // (bench/x86/dot_throughput.sh: 0.75 ns against 0.18 ns for an FMA on
 // an Emerald Rapids core, 4.1x per instruction, 2x per product).
-// L2 per core: Haswell 256 KiB (the AVX2 baseline), Cooper Lake and
-// Zen 4 1 MiB, Sapphire Rapids 2 MiB. Cache lines: 64 bytes. The f32
+// Zen 5's FMA units are 512 bits wide: two zmm FMAs and two zmm
+// vdpbf16ps per cycle (bench/x86/dot_throughput.sh on an EPYC of family
+// 26: 0.151 ns per FMA, 0.159 ns per dot: 32 and 64 products per cycle).
+// L2 per core: Haswell 256 KiB (the AVX2 baseline), Cooper Lake, Zen 4
+// and Zen 5 1 MiB, Sapphire Rapids 2 MiB. Cache lines: 64 bytes. The f32
 // kernel's k block: 512 measured best on Zen 3 (AVX2) and Zen 4 (256:
 // 0.74-0.80x and 0.86-1.0x of 512), 256 on Sapphire Rapids (its 32 KiB
 // slice of B in the 48 KiB L1: 0.76x -> 0.88-0.94x oneDNN at 1024).
@@ -161,6 +164,19 @@ const CPUInfo kZnver4CPU{.features = kAVX512BF16Features,
                          .f32KBlock = 512,
                          .f32FmaMacsPerCycle = 16,
                          .bf16DotMacsPerCycle = 32};
+// Zen 5 (EPYC 9005, Ryzen 9000): Zen 4's extensions and AVX-VNNI and
+// AVX512_VP2INTERSECT (which Zen 4 lacks: a Zen 5 host is told apart by
+// them, and llc's znver5 may use them).
+const CPUInfo kZnver5CPU{
+    .features = kAVX512BF16Features |
+                CPUFeatureSet{CF::AVXVNNI, CF::AVX512VP2INTERSECT},
+    .hostVendor = "AuthenticAMD",
+    .vectorBits = 512,
+    .l2Bytes = 1 << 20,
+    .cacheLineBytes = 64,
+    .f32KBlock = 512,
+    .f32FmaMacsPerCycle = 32,
+    .bf16DotMacsPerCycle = 64};
 const CPUInfo kSapphireRapidsCPU{
     .features = kAVX512BF16Features | CPUFeatureSet{CF::AVX512FP16},
     .amxFeatures = {CF::AMXTile, CF::AMXBF16},
@@ -302,6 +318,10 @@ static const TargetInfo kTargets[] = {
    .elementwiseFormats = kF32, .nativeConversions = kF16 | kBF16,
    .preferred16 = F::BF16, .tile16 = {16, 16, 2}, .llvmCpu = "znver4",
    .cpu = &kZnver4CPU},
+  {.name = "znver5", .vendor = Vendor::X86, .matrixFormats = kBF16,
+   .elementwiseFormats = kF32, .nativeConversions = kF16 | kBF16,
+   .preferred16 = F::BF16, .tile16 = {16, 16, 2}, .llvmCpu = "znver5",
+   .cpu = &kZnver5CPU},
   // Sapphire Rapids: AVX512_BF16, AMX-BF16 (16x16x32 tiles), AVX512_FP16.
   {.name = "sapphirerapids", .vendor = Vendor::X86, .matrixFormats = kBF16,
    .elementwiseFormats = kF32 | kF16, .nativeConversions = kF16 | kBF16,
@@ -443,7 +463,8 @@ StringRef mlir::lowp::stringifyCPUFeature(CPUFeature f) {
   static constexpr llvm::StringLiteral names[kNumCPUFeatures] = {
       "avx2",        "fma",         "f16c",     "avx512f",
       "avx512bw",    "avx512vl",    "avx512_bf16", "avx512_fp16",
-      "amx_tile",    "amx_bf16",    "amx_fp16"};
+      "amx_tile",    "amx_bf16",    "amx_fp16", "avx_vnni",
+      "avx512_vp2intersect"};
   return names[static_cast<unsigned>(f)];
 }
 

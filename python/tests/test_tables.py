@@ -80,6 +80,11 @@ def test_x86_rows_say_where_the_bf16_dot_pays():
     # Golden Cove: vdpbf16ps at half the f32 FMAs' products per cycle.
     assert spr.bf16_dot_macs_per_cycle < spr.f32_fma_macs_per_cycle
     assert zen4.bf16_dot_macs_per_cycle > zen4.f32_fma_macs_per_cycle
+    # Zen 5: twice Zen 4's rates (512-bit units), the dot still ahead.
+    zen5 = fpopt.target("znver5")
+    assert zen5.f32_fma_macs_per_cycle == 2 * zen4.f32_fma_macs_per_cycle
+    assert zen5.bf16_dot_macs_per_cycle > zen5.f32_fma_macs_per_cycle
+    assert zen5.llvm_cpu == "znver5" and zen5.cpu_features > zen4.cpu_features
     assert avx2.bf16_dot_macs_per_cycle == 0
     assert spr.l2_bytes == 2 << 20 and spr.f32_k_block == 256
     assert fpopt.target("sm_90").f32_fma_macs_per_cycle == 0
@@ -98,6 +103,8 @@ def test_host_cpu_is_the_tables_match():
             "avx512_bf16"]
     assert select(zen4, "AuthenticAMD") == ("znver4", False)
     assert select(zen4, "GenuineIntel") == ("avx512bf16", False)
+    zen5 = zen4 + ["avx_vnni", "avx512_vp2intersect"]
+    assert select(zen5, "AuthenticAMD") == ("znver5", False)
     spr = zen4 + ["avx512_fp16", "amx_tile", "amx_bf16"]
     assert select(spr, "GenuineIntel") == ("sapphirerapids", True)
     assert select(["sse2"], "GenuineIntel") is None

@@ -129,8 +129,10 @@ enum class CPUFeature : uint8_t {
   AMXTile,
   AMXBF16,
   AMXFP16,
+  AVXVNNI,
+  AVX512VP2INTERSECT,
 };
-constexpr unsigned kNumCPUFeatures = 11;
+constexpr unsigned kNumCPUFeatures = 13;
 using CPUFeatureSet = EnumBitSet<CPUFeature>;
 
 /// The facts of a CPU row (x86) its kernels are planned from.
