@@ -26,8 +26,8 @@
 //
 // No bias init is left for the kernels to read back, and every consumer
 // is fused. (The references' generic convolutions take the generic loop
-// path.)
-// RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 -mlir-print-ir-after=lowp-fuse-elementwise 2>&1 >/dev/null | FileCheck %s --check-prefix=FUSED
+// path.) One thread: each function's dump after the pass prints in order.
+// RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 -mlir-disable-threading -mlir-print-ir-after=lowp-fuse-elementwise 2>&1 >/dev/null | FileCheck %s --check-prefix=FUSED
 // FUSED-LABEL: func.func @c1(
 // FUSED:         %[[Z1:.*]] = linalg.fill
 // FUSED:         linalg.conv_2d_nchw_fchw {{.*}} outs(%[[Z1]] :
