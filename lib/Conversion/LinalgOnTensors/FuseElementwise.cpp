@@ -65,18 +65,13 @@ bool shouldGeneralize(linalg::LinalgOp op) {
   return llvm::none_of(op->getUsers(), isNamedReduction);
 }
 
-/// Whether `op` sums products into its init (a matmul or a convolution):
+/// Whether `op` is a matmul or convolution summing products into its init:
 /// starting it from zero and adding the init afterwards gives the same sum.
 /// Pooling ops (max, min, plain sums of a window) are not taken.
 bool sumsProducts(linalg::LinalgOp op) {
-  if (isa<linalg::ContractionOpInterface>(*op))
-    return true;
-  if (!isa<linalg::ConvolutionOpInterface>(*op))
-    return false;
-  Block *body = op.getBlock();
-  return llvm::any_of(body->getOperations(), llvm::IsaPred<arith::MulFOp>) &&
-         isa_and_nonnull<arith::AddFOp>(
-             body->getTerminator()->getOperand(0).getDefiningOp());
+  return (isa<linalg::ContractionOpInterface>(*op) ||
+          isa<linalg::ConvolutionOpInterface>(*op)) &&
+         lowp::getAccumulatedProduct(*op.getBlock());
 }
 
 /// kernel-epilogues: a matmul or convolution whose init is a broadcast of a
@@ -110,14 +105,13 @@ struct AddBroadcastInitAfterContraction
         broadcast.getNumDpsInits() != 1 || !op.getMatchingIndexingMap(init)
                                                  .isProjectedPermutation())
       return rewriter.notifyMatchFailure(op, "init is not a broadcast");
-    // The broadcast's body yields its input as it is, written over a
-    // tensor.empty through the identity: each element of the init is the
-    // input at the input map's indices.
+    // The broadcast's body yields its input (maybe widened and narrowed
+    // back), written over a tensor.empty through the identity: each element
+    // of the init is the input at the input map's indices.
     Block *body = broadcast.getBody();
     OpOperand *source = broadcast.getDpsInputOperand(0);
     AffineMap sourceMap = broadcast.getMatchingIndexingMap(source);
-    if (body->getOperations().size() != 1 ||
-        body->getTerminator()->getOperand(0) != body->getArgument(0) ||
+    if (!lowp::yieldsFirstArgument(*body) ||
         !broadcast.getMatchingIndexingMap(broadcast.getDpsInitOperand(0))
              .isIdentity() ||
         !sourceMap.isProjectedPermutation() ||
