@@ -3,6 +3,7 @@
 #include "lowp/IR/ResourceConstants.h"
 
 #include "mlir/IR/AsmState.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/Support/MathExtras.h"
@@ -111,5 +112,72 @@ mlir::lowp::convertResourceFloats(DenseResourceElementsAttr value,
   return DenseResourceElementsAttr::get(
       value.getType().clone(elementType), name,
       HeapAsmResourceBlob::allocateAndCopyWithAlign(data, bytes,
+                                                    /*dataIsMutable=*/false));
+}
+
+/// For each element of `shape` transposed by `perm`, in order, the position
+/// of that element in `shape`.
+static SmallVector<int64_t> transposedOrder(ArrayRef<int64_t> shape,
+                                            ArrayRef<int64_t> perm) {
+  SmallVector<int64_t> strides = computeStrides(shape);
+  SmallVector<int64_t> newShape = applyPermutation(shape, perm);
+  SmallVector<int64_t> newStrides = applyPermutation(strides, perm);
+  SmallVector<int64_t> sources;
+  sources.reserve(computeProduct(shape));
+  SmallVector<int64_t> index(newShape.size(), 0);
+  int64_t count = computeProduct(newShape);
+  for (int64_t n = 0; n < count; ++n) {
+    int64_t source = 0;
+    for (auto [i, stride] : llvm::zip(index, newStrides))
+      source += i * stride;
+    sources.push_back(source);
+    for (int64_t d = static_cast<int64_t>(index.size()) - 1; d >= 0; --d) {
+      if (++index[d] < newShape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  return sources;
+}
+
+TypedAttr mlir::lowp::transposeConstant(Attribute value,
+                                        ArrayRef<int64_t> perm) {
+  auto typed = dyn_cast<TypedAttr>(value);
+  auto type = typed ? dyn_cast<RankedTensorType>(typed.getType())
+                    : RankedTensorType();
+  if (!type || !type.hasStaticShape() ||
+      static_cast<int64_t>(perm.size()) != type.getRank())
+    return {};
+  auto newType = RankedTensorType::get(
+      applyPermutation(type.getShape(), perm), type.getElementType());
+  if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
+    if (dense.isSplat())
+      return dense.reshape(newType);
+    SmallVector<Attribute> elements(dense.getValues<Attribute>());
+    SmallVector<Attribute> permuted;
+    permuted.reserve(elements.size());
+    for (int64_t source : transposedOrder(type.getShape(), perm))
+      permuted.push_back(elements[source]);
+    return DenseElementsAttr::get(newType, permuted);
+  }
+  auto resource = dyn_cast<DenseResourceElementsAttr>(value);
+  auto elementType = dyn_cast<FloatType>(type.getElementType());
+  if (!resource || !elementType)
+    return {};
+  ArrayRef<char> data = resource.getData();
+  unsigned bytes = getStorageBytes(elementType);
+  if (data.size() != static_cast<size_t>(type.getNumElements()) * bytes)
+    return {};
+  SmallVector<char> permuted(data.size());
+  for (auto [i, source] :
+       llvm::enumerate(transposedOrder(type.getShape(), perm)))
+    std::memcpy(permuted.data() + i * bytes, data.data() + source * bytes,
+                bytes);
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  os << resource.getRawHandle().getKey() << "_transposed";
+  return DenseResourceElementsAttr::get(
+      newType, name,
+      HeapAsmResourceBlob::allocateAndCopyWithAlign(permuted, bytes,
                                                     /*dataIsMutable=*/false));
 }

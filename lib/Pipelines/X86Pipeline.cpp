@@ -72,6 +72,13 @@ LogicalResult mlir::lowp::buildX86Pipeline(OpPassManager &pm,
   //    Transposes and broadcasts of matmul operands become indexing maps
   //    (the kernels of step 3 read them while packing).
   pm.addPass(createLowpFoldLayoutIntoContractions());
+  //    NCHW convolutions run NHWC: all pixels of a batch are the rows of
+  //    one GEMM, channels the vector lanes; the transposes between them
+  //    cancel. Filters are transposed at compile time, or by the prepack
+  //    split when weights are arguments.
+  if (opts.nhwcConvolutions)
+    pm.addPass(createLowpConvertConvNchwToNhwc(
+        LowpConvertConvNchwToNhwcOptions{opts.prepack}));
   //    Chains of elementwise ops (bias, activation, casts, broadcasts,
   //    residuals) fuse into one loop nest each, while still on tensors: no
   //    buffer between them. Matmuls and convolutions stay named.

@@ -447,6 +447,74 @@ def LowpFoldLayoutIntoContractions
   ];
 }
 
+def LowpConvertConvNchwToNhwc : Pass<"lowp-convert-conv-nchw-to-nhwc"> {
+  let summary = "NCHW convolutions and poolings to NHWC, the transposes "
+                "between them cancelled";
+  let description = [{
+    On tensors, per function: every `linalg.conv_2d_nchw_fchw`,
+    `linalg.depthwise_conv_2d_nchw_chw` and `linalg.pooling_nchw_max` /
+    `_sum` becomes its NHWC form (`linalg.conv_2d_nhwc_fhwc`,
+    `linalg.depthwise_conv_2d_nhwc_hwc`, `linalg.pooling_nhwc_max` / `_sum`)
+    between a `linalg.transpose` of its input and init to NHWC and one of its
+    result back to NCHW. The transposes then move:
+
+    - through a `linalg.generic` whose operands read in the loops' order
+      are all transposes by one permutation (a batch norm, an activation,
+      a residual add, a cast, a global average pool's sum): the generic
+      runs on the NHWC values with its loops permuted to match, per-channel
+      operands read through the permuted loops, and its result is
+      transposed after it;
+    - through a `tensor.pad` by a constant (the pad moves to the permuted
+      dimensions);
+    - into a generic that only broadcasts (a convolution bias as init) and
+      into a `linalg.fill` or `tensor.empty`, which are then built
+      transposed;
+    - two transposes in a row compose, and cancel when inverse.
+
+    So a network of convolutions runs NHWC from its first convolution to
+    where it is reshaped or returned, with one transpose at each end.
+
+    A filter gets its new layout without a transpose per call: a constant
+    is transposed at compile time, a filter whose moved dimensions all have
+    size 1 (a 1x1 convolution) is reshaped, and with `prepacked-filters` a
+    filter computed from function arguments alone (a weight argument, maybe
+    rounded) is transposed by the x86 `prepack` split, once per set of
+    weights. A function whose NCHW ops are not all convertible (a grouped
+    or quantized convolution, a filter computed per call, a dynamic shape)
+    is left as it is: a convolution kept NCHW among NHWC ones would sit
+    between two full transposes.
+
+    Why (`lowp-pipeline-x86`): the NHWC kernels take all pixels of a batch
+    as the rows of one GEMM and vectorize over channels; the NCHW kernels
+    vectorize over the pixels of one image, so a 7x7 map pads 49 pixels to
+    64 lanes, and the NHWC Winograd and im2col kernels are faster on
+    ResNet's shapes (docs/performance.md).
+
+    ```mlir
+    %y = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<1x64x56x56xf32>, ...)
+    %r = linalg.generic {...} ins(%y, %scale : tensor<1x64x56x56xf32>,
+                                  tensor<64xf32>) { mulf; maximumf }
+    // becomes
+    %xt = linalg.transpose ins(%x : tensor<1x64x56x56xf32>) ...
+            permutation = [0, 2, 3, 1]
+    %y = linalg.conv_2d_nhwc_fhwc ins(%xt, %wt : tensor<1x56x56x64xf32>, ...)
+    %r = linalg.generic {... (d0, d1, d2, d3) -> (d3) for %scale ...}
+           ins(%y, %scale) { mulf; maximumf }
+    %rt = linalg.transpose ins(%r : tensor<1x56x56x64xf32>) ...
+            permutation = [0, 3, 1, 2]
+    ```
+  }];
+  let options = [
+    Option<"prepackedFilters", "prepacked-filters", "bool", /*default=*/"false",
+           "Convert convolutions whose filters are computed from function "
+           "arguments alone (the x86 prepack option transposes them once)">,
+  ];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::arith::ArithDialect",
+  ];
+}
+
 def LowpLowerStridedLinalgToLoops
     : Pass<"lowp-lower-strided-linalg-to-loops"> {
   let summary = "Bufferized linalg ops with strided accesses to scf loops";
@@ -650,7 +718,14 @@ def LowpFuseElementwise : Pass<"lowp-fuse-elementwise"> {
       is added by an elementwise op after it, which fuses into the
       consumer: the kernel adds it in its epilogue instead of reading back
       an init as large as its output (f32 and wider results: a 16-bit one
-      would be rounded twice). Pooling keeps its init.
+      would be rounded twice). Pooling keeps its init. Two fusions are
+      left out for the epilogues: a producer that is not cheap to recompute
+      (a batch norm's per-channel `1/sqrt(var + eps)`) is not fused into a
+      consumer that reads it through a broadcast, which would recompute it
+      for every element; and the consumer of a contraction is not fused
+      into an op that reads it permuted (the transpose of an NHWC
+      convolution's result back to NCHW), so that the kernel still runs it
+      and writes in its own order.
 
     ```mlir
     %b = linalg.generic {...} ins(%mm, %bias : ...) { addf }

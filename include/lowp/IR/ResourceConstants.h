@@ -34,6 +34,11 @@ DenseResourceElementsAttr convertResourceFloats(DenseResourceElementsAttr value,
 /// null when it is none of these or cannot be read.
 TypedAttr convertFloatConstant(Attribute value, FloatType elementType);
 
+/// `value` (a `dense` or float `dense_resource` constant of static shape)
+/// transposed by `perm` (result dimension i is its dimension perm[i]); null
+/// when it is neither or cannot be read.
+TypedAttr transposeConstant(Attribute value, ArrayRef<int64_t> perm);
+
 } // namespace mlir::lowp
 
 #endif // LOWP_IR_RESOURCECONSTANTS_H

@@ -243,6 +243,12 @@ struct X86PipelineOptions : public PassPipelineOptions<X86PipelineOptions> {
                      "as one kernel per head group (false: two GEMMs and "
                      "softmax loops)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> nhwcConvolutions{
+      *this, "nhwc-convolutions",
+      llvm::cl::desc("Run a function's NCHW convolutions and poolings NHWC, "
+                     "transposed once at its ends "
+                     "(lowp-convert-conv-nchw-to-nhwc)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> staticWorkspace{
       *this, "static-workspace",
       llvm::cl::desc("Keep each function's intermediates in a module global "

@@ -56,6 +56,15 @@ bool isLoneCast(Block &payload) {
          isa<arith::ExtFOp, arith::TruncFOp>(payload.front());
 }
 
+/// Whether `producer` reads the result of a named reduction: the consumer
+/// a kernel takes into its epilogue, writing in the kernel's order.
+bool readsNamedReduction(linalg::GenericOp producer) {
+  return llvm::any_of(producer.getDpsInputs(), [](Value v) {
+    Operation *def = v.getDefiningOp();
+    return def && isNamedReduction(def);
+  });
+}
+
 /// Named all-parallel ops that may take part in a fusion: not fills (the
 /// init of reductions and matmuls) and not the operands of named reductions.
 bool shouldGeneralize(linalg::LinalgOp op) {
@@ -224,6 +233,22 @@ struct LowpFuseElementwisePass
       if (consumer && !readsOnce(consumer, operand) &&
           lowp::convertsNarrowFloats(*producer.getBody()))
         return false;
+      // A producer that is not cheap (a batch norm's per-channel
+      // 1 / sqrt(var + eps)) is computed once and stored, not recomputed
+      // for every element a consumer broadcasts it to; the stored value
+      // is what a kernel's epilogue reads.
+      if (kernelEpilogues && consumer && !readsOnce(consumer, operand) &&
+          !lowp::isCheapToRecompute(*producer.getBody()))
+        return false;
+      // A kernel's epilogue stays whole rather than going into a consumer
+      // that reads it permuted (the transpose of an NHWC convolution's
+      // result back to NCHW): the epilogue then writes in the kernel's
+      // order and the transpose reads that buffer by register blocks.
+      if (kernelEpilogues && consumer && readsNamedReduction(producer)) {
+        AffineMap map = consumer.getMatchingIndexingMap(operand);
+        if (map.isPermutation() && !map.isIdentity())
+          return false;
+      }
       return producer->hasOneUse() || recomputable.contains(producer);
     };
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);

@@ -15,6 +15,8 @@
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 using namespace mlir::lowp;
@@ -60,6 +62,100 @@ static void createPrepackedArgumentsFunction(func::FuncOp func,
   func::ReturnOp::create(b, loc, numbers);
 }
 
+namespace {
+/// How a convolution's filter is computed from one weight argument: the ops
+/// from the argument's reader on (reshape views; ops that write buffers: its
+/// rounding, its transpose to the kernel's layout) up to the last one that
+/// writes a buffer, `computed`. Reshapes of that buffer on the way to the
+/// filter stay where they are.
+struct FilterChain {
+  BlockArgument arg;
+  SmallVector<Operation *> ops;
+  Value computed;
+};
+} // namespace
+
+/// Whether `op` is a reshape view that only `reader` uses.
+static bool isReshapeReadBy(Operation *op, Operation *reader) {
+  return isa_and_nonnull<memref::CollapseShapeOp, memref::ExpandShapeOp>(op) &&
+         op->hasOneUse() && *op->user_begin() == reader;
+}
+
+/// The one op other than deallocations and `reader` that uses `buffer`, an
+/// allocation, as an init, when it is a copy, a transpose or an elementwise
+/// op with one input and identity maps; null otherwise.
+static linalg::LinalgOp findOnlyWriter(Value buffer, Operation *reader) {
+  if (!buffer.getDefiningOp<memref::AllocOp>())
+    return nullptr;
+  linalg::LinalgOp writer;
+  for (OpOperand &use : buffer.getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<memref::DeallocOp>(user) || user == reader)
+      continue;
+    auto l = dyn_cast<linalg::LinalgOp>(user);
+    if (!l || writer || !l.isDpsInit(&use))
+      return nullptr;
+    writer = l;
+  }
+  if (!writer || !writer.hasPureBufferSemantics() ||
+      writer.getNumDpsInputs() != 1 || writer.getNumDpsInits() != 1 ||
+      writer->getBlock() != reader->getBlock() ||
+      !writer->isBeforeInBlock(reader))
+    return nullptr;
+  if (isa<linalg::TransposeOp, linalg::CopyOp>(writer))
+    return writer;
+  // An elementwise conversion: identity maps, a payload of pure elementwise
+  // ops that ignores the output.
+  Block *body = writer.getBlock();
+  bool elementwise =
+      isa<linalg::GenericOp>(writer) &&
+      writer.getNumLoops() == writer.getNumParallelLoops() &&
+      llvm::all_of(writer.getIndexingMapsArray(),
+                   [](AffineMap m) { return m.isIdentity(); }) &&
+      body->getArgument(1).use_empty() &&
+      llvm::all_of(body->without_terminator(), [](Operation &inner) {
+        return inner.getNumRegions() == 0 &&
+               (inner.hasTrait<OpTrait::ConstantLike>() ||
+                (OpTrait::hasElementwiseMappableTraits(&inner) &&
+                 isPure(&inner)));
+      });
+  return elementwise ? writer : nullptr;
+}
+
+/// The chain computing the filter of `conv` from a weight argument of
+/// `entry` that nothing else reads, or nothing.
+static std::optional<FilterChain> findFilterChain(linalg::LinalgOp conv,
+                                                  Block &entry) {
+  Value v = conv.getDpsInputs()[1];
+  Operation *reader = conv;
+  FilterChain chain;
+  while (true) {
+    Operation *def = v.getDefiningOp();
+    if (isReshapeReadBy(def, reader)) {
+      chain.ops.push_back(def);
+      v = cast<ViewLikeOpInterface>(def).getViewSource();
+    } else if (linalg::LinalgOp writer = findOnlyWriter(v, reader)) {
+      if (!chain.computed)
+        chain.computed = v;
+      // Reshapes between the last writer and the filter stay.
+      if (chain.computed == v)
+        chain.ops.clear();
+      chain.ops.push_back(writer);
+      v = writer.getDpsInputs()[0];
+      def = writer;
+    } else {
+      break;
+    }
+    reader = def;
+  }
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (!chain.computed || !arg || arg.getOwner() != &entry || !arg.hasOneUse())
+    return std::nullopt;
+  chain.arg = arg;
+  std::reverse(chain.ops.begin(), chain.ops.end());
+  return chain;
+}
+
 /// Splits the packing of weights out of `func` (see the `prepack` option):
 /// every matmul (or batch_matmul with one B for all batches) the kernels
 /// take whose B is an argument of `func` used by nothing else, directly or
@@ -84,6 +180,8 @@ mlir::lowp::x86::splitPrepacking(func::FuncOp func, const KernelConfig &cfg,
     std::optional<ContractionShape> shape;
     BlockArgument arg;
     linalg::LinalgOp cast;
+    /// A filter's: the ops computing it from `arg`.
+    FilterChain chain;
   };
   SmallVector<Candidate> candidates;
   auto isWeightArgument = [&](Value v) {
@@ -94,11 +192,8 @@ mlir::lowp::x86::splitPrepacking(func::FuncOp func, const KernelConfig &cfg,
     auto l = dyn_cast<linalg::LinalgOp>(&op);
     if (l && linalg::isaConvolutionOpInterface(l) &&
         l.getNumDpsInputs() == 2) {
-      linalg::LinalgOp rounding = findFusableCast(l.getDpsInputs()[1], &op);
-      if (rounding && isWeightArgument(rounding.getDpsInputs()[0]))
-        candidates.push_back(
-            {l, std::nullopt,
-             llvm::cast<BlockArgument>(rounding.getDpsInputs()[0]), rounding});
+      if (std::optional<FilterChain> chain = findFilterChain(l, entry))
+        candidates.push_back({l, std::nullopt, chain->arg, nullptr, *chain});
       continue;
     }
     if (!l || !isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
@@ -131,7 +226,7 @@ mlir::lowp::x86::splitPrepacking(func::FuncOp func, const KernelConfig &cfg,
   for (Candidate &c : candidates) {
     weightTypes.push_back(c.arg.getType());
     if (!c.shape) {
-      packedTypes.push_back(c.cast.getDpsInits()[0].getType());
+      packedTypes.push_back(c.chain.computed.getType());
       continue;
     }
     MemRefType packed =
@@ -157,13 +252,18 @@ mlir::lowp::x86::splitPrepacking(func::FuncOp func, const KernelConfig &cfg,
   for (auto [i, c] : llvm::enumerate(candidates)) {
     KernelBuilder kb(b, c.op.getLoc(), cfg);
     if (!c.shape) {
-      // The filter's cast, on the argument, into a buffer of its own.
-      Value rounded = kb.alloc(cast<MemRefType>(packedTypes[i]));
+      // The filter's chain, on the argument, each op into a buffer of its
+      // own.
       IRMapping map;
-      map.map(c.cast.getDpsInputs()[0], body->getArgument(i));
-      map.map(c.cast.getDpsInits()[0], rounded);
-      b.clone(*c.cast, map);
-      packed.push_back(rounded);
+      map.map(c.arg, body->getArgument(i));
+      for (Operation *op : c.chain.ops) {
+        if (auto writer = dyn_cast<linalg::LinalgOp>(op)) {
+          Value init = writer.getDpsInits()[0];
+          map.map(init, kb.alloc(cast<MemRefType>(init.getType())));
+        }
+        b.clone(*op, map);
+      }
+      packed.push_back(map.lookup(c.chain.computed));
       continue;
     }
     MatrixOperand bOp = c.shape->b;
@@ -184,15 +284,21 @@ mlir::lowp::x86::splitPrepacking(func::FuncOp func, const KernelConfig &cfg,
   for (auto [i, c] : llvm::enumerate(candidates)) {
     c.arg.setType(packedTypes[i]);
     if (!c.shape) {
-      // The convolution reads the rounded filter; its kernel pattern takes
-      // it from there.
-      Value filterCopy = c.cast.getDpsInits()[0];
-      c.cast->erase();
-      for (Operation *user : llvm::make_early_inc_range(filterCopy.getUsers()))
-        if (isa<memref::DeallocOp>(user))
-          user->erase();
-      filterCopy.replaceAllUsesWith(c.arg);
-      filterCopy.getDefiningOp()->erase();
+      // The convolution reads the computed filter (through the reshapes
+      // that followed it); its kernel pattern takes it from there.
+      SmallVector<Value> buffers;
+      for (Operation *op : c.chain.ops)
+        if (auto writer = dyn_cast<linalg::LinalgOp>(op))
+          buffers.push_back(writer.getDpsInits()[0]);
+      for (Value buffer : buffers)
+        for (Operation *user : llvm::make_early_inc_range(buffer.getUsers()))
+          if (isa<memref::DeallocOp>(user))
+            user->erase();
+      c.chain.computed.replaceAllUsesExcept(c.arg, c.chain.ops.back());
+      for (Operation *op : llvm::reverse(c.chain.ops))
+        op->erase();
+      for (Value buffer : buffers)
+        buffer.getDefiningOp()->erase();
       continue;
     }
     rw.setInsertionPoint(c.op);

@@ -19,6 +19,8 @@
 //
 // RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 2>&1 >%t.avx2 | FileCheck %s --check-prefix=REMARK --allow-empty
 // RUN: mlir-runner %t.avx2 -e main -entry-point-result=void -shared-libs=%mlir_runner_utils | FileCheck %s
+// RUN: fp-opt %s -lowp-pipeline-x86="target=avx2 nhwc-convolutions=false" 2>/dev/null \
+// RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils | FileCheck %s
 // RUN: fp-opt %s -lowp-pipeline-x86="target=avx2 winograd=false kc=16" 2>/dev/null \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils | FileCheck %s
 // RUN: %if x86-avx512bf16 %{ fp-opt %s -lowp-pipeline-x86=target=znver4 2>&1 >%t.zen4 | FileCheck %s --check-prefix=REMARK --allow-empty %}
@@ -27,7 +29,9 @@
 // No bias init is left for the kernels to read back, and every consumer
 // is fused. (The references' generic convolutions take the generic loop
 // path.) One thread: each function's dump after the pass prints in order.
-// RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 -mlir-disable-threading -mlir-print-ir-after=lowp-fuse-elementwise 2>&1 >/dev/null | FileCheck %s --check-prefix=FUSED
+// The NCHW kernels: with nhwc-convolutions=false (by default case 1, whose
+// 1x1 filter converts by a reshape, runs NHWC).
+// RUN: fp-opt %s -lowp-pipeline-x86="target=avx2 nhwc-convolutions=false" -mlir-disable-threading -mlir-print-ir-after=lowp-fuse-elementwise 2>&1 >/dev/null | FileCheck %s --check-prefix=FUSED
 // FUSED-LABEL: func.func @c1(
 // FUSED:         %[[Z1:.*]] = linalg.fill
 // FUSED:         linalg.conv_2d_nchw_fchw {{.*}} outs(%[[Z1]] :

@@ -11,22 +11,24 @@
 // ones bit for bit (same rounding, same kernels); and, as a control,
 // forward on one input differs from forward_unpacked on another. Each
 // check prints 1. AVX2 (f32 kernels on bf16 storage) and, where the host
-// has it, AVX512_BF16 (vdpbf16ps).
+// has it, AVX512_BF16 (vdpbf16ps). The NCHW kernels (nhwc-convolutions=
+// false); prepack-conv-nhwc.mlir takes the NHWC ones, whose filters the
+// prepack split also transposes.
 //
 // RUN: fp-opt %S/Inputs/prepack-conv.mlir --lowp-auto-mixed-precision="target=sapphirerapids policy=bf16" -o %t.bf16.mlir
 // RUN: sed 's/@forward(/@forward_unpacked(/' %t.bf16.mlir > %t.unpacked.mlir
 //
-// RUN: fp-opt %t.bf16.mlir -lowp-pipeline-x86="target=avx2 prepack=true" 2>&1 >%t.avx2.mlir | FileCheck %s --check-prefix=REMARK
-// RUN: fp-opt %t.unpacked.mlir -lowp-pipeline-x86="target=avx2" -o %t.avx2.u.mlir 2>/dev/null
+// RUN: fp-opt %t.bf16.mlir -lowp-pipeline-x86="target=avx2 prepack=true nhwc-convolutions=false" 2>&1 >%t.avx2.mlir | FileCheck %s --check-prefix=REMARK
+// RUN: fp-opt %t.unpacked.mlir -lowp-pipeline-x86="target=avx2 nhwc-convolutions=false" -o %t.avx2.u.mlir 2>/dev/null
 // RUN: mlir-translate --mlir-to-llvmir %t.avx2.mlir | llc -O2 -mcpu=x86-64-v3 -relocation-model=pic -filetype=obj -o %t.avx2.o
 // RUN: mlir-translate --mlir-to-llvmir %t.avx2.u.mlir | llc -O2 -mcpu=x86-64-v3 -relocation-model=pic -filetype=obj -o %t.avx2.u.o
 // RUN: %clang -shared %t.avx2.o -o %t.avx2.so && %clang -shared %t.avx2.u.o -o %t.avx2.u.so
 // RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 2>/dev/null \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%t.avx2.so,%t.avx2.u.so,%mlir_runner_utils | FileCheck %s
 //
-// RUN: %if x86-avx512bf16 %{ fp-opt %t.bf16.mlir -lowp-pipeline-x86="target=znver4 prepack=true" 2>/dev/null \
+// RUN: %if x86-avx512bf16 %{ fp-opt %t.bf16.mlir -lowp-pipeline-x86="target=znver4 prepack=true nhwc-convolutions=false" 2>/dev/null \
 // RUN: | mlir-translate --mlir-to-llvmir | llc -O2 -mcpu=znver4 -relocation-model=pic -filetype=obj -o %t.spr.o %}
-// RUN: %if x86-avx512bf16 %{ fp-opt %t.unpacked.mlir -lowp-pipeline-x86="target=znver4" 2>/dev/null \
+// RUN: %if x86-avx512bf16 %{ fp-opt %t.unpacked.mlir -lowp-pipeline-x86="target=znver4 nhwc-convolutions=false" 2>/dev/null \
 // RUN: | mlir-translate --mlir-to-llvmir | llc -O2 -mcpu=znver4 -relocation-model=pic -filetype=obj -o %t.spr.u.o %}
 // RUN: %if x86-avx512bf16 %{ %clang -shared %t.spr.o -o %t.spr.so %}
 // RUN: %if x86-avx512bf16 %{ %clang -shared %t.spr.u.o -o %t.spr.u.so %}
