@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::lowp {
@@ -84,7 +85,11 @@ bool computedFromArguments(Value value) {
     Operation *def = v.getDefiningOp();
     if (!seen.insert(def).second)
       continue;
-    if (!isa<linalg::GenericOp, linalg::TransposeOp, tensor::EmptyOp,
+    // Linalg ops, reshapes, and pure ops (a decision's lowp.cast before it
+    // is lowered).
+    bool pure = def->getNumRegions() == 0 && isPure(def);
+    if (!pure &&
+        !isa<linalg::GenericOp, linalg::TransposeOp, tensor::EmptyOp,
              tensor::CollapseShapeOp, tensor::ExpandShapeOp,
              arith::ConstantOp>(def))
       return false;
@@ -548,19 +553,47 @@ struct LowpConvertConvNchwToNhwcPass
     root->walk([&](func::FuncOp func) {
       // Poolings alone gain nothing from NHWC worth two transposes.
       bool anyConvolution = false, all = true;
+      double macs = 0;
       func.walk([&](Operation *op) {
         if (!isNchwOp(op))
           return;
-        anyConvolution |= !isa<linalg::PoolingNchwMaxOp,
-                               linalg::PoolingNchwSumOp>(op);
+        bool pooling =
+            isa<linalg::PoolingNchwMaxOp, linalg::PoolingNchwSumOp>(op);
+        anyConvolution |= !pooling;
         all &= isConvertible(op, prepackedFilters);
+        if (!pooling && all)
+          macs += static_cast<double>(computeProduct(
+              cast<linalg::LinalgOp>(op).getStaticLoopRanges()));
       });
       if (!anyConvolution || !all)
         return;
-      if (failed(applyPatternsGreedily(func, frozen)))
-        func.emitRemark("lowp-convert-conv-nchw-to-nhwc: the transposes did "
-                        "not settle; the function may keep some");
+      // Converted on a copy first: the transposes left are the price.
+      auto converted = cast<func::FuncOp>(func->clone());
+      if (failed(applyPatternsGreedily(converted, frozen)))
+        converted.emitRemark("lowp-convert-conv-nchw-to-nhwc: the "
+                             "transposes did not settle");
+      if (isWorthTransposes(converted, macs, macsPerTransposedElement))
+        func.getBody().takeBody(converted.getBody());
+      converted->erase();
     });
+  }
+
+  /// Whether the NHWC kernels' gain on `macs` multiply-adds pays for the
+  /// activation transposes left in `converted` (the option's rationale is
+  /// in Passes.td). Filter transposes are not counted: they run once, at
+  /// compile time or in F_prepack.
+  static bool isWorthTransposes(func::FuncOp converted, double macs,
+                                double macsPerElement) {
+    double elements = 0;
+    converted.walk([&](linalg::TransposeOp t) {
+      bool filterOnly = llvm::all_of(t->getUses(), [](OpOperand &use) {
+        auto conv = dyn_cast<linalg::ConvolutionOpInterface>(use.getOwner());
+        return conv && use.getOperandNumber() == 1;
+      });
+      if (!filterOnly)
+        elements += cast<ShapedType>(t.getInit().getType()).getNumElements();
+    });
+    return elements * macsPerElement <= macs;
   }
 };
 

@@ -1,5 +1,11 @@
-// RUN: fp-opt %s -lowp-convert-conv-nchw-to-nhwc -split-input-file -verify-diagnostics | FileCheck %s
-// RUN: fp-opt %s -lowp-convert-conv-nchw-to-nhwc=prepacked-filters=true -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=PREPACK
+// RUN: fp-opt %s -lowp-convert-conv-nchw-to-nhwc=macs-per-transposed-element=0 -split-input-file -verify-diagnostics | FileCheck %s
+// RUN: fp-opt %s -lowp-convert-conv-nchw-to-nhwc="prepacked-filters=true macs-per-transposed-element=0" -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=PREPACK
+// The default price of a transposed element (256 multiply-adds): these
+// small functions stay NCHW but the last two.
+// RUN: fp-opt %s -lowp-convert-conv-nchw-to-nhwc -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=DEFAULT
+// DEFAULT-LABEL: func @block
+// DEFAULT-NOT:   linalg.transpose
+// DEFAULT:       linalg.conv_2d_nchw_fchw
 
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #ch = affine_map<(d0, d1, d2, d3) -> (d1)>
@@ -212,4 +218,50 @@ func.func @dynamic_batch(%x: tensor<?x2x5x5xf32>, %w: tensor<4x2x1x1xf32>, %init
   %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
     ins(%x, %w : tensor<?x2x5x5xf32>, tensor<4x2x1x1xf32>) outs(%init : tensor<?x4x5x5xf32>) -> tensor<?x4x5x5xf32>
   return %c : tensor<?x4x5x5xf32>
+}
+
+// -----
+
+// A lone 1x1 convolution: 64 -> 64 channels on 56x56 does 32 multiply-adds
+// per element of its input and output, which the transposes would move.
+// With a price of 0 it converts; at the default it stays NCHW.
+// CHECK-LABEL: func @lone_pointwise
+// CHECK:         linalg.conv_2d_nhwc_fhwc
+// DEFAULT-LABEL: func @lone_pointwise
+// DEFAULT-NOT:   linalg.transpose
+// DEFAULT:       linalg.conv_2d_nchw_fchw
+func.func @lone_pointwise(%x: tensor<1x64x56x56xf32>, %w: tensor<64x64x1x1xf32>) -> tensor<1x64x56x56xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x64x56x56xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : tensor<1x64x56x56xf32>, tensor<64x64x1x1xf32>) outs(%f : tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+  return %c : tensor<1x64x56x56xf32>
+}
+
+// -----
+
+// Two 3x3 convolutions, 256 channels on 14x14, batch 8, constant filters
+// (splats, transposed by a reshape of the splat): 2 * 9 * 256 multiply-adds
+// per pixel against one transposed input and output; converted at the
+// default price.
+// CHECK-LABEL: func @deep_pair
+// DEFAULT-LABEL: func @deep_pair
+// DEFAULT:       linalg.transpose {{.*}} permutation = [0, 2, 3, 1]
+// DEFAULT:       linalg.conv_2d_nhwc_fhwc
+// DEFAULT:       linalg.conv_2d_nhwc_fhwc
+// DEFAULT:       linalg.transpose {{.*}} permutation = [0, 3, 1, 2]
+// DEFAULT-NOT:   linalg.transpose
+func.func @deep_pair(%x: tensor<8x256x16x16xf32>) -> tensor<8x256x12x12xf32> {
+  %zero = arith.constant 0.0 : f32
+  %k = arith.constant dense<0.5> : tensor<256x256x3x3xf32>
+  %e1 = tensor.empty() : tensor<8x256x14x14xf32>
+  %f1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<8x256x14x14xf32>) -> tensor<8x256x14x14xf32>
+  %c1 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %k : tensor<8x256x16x16xf32>, tensor<256x256x3x3xf32>) outs(%f1 : tensor<8x256x14x14xf32>) -> tensor<8x256x14x14xf32>
+  %e2 = tensor.empty() : tensor<8x256x12x12xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<8x256x12x12xf32>) -> tensor<8x256x12x12xf32>
+  %c2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%c1, %k : tensor<8x256x14x14xf32>, tensor<256x256x3x3xf32>) outs(%f2 : tensor<8x256x12x12xf32>) -> tensor<8x256x12x12xf32>
+  return %c2 : tensor<8x256x12x12xf32>
 }

@@ -13,9 +13,13 @@
 // another order); and, as a control, forward on one input differs from
 // forward_unpacked on another. Each check prints 1.
 //
+// The module is small (its convolutions do less work per transposed
+// element than the default price): the conversion runs first with price 0.
 // RUN: fp-opt %S/Inputs/prepack-conv-nhwc.mlir --lowp-auto-mixed-precision="target=sapphirerapids policy=bf16" -o %t.bf16.mlir
 // RUN: sed 's/@forward(/@forward_unpacked(/' %t.bf16.mlir > %t.unpacked.mlir
-// RUN: fp-opt %t.bf16.mlir -lowp-pipeline-x86="target=avx2 prepack=true" -mlir-print-ir-after=lowp-convert-conv-nchw-to-nhwc 2>&1 -o %t.avx2.mlir | FileCheck %s --check-prefix=NHWC
+// RUN: fp-opt %t.bf16.mlir -lowp-convert-conv-nchw-to-nhwc="prepacked-filters=true macs-per-transposed-element=0" -o %t.bf16.nhwc.mlir
+// RUN: FileCheck %s --check-prefix=NHWC < %t.bf16.nhwc.mlir
+// RUN: fp-opt %t.bf16.nhwc.mlir -lowp-pipeline-x86="target=avx2 prepack=true" 2>&1 -o %t.avx2.mlir | FileCheck %s --check-prefix=REMARK
 // RUN: fp-opt %t.unpacked.mlir -lowp-pipeline-x86="target=avx2" -o %t.avx2.u.mlir 2>/dev/null
 // RUN: mlir-translate --mlir-to-llvmir %t.avx2.mlir | llc -O2 -mcpu=x86-64-v3 -relocation-model=pic -filetype=obj -o %t.avx2.o
 // RUN: mlir-translate --mlir-to-llvmir %t.avx2.u.mlir | llc -O2 -mcpu=x86-64-v3 -relocation-model=pic -filetype=obj -o %t.avx2.u.o
@@ -23,7 +27,7 @@
 // RUN: fp-opt %s -lowp-pipeline-x86=target=avx2 2>/dev/null \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%t.avx2.so,%t.avx2.u.so,%mlir_runner_utils | FileCheck %s
 // AVX512_BF16 hosts: the vdpbf16ps kernels.
-// RUN: %if x86-avx512bf16 %{ fp-opt %t.bf16.mlir -lowp-pipeline-x86="target=znver4 prepack=true" 2>/dev/null \
+// RUN: %if x86-avx512bf16 %{ fp-opt %t.bf16.nhwc.mlir -lowp-pipeline-x86="target=znver4 prepack=true" 2>/dev/null \
 // RUN: | mlir-translate --mlir-to-llvmir | llc -O2 -mcpu=znver4 -relocation-model=pic -filetype=obj -o %t.spr.o %}
 // RUN: %if x86-avx512bf16 %{ fp-opt %t.unpacked.mlir -lowp-pipeline-x86="target=znver4" 2>/dev/null \
 // RUN: | mlir-translate --mlir-to-llvmir | llc -O2 -mcpu=znver4 -relocation-model=pic -filetype=obj -o %t.spr.u.o %}
@@ -39,7 +43,7 @@
 // NHWC:         linalg.conv_2d_nhwc_fhwc
 // NHWC:         linalg.transpose {{.*}} permutation = [0, 3, 1, 2]
 // NHWC-NOT:     linalg.conv_2d_nchw_fchw
-// NHWC:         remark: weights of 'forward' (arguments 1, 2) are packed once, by 'forward_prepack'
+// REMARK:       remark: weights of 'forward' (arguments 1, 2) are packed once, by 'forward_prepack'
 // CHECK: 1
 // CHECK-NEXT: 1
 // CHECK-NEXT: 1
