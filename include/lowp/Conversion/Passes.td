@@ -486,12 +486,14 @@ def LowpConvertConvNchwToNhwc : Pass<"lowp-convert-conv-nchw-to-nhwc"> {
     than `macs-per-transposed-element` multiply-adds per element of the
     activation transposes the conversion leaves (the function is converted
     on a copy to count them). Measured on ResNet-50's convolutions one at
-    a time at batch 32, NHWC with both transposes loses below about 100
-    multiply-adds per transposed element (a lone 1x1 convolution: 0.39x to
-    0.67x), breaks even from about 300 and wins above 1000 (3x3 on 14x14:
-    1.44x); a network transposed only where its image enters is far above
-    (ResNet-50 at batch 1: 26000; MobileNetV3-Small: 366, 1.08x faster
-    NHWC). Filter transposes are not counted (compile time or
+    a time at batch 32 (`bench/models/conv_layouts.py`), NHWC with both
+    transposes loses on the 1x1 ones at 51 to 205 multiply-adds per
+    transposed element (0.38x to 0.66x) and gains on the 3x3 ones on 14x14
+    and 7x7 (999 and 1737: 1.45x and 1.17x); a network
+    transposed only where its image enters is far above (ResNet-50 at
+    batch 1: 26000; MobileNetV3-Small: 366, 1.12x faster NHWC). The price
+    does not see the batch: at batch 1 a lone 3x3 convolution on a small
+    map passes it and runs slower NHWC. Filter transposes are not counted (compile time or
     `F_prepack`).
 
     Why (`lowp-pipeline-x86`): the NHWC kernels take all pixels of a batch
