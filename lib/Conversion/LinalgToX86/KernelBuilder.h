@@ -46,6 +46,12 @@ FailureOr<ContractionShape> matchContraction(linalg::LinalgOp op,
 /// payload instead (the narrowing cast of a weight); null otherwise.
 linalg::LinalgOp findFusableCast(Value bMem, Operation *consumer);
 
+/// Whether `op`, a linalg op on buffers with one input and one init, maps
+/// each element of its input to one of its init: all loops parallel,
+/// identity maps, a payload of pure elementwise ops that ignores the init
+/// (a narrowing cast).
+bool isElementwiseConversion(linalg::LinalgOp op);
+
 /// What a GEMM kernel does besides C += A * B, read off the ops around a
 /// bufferized contraction (KernelEpilogue.cpp):
 ///  * `fill`: the linalg.fill that initialised C; the first k block starts

@@ -615,6 +615,22 @@ mlir::lowp::x86::matchContraction(linalg::LinalgOp op,
   return s;
 }
 
+bool mlir::lowp::x86::isElementwiseConversion(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      op.getNumLoops() != op.getNumParallelLoops() ||
+      !llvm::all_of(op.getIndexingMapsArray(),
+                    [](AffineMap m) { return m.isIdentity(); }))
+    return false;
+  Block *body = op.getBlock();
+  return body->getArgument(1).use_empty() &&
+         llvm::all_of(body->without_terminator(), [](Operation &inner) {
+           return inner.getNumRegions() == 0 &&
+                  (inner.hasTrait<OpTrait::ConstantLike>() ||
+                   (OpTrait::hasElementwiseMappableTraits(&inner) &&
+                    isPure(&inner)));
+         });
+}
+
 /// The elementwise op that produced `bMem`, a buffer the contraction
 /// `consumer` reads as B, when packing can read its source and apply its
 /// payload instead (the narrowing cast of a weight): `bMem` is an alloc of
@@ -644,11 +660,7 @@ linalg::LinalgOp mlir::lowp::x86::findFusableCast(Value bMem,
   }
   if (!producer || producer->getBlock() != consumer->getBlock() ||
       !producer->isBeforeInBlock(consumer) ||
-      !producer.hasPureBufferSemantics() || producer.getNumDpsInputs() != 1 ||
-      producer.getNumDpsInits() != 1 ||
-      producer.getNumLoops() != producer.getNumParallelLoops() ||
-      !llvm::all_of(producer.getIndexingMapsArray(),
-                    [](AffineMap m) { return m.isIdentity(); }))
+      !producer.hasPureBufferSemantics() || !isElementwiseConversion(producer))
     return nullptr;
   Value src = producer.getDpsInputs()[0];
   auto srcType = dyn_cast<MemRefType>(src.getType());
@@ -656,15 +668,6 @@ linalg::LinalgOp mlir::lowp::x86::findFusableCast(Value bMem,
   if (!srcType || srcType.getShape() != dstType.getShape() ||
       !srcType.getLayout().isIdentity() ||
       !srcType.getElementType().isIntOrFloat())
-    return nullptr;
-  Block *body = producer.getBlock();
-  if (!body->getArgument(1).use_empty() ||
-      !llvm::all_of(body->without_terminator(), [](Operation &inner) {
-        return inner.getNumRegions() == 0 &&
-               (inner.hasTrait<OpTrait::ConstantLike>() ||
-                (OpTrait::hasElementwiseMappableTraits(&inner) &&
-                 isPure(&inner)));
-      }))
     return nullptr;
   // Nothing in between may write the source.
   Value srcRoot = getRootBuffer(src);

@@ -15,7 +15,6 @@
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
@@ -102,24 +101,10 @@ static linalg::LinalgOp findOnlyWriter(Value buffer, Operation *reader) {
       writer->getBlock() != reader->getBlock() ||
       !writer->isBeforeInBlock(reader))
     return nullptr;
-  if (isa<linalg::TransposeOp, linalg::CopyOp>(writer))
-    return writer;
-  // An elementwise conversion: identity maps, a payload of pure elementwise
-  // ops that ignores the output.
-  Block *body = writer.getBlock();
-  bool elementwise =
-      isa<linalg::GenericOp>(writer) &&
-      writer.getNumLoops() == writer.getNumParallelLoops() &&
-      llvm::all_of(writer.getIndexingMapsArray(),
-                   [](AffineMap m) { return m.isIdentity(); }) &&
-      body->getArgument(1).use_empty() &&
-      llvm::all_of(body->without_terminator(), [](Operation &inner) {
-        return inner.getNumRegions() == 0 &&
-               (inner.hasTrait<OpTrait::ConstantLike>() ||
-                (OpTrait::hasElementwiseMappableTraits(&inner) &&
-                 isPure(&inner)));
-      });
-  return elementwise ? writer : nullptr;
+  bool copies = isa<linalg::TransposeOp, linalg::CopyOp>(writer) ||
+                (isa<linalg::GenericOp>(writer) &&
+                 isElementwiseConversion(writer));
+  return copies ? writer : nullptr;
 }
 
 /// The chain computing the filter of `conv` from a weight argument of
